@@ -1,0 +1,63 @@
+# Sourced by serve.sh and test.sh: the one place where tool versions are pinned.
+# Each ensure_* function is quiet and quick when the tool is already there.
+
+WASM_BINDGEN_VERSION=0.2.130 # must equal the `wasm-bindgen` version in Cargo.lock
+TRUNK_VERSION=0.21.14        # 0.22 needs a newer rustc than this machine has
+BINARYEN_VERSION=132.0.0     # npm binaryen; Debian's binaryen 108 breaks the page at load
+TOOLS_DIR="${ABLATION_TOOLS_DIR:-$HOME/.cache/ablation-playground}"
+
+export PATH="$HOME/.cargo/bin:$TOOLS_DIR/binaryen/node_modules/.bin:$PATH"
+
+say() { printf '==> %s\n' "$*" >&2; }
+
+ensure_wasm_target() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+ensure_wasm_bindgen() {
+  if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+    say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes)"
+    # Not --locked: its lockfile pins a webpki-roots version the registry lacks.
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+  fi
+}
+
+ensure_trunk() {
+  if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+    say "installing trunk $TRUNK_VERSION (about 10 minutes on 2 cores)"
+    cargo install trunk --version "$TRUNK_VERSION" --locked --force
+  fi
+}
+
+ensure_wasm_opt() {
+  if ! wasm-opt --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then
+    say "installing wasm-opt from npm binaryen@$BINARYEN_VERSION"
+    mkdir -p "$TOOLS_DIR/binaryen"
+    npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR/binaryen" "binaryen@$BINARYEN_VERSION"
+  fi
+}
+
+ensure_chromium() {
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    say "installing Debian's chromium and chromium-driver"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+}
+
+ensure_e2e_deps() {
+  if [ ! -d tests/e2e/node_modules/playwright-core ]; then
+    say "installing playwright-core for the browser tests"
+    (cd tests/e2e && npm ci --silent --no-audit --no-fund)
+  fi
+}
+
+ensure_page_tools() {
+  ensure_wasm_target
+  ensure_wasm_bindgen
+  ensure_wasm_opt
+  ensure_trunk
+}

@@ -1,0 +1,56 @@
+//! A Transformer's position-wise feed-forward network: `F(x) = gelu(x W₁ + b₁) W₂ + b₂`, d → 4d → d.
+
+use crate::activation::{gelu_backward, gelu_forward};
+use crate::linear::Linear;
+use crate::param::{Param, Params};
+use crate::real::Real;
+use crate::rng::Rng;
+use nalgebra::DMatrix;
+
+pub const EXPANSION: usize = 4;
+
+pub struct Ffn<F: Real> {
+    pub up: Linear<F>,   // (d, 4d) + bias
+    pub down: Linear<F>, // (4d, d) + bias
+    z: DMatrix<F>,       // (T, 4d) x W₁ + b₁
+    h: DMatrix<F>,       // (T, 4d) gelu(z)
+    dh: DMatrix<F>,      // (T, 4d)
+    dz: DMatrix<F>,      // (T, 4d)
+}
+
+impl<F: Real> Ffn<F> {
+    pub fn new(tokens: usize, width: usize, gain: f64, rng: &mut Rng) -> Self {
+        let hidden = EXPANSION * width;
+        Ffn {
+            up: Linear::new(width, hidden, gain, true, rng),
+            down: Linear::new(hidden, width, gain, true, rng),
+            z: DMatrix::zeros(tokens, hidden),
+            h: DMatrix::zeros(tokens, hidden),
+            dh: DMatrix::zeros(tokens, hidden),
+            dz: DMatrix::zeros(tokens, hidden),
+        }
+    }
+
+    pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
+        self.up.forward(x, &mut self.z); // (T, 4d)
+        gelu_forward(self.z.as_slice(), self.h.as_mut_slice());
+        self.down.forward(&self.h, y); // (T, d)
+    }
+
+    pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
+        self.down.backward(&self.h, dy, &mut self.dh, false);
+        gelu_backward(
+            self.z.as_slice(),
+            self.dh.as_slice(),
+            self.dz.as_mut_slice(),
+        );
+        self.up.backward(x, &self.dz, dx, false);
+    }
+}
+
+impl<F: Real> Params<F> for Ffn<F> {
+    fn visit(&mut self, f: &mut dyn FnMut(&mut Param<F>)) {
+        self.up.visit(f);
+        self.down.visit(f);
+    }
+}

@@ -1,0 +1,150 @@
+//! One sublayer with its residual and normalisation switches: the equation of the lesson.
+//!
+//! | residual | norm | y =           |
+//! |----------|------|---------------|
+//! | on       | off  | x + F(x)      |
+//! | on       | pre  | x + F(LN(x))  |
+//! | on       | post | LN(x + F(x))  |
+//! | off      | off  | F(x)          |
+//! | off      | pre  | F(LN(x))      |
+//! | off      | post | LN(F(x))      |
+
+use crate::config::{Config, NormPlacement};
+use crate::norm::Norm;
+use crate::param::{Param, Params};
+use crate::real::Real;
+use crate::rng::{Rng, Stream};
+use crate::sublayer::Sublayer;
+use nalgebra::DMatrix;
+
+pub struct Layer<F: Real> {
+    residual: bool,
+    placement: NormPlacement,
+    pub norm: Option<Norm<F>>,
+    pub sublayer: Sublayer<F>,
+    inner: DMatrix<F>, // (T, d) LN(x) for pre-norm; x + F(x) or F(x) for post-norm
+    f_out: DMatrix<F>, // (T, d) F(·)
+    d_inner: DMatrix<F>, // (T, d) gradient scratch
+}
+
+impl<F: Real> Layer<F> {
+    /// Layer `index` draws its weights from its own random stream, so the first layers of a
+    /// deeper stack are the same as those of a shallower one with the same seed.
+    pub fn new(config: &Config, index: usize) -> Self {
+        let mut rng = Rng::new(config.seed, Stream::Layer(index));
+        let (t, d) = (config.tokens, config.width);
+        let sublayer = Sublayer::new(config.sublayer, index, t, d, config.init_gain, &mut rng);
+        Layer {
+            residual: config.residual,
+            placement: config.norm,
+            norm: (config.norm != NormPlacement::Off).then(|| Norm::new(config.norm_kind, t, d)),
+            sublayer,
+            inner: DMatrix::zeros(t, d),
+            f_out: DMatrix::zeros(t, d),
+            d_inner: DMatrix::zeros(t, d),
+        }
+    }
+
+    pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
+        use NormPlacement::*;
+        let (f, norm) = (&mut self.sublayer, &mut self.norm);
+        match (self.residual, self.placement, norm) {
+            // y = x + F(x)
+            (true, Off, _) => {
+                f.forward(x, &mut self.f_out);
+                add(x, &self.f_out, y);
+            }
+            // y = x + F(LN(x))
+            (true, Pre, Some(ln)) => {
+                ln.forward(x, &mut self.inner);
+                f.forward(&self.inner, &mut self.f_out);
+                add(x, &self.f_out, y);
+            }
+            // y = LN(x + F(x))
+            (true, Post, Some(ln)) => {
+                f.forward(x, &mut self.f_out);
+                add(x, &self.f_out, &mut self.inner);
+                ln.forward(&self.inner, y);
+            }
+            // y = F(x)
+            (false, Off, _) => f.forward(x, y),
+            // y = F(LN(x))
+            (false, Pre, Some(ln)) => {
+                ln.forward(x, &mut self.inner);
+                f.forward(&self.inner, y);
+            }
+            // y = LN(F(x))
+            (false, Post, Some(ln)) => {
+                f.forward(x, &mut self.inner);
+                ln.forward(&self.inner, y);
+            }
+            (_, Pre | Post, None) => unreachable!("a normalised layer always has its norm"),
+        }
+    }
+
+    /// Given `dy = ∂L/∂y`, sets every parameter gradient and writes `dx = ∂L/∂x`.
+    pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
+        use NormPlacement::*;
+        let (f, norm) = (&mut self.sublayer, &mut self.norm);
+        match (self.residual, self.placement, norm) {
+            // dx = dy + F'(x)ᵀ dy
+            (true, Off, _) => {
+                f.backward(x, dy, dx);
+                add_assign(dx, dy);
+            }
+            // dx = dy + LN'ᵀ F'ᵀ dy
+            (true, Pre, Some(ln)) => {
+                f.backward(&self.inner, dy, &mut self.d_inner);
+                ln.backward(&self.d_inner, dx);
+                add_assign(dx, dy);
+            }
+            // ds = LN'ᵀ dy;  dx = ds + F'(x)ᵀ ds
+            (true, Post, Some(ln)) => {
+                ln.backward(dy, &mut self.d_inner);
+                f.backward(x, &self.d_inner, dx);
+                add_assign(dx, &self.d_inner);
+            }
+            (false, Off, _) => f.backward(x, dy, dx),
+            (false, Pre, Some(ln)) => {
+                f.backward(&self.inner, dy, &mut self.d_inner);
+                ln.backward(&self.d_inner, dx);
+            }
+            (false, Post, Some(ln)) => {
+                ln.backward(dy, &mut self.d_inner);
+                f.backward(x, &self.d_inner, dx);
+            }
+            (_, Pre | Post, None) => unreachable!("a normalised layer always has its norm"),
+        }
+    }
+
+    /// ‖∂L/∂W‖ over the sublayer's own weights (not its norm's γ, β).
+    pub fn weight_grad_norm(&mut self) -> f64 {
+        self.sublayer.grad_norm()
+    }
+}
+
+impl<F: Real> Params<F> for Layer<F> {
+    fn visit(&mut self, f: &mut dyn FnMut(&mut Param<F>)) {
+        self.sublayer.visit(f);
+        if let Some(n) = &mut self.norm {
+            n.visit(f);
+        }
+    }
+}
+
+fn add<F: Real>(a: &DMatrix<F>, b: &DMatrix<F>, out: &mut DMatrix<F>) {
+    for ((o, &x), &y) in out
+        .as_mut_slice()
+        .iter_mut()
+        .zip(a.as_slice())
+        .zip(b.as_slice())
+    {
+        *o = x + y;
+    }
+}
+
+fn add_assign<F: Real>(out: &mut DMatrix<F>, b: &DMatrix<F>) {
+    for (o, &y) in out.as_mut_slice().iter_mut().zip(b.as_slice()) {
+        *o += y;
+    }
+}

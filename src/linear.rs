@@ -1,0 +1,81 @@
+//! `y = x W + b`: the only op with weights to multiply by.
+
+use crate::matmul::{gemm_nn, gemm_nt, gemm_tn};
+use crate::param::{Param, Params};
+use crate::real::Real;
+use crate::rng::Rng;
+use nalgebra::DMatrix;
+
+pub struct Linear<F: Real> {
+    pub weight: Param<F>,       // (in, out)
+    pub bias: Option<Param<F>>, // (1, out)
+}
+
+impl<F: Real> Linear<F> {
+    /// Weights ~ N(0, gain²/fan_in), bias zero.
+    pub fn new(fan_in: usize, fan_out: usize, gain: f64, bias: bool, rng: &mut Rng) -> Self {
+        let std = gain / (fan_in as f64).sqrt();
+        Linear {
+            weight: Param::normal(fan_in, fan_out, std, rng),
+            bias: bias.then(|| Param::constant(1, fan_out, F::zero())),
+        }
+    }
+
+    /// `y = x W + b`                                     (T, in) · (in, out) → (T, out)
+    pub fn forward(&self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
+        let (t, fan_in) = x.shape();
+        let fan_out = self.weight.value.ncols();
+        gemm_nn(
+            t,
+            fan_in,
+            fan_out,
+            x.as_slice(),
+            self.weight.value.as_slice(),
+            y.as_mut_slice(),
+            false,
+        );
+        if let Some(b) = &self.bias {
+            for (j, &bj) in b.value.as_slice().iter().enumerate() {
+                y.column_mut(j).iter_mut().for_each(|v| *v += bj);
+            }
+        }
+    }
+
+    /// Sets `∂L/∂W = xᵀ dy`, `∂L/∂b = Σ_t dy`, and writes (or adds, with `add`) `dx = dy Wᵀ`.
+    pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>, add: bool) {
+        let (t, fan_in) = x.shape();
+        let fan_out = dy.ncols();
+        gemm_tn(
+            fan_in,
+            t,
+            fan_out,
+            x.as_slice(),
+            dy.as_slice(),
+            self.weight.grad.as_mut_slice(),
+            false,
+        ); // (in, out)
+        if let Some(b) = &mut self.bias {
+            for (j, g) in b.grad.as_mut_slice().iter_mut().enumerate() {
+                *g = dy.column(j).iter().fold(F::zero(), |s, &v| s + v);
+            }
+        }
+        gemm_nt(
+            t,
+            fan_out,
+            fan_in,
+            dy.as_slice(),
+            self.weight.value.as_slice(),
+            dx.as_mut_slice(),
+            add,
+        ); // (T, in)
+    }
+}
+
+impl<F: Real> Params<F> for Linear<F> {
+    fn visit(&mut self, f: &mut dyn FnMut(&mut Param<F>)) {
+        f(&mut self.weight);
+        if let Some(b) = &mut self.bias {
+            f(b);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! The lessons' toy sublayer: `F(x) = relu(x W)`.
+
+use crate::activation::{relu_backward, relu_forward};
+use crate::linear::Linear;
+use crate::param::{Param, Params};
+use crate::real::Real;
+use crate::rng::Rng;
+use nalgebra::DMatrix;
+
+pub struct Mlp<F: Real> {
+    pub linear: Linear<F>, // (d, d), no bias
+    z: DMatrix<F>,         // (T, d) pre-activation x W
+    dz: DMatrix<F>,        // (T, d)
+}
+
+impl<F: Real> Mlp<F> {
+    pub fn new(tokens: usize, width: usize, gain: f64, rng: &mut Rng) -> Self {
+        Mlp {
+            linear: Linear::new(width, width, gain, false, rng),
+            z: DMatrix::zeros(tokens, width),
+            dz: DMatrix::zeros(tokens, width),
+        }
+    }
+
+    pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
+        self.linear.forward(x, &mut self.z); // (T, d)
+        relu_forward(self.z.as_slice(), y.as_mut_slice());
+    }
+
+    pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
+        relu_backward(self.z.as_slice(), dy.as_slice(), self.dz.as_mut_slice());
+        self.linear.backward(x, &self.dz, dx, false);
+    }
+}
+
+impl<F: Real> Params<F> for Mlp<F> {
+    fn visit(&mut self, f: &mut dyn FnMut(&mut Param<F>)) {
+        self.linear.visit(f);
+    }
+}

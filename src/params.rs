@@ -1,0 +1,436 @@
+//! The one declarative table of every configurable parameter: its name (URL query,
+//! element attribute, message field), its CLI flag, type, allowed values and default.
+//! Every entry point parses through it, so they accept and reject exactly the same things.
+
+use crate::config::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, SublayerKind};
+
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// An integer in `min..=max` that is a multiple of `multiple_of`.
+    Int {
+        min: i64,
+        max: i64,
+        multiple_of: i64,
+    },
+    /// A finite number in `min..=max`.
+    Float { min: f64, max: f64 },
+    /// One of the listed words.
+    Choice(&'static [&'static str]),
+    /// Any unsigned 64-bit integer.
+    Seed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Float(f64),
+    Choice(usize),
+    Seed(u64),
+}
+
+pub struct ParamSpec {
+    /// URL parameter, element attribute and message field.
+    pub name: &'static str,
+    /// Command-line flag, without the leading `--`.
+    pub flag: &'static str,
+    pub kind: Kind,
+    pub help: &'static str,
+    /// The current value in canonical text form (what a URL would carry).
+    pub get: fn(&Config) -> String,
+    set: fn(&mut Config, Value),
+}
+
+const ON_OFF: &[&str] = &["on", "off"];
+const NORMS: &[&str] = &["off", "pre", "post"];
+const NORM_KINDS: &[&str] = &["layernorm", "rmsnorm"];
+const SUBLAYERS: &[&str] = &["mlp", "ffn", "attention", "block"];
+const OPTIMIZERS: &[&str] = &["sgd", "adam"];
+
+fn choice(v: Value) -> usize {
+    match v {
+        Value::Choice(i) => i,
+        _ => unreachable!("the table pairs choices with choice setters"),
+    }
+}
+fn int(v: Value) -> i64 {
+    match v {
+        Value::Int(i) => i,
+        _ => unreachable!("the table pairs ints with int setters"),
+    }
+}
+fn float(v: Value) -> f64 {
+    match v {
+        Value::Float(x) => x,
+        _ => unreachable!("the table pairs floats with float setters"),
+    }
+}
+
+/// Shortest text that parses back to the same number.
+pub fn format_float(x: f64) -> String {
+    format!("{x}")
+}
+
+pub const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "depth",
+        flag: "depth",
+        kind: Kind::Int {
+            min: 1,
+            max: 96,
+            multiple_of: 1,
+        },
+        help: "number of sublayers",
+        get: |c| c.depth.to_string(),
+        set: |c, v| c.depth = int(v) as usize,
+    },
+    ParamSpec {
+        name: "residual",
+        flag: "residual",
+        kind: Kind::Choice(ON_OFF),
+        help: "add each sublayer's input to its output",
+        get: |c| ON_OFF[usize::from(!c.residual)].into(),
+        set: |c, v| c.residual = choice(v) == 0,
+    },
+    ParamSpec {
+        name: "norm",
+        flag: "norm",
+        kind: Kind::Choice(NORMS),
+        help: "normalisation: off, pre (x + F(LN(x))) or post (LN(x + F(x)))",
+        get: |c| NORMS[c.norm as usize].into(),
+        set: |c, v| {
+            c.norm = [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post][choice(v)]
+        },
+    },
+    ParamSpec {
+        name: "norm_kind",
+        flag: "norm-kind",
+        kind: Kind::Choice(NORM_KINDS),
+        help: "LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)",
+        get: |c| NORM_KINDS[c.norm_kind as usize].into(),
+        set: |c, v| c.norm_kind = [NormKind::LayerNorm, NormKind::RmsNorm][choice(v)],
+    },
+    ParamSpec {
+        name: "sublayer",
+        flag: "sublayer",
+        kind: Kind::Choice(SUBLAYERS),
+        help: "what each sublayer computes",
+        get: |c| SUBLAYERS[c.sublayer as usize].into(),
+        set: |c, v| {
+            c.sublayer = [
+                SublayerKind::Mlp,
+                SublayerKind::Ffn,
+                SublayerKind::Attention,
+                SublayerKind::Block,
+            ][choice(v)]
+        },
+    },
+    ParamSpec {
+        name: "width",
+        flag: "width",
+        kind: Kind::Int {
+            min: 8,
+            max: 128,
+            multiple_of: 4,
+        },
+        help: "features per token d",
+        get: |c| c.width.to_string(),
+        set: |c, v| c.width = int(v) as usize,
+    },
+    ParamSpec {
+        name: "tokens",
+        flag: "tokens",
+        kind: Kind::Int {
+            min: 1,
+            max: 256,
+            multiple_of: 1,
+        },
+        help: "tokens per sequence T",
+        get: |c| c.tokens.to_string(),
+        set: |c, v| c.tokens = int(v) as usize,
+    },
+    ParamSpec {
+        name: "gain",
+        flag: "init-gain",
+        kind: Kind::Float {
+            min: 0.01,
+            max: 10.0,
+        },
+        help: "weights ~ N(0, gain²/fan_in)",
+        get: |c| format_float(c.init_gain),
+        set: |c, v| c.init_gain = float(v),
+    },
+    ParamSpec {
+        name: "optimizer",
+        flag: "optimizer",
+        kind: Kind::Choice(OPTIMIZERS),
+        help: "plain SGD or Adam",
+        get: |c| OPTIMIZERS[c.optimizer as usize].into(),
+        set: |c, v| c.optimizer = [OptimizerKind::Sgd, OptimizerKind::Adam][choice(v)],
+    },
+    ParamSpec {
+        name: "lr",
+        flag: "lr",
+        kind: Kind::Float {
+            min: 1e-6,
+            max: 10.0,
+        },
+        help: "peak learning rate",
+        get: |c| format_float(c.learning_rate),
+        set: |c, v| c.learning_rate = float(v),
+    },
+    ParamSpec {
+        name: "warmup",
+        flag: "warmup",
+        kind: Kind::Int {
+            min: 0,
+            max: 100_000,
+            multiple_of: 1,
+        },
+        help: "steps of linear learning-rate warmup",
+        get: |c| c.warmup_steps.to_string(),
+        set: |c, v| c.warmup_steps = int(v) as usize,
+    },
+    ParamSpec {
+        name: "seed",
+        flag: "seed",
+        kind: Kind::Seed,
+        help: "fixes initialisation, data and batch order",
+        get: |c| c.seed.to_string(),
+        set: |c, v| {
+            if let Value::Seed(s) = v {
+                c.seed = s
+            }
+        },
+    },
+];
+
+impl ParamSpec {
+    /// What this parameter accepts, for error messages and help.
+    pub fn allowed(&self) -> String {
+        match self.kind {
+            Kind::Int {
+                min,
+                max,
+                multiple_of: 1,
+            } => format!("an integer from {min} to {max}"),
+            Kind::Int {
+                min,
+                max,
+                multiple_of,
+            } => {
+                format!("a multiple of {multiple_of} from {min} to {max}")
+            }
+            Kind::Float { min, max } => format!("a number from {min} to {max}"),
+            Kind::Choice(words) => format!("one of {}", words.join(", ")),
+            Kind::Seed => format!("an integer from 0 to {}", u64::MAX),
+        }
+    }
+
+    fn error(&self, text: &str) -> ConfigError {
+        let shown: String = text.chars().take(40).collect();
+        let ellipsis = if text.chars().count() > 40 { "…" } else { "" };
+        ConfigError {
+            name: self.name.into(),
+            message: format!("\"{shown}{ellipsis}\" is not {}", self.allowed()),
+        }
+    }
+
+    /// Parses and range-checks a value given as text.
+    pub fn parse(&self, text: &str) -> Result<Value, ConfigError> {
+        let t = text.trim();
+        match self.kind {
+            Kind::Int {
+                min,
+                max,
+                multiple_of,
+            } => match t.parse::<i64>() {
+                Ok(i) if (min..=max).contains(&i) && i % multiple_of == 0 => Ok(Value::Int(i)),
+                _ => Err(self.error(text)),
+            },
+            Kind::Float { min, max } => match t.parse::<f64>() {
+                Ok(x) if x.is_finite() && (min..=max).contains(&x) => Ok(Value::Float(x)),
+                _ => Err(self.error(text)),
+            },
+            Kind::Choice(words) => {
+                let lower = t.to_ascii_lowercase();
+                words
+                    .iter()
+                    .position(|w| *w == lower)
+                    .map(Value::Choice)
+                    .ok_or_else(|| self.error(text))
+            }
+            Kind::Seed => t
+                .parse::<u64>()
+                .map(Value::Seed)
+                .map_err(|_| self.error(text)),
+        }
+    }
+
+    pub fn check(&self, text: &str) -> Result<(), ConfigError> {
+        self.parse(text).map(|_| ())
+    }
+
+    /// The default, in text form.
+    pub fn default_text(&self) -> String {
+        (self.get)(&Config::default())
+    }
+}
+
+pub fn find(name: &str) -> Option<&'static ParamSpec> {
+    PARAMS.iter().find(|p| p.name == name)
+}
+
+pub fn find_flag(flag: &str) -> Option<&'static ParamSpec> {
+    PARAMS.iter().find(|p| p.flag == flag)
+}
+
+impl Config {
+    /// Sets one parameter by its table name from text; on error the config is unchanged.
+    pub fn set(&mut self, name: &str, text: &str) -> Result<(), ConfigError> {
+        let spec = find(name).ok_or_else(|| ConfigError {
+            name: name.chars().take(40).collect(),
+            message: format!(
+                "unknown parameter; known: {}",
+                PARAMS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+            ),
+        })?;
+        let value = spec.parse(text)?;
+        (spec.set)(self, value);
+        Ok(())
+    }
+
+    /// A parameter's current value as text, or `None` for an unknown name.
+    pub fn get(&self, name: &str) -> Option<String> {
+        find(name).map(|spec| (spec.get)(self))
+    }
+
+    /// `name=value` pairs of every parameter, in table order (a URL query without the `?`).
+    pub fn to_query(&self) -> String {
+        PARAMS
+            .iter()
+            .map(|p| format!("{}={}", p.name, (p.get)(self)))
+            .collect::<Vec<_>>()
+            .join("&")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_round_trip() {
+        let c = Config::default();
+        c.validate().unwrap();
+        let mut d = Config {
+            depth: 3,
+            residual: false,
+            seed: 99,
+            ..Config::default()
+        };
+        for p in PARAMS {
+            d.set(p.name, &p.default_text()).unwrap();
+        }
+        assert_eq!(c, d);
+    }
+
+    #[test]
+    fn every_value_round_trips_through_text() {
+        let mut c = Config::default();
+        for (name, text) in [
+            ("depth", "96"),
+            ("residual", "off"),
+            ("norm", "post"),
+            ("norm_kind", "rmsnorm"),
+            ("sublayer", "block"),
+            ("width", "128"),
+            ("tokens", "1"),
+            ("gain", "0.5"),
+            ("optimizer", "sgd"),
+            ("lr", "0.0001"),
+            ("warmup", "100"),
+            ("seed", "18446744073709551615"),
+        ] {
+            c.set(name, text).unwrap();
+            assert_eq!(c.get(name).unwrap(), text, "{name}");
+        }
+        c.validate().unwrap();
+    }
+
+    #[test]
+    fn rejects_bad_values_with_named_errors() {
+        let cases = [
+            ("depth", "0"),
+            ("depth", "97"),
+            ("depth", "12.5"),
+            ("depth", ""),
+            ("residual", "maybe"),
+            ("norm", "middle"),
+            ("norm_kind", "batchnorm"),
+            ("sublayer", "conv"),
+            ("width", "30"),
+            ("width", "4"),
+            ("width", "132"),
+            ("tokens", "0"),
+            ("tokens", "257"),
+            ("gain", "0"),
+            ("gain", "NaN"),
+            ("gain", "inf"),
+            ("gain", "11"),
+            ("optimizer", "lbfgs"),
+            ("lr", "-1"),
+            ("lr", "1e9"),
+            ("warmup", "-1"),
+            ("seed", "-1"),
+            ("seed", "18446744073709551616"),
+            ("seed", "abc"),
+        ];
+        for (name, text) in cases {
+            let mut c = Config::default();
+            let e = c.set(name, text).unwrap_err();
+            assert_eq!(e.name, name);
+            assert!(
+                e.to_string().contains(&find(name).unwrap().allowed()),
+                "{e}"
+            );
+            assert_eq!(
+                c,
+                Config::default(),
+                "a rejected value must leave the config unchanged"
+            );
+        }
+        let e = Config::default().set("colour", "red").unwrap_err();
+        assert!(e.message.contains("unknown"));
+        let huge = "9".repeat(10_000);
+        let e = Config::default().set("depth", &huge).unwrap_err();
+        assert!(e.to_string().len() < 200, "errors do not echo huge inputs");
+    }
+
+    #[test]
+    fn validate_catches_out_of_range_fields() {
+        for bad in [
+            Config {
+                depth: 0,
+                ..Config::default()
+            },
+            Config {
+                depth: 97,
+                ..Config::default()
+            },
+            Config {
+                width: 33,
+                ..Config::default()
+            },
+            Config {
+                init_gain: f64::NAN,
+                ..Config::default()
+            },
+            Config {
+                learning_rate: 0.0,
+                ..Config::default()
+            },
+        ] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
+    }
+}

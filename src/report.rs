@@ -1,0 +1,132 @@
+//! A full run as plain data: what the CLI prints and what static figures are drawn from.
+
+use crate::config::Config;
+use crate::json::Json;
+use crate::params::{Kind, PARAMS};
+use crate::stats::{histogram, Histogram, Range};
+use crate::train::Trainer;
+
+/// The histogram's fixed axis: wide enough for a healthy unit-scale stream, narrow enough
+/// that an exploding one piles up visibly at both edges.
+pub const HISTOGRAM_RANGE: Range = Range::Fixed(-4.0, 4.0);
+pub const HISTOGRAM_BINS: usize = 40;
+
+/// The per-depth picture on the fixed probe batch at one moment of training.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// std of the stream `x_ℓ`, ℓ = 0..=L.
+    pub act_std: Vec<f64>,
+    /// `‖∂L/∂x_ℓ‖`, ℓ = 0..=L.
+    pub grad_norm: Vec<f64>,
+    /// `‖∂L/∂W_ℓ‖` for each sublayer.
+    pub weight_grad_norm: Vec<f64>,
+    /// Loss on the probe batch.
+    pub probe_loss: f64,
+}
+
+impl Snapshot {
+    pub fn take(trainer: &mut Trainer<f32>) -> Snapshot {
+        let probe_loss = trainer.probe();
+        let stack = &trainer.stack;
+        Snapshot {
+            act_std: stack.stream_moments().iter().map(|m| m.std).collect(),
+            grad_norm: stack.stream_grad_norm.clone(),
+            weight_grad_norm: stack.weight_grad_norm.clone(),
+            probe_loss,
+        }
+    }
+
+    fn json(&self) -> Json {
+        Json::Obj(vec![
+            ("act_std", Json::nums(&self.act_std)),
+            ("grad_norm", Json::nums(&self.grad_norm)),
+            ("weight_grad_norm", Json::nums(&self.weight_grad_norm)),
+            ("probe_loss", Json::Num(self.probe_loss)),
+        ])
+    }
+}
+
+pub struct Run {
+    pub config: Config,
+    pub init: Snapshot,
+    pub last: Snapshot,
+    /// Loss before each update and after the last (`steps + 1` values; NaN after divergence).
+    pub loss: Vec<f64>,
+    pub diverged_at: Option<usize>,
+    /// The final stream on the probe batch after training, on the fixed axis.
+    pub histogram: Histogram,
+}
+
+/// Trains `config` for `steps` updates and measures it before and after.
+pub fn run(config: &Config, steps: usize) -> Run {
+    let mut trainer = Trainer::<f32>::new(config);
+    let init = Snapshot::take(&mut trainer);
+    for s in 0..=steps {
+        trainer.one_step(s < steps);
+    }
+    let mut loss = trainer.losses.clone();
+    loss.resize(steps + 1, f64::NAN);
+    let last = Snapshot::take(&mut trainer);
+    let histogram = histogram(
+        trainer.stack.output().as_slice(),
+        HISTOGRAM_BINS,
+        HISTOGRAM_RANGE,
+    );
+    Run {
+        config: config.clone(),
+        init,
+        last,
+        loss,
+        diverged_at: trainer.diverged_at,
+        histogram,
+    }
+}
+
+/// The configuration as JSON, keyed by the parameter table's names, numbers as numbers.
+pub fn config_json(config: &Config) -> Json {
+    Json::Obj(
+        PARAMS
+            .iter()
+            .map(|p| {
+                let text = (p.get)(config);
+                let value = match p.kind {
+                    Kind::Int { .. } | Kind::Seed => Json::Int(text.parse().unwrap_or_default()),
+                    Kind::Float { .. } => Json::Num(text.parse().unwrap_or(f64::NAN)),
+                    Kind::Choice(_) => Json::Str(text),
+                };
+                (p.name, value)
+            })
+            .collect(),
+    )
+}
+
+pub fn histogram_json(h: &Histogram) -> Json {
+    Json::Obj(vec![
+        ("lo", Json::Num(h.lo)),
+        ("hi", Json::Num(h.hi)),
+        (
+            "counts",
+            Json::Arr(h.counts.iter().map(|&c| Json::Int(c.into())).collect()),
+        ),
+        ("below", Json::Int(h.below.into())),
+        ("above", Json::Int(h.above.into())),
+        ("nan", Json::Int(h.nan.into())),
+    ])
+}
+
+impl Run {
+    pub fn json(&self) -> Json {
+        Json::Obj(vec![
+            ("config", config_json(&self.config)),
+            ("init", self.init.json()),
+            ("final", self.last.json()),
+            ("loss", Json::nums(&self.loss)),
+            (
+                "diverged_at",
+                self.diverged_at
+                    .map_or(Json::Null, |s| Json::Int(s as i128)),
+            ),
+            ("histogram", histogram_json(&self.histogram)),
+        ])
+    }
+}

@@ -1,0 +1,113 @@
+//! The whole model: `depth` layers on the residual stream, then a learned linear readout.
+//!
+//! `x₀` is the input batch, `x_{ℓ+1} = layer_ℓ(x_ℓ)`, prediction `ŷ = x_L R`, loss MSE.
+//! The stack keeps every `x_ℓ` (the per-depth panel and the histogram read them) and, after
+//! `backward`, the norm of `∂L/∂x_ℓ` at every depth and of `∂L/∂W` for every sublayer.
+
+use crate::config::Config;
+use crate::layer::Layer;
+use crate::linear::Linear;
+use crate::loss::{mse, mse_backward};
+use crate::param::{Param, Params};
+use crate::real::Real;
+use crate::rng::{Rng, Stream};
+use crate::stats::{all_finite, frobenius, moments, Moments};
+use nalgebra::DMatrix;
+
+pub struct Stack<F: Real> {
+    pub layers: Vec<Layer<F>>,
+    pub readout: Linear<F>, // (d, d_out)
+    /// `x_0 ..= x_L`, each (T, d).
+    pub stream: Vec<DMatrix<F>>,
+    pred: DMatrix<F>,  // (T, d_out)
+    dpred: DMatrix<F>, // (T, d_out)
+    grad: [DMatrix<F>; 2],
+    /// `‖∂L/∂x_ℓ‖` for ℓ = 0..=L, from the last `backward`.
+    pub stream_grad_norm: Vec<f64>,
+    /// `‖∂L/∂W_ℓ‖` for every sublayer, from the last `backward`.
+    pub weight_grad_norm: Vec<f64>,
+}
+
+/// Outputs of the readout: as many as features.
+pub fn outputs(config: &Config) -> usize {
+    config.width
+}
+
+impl<F: Real> Stack<F> {
+    pub fn new(config: &Config) -> Self {
+        let (t, d, k) = (config.tokens, config.width, outputs(config));
+        let mut rng = Rng::new(config.seed, Stream::Readout);
+        Stack {
+            layers: (0..config.depth).map(|i| Layer::new(config, i)).collect(),
+            readout: Linear::new(d, k, 1.0, false, &mut rng),
+            stream: vec![DMatrix::zeros(t, d); config.depth + 1],
+            pred: DMatrix::zeros(t, k),
+            dpred: DMatrix::zeros(t, k),
+            grad: [DMatrix::zeros(t, d), DMatrix::zeros(t, d)],
+            stream_grad_norm: vec![0.0; config.depth + 1],
+            weight_grad_norm: vec![0.0; config.depth],
+        }
+    }
+
+    pub fn depth(&self) -> usize {
+        self.layers.len()
+    }
+
+    /// Runs the batch `x` through the stack and returns the loss against `target`.
+    pub fn forward(&mut self, x: &DMatrix<F>, target: &DMatrix<F>) -> f64 {
+        self.stream[0].copy_from(x);
+        for (l, layer) in self.layers.iter_mut().enumerate() {
+            let (below, above) = self.stream.split_at_mut(l + 1);
+            layer.forward(&below[l], &mut above[0]); // x_{ℓ+1} = layer_ℓ(x_ℓ)
+        }
+        self.readout
+            .forward(&self.stream[self.layers.len()], &mut self.pred); // ŷ = x_L R
+        mse(&self.pred, target)
+    }
+
+    /// Back-propagates the loss of the last `forward`; fills every gradient and the norms.
+    pub fn backward(&mut self, target: &DMatrix<F>) {
+        let depth = self.layers.len();
+        mse_backward(&self.pred, target, &mut self.dpred);
+        let [g_top, g_next] = &mut self.grad;
+        self.readout
+            .backward(&self.stream[depth], &self.dpred, g_top, false);
+        self.stream_grad_norm[depth] = frobenius(g_top.as_slice());
+        let (mut dy, mut dx) = (g_top, g_next);
+        for l in (0..depth).rev() {
+            self.layers[l].backward(&self.stream[l], dy, dx);
+            self.stream_grad_norm[l] = frobenius(dx.as_slice());
+            self.weight_grad_norm[l] = self.layers[l].weight_grad_norm();
+            std::mem::swap(&mut dy, &mut dx);
+        }
+    }
+
+    /// `∂L/∂x_0` from the last `backward` (layer ℓ writes `∂L/∂x_ℓ` into `grad[(L − ℓ) % 2]`).
+    pub fn input_grad(&self) -> &DMatrix<F> {
+        &self.grad[self.layers.len() % 2]
+    }
+
+    /// The residual stream after the last sublayer: what the histogram shows.
+    pub fn output(&self) -> &DMatrix<F> {
+        &self.stream[self.layers.len()]
+    }
+
+    /// Mean, std, max |x| and non-finite count of `x_ℓ` at every depth ℓ = 0..=L.
+    pub fn stream_moments(&self) -> Vec<Moments> {
+        self.stream.iter().map(|x| moments(x.as_slice())).collect()
+    }
+
+    /// True if no activation anywhere in the stack is ±∞ or NaN.
+    pub fn all_finite(&self) -> bool {
+        self.stream.iter().all(|x| all_finite(x.as_slice())) && all_finite(self.pred.as_slice())
+    }
+}
+
+impl<F: Real> Params<F> for Stack<F> {
+    fn visit(&mut self, f: &mut dyn FnMut(&mut Param<F>)) {
+        for layer in &mut self.layers {
+            layer.visit(f);
+        }
+        self.readout.visit(f);
+    }
+}

@@ -1,0 +1,156 @@
+//! Statistics of a tensor's values, straight from their definitions, and histograms.
+
+use crate::real::Real;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Moments {
+    /// Mean over all values (NaN if any value is not finite).
+    pub mean: f64,
+    /// Population standard deviation √(Σ(x − mean)² / n) (NaN if any value is not finite).
+    pub std: f64,
+    /// Largest |x| over the finite values.
+    pub max_abs: f64,
+    /// How many values are ±∞ or NaN.
+    pub nonfinite: usize,
+}
+
+pub fn moments<F: Real>(xs: &[F]) -> Moments {
+    let n = xs.len().max(1) as f64;
+    let mean = xs.iter().map(|x| x.f64()).sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x.f64() - mean).powi(2)).sum::<f64>() / n;
+    let finite = || xs.iter().map(|x| x.f64()).filter(|x| x.is_finite());
+    Moments {
+        mean,
+        std: if mean.is_finite() {
+            var.sqrt()
+        } else {
+            f64::NAN
+        },
+        max_abs: finite().fold(0.0, |m, x| m.max(x.abs())),
+        nonfinite: xs.len() - finite().count(),
+    }
+}
+
+/// True if every value is finite; cheap enough to run on every layer at every step.
+pub fn all_finite<F: Real>(xs: &[F]) -> bool {
+    // x·0 is 0 for finite x and NaN for ±∞ and NaN
+    xs.iter().fold(F::zero(), |acc, &x| acc + x * F::zero()) == F::zero()
+}
+
+pub fn frobenius<F: Real>(xs: &[F]) -> f64 {
+    xs.iter().map(|x| x.f64() * x.f64()).sum::<f64>().sqrt()
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Histogram {
+    pub lo: f64,
+    pub hi: f64,
+    /// Equal-width bins over [lo, hi); a value equal to `hi` goes in the last bin.
+    pub counts: Vec<u32>,
+    /// Values below `lo` (−∞ included).
+    pub below: u32,
+    /// Values above `hi` (+∞ included).
+    pub above: u32,
+    /// NaN values, in no bin.
+    pub nan: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Range {
+    /// A fixed axis, so an exploding stack piles its values up at both edges.
+    Fixed(f64, f64),
+    /// The finite values' own min and max.
+    Auto,
+}
+
+pub fn histogram<F: Real>(xs: &[F], bins: usize, range: Range) -> Histogram {
+    let bins = bins.max(1);
+    let (lo, hi) = match range {
+        Range::Fixed(lo, hi) => (lo, hi),
+        Range::Auto => {
+            let finite = xs.iter().map(|x| x.f64()).filter(|x| x.is_finite());
+            let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+                (a.min(x), b.max(x))
+            });
+            if lo > hi {
+                (-1.0, 1.0)
+            } else if lo == hi {
+                (lo - 0.5, hi + 0.5)
+            } else {
+                (lo, hi)
+            }
+        }
+    };
+    let mut h = Histogram {
+        lo,
+        hi,
+        counts: vec![0; bins],
+        below: 0,
+        above: 0,
+        nan: 0,
+    };
+    let width = (hi - lo) / bins as f64;
+    for x in xs.iter().map(|x| x.f64()) {
+        if x.is_nan() {
+            h.nan += 1;
+        } else if x < lo {
+            h.below += 1;
+        } else if x > hi {
+            h.above += 1;
+        } else {
+            let i = (((x - lo) / width) as usize).min(bins - 1);
+            h.counts[i] += 1;
+        }
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moments_match_definitions() {
+        let xs = [1.0f32, 2.0, 3.0, 4.0, -10.0];
+        let m = moments(&xs);
+        let mean = 0.0;
+        let var = (1.0 + 4.0 + 9.0 + 16.0 + 100.0) / 5.0;
+        assert_eq!(m.mean, mean);
+        assert!((m.std - f64::sqrt(var)).abs() < 1e-12);
+        assert_eq!(m.max_abs, 10.0);
+        assert_eq!(m.nonfinite, 0);
+        let m = moments(&[1.0f32, f32::INFINITY, f32::NAN, 2.0]);
+        assert_eq!(m.nonfinite, 2);
+        assert_eq!(m.max_abs, 2.0);
+        assert!(m.std.is_nan());
+        assert!(all_finite(&[1.0f32, -3.0, 0.0]));
+        assert!(!all_finite(&[1.0f32, f32::NEG_INFINITY]));
+        assert!(!all_finite(&[f32::NAN]));
+    }
+
+    #[test]
+    fn histogram_counts_every_value_once() {
+        let xs = [
+            -5.0f32,
+            -1.0,
+            -0.25,
+            0.0,
+            0.25,
+            0.99,
+            1.0,
+            7.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let h = histogram(&xs, 4, Range::Fixed(-1.0, 1.0));
+        assert_eq!(h.counts, vec![1, 1, 2, 2]);
+        assert_eq!((h.below, h.above, h.nan), (2, 2, 1));
+        let total: u32 = h.counts.iter().sum::<u32>() + h.below + h.above + h.nan;
+        assert_eq!(total as usize, xs.len());
+        let h = histogram(&xs, 4, Range::Auto);
+        assert_eq!((h.lo, h.hi), (-5.0, 7.0));
+        assert_eq!((h.below, h.above), (1, 1));
+        assert_eq!(h.counts.iter().sum::<u32>(), 8);
+    }
+}

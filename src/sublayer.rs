@@ -1,0 +1,76 @@
+//! `F` in `x + F(LN(x))`: which function a sublayer computes.
+
+use crate::attention::Attention;
+use crate::config::SublayerKind;
+use crate::ffn::Ffn;
+use crate::mlp::Mlp;
+use crate::param::{Param, Params};
+use crate::real::Real;
+use crate::rng::Rng;
+use nalgebra::DMatrix;
+
+pub enum Sublayer<F: Real> {
+    Mlp(Mlp<F>),
+    Ffn(Ffn<F>),
+    Attention(Attention<F>),
+}
+
+impl<F: Real> Sublayer<F> {
+    /// Sublayer `index` of a stack of `kind`: a `block` stack alternates attention (even
+    /// indices) and FFN (odd), as in a Transformer block.
+    pub fn new(
+        kind: SublayerKind,
+        index: usize,
+        tokens: usize,
+        width: usize,
+        gain: f64,
+        rng: &mut Rng,
+    ) -> Self {
+        match kind {
+            SublayerKind::Mlp => Sublayer::Mlp(Mlp::new(tokens, width, gain, rng)),
+            SublayerKind::Ffn => Sublayer::Ffn(Ffn::new(tokens, width, gain, rng)),
+            SublayerKind::Attention => {
+                Sublayer::Attention(Attention::new(tokens, width, gain, rng))
+            }
+            SublayerKind::Block if index % 2 == 0 => {
+                Sublayer::Attention(Attention::new(tokens, width, gain, rng))
+            }
+            SublayerKind::Block => Sublayer::Ffn(Ffn::new(tokens, width, gain, rng)),
+        }
+    }
+
+    pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
+        match self {
+            Sublayer::Mlp(s) => s.forward(x, y),
+            Sublayer::Ffn(s) => s.forward(x, y),
+            Sublayer::Attention(s) => s.forward(x, y),
+        }
+    }
+
+    /// Sets the weights' gradients and writes `dx` for the input `x` the forward saw.
+    pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
+        match self {
+            Sublayer::Mlp(s) => s.backward(x, dy, dx),
+            Sublayer::Ffn(s) => s.backward(x, dy, dx),
+            Sublayer::Attention(s) => s.backward(x, dy, dx),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Sublayer::Mlp(_) => "mlp",
+            Sublayer::Ffn(_) => "ffn",
+            Sublayer::Attention(_) => "attention",
+        }
+    }
+}
+
+impl<F: Real> Params<F> for Sublayer<F> {
+    fn visit(&mut self, f: &mut dyn FnMut(&mut Param<F>)) {
+        match self {
+            Sublayer::Mlp(s) => s.visit(f),
+            Sublayer::Ffn(s) => s.visit(f),
+            Sublayer::Attention(s) => s.visit(f),
+        }
+    }
+}

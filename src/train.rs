@@ -1,0 +1,75 @@
+//! Training: forward, backward, update, record — like TensorFlow Playground's `oneStep()`.
+
+use crate::config::Config;
+use crate::data::DataStream;
+use crate::optim::Optimizer;
+use crate::real::Real;
+use crate::stack::{outputs, Stack};
+use nalgebra::DMatrix;
+
+pub struct Trainer<F: Real> {
+    pub config: Config,
+    pub stack: Stack<F>,
+    optimizer: Optimizer<F>,
+    data: DataStream<F>,
+    x: DMatrix<F>, // (T, d) the current batch
+    y: DMatrix<F>, // (T, d_out) its targets
+    probe: (DMatrix<F>, DMatrix<F>),
+    /// Updates applied so far.
+    pub step: usize,
+    /// `losses[s]` is the loss of batch s, measured before update s.
+    pub losses: Vec<f64>,
+    /// The step at which a loss or an activation stopped being finite; training stops there.
+    pub diverged_at: Option<usize>,
+}
+
+impl<F: Real> Trainer<F> {
+    pub fn new(config: &Config) -> Self {
+        let mut stack = Stack::new(config);
+        let optimizer = Optimizer::new(config, &mut stack);
+        let (t, d, k) = (config.tokens, config.width, outputs(config));
+        let data = DataStream::new(config.seed, d, k);
+        Trainer {
+            config: config.clone(),
+            stack,
+            optimizer,
+            probe: data.probe(t),
+            data,
+            x: DMatrix::zeros(t, d),
+            y: DMatrix::zeros(t, k),
+            step: 0,
+            losses: Vec::new(),
+            diverged_at: None,
+        }
+    }
+
+    /// One training step on the next batch; `update: false` only measures the loss.
+    /// Returns the loss before the update (NaN once diverged).
+    pub fn one_step(&mut self, update: bool) -> f64 {
+        if self.diverged_at.is_some() {
+            return f64::NAN;
+        }
+        self.data.next_batch(&mut self.x, &mut self.y);
+        let loss = self.stack.forward(&self.x, &self.y);
+        self.losses.push(loss);
+        if !loss.is_finite() || !self.stack.all_finite() {
+            self.diverged_at = Some(self.step);
+            return loss;
+        }
+        if update {
+            self.stack.backward(&self.y);
+            self.optimizer.update(&mut self.stack, self.step);
+            self.step += 1;
+        }
+        loss
+    }
+
+    /// Forward and backward on the fixed probe batch, without updating: fills the stack's
+    /// activations and gradient norms for the panels. Returns the probe loss.
+    pub fn probe(&mut self) -> f64 {
+        let (x, y) = &self.probe;
+        let loss = self.stack.forward(x, y);
+        self.stack.backward(y);
+        loss
+    }
+}

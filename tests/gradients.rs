@@ -1,0 +1,281 @@
+//! Every backward pass against central finite differences, in f64: op by op, and whole
+//! stacks under every combination of residual × norm placement × norm kind × sublayer.
+
+use ablation_playground::attention::Attention;
+use ablation_playground::config::*;
+use ablation_playground::ffn::Ffn;
+use ablation_playground::linear::Linear;
+use ablation_playground::loss::{mse, mse_backward};
+use ablation_playground::mlp::Mlp;
+use ablation_playground::norm::Norm;
+use ablation_playground::param::{Param, Params};
+use ablation_playground::rng::{Rng, Stream};
+use ablation_playground::stack::{outputs, Stack};
+use nalgebra::DMatrix;
+
+const EPS: f64 = 1e-6;
+
+fn random(r: usize, c: usize, rng: &mut Rng) -> DMatrix<f64> {
+    DMatrix::from_fn(r, c, |_, _| rng.normal())
+}
+
+fn assert_close(analytic: f64, numeric: f64, scale: f64, what: &str) {
+    let tol = 1e-6 * (analytic.abs() + numeric.abs()) + 1e-7 * scale;
+    assert!(
+        (analytic - numeric).abs() <= tol,
+        "{what}: analytic {analytic:e} vs finite difference {numeric:e} (scale {scale:e})"
+    );
+}
+
+/// Nudges entry `e` of the `i`-th visited parameter by `delta`.
+fn nudge<M: Params<f64>>(model: &mut M, i: usize, e: usize, delta: f64) {
+    let mut k = 0;
+    model.visit(&mut |p: &mut Param<f64>| {
+        if k == i {
+            p.value.as_mut_slice()[e] += delta;
+        }
+        k += 1;
+    });
+}
+
+/// Checks the analytic parameter gradients stored in `model` against finite differences of
+/// `loss`, on up to `per_param` entries of every parameter.
+fn check_params<M: Params<f64>>(
+    model: &mut M,
+    per_param: usize,
+    what: &str,
+    mut loss: impl FnMut(&mut M) -> f64,
+) {
+    let mut grads = Vec::new();
+    model.visit(&mut |p| grads.push(p.grad.clone()));
+    let scale = grads.iter().map(|g| g.amax()).fold(0.0, f64::max);
+    for (i, g) in grads.iter().enumerate() {
+        let n = g.len();
+        let stride = (n / per_param).max(1);
+        for e in (0..n).step_by(stride).take(per_param) {
+            nudge(model, i, e, EPS);
+            let up = loss(model);
+            nudge(model, i, e, -2.0 * EPS);
+            let down = loss(model);
+            nudge(model, i, e, EPS);
+            assert_close(
+                g.as_slice()[e],
+                (up - down) / (2.0 * EPS),
+                scale,
+                &format!("{what} param {i}[{e}]"),
+            );
+        }
+    }
+}
+
+fn check_input(
+    x: &mut DMatrix<f64>,
+    dx: &DMatrix<f64>,
+    what: &str,
+    mut loss: impl FnMut(&DMatrix<f64>) -> f64,
+) {
+    let scale = dx.amax();
+    for e in 0..x.len() {
+        x.as_mut_slice()[e] += EPS;
+        let up = loss(x);
+        x.as_mut_slice()[e] -= 2.0 * EPS;
+        let down = loss(x);
+        x.as_mut_slice()[e] += EPS;
+        assert_close(
+            dx.as_slice()[e],
+            (up - down) / (2.0 * EPS),
+            scale,
+            &format!("{what} input[{e}]"),
+        );
+    }
+}
+
+/// `L = Σ r ⊙ y`, so that `∂L/∂y = r`.
+fn weighted(y: &DMatrix<f64>, r: &DMatrix<f64>) -> f64 {
+    y.component_mul(r).sum()
+}
+
+/// An op with weights: `forward(x) → y`, `backward(x, dy) → dx`.
+trait Op: Params<f64> {
+    fn fwd(&mut self, x: &DMatrix<f64>, y: &mut DMatrix<f64>);
+    fn bwd(&mut self, x: &DMatrix<f64>, dy: &DMatrix<f64>, dx: &mut DMatrix<f64>);
+}
+impl Op for Linear<f64> {
+    fn fwd(&mut self, x: &DMatrix<f64>, y: &mut DMatrix<f64>) {
+        self.forward(x, y)
+    }
+    fn bwd(&mut self, x: &DMatrix<f64>, dy: &DMatrix<f64>, dx: &mut DMatrix<f64>) {
+        self.backward(x, dy, dx, false)
+    }
+}
+impl Op for Norm<f64> {
+    fn fwd(&mut self, x: &DMatrix<f64>, y: &mut DMatrix<f64>) {
+        self.forward(x, y)
+    }
+    fn bwd(&mut self, _: &DMatrix<f64>, dy: &DMatrix<f64>, dx: &mut DMatrix<f64>) {
+        self.backward(dy, dx)
+    }
+}
+macro_rules! sublayer_op {
+    ($t:ty) => {
+        impl Op for $t {
+            fn fwd(&mut self, x: &DMatrix<f64>, y: &mut DMatrix<f64>) {
+                self.forward(x, y)
+            }
+            fn bwd(&mut self, x: &DMatrix<f64>, dy: &DMatrix<f64>, dx: &mut DMatrix<f64>) {
+                self.backward(x, dy, dx)
+            }
+        }
+    };
+}
+sublayer_op!(Mlp<f64>);
+sublayer_op!(Ffn<f64>);
+sublayer_op!(Attention<f64>);
+
+fn check_op<O: Op>(mut op: O, t: usize, d_in: usize, d_out: usize, what: &str) {
+    let mut rng = Rng::new(11, Stream::Data);
+    let mut x = random(t, d_in, &mut rng);
+    let r = random(t, d_out, &mut rng);
+    // give the parameters non-trivial values (γ = 1, β = 0 and zero biases hide mistakes)
+    op.visit(&mut |p| p.value.iter_mut().for_each(|v| *v += 0.3 * rng.normal()));
+    let mut y = DMatrix::zeros(t, d_out);
+    let mut dx = DMatrix::zeros(t, d_in);
+    op.fwd(&x, &mut y);
+    op.bwd(&x, &r, &mut dx);
+    let xc = x.clone();
+    check_params(&mut op, 12, what, |op| {
+        let mut y = DMatrix::zeros(t, d_out);
+        op.fwd(&xc, &mut y);
+        weighted(&y, &r)
+    });
+    check_input(&mut x, &dx, what, |x| {
+        let mut y = DMatrix::zeros(t, d_out);
+        op.fwd(x, &mut y);
+        weighted(&y, &r)
+    });
+}
+
+#[test]
+fn linear_gradients() {
+    let mut rng = Rng::new(1, Stream::Layer(0));
+    check_op(
+        Linear::<f64>::new(5, 3, 1.0, true, &mut rng),
+        4,
+        5,
+        3,
+        "linear",
+    );
+    check_op(
+        Linear::<f64>::new(3, 6, 1.0, false, &mut rng),
+        4,
+        3,
+        6,
+        "linear (no bias)",
+    );
+}
+
+#[test]
+fn norm_gradients() {
+    check_op(
+        Norm::<f64>::new(NormKind::LayerNorm, 5, 8),
+        5,
+        8,
+        8,
+        "layernorm",
+    );
+    check_op(
+        Norm::<f64>::new(NormKind::RmsNorm, 5, 8),
+        5,
+        8,
+        8,
+        "rmsnorm",
+    );
+}
+
+#[test]
+fn sublayer_gradients() {
+    let mut rng = Rng::new(2, Stream::Layer(0));
+    check_op(Mlp::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "mlp (relu)");
+    check_op(Ffn::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "ffn (gelu)");
+    check_op(
+        Attention::<f64>::new(7, 8, 1.0, &mut rng),
+        7,
+        8,
+        8,
+        "attention",
+    );
+}
+
+#[test]
+fn mse_gradient() {
+    let mut rng = Rng::new(3, Stream::Data);
+    let mut pred = random(4, 3, &mut rng);
+    let target = random(4, 3, &mut rng);
+    let mut dpred = DMatrix::zeros(4, 3);
+    mse_backward(&pred, &target, &mut dpred);
+    check_input(&mut pred, &dpred, "mse", |p| mse(p, &target));
+}
+
+fn all_configs() -> Vec<Config> {
+    let mut out = Vec::new();
+    for depth in [1, 2, 6] {
+        for residual in [true, false] {
+            for norm in [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post] {
+                for norm_kind in [NormKind::LayerNorm, NormKind::RmsNorm] {
+                    if norm == NormPlacement::Off && norm_kind == NormKind::RmsNorm {
+                        continue;
+                    }
+                    for sublayer in [
+                        SublayerKind::Mlp,
+                        SublayerKind::Ffn,
+                        SublayerKind::Attention,
+                        SublayerKind::Block,
+                    ] {
+                        out.push(Config {
+                            depth,
+                            residual,
+                            norm,
+                            norm_kind,
+                            sublayer,
+                            width: 8,
+                            tokens: 5,
+                            init_gain: 1.0,
+                            seed: 5 + depth as u64,
+                            ..Config::default()
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn whole_stack_gradients_under_every_switch_combination() {
+    let configs = all_configs();
+    assert_eq!(configs.len(), 3 * 2 * 5 * 4);
+    for config in configs {
+        let what = format!("{config:?}");
+        let mut stack = Stack::<f64>::new(&config);
+        let mut rng = Rng::new(config.seed, Stream::Probe);
+        let mut x = random(config.tokens, config.width, &mut rng);
+        let y = random(config.tokens, outputs(&config), &mut rng);
+        // perturb γ, β and biases away from their initial values so that they matter
+        stack.visit(&mut |p| {
+            if p.value.nrows() == 1 {
+                p.value.iter_mut().for_each(|v| *v += 0.3 * rng.normal())
+            }
+        });
+        stack.forward(&x, &y);
+        stack.backward(&y);
+        let dx = stack.input_grad().clone();
+        assert!(
+            (stack.stream_grad_norm[0] - dx.norm()).abs() <= 1e-12 * dx.norm(),
+            "{what}"
+        );
+        let xc = x.clone();
+        check_params(&mut stack, 3, &what, |s| s.forward(&xc, &y));
+        check_input(&mut x, &dx, &what, |x| stack.forward(x, &y));
+    }
+}
