@@ -1,0 +1,118 @@
+//! The `ablate` command line: its flags, its JSON, its errors.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn ablate(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ablate")).args(args).output().unwrap()
+}
+
+fn report(args: &[&str]) -> Value {
+    let out = ablate(args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+#[test]
+fn prints_a_complete_report() {
+    let r = report(&[
+        "--depth", "5", "--residual", "off", "--norm", "post", "--norm-kind", "rmsnorm", "--sublayer", "ffn",
+        "--width", "16", "--tokens", "8", "--init-gain", "1.5", "--optimizer", "sgd", "--lr", "0.05", "--warmup",
+        "3", "--seed", "9", "--steps", "7",
+    ]);
+    let c = &r["config"];
+    assert_eq!(c["depth"], 5);
+    assert_eq!(c["residual"], "off");
+    assert_eq!(c["norm"], "post");
+    assert_eq!(c["norm_kind"], "rmsnorm");
+    assert_eq!(c["sublayer"], "ffn");
+    assert_eq!(c["width"], 16);
+    assert_eq!(c["tokens"], 8);
+    assert_eq!(c["gain"], 1.5);
+    assert_eq!(c["optimizer"], "sgd");
+    assert_eq!(c["lr"], 0.05);
+    assert_eq!(c["warmup"], 3);
+    assert_eq!(c["seed"], 9);
+    for phase in ["init", "final"] {
+        assert_eq!(r[phase]["act_std"].as_array().unwrap().len(), 6);
+        assert_eq!(r[phase]["grad_norm"].as_array().unwrap().len(), 6);
+        assert_eq!(r[phase]["weight_grad_norm"].as_array().unwrap().len(), 5);
+    }
+    // post-RMSNorm: every layer's output has RMS 1 at init (γ = 1), so its std is at most 1
+    for s in &r["init"]["act_std"].as_array().unwrap()[1..] {
+        let s = s.as_f64().unwrap();
+        assert!(s > 0.5 && s <= 1.0 + 1e-4, "{s}");
+    }
+    assert_eq!(r["loss"].as_array().unwrap().len(), 8);
+    assert!(r["diverged_at"].is_null());
+    let h = &r["histogram"];
+    let binned: u64 = h["counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum();
+    let all = binned + h["below"].as_u64().unwrap() + h["above"].as_u64().unwrap() + h["nan"].as_u64().unwrap();
+    assert_eq!(all, 8 * 16, "every final activation is counted once");
+    assert!(h["lo"].as_f64().unwrap() < h["hi"].as_f64().unwrap());
+}
+
+#[test]
+fn same_flags_give_identical_output() {
+    let args = ["--depth", "8", "--sublayer", "block", "--steps", "10", "--seed", "3"];
+    assert_eq!(ablate(&args).stdout, ablate(&args).stdout);
+    let eq_form = ["--depth=8", "--sublayer=block", "--steps=10", "--seed=3"];
+    assert_eq!(ablate(&args).stdout, ablate(&eq_form).stdout);
+}
+
+#[test]
+fn divergence_is_reported_with_nulls() {
+    let r = report(&[
+        "--depth", "12", "--norm", "off", "--init-gain", "3", "--optimizer", "sgd", "--lr", "5", "--steps", "30",
+    ]);
+    let at = r["diverged_at"].as_u64().expect("diverges") as usize;
+    let loss = r["loss"].as_array().unwrap();
+    assert_eq!(loss.len(), 31);
+    assert!(loss[at + 1..].iter().all(Value::is_null));
+    assert!(loss[..at].iter().all(Value::is_number));
+}
+
+#[test]
+fn bad_flags_get_one_line_naming_the_flag_and_its_range_and_exit_2() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (&["--depth", "0"], "--depth", "from 1 to 96"),
+        (&["--depth", "97"], "--depth", "from 1 to 96"),
+        (&["--depth", "twelve"], "--depth", "from 1 to 96"),
+        (&["--residual", "yes"], "--residual", "on, off"),
+        (&["--norm", "mid"], "--norm", "off, pre, post"),
+        (&["--norm-kind", "batch"], "--norm-kind", "layernorm, rmsnorm"),
+        (&["--sublayer", "conv"], "--sublayer", "mlp, ffn, attention, block"),
+        (&["--width", "30"], "--width", "multiple of 4"),
+        (&["--tokens", "1000"], "--tokens", "from 1 to 256"),
+        (&["--init-gain", "-2"], "--init-gain", "from 0.01 to 10"),
+        (&["--optimizer", "rmsprop"], "--optimizer", "sgd, adam"),
+        (&["--lr", "nan"], "--lr", "from 0.000001 to 10"),
+        (&["--warmup", "1.5"], "--warmup", "from 0 to 100000"),
+        (&["--seed", "-3"], "--seed", "from 0 to"),
+        (&["--steps", "1000001"], "--steps", "from 0 to 100000"),
+        (&["--colour", "red"], "--colour", "unknown flag"),
+        (&["--depth"], "--depth", "missing value"),
+        (&["depth", "3"], "depth", "flags look like"),
+    ];
+    for (args, flag, range) in cases {
+        let out = ablate(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(flag) && err.contains(range), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_lists_every_flag() {
+    let out = ablate(&["--help"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for flag in [
+        "--depth", "--residual", "--norm", "--norm-kind", "--sublayer", "--width", "--tokens", "--init-gain",
+        "--optimizer", "--lr", "--warmup", "--seed", "--steps",
+    ] {
+        assert!(text.contains(flag), "{flag}");
+    }
+}
