@@ -78,9 +78,9 @@ impl Default for Config {
             sublayer: SublayerKind::Mlp,
             width: 32,
             tokens: 64,
-            init_gain: 2.0,
+            init_gain: 1.0,
             optimizer: OptimizerKind::Adam,
-            learning_rate: 0.003,
+            learning_rate: 0.01,
             warmup_steps: 0,
             seed: 1,
         }

@@ -31,3 +31,6 @@ pub use stack::Stack;
 pub use train::Trainer;
 pub mod json;
 pub mod report;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -38,7 +38,8 @@ impl<F: Real> Trainer<F> {
             x: DMatrix::zeros(t, d),
             y: DMatrix::zeros(t, k),
             step: 0,
-            losses: Vec::new(),
+            // room for a long run, so that recording a loss does not allocate per step
+            losses: Vec::with_capacity(4096),
             diverged_at: None,
         }
     }

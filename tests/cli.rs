@@ -4,21 +4,51 @@ use serde_json::Value;
 use std::process::{Command, Output};
 
 fn ablate(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ablate")).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_ablate"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn report(args: &[&str]) -> Value {
     let out = ablate(args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("valid JSON")
 }
 
 #[test]
 fn prints_a_complete_report() {
     let r = report(&[
-        "--depth", "5", "--residual", "off", "--norm", "post", "--norm-kind", "rmsnorm", "--sublayer", "ffn",
-        "--width", "16", "--tokens", "8", "--init-gain", "1.5", "--optimizer", "sgd", "--lr", "0.05", "--warmup",
-        "3", "--seed", "9", "--steps", "7",
+        "--depth",
+        "5",
+        "--residual",
+        "off",
+        "--norm",
+        "post",
+        "--norm-kind",
+        "rmsnorm",
+        "--sublayer",
+        "ffn",
+        "--width",
+        "16",
+        "--tokens",
+        "8",
+        "--init-gain",
+        "1.5",
+        "--optimizer",
+        "sgd",
+        "--lr",
+        "0.05",
+        "--warmup",
+        "3",
+        "--seed",
+        "9",
+        "--steps",
+        "7",
     ]);
     let c = &r["config"];
     assert_eq!(c["depth"], 5);
@@ -46,15 +76,32 @@ fn prints_a_complete_report() {
     assert_eq!(r["loss"].as_array().unwrap().len(), 8);
     assert!(r["diverged_at"].is_null());
     let h = &r["histogram"];
-    let binned: u64 = h["counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum();
-    let all = binned + h["below"].as_u64().unwrap() + h["above"].as_u64().unwrap() + h["nan"].as_u64().unwrap();
+    let binned: u64 = h["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    let all = binned
+        + h["below"].as_u64().unwrap()
+        + h["above"].as_u64().unwrap()
+        + h["nan"].as_u64().unwrap();
     assert_eq!(all, 8 * 16, "every final activation is counted once");
     assert!(h["lo"].as_f64().unwrap() < h["hi"].as_f64().unwrap());
 }
 
 #[test]
 fn same_flags_give_identical_output() {
-    let args = ["--depth", "8", "--sublayer", "block", "--steps", "10", "--seed", "3"];
+    let args = [
+        "--depth",
+        "8",
+        "--sublayer",
+        "block",
+        "--steps",
+        "10",
+        "--seed",
+        "3",
+    ];
     assert_eq!(ablate(&args).stdout, ablate(&args).stdout);
     let eq_form = ["--depth=8", "--sublayer=block", "--steps=10", "--seed=3"];
     assert_eq!(ablate(&args).stdout, ablate(&eq_form).stdout);
@@ -63,7 +110,18 @@ fn same_flags_give_identical_output() {
 #[test]
 fn divergence_is_reported_with_nulls() {
     let r = report(&[
-        "--depth", "12", "--norm", "off", "--init-gain", "3", "--optimizer", "sgd", "--lr", "5", "--steps", "30",
+        "--depth",
+        "12",
+        "--norm",
+        "off",
+        "--init-gain",
+        "3",
+        "--optimizer",
+        "sgd",
+        "--lr",
+        "5",
+        "--steps",
+        "30",
     ]);
     let at = r["diverged_at"].as_u64().expect("diverges") as usize;
     let loss = r["loss"].as_array().unwrap();
@@ -80,8 +138,16 @@ fn bad_flags_get_one_line_naming_the_flag_and_its_range_and_exit_2() {
         (&["--depth", "twelve"], "--depth", "from 1 to 96"),
         (&["--residual", "yes"], "--residual", "on, off"),
         (&["--norm", "mid"], "--norm", "off, pre, post"),
-        (&["--norm-kind", "batch"], "--norm-kind", "layernorm, rmsnorm"),
-        (&["--sublayer", "conv"], "--sublayer", "mlp, ffn, attention, block"),
+        (
+            &["--norm-kind", "batch"],
+            "--norm-kind",
+            "layernorm, rmsnorm",
+        ),
+        (
+            &["--sublayer", "conv"],
+            "--sublayer",
+            "mlp, ffn, attention, block",
+        ),
         (&["--width", "30"], "--width", "multiple of 4"),
         (&["--tokens", "1000"], "--tokens", "from 1 to 256"),
         (&["--init-gain", "-2"], "--init-gain", "from 0.01 to 10"),
@@ -110,8 +176,19 @@ fn help_lists_every_flag() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     for flag in [
-        "--depth", "--residual", "--norm", "--norm-kind", "--sublayer", "--width", "--tokens", "--init-gain",
-        "--optimizer", "--lr", "--warmup", "--seed", "--steps",
+        "--depth",
+        "--residual",
+        "--norm",
+        "--norm-kind",
+        "--sublayer",
+        "--width",
+        "--tokens",
+        "--init-gain",
+        "--optimizer",
+        "--lr",
+        "--warmup",
+        "--seed",
+        "--steps",
     ] {
         assert!(text.contains(flag), "{flag}");
     }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs every check: formatting, clippy (native and wasm32), native tests, wasm tests in
+# headless Chromium, the release page build, and the end-to-end browser tests.
+# Installs what it needs on a fresh machine; quick and quiet when all is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/tools.sh
+
+ensure_page_tools
+ensure_chromium
+cargo fetch --quiet
+
+say "cargo fmt --check"
+cargo fmt --all -- --check
+
+say "clippy, native and wasm32"
+cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --all-targets --target wasm32-unknown-unknown -- -D warnings
+
+say "native tests"
+cargo test --release
+
+say "wasm tests (the core in wasm must reproduce the native run bit for bit)"
+cargo build --release --quiet --bin ablate
+ABLATE_REFERENCE="$(target/release/ablate $(cat tests/reference-run.args))" \
+  cargo test --release --target wasm32-unknown-unknown
+
+say "release page build"
+trunk build --release --offline
+
+if [ -f tests/e2e/package.json ]; then
+  say "end-to-end tests in Chromium"
+  ensure_e2e_deps
+  node tests/e2e/run.mjs
+fi
+say "all checks passed"
