@@ -10,7 +10,7 @@ use std::time::Instant;
 fn time_step(config: &Config) -> (f64, f64) {
     let mut trainer = Trainer::<f32>::new(config);
     // keep the run finite whatever the recipe does: re-create the trainer if it diverges
-    let mut step = |t: &mut Trainer<f32>| {
+    let step = |t: &mut Trainer<f32>| {
         if t.diverged_at.is_some() {
             *t = Trainer::new(config);
         }

@@ -5,6 +5,9 @@
 //! The core (everything but `web`) is plain Rust with no browser imports; `web.rs` is the
 //! one thin binding the page uses.
 
+// Index loops over tokens and features read like the equations they implement.
+#![allow(clippy::needless_range_loop)]
+
 pub mod activation;
 pub mod attention;
 pub mod config;

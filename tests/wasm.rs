@@ -27,8 +27,9 @@ fn reference_config() -> (Config, usize) {
 
 #[wasm_bindgen_test]
 fn wasm_run_equals_native_run_bit_for_bit() {
-    let native = option_env!("ABLATE_REFERENCE")
-        .expect("run through scripts/test.sh, which sets ABLATE_REFERENCE from the native CLI");
+    let Some(native) = option_env!("ABLATE_REFERENCE") else {
+        panic!("run through scripts/test.sh, which sets ABLATE_REFERENCE from the native CLI");
+    };
     let (config, steps) = reference_config();
     let wasm = run(&config, steps).json().to_string();
     assert_eq!(wasm, native.trim());

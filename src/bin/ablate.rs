@@ -76,7 +76,7 @@ fn main() -> ExitCode {
     }
     match parse(&args) {
         Ok((config, steps)) => {
-            println!("{}", run(&config, steps).json().to_string());
+            println!("{}", run(&config, steps).json());
             ExitCode::SUCCESS
         }
         Err(message) => {
