@@ -33,7 +33,9 @@ pub use config::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, Su
 pub use stack::Stack;
 pub use train::Trainer;
 pub mod json;
+pub mod readout;
 pub mod report;
 
+pub mod charts;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -1,0 +1,93 @@
+//! Panel 1: the distribution of the final activations, on a fixed axis with overflow counts.
+
+use super::{err, short, ChartResult, Theme};
+use crate::stats::Histogram;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    h: &Histogram,
+    std: f64,
+    theme: &Theme,
+) -> ChartResult {
+    area.fill(&theme.background).map_err(err)?;
+    let bins = h.counts.len();
+    let peak = h.counts.iter().copied().max().unwrap_or(0).max(1);
+    let width = (h.hi - h.lo) / bins as f64;
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!("final activations · std = {}", short(std)),
+            theme.font(13.0),
+        )
+        .margin(theme.px(8.0))
+        .x_label_area_size(theme.px(26.0))
+        .y_label_area_size(theme.px(40.0))
+        .build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .light_line_style(theme.grid)
+        .bold_line_style(theme.grid)
+        .axis_style(theme.text)
+        .label_style(theme.font(11.0))
+        .x_labels(9)
+        .y_labels(4)
+        .x_label_formatter(&|x| short(*x))
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(
+            h.counts
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c > 0)
+                .map(|(i, &c)| {
+                    let x0 = h.lo + i as f64 * width;
+                    Rectangle::new([(x0, 0), (x0 + width * 0.92, c)], theme.now.filled())
+                }),
+        )
+        .map_err(err)?;
+    // Values beyond the axis pile up as labelled bars at the edges.
+    let edge = |count: u32, x0: f64, x1: f64, label_x: f64, text: String| -> ChartResult {
+        if count == 0 {
+            return Ok(());
+        }
+        let hgt = count.min(peak + peak / 8);
+        chart
+            .plotting_area()
+            .draw(&Rectangle::new([(x0, 0), (x1, hgt)], theme.alert.filled()))
+            .map_err(err)?;
+        chart
+            .plotting_area()
+            .draw(&Text::new(
+                text,
+                (label_x, hgt),
+                theme.font(11.0).color(&theme.alert),
+            ))
+            .map_err(err)
+    };
+    edge(
+        h.below,
+        h.lo,
+        h.lo + width * 0.5,
+        h.lo,
+        format!("◀ {} below", h.below),
+    )?;
+    edge(
+        h.above,
+        h.hi - width * 0.5,
+        h.hi,
+        h.hi - 10.0 * width,
+        format!("{} above ▶", h.above),
+    )?;
+    if h.nan > 0 {
+        let t = Text::new(
+            format!("{} NaN", h.nan),
+            (h.lo + (h.hi - h.lo) * 0.4, peak),
+            theme.font(12.0).color(&theme.alert),
+        );
+        chart.plotting_area().draw(&t).map_err(err)?;
+    }
+    area.present().map_err(err)
+}

@@ -1,0 +1,124 @@
+//! Charts that take plain data and draw on any plotters `DrawingBackend`: a `<canvas>` in the
+//! browser, SVG natively (tests, static figures). One file per chart, each a `draw` that follows
+//! the same steps: fill, `ChartBuilder`, mesh, series, `present`.
+
+pub mod depth;
+pub mod histogram;
+pub mod loss;
+
+use plotters::prelude::*;
+use plotters::style::RGBColor;
+
+/// Colours and sizes of one rendering. `scale` multiplies every size in pixels (the canvas's
+/// device-pixel ratio), so text and lines stay crisp on high-DPI screens.
+#[derive(Clone, Copy, Debug)]
+pub struct Theme {
+    pub background: RGBColor,
+    pub text: RGBColor,
+    pub grid: RGBColor,
+    /// The current state.
+    pub now: RGBColor,
+    /// The state at initialisation.
+    pub init: RGBColor,
+    /// A second quantity (activation std in the per-depth panel).
+    pub other: RGBColor,
+    /// Warnings: overflow counts, divergence.
+    pub alert: RGBColor,
+    pub scale: f64,
+}
+
+// Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
+const BLUE: RGBColor = RGBColor(0x00, 0x72, 0xB2);
+const SKY: RGBColor = RGBColor(0x56, 0xB4, 0xE9);
+const ORANGE: RGBColor = RGBColor(0xE6, 0x9F, 0x00);
+const VERMILLION: RGBColor = RGBColor(0xD5, 0x5E, 0x00);
+const PURPLE: RGBColor = RGBColor(0xCC, 0x79, 0xA7);
+
+impl Theme {
+    pub fn light(scale: f64) -> Theme {
+        Theme {
+            background: RGBColor(0xFF, 0xFF, 0xFF),
+            text: RGBColor(0x22, 0x22, 0x22),
+            grid: RGBColor(0xE4, 0xE4, 0xE4),
+            now: BLUE,
+            init: PURPLE,
+            other: ORANGE,
+            alert: VERMILLION,
+            scale,
+        }
+    }
+
+    pub fn dark(scale: f64) -> Theme {
+        Theme {
+            background: RGBColor(0x1B, 0x1D, 0x21),
+            text: RGBColor(0xE8, 0xE8, 0xE8),
+            grid: RGBColor(0x3A, 0x3D, 0x44),
+            now: SKY,
+            init: PURPLE,
+            other: ORANGE,
+            alert: VERMILLION,
+            scale,
+        }
+    }
+
+    pub fn px(&self, size: f64) -> u32 {
+        (size * self.scale).round().max(1.0) as u32
+    }
+
+    pub fn font(&self, size: f64) -> TextStyle<'static> {
+        ("sans-serif", size * self.scale)
+            .into_font()
+            .color(&self.text)
+    }
+}
+
+/// Any chart's error, as text (the backends' error types differ).
+pub type ChartResult = Result<(), String>;
+
+pub(crate) fn err<E: std::fmt::Debug>(e: E) -> String {
+    format!("{e:?}")
+}
+
+/// `lo..hi` around the finite, positive values, padded to whole decades, for a log axis.
+pub(crate) fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        });
+    if lo > hi {
+        return (0.1, 10.0);
+    }
+    let (lo, hi) = (
+        10f64.powf(lo.log10().floor()),
+        10f64.powf(hi.log10().ceil()),
+    );
+    if lo == hi {
+        (lo / 10.0, hi * 10.0)
+    } else {
+        (lo, hi)
+    }
+}
+
+/// Short, readable number: 0.0123, 1.23, 123, 1.2e5.
+pub fn short(x: f64) -> String {
+    if !x.is_finite() {
+        return if x.is_nan() {
+            "NaN".into()
+        } else if x > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        };
+    }
+    let a = x.abs();
+    if a != 0.0 && !(1e-3..1e4).contains(&a) {
+        format!("{x:.1e}")
+    } else if a >= 100.0 {
+        format!("{x:.0}")
+    } else if a >= 1.0 || a == 0.0 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.3}")
+    }
+}

@@ -1,0 +1,314 @@
+//! The words the page shows: the status line, the caption and the text alternatives of the
+//! panels, all computed from measured numbers (never from a table of expected outcomes).
+
+use crate::charts::short;
+use crate::config::{Config, NormKind, NormPlacement};
+use crate::report::Snapshot;
+use crate::stats::Histogram;
+
+/// Everything the words are made of.
+pub struct Measured<'a> {
+    pub config: &'a Config,
+    /// Training losses so far, one per step.
+    pub losses: &'a [f64],
+    pub diverged_at: Option<usize>,
+    pub init: &'a Snapshot,
+    pub now: &'a Snapshot,
+}
+
+impl Measured<'_> {
+    fn depth(&self) -> usize {
+        self.config.depth
+    }
+
+    /// The latest training loss, or the probe loss before the first step.
+    pub fn loss(&self) -> f64 {
+        self.losses.last().copied().unwrap_or(self.now.probe_loss)
+    }
+
+    /// std of the final activations now.
+    pub fn act_std(&self) -> f64 {
+        self.now.act_std[self.depth()]
+    }
+
+    fn steps(&self) -> usize {
+        self.losses.len()
+    }
+}
+
+fn norm_label(c: &Config) -> String {
+    let name = match c.norm_kind {
+        NormKind::LayerNorm => "LayerNorm",
+        NormKind::RmsNorm => "RMSNorm",
+    };
+    match c.norm {
+        NormPlacement::Off => "LayerNorm OFF".into(),
+        NormPlacement::Pre => format!("{name} ON (pre)"),
+        NormPlacement::Post => format!("{name} ON (post)"),
+    }
+}
+
+/// `12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.00 · loss 0.09 · step 340`
+pub fn status_line(m: &Measured) -> String {
+    let c = m.config;
+    let layers = if c.depth == 1 {
+        "1 layer".to_string()
+    } else {
+        format!("{} layers", c.depth)
+    };
+    let residual = if c.residual {
+        "Residual ON"
+    } else {
+        "Residual OFF"
+    };
+    let mut s = format!(
+        "{layers} · {residual} · {} · act. std = {} · loss {}",
+        norm_label(c),
+        short(m.act_std()),
+        short(m.loss())
+    );
+    match m.diverged_at {
+        Some(at) => s += &format!(" · diverged at step {at}"),
+        None if m.steps() > 0 => s += &format!(" · step {}", m.steps() - 1),
+        None => {}
+    }
+    s
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len().max(1) as f64
+}
+
+/// One or two sentences on what the reader is looking at, from the measured numbers.
+pub fn caption(m: &Measured) -> String {
+    let c = m.config;
+    let who = match (c.residual, c.norm) {
+        (false, NormPlacement::Off) => "With both switches off",
+        (false, _) => "With LayerNorm alone",
+        (true, NormPlacement::Off) => "With the residual alone",
+        (true, _) => "With both switches on",
+    };
+    let (input, top) = (m.now.act_std[0], m.act_std());
+    let forward = if !top.is_finite() {
+        "the activations overflow".to_string()
+    } else if top > 10.0 * input {
+        format!(
+            "activations blow up (std {} at the top, {}× the input's)",
+            short(top),
+            short(top / input)
+        )
+    } else if top < 0.1 * input {
+        format!("the signal vanishes (std {} at the top)", short(top))
+    } else {
+        format!(
+            "activations keep their scale (std {} at the top)",
+            short(top)
+        )
+    };
+    let g = &m.init.grad_norm;
+    let ratio = g[0] / g[m.depth()];
+    let backward = if !ratio.is_finite() {
+        String::new()
+    } else if ratio < 0.01 {
+        format!(
+            ", and at initialisation the gradient reaching layer 0 is {}× weaker than at the top",
+            short(1.0 / ratio)
+        )
+    } else if ratio > 100.0 {
+        format!(
+            ", and at initialisation the gradient grows {}× on its way down to layer 0",
+            short(ratio)
+        )
+    } else {
+        String::new()
+    };
+    let training = if let Some(at) = m.diverged_at {
+        format!("Training diverged at step {at}: a loss or activation stopped being finite.")
+    } else if m.steps() < 20 {
+        "Training is starting.".to_string()
+    } else {
+        let first = mean(&m.losses[..5]);
+        let recent = mean(&m.losses[m.steps() - 10..]);
+        if recent > 0.8 && recent > 0.5 * first {
+            format!(
+                "The loss has plateaued near {} (1 means nothing learned).",
+                short(recent)
+            )
+        } else if recent < 0.5 * first {
+            format!(
+                "The loss is descending: from {} to {} in {} steps.",
+                short(first),
+                short(recent),
+                m.steps()
+            )
+        } else {
+            format!(
+                "The loss is descending slowly: {} after {} steps.",
+                short(recent),
+                m.steps()
+            )
+        }
+    };
+    format!("{who}, {forward}{backward}. {training}")
+}
+
+/// Text alternative for the histogram panel.
+pub fn histogram_summary(h: &Histogram, std: f64) -> String {
+    let inside: u32 = h.counts.iter().sum();
+    let total = inside + h.below + h.above + h.nan;
+    let mut s = format!(
+        "Histogram of the {total} final activations on an axis from {} to {}: std {}",
+        short(h.lo),
+        short(h.hi),
+        short(std)
+    );
+    s += &format!("; {} below the axis and {} above it", h.below, h.above);
+    if h.nan > 0 {
+        s += &format!("; {} NaN", h.nan);
+    }
+    s + "."
+}
+
+/// Text alternative for the loss panel.
+pub fn loss_summary(losses: &[f64], diverged_at: Option<usize>) -> String {
+    let Some(&last) = losses.last() else {
+        return "No training steps yet.".into();
+    };
+    let lowest = losses
+        .iter()
+        .copied()
+        .filter(|l| l.is_finite())
+        .fold(f64::INFINITY, f64::min);
+    match diverged_at {
+        Some(at) => format!(
+            "Training loss started at {} and diverged at step {at}.",
+            short(losses[0])
+        ),
+        None => format!(
+            "Training loss at step {}: {} (started at {}, lowest {}).",
+            losses.len() - 1,
+            short(last),
+            short(losses[0]),
+            short(lowest)
+        ),
+    }
+}
+
+/// Text alternative for the per-depth panel.
+pub fn depth_summary(init: &Snapshot, now: &Snapshot) -> String {
+    let top = now.grad_norm.len() - 1;
+    format!(
+        "Gradient norm ‖∂L/∂x‖ at layer 0: {} now ({} at initialisation); at the top, layer {top}: {} now ({} at initialisation). \
+         Activation std from {} at the input to {} at the top now ({} at initialisation).",
+        short(now.grad_norm[0]),
+        short(init.grad_norm[0]),
+        short(now.grad_norm[top]),
+        short(init.grad_norm[top]),
+        short(now.act_std[0]),
+        short(now.act_std[top]),
+        short(init.act_std[top]),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snapshot(depth: usize, std_top: f64, grad0: f64) -> Snapshot {
+        let mut act_std = vec![1.0; depth + 1];
+        act_std[depth] = std_top;
+        let mut grad_norm = vec![1.0; depth + 1];
+        grad_norm[0] = grad0;
+        Snapshot {
+            act_std,
+            grad_norm,
+            weight_grad_norm: vec![0.1; depth],
+            probe_loss: 1.5,
+        }
+    }
+
+    #[test]
+    fn status_line_has_the_lessons_form() {
+        let config = Config::default();
+        let s = snapshot(12, 1.0, 1.0);
+        let losses = [1.0, 0.5, 0.09];
+        let m = Measured {
+            config: &config,
+            losses: &losses,
+            diverged_at: None,
+            init: &s,
+            now: &s,
+        };
+        assert_eq!(
+            status_line(&m),
+            "12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.00 · loss 0.090 · step 2"
+        );
+        let config = Config {
+            depth: 1,
+            residual: false,
+            norm: NormPlacement::Off,
+            ..Config::default()
+        };
+        let s = snapshot(1, 3.0e7, 1.0);
+        let m = Measured {
+            config: &config,
+            losses: &[],
+            diverged_at: None,
+            init: &s,
+            now: &s,
+        };
+        assert_eq!(
+            status_line(&m),
+            "1 layer · Residual OFF · LayerNorm OFF · act. std = 3.0e7 · loss 1.50"
+        );
+    }
+
+    #[test]
+    fn caption_follows_the_measurements() {
+        let config = Config {
+            residual: false,
+            norm: NormPlacement::Off,
+            ..Config::default()
+        };
+        let init = snapshot(12, 0.01, 1e-4);
+        let flat = vec![1.0; 100];
+        let m = Measured {
+            config: &config,
+            losses: &flat,
+            diverged_at: None,
+            init: &init,
+            now: &init,
+        };
+        let c = caption(&m);
+        assert!(
+            c.starts_with("With both switches off, the signal vanishes"),
+            "{c}"
+        );
+        assert!(
+            c.contains("1.0e4× weaker") && c.contains("plateaued"),
+            "{c}"
+        );
+
+        let config = Config::default();
+        let big = snapshot(12, 50.0, 1.0);
+        let falling: Vec<f64> = (0..100).map(|i| 2.0 * 0.95f64.powi(i)).collect();
+        let m = Measured {
+            config: &config,
+            losses: &falling,
+            diverged_at: None,
+            init: &big,
+            now: &big,
+        };
+        let c = caption(&m);
+        assert!(c.contains("blow up") && c.contains("descending"), "{c}");
+
+        let m = Measured {
+            config: &config,
+            losses: &falling[..30],
+            diverged_at: Some(29),
+            init: &big,
+            now: &big,
+        };
+        assert!(caption(&m).contains("diverged at step 29"));
+    }
+}
