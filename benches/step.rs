@@ -38,31 +38,19 @@ fn time_step(config: &Config) -> (f64, f64) {
 
 fn main() {
     // `cargo bench -- <filter>` runs the rows whose label contains the filter
-    let filter = std::env::args()
-        .skip(1)
-        .find(|a| !a.starts_with('-'))
-        .unwrap_or_default();
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-')).unwrap_or_default();
     let defaults = Config::default();
     println!(
         "one training step, width {} tokens {}, {:?} lr {} — ms per step (median, fastest batch)",
         defaults.width, defaults.tokens, defaults.optimizer, defaults.learning_rate
     );
-    for sublayer in [
-        SublayerKind::Mlp,
-        SublayerKind::Ffn,
-        SublayerKind::Attention,
-        SublayerKind::Block,
-    ] {
+    for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
         for depth in [1, 12, 48, 96] {
             let label = format!("{sublayer:?} depth {depth}").to_lowercase();
             if !label.contains(&filter) {
                 continue;
             }
-            let (median, best) = time_step(&Config {
-                depth,
-                sublayer,
-                ..defaults.clone()
-            });
+            let (median, best) = time_step(&Config { depth, sublayer, ..defaults.clone() });
             println!(
                 "{label:<22} {median:>8.3} ms  {best:>8.3} ms  ({:.4} ms per sublayer)",
                 median / depth as f64

@@ -28,7 +28,8 @@ pub struct Attention<F: Real> {
     dk: DMatrix<F>,
     dv: DMatrix<F>,
     dctx: DMatrix<F>,
-    dp: Vec<F>, // (T, T) scratch
+    dp: Vec<F>,      // (T, T) scratch
+    scratch: Vec<F>, // transposes for gemm_tn
 }
 
 impl<F: Real> Attention<F> {
@@ -49,6 +50,7 @@ impl<F: Real> Attention<F> {
             dv: m(),
             dctx: m(),
             dp: vec![F::zero(); tokens * tokens],
+            scratch: Vec::new(),
         }
     }
 
@@ -63,15 +65,7 @@ impl<F: Real> Attention<F> {
             let cols = h * dh * t..(h + 1) * dh * t; // the head's columns, contiguous
             let p = &mut self.probs[h * t * t..(h + 1) * t * t];
             // Sᵀ = K_h Q_hᵀ                                    (T, dh) · (dh, T) → (T, T)
-            gemm_nt(
-                t,
-                dh,
-                t,
-                &self.k.as_slice()[cols.clone()],
-                &self.q.as_slice()[cols.clone()],
-                p,
-                false,
-            );
+            gemm_nt(t, dh, t, &self.k.as_slice()[cols.clone()], &self.q.as_slice()[cols.clone()], p, false);
             for query in 0..t {
                 softmax_causal(&mut p[query * t..(query + 1) * t], query + 1, scale);
             }
@@ -84,6 +78,7 @@ impl<F: Real> Attention<F> {
                 &self.v.as_slice()[cols.clone()],
                 &mut self.ctx.as_mut_slice()[cols],
                 false,
+                &mut self.scratch,
             );
         }
         self.wo.forward(&self.ctx, y);
@@ -99,25 +94,9 @@ impl<F: Real> Attention<F> {
             let p = &self.probs[h * t * t..(h + 1) * t * t];
             let dc = &self.dctx.as_slice()[cols.clone()];
             // dV_h = Pᵀ dC_h                                   (T, T) · (T, dh)
-            gemm_nn(
-                t,
-                t,
-                dh,
-                p,
-                dc,
-                &mut self.dv.as_mut_slice()[cols.clone()],
-                false,
-            );
+            gemm_nn(t, t, dh, p, dc, &mut self.dv.as_mut_slice()[cols.clone()], false);
             // dPᵀ = V_h dC_hᵀ                                  (T, dh) · (dh, T)
-            gemm_nt(
-                t,
-                dh,
-                t,
-                &self.v.as_slice()[cols.clone()],
-                dc,
-                &mut self.dp,
-                false,
-            );
+            gemm_nt(t, dh, t, &self.v.as_slice()[cols.clone()], dc, &mut self.dp, false);
             for query in 0..t {
                 let c = query * t..(query + 1) * t;
                 softmax_causal_backward(&p[c.clone()], &mut self.dp[c], query + 1, scale);
@@ -132,6 +111,7 @@ impl<F: Real> Attention<F> {
                 &self.k.as_slice()[cols.clone()],
                 &mut self.dq.as_mut_slice()[cols.clone()],
                 false,
+                &mut self.scratch,
             );
             // dK_h = dSᵀ Q_h                                   (T, T) · (T, dh)
             gemm_nn(
@@ -172,10 +152,7 @@ pub fn softmax_causal<F: Real>(s: &mut [F], visible: usize, scale: F) {
 
 /// In place: `dp ← ∂L/∂s` for `p = softmax(scale · s)`, given `dp = ∂L/∂p`.
 pub fn softmax_causal_backward<F: Real>(p: &[F], dp: &mut [F], visible: usize, scale: F) {
-    let inner = p[..visible]
-        .iter()
-        .zip(&dp[..visible])
-        .fold(F::zero(), |s, (&pi, &gi)| s + pi * gi);
+    let inner = p[..visible].iter().zip(&dp[..visible]).fold(F::zero(), |s, (&pi, &gi)| s + pi * gi);
     for (g, &pi) in dp[..visible].iter_mut().zip(p) {
         *g = scale * pi * (*g - inner);
     }

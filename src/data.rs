@@ -18,9 +18,7 @@ impl<F: Real> Teacher<F> {
     pub fn new(seed: u64, width: usize, outputs: usize) -> Self {
         let mut rng = Rng::new(seed, Stream::Teacher);
         let std = 1.0 / (width as f64).sqrt();
-        Teacher {
-            a: DMatrix::from_fn(width, outputs, |_, _| F::of(std * rng.normal())),
-        }
+        Teacher { a: DMatrix::from_fn(width, outputs, |_, _| F::of(std * rng.normal())) }
     }
 
     /// Fills `x` with fresh tokens from `rng` and `y` with the teacher's targets.
@@ -29,15 +27,7 @@ impl<F: Real> Teacher<F> {
             *v = F::of(rng.normal());
         }
         let (t, d) = x.shape();
-        gemm_nn(
-            t,
-            d,
-            self.a.ncols(),
-            x.as_slice(),
-            self.a.as_slice(),
-            y.as_mut_slice(),
-            false,
-        );
+        gemm_nn(t, d, self.a.ncols(), x.as_slice(), self.a.as_slice(), y.as_mut_slice(), false);
     }
 }
 
@@ -50,11 +40,7 @@ pub struct DataStream<F: Real> {
 
 impl<F: Real> DataStream<F> {
     pub fn new(seed: u64, width: usize, outputs: usize) -> Self {
-        DataStream {
-            teacher: Teacher::new(seed, width, outputs),
-            rng: Rng::new(seed, Stream::Data),
-            seed,
-        }
+        DataStream { teacher: Teacher::new(seed, width, outputs), rng: Rng::new(seed, Stream::Data), seed }
     }
 
     pub fn next_batch(&mut self, x: &mut DMatrix<F>, y: &mut DMatrix<F>) {
@@ -66,8 +52,7 @@ impl<F: Real> DataStream<F> {
         let d = self.teacher.a.nrows();
         let mut x = DMatrix::zeros(tokens, d);
         let mut y = DMatrix::zeros(tokens, self.teacher.a.ncols());
-        self.teacher
-            .sample(&mut Rng::new(self.seed, Stream::Probe), &mut x, &mut y);
+        self.teacher.sample(&mut Rng::new(self.seed, Stream::Probe), &mut x, &mut y);
         (x, y)
     }
 }

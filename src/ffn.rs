@@ -39,11 +39,7 @@ impl<F: Real> Ffn<F> {
 
     pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
         self.down.backward(&self.h, dy, &mut self.dh, false);
-        gelu_backward(
-            self.z.as_slice(),
-            self.dh.as_slice(),
-            self.dz.as_mut_slice(),
-        );
+        gelu_backward(self.z.as_slice(), self.dh.as_slice(), self.dz.as_mut_slice());
         self.up.backward(x, &self.dz, dx, false);
     }
 }

@@ -22,8 +22,8 @@ pub struct Layer<F: Real> {
     placement: NormPlacement,
     pub norm: Option<Norm<F>>,
     pub sublayer: Sublayer<F>,
-    inner: DMatrix<F>, // (T, d) LN(x) for pre-norm; x + F(x) or F(x) for post-norm
-    f_out: DMatrix<F>, // (T, d) F(·)
+    inner: DMatrix<F>,   // (T, d) LN(x) for pre-norm; x + F(x) or F(x) for post-norm
+    f_out: DMatrix<F>,   // (T, d) F(·)
     d_inner: DMatrix<F>, // (T, d) gradient scratch
 }
 
@@ -133,12 +133,7 @@ impl<F: Real> Params<F> for Layer<F> {
 }
 
 fn add<F: Real>(a: &DMatrix<F>, b: &DMatrix<F>, out: &mut DMatrix<F>) {
-    for ((o, &x), &y) in out
-        .as_mut_slice()
-        .iter_mut()
-        .zip(a.as_slice())
-        .zip(b.as_slice())
-    {
+    for ((o, &x), &y) in out.as_mut_slice().iter_mut().zip(a.as_slice()).zip(b.as_slice()) {
         *o = x + y;
     }
 }

@@ -9,6 +9,7 @@ use nalgebra::DMatrix;
 pub struct Linear<F: Real> {
     pub weight: Param<F>,       // (in, out)
     pub bias: Option<Param<F>>, // (1, out)
+    scratch: Vec<F>,            // xᵀ for the weight gradient
 }
 
 impl<F: Real> Linear<F> {
@@ -18,6 +19,7 @@ impl<F: Real> Linear<F> {
         Linear {
             weight: Param::normal(fan_in, fan_out, std, rng),
             bias: bias.then(|| Param::constant(1, fan_out, F::zero())),
+            scratch: Vec::new(),
         }
     }
 
@@ -25,15 +27,7 @@ impl<F: Real> Linear<F> {
     pub fn forward(&self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         let (t, fan_in) = x.shape();
         let fan_out = self.weight.value.ncols();
-        gemm_nn(
-            t,
-            fan_in,
-            fan_out,
-            x.as_slice(),
-            self.weight.value.as_slice(),
-            y.as_mut_slice(),
-            false,
-        );
+        gemm_nn(t, fan_in, fan_out, x.as_slice(), self.weight.value.as_slice(), y.as_mut_slice(), false);
         if let Some(b) = &self.bias {
             for (j, &bj) in b.value.as_slice().iter().enumerate() {
                 y.column_mut(j).iter_mut().for_each(|v| *v += bj);
@@ -53,21 +47,15 @@ impl<F: Real> Linear<F> {
             dy.as_slice(),
             self.weight.grad.as_mut_slice(),
             false,
+            &mut self.scratch,
         ); // (in, out)
         if let Some(b) = &mut self.bias {
             for (j, g) in b.grad.as_mut_slice().iter_mut().enumerate() {
                 *g = dy.column(j).iter().fold(F::zero(), |s, &v| s + v);
             }
         }
-        gemm_nt(
-            t,
-            fan_out,
-            fan_in,
-            dy.as_slice(),
-            self.weight.value.as_slice(),
-            dx.as_mut_slice(),
-            add,
-        ); // (T, in)
+        gemm_nt(t, fan_out, fan_in, dy.as_slice(), self.weight.value.as_slice(), dx.as_mut_slice(), add);
+        // (T, in)
     }
 }
 

@@ -21,12 +21,7 @@ pub fn mse<F: Real>(pred: &DMatrix<F>, target: &DMatrix<F>) -> f64 {
 /// `∂L/∂ŷ = 2 (ŷ − y) / n`
 pub fn mse_backward<F: Real>(pred: &DMatrix<F>, target: &DMatrix<F>, dpred: &mut DMatrix<F>) {
     let scale = F::of(2.0 / pred.len() as f64);
-    for ((g, &p), &y) in dpred
-        .as_mut_slice()
-        .iter_mut()
-        .zip(pred.as_slice())
-        .zip(target.as_slice())
-    {
+    for ((g, &p), &y) in dpred.as_mut_slice().iter_mut().zip(pred.as_slice()).zip(target.as_slice()) {
         *g = scale * (p - y);
     }
 }

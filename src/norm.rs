@@ -23,12 +23,12 @@ pub struct Norm<F: Real> {
     b: Vec<F>,                  // (T) scratch: variance, then mean of dx̂ ⊙ x̂
 }
 
-/// `acc[t] += f(x[t, j])` for every feature column j, in column order.
-fn per_token_sum<F: Real>(x: &DMatrix<F>, acc: &mut [F], f: impl Fn(usize, F) -> F) {
+/// `acc[t] = Σ_j f(x[t, j], shift[t])` over the feature columns j, in column order.
+fn per_token_sum<F: Real>(x: &DMatrix<F>, shift: &[F], acc: &mut [F], f: impl Fn(F, F) -> F) {
     acc.fill(F::zero());
-    for col in x.column_iter() {
-        for (t, (s, &v)) in acc.iter_mut().zip(col.iter()).enumerate() {
-            *s += f(t, v);
+    for col in x.as_slice().chunks_exact(x.nrows()) {
+        for ((s, &v), &c) in acc.iter_mut().zip(col).zip(shift) {
+            *s += f(v, c);
         }
     }
 }
@@ -49,38 +49,31 @@ impl<F: Real> Norm<F> {
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         let d = F::of(x.ncols() as f64);
         let eps = F::of(EPS);
+        let (mean, sq) = (&mut self.a, &mut self.b);
         match self.kind {
             NormKind::LayerNorm => {
-                per_token_sum(x, &mut self.a, |_, v| v);
-                self.a.iter_mut().for_each(|m| *m /= d); // mean
-                let mean = &self.a;
-                per_token_sum(x, &mut self.b, |t, v| (v - mean[t]) * (v - mean[t]));
-                for (inv, &ss) in self.inv.iter_mut().zip(&self.b) {
-                    *inv = F::one() / (ss / d + eps).sqrt();
-                }
+                per_token_sum(x, &self.inv, mean, |v, _| v);
+                mean.iter_mut().for_each(|m| *m /= d);
+                per_token_sum(x, mean, sq, |v, m| (v - m) * (v - m));
             }
             NormKind::RmsNorm => {
-                self.a.fill(F::zero());
-                per_token_sum(x, &mut self.b, |_, v| v * v);
-                for (inv, &ss) in self.inv.iter_mut().zip(&self.b) {
-                    *inv = F::one() / (ss / d + eps).sqrt();
-                }
+                mean.fill(F::zero());
+                per_token_sum(x, mean, sq, |v, _| v * v);
             }
+        }
+        for (inv, &ss) in self.inv.iter_mut().zip(sq.iter()) {
+            *inv = F::one() / (ss / d + eps).sqrt();
         }
         let t_len = x.nrows();
         let gamma = self.gamma.value.as_slice();
         let (xs, hs, ys) = (x.as_slice(), self.xhat.as_mut_slice(), y.as_mut_slice());
-        for j in 0..x.ncols() {
-            let beta = self.beta.as_ref().map_or(F::zero(), |b| b.value[j]);
-            let col = j * t_len..(j + 1) * t_len;
-            for (t, ((&xv, h), yv)) in xs[col.clone()]
-                .iter()
-                .zip(&mut hs[col.clone()])
-                .zip(&mut ys[col])
-                .enumerate()
-            {
-                *h = (xv - self.a[t]) * self.inv[t];
-                *yv = *h * gamma[j] + beta;
+        for (j, ((xc, hc), yc)) in
+            xs.chunks_exact(t_len).zip(hs.chunks_exact_mut(t_len)).zip(ys.chunks_exact_mut(t_len)).enumerate()
+        {
+            let (g, beta) = (gamma[j], self.beta.as_ref().map_or(F::zero(), |b| b.value[j]));
+            for ((((&xv, h), yv), &m), &inv) in xc.iter().zip(hc).zip(yc).zip(mean.iter()).zip(&self.inv) {
+                *h = (xv - m) * inv;
+                *yv = *h * g + beta;
             }
         }
     }
@@ -91,30 +84,32 @@ impl<F: Real> Norm<F> {
         let d = F::of(width as f64);
         let gamma = self.gamma.value.as_slice();
         let (dys, hs, dxs) = (dy.as_slice(), self.xhat.as_slice(), dx.as_mut_slice());
-        // a = Σ_j dx̂, b = Σ_j dx̂ ⊙ x̂ per token, with dx̂ = dy ⊙ γ
-        self.a.fill(F::zero());
-        self.b.fill(F::zero());
-        for j in 0..width {
-            let col = j * t_len..(j + 1) * t_len;
-            let (dyc, hc) = (&dys[col.clone()], &hs[col]);
+        // a = mean_j dx̂, b = mean_j dx̂ ⊙ x̂ per token, with dx̂ = dy ⊙ γ
+        let (a, b) = (&mut self.a, &mut self.b);
+        a.fill(F::zero());
+        b.fill(F::zero());
+        for (j, (dyc, hc)) in dys.chunks_exact(t_len).zip(hs.chunks_exact(t_len)).enumerate() {
             self.gamma.grad[j] = dyc.iter().zip(hc).fold(F::zero(), |s, (&g, &h)| s + g * h);
-            if let Some(b) = &mut self.beta {
-                b.grad[j] = dyc.iter().fold(F::zero(), |s, &g| s + g);
+            if let Some(beta) = &mut self.beta {
+                beta.grad[j] = dyc.iter().fold(F::zero(), |s, &g| s + g);
             }
-            for t in 0..t_len {
-                let g = dyc[t] * gamma[j];
-                self.a[t] += g;
-                self.b[t] += g * hc[t];
+            for (((at, bt), &g), &h) in a.iter_mut().zip(b.iter_mut()).zip(dyc).zip(hc) {
+                let g = g * gamma[j];
+                *at += g;
+                *bt += g * h;
             }
         }
-        let centre = self.kind == NormKind::LayerNorm;
-        for j in 0..width {
-            let col = j * t_len..(j + 1) * t_len;
-            let (dyc, hc, dxc) = (&dys[col.clone()], &hs[col.clone()], &mut dxs[col]);
-            for t in 0..t_len {
-                let g = dyc[t] * gamma[j];
-                let mean_g = if centre { self.a[t] / d } else { F::zero() };
-                dxc[t] = self.inv[t] * (g - mean_g - hc[t] * (self.b[t] / d));
+        if self.kind == NormKind::RmsNorm {
+            a.fill(F::zero()); // RMSNorm does not centre
+        }
+        a.iter_mut().chain(b.iter_mut()).for_each(|v| *v /= d);
+        // dx = (dx̂ − a − x̂ ⊙ b) / σ
+        for (j, ((dyc, hc), dxc)) in
+            dys.chunks_exact(t_len).zip(hs.chunks_exact(t_len)).zip(dxs.chunks_exact_mut(t_len)).enumerate()
+        {
+            let it = dyc.iter().zip(hc).zip(dxc).zip(a.iter()).zip(b.iter()).zip(&self.inv);
+            for (((((&g, &h), dx), &at), &bt), &inv) in it {
+                *dx = inv * (g * gamma[j] - at - h * bt);
             }
         }
     }

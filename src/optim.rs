@@ -23,9 +23,7 @@ impl<F: Real> Optimizer<F> {
     pub fn new(config: &Config, model: &mut impl Params<F>) -> Self {
         let mut moments = Vec::new();
         if config.optimizer == OptimizerKind::Adam {
-            model.visit(&mut |p| {
-                moments.push((p.value.map(|_| F::zero()), p.value.map(|_| F::zero())))
-            });
+            model.visit(&mut |p| moments.push((p.value.map(|_| F::zero()), p.value.map(|_| F::zero()))));
         }
         Optimizer {
             kind: config.optimizer,
@@ -70,9 +68,7 @@ impl<F: Real> Optimizer<F> {
                     let (m, v) = &mut moments[i];
                     i += 1;
                     let it = p.value.as_mut_slice().iter_mut().zip(p.grad.as_slice());
-                    for ((w, &g), (mi, vi)) in
-                        it.zip(m.as_mut_slice().iter_mut().zip(v.as_mut_slice()))
-                    {
+                    for ((w, &g), (mi, vi)) in it.zip(m.as_mut_slice().iter_mut().zip(v.as_mut_slice())) {
                         *mi = b1 * *mi + (F::one() - b1) * g;
                         *vi = b2 * *vi + (F::one() - b2) * g * g;
                         *w -= step_size * *mi / ((*vi * v_scale).sqrt() + eps);

@@ -11,10 +11,7 @@ pub struct Param<F: Real> {
 
 impl<F: Real> Param<F> {
     pub fn constant(rows: usize, cols: usize, v: F) -> Self {
-        Param {
-            value: DMatrix::from_element(rows, cols, v),
-            grad: DMatrix::zeros(rows, cols),
-        }
+        Param { value: DMatrix::from_element(rows, cols, v), grad: DMatrix::zeros(rows, cols) }
     }
 
     /// Entries ~ N(0, std²), drawn column by column.

@@ -7,11 +7,7 @@ use crate::config::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind,
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
     /// An integer in `min..=max` that is a multiple of `multiple_of`.
-    Int {
-        min: i64,
-        max: i64,
-        multiple_of: i64,
-    },
+    Int { min: i64, max: i64, multiple_of: i64 },
     /// A finite number in `min..=max`.
     Float { min: f64, max: f64 },
     /// One of the listed words.
@@ -74,11 +70,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "depth",
         flag: "depth",
-        kind: Kind::Int {
-            min: 1,
-            max: 96,
-            multiple_of: 1,
-        },
+        kind: Kind::Int { min: 1, max: 96, multiple_of: 1 },
         help: "number of sublayers",
         get: |c| c.depth.to_string(),
         set: |c, v| c.depth = int(v) as usize,
@@ -97,9 +89,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Choice(NORMS),
         help: "normalisation: off, pre (x + F(LN(x))) or post (LN(x + F(x)))",
         get: |c| NORMS[c.norm as usize].into(),
-        set: |c, v| {
-            c.norm = [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post][choice(v)]
-        },
+        set: |c, v| c.norm = [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post][choice(v)],
     },
     ParamSpec {
         name: "norm_kind",
@@ -116,22 +106,14 @@ pub const PARAMS: &[ParamSpec] = &[
         help: "what each sublayer computes",
         get: |c| SUBLAYERS[c.sublayer as usize].into(),
         set: |c, v| {
-            c.sublayer = [
-                SublayerKind::Mlp,
-                SublayerKind::Ffn,
-                SublayerKind::Attention,
-                SublayerKind::Block,
-            ][choice(v)]
+            c.sublayer = [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block]
+                [choice(v)]
         },
     },
     ParamSpec {
         name: "width",
         flag: "width",
-        kind: Kind::Int {
-            min: 8,
-            max: 128,
-            multiple_of: 4,
-        },
+        kind: Kind::Int { min: 8, max: 128, multiple_of: 4 },
         help: "features per token d",
         get: |c| c.width.to_string(),
         set: |c, v| c.width = int(v) as usize,
@@ -139,11 +121,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "tokens",
         flag: "tokens",
-        kind: Kind::Int {
-            min: 1,
-            max: 256,
-            multiple_of: 1,
-        },
+        kind: Kind::Int { min: 1, max: 256, multiple_of: 1 },
         help: "tokens per sequence T",
         get: |c| c.tokens.to_string(),
         set: |c, v| c.tokens = int(v) as usize,
@@ -151,10 +129,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "gain",
         flag: "init-gain",
-        kind: Kind::Float {
-            min: 0.01,
-            max: 10.0,
-        },
+        kind: Kind::Float { min: 0.01, max: 10.0 },
         help: "weights ~ N(0, gain²/fan_in)",
         get: |c| format_float(c.init_gain),
         set: |c, v| c.init_gain = float(v),
@@ -170,10 +145,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "lr",
         flag: "lr",
-        kind: Kind::Float {
-            min: 1e-6,
-            max: 10.0,
-        },
+        kind: Kind::Float { min: 1e-6, max: 10.0 },
         help: "peak learning rate",
         get: |c| format_float(c.learning_rate),
         set: |c, v| c.learning_rate = float(v),
@@ -181,11 +153,7 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "warmup",
         flag: "warmup",
-        kind: Kind::Int {
-            min: 0,
-            max: 100_000,
-            multiple_of: 1,
-        },
+        kind: Kind::Int { min: 0, max: 100_000, multiple_of: 1 },
         help: "steps of linear learning-rate warmup",
         get: |c| c.warmup_steps.to_string(),
         set: |c, v| c.warmup_steps = int(v) as usize,
@@ -208,16 +176,8 @@ impl ParamSpec {
     /// What this parameter accepts, for error messages and help.
     pub fn allowed(&self) -> String {
         match self.kind {
-            Kind::Int {
-                min,
-                max,
-                multiple_of: 1,
-            } => format!("an integer from {min} to {max}"),
-            Kind::Int {
-                min,
-                max,
-                multiple_of,
-            } => {
+            Kind::Int { min, max, multiple_of: 1 } => format!("an integer from {min} to {max}"),
+            Kind::Int { min, max, multiple_of } => {
                 format!("a multiple of {multiple_of} from {min} to {max}")
             }
             Kind::Float { min, max } => format!("a number from {min} to {max}"),
@@ -239,11 +199,7 @@ impl ParamSpec {
     pub fn parse(&self, text: &str) -> Result<Value, ConfigError> {
         let t = text.trim();
         match self.kind {
-            Kind::Int {
-                min,
-                max,
-                multiple_of,
-            } => match t.parse::<i64>() {
+            Kind::Int { min, max, multiple_of } => match t.parse::<i64>() {
                 Ok(i) if (min..=max).contains(&i) && i % multiple_of == 0 => Ok(Value::Int(i)),
                 _ => Err(self.error(text)),
             },
@@ -253,16 +209,9 @@ impl ParamSpec {
             },
             Kind::Choice(words) => {
                 let lower = t.to_ascii_lowercase();
-                words
-                    .iter()
-                    .position(|w| *w == lower)
-                    .map(Value::Choice)
-                    .ok_or_else(|| self.error(text))
+                words.iter().position(|w| *w == lower).map(Value::Choice).ok_or_else(|| self.error(text))
             }
-            Kind::Seed => t
-                .parse::<u64>()
-                .map(Value::Seed)
-                .map_err(|_| self.error(text)),
+            Kind::Seed => t.parse::<u64>().map(Value::Seed).map_err(|_| self.error(text)),
         }
     }
 
@@ -306,11 +255,7 @@ impl Config {
 
     /// `name=value` pairs of every parameter, in table order (a URL query without the `?`).
     pub fn to_query(&self) -> String {
-        PARAMS
-            .iter()
-            .map(|p| format!("{}={}", p.name, (p.get)(self)))
-            .collect::<Vec<_>>()
-            .join("&")
+        PARAMS.iter().map(|p| format!("{}={}", p.name, (p.get)(self))).collect::<Vec<_>>().join("&")
     }
 }
 
@@ -322,12 +267,7 @@ mod tests {
     fn defaults_are_valid_and_round_trip() {
         let c = Config::default();
         c.validate().unwrap();
-        let mut d = Config {
-            depth: 3,
-            residual: false,
-            seed: 99,
-            ..Config::default()
-        };
+        let mut d = Config { depth: 3, residual: false, seed: 99, ..Config::default() };
         for p in PARAMS {
             d.set(p.name, &p.default_text()).unwrap();
         }
@@ -389,15 +329,8 @@ mod tests {
             let mut c = Config::default();
             let e = c.set(name, text).unwrap_err();
             assert_eq!(e.name, name);
-            assert!(
-                e.to_string().contains(&find(name).unwrap().allowed()),
-                "{e}"
-            );
-            assert_eq!(
-                c,
-                Config::default(),
-                "a rejected value must leave the config unchanged"
-            );
+            assert!(e.to_string().contains(&find(name).unwrap().allowed()), "{e}");
+            assert_eq!(c, Config::default(), "a rejected value must leave the config unchanged");
         }
         let e = Config::default().set("colour", "red").unwrap_err();
         assert!(e.message.contains("unknown"));
@@ -409,26 +342,11 @@ mod tests {
     #[test]
     fn validate_catches_out_of_range_fields() {
         for bad in [
-            Config {
-                depth: 0,
-                ..Config::default()
-            },
-            Config {
-                depth: 97,
-                ..Config::default()
-            },
-            Config {
-                width: 33,
-                ..Config::default()
-            },
-            Config {
-                init_gain: f64::NAN,
-                ..Config::default()
-            },
-            Config {
-                learning_rate: 0.0,
-                ..Config::default()
-            },
+            Config { depth: 0, ..Config::default() },
+            Config { depth: 97, ..Config::default() },
+            Config { width: 33, ..Config::default() },
+            Config { init_gain: f64::NAN, ..Config::default() },
+            Config { learning_rate: 0.0, ..Config::default() },
         ] {
             assert!(bad.validate().is_err(), "{bad:?}");
         }

@@ -51,16 +51,8 @@ fn norm_label(c: &Config) -> String {
 /// `12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.00 · loss 0.09 · step 340`
 pub fn status_line(m: &Measured) -> String {
     let c = m.config;
-    let layers = if c.depth == 1 {
-        "1 layer".to_string()
-    } else {
-        format!("{} layers", c.depth)
-    };
-    let residual = if c.residual {
-        "Residual ON"
-    } else {
-        "Residual OFF"
-    };
+    let layers = if c.depth == 1 { "1 layer".to_string() } else { format!("{} layers", c.depth) };
+    let residual = if c.residual { "Residual ON" } else { "Residual OFF" };
     let mut s = format!(
         "{layers} · {residual} · {} · act. std = {} · loss {}",
         norm_label(c),
@@ -92,18 +84,11 @@ pub fn caption(m: &Measured) -> String {
     let forward = if !top.is_finite() {
         "the activations overflow".to_string()
     } else if top > 10.0 * input {
-        format!(
-            "activations blow up (std {} at the top, {}× the input's)",
-            short(top),
-            short(top / input)
-        )
+        format!("activations blow up (std {} at the top, {}× the input's)", short(top), short(top / input))
     } else if top < 0.1 * input {
         format!("the signal vanishes (std {} at the top)", short(top))
     } else {
-        format!(
-            "activations keep their scale (std {} at the top)",
-            short(top)
-        )
+        format!("activations keep their scale (std {} at the top)", short(top))
     };
     let g = &m.init.grad_norm;
     let ratio = g[0] / g[m.depth()];
@@ -115,10 +100,7 @@ pub fn caption(m: &Measured) -> String {
             short(1.0 / ratio)
         )
     } else if ratio > 100.0 {
-        format!(
-            ", and at initialisation the gradient grows {}× on its way down to layer 0",
-            short(ratio)
-        )
+        format!(", and at initialisation the gradient grows {}× on its way down to layer 0", short(ratio))
     } else {
         String::new()
     };
@@ -130,10 +112,7 @@ pub fn caption(m: &Measured) -> String {
         let first = mean(&m.losses[..5]);
         let recent = mean(&m.losses[m.steps() - 10..]);
         if recent > 0.8 && recent > 0.5 * first {
-            format!(
-                "The loss has plateaued near {} (1 means nothing learned).",
-                short(recent)
-            )
+            format!("The loss has plateaued near {} (1 means nothing learned).", short(recent))
         } else if recent < 0.5 * first {
             format!(
                 "The loss is descending: from {} to {} in {} steps.",
@@ -142,11 +121,7 @@ pub fn caption(m: &Measured) -> String {
                 m.steps()
             )
         } else {
-            format!(
-                "The loss is descending slowly: {} after {} steps.",
-                short(recent),
-                m.steps()
-            )
+            format!("The loss is descending slowly: {} after {} steps.", short(recent), m.steps())
         }
     };
     format!("{who}, {forward}{backward}. {training}")
@@ -174,16 +149,9 @@ pub fn loss_summary(losses: &[f64], diverged_at: Option<usize>) -> String {
     let Some(&last) = losses.last() else {
         return "No training steps yet.".into();
     };
-    let lowest = losses
-        .iter()
-        .copied()
-        .filter(|l| l.is_finite())
-        .fold(f64::INFINITY, f64::min);
+    let lowest = losses.iter().copied().filter(|l| l.is_finite()).fold(f64::INFINITY, f64::min);
     match diverged_at {
-        Some(at) => format!(
-            "Training loss started at {} and diverged at step {at}.",
-            short(losses[0])
-        ),
+        Some(at) => format!("Training loss started at {} and diverged at step {at}.", short(losses[0])),
         None => format!(
             "Training loss at step {}: {} (started at {}, lowest {}).",
             losses.len() - 1,
@@ -219,12 +187,7 @@ mod tests {
         act_std[depth] = std_top;
         let mut grad_norm = vec![1.0; depth + 1];
         grad_norm[0] = grad0;
-        Snapshot {
-            act_std,
-            grad_norm,
-            weight_grad_norm: vec![0.1; depth],
-            probe_loss: 1.5,
-        }
+        Snapshot { act_std, grad_norm, weight_grad_norm: vec![0.1; depth], probe_loss: 1.5 }
     }
 
     #[test]
@@ -232,73 +195,31 @@ mod tests {
         let config = Config::default();
         let s = snapshot(12, 1.0, 1.0);
         let losses = [1.0, 0.5, 0.09];
-        let m = Measured {
-            config: &config,
-            losses: &losses,
-            diverged_at: None,
-            init: &s,
-            now: &s,
-        };
+        let m = Measured { config: &config, losses: &losses, diverged_at: None, init: &s, now: &s };
         assert_eq!(
             status_line(&m),
             "12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.00 · loss 0.090 · step 2"
         );
-        let config = Config {
-            depth: 1,
-            residual: false,
-            norm: NormPlacement::Off,
-            ..Config::default()
-        };
+        let config = Config { depth: 1, residual: false, norm: NormPlacement::Off, ..Config::default() };
         let s = snapshot(1, 3.0e7, 1.0);
-        let m = Measured {
-            config: &config,
-            losses: &[],
-            diverged_at: None,
-            init: &s,
-            now: &s,
-        };
-        assert_eq!(
-            status_line(&m),
-            "1 layer · Residual OFF · LayerNorm OFF · act. std = 3.0e7 · loss 1.50"
-        );
+        let m = Measured { config: &config, losses: &[], diverged_at: None, init: &s, now: &s };
+        assert_eq!(status_line(&m), "1 layer · Residual OFF · LayerNorm OFF · act. std = 3.0e7 · loss 1.50");
     }
 
     #[test]
     fn caption_follows_the_measurements() {
-        let config = Config {
-            residual: false,
-            norm: NormPlacement::Off,
-            ..Config::default()
-        };
+        let config = Config { residual: false, norm: NormPlacement::Off, ..Config::default() };
         let init = snapshot(12, 0.01, 1e-4);
         let flat = vec![1.0; 100];
-        let m = Measured {
-            config: &config,
-            losses: &flat,
-            diverged_at: None,
-            init: &init,
-            now: &init,
-        };
+        let m = Measured { config: &config, losses: &flat, diverged_at: None, init: &init, now: &init };
         let c = caption(&m);
-        assert!(
-            c.starts_with("With both switches off, the signal vanishes"),
-            "{c}"
-        );
-        assert!(
-            c.contains("1.0e4× weaker") && c.contains("plateaued"),
-            "{c}"
-        );
+        assert!(c.starts_with("With both switches off, the signal vanishes"), "{c}");
+        assert!(c.contains("1.0e4× weaker") && c.contains("plateaued"), "{c}");
 
         let config = Config::default();
         let big = snapshot(12, 50.0, 1.0);
         let falling: Vec<f64> = (0..100).map(|i| 2.0 * 0.95f64.powi(i)).collect();
-        let m = Measured {
-            config: &config,
-            losses: &falling,
-            diverged_at: None,
-            init: &big,
-            now: &big,
-        };
+        let m = Measured { config: &config, losses: &falling, diverged_at: None, init: &big, now: &big };
         let c = caption(&m);
         assert!(c.contains("blow up") && c.contains("descending"), "{c}");
 

@@ -67,19 +67,8 @@ pub fn run(config: &Config, steps: usize) -> Run {
     let mut loss = trainer.losses.clone();
     loss.resize(steps + 1, f64::NAN);
     let last = Snapshot::take(&mut trainer);
-    let histogram = histogram(
-        trainer.stack.output().as_slice(),
-        HISTOGRAM_BINS,
-        HISTOGRAM_RANGE,
-    );
-    Run {
-        config: config.clone(),
-        init,
-        last,
-        loss,
-        diverged_at: trainer.diverged_at,
-        histogram,
-    }
+    let histogram = histogram(trainer.stack.output().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
+    Run { config: config.clone(), init, last, loss, diverged_at: trainer.diverged_at, histogram }
 }
 
 /// The configuration as JSON, keyed by the parameter table's names, numbers as numbers.
@@ -104,10 +93,7 @@ pub fn histogram_json(h: &Histogram) -> Json {
     Json::Obj(vec![
         ("lo", Json::Num(h.lo)),
         ("hi", Json::Num(h.hi)),
-        (
-            "counts",
-            Json::Arr(h.counts.iter().map(|&c| Json::Int(c.into())).collect()),
-        ),
+        ("counts", Json::Arr(h.counts.iter().map(|&c| Json::Int(c.into())).collect())),
         ("below", Json::Int(h.below.into())),
         ("above", Json::Int(h.above.into())),
         ("nan", Json::Int(h.nan.into())),
@@ -121,11 +107,7 @@ impl Run {
             ("init", self.init.json()),
             ("final", self.last.json()),
             ("loss", Json::nums(&self.loss)),
-            (
-                "diverged_at",
-                self.diverged_at
-                    .map_or(Json::Null, |s| Json::Int(s as i128)),
-            ),
+            ("diverged_at", self.diverged_at.map_or(Json::Null, |s| Json::Int(s as i128))),
             ("histogram", histogram_json(&self.histogram)),
         ])
     }

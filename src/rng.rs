@@ -86,17 +86,9 @@ mod tests {
 
     #[test]
     fn streams_are_independent_and_repeatable() {
-        let a: Vec<u64> = (0..4)
-            .map(|_| Rng::new(1, Stream::Layer(0)).next_u64())
-            .collect();
+        let a: Vec<u64> = (0..4).map(|_| Rng::new(1, Stream::Layer(0)).next_u64()).collect();
         assert!(a.windows(2).all(|w| w[0] == w[1]));
-        assert_ne!(
-            Rng::new(1, Stream::Layer(0)).next_u64(),
-            Rng::new(1, Stream::Layer(1)).next_u64()
-        );
-        assert_ne!(
-            Rng::new(1, Stream::Data).next_u64(),
-            Rng::new(2, Stream::Data).next_u64()
-        );
+        assert_ne!(Rng::new(1, Stream::Layer(0)).next_u64(), Rng::new(1, Stream::Layer(1)).next_u64());
+        assert_ne!(Rng::new(1, Stream::Data).next_u64(), Rng::new(2, Stream::Data).next_u64());
     }
 }

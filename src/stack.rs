@@ -60,8 +60,7 @@ impl<F: Real> Stack<F> {
             let (below, above) = self.stream.split_at_mut(l + 1);
             layer.forward(&below[l], &mut above[0]); // x_{ℓ+1} = layer_ℓ(x_ℓ)
         }
-        self.readout
-            .forward(&self.stream[self.layers.len()], &mut self.pred); // ŷ = x_L R
+        self.readout.forward(&self.stream[self.layers.len()], &mut self.pred); // ŷ = x_L R
         mse(&self.pred, target)
     }
 
@@ -70,8 +69,7 @@ impl<F: Real> Stack<F> {
         let depth = self.layers.len();
         mse_backward(&self.pred, target, &mut self.dpred);
         let [g_top, g_next] = &mut self.grad;
-        self.readout
-            .backward(&self.stream[depth], &self.dpred, g_top, false);
+        self.readout.backward(&self.stream[depth], &self.dpred, g_top, false);
         self.stream_grad_norm[depth] = frobenius(g_top.as_slice());
         let (mut dy, mut dx) = (g_top, g_next);
         for l in (0..depth).rev() {

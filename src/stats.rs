@@ -21,11 +21,7 @@ pub fn moments<F: Real>(xs: &[F]) -> Moments {
     let finite = || xs.iter().map(|x| x.f64()).filter(|x| x.is_finite());
     Moments {
         mean,
-        std: if mean.is_finite() {
-            var.sqrt()
-        } else {
-            f64::NAN
-        },
+        std: if mean.is_finite() { var.sqrt() } else { f64::NAN },
         max_abs: finite().fold(0.0, |m, x| m.max(x.abs())),
         nonfinite: xs.len() - finite().count(),
     }
@@ -69,9 +65,7 @@ pub fn histogram<F: Real>(xs: &[F], bins: usize, range: Range) -> Histogram {
         Range::Fixed(lo, hi) => (lo, hi),
         Range::Auto => {
             let finite = xs.iter().map(|x| x.f64()).filter(|x| x.is_finite());
-            let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-                (a.min(x), b.max(x))
-            });
+            let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
             if lo > hi {
                 (-1.0, 1.0)
             } else if lo == hi {
@@ -81,14 +75,7 @@ pub fn histogram<F: Real>(xs: &[F], bins: usize, range: Range) -> Histogram {
             }
         }
     };
-    let mut h = Histogram {
-        lo,
-        hi,
-        counts: vec![0; bins],
-        below: 0,
-        above: 0,
-        nan: 0,
-    };
+    let mut h = Histogram { lo, hi, counts: vec![0; bins], below: 0, above: 0, nan: 0 };
     let width = (hi - lo) / bins as f64;
     for x in xs.iter().map(|x| x.f64()) {
         if x.is_nan() {
@@ -130,19 +117,8 @@ mod tests {
 
     #[test]
     fn histogram_counts_every_value_once() {
-        let xs = [
-            -5.0f32,
-            -1.0,
-            -0.25,
-            0.0,
-            0.25,
-            0.99,
-            1.0,
-            7.0,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
-        ];
+        let xs =
+            [-5.0f32, -1.0, -0.25, 0.0, 0.25, 0.99, 1.0, 7.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN];
         let h = histogram(&xs, 4, Range::Fixed(-1.0, 1.0));
         assert_eq!(h.counts, vec![1, 1, 2, 2]);
         assert_eq!((h.below, h.above, h.nan), (2, 2, 1));

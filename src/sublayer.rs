@@ -31,9 +31,7 @@ impl<F: Real> Sublayer<F> {
         match kind {
             SublayerKind::Mlp => Sublayer::Mlp(Mlp::new(tokens, width, gain, rng)),
             SublayerKind::Ffn => Sublayer::Ffn(Ffn::new(tokens, width, gain, rng)),
-            SublayerKind::Attention => {
-                Sublayer::Attention(Attention::new(tokens, width, gain, rng))
-            }
+            SublayerKind::Attention => Sublayer::Attention(Attention::new(tokens, width, gain, rng)),
             SublayerKind::Block if index.is_multiple_of(2) => {
                 Sublayer::Attention(Attention::new(tokens, width, gain, rng))
             }

@@ -22,11 +22,7 @@ pub fn report_json(query: &str, steps: usize) -> Result<String, JsError> {
 
 fn config_from_query(query: &str) -> Result<Config, String> {
     let mut config = Config::default();
-    for pair in query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-    {
+    for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
         if PARAMS.iter().any(|p| p.name == name) {
             config.set(name, value).map_err(|e| e.to_string())?;

@@ -27,19 +27,9 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn steps_after_the_first_allocate_nothing() {
-    for sublayer in [
-        SublayerKind::Mlp,
-        SublayerKind::Ffn,
-        SublayerKind::Attention,
-        SublayerKind::Block,
-    ] {
+    for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
         for norm in [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post] {
-            let config = Config {
-                depth: 6,
-                sublayer,
-                norm,
-                ..Config::default()
-            };
+            let config = Config { depth: 6, sublayer, norm, ..Config::default() };
             let mut trainer = Trainer::<f32>::new(&config);
             trainer.one_step(true);
             trainer.probe();
@@ -49,10 +39,7 @@ fn steps_after_the_first_allocate_nothing() {
             }
             trainer.probe();
             let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
-            assert_eq!(
-                allocated, 0,
-                "{sublayer:?} {norm:?}: {allocated} allocations in 50 steps"
-            );
+            assert_eq!(allocated, 0, "{sublayer:?} {norm:?}: {allocated} allocations in 50 steps");
         }
     }
 }

@@ -4,19 +4,12 @@ use serde_json::Value;
 use std::process::{Command, Output};
 
 fn ablate(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ablate"))
-        .args(args)
-        .output()
-        .unwrap()
+    Command::new(env!("CARGO_BIN_EXE_ablate")).args(args).output().unwrap()
 }
 
 fn report(args: &[&str]) -> Value {
     let out = ablate(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("valid JSON")
 }
 
@@ -76,32 +69,16 @@ fn prints_a_complete_report() {
     assert_eq!(r["loss"].as_array().unwrap().len(), 8);
     assert!(r["diverged_at"].is_null());
     let h = &r["histogram"];
-    let binned: u64 = h["counts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_u64().unwrap())
-        .sum();
-    let all = binned
-        + h["below"].as_u64().unwrap()
-        + h["above"].as_u64().unwrap()
-        + h["nan"].as_u64().unwrap();
+    let binned: u64 = h["counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum();
+    let all =
+        binned + h["below"].as_u64().unwrap() + h["above"].as_u64().unwrap() + h["nan"].as_u64().unwrap();
     assert_eq!(all, 8 * 16, "every final activation is counted once");
     assert!(h["lo"].as_f64().unwrap() < h["hi"].as_f64().unwrap());
 }
 
 #[test]
 fn same_flags_give_identical_output() {
-    let args = [
-        "--depth",
-        "8",
-        "--sublayer",
-        "block",
-        "--steps",
-        "10",
-        "--seed",
-        "3",
-    ];
+    let args = ["--depth", "8", "--sublayer", "block", "--steps", "10", "--seed", "3"];
     assert_eq!(ablate(&args).stdout, ablate(&args).stdout);
     let eq_form = ["--depth=8", "--sublayer=block", "--steps=10", "--seed=3"];
     assert_eq!(ablate(&args).stdout, ablate(&eq_form).stdout);
@@ -138,16 +115,8 @@ fn bad_flags_get_one_line_naming_the_flag_and_its_range_and_exit_2() {
         (&["--depth", "twelve"], "--depth", "from 1 to 96"),
         (&["--residual", "yes"], "--residual", "on, off"),
         (&["--norm", "mid"], "--norm", "off, pre, post"),
-        (
-            &["--norm-kind", "batch"],
-            "--norm-kind",
-            "layernorm, rmsnorm",
-        ),
-        (
-            &["--sublayer", "conv"],
-            "--sublayer",
-            "mlp, ffn, attention, block",
-        ),
+        (&["--norm-kind", "batch"], "--norm-kind", "layernorm, rmsnorm"),
+        (&["--sublayer", "conv"], "--sublayer", "mlp, ffn, attention, block"),
         (&["--width", "30"], "--width", "multiple of 4"),
         (&["--tokens", "1000"], "--tokens", "from 1 to 256"),
         (&["--init-gain", "-2"], "--init-gain", "from 0.01 to 10"),

@@ -81,12 +81,7 @@ fn check_input(
         x.as_mut_slice()[e] -= 2.0 * EPS;
         let down = loss(x);
         x.as_mut_slice()[e] += EPS;
-        assert_close(
-            dx.as_slice()[e],
-            (up - down) / (2.0 * EPS),
-            scale,
-            &format!("{what} input[{e}]"),
-        );
+        assert_close(dx.as_slice()[e], (up - down) / (2.0 * EPS), scale, &format!("{what} input[{e}]"));
     }
 }
 
@@ -158,38 +153,14 @@ fn check_op<O: Op>(mut op: O, t: usize, d_in: usize, d_out: usize, what: &str) {
 #[test]
 fn linear_gradients() {
     let mut rng = Rng::new(1, Stream::Layer(0));
-    check_op(
-        Linear::<f64>::new(5, 3, 1.0, true, &mut rng),
-        4,
-        5,
-        3,
-        "linear",
-    );
-    check_op(
-        Linear::<f64>::new(3, 6, 1.0, false, &mut rng),
-        4,
-        3,
-        6,
-        "linear (no bias)",
-    );
+    check_op(Linear::<f64>::new(5, 3, 1.0, true, &mut rng), 4, 5, 3, "linear");
+    check_op(Linear::<f64>::new(3, 6, 1.0, false, &mut rng), 4, 3, 6, "linear (no bias)");
 }
 
 #[test]
 fn norm_gradients() {
-    check_op(
-        Norm::<f64>::new(NormKind::LayerNorm, 5, 8),
-        5,
-        8,
-        8,
-        "layernorm",
-    );
-    check_op(
-        Norm::<f64>::new(NormKind::RmsNorm, 5, 8),
-        5,
-        8,
-        8,
-        "rmsnorm",
-    );
+    check_op(Norm::<f64>::new(NormKind::LayerNorm, 5, 8), 5, 8, 8, "layernorm");
+    check_op(Norm::<f64>::new(NormKind::RmsNorm, 5, 8), 5, 8, 8, "rmsnorm");
 }
 
 #[test]
@@ -197,13 +168,7 @@ fn sublayer_gradients() {
     let mut rng = Rng::new(2, Stream::Layer(0));
     check_op(Mlp::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "mlp (relu)");
     check_op(Ffn::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "ffn (gelu)");
-    check_op(
-        Attention::<f64>::new(7, 8, 1.0, &mut rng),
-        7,
-        8,
-        8,
-        "attention",
-    );
+    check_op(Attention::<f64>::new(7, 8, 1.0, &mut rng), 7, 8, 8, "attention");
 }
 
 #[test]
@@ -225,12 +190,9 @@ fn all_configs() -> Vec<Config> {
                     if norm == NormPlacement::Off && norm_kind == NormKind::RmsNorm {
                         continue;
                     }
-                    for sublayer in [
-                        SublayerKind::Mlp,
-                        SublayerKind::Ffn,
-                        SublayerKind::Attention,
-                        SublayerKind::Block,
-                    ] {
+                    for sublayer in
+                        [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block]
+                    {
                         out.push(Config {
                             depth,
                             residual,
@@ -270,10 +232,7 @@ fn whole_stack_gradients_under_every_switch_combination() {
         stack.forward(&x, &y);
         stack.backward(&y);
         let dx = stack.input_grad().clone();
-        assert!(
-            (stack.stream_grad_norm[0] - dx.norm()).abs() <= 1e-12 * dx.norm(),
-            "{what}"
-        );
+        assert!((stack.stream_grad_norm[0] - dx.norm()).abs() <= 1e-12 * dx.norm(), "{what}");
         let xc = x.clone();
         check_params(&mut stack, 3, &what, |s| s.forward(&xc, &y));
         check_input(&mut x, &dx, &what, |x| stack.forward(x, &y));

@@ -63,24 +63,11 @@ fn silence(sublayer: &mut Sublayer<f32>) {
 
 #[test]
 fn a_residual_sublayer_with_zero_output_weights_is_the_identity() {
-    for sublayer in [
-        SublayerKind::Mlp,
-        SublayerKind::Ffn,
-        SublayerKind::Attention,
-        SublayerKind::Block,
-    ] {
+    for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
         for norm in [NormPlacement::Off, NormPlacement::Pre] {
-            let config = Config {
-                depth: 4,
-                sublayer,
-                norm,
-                ..Config::default()
-            };
+            let config = Config { depth: 4, sublayer, norm, ..Config::default() };
             let mut stack = Stack::<f32>::new(&config);
-            stack
-                .layers
-                .iter_mut()
-                .for_each(|l| silence(&mut l.sublayer));
+            stack.layers.iter_mut().for_each(|l| silence(&mut l.sublayer));
             let mut rng = Rng::new(1, Stream::Probe);
             let x = random(config.tokens, config.width, 1.0, 0.0, &mut rng);
             let y = DMatrix::zeros(config.tokens, outputs(&config));
@@ -111,42 +98,23 @@ fn without_residual_the_gradient_vanishes_towards_the_input() {
             seed,
             ..Config::default()
         };
-        let with_residual = Config {
-            residual: true,
-            ..plain.clone()
-        };
+        let with_residual = Config { residual: true, ..plain.clone() };
         let (r_plain, r_res) = (gradient_ratio(&plain), gradient_ratio(&with_residual));
-        assert!(
-            r_plain < 1e-4,
-            "seed {seed}: without residual ‖∂L/∂x₀‖/‖∂L/∂x_L‖ = {r_plain:e}"
-        );
-        assert!(
-            r_res > 0.5,
-            "seed {seed}: with residual the ratio is {r_res}"
-        );
+        assert!(r_plain < 1e-4, "seed {seed}: without residual ‖∂L/∂x₀‖/‖∂L/∂x_L‖ = {r_plain:e}");
+        assert!(r_res > 0.5, "seed {seed}: with residual the ratio is {r_res}");
     }
 }
 
 #[test]
 fn one_seed_gives_bit_identical_runs() {
     for sublayer in [SublayerKind::Mlp, SublayerKind::Block] {
-        let config = Config {
-            depth: 6,
-            sublayer,
-            seed: 42,
-            ..Config::default()
-        };
+        let config = Config { depth: 6, sublayer, seed: 42, ..Config::default() };
         let run = || {
             let mut t = Trainer::<f32>::new(&config);
-            (0..20)
-                .map(|_| t.one_step(true).to_bits())
-                .collect::<Vec<_>>()
+            (0..20).map(|_| t.one_step(true).to_bits()).collect::<Vec<_>>()
         };
         assert_eq!(run(), run());
-        let other = Config {
-            seed: 43,
-            ..config.clone()
-        };
+        let other = Config { seed: 43, ..config.clone() };
         let mut t = Trainer::<f32>::new(&other);
         let first: Vec<u64> = (0..20).map(|_| t.one_step(true).to_bits()).collect();
         assert_ne!(run(), first, "a different seed must give a different run");
@@ -155,14 +123,8 @@ fn one_seed_gives_bit_identical_runs() {
 
 #[test]
 fn deeper_stacks_share_the_first_layers_weights() {
-    let shallow = Stack::<f32>::new(&Config {
-        depth: 3,
-        ..Config::default()
-    });
-    let deep = Stack::<f32>::new(&Config {
-        depth: 9,
-        ..Config::default()
-    });
+    let shallow = Stack::<f32>::new(&Config { depth: 3, ..Config::default() });
+    let deep = Stack::<f32>::new(&Config { depth: 9, ..Config::default() });
     for (a, b) in shallow.layers.iter().zip(&deep.layers) {
         match (&a.sublayer, &b.sublayer) {
             (Sublayer::Mlp(a), Sublayer::Mlp(b)) => {
@@ -175,12 +137,7 @@ fn deeper_stacks_share_the_first_layers_weights() {
 
 #[test]
 fn training_reduces_the_loss_with_both_switches_on() {
-    let config = Config {
-        depth: 4,
-        init_gain: 1.0,
-        learning_rate: 0.01,
-        ..Config::default()
-    };
+    let config = Config { depth: 4, init_gain: 1.0, learning_rate: 0.01, ..Config::default() };
     let mut t = Trainer::<f32>::new(&config);
     let first = t.one_step(true);
     for _ in 0..200 {
@@ -208,11 +165,7 @@ fn an_exploding_run_is_detected_and_stops() {
         t.one_step(true);
     }
     let at = t.diverged_at.expect("this run diverges");
-    assert_eq!(
-        t.losses.len(),
-        at + 1,
-        "training stops at the divergent step"
-    );
+    assert_eq!(t.losses.len(), at + 1, "training stops at the divergent step");
     assert!(!t.losses[at].is_finite() || !t.stack.all_finite());
     assert!(t.one_step(true).is_nan());
     assert_eq!(t.step, at);
@@ -220,16 +173,11 @@ fn an_exploding_run_is_detected_and_stops() {
 
 #[test]
 fn gradients_reach_every_parameter() {
-    let config = Config {
-        depth: 3,
-        sublayer: SublayerKind::Block,
-        norm: NormPlacement::Post,
-        ..Config::default()
-    };
+    let config =
+        Config { depth: 3, sublayer: SublayerKind::Block, norm: NormPlacement::Post, ..Config::default() };
     let mut t = Trainer::<f32>::new(&config);
     t.probe();
     let mut zero = 0;
-    t.stack
-        .visit(&mut |p| zero += usize::from(p.grad.iter().all(|&g| g == 0.0)));
+    t.stack.visit(&mut |p| zero += usize::from(p.grad.iter().all(|&g| g == 0.0)));
     assert_eq!(zero, 0);
 }

@@ -8,9 +8,7 @@ use ablation_playground::Config;
 use wasm_bindgen_test::*;
 
 fn reference_config() -> (Config, usize) {
-    let args: Vec<&str> = include_str!("reference-run.args")
-        .split_whitespace()
-        .collect();
+    let args: Vec<&str> = include_str!("reference-run.args").split_whitespace().collect();
     let mut config = Config::default();
     let mut steps = 0;
     for pair in args.chunks(2) {
@@ -38,8 +36,5 @@ fn wasm_run_equals_native_run_bit_for_bit() {
 #[wasm_bindgen_test]
 fn runs_in_wasm_are_repeatable() {
     let (config, steps) = reference_config();
-    assert_eq!(
-        run(&config, steps).json().to_string(),
-        run(&config, steps).json().to_string()
-    );
+    assert_eq!(run(&config, steps).json().to_string(), run(&config, steps).json().to_string());
 }

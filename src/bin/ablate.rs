@@ -9,17 +9,9 @@ use std::process::ExitCode;
 const MAX_STEPS: usize = 100_000;
 
 fn usage() -> String {
-    let mut s = String::from(
-        "usage: ablate [--FLAG VALUE]... [--steps N]\n\nflags (default in brackets):\n",
-    );
+    let mut s = String::from("usage: ablate [--FLAG VALUE]... [--steps N]\n\nflags (default in brackets):\n");
     for p in PARAMS {
-        s += &format!(
-            "  --{:<11} {} [{}]; {}\n",
-            p.flag,
-            p.help,
-            p.default_text(),
-            p.allowed()
-        );
+        s += &format!("  --{:<11} {} [{}]; {}\n", p.flag, p.help, p.default_text(), p.allowed());
     }
     s += &format!("  --steps      training steps [500]; an integer from 0 to {MAX_STEPS}\n");
     s
@@ -33,17 +25,13 @@ fn parse(args: &[String]) -> Result<(Config, usize), String> {
     while i < args.len() {
         let arg = &args[i];
         let Some(body) = arg.strip_prefix("--") else {
-            return Err(format!(
-                "unexpected argument \"{arg}\"; flags look like --depth 12"
-            ));
+            return Err(format!("unexpected argument \"{arg}\"; flags look like --depth 12"));
         };
         let (flag, value) = match body.split_once('=') {
             Some((f, v)) => (f, v.to_string()),
             None => {
                 i += 1;
-                let v = args
-                    .get(i)
-                    .ok_or_else(|| format!("--{body}: missing value"))?;
+                let v = args.get(i).ok_or_else(|| format!("--{body}: missing value"))?;
                 (body, v.clone())
             }
         };
@@ -53,15 +41,10 @@ fn parse(args: &[String]) -> Result<(Config, usize), String> {
                 .parse::<usize>()
                 .ok()
                 .filter(|s| *s <= MAX_STEPS)
-                .ok_or_else(|| {
-                    format!("--steps: \"{value}\" is not an integer from 0 to {MAX_STEPS}")
-                })?;
+                .ok_or_else(|| format!("--steps: \"{value}\" is not an integer from 0 to {MAX_STEPS}"))?;
         } else {
-            let spec =
-                find_flag(flag).ok_or_else(|| format!("--{flag}: unknown flag (see --help)"))?;
-            config
-                .set(spec.name, &value)
-                .map_err(|e| format!("--{flag}: {}", e.message))?;
+            let spec = find_flag(flag).ok_or_else(|| format!("--{flag}: unknown flag (see --help)"))?;
+            config.set(spec.name, &value).map_err(|e| format!("--{flag}: {}", e.message))?;
         }
         i += 1;
     }

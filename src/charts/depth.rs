@@ -14,11 +14,7 @@ pub struct DepthCurves<'a> {
 }
 
 fn points(values: &[f64]) -> impl Iterator<Item = (usize, f64)> + '_ {
-    values
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.is_finite() && **v > 0.0)
-        .map(|(i, &v)| (i, v))
+    values.iter().enumerate().filter(|(_, v)| v.is_finite() && **v > 0.0).map(|(i, &v)| (i, v))
 }
 
 pub fn draw<DB: DrawingBackend>(
@@ -58,14 +54,10 @@ pub fn draw<DB: DrawingBackend>(
     ];
     for (values, colour, solid, label) in series {
         let drawn = if solid {
-            chart
-                .draw_series(LineSeries::new(points(values), colour.stroke_width(thick)))
-                .map_err(err)?
+            chart.draw_series(LineSeries::new(points(values), colour.stroke_width(thick))).map_err(err)?
         } else {
             chart
-                .draw_series(
-                    points(values).map(|p| Circle::new(p, dot, colour.stroke_width(theme.px(1.0)))),
-                )
+                .draw_series(points(values).map(|p| Circle::new(p, dot, colour.stroke_width(theme.px(1.0)))))
                 .map_err(err)?
         };
         drawn.label(label).legend(move |(x, y)| {

@@ -16,10 +16,7 @@ pub fn draw<DB: DrawingBackend>(
     let peak = h.counts.iter().copied().max().unwrap_or(0).max(1);
     let width = (h.hi - h.lo) / bins as f64;
     let mut chart = ChartBuilder::on(area)
-        .caption(
-            format!("final activations · std = {}", short(std)),
-            theme.font(13.0),
-        )
+        .caption(format!("final activations · std = {}", short(std)), theme.font(13.0))
         .margin(theme.px(8.0))
         .x_label_area_size(theme.px(26.0))
         .y_label_area_size(theme.px(40.0))
@@ -37,16 +34,10 @@ pub fn draw<DB: DrawingBackend>(
         .draw()
         .map_err(err)?;
     chart
-        .draw_series(
-            h.counts
-                .iter()
-                .enumerate()
-                .filter(|(_, &c)| c > 0)
-                .map(|(i, &c)| {
-                    let x0 = h.lo + i as f64 * width;
-                    Rectangle::new([(x0, 0), (x0 + width * 0.92, c)], theme.now.filled())
-                }),
-        )
+        .draw_series(h.counts.iter().enumerate().filter(|(_, &c)| c > 0).map(|(i, &c)| {
+            let x0 = h.lo + i as f64 * width;
+            Rectangle::new([(x0, 0), (x0 + width * 0.92, c)], theme.now.filled())
+        }))
         .map_err(err)?;
     // Values beyond the axis pile up as labelled bars at the edges.
     let edge = |count: u32, x0: f64, x1: f64, label_x: f64, text: String| -> ChartResult {
@@ -60,27 +51,11 @@ pub fn draw<DB: DrawingBackend>(
             .map_err(err)?;
         chart
             .plotting_area()
-            .draw(&Text::new(
-                text,
-                (label_x, hgt),
-                theme.font(11.0).color(&theme.alert),
-            ))
+            .draw(&Text::new(text, (label_x, hgt), theme.font(11.0).color(&theme.alert)))
             .map_err(err)
     };
-    edge(
-        h.below,
-        h.lo,
-        h.lo + width * 0.5,
-        h.lo,
-        format!("◀ {} below", h.below),
-    )?;
-    edge(
-        h.above,
-        h.hi - width * 0.5,
-        h.hi,
-        h.hi - 10.0 * width,
-        format!("{} above ▶", h.above),
-    )?;
+    edge(h.below, h.lo, h.lo + width * 0.5, h.lo, format!("◀ {} below", h.below))?;
+    edge(h.above, h.hi - width * 0.5, h.hi, h.hi - 10.0 * width, format!("{} above ▶", h.above))?;
     if h.nan > 0 {
         let t = Text::new(
             format!("{} NaN", h.nan),

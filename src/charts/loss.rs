@@ -46,17 +46,9 @@ pub fn draw<DB: DrawingBackend>(
         .filter(|(i, _)| i % stride == 0 || *i + 1 == losses.len())
         .filter(|(_, l)| l.is_finite() && **l > 0.0)
         .map(|(i, &l)| (i, l));
-    chart
-        .draw_series(LineSeries::new(
-            sampled,
-            theme.now.stroke_width(theme.px(2.0)),
-        ))
-        .map_err(err)?;
+    chart.draw_series(LineSeries::new(sampled, theme.now.stroke_width(theme.px(2.0)))).map_err(err)?;
     if let Some(s) = diverged_at {
-        let line = PathElement::new(
-            vec![(s, lo), (s, hi)],
-            theme.alert.stroke_width(theme.px(2.0)),
-        );
+        let line = PathElement::new(vec![(s, lo), (s, hi)], theme.alert.stroke_width(theme.px(2.0)));
         chart.plotting_area().draw(&line).map_err(err)?;
         let label = Text::new(
             format!("✕ diverged at step {s}"),

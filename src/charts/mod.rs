@@ -66,9 +66,7 @@ impl Theme {
     }
 
     pub fn font(&self, size: f64) -> TextStyle<'static> {
-        ("sans-serif", size * self.scale)
-            .into_font()
-            .color(&self.text)
+        ("sans-serif", size * self.scale).into_font().color(&self.text)
     }
 }
 
@@ -83,16 +81,11 @@ pub(crate) fn err<E: std::fmt::Debug>(e: E) -> String {
 pub(crate) fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = values
         .filter(|v| v.is_finite() && *v > 0.0)
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-            (a.min(v), b.max(v))
-        });
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     if lo > hi {
         return (0.1, 10.0);
     }
-    let (lo, hi) = (
-        10f64.powf(lo.log10().floor()),
-        10f64.powf(hi.log10().ceil()),
-    );
+    let (lo, hi) = (10f64.powf(lo.log10().floor()), 10f64.powf(hi.log10().ceil()));
     if lo == hi {
         (lo / 10.0, hi * 10.0)
     } else {
