@@ -215,6 +215,28 @@ impl ParamSpec {
         }
     }
 
+    /// The closest valid value to `text`: numbers are clamped into range (and rounded to the
+    /// allowed multiple); anything unparsable gives the default. For forgiving entry points
+    /// (URL, attributes), which then tell the reader what they did.
+    pub fn nearest(&self, text: &str) -> String {
+        let t = text.trim();
+        match self.kind {
+            Kind::Int { min, max, multiple_of } => match t.parse::<f64>() {
+                Ok(x) if !x.is_nan() => {
+                    let i =
+                        (x.clamp(min as f64, max as f64) / multiple_of as f64).round() as i64 * multiple_of;
+                    i.clamp(min, max).to_string()
+                }
+                _ => self.default_text(),
+            },
+            Kind::Float { min, max } => match t.parse::<f64>() {
+                Ok(x) if !x.is_nan() => format_float(x.clamp(min, max)),
+                _ => self.default_text(),
+            },
+            Kind::Choice(_) | Kind::Seed => self.default_text(),
+        }
+    }
+
     pub fn check(&self, text: &str) -> Result<(), ConfigError> {
         self.parse(text).map(|_| ())
     }
@@ -246,6 +268,28 @@ impl Config {
         let value = spec.parse(text)?;
         (spec.set)(self, value);
         Ok(())
+    }
+
+    /// Applies `name=value` pairs leniently: an invalid value is replaced by the nearest valid
+    /// one (or the default) and an unknown name is skipped; each gets a notice for the reader.
+    pub fn apply_leniently<'a>(
+        &mut self,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Vec<String> {
+        let mut notices = Vec::new();
+        for (name, text) in pairs {
+            let Some(spec) = find(name) else {
+                let shown: String = name.chars().take(40).collect();
+                notices.push(format!("ignored unknown parameter \"{shown}\""));
+                continue;
+            };
+            if let Err(e) = self.set(name, text) {
+                let fallback = spec.nearest(text);
+                self.set(name, &fallback).expect("nearest values are valid");
+                notices.push(format!("{e}; using {fallback}"));
+            }
+        }
+        notices
     }
 
     /// A parameter's current value as text, or `None` for an unknown name.
@@ -337,6 +381,31 @@ mod tests {
         let huge = "9".repeat(10_000);
         let e = Config::default().set("depth", &huge).unwrap_err();
         assert!(e.to_string().len() < 200, "errors do not echo huge inputs");
+    }
+
+    #[test]
+    fn lenient_application_falls_back_to_the_nearest_value_and_says_so() {
+        let mut c = Config::default();
+        let notices = c.apply_leniently([
+            ("depth", "500"),
+            ("width", "31"),
+            ("gain", "-3"),
+            ("norm", "sideways"),
+            ("lr", "abc"),
+            ("seed", "7"),
+            ("bogus", "1"),
+        ]);
+        assert_eq!((c.depth, c.width, c.init_gain, c.seed), (96, 32, 0.01, 7));
+        assert_eq!(c.norm, Config::default().norm);
+        assert_eq!(c.learning_rate, Config::default().learning_rate);
+        assert_eq!(notices.len(), 6, "{notices:?}");
+        assert!(
+            notices[0].starts_with("depth: \"500\" is not an integer from 1 to 96; using 96"),
+            "{}",
+            notices[0]
+        );
+        assert!(notices[5].contains("unknown parameter"));
+        c.validate().unwrap();
     }
 
     #[test]

@@ -1,32 +1,328 @@
 //! The one file that knows about the browser: a thin wasm-bindgen handle over the core.
-//! JavaScript holds an opaque `Playground`, calls small methods and reads numbers back;
-//! it does no maths of its own.
+//! JavaScript holds an opaque `Playground`, calls small methods and reads numbers and words
+//! back; it does no maths of its own. Charts are drawn here, straight onto the page's canvases.
 
-use crate::params::PARAMS;
-use crate::report::run;
-use crate::Config;
+use crate::charts::{self, depth::DepthCurves, Theme};
+use crate::json::Json;
+use crate::readout::{self, Measured};
+use crate::report::{config_json, histogram_json, Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
+use crate::stats::{histogram, Histogram, Range};
+use crate::{Config, Trainer};
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
 
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// The full `ablate` JSON report for a configuration given as a URL query
-/// (`depth=12&residual=off`), computed in the browser.
-#[wasm_bindgen(js_name = reportJson)]
-pub fn report_json(query: &str, steps: usize) -> Result<String, JsError> {
-    let config = config_from_query(query).map_err(|e| JsError::new(&e))?;
-    Ok(run(&config, steps).json().to_string())
+/// `name=value` pairs of a URL query (`?depth=12&residual=off`), percent-decoded.
+fn query_pairs(query: &str) -> Vec<(String, String)> {
+    fn decode(s: &str) -> String {
+        let bytes = s.replace('+', " ").into_bytes();
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            let hex = |b: u8| (b as char).to_digit(16);
+            match (bytes[i], bytes.get(i + 1).and_then(|&b| hex(b)), bytes.get(i + 2).and_then(|&b| hex(b))) {
+                (b'%', Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 3;
+                }
+                (b, _, _) => {
+                    out.push(b);
+                    i += 1;
+                }
+            }
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
 }
 
-fn config_from_query(query: &str) -> Result<Config, String> {
-    let mut config = Config::default();
-    for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        if PARAMS.iter().any(|p| p.name == name) {
-            config.set(name, value).map_err(|e| e.to_string())?;
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
+}
+
+#[wasm_bindgen]
+pub struct Playground {
+    trainer: Trainer<f32>,
+    /// The probe at initialisation, and now.
+    init: Snapshot,
+    now: Snapshot,
+    /// The histogram's axis: fixed while the reader drags, until they rescale.
+    range: (f64, f64),
+    hist: Histogram,
+    notices: Vec<String>,
+}
+
+impl Playground {
+    fn with_config(config: Config, range: (f64, f64), notices: Vec<String>) -> Playground {
+        let mut trainer = Trainer::new(&config);
+        let init = Snapshot::take(&mut trainer);
+        let hist =
+            histogram(trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(range.0, range.1));
+        Playground { trainer, now: init.clone(), init, range, hist, notices }
+    }
+
+    fn measured(&self) -> Measured<'_> {
+        Measured {
+            config: &self.trainer.config,
+            losses: &self.trainer.losses,
+            diverged_at: self.trainer.diverged_at,
+            init: &self.init,
+            now: &self.now,
         }
     }
-    Ok(config)
+
+    fn theme(scale: f64, dark: bool) -> Theme {
+        let scale = if scale.is_finite() { scale.clamp(0.5, 4.0) } else { 1.0 };
+        if dark {
+            Theme::dark(scale)
+        } else {
+            Theme::light(scale)
+        }
+    }
+}
+
+type Area = DrawingArea<CanvasBackend, plotters::coord::Shift>;
+
+fn draw_on(
+    canvas: HtmlCanvasElement,
+    draw: impl FnOnce(&Area) -> charts::ChartResult,
+) -> Result<(), JsError> {
+    let backend =
+        CanvasBackend::with_canvas_object(canvas).ok_or_else(|| JsError::new("no 2D canvas context"))?;
+    draw(&backend.into_drawing_area()).map_err(|e| JsError::new(&e))
+}
+
+#[wasm_bindgen]
+impl Playground {
+    /// A playground for the configuration in a URL query. Invalid or unknown parameters fall
+    /// back to the nearest valid value or the default; `takeNotices` says which.
+    #[wasm_bindgen(constructor)]
+    pub fn new(query: &str) -> Playground {
+        let pairs = query_pairs(query);
+        let mut config = Config::default();
+        let known = pairs.iter().filter(|(k, _)| crate::params::find(k).is_some());
+        let notices = config.apply_leniently(known.map(|(k, v)| (k.as_str(), v.as_str())));
+        let (lo, hi) = match HISTOGRAM_RANGE {
+            Range::Fixed(lo, hi) => (lo, hi),
+            Range::Auto => (-4.0, 4.0),
+        };
+        Playground::with_config(config, (lo, hi), notices)
+    }
+
+    /// Sets one parameter (by its URL name) and restarts training from the seed.
+    /// A bad value is an error and changes nothing.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), JsError> {
+        let mut config = self.trainer.config.clone();
+        config.set(name, value).map_err(|e| JsError::new(&e.to_string()))?;
+        if config != self.trainer.config {
+            *self = Playground::with_config(config, self.range, std::mem::take(&mut self.notices));
+        }
+        Ok(())
+    }
+
+    /// Like `set`, but an invalid value falls back to the nearest valid one with a notice.
+    #[wasm_bindgen(js_name = setLeniently)]
+    pub fn set_leniently(&mut self, name: &str, value: &str) {
+        let mut config = self.trainer.config.clone();
+        let notices = config.apply_leniently([(name, value)]);
+        self.notices.extend(notices);
+        if config != self.trainer.config {
+            *self = Playground::with_config(config, self.range, std::mem::take(&mut self.notices));
+        }
+    }
+
+    /// A parameter's current value as text.
+    pub fn get(&self, name: &str) -> Option<String> {
+        self.trainer.config.get(name)
+    }
+
+    /// Every parameter as a URL query, in table order.
+    pub fn query(&self) -> String {
+        self.trainer.config.to_query()
+    }
+
+    /// Notices about parameters that were replaced or ignored, since the last call.
+    #[wasm_bindgen(js_name = takeNotices)]
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
+    }
+
+    /// Restarts training from the seed.
+    pub fn reset(&mut self) {
+        *self = Playground::with_config(
+            self.trainer.config.clone(),
+            self.range,
+            std::mem::take(&mut self.notices),
+        );
+    }
+
+    /// Trains until `budget_ms` has passed or `max_steps` steps are done (at least one step,
+    /// unless diverged). Returns the number of steps taken.
+    pub fn train(&mut self, budget_ms: f64, max_steps: u32) -> u32 {
+        let start = now_ms();
+        let mut steps = 0;
+        while steps < max_steps && self.trainer.diverged_at.is_none() {
+            self.trainer.one_step(true);
+            steps += 1;
+            if now_ms() - start >= budget_ms {
+                break;
+            }
+        }
+        steps
+    }
+
+    /// Measures the probe batch with the current weights: activations, gradients, histogram.
+    pub fn measure(&mut self) {
+        if self.trainer.diverged_at.is_none() {
+            self.now = Snapshot::take(&mut self.trainer);
+        }
+        let (lo, hi) = self.range;
+        self.hist = histogram(self.trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi));
+    }
+
+    /// Fits the histogram's axis to the current activations; it then stays fixed again.
+    pub fn rescale(&mut self) {
+        let auto = histogram(self.trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Auto);
+        let half = auto.lo.abs().max(auto.hi.abs()).max(1e-6);
+        self.range = (-half, half);
+        self.measure();
+    }
+
+    /// Back to the default axis.
+    #[wasm_bindgen(js_name = resetScale)]
+    pub fn reset_scale(&mut self) {
+        if let Range::Fixed(lo, hi) = HISTOGRAM_RANGE {
+            self.range = (lo, hi);
+        }
+        self.measure();
+    }
+
+    /// Training steps taken (updates applied).
+    #[wasm_bindgen(getter)]
+    pub fn step(&self) -> u32 {
+        self.trainer.step as u32
+    }
+
+    /// The latest training loss (the probe's loss before the first step).
+    #[wasm_bindgen(getter)]
+    pub fn loss(&self) -> f64 {
+        self.measured().loss()
+    }
+
+    /// std of the final activations on the probe batch.
+    #[wasm_bindgen(getter, js_name = actStd)]
+    pub fn act_std(&self) -> f64 {
+        self.measured().act_std()
+    }
+
+    #[wasm_bindgen(getter, js_name = divergedAt)]
+    pub fn diverged_at(&self) -> Option<u32> {
+        self.trainer.diverged_at.map(|s| s as u32)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn status(&self) -> String {
+        readout::status_line(&self.measured())
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn caption(&self) -> String {
+        readout::caption(&self.measured())
+    }
+
+    #[wasm_bindgen(getter, js_name = histogramSummary)]
+    pub fn histogram_summary(&self) -> String {
+        readout::histogram_summary(&self.hist, self.act_std())
+    }
+
+    #[wasm_bindgen(getter, js_name = lossSummary)]
+    pub fn loss_summary(&self) -> String {
+        readout::loss_summary(&self.trainer.losses, self.trainer.diverged_at)
+    }
+
+    #[wasm_bindgen(getter, js_name = depthSummary)]
+    pub fn depth_summary(&self) -> String {
+        readout::depth_summary(&self.init, &self.now)
+    }
+
+    /// The training losses so far (one copy).
+    #[wasm_bindgen(getter)]
+    pub fn losses(&self) -> Vec<f64> {
+        self.trainer.losses.clone()
+    }
+
+    /// Configuration, readouts and panel data as JSON, for scripts and tests.
+    #[wasm_bindgen(js_name = stateJson)]
+    pub fn state_json(&self) -> String {
+        let snap = |s: &Snapshot| {
+            Json::Obj(vec![
+                ("act_std", Json::nums(&s.act_std)),
+                ("grad_norm", Json::nums(&s.grad_norm)),
+                ("weight_grad_norm", Json::nums(&s.weight_grad_norm)),
+                ("probe_loss", Json::Num(s.probe_loss)),
+            ])
+        };
+        Json::Obj(vec![
+            ("config", config_json(&self.trainer.config)),
+            ("step", Json::Int(self.trainer.step as i128)),
+            ("loss", Json::Num(self.loss())),
+            ("act_std", Json::Num(self.act_std())),
+            ("diverged_at", self.trainer.diverged_at.map_or(Json::Null, |s| Json::Int(s as i128))),
+            ("losses", Json::nums(&self.trainer.losses)),
+            ("init", snap(&self.init)),
+            ("now", snap(&self.now)),
+            ("histogram", histogram_json(&self.hist)),
+        ])
+        .to_string()
+    }
+
+    #[wasm_bindgen(js_name = drawHistogram)]
+    pub fn draw_histogram(&self, canvas: HtmlCanvasElement, scale: f64, dark: bool) -> Result<(), JsError> {
+        let theme = Self::theme(scale, dark);
+        draw_on(canvas, |area| charts::histogram::draw(area, &self.hist, self.act_std(), &theme))
+    }
+
+    #[wasm_bindgen(js_name = drawLoss)]
+    pub fn draw_loss(&self, canvas: HtmlCanvasElement, scale: f64, dark: bool) -> Result<(), JsError> {
+        let theme = Self::theme(scale, dark);
+        let t = &self.trainer;
+        draw_on(canvas, |area| charts::loss::draw(area, &t.losses, t.diverged_at, &theme))
+    }
+
+    #[wasm_bindgen(js_name = drawDepth)]
+    pub fn draw_depth(&self, canvas: HtmlCanvasElement, scale: f64, dark: bool) -> Result<(), JsError> {
+        let theme = Self::theme(scale, dark);
+        let curves = DepthCurves {
+            grad_init: &self.init.grad_norm,
+            grad_now: &self.now.grad_norm,
+            std_init: &self.init.act_std,
+            std_now: &self.now.act_std,
+        };
+        draw_on(canvas, |area| charts::depth::draw(area, &curves, &theme))
+    }
+}
+
+/// The full `ablate` JSON report for a configuration given as a URL query, computed in the
+/// browser (strict: a bad parameter is an error).
+#[wasm_bindgen(js_name = reportJson)]
+pub fn report_json(query: &str, steps: usize) -> Result<String, JsError> {
+    let mut config = Config::default();
+    for (k, v) in query_pairs(query) {
+        config.set(&k, &v).map_err(|e| JsError::new(&e.to_string()))?;
+    }
+    Ok(crate::report::run(&config, steps).json().to_string())
 }
