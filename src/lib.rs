@@ -13,6 +13,7 @@ pub mod attention;
 pub mod config;
 pub mod data;
 pub mod ffn;
+pub mod figures;
 pub mod layer;
 pub mod linear;
 pub mod loss;

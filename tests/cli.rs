@@ -162,3 +162,42 @@ fn help_lists_every_flag() {
         assert!(text.contains(flag), "{flag}");
     }
 }
+
+#[test]
+fn svg_export_writes_three_well_formed_svgs_for_every_sublayer() {
+    for sublayer in ["mlp", "ffn", "attention", "block"] {
+        let dir = std::env::temp_dir().join(format!("ablate-svg-{}-{sublayer}", std::process::id()));
+        let dir_s = dir.to_str().unwrap();
+        report(&["--depth", "3", "--sublayer", sublayer, "--steps", "5", "--width", "16", "--svg", dir_s]);
+        for (name, expected) in
+            [("histogram", "final activations"), ("loss", "training loss"), ("depth", "per layer")]
+        {
+            let svg = std::fs::read_to_string(dir.join(format!("{name}.svg"))).unwrap();
+            let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{sublayer} {name}: {e}"));
+            assert_eq!(doc.root_element().tag_name().name(), "svg");
+            assert!(doc.descendants().count() > 50, "{sublayer} {name}: the chart has content");
+            assert!(svg.contains(expected), "{sublayer} {name}: title");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    // a diverged run still draws, with its marker
+    let dir = std::env::temp_dir().join(format!("ablate-svg-{}-diverged", std::process::id()));
+    report(&[
+        "--norm",
+        "off",
+        "--init-gain",
+        "3",
+        "--optimizer",
+        "sgd",
+        "--lr",
+        "5",
+        "--steps",
+        "30",
+        "--svg",
+        dir.to_str().unwrap(),
+    ]);
+    let svg = std::fs::read_to_string(dir.join("loss.svg")).unwrap();
+    roxmltree::Document::parse(&svg).unwrap();
+    assert!(svg.contains("diverged at step"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

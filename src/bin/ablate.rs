@@ -1,9 +1,11 @@
 //! `ablate`: train one configuration natively and print a JSON report.
 //! Run `ablate --help` for the flags; the README documents them and the JSON.
 
+use ablation_playground::figures::panels_svg;
 use ablation_playground::params::{find_flag, PARAMS};
-use ablation_playground::report::run;
+use ablation_playground::report::{run, Run};
 use ablation_playground::Config;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const MAX_STEPS: usize = 100_000;
@@ -14,19 +16,35 @@ fn usage() -> String {
         s += &format!("  --{:<11} {} [{}]; {}\n", p.flag, p.help, p.default_text(), p.allowed());
     }
     s += &format!("  --steps      training steps [500]; an integer from 0 to {MAX_STEPS}\n");
+    s += "  --svg DIR    also write the three panels as DIR/histogram.svg, DIR/loss.svg, DIR/depth.svg\n";
+    s += "  --dark       draw the SVG panels in the dark theme\n";
     s
 }
 
-/// Parses `--flag value` and `--flag=value` pairs into a config and a step count.
-fn parse(args: &[String]) -> Result<(Config, usize), String> {
+struct Options {
+    config: Config,
+    steps: usize,
+    svg_dir: Option<PathBuf>,
+    dark: bool,
+}
+
+/// Parses `--flag value` and `--flag=value` pairs.
+fn parse(args: &[String]) -> Result<Options, String> {
     let mut config = Config::default();
     let mut steps = 500;
+    let mut svg_dir = None;
+    let mut dark = false;
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
         let Some(body) = arg.strip_prefix("--") else {
             return Err(format!("unexpected argument \"{arg}\"; flags look like --depth 12"));
         };
+        if body == "dark" {
+            dark = true;
+            i += 1;
+            continue;
+        }
         let (flag, value) = match body.split_once('=') {
             Some((f, v)) => (f, v.to_string()),
             None => {
@@ -35,7 +53,12 @@ fn parse(args: &[String]) -> Result<(Config, usize), String> {
                 (body, v.clone())
             }
         };
-        if flag == "steps" {
+        if flag == "svg" {
+            if value.is_empty() {
+                return Err("--svg: missing directory".into());
+            }
+            svg_dir = Some(PathBuf::from(value));
+        } else if flag == "steps" {
             steps = value
                 .trim()
                 .parse::<usize>()
@@ -48,7 +71,16 @@ fn parse(args: &[String]) -> Result<(Config, usize), String> {
         }
         i += 1;
     }
-    Ok((config, steps))
+    Ok(Options { config, steps, svg_dir, dark })
+}
+
+fn write_svgs(dir: &Path, run: &Run, dark: bool) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("--svg: cannot create {}: {e}", dir.display()))?;
+    for (name, svg) in panels_svg(run, dark).map_err(|e| format!("--svg: drawing failed: {e}"))? {
+        let path = dir.join(format!("{name}.svg"));
+        std::fs::write(&path, svg).map_err(|e| format!("--svg: cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -57,14 +89,20 @@ fn main() -> ExitCode {
         print!("{}", usage());
         return ExitCode::SUCCESS;
     }
-    match parse(&args) {
-        Ok((config, steps)) => {
-            println!("{}", run(&config, steps).json());
-            ExitCode::SUCCESS
-        }
+    let options = match parse(&args) {
+        Ok(o) => o,
         Err(message) => {
             eprintln!("ablate: {message}");
-            ExitCode::from(2)
+            return ExitCode::from(2);
+        }
+    };
+    let report = run(&options.config, options.steps);
+    if let Some(dir) = &options.svg_dir {
+        if let Err(message) = write_svgs(dir, &report, options.dark) {
+            eprintln!("ablate: {message}");
+            return ExitCode::from(1);
         }
     }
+    println!("{}", report.json());
+    ExitCode::SUCCESS
 }

@@ -1,0 +1,569 @@
+// End-to-end tests of the playground page in a real (headless) Chromium.
+//
+//   node tests/e2e/run.mjs            (from anywhere; paths are resolved from this file)
+//
+// Serves dist/ (build it with `trunk build --release --offline`), runs every test in a fresh
+// browser context, fails a test on any console error, uncaught exception, failed request or
+// visible error box, prints "ok - name" / "FAIL - name: reason" per test and, last,
+// "e2e: N passed, M failed". Screenshots of the main states go to tests/e2e/artifacts/.
+//
+// The page is driven as a reader drives it: locators by role and accessible name, the
+// keyboard, clicks. The wasm handle (window.ablationPlayground.playground) is only *read*,
+// through stateJson(), to check that what the page says matches what it computed.
+
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import {
+  ROOT,
+  canvasColours,
+  canvasHash,
+  ensureArtifacts,
+  frames,
+  launchBrowser,
+  loadPlayground,
+  openPage,
+  startServer,
+  state,
+} from './lib.mjs';
+
+const TEST_TIMEOUT_MS = 60_000;
+const ABLATE = join(ROOT, 'target', 'release', 'ablate');
+
+// ---------------------------------------------------------------------------------------
+// Small assertion and page helpers
+
+class AssertionError extends Error {}
+
+function assert(cond, message) {
+  if (!cond) throw new AssertionError(message);
+}
+
+// `12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.40 · loss 0.068 · step 340`
+// Numbers are whatever the core's short() prints: 0.009, 1.40, 1496, 1.5e5, NaN, ∞, −∞.
+const NUM = '(-?[0-9.]+(?:e-?[0-9]+)?|NaN|∞|−∞)';
+const STATUS_RE = new RegExp(
+  '^(\\d+) (?:layer|layers) · Residual (ON|OFF) · (?:LayerNorm OFF|(?:LayerNorm|RMSNorm) ON \\((pre|post)\\))' +
+    ` · act\\. std = ${NUM} · loss ${NUM}` +
+    '(?: · step (\\d+)| · diverged at step (\\d+))?$',
+);
+
+function number(text) {
+  if (text === '∞') return Infinity;
+  if (text === '−∞') return -Infinity;
+  return Number(text);
+}
+
+/** The status line, parsed; throws (failing the test) if it is not in the lesson's form. */
+function parseStatus(text) {
+  const m = STATUS_RE.exec(text);
+  assert(m, `status line not in the expected form: ${JSON.stringify(text)}`);
+  return {
+    text,
+    depth: Number(m[1]),
+    residual: m[2] === 'ON',
+    norm: m[3] ?? 'off',
+    std: number(m[4]),
+    loss: number(m[5]),
+    step: m[6] === undefined ? null : Number(m[6]),
+    divergedAt: m[7] === undefined ? null : Number(m[7]),
+  };
+}
+
+const el = (page, name) => page.locator(`main[data-ap-root] [data-el="${name}"]`);
+
+async function statusText(page) {
+  return (await el(page, 'status').textContent()).trim();
+}
+
+async function status(page) {
+  return parseStatus(await statusText(page));
+}
+
+/**
+ * Waits until the status line matches `re` (it is refreshed at most every 250 ms, or at once
+ * after a control changes), then returns it parsed.
+ */
+async function waitStatus(page, re, timeout = 5000) {
+  try {
+    await page.waitForFunction(
+      ([source, flags]) =>
+        new RegExp(source, flags).test(
+          document.querySelector('main[data-ap-root] [data-el="status"]').textContent.trim(),
+        ),
+      [re.source, re.flags],
+      { timeout },
+    );
+  } catch {
+    throw new AssertionError(`status line never matched ${re} within ${timeout} ms; it reads ${JSON.stringify(await statusText(page))}`);
+  }
+  return status(page);
+}
+
+/** Pauses training with the Play/Pause button (a no-op if already paused). */
+async function pause(page) {
+  const pauseButton = page.getByRole('button', { name: 'Pause' });
+  if (await pauseButton.count()) await pauseButton.click();
+  const play = page.getByRole('button', { name: 'Play' });
+  assert((await play.getAttribute('aria-pressed')) === 'false', 'after Pause the button should read Play, aria-pressed=false');
+  // Let a frame already scheduled with a training slice run, so nothing changes afterwards.
+  await frames(page, 2);
+}
+
+async function play(page) {
+  await page.getByRole('button', { name: 'Play' }).click();
+  assert((await page.getByRole('button', { name: 'Pause' }).getAttribute('aria-pressed')) === 'true', 'after Play the button should read Pause, aria-pressed=true');
+}
+
+/** Reads both std numbers of the current state: the status line's and stateJson's. */
+async function stds(page) {
+  const s = await status(page);
+  const j = await state(page);
+  // The status line rounds (0.0094 prints as 0.009), so the two agree to within 10%.
+  assert(
+    Math.abs(s.std - j.act_std) <= 0.1 * Math.abs(j.act_std),
+    `status says act. std = ${s.std} but stateJson().act_std is ${j.act_std}`,
+  );
+  return { status: s.std, json: j.act_std, text: s.text };
+}
+
+const ratio = (a, b) => Math.max(a / b, b / a);
+
+// ---------------------------------------------------------------------------------------
+// The tests
+
+const tests = [];
+/**
+ * Registers a test. `fn({ page, load, shot, problems })`. Options: `viewport`.
+ * A test that documents a known page bug keeps its full assertion and carries `bug`, a
+ * one-line description printed with its failure; it is expected to fail until the page
+ * is fixed.
+ */
+function test(name, fn, options = {}) {
+  tests.push({ name, fn, ...options });
+}
+
+test('loads without console errors; status, caption and three drawn canvases', async ({ page, load, shot }) => {
+  await load('/');
+  const s = await status(page);
+  assert(s.depth === 12 && s.residual && s.norm === 'pre', `defaults should be 12 layers, residual on, pre-norm: ${s.text}`);
+  assert(Number.isFinite(s.std) && Number.isFinite(s.loss), `status numbers should be finite: ${s.text}`);
+  const caption = (await el(page, 'caption').textContent()).trim();
+  assert(caption.length > 20, `caption should be a sentence, got ${JSON.stringify(caption)}`);
+  for (const name of ['histogram', 'loss', 'depthplot']) {
+    const c = await canvasColours(page, name);
+    assert(c.width > 50 && c.height > 50, `${name} canvas too small: ${c.width}×${c.height}`);
+    assert(c.colours > 2, `${name} canvas looks blank (${c.colours} colours)`);
+  }
+  for (const name of ['histogram-summary', 'loss-summary', 'depth-summary']) {
+    const text = (await el(page, name).textContent()).trim();
+    assert(text.length > 10, `figcaption ${name} is empty`);
+  }
+  assert(await el(page, 'notice').isHidden(), 'no notice expected on a clean URL');
+  await shot('default');
+});
+
+test('moving the depth slider redraws the histogram and updates the status', async ({ page, load }) => {
+  await load('/?depth=12');
+  await pause(page);
+  const before = await canvasHash(page, 'histogram');
+  const stepBefore = (await state(page)).step;
+  await frames(page, 3);
+  assert((await canvasHash(page, 'histogram')) === before, 'the histogram changed while paused');
+  assert((await state(page)).step === stepBefore, 'training went on while paused');
+
+  await page.getByRole('slider', { name: 'Depth' }).fill('96');
+  const s = await waitStatus(page, /^96 layers · /);
+  assert(s.depth === 96, s.text);
+  assert((await el(page, 'depth-value').textContent()).trim() === '96', 'the depth readout next to the slider should say 96');
+  assert((await page.getByRole('slider', { name: 'Depth' }).getAttribute('aria-valuetext')) === '96 layers', 'aria-valuetext should be "96 layers"');
+  await frames(page, 2);
+  assert((await canvasHash(page, 'histogram')) !== before, 'the histogram canvas did not change after the slider moved');
+  assert((await state(page)).config.depth === 96, 'stateJson().config.depth should be 96');
+});
+
+test('depth 12: both switches off gives an act. std ≥10× away from both on; residual alone > 10', async ({ page, load, shot }) => {
+  await load('/?depth=12');
+  // Paused, every switch restarts from the seed at step 0, so the numbers are the
+  // initialisation's and do not drift with training while they are read.
+  await pause(page);
+  const residual = page.getByRole('switch', { name: 'Residual' });
+  const layernorm = page.getByRole('switch', { name: 'LayerNorm' });
+  assert((await residual.isChecked()) && (await layernorm.isChecked()), 'both switches start on');
+  const bothOn = await stds(page);
+
+  await residual.click();
+  await layernorm.click();
+  assert(!(await residual.isChecked()) && !(await layernorm.isChecked()), 'both switches should now be off');
+  await waitStatus(page, /^12 layers · Residual OFF · LayerNorm OFF · /);
+  const bothOff = await stds(page);
+  assert(
+    ratio(bothOn.status, bothOff.status) >= 10,
+    `status line: both on ${bothOn.status}, both off ${bothOff.status}: less than 10× apart`,
+  );
+  assert(
+    ratio(bothOn.json, bothOff.json) >= 10,
+    `stateJson: both on ${bothOn.json}, both off ${bothOff.json}: less than 10× apart`,
+  );
+  await play(page);
+  await page.waitForTimeout(1500);
+  await shot('depth12-both-off');
+
+  await pause(page);
+  await residual.click();
+  await waitStatus(page, /^12 layers · Residual ON · LayerNorm OFF · /);
+  const residualAlone = await stds(page);
+  assert(residualAlone.status > 10 && residualAlone.json > 10, `residual alone at depth 12: act. std ${residualAlone.json} (status ${residualAlone.status}), expected > 10`);
+  await play(page);
+  await page.waitForTimeout(1500);
+  await shot('depth12-residual-alone');
+
+  await pause(page);
+  await layernorm.click();
+  await waitStatus(page, /^12 layers · Residual ON · LayerNorm ON \(pre\) · /);
+  assert(Object.is((await stds(page)).json, bothOn.json), 'switching back to both on should reproduce the same act. std (same seed)');
+  await play(page);
+  await page.waitForTimeout(1500);
+  await shot('depth12-both-on-pre');
+});
+
+test('LayerNorm post reports act. std = 1.00 with the residual on and off', async ({ page, load, shot }) => {
+  await load('/?depth=12');
+  await pause(page);
+  await page.getByRole('radio', { name: 'post' }).click();
+  let s = await waitStatus(page, /^12 layers · Residual ON · LayerNorm ON \(post\) · /);
+  assert(/· act\. std = 1\.00 ·/.test(s.text), `both on, post: ${s.text}`);
+  await page.getByRole('switch', { name: 'Residual' }).click();
+  s = await waitStatus(page, /^12 layers · Residual OFF · LayerNorm ON \(post\) · /);
+  assert(/· act\. std = 1\.00 ·/.test(s.text), `LayerNorm alone, post: ${s.text}`);
+  assert(Math.abs((await state(page)).act_std - 1) < 0.005, 'stateJson().act_std should be 1.00');
+  await play(page);
+  await page.waitForTimeout(1500);
+  await shot('depth12-layernorm-alone-post');
+});
+
+test('the loss readout changes while training', async ({ page, load }) => {
+  await load('/');
+  const a = await status(page);
+  const ja = await state(page);
+  await page.waitForTimeout(1500);
+  const b = await status(page);
+  const jb = await state(page);
+  assert(b.loss !== a.loss, `loss did not change in 1.5 s: ${a.text} → ${b.text}`);
+  assert(b.step !== null && (a.step === null || b.step > a.step), `step did not advance: ${a.text} → ${b.text}`);
+  assert(jb.step > ja.step && jb.loss !== ja.loss, `stateJson step/loss did not change: ${ja.step}/${ja.loss} → ${jb.step}/${jb.loss}`);
+});
+
+test('keyboard alone reaches and operates every control, with a visible focus ring', async ({ page, load }) => {
+  await load('/?depth=12');
+  const focused = () =>
+    page.evaluate(() => {
+      const a = document.activeElement;
+      const style = getComputedStyle(a);
+      return {
+        id: a.dataset.el ?? a.dataset.param ?? (a.type === 'radio' ? `radio:${a.value}` : a.tagName.toLowerCase()),
+        focusVisible: a.matches(':focus-visible'),
+        outline: `${style.outlineStyle} ${style.outlineWidth}`,
+      };
+    });
+  const tab = async (expected) => {
+    await page.keyboard.press('Tab');
+    const f = await focused();
+    assert(f.id === expected, `Tab should reach ${expected}, reached ${f.id}`);
+    assert(f.focusVisible, `${expected} is focused without :focus-visible`);
+    assert(!f.outline.startsWith('none') && !f.outline.endsWith(' 0px'), `${expected} has no visible focus outline (${f.outline})`);
+  };
+
+  // The slider: arrows, PageUp, Home, End.
+  await tab('depth');
+  const depthNow = async () => Number(await page.getByRole('slider', { name: 'Depth' }).inputValue());
+  const expectDepth = async (d) => {
+    assert((await depthNow()) === d, `slider value ${await depthNow()}, expected ${d}`);
+    await waitStatus(page, new RegExp(`^${d} (layer|layers) · `));
+  };
+  await page.keyboard.press('ArrowRight');
+  await expectDepth(13);
+  await page.keyboard.press('PageUp');
+  const paged = await depthNow();
+  assert(paged > 14, `PageUp should move by more than one step, went to ${paged}`);
+  await expectDepth(paged);
+  await page.keyboard.press('Home');
+  await expectDepth(1);
+  await page.keyboard.press('End');
+  await expectDepth(96);
+  await page.keyboard.press('ArrowLeft');
+  await expectDepth(95);
+
+  // The switches: Space toggles them.
+  await tab('residual');
+  const residual = page.getByRole('switch', { name: 'Residual' });
+  await page.keyboard.press('Space');
+  assert(!(await residual.isChecked()), 'Space should switch the residual off');
+  await waitStatus(page, /· Residual OFF · LayerNorm ON \(pre\) ·/);
+  await page.keyboard.press('Space');
+  assert(await residual.isChecked(), 'Space should switch the residual back on');
+  await waitStatus(page, /· Residual ON · LayerNorm ON \(pre\) ·/);
+
+  await tab('layernorm');
+  const layernorm = page.getByRole('switch', { name: 'LayerNorm' });
+  await page.keyboard.press('Space');
+  assert(!(await layernorm.isChecked()), 'Space should switch LayerNorm off');
+  await waitStatus(page, /· Residual ON · LayerNorm OFF ·/);
+  assert(await el(page, 'placement').isHidden(), 'the placement radios should hide with LayerNorm off');
+  await page.keyboard.press('Space');
+  assert(await layernorm.isChecked(), 'Space should switch LayerNorm back on');
+  await waitStatus(page, /· LayerNorm ON \(pre\) ·/);
+  assert(await el(page, 'placement').isVisible(), 'the placement radios should show again');
+
+  // The placement radios: Tab reaches the checked one, arrows choose.
+  await tab('radio:pre');
+  await page.keyboard.press('ArrowRight');
+  assert(await page.getByRole('radio', { name: 'post' }).isChecked(), 'ArrowRight should select post');
+  await waitStatus(page, /· LayerNorm ON \(post\) ·/);
+  await page.keyboard.press('ArrowLeft');
+  await waitStatus(page, /· LayerNorm ON \(pre\) ·/);
+
+  // Play/Pause, Step, Reset.
+  await tab('play');
+  await page.keyboard.press('Space');
+  assert((await el(page, 'play').getAttribute('aria-pressed')) === 'false', 'Space on Pause should pause');
+  await frames(page, 2);
+  await tab('step');
+  const before = (await state(page)).step;
+  await page.keyboard.press('Enter');
+  assert((await state(page)).step === before + 1, 'Enter on Step should take exactly one step');
+  await tab('reset');
+  await page.keyboard.press('Enter');
+  assert((await state(page)).step === 0, 'Enter on Reset should restart at step 0');
+
+  // More: Enter opens it; its controls follow in the tab order.
+  await tab('summary');
+  await page.keyboard.press('Enter');
+  assert(await page.locator('details[data-control="more"]').evaluate((d) => d.open), 'Enter on More should open it');
+  for (const param of ['sublayer', 'norm_kind', 'optimizer', 'lr', 'warmup', 'gain', 'width', 'seed']) await tab(param);
+
+  // A control inside More, operated from the keyboard: the seed.
+  await page.keyboard.press('ArrowUp'); // number input: 1 → 2
+  await page.keyboard.press('Enter'); // commits (change event)
+  await page.waitForFunction(() => window.ablationPlayground.playground.get('seed') === '2', null, { timeout: 3000 }).catch(() => {
+    throw new AssertionError('ArrowUp + Enter in the Seed field should set seed 2');
+  });
+  await tab('rescale');
+  await tab('reset-scale');
+});
+
+test('phone layout (360 px): no horizontal overflow, panels stacked', async ({ page, load, shot }) => {
+  await load('/');
+  await frames(page, 2);
+  const check = async (what) => {
+    const widths = await page.evaluate(() => ({
+      doc: document.documentElement.scrollWidth,
+      body: document.body.scrollWidth,
+      inner: innerWidth,
+    }));
+    assert(widths.inner === 360, `viewport should be 360 px wide, is ${widths.inner}`);
+    assert(widths.doc <= 360 && widths.body <= 360, `${what}: page is ${widths.doc} px wide (body ${widths.body}) at a 360 px viewport`);
+  };
+  await check('closed');
+  const boxes = [];
+  for (const panel of ['histogram', 'loss', 'depth']) {
+    const box = await page.locator(`[data-panel="${panel}"]`).boundingBox();
+    assert(box, `panel ${panel} is not rendered`);
+    assert(box.x >= 0 && box.x + box.width <= 360, `panel ${panel} sticks out: x ${box.x}, width ${box.width}`);
+    boxes.push({ panel, ...box });
+  }
+  for (let i = 1; i < boxes.length; i++) {
+    const [a, b] = [boxes[i - 1], boxes[i]];
+    assert(b.y >= a.y + a.height - 0.5, `panels ${a.panel} and ${b.panel} are not stacked (y ${a.y}+${a.height} vs ${b.y})`);
+  }
+  await shot('phone-360', { fullPage: true });
+  await page.getByText('More', { exact: true }).click();
+  await frames(page, 2);
+  await check('with More open');
+  await shot('phone-360-more', { fullPage: true });
+}, { viewport: { width: 360, height: 740 } });
+
+test('the page reproduces the native CLI bit for bit (init act. std and gradient norms)', async ({ page, load }) => {
+  assert(existsSync(ABLATE), `${ABLATE} is missing: run \`cargo build --release --bin ablate\` first`);
+  const args = ['--depth', '12', '--residual', 'off', '--norm', 'post', '--steps', '0', '--seed', '3'];
+  const { stdout } = await promisify(execFile)(ABLATE, args, { timeout: 30_000, maxBuffer: 16 << 20 });
+  const cli = JSON.parse(stdout);
+  await load('/?depth=12&residual=off&norm=post&seed=3');
+  const web = await state(page);
+  for (const key of ['act_std', 'grad_norm']) {
+    const [a, b] = [cli.init[key], web.init[key]];
+    assert(Array.isArray(a) && Array.isArray(b), `init.${key} missing (CLI ${typeof a}, page ${typeof b})`);
+    assert(a.length === 13 && b.length === 13, `init.${key} should have 13 entries: CLI ${a.length}, page ${b.length}`);
+    const i = a.findIndex((x, k) => !Object.is(x, b[k]));
+    assert(i === -1, `init.${key}[${i}] differs: CLI ${a[i]}, page ${b[i]}`);
+  }
+});
+
+test('divergence is a normal state, and the widget recovers from it', async ({ page, load, shot }) => {
+  await load('/?depth=12&norm=off&gain=3&optimizer=sgd&lr=5');
+  await page.waitForFunction(() => typeof JSON.parse(window.ablationPlayground.playground.stateJson()).diverged_at === 'number', null, { timeout: 10_000 });
+  const at = (await state(page)).diverged_at;
+  const s = await waitStatus(page, /· diverged at step \d+$/, 3000);
+  assert(s.divergedAt === at, `status says diverged at step ${s.divergedAt}, stateJson says ${at}`);
+  await page.waitForFunction(() => /diverged/i.test(document.querySelector('[data-el="caption"]').textContent), null, { timeout: 3000 }).catch(() => {
+    throw new AssertionError('the caption does not mention the divergence');
+  });
+  assert(await el(page, 'error').isHidden(), 'a divergence must not show the error box');
+  await shot('diverged');
+
+  // Switching LayerNorm on restarts training from the seed; pre-norm at this learning rate
+  // takes a few steps before it diverges again, so read the state right after the change.
+  const after = await page.evaluate(() => {
+    document.querySelector('[data-el="layernorm"]').click();
+    return JSON.parse(window.ablationPlayground.playground.stateJson());
+  });
+  assert(after.diverged_at === null && after.step === 0 && after.config.norm === 'pre', `after LayerNorm on: diverged_at ${after.diverged_at}, step ${after.step}, norm ${after.config.norm}`);
+  // And it trains again (pause first, so the recipe's own later divergence does not interfere).
+  await pause(page);
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await page.getByRole('button', { name: 'Step' }).click();
+  const j = await state(page);
+  assert(j.step === 1 && j.diverged_at === null, `Step after recovery: step ${j.step}, diverged_at ${j.diverged_at}`);
+  const t = await waitStatus(page, /· LayerNorm ON \(pre\) · .* · step 0$/);
+  assert(t.divergedAt === null, t.text);
+});
+
+// Page bug: the status line, caption and figcaptions are refreshed only in a frame that also
+// redraws; the frame in which training diverges redraws, but skips the text if the last text
+// refresh was under 250 ms (caption: 1 s) ago, and after that nothing is dirty again. So a
+// divergence that happens after the first frame is never announced.
+test('a divergence after the first frames is announced in the status line and caption', async ({ page, load }) => {
+  // Plain SGD ramping up to lr 3 over 300 warmup steps diverges at step 17, a few frames in.
+  await load('/?depth=12&optimizer=sgd&lr=3&warmup=300');
+  await page.waitForFunction(() => typeof JSON.parse(window.ablationPlayground.playground.stateJson()).diverged_at === 'number', null, { timeout: 10_000 });
+  const at = (await state(page)).diverged_at;
+  const s = await waitStatus(page, /· diverged at step \d+$/, 3000);
+  assert(s.divergedAt === at, `status says diverged at step ${s.divergedAt}, stateJson says ${at}`);
+  const caption = (await el(page, 'caption').textContent()).trim();
+  assert(caption.includes(`diverged at step ${at}`), `caption does not announce the divergence: ${caption}`);
+}, { bug: 'text readouts are throttled without a trailing refresh, so a divergence after the first frame is never shown' });
+
+// Same root cause, the everyday case: pausing leaves the readouts up to 250 ms (caption 1 s)
+// behind the charts, which are drawn from the latest step.
+test('after Pause the status line matches the paused state', async ({ page, load }) => {
+  await load('/?depth=12');
+  await page.waitForTimeout(700);
+  await pause(page);
+  await page.waitForTimeout(600); // longer than the status line's 250 ms refresh interval
+  const j = await state(page);
+  const s = await status(page);
+  // The status line names the step of the loss it shows: the last of j.step training steps.
+  assert(s.step === j.step - 1, `paused at ${j.step} steps, the status line still says "step ${s.step}": ${s.text}`);
+  const last = j.losses[j.losses.length - 1];
+  assert(Math.abs(s.loss - last) <= 0.01 * Math.abs(last), `paused with loss ${last}, the status line says loss ${s.loss}`);
+}, { bug: 'the Play/Pause handler neither marks the page dirty nor resets the text timer, so the last 0–250 ms of training never reach the status line' });
+
+test('Step and Reset', async ({ page, load }) => {
+  await load('/?depth=12');
+  await pause(page);
+  await page.getByRole('button', { name: 'Reset' }).click();
+  let j = await state(page);
+  assert(j.step === 0 && j.losses.length === 0, `Reset: step ${j.step}, ${j.losses.length} losses`);
+  let s = await waitStatus(page, /· loss \S+$/);
+  assert(s.step === null, `after Reset the status line should carry no step: ${s.text}`);
+  for (let k = 1; k <= 3; k++) {
+    await page.getByRole('button', { name: 'Step' }).click();
+    j = await state(page);
+    assert(j.step === k, `after ${k} Step clicks stateJson().step is ${j.step}`);
+    s = await waitStatus(page, new RegExp(`· step ${k - 1}$`));
+  }
+  await frames(page, 3);
+  assert((await state(page)).step === 3, 'Step should leave training paused');
+});
+
+test('a bad URL shows a notice naming the parameters and the widget still works', async ({ page, load, shot }) => {
+  await load('/?depth=500&width=31&residual=maybe&colour=red&lr=abc');
+  const notice = el(page, 'notice');
+  assert(await notice.isVisible(), 'no visible notice for a bad URL');
+  const text = (await notice.textContent()).trim();
+  for (const name of ['depth', 'width', 'residual', 'lr']) {
+    assert(new RegExp(`\\b${name}\\b`).test(text), `the notice does not name ${name}: ${text}`);
+  }
+  const s = await status(page);
+  assert(s.depth === 96 && s.residual && Number.isFinite(s.std), `expected 96 layers, residual on: ${s.text}`);
+  assert((await page.getByRole('slider', { name: 'Depth' }).inputValue()) === '96', 'the slider should show 96');
+  const j = await state(page);
+  assert(j.config.width === 32 && j.config.lr === 0.01, `width ${j.config.width}, lr ${j.config.lr}`);
+  await shot('bad-url-notice');
+  // Still works: the slider and a switch change the state.
+  await page.getByRole('slider', { name: 'Depth' }).fill('4');
+  await waitStatus(page, /^4 layers · Residual ON /);
+  await page.getByRole('switch', { name: 'Residual' }).click();
+  await waitStatus(page, /^4 layers · Residual OFF /);
+  await page.waitForTimeout(500);
+  assert((await state(page)).step > 0, 'training should run');
+});
+
+// ---------------------------------------------------------------------------------------
+// The runner
+
+function slug(name) {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+}
+
+async function runOne(browser, baseUrl, artifacts, t) {
+  const { context, page, problems } = await openPage(browser, { viewport: t.viewport });
+  const load = (path) => loadPlayground(page, baseUrl, path);
+  const shot = (name, opts = {}) => page.screenshot({ path: join(artifacts, `${name}.png`), ...opts });
+  let timer;
+  const timeout = new Promise((_, fail) => {
+    timer = setTimeout(() => fail(new AssertionError(`timed out after ${TEST_TIMEOUT_MS / 1000} s`)), TEST_TIMEOUT_MS);
+  });
+  const body = t.fn({ page, load, shot, problems });
+  body.catch(() => {}); // if the timeout wins, the body's later rejection is expected
+  let error = null;
+  try {
+    await Promise.race([body, timeout]);
+    // Checks common to every test: no visible error box, nothing logged as an error.
+    if (await el(page, 'error').isVisible()) {
+      throw new AssertionError(`error box shown: ${(await el(page, 'error').textContent()).trim()}`);
+    }
+    await frames(page, 1); // let errors from the last frame surface
+    if (problems.length) throw new AssertionError(problems.join('; '));
+  } catch (e) {
+    error = e;
+    await page.screenshot({ path: join(artifacts, `FAIL-${slug(t.name)}.png`), timeout: 5000 }).catch(() => {});
+  } finally {
+    clearTimeout(timer);
+    await context.close().catch(() => {});
+  }
+  return error;
+}
+
+async function main() {
+  const artifacts = await ensureArtifacts();
+  const server = await startServer();
+  const browser = await launchBrowser();
+  let passed = 0;
+  let failed = 0;
+  try {
+    for (const t of tests) {
+      const error = await runOne(browser, server.url, artifacts, t);
+      if (!error) {
+        passed++;
+        console.log(`ok - ${t.name}`);
+      } else {
+        failed++;
+        const reason = (error instanceof AssertionError ? error.message : error.stack ?? String(error)).replace(/\s+/g, ' ');
+        console.log(`FAIL - ${t.name}: ${reason}${t.bug ? ` [known page bug: ${t.bug}]` : ''}`);
+      }
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    await server.close();
+  }
+  console.log(`e2e: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((e) => {
+  console.log(`FAIL - harness: ${e.stack ?? e}`);
+  console.log('e2e: 0 passed, 1 failed');
+  process.exitCode = 1;
+});
