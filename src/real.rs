@@ -44,13 +44,7 @@ impl Real for f32 {
 pub fn exp_f32(x: f32) -> f32 {
     const LN2_HI: f32 = 0.693_359_4; // exactly representable, so k·LN2_HI is exact
     const LN2_LO: f32 = -2.121_944_4e-4;
-    let x = if x > 88.0 {
-        88.0
-    } else if x < -87.3 {
-        -87.3
-    } else {
-        x
-    };
+    let x = x.clamp(-87.3, 88.0);
     let k = (x * std::f32::consts::LOG2_E + 0.5).floor();
     let r = (x - k * LN2_HI) - k * LN2_LO;
     let p = 1.0
@@ -73,6 +67,25 @@ pub fn erf_f32(x: f32) -> f32 {
         -y
     } else {
         y
+    }
+}
+
+impl Real for f64 {
+    #[inline(always)]
+    fn of(x: f64) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn f64(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn exp_det(self) -> Self {
+        libm::exp(self)
+    }
+    #[inline(always)]
+    fn erf_det(self) -> Self {
+        libm::erf(self)
     }
 }
 
@@ -101,24 +114,5 @@ mod tests {
         assert!(exp_f32(-1000.0) < 1e-37 && exp_f32(1000.0) > 1e38);
         assert!(erf_f32(0.0).abs() < 1e-6);
         assert_eq!(erf_f32(-10.0), -1.0);
-    }
-}
-
-impl Real for f64 {
-    #[inline(always)]
-    fn of(x: f64) -> Self {
-        x
-    }
-    #[inline(always)]
-    fn f64(self) -> f64 {
-        self
-    }
-    #[inline(always)]
-    fn exp_det(self) -> Self {
-        libm::exp(self)
-    }
-    #[inline(always)]
-    fn erf_det(self) -> Self {
-        libm::erf(self)
     }
 }
