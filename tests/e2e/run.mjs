@@ -185,9 +185,11 @@ test('moving the depth slider redraws the histogram and updates the status', asy
 
 test('depth 12: both switches off gives an act. std ≥10× away from both on; residual alone > 10', async ({ page, load, shot }) => {
   await load('/?depth=12');
-  // Paused, every switch restarts from the seed at step 0, so the numbers are the
-  // initialisation's and do not drift with training while they are read.
+  // Paused and reset, and paused while every switch restarts from the seed, the numbers are
+  // the initialisation's and do not drift with training while they are read.
   await pause(page);
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await waitStatus(page, /· loss \S+$/);
   const residual = page.getByRole('switch', { name: 'Residual' });
   const layernorm = page.getByRole('switch', { name: 'LayerNorm' });
   assert((await residual.isChecked()) && (await layernorm.isChecked()), 'both switches start on');
@@ -228,20 +230,26 @@ test('depth 12: both switches off gives an act. std ≥10× away from both on; r
   await shot('depth12-both-on-pre');
 });
 
+// Page bug: the core's short() picks the number of decimals from the unrounded value, so
+// post-norm's std of 0.99998 (LayerNorm's ε keeps it just under 1) prints as "1.000", not the
+// "1.00" the README and the lesson's form promise.
 test('LayerNorm post reports act. std = 1.00 with the residual on and off', async ({ page, load, shot }) => {
   await load('/?depth=12');
+  // Paused, so the numbers are the initialisation's: training moves LayerNorm's γ and β.
   await pause(page);
   await page.getByRole('radio', { name: 'post' }).click();
-  let s = await waitStatus(page, /^12 layers · Residual ON · LayerNorm ON \(post\) · /);
-  assert(/· act\. std = 1\.00 ·/.test(s.text), `both on, post: ${s.text}`);
+  const both = await waitStatus(page, /^12 layers · Residual ON · LayerNorm ON \(post\) · /);
+  const bothJson = (await state(page)).act_std;
   await page.getByRole('switch', { name: 'Residual' }).click();
-  s = await waitStatus(page, /^12 layers · Residual OFF · LayerNorm ON \(post\) · /);
-  assert(/· act\. std = 1\.00 ·/.test(s.text), `LayerNorm alone, post: ${s.text}`);
-  assert(Math.abs((await state(page)).act_std - 1) < 0.005, 'stateJson().act_std should be 1.00');
+  const alone = await waitStatus(page, /^12 layers · Residual OFF · LayerNorm ON \(post\) · /);
+  const aloneJson = (await state(page)).act_std;
   await play(page);
   await page.waitForTimeout(1500);
   await shot('depth12-layernorm-alone-post');
-});
+  assert(Math.abs(bothJson - 1) < 0.005 && Math.abs(aloneJson - 1) < 0.005, `stateJson().act_std should be 1.00: ${bothJson}, ${aloneJson}`);
+  const wrong = [both, alone].filter((s) => !/· act\. std = 1\.00 ·/.test(s.text)).map((s) => s.text);
+  assert(!wrong.length, `expected "act. std = 1.00" (stateJson: ${bothJson}, ${aloneJson}), got: ${wrong.join(' | ')}`);
+}, { bug: 'short() formats 0.99998 as "1.000" (decimals chosen before rounding)' });
 
 test('the loss readout changes while training', async ({ page, load }) => {
   await load('/');
