@@ -96,11 +96,15 @@ export async function launchBrowser() {
 }
 
 /**
- * A fresh browser context and page. `problems` collects every console.error, uncaught
+ * A fresh browser context and page (light colour scheme, motion allowed, unless told
+ * otherwise). `problems` collects every console.error, uncaught
  * exception, unhandled rejection and failed or 4xx/5xx request, as text.
  */
-export async function openPage(browser, { viewport = { width: 1280, height: 900 }, initScript } = {}) {
-  const context = await browser.newContext({ viewport, reducedMotion: 'no-preference' });
+export async function openPage(
+  browser,
+  { viewport = { width: 1280, height: 900 }, colorScheme = 'light', reducedMotion = 'no-preference', initScript } = {},
+) {
+  const context = await browser.newContext({ viewport, colorScheme, reducedMotion });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (msg) => {

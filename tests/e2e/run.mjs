@@ -13,6 +13,7 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -135,7 +136,8 @@ const ratio = (a, b) => Math.max(a / b, b / a);
 
 const tests = [];
 /**
- * Registers a test. `fn({ page, load, shot, problems })`. Options: `viewport`.
+ * Registers a test. `fn({ page, load, shot, problems })`. Options: `viewport`, `colorScheme`,
+ * `reducedMotion` (for the test's browser context).
  * A test that documents a known page bug keeps its full assertion and carries `bug`, a
  * one-line description printed with its failure; it is expected to fail until the page
  * is fixed.
@@ -420,12 +422,21 @@ test('divergence is a normal state, and the widget recovers from it', async ({ p
   assert(await el(page, 'error').isHidden(), 'a divergence must not show the error box');
   await shot('diverged');
 
-  // Switching LayerNorm on restarts training from the seed; pre-norm at this learning rate
-  // takes a few steps before it diverges again, so read the state right after the change.
-  const after = await page.evaluate(() => {
-    document.querySelector('[data-el="layernorm"]').click();
-    return JSON.parse(window.ablationPlayground.playground.stateJson());
+  // Switching LayerNorm on restarts training from the seed. (Paused first: pre-norm at this
+  // learning rate diverges again after 3 steps, which would race with the reading.)
+  await pause(page);
+  await page.getByRole('switch', { name: 'LayerNorm' }).click();
+  const after = await state(page);
+  assert(after.diverged_at === null && after.step === 0 && after.config.norm === 'pre', `after LayerNorm on: diverged_at ${after.diverged_at}, step ${after.step}, norm ${after.config.norm}`);
+  const t = await waitStatus(page, /· LayerNorm ON \(pre\) · act\. std = \S+ · loss \S+$/);
+  assert(t.divergedAt === null, t.text);
+  await page.getByRole('button', { name: 'Step' }).click();
+  assert((await state(page)).step === 1, 'Step after the recovery should train one step');
+  await play(page);
+  await page.waitForFunction(() => window.ablationPlayground.playground.step > 1, null, { timeout: 3000 }).catch(() => {
+    throw new AssertionError('Play after the recovery should train again');
   });
+});
   assert(after.diverged_at === null && after.step === 0 && after.config.norm === 'pre', `after LayerNorm on: diverged_at ${after.diverged_at}, step ${after.step}, norm ${after.config.norm}`);
   // And it trains again (pause first, so the recipe's own later divergence does not interfere).
   await pause(page);
@@ -485,6 +496,56 @@ test('Step and Reset', async ({ page, load }) => {
   assert((await state(page)).step === 3, 'Step should leave training paused');
 });
 
+test('the histogram axis buttons fit the axis to the data and back to −4…4', async ({ page, load }) => {
+  // Both off at depth 12: the activations are tiny, so on the default axis they fill one bin.
+  await load('/?depth=12&residual=off&norm=off');
+  await pause(page);
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await frames(page, 2);
+  let h = (await state(page)).histogram;
+  assert(h.lo === -4 && h.hi === 4, `default axis should be −4…4, is ${h.lo}…${h.hi}`);
+  const before = await canvasHash(page, 'histogram');
+  // At a reader's pace: the text readouts are refreshed at most every 250 ms and (the same
+  // page bug as the Pause test) a click sooner than that after the last refresh is never
+  // reflected in the histogram summary while paused.
+  await page.waitForTimeout(300);
+  await page.getByRole('button', { name: 'Fit axis to data' }).click();
+  await frames(page, 2);
+  h = (await state(page)).histogram;
+  assert(h.hi < 1 && h.lo === -h.hi && h.below === 0 && h.above === 0, `fitted axis ${h.lo}…${h.hi} (below ${h.below}, above ${h.above})`);
+  assert((await canvasHash(page, 'histogram')) !== before, 'the histogram was not redrawn on the fitted axis');
+  assert(/from -0\.\d+ to 0\.\d+/.test(await el(page, 'histogram-summary').textContent()), 'the histogram summary should name the fitted axis');
+  await page.getByRole('button', { name: 'Axis −4…4' }).click();
+  await frames(page, 2);
+  h = (await state(page)).histogram;
+  assert(h.lo === -4 && h.hi === 4, `axis should be back to −4…4, is ${h.lo}…${h.hi}`);
+  assert((await canvasHash(page, 'histogram')) === before, 'back on −4…4 the histogram should look as before');
+});
+
+test('dark colour scheme: charts drawn on a dark background', async ({ page, load, shot }) => {
+  await load('/');
+  for (const name of ['histogram', 'loss', 'depthplot']) {
+    const [r, g, b] = await page.evaluate(
+      (n) => [...document.querySelector(`[data-el="${n}"]`).getContext('2d').getImageData(2, 2, 1, 1).data],
+      name,
+    );
+    assert(r < 80 && g < 80 && b < 80, `${name} canvas background is rgb(${r}, ${g}, ${b}) in dark mode`);
+    assert((await canvasColours(page, name)).colours > 2, `${name} canvas looks blank in dark mode`);
+  }
+  await shot('dark');
+}, { colorScheme: 'dark' });
+
+test('with reduced motion the page starts paused and trains only on request', async ({ page, load }) => {
+  await load('/');
+  const button = page.getByRole('button', { name: 'Play' });
+  assert((await button.count()) === 1 && (await button.getAttribute('aria-pressed')) === 'false', 'the button should read Play, not pressed');
+  await page.waitForTimeout(500);
+  assert((await state(page)).step === 0, 'no training should happen before the reader presses Play');
+  await play(page);
+  await page.waitForTimeout(500);
+  assert((await state(page)).step > 0, 'Play should start training');
+}, { reducedMotion: 'reduce' });
+
 test('a bad URL shows a notice naming the parameters and the widget still works', async ({ page, load, shot }) => {
   await load('/?depth=500&width=31&residual=maybe&colour=red&lr=abc');
   const notice = el(page, 'notice');
@@ -508,6 +569,15 @@ test('a bad URL shows a notice naming the parameters and the widget still works'
   assert((await state(page)).step > 0, 'training should run');
 });
 
+// Page bug (or a doc to fix): Playground::new's doc says unknown parameters are reported by
+// takeNotices, and Config::apply_leniently has a notice for them, but web.rs filters unknown
+// names out before applying, so `colour=red` is dropped silently.
+test('an unknown URL parameter is named in the notice', async ({ page, load }) => {
+  await load('/?depth=500&width=31&residual=maybe&colour=red&lr=abc');
+  const text = (await el(page, 'notice').textContent()).trim();
+  assert(/\bcolour\b/.test(text), `the notice does not name the unknown parameter colour: ${text}`);
+}, { bug: 'web.rs drops unknown query parameters before apply_leniently, so they get no notice' });
+
 // ---------------------------------------------------------------------------------------
 // The runner
 
@@ -516,7 +586,11 @@ function slug(name) {
 }
 
 async function runOne(browser, baseUrl, artifacts, t) {
-  const { context, page, problems } = await openPage(browser, { viewport: t.viewport });
+  const { context, page, problems } = await openPage(browser, {
+    viewport: t.viewport,
+    colorScheme: t.colorScheme,
+    reducedMotion: t.reducedMotion,
+  });
   const load = (path) => loadPlayground(page, baseUrl, path);
   const shot = (name, opts = {}) => page.screenshot({ path: join(artifacts, `${name}.png`), ...opts });
   let timer;
@@ -546,6 +620,8 @@ async function runOne(browser, baseUrl, artifacts, t) {
 
 async function main() {
   const artifacts = await ensureArtifacts();
+  // Failure screenshots of an earlier run would mislead.
+  for (const f of await readdir(artifacts)) if (f.startsWith('FAIL-')) await rm(join(artifacts, f));
   const server = await startServer();
   const browser = await launchBrowser();
   let passed = 0;

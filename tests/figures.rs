@@ -1,0 +1,34 @@
+//! The committed static figures (www/figures/, the lesson's fallbacks) are what `ablate --svg`
+//! draws today: regenerated here and compared byte for byte (runs are deterministic).
+
+use std::process::Command;
+
+#[test]
+fn committed_figures_are_up_to_date() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let list = std::fs::read_to_string(format!("{root}/www/figures/list.txt")).unwrap();
+    let mut checked = 0;
+    for line in list.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let mut words = line.split_whitespace();
+        let name = words.next().unwrap();
+        let flags: Vec<&str> = words.collect();
+        let dir = std::env::temp_dir().join(format!("ablate-figures-{}-{name}", std::process::id()));
+        let out = Command::new(env!("CARGO_BIN_EXE_ablate"))
+            .args(&flags)
+            .args(["--steps", "500", "--seed", "1", "--svg", dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        for panel in ["histogram", "loss", "depth"] {
+            let fresh = std::fs::read(dir.join(format!("{panel}.svg"))).unwrap();
+            let committed =
+                std::fs::read(format!("{root}/www/figures/{name}/{panel}.svg")).unwrap_or_else(|_| {
+                    panic!("www/figures/{name}/{panel}.svg is missing: run scripts/figures.sh")
+                });
+            assert!(fresh == committed, "www/figures/{name}/{panel}.svg is stale: run scripts/figures.sh");
+            checked += 1;
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    assert!(checked >= 21, "the list names at least seven figures");
+}

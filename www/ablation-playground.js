@@ -1,0 +1,110 @@
+// <ablation-playground>: the playground as one tag for lesson pages.
+//
+//   <script type="module" src=".../www/ablation-playground.js"></script>
+//   <ablation-playground depth="12" residual="off" norm="off"></ablation-playground>
+//
+// Attributes mirror the URL parameters and stay in sync with the controls; the element fires
+// `input` while dragging, `change` on commit and `playground-update` (detail: depth, residual,
+// norm, step, loss, act_std, diverged_at); `.value` holds the current state and readouts.
+
+import { mount, parseList, showError, CONTROLS, PANELS } from './playground.js';
+
+const STATE = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed'];
+const HERE = import.meta.url;
+
+let bindings;
+function loadBindings() {
+  bindings ??= (async () => {
+    if (window.wasmBindings) return window.wasmBindings;
+    const mod = await import(new URL('../ablation-playground.js', HERE).href);
+    await mod.default({ module_or_path: new URL('../ablation-playground_bg.wasm', HERE) });
+    return mod;
+  })();
+  return bindings;
+}
+
+function addStylesheet() {
+  const href = new URL('style.css', HERE).href;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = href;
+  document.head.append(link);
+}
+
+class AblationPlayground extends HTMLElement {
+  static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay'];
+
+  #controller = null;
+  #reflecting = false;
+
+  connectedCallback() {
+    if (this.#controller || this.dataset.mounting) return;
+    this.dataset.mounting = '1';
+    addStylesheet();
+    const root = document.createElement('div');
+    root.setAttribute('data-ap-root', '');
+    this.replaceChildren(root); // fallback content (e.g. <noscript> figures) is dropped once live
+    loadBindings()
+      .then((b) => {
+        this.#controller = mount(root, b, {
+          state: STATE.filter((n) => this.hasAttribute(n)).map((n) => [n, this.getAttribute(n)]),
+          controls: parseList(this.getAttribute('controls'), CONTROLS),
+          panels: parseList(this.getAttribute('panels'), PANELS),
+          autoplay: !['off', 'false', '0'].includes((this.getAttribute('autoplay') ?? 'on').toLowerCase()),
+          linkBase: new URL('../index.html', HERE).href,
+          onParam: (name, value) => {
+            this.#reflecting = true;
+            this.setAttribute(name, value);
+            this.#reflecting = false;
+          },
+          onEvent: (type, value) => {
+            if (type === 'playground-update') {
+              const { depth, residual, norm, step, loss, act_std, diverged_at } = value;
+              this.dispatchEvent(
+                new CustomEvent(type, { bubbles: true, detail: { depth, residual, norm, step, loss, act_std, diverged_at } }),
+              );
+            } else {
+              this.dispatchEvent(new Event(type, { bubbles: true }));
+            }
+          },
+        });
+      })
+      .catch((e) => {
+        root.innerHTML = '<div class="ap-error" role="alert" data-el="error"></div>';
+        showError(root, e?.message ?? String(e));
+      });
+  }
+
+  disconnectedCallback() {
+    this.#controller?.destroy();
+    this.#controller = null;
+    delete this.dataset.mounting;
+  }
+
+  attributeChangedCallback(name, _old, value) {
+    if (this.#reflecting || !this.#controller || value === null) return;
+    if (STATE.includes(name)) this.#controller.set(name, value, { lenient: true });
+    else if (name === 'autoplay') ['off', 'false', '0'].includes(value) ? this.#controller.pause() : this.#controller.play();
+  }
+
+  /** The current state and readouts, or null before the widget has started. */
+  get value() {
+    return this.#controller?.value ?? null;
+  }
+
+  play() {
+    this.#controller?.play();
+  }
+  pause() {
+    this.#controller?.pause();
+  }
+  step() {
+    this.#controller?.step();
+  }
+  reset() {
+    this.#controller?.reset();
+  }
+}
+
+customElements.define('ablation-playground', AblationPlayground);

@@ -1,0 +1,391 @@
+// One playground widget: its markup, its controls wired to the wasm `Playground` handle, and
+// its training loop. Used by the page (app.js) and by the <ablation-playground> element.
+// No maths here: every number and every sentence comes from the Rust core.
+
+const TRAIN_BUDGET_MS = 8; // per animation frame, so a frame stays well under 50 ms
+const TEXT_EVERY_MS = 250; // the role="status" line is read aloud: do not flood it
+const CAPTION_EVERY_MS = 1000;
+
+/** Every control and panel, by the names used in `controls=` and `panels=`. */
+export const CONTROLS = ['depth', 'residual', 'norm', 'placement', 'play', 'more', 'copy'];
+export const PANELS = ['histogram', 'loss', 'depth'];
+
+export const TEMPLATE = `
+  <div class="ap-notice" data-el="notice" role="note" hidden></div>
+  <form class="ap-controls" data-el="controls" onsubmit="return false">
+    <div class="ap-depth" data-control="depth">
+      <label>Depth <input type="range" data-el="depth" name="depth" min="1" max="96" step="1" value="12"></label>
+      <output data-el="depth-value" aria-hidden="true">12</output>
+    </div>
+    <label class="ap-switch" data-control="residual">
+      <input type="checkbox" role="switch" data-el="residual" checked> Residual
+    </label>
+    <label class="ap-switch" data-control="norm">
+      <input type="checkbox" role="switch" data-el="layernorm" checked> LayerNorm
+    </label>
+    <fieldset class="ap-placement" data-el="placement" data-control="placement">
+      <legend>Placement</legend>
+      <label><input type="radio" value="pre" checked> pre</label>
+      <label><input type="radio" value="post"> post</label>
+    </fieldset>
+    <div class="ap-buttons" data-control="play">
+      <button type="button" data-el="play" aria-pressed="true">Pause</button>
+      <button type="button" data-el="step">Step</button>
+      <button type="button" data-el="reset">Reset</button>
+    </div>
+    <div class="ap-buttons" data-control="copy">
+      <button type="button" data-el="copy">Copy link</button>
+      <input type="text" readonly data-el="link" aria-label="Link to this state" hidden>
+    </div>
+    <details class="ap-more" data-control="more">
+      <summary>More</summary>
+      <div class="ap-more-grid">
+        <label>Sublayer <select data-param="sublayer">
+          <option value="mlp">relu(xW)</option><option value="ffn">FFN (GELU)</option>
+          <option value="attention">attention</option><option value="block">attention + FFN blocks</option>
+        </select></label>
+        <label>Norm kind <select data-param="norm_kind">
+          <option value="layernorm">LayerNorm</option><option value="rmsnorm">RMSNorm</option>
+        </select></label>
+        <label>Optimiser <select data-param="optimizer">
+          <option value="adam">Adam</option><option value="sgd">SGD</option>
+        </select></label>
+        <label>Learning rate <input type="number" data-param="lr" min="0.000001" max="10" step="any"></label>
+        <label>Warmup steps <input type="number" data-param="warmup" min="0" max="100000" step="1"></label>
+        <label>Init gain <input type="number" data-param="gain" min="0.01" max="10" step="any"></label>
+        <label>Width <input type="number" data-param="width" min="8" max="128" step="4"></label>
+        <label>Seed <input type="number" data-param="seed" min="0" step="1"></label>
+      </div>
+    </details>
+  </form>
+  <p class="ap-status" role="status" data-el="status">Loading…</p>
+  <p class="ap-caption" data-el="caption"></p>
+  <div class="ap-error" role="alert" data-el="error" hidden></div>
+  <div class="ap-panels" data-el="panels">
+    <figure class="ap-panel" data-panel="histogram">
+      <canvas data-el="histogram" role="img" aria-label="Histogram of the final activations"></canvas>
+      <figcaption data-el="histogram-summary"></figcaption>
+      <div class="ap-panel-buttons">
+        <button type="button" data-el="rescale">Fit axis to data</button>
+        <button type="button" data-el="reset-scale">Axis −4…4</button>
+      </div>
+    </figure>
+    <figure class="ap-panel" data-panel="loss">
+      <canvas data-el="loss" role="img" aria-label="Training loss"></canvas>
+      <figcaption data-el="loss-summary"></figcaption>
+    </figure>
+    <figure class="ap-panel" data-panel="depth">
+      <canvas data-el="depthplot" role="img" aria-label="Gradient norm and activation std per layer"></canvas>
+      <figcaption data-el="depth-summary"></figcaption>
+    </figure>
+  </div>`;
+
+let radioGroups = 0;
+
+/** Shows a readable message in place of a dead widget. */
+export function showError(root, message) {
+  const box = root.querySelector('[data-el="error"]');
+  if (!box) return;
+  box.textContent = `The playground stopped: ${message}. Reload the page to try again.`;
+  box.hidden = false;
+  const status = root.querySelector('[data-el="status"]');
+  if (status && status.textContent === 'Loading…') status.textContent = 'The playground could not start.';
+}
+
+/** Splits a `controls=` / `panels=` list; null means "all". */
+export function parseList(text, allowed) {
+  if (text == null || text === '') return null;
+  return new Set(
+    String(text)
+      .split(/[\s,]+/)
+      .filter((n) => allowed.includes(n)),
+  );
+}
+
+/**
+ * Mounts a playground into `root` (which receives TEMPLATE).
+ * options: state — [[name, value]] applied leniently (URL names);
+ *          controls, panels — Sets of names to show (null: all);
+ *          autoplay — train as soon as visible (off under prefers-reduced-motion);
+ *          linkBase — the page a copied link points to;
+ *          onParam(name, value) — a parameter changed from a control;
+ *          onEvent(type, value) — 'input' | 'change' | 'playground-update'.
+ */
+export function mount(root, bindings, options = {}) {
+  const { state = [], controls = null, panels = null, linkBase = location.href, onParam = () => {}, onEvent = () => {} } =
+    options;
+  root.innerHTML = TEMPLATE;
+  root.classList.add('ap');
+  const el = (name) => root.querySelector(`[data-el="${name}"]`);
+  const params = [...root.querySelectorAll('[data-param]')];
+  const radios = [...el('placement').querySelectorAll('input')];
+  const group = `ap-placement-${++radioGroups}`;
+  for (const r of radios) r.name = group;
+  const canvases = { histogram: el('histogram'), loss: el('loss'), depth: el('depthplot') };
+  const dark = matchMedia('(prefers-color-scheme: dark)');
+  const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+  for (const c of root.querySelectorAll('[data-control]')) c.hidden = controls != null && !controls.has(c.dataset.control);
+  for (const p of root.querySelectorAll('[data-panel]')) p.hidden = panels != null && !panels.has(p.dataset.panel);
+
+  let pg = null; // created when the widget first comes near the viewport
+  let pending = [...state];
+  let playing = options.autoplay !== false && !reducedMotion;
+  let visible = false;
+  let dirty = true;
+  let textDue = 0;
+  let captionDue = 0;
+  let stopped = false;
+  let frameRequested = false;
+
+  const notices = [];
+  function notice(lines) {
+    if (!lines.length) return;
+    notices.push(...lines);
+    const box = el('notice');
+    box.textContent = notices.slice(-6).join(' · ');
+    box.hidden = false;
+  }
+
+  function create() {
+    pg = new bindings.Playground('');
+    for (const [name, value] of pending) pg.setLeniently(name, String(value));
+    pending = [];
+    notice(pg.takeNotices());
+    syncControls();
+  }
+
+  function value() {
+    if (!pg) return null;
+    const s = JSON.parse(pg.stateJson());
+    return { ...s.config, step: s.step, loss: s.loss, act_std: s.act_std, diverged_at: s.diverged_at };
+  }
+
+  // Controls show the handle's state (after a restart, after a bad value, on load).
+  function syncControls() {
+    if (!pg) return;
+    const depth = pg.get('depth');
+    el('depth').value = depth;
+    el('depth').setAttribute('aria-valuetext', `${depth} layers`);
+    el('depth-value').textContent = depth;
+    el('residual').checked = pg.get('residual') === 'on';
+    const norm = pg.get('norm');
+    el('layernorm').checked = norm !== 'off';
+    el('placement').hidden = norm === 'off' || (controls != null && !controls.has('placement'));
+    if (norm !== 'off') for (const r of radios) r.checked = r.value === norm;
+    for (const input of params) input.value = pg.get(input.dataset.param);
+    el('play').textContent = playing ? 'Pause' : 'Play';
+    el('play').setAttribute('aria-pressed', String(playing));
+  }
+
+  function changed() {
+    dirty = true;
+    textDue = 0;
+    captionDue = 0;
+    wake();
+  }
+
+  /** Sets a parameter; `lenient` replaces a bad value by the nearest valid one, with a notice. */
+  function set(name, text, { lenient = false, fromControl = false } = {}) {
+    if (!pg) {
+      pending.push([name, text]);
+      return;
+    }
+    const before = pg.get(name);
+    try {
+      if (lenient) pg.setLeniently(name, String(text));
+      else pg.set(name, String(text));
+    } catch (e) {
+      notice([e.message ?? String(e)]);
+    }
+    notice(pg.takeNotices());
+    syncControls();
+    const after = pg.get(name);
+    if (fromControl && after !== undefined && after !== before) onParam(name, after);
+    changed();
+  }
+
+  function sizeCanvas(canvas) {
+    const scale = devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(canvas.clientWidth * scale));
+    const h = Math.max(1, Math.round(canvas.clientHeight * scale));
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
+    }
+    return scale;
+  }
+
+  function draw() {
+    const isDark = dark.matches;
+    if (!canvases.histogram.closest('[hidden]')) pg.drawHistogram(canvases.histogram, sizeCanvas(canvases.histogram), isDark);
+    if (!canvases.loss.closest('[hidden]')) pg.drawLoss(canvases.loss, sizeCanvas(canvases.loss), isDark);
+    if (!canvases.depth.closest('[hidden]')) pg.drawDepth(canvases.depth, sizeCanvas(canvases.depth), isDark);
+  }
+
+  function updateText(now) {
+    if (now >= textDue) {
+      el('status').textContent = pg.status;
+      const summaries = [
+        ['histogram', pg.histogramSummary],
+        ['loss', pg.lossSummary],
+        ['depth', pg.depthSummary],
+      ];
+      for (const [name, text] of summaries) {
+        el(name === 'depth' ? 'depth-summary' : `${name}-summary`).textContent = text;
+        canvases[name].setAttribute('aria-label', text);
+      }
+      textDue = now + TEXT_EVERY_MS;
+      onEvent('playground-update', value());
+    }
+    if (now >= captionDue) {
+      el('caption').textContent = pg.caption;
+      captionDue = now + CAPTION_EVERY_MS;
+    }
+  }
+
+  function frame(now) {
+    frameRequested = false;
+    if (stopped || !visible) return;
+    try {
+      if (!pg) create();
+      if (playing && pg.divergedAt === undefined) {
+        pg.train(TRAIN_BUDGET_MS, 1000);
+        dirty = true;
+      }
+      if (dirty) {
+        pg.measure();
+        draw();
+        dirty = false;
+        updateText(now);
+      }
+    } catch (e) {
+      stopped = true;
+      showError(root, e.message ?? String(e));
+      return;
+    }
+    // keep animating only while there is something to animate
+    if (playing && pg.divergedAt === undefined) wake();
+  }
+
+  function wake() {
+    if (!frameRequested && visible && !stopped) {
+      frameRequested = true;
+      requestAnimationFrame(frame);
+    }
+  }
+
+  function emit(type) {
+    onEvent(type, value());
+  }
+
+  // ---- events ----
+  el('depth').addEventListener('input', (e) => {
+    set('depth', e.target.value, { fromControl: true });
+    emit('input');
+  });
+  el('depth').addEventListener('change', () => emit('change'));
+  el('residual').addEventListener('change', (e) => {
+    set('residual', e.target.checked ? 'on' : 'off', { fromControl: true });
+    emit('input');
+    emit('change');
+  });
+  el('layernorm').addEventListener('change', (e) => {
+    const placement = radios.find((r) => r.checked)?.value ?? 'pre';
+    set('norm', e.target.checked ? placement : 'off', { fromControl: true });
+    emit('input');
+    emit('change');
+  });
+  for (const r of radios) {
+    r.addEventListener('change', () => {
+      set('norm', r.value, { fromControl: true });
+      emit('input');
+      emit('change');
+    });
+  }
+  for (const input of params) {
+    input.addEventListener('change', () => {
+      set(input.dataset.param, input.value, { fromControl: true });
+      emit('input');
+      emit('change');
+    });
+  }
+  const controller = {
+    get playground() {
+      return pg;
+    },
+    get playing() {
+      return playing;
+    },
+    get value() {
+      return value();
+    },
+    set,
+    play() {
+      playing = true;
+      syncControls();
+      wake();
+    },
+    pause() {
+      playing = false;
+      syncControls();
+    },
+    step() {
+      playing = false;
+      if (pg) pg.train(Infinity, 1);
+      syncControls();
+      changed();
+    },
+    reset() {
+      if (pg) pg.reset();
+      changed();
+    },
+    /** The link that reproduces this state on the playground page. */
+    link() {
+      const url = new URL(linkBase);
+      url.search = pg ? pg.query() : '';
+      return url.href;
+    },
+    destroy() {
+      stopped = true;
+      io.disconnect();
+      ro.disconnect();
+    },
+  };
+  el('play').addEventListener('click', () => (playing ? controller.pause() : controller.play()));
+  el('step').addEventListener('click', () => controller.step());
+  el('reset').addEventListener('click', () => controller.reset());
+  el('rescale').addEventListener('click', () => {
+    pg?.rescale();
+    changed();
+  });
+  el('reset-scale').addEventListener('click', () => {
+    pg?.resetScale();
+    changed();
+  });
+  el('copy').addEventListener('click', async () => {
+    const link = el('link');
+    link.value = controller.link();
+    link.hidden = false;
+    link.select();
+    try {
+      await navigator.clipboard.writeText(link.value);
+      el('copy').textContent = 'Link copied';
+    } catch {
+      el('copy').textContent = 'Copy the link below';
+    }
+  });
+  const ro = new ResizeObserver(changed);
+  ro.observe(el('panels'));
+  dark.addEventListener('change', changed);
+  // Lazy and polite: compute only near the viewport, pause when scrolled away.
+  const io = new IntersectionObserver(
+    (entries) => {
+      visible = entries[entries.length - 1].isIntersecting;
+      if (visible) changed();
+    },
+    { rootMargin: '200px' },
+  );
+  io.observe(root);
+  return controller;
+}
