@@ -29,7 +29,7 @@ export const TEMPLATE = `
       <label><input type="radio" value="post"> post</label>
     </fieldset>
     <div class="ap-buttons" data-control="play">
-      <button type="button" data-el="play" aria-pressed="true">Pause</button>
+      <button type="button" data-el="play">Pause</button>
       <button type="button" data-el="step">Step</button>
       <button type="button" data-el="reset">Reset</button>
     </div>
@@ -175,7 +175,6 @@ export function mount(root, bindings, options = {}) {
     if (norm !== 'off') for (const r of radios) r.checked = r.value === norm;
     for (const input of params) input.value = pg.get(input.dataset.param);
     el('play').textContent = playing ? 'Pause' : 'Play';
-    el('play').setAttribute('aria-pressed', String(playing));
   }
 
   function changed() {
@@ -252,6 +251,8 @@ export function mount(root, bindings, options = {}) {
       if (playing && pg.divergedAt === undefined) {
         pg.train(TRAIN_BUDGET_MS, 1000);
         dirty = true;
+        // training just stopped: say so now, not at the next periodic refresh
+        if (pg.divergedAt !== undefined) textDue = captionDue = 0;
       }
       if (dirty) {
         pg.measure();
@@ -329,6 +330,7 @@ export function mount(root, bindings, options = {}) {
     pause() {
       playing = false;
       syncControls();
+      changed(); // the readouts catch up with the last step
     },
     step() {
       playing = false;

@@ -18,6 +18,7 @@ pub fn draw<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(area)
         .caption(format!("final activations · std = {}", short(std)), theme.font(13.0))
         .margin(theme.px(8.0))
+        .margin_right(theme.px(18.0))
         .x_label_area_size(theme.px(26.0))
         .y_label_area_size(theme.px(40.0))
         .build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1)

@@ -93,7 +93,8 @@ pub(crate) fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     }
 }
 
-/// Short, readable number: 0.0123, 1.23, 123, 1.2e5.
+/// Short, readable number: 0.012, 0.123, 1.23, 123, 1.2e5. The precision is chosen after
+/// rounding to three significant digits, so 0.99998 reads 1.00, not 1.000.
 pub fn short(x: f64) -> String {
     if !x.is_finite() {
         return if x.is_nan() {
@@ -104,14 +105,35 @@ pub fn short(x: f64) -> String {
             "−∞".into()
         };
     }
-    let a = x.abs();
+    let r: f64 = format!("{x:.2e}").parse().unwrap_or(x);
+    let a = r.abs();
     if a != 0.0 && !(1e-3..1e4).contains(&a) {
-        format!("{x:.1e}")
+        format!("{r:.1e}")
     } else if a >= 100.0 {
-        format!("{x:.0}")
+        format!("{r:.0}")
     } else if a >= 1.0 || a == 0.0 {
-        format!("{x:.2}")
+        format!("{r:.2}")
     } else {
-        format!("{x:.3}")
+        format!("{r:.3}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short;
+
+    #[test]
+    fn short_numbers_round_before_choosing_their_precision() {
+        assert_eq!(short(0.99998), "1.00");
+        assert_eq!(short(1.0), "1.00");
+        assert_eq!(short(0.0123456), "0.012");
+        assert_eq!(short(0.123456), "0.123");
+        assert_eq!(short(99.996), "100");
+        assert_eq!(short(9999.6), "1.0e4");
+        assert_eq!(short(2.5e31), "2.5e31");
+        assert_eq!(short(0.0), "0.00");
+        assert_eq!(short(-3.456), "-3.46");
+        assert_eq!(short(f64::NAN), "NaN");
+        assert_eq!(short(f64::INFINITY), "∞");
     }
 }

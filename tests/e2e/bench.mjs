@@ -165,7 +165,7 @@ async function main() {
   const bundle = await bundleSizes();
 
   const out = [];
-  out.push(`Chromium ${chromiumVersion}, headless, 1280×900; ${REPEATS} samples per depth; median (max), ms.`);
+  out.push(`Chromium ${chromiumVersion}, headless, 1280×900, serving ${DIST}; ${REPEATS} samples per depth; median (max), ms.`);
   out.push('');
   out.push(`| slider → redrawn | ${DEPTHS.map((d) => `depth ${d}`).join(' | ')} |`);
   out.push(`|---|${DEPTHS.map(() => '---:').join('|')}|`);

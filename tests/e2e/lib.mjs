@@ -13,7 +13,8 @@ import { chromium } from 'playwright-core';
 // Paths are resolved from this file, so the scripts work from any working directory.
 export const E2E_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(E2E_DIR, '..', '..');
-export const DIST = join(ROOT, 'dist');
+// E2E_DIST serves another build of the page (e.g. one made with `trunk build --dist DIR`).
+export const DIST = process.env.E2E_DIST ? resolve(process.env.E2E_DIST) : join(ROOT, 'dist');
 export const ARTIFACTS = join(E2E_DIR, 'artifacts');
 
 const MIME = {

@@ -107,14 +107,14 @@ async function pause(page) {
   const pauseButton = page.getByRole('button', { name: 'Pause' });
   if (await pauseButton.count()) await pauseButton.click();
   const play = page.getByRole('button', { name: 'Play' });
-  assert((await play.getAttribute('aria-pressed')) === 'false', 'after Pause the button should read Play, aria-pressed=false');
+  assert((await play.count()) === 1, 'after Pause the button should read Play');
   // Let a frame already scheduled with a training slice run, so nothing changes afterwards.
   await frames(page, 2);
 }
 
 async function play(page) {
   await page.getByRole('button', { name: 'Play' }).click();
-  assert((await page.getByRole('button', { name: 'Pause' }).getAttribute('aria-pressed')) === 'true', 'after Play the button should read Pause, aria-pressed=true');
+  assert((await page.getByRole('button', { name: 'Pause' }).count()) === 1, 'after Play the button should read Pause');
 }
 
 /** Reads both std numbers of the current state: the status line's and stateJson's. */
@@ -187,8 +187,9 @@ test('moving the depth slider redraws the histogram and updates the status', asy
 
 test('depth 12: both switches off gives an act. std ≥10× away from both on; residual alone > 10', async ({ page, load, shot }) => {
   await load('/?depth=12');
-  // Paused and reset, and paused while every switch restarts from the seed, the numbers are
-  // the initialisation's and do not drift with training while they are read.
+  // Paused and reset: every reading below is at step 0 (each switch restarts from the seed
+  // and nothing trains while paused), so the numbers are the initialisation's and do not
+  // drift with training while they are read.
   await pause(page);
   await page.getByRole('button', { name: 'Reset' }).click();
   await waitStatus(page, /· loss \S+$/);
@@ -232,7 +233,7 @@ test('depth 12: both switches off gives an act. std ≥10× away from both on; r
   await shot('depth12-both-on-pre');
 });
 
-// Page bug: the core's short() picks the number of decimals from the unrounded value, so
+// Regression test (a bug found and fixed): the core's short() picked the number of decimals from the unrounded value, so
 // post-norm's std of 0.99998 (LayerNorm's ε keeps it just under 1) prints as "1.000", not the
 // "1.00" the README and the lesson's form promise.
 test('LayerNorm post reports act. std = 1.00 with the residual on and off', async ({ page, load, shot }) => {
@@ -251,7 +252,7 @@ test('LayerNorm post reports act. std = 1.00 with the residual on and off', asyn
   assert(Math.abs(bothJson - 1) < 0.005 && Math.abs(aloneJson - 1) < 0.005, `stateJson().act_std should be 1.00: ${bothJson}, ${aloneJson}`);
   const wrong = [both, alone].filter((s) => !/· act\. std = 1\.00 ·/.test(s.text)).map((s) => s.text);
   assert(!wrong.length, `expected "act. std = 1.00" (stateJson: ${bothJson}, ${aloneJson}), got: ${wrong.join(' | ')}`);
-}, { bug: 'short() formats 0.99998 as "1.000" (decimals chosen before rounding)' });
+});
 
 test('the loss readout changes while training', async ({ page, load }) => {
   await load('/');
@@ -273,16 +274,27 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
       const style = getComputedStyle(a);
       return {
         id: a.dataset.el ?? a.dataset.param ?? (a.type === 'radio' ? `radio:${a.value}` : a.tagName.toLowerCase()),
+        inside: Boolean(a.closest('main[data-ap-root]')),
         focusVisible: a.matches(':focus-visible'),
         outline: `${style.outlineStyle} ${style.outlineWidth}`,
       };
     });
+  // Focusable things the walk may pass on the way: anything before the widget (the page's
+  // header links) and widget controls beyond this test's list (the Copy link button).
+  const PASSABLE = new Set(['copy', 'link']);
   const tab = async (expected) => {
-    await page.keyboard.press('Tab');
-    const f = await focused();
-    assert(f.id === expected, `Tab should reach ${expected}, reached ${f.id}`);
-    assert(f.focusVisible, `${expected} is focused without :focus-visible`);
-    assert(!f.outline.startsWith('none') && !f.outline.endsWith(' 0px'), `${expected} has no visible focus outline (${f.outline})`);
+    for (let extra = 0; ; extra++) {
+      await page.keyboard.press('Tab');
+      const f = await focused();
+      if (f.id !== expected && extra < 5 && (!f.inside || PASSABLE.has(f.id))) {
+        if (f.inside) assert(f.focusVisible && !f.outline.startsWith('none'), `${f.id} has no visible focus outline (${f.outline})`);
+        continue;
+      }
+      assert(f.id === expected, `Tab should reach ${expected}, reached ${f.id}`);
+      assert(f.focusVisible, `${expected} is focused without :focus-visible`);
+      assert(!f.outline.startsWith('none') && !f.outline.endsWith(' 0px'), `${expected} has no visible focus outline (${f.outline})`);
+      return;
+    }
   };
 
   // The slider: arrows, PageUp, Home, End.
@@ -337,7 +349,7 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
   // Play/Pause, Step, Reset.
   await tab('play');
   await page.keyboard.press('Space');
-  assert((await el(page, 'play').getAttribute('aria-pressed')) === 'false', 'Space on Pause should pause');
+  assert((await el(page, 'play').textContent()) === 'Play', 'Space on Pause should pause');
   await frames(page, 2);
   await tab('step');
   const before = (await state(page)).step;
@@ -438,7 +450,7 @@ test('divergence is a normal state, and the widget recovers from it', async ({ p
   });
 });
 
-// Page bug: the status line, caption and figcaptions are refreshed only in a frame that also
+// Regression test (a bug found and fixed): the status line, caption and figcaptions were refreshed only in a frame that also
 // redraws; the frame in which training diverges redraws, but skips the text if the last text
 // refresh was under 250 ms (caption: 1 s) ago, and after that nothing is dirty again. So a
 // divergence that happens after the first frame is never announced.
@@ -451,13 +463,26 @@ test('a divergence after the first frames is announced in the status line and ca
   assert(s.divergedAt === at, `status says diverged at step ${s.divergedAt}, stateJson says ${at}`);
   const caption = (await el(page, 'caption').textContent()).trim();
   assert(caption.includes(`diverged at step ${at}`), `caption does not announce the divergence: ${caption}`);
-}, { bug: 'text readouts are throttled without a trailing refresh, so a divergence after the first frame is never shown' });
+});
 
 // Same root cause, the everyday case: pausing leaves the readouts up to 250 ms (caption 1 s)
 // behind the charts, which are drawn from the latest step.
 test('after Pause the status line matches the paused state', async ({ page, load }) => {
   await load('/?depth=12');
-  await page.waitForTimeout(700);
+  await page.waitForTimeout(500);
+  // Pause a few frames after a status refresh, well inside the 250 ms interval, so this does
+  // not depend on luck: at least one training slice has run since the line was written.
+  await page.evaluate(
+    () =>
+      new Promise((done) => {
+        const line = document.querySelector('[data-el="status"]');
+        new MutationObserver((_, observer) => {
+          observer.disconnect();
+          done();
+        }).observe(line, { childList: true, characterData: true, subtree: true });
+      }),
+  );
+  await page.waitForTimeout(60);
   await pause(page);
   await page.waitForTimeout(600); // longer than the status line's 250 ms refresh interval
   const j = await state(page);
@@ -466,7 +491,7 @@ test('after Pause the status line matches the paused state', async ({ page, load
   assert(s.step === j.step - 1, `paused at ${j.step} steps, the status line still says "step ${s.step}": ${s.text}`);
   const last = j.losses[j.losses.length - 1];
   assert(Math.abs(s.loss - last) <= 0.01 * Math.abs(last), `paused with loss ${last}, the status line says loss ${s.loss}`);
-}, { bug: 'the Play/Pause handler neither marks the page dirty nor resets the text timer, so the last 0–250 ms of training never reach the status line' });
+});
 
 test('Step and Reset', async ({ page, load }) => {
   await load('/?depth=12');
@@ -528,7 +553,7 @@ test('dark colour scheme: charts drawn on a dark background', async ({ page, loa
 test('with reduced motion the page starts paused and trains only on request', async ({ page, load }) => {
   await load('/');
   const button = page.getByRole('button', { name: 'Play' });
-  assert((await button.count()) === 1 && (await button.getAttribute('aria-pressed')) === 'false', 'the button should read Play, not pressed');
+  assert((await button.count()) === 1, 'the button should read Play');
   await page.waitForTimeout(500);
   assert((await state(page)).step === 0, 'no training should happen before the reader presses Play');
   await play(page);
@@ -559,14 +584,16 @@ test('a bad URL shows a notice naming the parameters and the widget still works'
   assert((await state(page)).step > 0, 'training should run');
 });
 
-// Page bug (or a doc to fix): Playground::new's doc says unknown parameters are reported by
+// Page bug in the page as built at 3fbda8d (app.js passing location.search to
+// `new Playground(query)`): Playground::new's doc says unknown parameters are reported by
 // takeNotices, and Config::apply_leniently has a notice for them, but web.rs filters unknown
-// names out before applying, so `colour=red` is dropped silently.
+// names out before applying, so `colour=red` was dropped silently. The page since b0e7d55
+// (playground.js applying each pair with setLeniently) names it.
 test('an unknown URL parameter is named in the notice', async ({ page, load }) => {
   await load('/?depth=500&width=31&residual=maybe&colour=red&lr=abc');
   const text = (await el(page, 'notice').textContent()).trim();
   assert(/\bcolour\b/.test(text), `the notice does not name the unknown parameter colour: ${text}`);
-}, { bug: 'web.rs drops unknown query parameters before apply_leniently, so they get no notice' });
+});
 
 // ---------------------------------------------------------------------------------------
 // The runner
@@ -600,6 +627,10 @@ async function runOne(browser, baseUrl, artifacts, t) {
     if (problems.length) throw new AssertionError(problems.join('; '));
   } catch (e) {
     error = e;
+    // Console errors from a test that failed on an assertion are part of its story.
+    if (problems.length && !e.message.includes(problems[0])) {
+      error = new AssertionError(`${e instanceof AssertionError ? e.message : e.stack ?? e} (also: ${problems.join('; ')})`);
+    }
     await page.screenshot({ path: join(artifacts, `FAIL-${slug(t.name)}.png`), timeout: 5000 }).catch(() => {});
   } finally {
     clearTimeout(timer);
