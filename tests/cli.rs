@@ -7,6 +7,10 @@ fn ablate(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ablate")).args(args).output().unwrap()
 }
 
+/// Plain SGD with a huge step on a large init without norms: a real explosion.
+const DIVERGING: [&str; 10] =
+    ["--depth", "12", "--norm", "off", "--init-gain", "3", "--optimizer", "sgd", "--lr", "5"];
+
 fn report(args: &[&str]) -> Value {
     let out = ablate(args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -86,20 +90,7 @@ fn same_flags_give_identical_output() {
 
 #[test]
 fn divergence_is_reported_with_nulls() {
-    let r = report(&[
-        "--depth",
-        "12",
-        "--norm",
-        "off",
-        "--init-gain",
-        "3",
-        "--optimizer",
-        "sgd",
-        "--lr",
-        "5",
-        "--steps",
-        "30",
-    ]);
+    let r = report(&[&DIVERGING[..], &["--steps", "30"]].concat());
     let at = r["diverged_at"].as_u64().expect("diverges") as usize;
     let loss = r["loss"].as_array().unwrap();
     assert_eq!(loss.len(), 31);
@@ -182,20 +173,7 @@ fn svg_export_writes_three_well_formed_svgs_for_every_sublayer() {
     }
     // a diverged run still draws, with its marker
     let dir = std::env::temp_dir().join(format!("ablate-svg-{}-diverged", std::process::id()));
-    report(&[
-        "--norm",
-        "off",
-        "--init-gain",
-        "3",
-        "--optimizer",
-        "sgd",
-        "--lr",
-        "5",
-        "--steps",
-        "30",
-        "--svg",
-        dir.to_str().unwrap(),
-    ]);
+    report(&[&DIVERGING[..], &["--steps", "30", "--svg", dir.to_str().unwrap()]].concat());
     let svg = std::fs::read_to_string(dir.join("loss.svg")).unwrap();
     roxmltree::Document::parse(&svg).unwrap();
     assert!(svg.contains("diverged at step"));

@@ -1,7 +1,7 @@
 //! Panel 3: per depth ℓ, the stream gradient ‖∂L/∂x_ℓ‖ and the activation std, at
 //! initialisation and now, on a log axis.
 
-use super::{err, log_range, ChartResult, Theme};
+use super::{err, frame, log_range, style_mesh, ChartResult, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -26,20 +26,12 @@ pub fn draw<DB: DrawingBackend>(
     let depth = c.grad_now.len().saturating_sub(1).max(1);
     let all = [c.grad_init, c.grad_now, c.std_init, c.std_now];
     let (lo, hi) = log_range(all.iter().flat_map(|s| s.iter().copied()));
-    let mut chart = ChartBuilder::on(area)
-        .caption("per layer ℓ: ‖∂L/∂x_ℓ‖ and act. std", theme.font(13.0))
-        .margin(theme.px(8.0))
-        .x_label_area_size(theme.px(26.0))
-        .y_label_area_size(theme.px(46.0))
+    let mut chart = frame(area, "per layer ℓ: ‖∂L/∂x_ℓ‖ and act. std".into(), theme)
         .build_cartesian_2d(0usize..depth, (lo..hi).log_scale())
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .light_line_style(theme.grid)
-        .bold_line_style(theme.grid)
-        .axis_style(theme.text)
-        .label_style(theme.font(11.0))
-        .x_labels(depth.min(8) + 1)
+    let mut mesh = chart.configure_mesh();
+    style_mesh(&mut mesh, theme);
+    mesh.x_labels(depth.min(8) + 1)
         .y_labels(5)
         .y_label_formatter(&|y| format!("{y:.0e}"))
         .draw()

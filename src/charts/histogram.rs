@@ -1,6 +1,6 @@
 //! Panel 1: the distribution of the final activations, on a fixed axis with overflow counts.
 
-use super::{err, short, ChartResult, Theme};
+use super::{err, frame, short, style_mesh, ChartResult, Theme};
 use crate::stats::Histogram;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -15,25 +15,12 @@ pub fn draw<DB: DrawingBackend>(
     let bins = h.counts.len();
     let peak = h.counts.iter().copied().max().unwrap_or(0).max(1);
     let width = (h.hi - h.lo) / bins as f64;
-    let mut chart = ChartBuilder::on(area)
-        .caption(format!("final activations · std = {}", short(std)), theme.font(13.0))
-        .margin(theme.px(8.0))
-        .margin_right(theme.px(18.0))
-        .x_label_area_size(theme.px(26.0))
-        .y_label_area_size(theme.px(40.0))
+    let mut chart = frame(area, format!("final activations · std = {}", short(std)), theme)
         .build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1)
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .light_line_style(theme.grid)
-        .bold_line_style(theme.grid)
-        .axis_style(theme.text)
-        .label_style(theme.font(11.0))
-        .x_labels(9)
-        .y_labels(4)
-        .x_label_formatter(&|x| short(*x))
-        .draw()
-        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    style_mesh(&mut mesh, theme);
+    mesh.x_labels(9).y_labels(4).x_label_formatter(&|x| short(*x)).draw().map_err(err)?;
     chart
         .draw_series(h.counts.iter().enumerate().filter(|(_, &c)| c > 0).map(|(i, &c)| {
             let x0 = h.lo + i as f64 * width;

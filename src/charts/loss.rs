@@ -1,6 +1,6 @@
 //! Panel 2: the training loss, on a log axis, with a marker where a run diverges.
 
-use super::{err, log_range, short, ChartResult, Theme};
+use super::{err, frame, log_range, short, style_mesh, ChartResult, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -21,24 +21,11 @@ pub fn draw<DB: DrawingBackend>(
         (Some(l), None) => format!("training loss · step {} · {}", losses.len() - 1, short(*l)),
         (None, None) => "training loss".to_string(),
     };
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, theme.font(13.0))
-        .margin(theme.px(8.0))
-        .x_label_area_size(theme.px(26.0))
-        .y_label_area_size(theme.px(46.0))
-        .build_cartesian_2d(0usize..n - 1, (lo..hi).log_scale())
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .light_line_style(theme.grid)
-        .bold_line_style(theme.grid)
-        .axis_style(theme.text)
-        .label_style(theme.font(11.0))
-        .x_labels(6)
-        .y_labels(5)
-        .y_label_formatter(&|y| short(*y))
-        .draw()
-        .map_err(err)?;
+    let mut chart =
+        frame(area, title, theme).build_cartesian_2d(0usize..n - 1, (lo..hi).log_scale()).map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    style_mesh(&mut mesh, theme);
+    mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
     let stride = losses.len().div_ceil(MAX_POINTS).max(1);
     let sampled = losses
         .iter()

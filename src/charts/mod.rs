@@ -6,6 +6,9 @@ pub mod depth;
 pub mod histogram;
 pub mod loss;
 
+use plotters::chart::MeshStyle;
+use plotters::coord::ranged1d::{Ranged, ValueFormatter};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::RGBColor;
 
@@ -68,6 +71,35 @@ impl Theme {
     pub fn font(&self, size: f64) -> TextStyle<'static> {
         ("sans-serif", size * self.scale).into_font().color(&self.text)
     }
+}
+
+/// The frame every chart shares: its title, margins and label areas.
+pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    title: String,
+    theme: &Theme,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .caption(title, theme.font(13.0))
+        .margin(theme.px(8.0))
+        .margin_right(theme.px(18.0))
+        .x_label_area_size(theme.px(26.0))
+        .y_label_area_size(theme.px(46.0));
+    builder
+}
+
+/// The grid and axis style every chart shares.
+pub(crate) fn style_mesh<'a, 'b, X, Y, XT, YT, DB>(mesh: &mut MeshStyle<'a, 'b, X, Y, DB>, theme: &Theme)
+where
+    X: Ranged<ValueType = XT> + ValueFormatter<XT>,
+    Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
+    DB: DrawingBackend,
+{
+    mesh.light_line_style(theme.grid)
+        .bold_line_style(theme.grid)
+        .axis_style(theme.text)
+        .label_style(theme.font(11.0));
 }
 
 /// Any chart's error, as text (the backends' error types differ).
