@@ -80,27 +80,48 @@ pub fn caption(m: &Measured) -> String {
         (true, NormPlacement::Off) => "With the residual alone",
         (true, _) => "With both switches on",
     };
-    let (input, top) = (m.now.act_std[0], m.act_std());
-    let forward = if !top.is_finite() {
-        "the activations overflow".to_string()
-    } else if top > 10.0 * input {
-        format!("activations blow up (std {} at the top, {}× the input's)", short(top), short(top / input))
-    } else if top < 0.1 * input {
-        format!("the signal vanishes (std {} at the top)", short(top))
-    } else {
-        format!("activations keep their scale (std {} at the top)", short(top))
+    // The forward story is told at initialisation, where the switches alone decide it;
+    // training may tame it later, and the caption says so when it does.
+    #[derive(PartialEq)]
+    enum Scale {
+        Overflow,
+        BlowUp,
+        Vanish,
+        Keep,
+    }
+    let classify = |s: &Snapshot| {
+        let (input, top) = (s.act_std[0], s.act_std[m.depth()]);
+        let scale = if !top.is_finite() {
+            Scale::Overflow
+        } else if top > 10.0 * input {
+            Scale::BlowUp
+        } else if top < 0.1 * input {
+            Scale::Vanish
+        } else {
+            Scale::Keep
+        };
+        let text = match scale {
+            Scale::Overflow => "the activations overflow".to_string(),
+            Scale::BlowUp => format!(
+                "activations blow up (std {} at the top, {}× the input's)",
+                short(top),
+                short(top / input)
+            ),
+            Scale::Vanish => format!("the signal vanishes (std {} at the top)", short(top)),
+            Scale::Keep => format!("activations keep their scale (std {} at the top)", short(top)),
+        };
+        (scale, text)
     };
+    let (init_scale, forward) = classify(m.init);
+    let (now_scale, _) = classify(m.now);
     let g = &m.init.grad_norm;
     let ratio = g[0] / g[m.depth()];
     let backward = if !ratio.is_finite() {
         String::new()
     } else if ratio < 0.01 {
-        format!(
-            ", and at initialisation the gradient reaching layer 0 is {}× weaker than at the top",
-            short(1.0 / ratio)
-        )
+        format!(", and the gradient reaching layer 0 is {}× weaker than at the top", short(1.0 / ratio))
     } else if ratio > 100.0 {
-        format!(", and at initialisation the gradient grows {}× on its way down to layer 0", short(ratio))
+        format!(", and the gradient grows {}× on its way down to layer 0", short(ratio))
     } else {
         String::new()
     };
@@ -124,7 +145,12 @@ pub fn caption(m: &Measured) -> String {
             format!("The loss is descending slowly: {} after {} steps.", short(recent), m.steps())
         }
     };
-    format!("{who}, {forward}{backward}. {training}")
+    let later = if m.steps() > 0 && now_scale != init_scale && m.diverged_at.is_none() {
+        format!(" After {} steps the top's std is {}.", m.steps(), short(m.act_std()))
+    } else {
+        String::new()
+    };
+    format!("{who}, at initialisation {forward}{backward}.{later} {training}")
 }
 
 /// Text alternative for the histogram panel.
@@ -213,7 +239,7 @@ mod tests {
         let flat = vec![1.0; 100];
         let m = Measured { config: &config, losses: &flat, diverged_at: None, init: &init, now: &init };
         let c = caption(&m);
-        assert!(c.starts_with("With both switches off, the signal vanishes"), "{c}");
+        assert!(c.starts_with("With both switches off, at initialisation the signal vanishes"), "{c}");
         assert!(c.contains("1.0e4× weaker") && c.contains("plateaued"), "{c}");
 
         let config = Config::default();
@@ -221,7 +247,15 @@ mod tests {
         let falling: Vec<f64> = (0..100).map(|i| 2.0 * 0.95f64.powi(i)).collect();
         let m = Measured { config: &config, losses: &falling, diverged_at: None, init: &big, now: &big };
         let c = caption(&m);
-        assert!(c.contains("blow up") && c.contains("descending"), "{c}");
+        assert!(c.contains("blow up") && c.contains("descending") && !c.contains("After"), "{c}");
+        let tamed = snapshot(12, 2.0, 1.0);
+        let m = Measured { config: &config, losses: &falling, diverged_at: None, init: &big, now: &tamed };
+        assert!(
+            caption(&m).contains("blow up (std 50.00 at the top")
+                && caption(&m).contains("After 100 steps the top's std is 2.00"),
+            "{}",
+            caption(&m)
+        );
 
         let m = Measured {
             config: &config,
