@@ -12,6 +12,8 @@ import { mount, parseList, showError, CONTROLS, PANELS } from './playground.js';
 const STATE = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed'];
 const HERE = import.meta.url;
 
+const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(v.trim().toLowerCase());
+
 let bindings;
 function loadBindings() {
   bindings ??= (async () => {
@@ -51,7 +53,7 @@ class AblationPlayground extends HTMLElement {
           state: STATE.filter((n) => this.hasAttribute(n)).map((n) => [n, this.getAttribute(n)]),
           controls: parseList(this.getAttribute('controls'), CONTROLS),
           panels: parseList(this.getAttribute('panels'), PANELS),
-          autoplay: !['off', 'false', '0'].includes((this.getAttribute('autoplay') ?? 'on').toLowerCase()),
+          autoplay: !isOff(this.getAttribute('autoplay')),
           linkBase: new URL('../index.html', HERE).href,
           onParam: (name, value) => {
             this.#reflecting = true;
@@ -85,7 +87,9 @@ class AblationPlayground extends HTMLElement {
   attributeChangedCallback(name, _old, value) {
     if (this.#reflecting || !this.#controller || value === null) return;
     if (STATE.includes(name)) this.#controller.set(name, value, { lenient: true });
-    else if (name === 'autoplay') ['off', 'false', '0'].includes(value) ? this.#controller.pause() : this.#controller.play();
+    else if (name === 'autoplay') isOff(value) ? this.#controller.pause() : this.#controller.play();
+    else if (name === 'controls') this.#controller.show({ controls: parseList(value, CONTROLS) });
+    else if (name === 'panels') this.#controller.show({ panels: parseList(value, PANELS) });
   }
 
   /** The current state and readouts, or null before the widget has started. */

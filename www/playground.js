@@ -116,6 +116,9 @@ export function mount(root, bindings, options = {}) {
     options;
   root.innerHTML = TEMPLATE;
   root.classList.add('ap');
+  // The widget's own inputs report through onEvent; their native input/change events stay
+  // inside, so a host listening on an <ablation-playground> hears each change once.
+  for (const type of ['input', 'change']) root.addEventListener(type, (e) => e.stopPropagation());
   const el = (name) => root.querySelector(`[data-el="${name}"]`);
   const params = [...root.querySelectorAll('[data-param]')];
   const radios = [...el('placement').querySelectorAll('input')];
@@ -125,8 +128,16 @@ export function mount(root, bindings, options = {}) {
   const dark = matchMedia('(prefers-color-scheme: dark)');
   const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-  for (const c of root.querySelectorAll('[data-control]')) c.hidden = controls != null && !controls.has(c.dataset.control);
-  for (const p of root.querySelectorAll('[data-panel]')) p.hidden = panels != null && !panels.has(p.dataset.panel);
+  let shown = { controls, panels };
+  function present() {
+    for (const c of root.querySelectorAll('[data-control]')) {
+      c.hidden = shown.controls != null && !shown.controls.has(c.dataset.control);
+    }
+    for (const p of root.querySelectorAll('[data-panel]')) {
+      p.hidden = shown.panels != null && !shown.panels.has(p.dataset.panel);
+    }
+  }
+  present();
 
   let pg = null; // created when the widget first comes near the viewport
   let pending = [...state];
@@ -143,7 +154,8 @@ export function mount(root, bindings, options = {}) {
     if (!lines.length) return;
     notices.push(...lines);
     const box = el('notice');
-    box.textContent = notices.slice(-6).join(' · ');
+    const hiddenCount = notices.length - 8;
+    box.textContent = (hiddenCount > 0 ? [`…and ${hiddenCount} earlier`, ...notices.slice(-8)] : notices).join(' · ');
     box.hidden = false;
   }
 
@@ -158,7 +170,8 @@ export function mount(root, bindings, options = {}) {
   function value() {
     if (!pg) return null;
     const s = JSON.parse(pg.stateJson());
-    return { ...s.config, step: s.step, loss: s.loss, act_std: s.act_std, diverged_at: s.diverged_at };
+    // the seed is a 64-bit integer: as text it survives JavaScript's doubles
+    return { ...s.config, seed: pg.get('seed'), step: s.step, loss: s.loss, act_std: s.act_std, diverged_at: s.diverged_at };
   }
 
   // Controls show the handle's state (after a restart, after a bad value, on load).
@@ -171,7 +184,7 @@ export function mount(root, bindings, options = {}) {
     el('residual').checked = pg.get('residual') === 'on';
     const norm = pg.get('norm');
     el('layernorm').checked = norm !== 'off';
-    el('placement').hidden = norm === 'off' || (controls != null && !controls.has('placement'));
+    el('placement').hidden = norm === 'off' || (shown.controls != null && !shown.controls.has('placement'));
     if (norm !== 'off') for (const r of radios) r.checked = r.value === norm;
     for (const input of params) input.value = pg.get(input.dataset.param);
     el('play').textContent = playing ? 'Pause' : 'Play';
@@ -322,6 +335,13 @@ export function mount(root, bindings, options = {}) {
       return value();
     },
     set,
+    /** Shows only the given controls and panels (Sets of names; null shows all). */
+    show({ controls = shown.controls, panels = shown.panels } = {}) {
+      shown = { controls, panels };
+      present();
+      syncControls();
+      changed();
+    },
     play() {
       playing = true;
       syncControls();

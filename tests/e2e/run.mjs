@@ -6,6 +6,7 @@
 // browser context, fails a test on any console error, uncaught exception, failed request or
 // visible error box, prints "ok - name" / "FAIL - name: reason" per test and, last,
 // "e2e: N passed, M failed". Screenshots of the main states go to tests/e2e/artifacts/.
+// The embedding tests are in embed-tests.mjs; E2E_FILTER=regex runs only the matching tests.
 //
 // The page is driven as a reader drives it: locators by role and accessible name, the
 // keyboard, clicks. The wasm handle (window.ablationPlayground.playground) is only *read*,
@@ -28,6 +29,7 @@ import {
   startServer,
   state,
 } from './lib.mjs';
+import registerEmbedTests from './embed-tests.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
 const ABLATE = join(ROOT, 'target', 'release', 'ablate');
@@ -595,6 +597,9 @@ test('an unknown URL parameter is named in the notice', async ({ page, load }) =
   assert(/\bcolour\b/.test(text), `the notice does not name the unknown parameter colour: ${text}`);
 });
 
+// The embedding tests (element, iframe, URL state, lesson, figures) live in their own file.
+registerEmbedTests({ test, assert, AssertionError, parseStatus });
+
 // ---------------------------------------------------------------------------------------
 // The runner
 
@@ -614,14 +619,18 @@ async function runOne(browser, baseUrl, artifacts, t) {
   const timeout = new Promise((_, fail) => {
     timer = setTimeout(() => fail(new AssertionError(`timed out after ${TEST_TIMEOUT_MS / 1000} s`)), TEST_TIMEOUT_MS);
   });
-  const body = t.fn({ page, load, shot, problems });
+  const body = t.fn({ page, load, shot, problems, baseUrl, context });
   body.catch(() => {}); // if the timeout wins, the body's later rejection is expected
   let error = null;
   try {
     await Promise.race([body, timeout]);
-    // Checks common to every test: no visible error box, nothing logged as an error.
-    if (await el(page, 'error').isVisible()) {
-      throw new AssertionError(`error box shown: ${(await el(page, 'error').textContent()).trim()}`);
+    // Checks common to every test: no visible error box (the page's, an element's or an
+    // iframe's), nothing logged as an error.
+    for (const frame of page.frames()) {
+      const shown = await frame
+        .evaluate(() => [...document.querySelectorAll('[data-el="error"]')].filter((e) => !e.hidden).map((e) => e.textContent.trim()))
+        .catch(() => []); // a frame that navigated away meanwhile has no boxes to show
+      if (shown.length) throw new AssertionError(`error box shown: ${shown.join(' | ')}`);
     }
     await frames(page, 1); // let errors from the last frame surface
     if (problems.length) throw new AssertionError(problems.join('; '));
@@ -648,7 +657,9 @@ async function main() {
   let passed = 0;
   let failed = 0;
   try {
-    for (const t of tests) {
+    // E2E_FILTER=regex runs only the tests whose name matches (for working on a few).
+    const filter = process.env.E2E_FILTER ? new RegExp(process.env.E2E_FILTER, 'i') : null;
+    for (const t of tests.filter((t) => !filter || filter.test(t.name))) {
       const error = await runOne(browser, server.url, artifacts, t);
       if (!error) {
         passed++;
