@@ -64,6 +64,8 @@ pub struct Playground {
     range: (f64, f64),
     hist: Histogram,
     notices: Vec<String>,
+    /// The stack's activations are the probe's (no training step since the last probe).
+    probed: bool,
 }
 
 impl Playground {
@@ -72,7 +74,7 @@ impl Playground {
         let init = Snapshot::take(&mut trainer);
         let hist =
             histogram(trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(range.0, range.1));
-        Playground { trainer, now: init.clone(), init, range, hist, notices }
+        Playground { trainer, now: init.clone(), init, range, hist, notices, probed: true }
     }
 
     fn measured(&self) -> Measured<'_> {
@@ -177,6 +179,7 @@ impl Playground {
         let mut steps = 0;
         while steps < max_steps && self.trainer.diverged_at.is_none() {
             self.trainer.one_step(true);
+            self.probed = false;
             steps += 1;
             if now_ms() - start >= budget_ms {
                 break;
@@ -187,8 +190,9 @@ impl Playground {
 
     /// Measures the probe batch with the current weights: activations, gradients, histogram.
     pub fn measure(&mut self) {
-        if self.trainer.diverged_at.is_none() {
+        if self.trainer.diverged_at.is_none() && !self.probed {
             self.now = Snapshot::take(&mut self.trainer);
+            self.probed = true;
         }
         let (lo, hi) = self.range;
         self.hist = histogram(self.trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi));

@@ -13,7 +13,7 @@ pub struct DepthCurves<'a> {
     pub std_now: &'a [f64],
 }
 
-fn points(values: &[f64]) -> impl Iterator<Item = (usize, f64)> + '_ {
+fn points(values: &[f64]) -> impl Iterator<Item = (usize, f64)> + Clone + '_ {
     values.iter().enumerate().filter(|(_, v)| v.is_finite() && **v > 0.0).map(|(i, &v)| (i, v))
 }
 
@@ -37,26 +37,28 @@ pub fn draw<DB: DrawingBackend>(
         .draw()
         .map_err(err)?;
     let thick = theme.px(2.0);
-    let dot = theme.px(2.5);
     let series: [(&[f64], RGBColor, bool, &str); 4] = [
         (c.grad_now, theme.now, true, "‖∂L/∂x‖ now"),
-        (c.grad_init, theme.now, false, "‖∂L/∂x‖ at init"),
+        (c.grad_init, theme.now, false, "‖∂L/∂x‖ at init (dashed)"),
         (c.std_now, theme.other, true, "std now"),
         (c.std_init, theme.other, false, "std at init"),
     ];
     for (values, colour, solid, label) in series {
+        // Initial curves are dashed: a dash pattern is many fewer canvas calls than markers.
         let drawn = if solid {
             chart.draw_series(LineSeries::new(points(values), colour.stroke_width(thick))).map_err(err)?
         } else {
+            let style = colour.stroke_width(theme.px(1.5));
             chart
-                .draw_series(points(values).map(|p| Circle::new(p, dot, colour.stroke_width(theme.px(1.0)))))
+                .draw_series(DashedLineSeries::new(points(values), theme.px(5.0), theme.px(4.0), style))
                 .map_err(err)?
         };
         drawn.label(label).legend(move |(x, y)| {
             if solid {
                 PathElement::new(vec![(x, y), (x + 14, y)], colour.stroke_width(2)).into_dyn()
             } else {
-                Circle::new((x + 7, y), 3, colour.stroke_width(1)).into_dyn()
+                // a short, thin stroke: the dashed line in miniature
+                PathElement::new(vec![(x + 4, y), (x + 10, y)], colour.stroke_width(1)).into_dyn()
             }
         });
     }

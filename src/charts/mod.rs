@@ -96,7 +96,8 @@ where
     Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
     DB: DrawingBackend,
 {
-    mesh.light_line_style(theme.grid)
+    mesh.max_light_lines(2)
+        .light_line_style(theme.grid)
         .bold_line_style(theme.grid)
         .axis_style(theme.text)
         .label_style(theme.font(11.0));
