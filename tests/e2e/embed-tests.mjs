@@ -635,6 +635,13 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     // controls="..." hides what it does not list
     assert(await page.locator('#deep [data-control="depth"]').isHidden(), '#deep has controls without depth: its slider should be hidden');
     assert(await page.locator('#placement [data-control="residual"]').isHidden(), '#placement shows only play');
+    // Print shows the static figures in place of the live widgets.
+    await page.emulateMedia({ media: 'print' });
+    assert(await page.locator('#four').isHidden(), 'in print the live widget is hidden');
+    const printed = await page.evaluate(() =>
+      [...document.querySelectorAll('.lesson-print img')].filter((i) => i.getBoundingClientRect().width > 0).length);
+    assert(printed >= 8, `in print the static figures show (${printed} visible)`);
+    await page.emulateMedia({ media: 'screen' });
 
     // Section 1's "both on" button.
     await page.getByRole('button', { name: 'both on', exact: true }).click();
