@@ -14,6 +14,7 @@ use nalgebra::DMatrix;
 
 pub const HEADS: usize = 4;
 
+#[derive(Clone)]
 pub struct Attention<F: Real> {
     pub wq: Linear<F>, // (d, d)
     pub wk: Linear<F>, // (d, d)

@@ -9,6 +9,7 @@ use nalgebra::DMatrix;
 
 pub const EXPANSION: usize = 4;
 
+#[derive(Clone)]
 pub struct Ffn<F: Real> {
     pub up: Linear<F>,   // (d, 4d) + bias
     pub down: Linear<F>, // (4d, d) + bias

@@ -17,6 +17,7 @@ use crate::rng::{Rng, Stream};
 use crate::sublayer::Sublayer;
 use nalgebra::DMatrix;
 
+#[derive(Clone)]
 pub struct Layer<F: Real> {
     residual: bool,
     placement: NormPlacement,

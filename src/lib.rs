@@ -14,6 +14,7 @@ pub mod config;
 pub mod data;
 pub mod ffn;
 pub mod figures;
+pub mod initial_layers;
 pub mod layer;
 pub mod linear;
 pub mod loss;

@@ -6,6 +6,7 @@ use crate::real::Real;
 use crate::rng::Rng;
 use nalgebra::DMatrix;
 
+#[derive(Clone)]
 pub struct Linear<F: Real> {
     pub weight: Param<F>,       // (in, out)
     pub bias: Option<Param<F>>, // (1, out)

@@ -7,6 +7,7 @@ use crate::real::Real;
 use crate::rng::Rng;
 use nalgebra::DMatrix;
 
+#[derive(Clone)]
 pub struct Mlp<F: Real> {
     pub linear: Linear<F>, // (d, d), no bias
     z: DMatrix<F>,         // (T, d) pre-activation x W

@@ -13,6 +13,7 @@ use nalgebra::DMatrix;
 
 pub const EPS: f64 = 1e-5;
 
+#[derive(Clone)]
 pub struct Norm<F: Real> {
     pub kind: NormKind,
     pub gamma: Param<F>,        // (1, d)

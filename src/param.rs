@@ -4,6 +4,7 @@ use crate::real::Real;
 use crate::rng::Rng;
 use nalgebra::DMatrix;
 
+#[derive(Clone)]
 pub struct Param<F: Real> {
     pub value: DMatrix<F>,
     pub grad: DMatrix<F>,

@@ -35,10 +35,17 @@ pub fn outputs(config: &Config) -> usize {
 
 impl<F: Real> Stack<F> {
     pub fn new(config: &Config) -> Self {
+        Self::with_layers(config, (0..config.depth).map(|i| Layer::new(config, i)).collect())
+    }
+
+    /// A stack made of the given layers, which must be `Layer::new(config, i)` for i = 0, 1, …
+    /// (for example clones kept from a stack of another depth with the same seed).
+    pub fn with_layers(config: &Config, layers: Vec<Layer<F>>) -> Self {
+        assert_eq!(layers.len(), config.depth);
         let (t, d, k) = (config.tokens, config.width, outputs(config));
         let mut rng = Rng::new(config.seed, Stream::Readout);
         Stack {
-            layers: (0..config.depth).map(|i| Layer::new(config, i)).collect(),
+            layers,
             readout: Linear::new(d, k, 1.0, false, &mut rng),
             stream: vec![DMatrix::zeros(t, d); config.depth + 1],
             pred: DMatrix::zeros(t, k),

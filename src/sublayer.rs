@@ -11,6 +11,7 @@ use nalgebra::DMatrix;
 
 // The variants differ in size by a few matrix headers; there is one per layer, so boxing buys nothing.
 #[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
 pub enum Sublayer<F: Real> {
     Mlp(Mlp<F>),
     Ffn(Ffn<F>),

@@ -25,7 +25,11 @@ pub struct Trainer<F: Real> {
 
 impl<F: Real> Trainer<F> {
     pub fn new(config: &Config) -> Self {
-        let mut stack = Stack::new(config);
+        Self::with_stack(config, Stack::new(config))
+    }
+
+    /// A trainer for `config` that starts from `stack`, which must be `Stack::new(config)`'s twin.
+    pub fn with_stack(config: &Config, mut stack: Stack<F>) -> Self {
         let optimizer = Optimizer::new(config, &mut stack);
         let (t, d, k) = (config.tokens, config.width, outputs(config));
         let data = DataStream::new(config.seed, d, k);

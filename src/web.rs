@@ -3,6 +3,7 @@
 //! back; it does no maths of its own. Charts are drawn here, straight onto the page's canvases.
 
 use crate::charts::{self, depth::DepthCurves, Theme};
+use crate::initial_layers::InitialLayers;
 use crate::json::Json;
 use crate::readout::{self, Measured};
 use crate::report::{config_json, histogram_json, Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
@@ -66,15 +67,28 @@ pub struct Playground {
     notices: Vec<String>,
     /// The stack's activations are the probe's (no training step since the last probe).
     probed: bool,
+    /// Initial layers kept across depth changes.
+    initial: InitialLayers<f32>,
 }
 
 impl Playground {
     fn with_config(config: Config, range: (f64, f64), notices: Vec<String>) -> Playground {
-        let mut trainer = Trainer::new(&config);
+        let mut initial = InitialLayers::default();
+        let mut trainer = Trainer::with_stack(&config, initial.stack(&config));
         let init = Snapshot::take(&mut trainer);
         let hist =
             histogram(trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(range.0, range.1));
-        Playground { trainer, now: init.clone(), init, range, hist, notices, probed: true }
+        Playground { trainer, now: init.clone(), init, range, hist, notices, probed: true, initial }
+    }
+
+    /// Restarts training from the seed with `config`.
+    fn restart(&mut self, config: Config) {
+        self.trainer = Trainer::with_stack(&config, self.initial.stack(&config));
+        self.init = Snapshot::take(&mut self.trainer);
+        self.now = self.init.clone();
+        self.probed = true;
+        let (lo, hi) = self.range;
+        self.hist = histogram(self.trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi));
     }
 
     fn measured(&self) -> Measured<'_> {
@@ -131,7 +145,7 @@ impl Playground {
         let mut config = self.trainer.config.clone();
         config.set(name, value).map_err(|e| JsError::new(&e.to_string()))?;
         if config != self.trainer.config {
-            *self = Playground::with_config(config, self.range, std::mem::take(&mut self.notices));
+            self.restart(config);
         }
         Ok(())
     }
@@ -143,7 +157,7 @@ impl Playground {
         let notices = config.apply_leniently([(name, value)]);
         self.notices.extend(notices);
         if config != self.trainer.config {
-            *self = Playground::with_config(config, self.range, std::mem::take(&mut self.notices));
+            self.restart(config);
         }
     }
 
@@ -165,11 +179,7 @@ impl Playground {
 
     /// Restarts training from the seed.
     pub fn reset(&mut self) {
-        *self = Playground::with_config(
-            self.trainer.config.clone(),
-            self.range,
-            std::mem::take(&mut self.notices),
-        );
+        self.restart(self.trainer.config.clone());
     }
 
     /// Trains until `budget_ms` has passed or `max_steps` steps are done (at least one step,
