@@ -54,6 +54,7 @@ export const TEMPLATE = `
         <label>Warmup steps <input type="number" data-param="warmup" min="0" max="100000" step="1"></label>
         <label>Init gain <input type="number" data-param="gain" min="0.01" max="10" step="any"></label>
         <label>Width <input type="number" data-param="width" min="8" max="128" step="4"></label>
+        <label>Tokens <input type="number" data-param="tokens" min="1" max="256" step="1"></label>
         <label>Seed <input type="number" data-param="seed" min="0" step="1"></label>
       </div>
     </details>

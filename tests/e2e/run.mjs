@@ -365,7 +365,7 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
   await tab('summary');
   await page.keyboard.press('Enter');
   assert(await page.locator('details[data-control="more"]').evaluate((d) => d.open), 'Enter on More should open it');
-  for (const param of ['sublayer', 'norm_kind', 'optimizer', 'lr', 'warmup', 'gain', 'width', 'seed']) await tab(param);
+  for (const param of ['sublayer', 'norm_kind', 'optimizer', 'lr', 'warmup', 'gain', 'width', 'tokens', 'seed']) await tab(param);
 
   // A control inside More, operated from the keyboard: the seed.
   await page.keyboard.press('ArrowUp'); // number input: 1 → 2
