@@ -130,8 +130,7 @@ impl Playground {
     pub fn new(query: &str) -> Playground {
         let pairs = query_pairs(query);
         let mut config = Config::default();
-        let known = pairs.iter().filter(|(k, _)| crate::params::find(k).is_some());
-        let notices = config.apply_leniently(known.map(|(k, v)| (k.as_str(), v.as_str())));
+        let notices = config.apply_leniently(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         let (lo, hi) = match HISTOGRAM_RANGE {
             Range::Fixed(lo, hi) => (lo, hi),
             Range::Auto => (-4.0, 4.0),

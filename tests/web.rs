@@ -41,11 +41,12 @@ fn query_sets_the_state_and_bad_values_fall_back_with_notices() {
     assert_eq!(pg.get("norm").as_deref(), Some("post"));
     assert_eq!(pg.get("sublayer").as_deref(), Some("attention"));
     assert!(pg.take_notices().is_empty());
-    let mut bad = Playground::new("depth=500&width=31&residual=maybe&lr=%41bc");
+    let mut bad = Playground::new("depth=500&width=31&residual=maybe&lr=%41bc&colour=red");
     assert_eq!(bad.get("depth").as_deref(), Some("96"));
     assert_eq!(bad.get("width").as_deref(), Some("32"));
     let notices = bad.take_notices();
-    assert_eq!(notices.len(), 4, "{notices:?}");
+    assert_eq!(notices.len(), 5, "{notices:?}");
+    assert!(notices.iter().any(|n| n.contains("unknown parameter \"colour\"")), "{notices:?}");
     assert!(notices.iter().any(|n| n.starts_with("depth:")));
     assert!(bad.take_notices().is_empty(), "notices are handed out once");
 }
