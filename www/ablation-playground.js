@@ -7,12 +7,10 @@
 // `input` while dragging, `change` on commit and `playground-update` (detail: depth, residual,
 // norm, step, loss, act_std, diverged_at); `.value` holds the current state and readouts.
 
-import { mount, parseList, showError, CONTROLS, PANELS } from './playground.js';
+import { mount, parseList, showError, isOff, CONTROLS, PANELS } from './playground.js';
 
 const STATE = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed'];
 const HERE = import.meta.url;
-
-const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(v.trim().toLowerCase());
 
 let bindings;
 function loadBindings() {

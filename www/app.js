@@ -1,7 +1,7 @@
 // The playground page: one widget whose state lives in the URL, which can be embedded in an
 // iframe (`?embed=1`) and driven by postMessage from origins the embedder allows (`?allow=`).
 
-import { mount, parseList, showError, CONTROLS, PANELS } from './playground.js';
+import { mount, parseList, showError, isOff, CONTROLS, PANELS } from './playground.js';
 
 /** URL parameters about presentation, not about the model. */
 const PRESENTATION = ['controls', 'panels', 'embed', 'autoplay', 'allow'];
@@ -16,7 +16,6 @@ function wasmReady(timeoutMs = 20000) {
   });
 }
 
-const flag = (v) => v != null && !['0', 'false', 'off', 'no'].includes(v.toLowerCase());
 
 function start(root, bindings) {
   const url = new URL(location.href);
@@ -27,7 +26,7 @@ function start(root, bindings) {
     .map((s) => s.trim())
     .filter(Boolean);
   const embedded = window.parent !== window;
-  if (flag(q.get('embed'))) document.body.classList.add('ap-embed');
+  if (q.get('embed') != null && !isOff(q.get('embed'))) document.body.classList.add('ap-embed');
   const toParent = (message) => {
     if (embedded) window.parent.postMessage(message, '*');
   };
@@ -36,7 +35,7 @@ function start(root, bindings) {
     state,
     controls: parseList(q.get('controls'), CONTROLS),
     panels: parseList(q.get('panels'), PANELS),
-    autoplay: q.get('autoplay') == null || flag(q.get('autoplay')),
+    autoplay: !isOff(q.get('autoplay')),
     linkBase: url.origin + url.pathname,
     onParam() {
       // keep the address bar reproducing the current run (presentation parameters stay)

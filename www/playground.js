@@ -10,6 +10,9 @@ const CAPTION_EVERY_MS = 1000;
 export const CONTROLS = ['depth', 'residual', 'norm', 'placement', 'play', 'more', 'copy'];
 export const PANELS = ['histogram', 'loss', 'depth'];
 
+/** Whether a presentation flag (`autoplay`, `embed`) says no: off, false, 0 or no, any case. */
+export const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(String(v).trim().toLowerCase());
+
 export const TEMPLATE = `
   <div class="ap-notice" data-el="notice" role="note" hidden></div>
   <form class="ap-controls" data-el="controls" onsubmit="return false">
