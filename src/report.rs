@@ -36,7 +36,7 @@ impl Snapshot {
         }
     }
 
-    fn json(&self) -> Json {
+    pub fn json(&self) -> Json {
         Json::Obj(vec![
             ("act_std", Json::nums(&self.act_std)),
             ("grad_norm", Json::nums(&self.grad_norm)),

@@ -56,10 +56,6 @@ impl<F: Real> Stack<F> {
         }
     }
 
-    pub fn depth(&self) -> usize {
-        self.layers.len()
-    }
-
     /// Runs the batch `x` through the stack and returns the loss against `target`.
     pub fn forward(&mut self, x: &DMatrix<F>, target: &DMatrix<F>) -> f64 {
         self.stream[0].copy_from(x);

@@ -56,14 +56,6 @@ impl<F: Real> Sublayer<F> {
             Sublayer::Attention(s) => s.backward(x, dy, dx),
         }
     }
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            Sublayer::Mlp(_) => "mlp",
-            Sublayer::Ffn(_) => "ffn",
-            Sublayer::Attention(_) => "attention",
-        }
-    }
 }
 
 impl<F: Real> Params<F> for Sublayer<F> {

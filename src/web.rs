@@ -72,23 +72,23 @@ pub struct Playground {
 }
 
 impl Playground {
-    fn with_config(config: Config, range: (f64, f64), notices: Vec<String>) -> Playground {
-        let mut initial = InitialLayers::default();
+    /// A fresh start from the seed, drawing layers from `initial` where it has them.
+    fn build(
+        config: Config,
+        range: (f64, f64),
+        notices: Vec<String>,
+        mut initial: InitialLayers<f32>,
+    ) -> Playground {
         let mut trainer = Trainer::with_stack(&config, initial.stack(&config));
         let init = Snapshot::take(&mut trainer);
-        let hist =
-            histogram(trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(range.0, range.1));
+        let hist = axis_histogram(&trainer, range);
         Playground { trainer, now: init.clone(), init, range, hist, notices, probed: true, initial }
     }
 
-    /// Restarts training from the seed with `config`.
+    /// Restarts training from the seed with `config`, keeping the axis, notices and initial layers.
     fn restart(&mut self, config: Config) {
-        self.trainer = Trainer::with_stack(&config, self.initial.stack(&config));
-        self.init = Snapshot::take(&mut self.trainer);
-        self.now = self.init.clone();
-        self.probed = true;
-        let (lo, hi) = self.range;
-        self.hist = histogram(self.trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi));
+        let (notices, initial) = (std::mem::take(&mut self.notices), std::mem::take(&mut self.initial));
+        *self = Playground::build(config, self.range, notices, initial);
     }
 
     fn measured(&self) -> Measured<'_> {
@@ -109,6 +109,11 @@ impl Playground {
             Theme::light(scale)
         }
     }
+}
+
+/// The final activations (the probe's, after `measure`) on the reader's fixed axis.
+fn axis_histogram(trainer: &Trainer<f32>, (lo, hi): (f64, f64)) -> Histogram {
+    histogram(trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi))
 }
 
 type Area = DrawingArea<CanvasBackend, plotters::coord::Shift>;
@@ -135,7 +140,7 @@ impl Playground {
             Range::Fixed(lo, hi) => (lo, hi),
             Range::Auto => (-4.0, 4.0),
         };
-        Playground::with_config(config, (lo, hi), notices)
+        Playground::build(config, (lo, hi), notices, InitialLayers::default())
     }
 
     /// Sets one parameter (by its URL name) and restarts training from the seed.
@@ -203,8 +208,7 @@ impl Playground {
             self.now = Snapshot::take(&mut self.trainer);
             self.probed = true;
         }
-        let (lo, hi) = self.range;
-        self.hist = histogram(self.trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi));
+        self.hist = axis_histogram(&self.trainer, self.range);
     }
 
     /// Fits the histogram's axis to the current activations; it then stays fixed again.
@@ -281,14 +285,6 @@ impl Playground {
     /// Configuration, readouts and panel data as JSON, for scripts and tests.
     #[wasm_bindgen(js_name = stateJson)]
     pub fn state_json(&self) -> String {
-        let snap = |s: &Snapshot| {
-            Json::Obj(vec![
-                ("act_std", Json::nums(&s.act_std)),
-                ("grad_norm", Json::nums(&s.grad_norm)),
-                ("weight_grad_norm", Json::nums(&s.weight_grad_norm)),
-                ("probe_loss", Json::Num(s.probe_loss)),
-            ])
-        };
         Json::Obj(vec![
             ("config", config_json(&self.trainer.config)),
             ("step", Json::Int(self.trainer.step as i128)),
@@ -296,8 +292,8 @@ impl Playground {
             ("act_std", Json::Num(self.act_std())),
             ("diverged_at", self.trainer.diverged_at.map_or(Json::Null, |s| Json::Int(s as i128))),
             ("losses", Json::nums(&self.trainer.losses)),
-            ("init", snap(&self.init)),
-            ("now", snap(&self.now)),
+            ("init", self.init.json()),
+            ("now", self.now.json()),
             ("histogram", histogram_json(&self.hist)),
         ])
         .to_string()
@@ -327,15 +323,4 @@ impl Playground {
         };
         draw_on(canvas, |area| charts::depth::draw(area, &curves, &theme))
     }
-}
-
-/// The full `ablate` JSON report for a configuration given as a URL query, computed in the
-/// browser (strict: a bad parameter is an error).
-#[wasm_bindgen(js_name = reportJson)]
-pub fn report_json(query: &str, steps: usize) -> Result<String, JsError> {
-    let mut config = Config::default();
-    for (k, v) in query_pairs(query) {
-        config.set(&k, &v).map_err(|e| JsError::new(&e.to_string()))?;
-    }
-    Ok(crate::report::run(&config, steps).json().to_string())
 }
