@@ -2,12 +2,13 @@
 //! JavaScript holds an opaque `Playground`, calls small methods and reads numbers and words
 //! back; it does no maths of its own. Charts are drawn here, straight onto the page's canvases.
 
-use crate::charts::{self, depth::DepthCurves, Theme};
-use crate::initial_layers::InitialLayers;
-use crate::json::Json;
-use crate::readout::{self, Measured};
-use crate::report::{config_json, histogram_json, Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
-use crate::stats::{histogram, Histogram, Range};
+use crate::model::stats::{histogram, Histogram, Range};
+use crate::training::initial_layers::InitialLayers;
+use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
+use crate::view::charts::{self, depth::DepthCurves, Theme};
+use crate::view::json::Json;
+use crate::view::json::{config_json, histogram_json};
+use crate::view::words::{self, Measured};
 use crate::{Config, Trainer};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -253,27 +254,27 @@ impl Playground {
 
     #[wasm_bindgen(getter)]
     pub fn status(&self) -> String {
-        readout::status_line(&self.measured())
+        words::status_line(&self.measured())
     }
 
     #[wasm_bindgen(getter)]
     pub fn caption(&self) -> String {
-        readout::caption(&self.measured())
+        words::caption(&self.measured())
     }
 
     #[wasm_bindgen(getter, js_name = histogramSummary)]
     pub fn histogram_summary(&self) -> String {
-        readout::histogram_summary(&self.hist, self.act_std())
+        words::histogram_summary(&self.hist, self.act_std())
     }
 
     #[wasm_bindgen(getter, js_name = lossSummary)]
     pub fn loss_summary(&self) -> String {
-        readout::loss_summary(&self.trainer.losses, self.trainer.diverged_at)
+        words::loss_summary(&self.trainer.losses, self.trainer.diverged_at)
     }
 
     #[wasm_bindgen(getter, js_name = depthSummary)]
     pub fn depth_summary(&self) -> String {
-        readout::depth_summary(&self.init, &self.now)
+        words::depth_summary(&self.init, &self.now)
     }
 
     /// The training losses so far (one copy).

@@ -1,16 +1,16 @@
 //! Every backward pass against central finite differences, in f64: op by op, and whole
 //! stacks under every combination of residual × norm placement × norm kind × sublayer.
 
-use ablation_playground::attention::Attention;
 use ablation_playground::config::*;
-use ablation_playground::ffn::Ffn;
-use ablation_playground::linear::Linear;
-use ablation_playground::loss::{mse, mse_backward};
-use ablation_playground::mlp::Mlp;
-use ablation_playground::norm::Norm;
-use ablation_playground::param::{Param, Params};
-use ablation_playground::rng::{Rng, Stream};
-use ablation_playground::stack::{outputs, Stack};
+use ablation_playground::model::attention::Attention;
+use ablation_playground::model::ffn::Ffn;
+use ablation_playground::model::linear::Linear;
+use ablation_playground::model::loss::{mse, mse_backward};
+use ablation_playground::model::mlp::Mlp;
+use ablation_playground::model::norm::Norm;
+use ablation_playground::model::param::{Param, Params};
+use ablation_playground::model::rng::{Rng, Stream};
+use ablation_playground::model::stack::{outputs, Stack};
 use nalgebra::DMatrix;
 
 const EPS: f64 = 1e-6;

@@ -1,11 +1,11 @@
 //! Properties of the model that the lesson relies on, checked against their definitions.
 
 use ablation_playground::config::*;
-use ablation_playground::norm::Norm;
-use ablation_playground::param::Params;
-use ablation_playground::rng::{Rng, Stream};
-use ablation_playground::stack::{outputs, Stack};
-use ablation_playground::sublayer::Sublayer;
+use ablation_playground::model::norm::Norm;
+use ablation_playground::model::param::Params;
+use ablation_playground::model::rng::{Rng, Stream};
+use ablation_playground::model::stack::{outputs, Stack};
+use ablation_playground::model::sublayer::Sublayer;
 use ablation_playground::Trainer;
 use nalgebra::DMatrix;
 

@@ -3,7 +3,7 @@
 //! with margins. If the model or the recipe changes, this test says whether the table still holds.
 
 use ablation_playground::config::{Config, NormPlacement};
-use ablation_playground::report::{run, Run};
+use ablation_playground::training::report::{run, Run};
 
 const SEEDS: [u64; 3] = [1, 2, 3];
 const STEPS: usize = 500;

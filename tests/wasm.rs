@@ -3,7 +3,7 @@
 //! JSON to this test through the `ABLATE_REFERENCE` environment variable at compile time.
 #![cfg(target_arch = "wasm32")]
 
-use ablation_playground::report::run;
+use ablation_playground::training::report::run;
 use ablation_playground::Config;
 use wasm_bindgen_test::*;
 
@@ -16,7 +16,7 @@ fn reference_config() -> (Config, usize) {
         if flag == "steps" {
             steps = pair[1].parse().unwrap();
         } else {
-            let spec = ablation_playground::params::find_flag(flag).unwrap();
+            let spec = ablation_playground::config::find_flag(flag).unwrap();
             config.set(spec.name, pair[1]).unwrap();
         }
     }

@@ -1,9 +1,9 @@
 //! `ablate`: train one configuration natively and print a JSON report.
 //! Run `ablate --help` for the flags; the README documents them and the JSON.
 
-use ablation_playground::figures::panels_svg;
-use ablation_playground::params::{find_flag, PARAMS};
-use ablation_playground::report::{run, Run};
+use ablation_playground::config::{find_flag, PARAMS};
+use ablation_playground::training::report::{run, Run};
+use ablation_playground::view::figures::panels_svg;
 use ablation_playground::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -14,7 +14,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, TEST_PAGES, frames, loadPlayground, openPage, startServer, state } from './lib.mjs';
 
-// Every model parameter, by its URL / attribute name (src/params.rs's table).
+// Every model parameter, by its URL / attribute name (src/config/table.rs's table).
 const PARAMS = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed'];
 const READOUTS = ['step', 'loss', 'act_std', 'diverged_at'];
 

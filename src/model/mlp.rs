@@ -1,10 +1,10 @@
 //! The lessons' toy sublayer: `F(x) = relu(x W)`.
 
-use crate::activation::{relu_backward, relu_forward};
-use crate::linear::Linear;
-use crate::param::{Param, Params};
-use crate::real::Real;
-use crate::rng::Rng;
+use crate::model::activation::{relu_backward, relu_forward};
+use crate::model::linear::Linear;
+use crate::model::param::{Param, Params};
+use crate::model::real::Real;
+use crate::model::rng::Rng;
 use nalgebra::DMatrix;
 
 #[derive(Clone)]

@@ -1,12 +1,12 @@
 //! `F` in `x + F(LN(x))`: which function a sublayer computes.
 
-use crate::attention::Attention;
 use crate::config::SublayerKind;
-use crate::ffn::Ffn;
-use crate::mlp::Mlp;
-use crate::param::{Param, Params};
-use crate::real::Real;
-use crate::rng::Rng;
+use crate::model::attention::Attention;
+use crate::model::ffn::Ffn;
+use crate::model::mlp::Mlp;
+use crate::model::param::{Param, Params};
+use crate::model::real::Real;
+use crate::model::rng::Rng;
 use nalgebra::DMatrix;
 
 // The variants differ in size by a few matrix headers; there is one per layer, so boxing buys nothing.

@@ -1,5 +1,9 @@
-//! A tiny JSON writer for the CLI's report (non-finite numbers become `null`).
+//! A tiny JSON writer for the CLI's report (non-finite numbers become `null`), and the
+//! report's JSON form.
 
+use crate::config::{Config, Kind, PARAMS};
+use crate::model::stats::Histogram;
+use crate::training::report::{Run, Snapshot};
 use std::fmt::Write;
 
 pub enum Json {
@@ -68,5 +72,58 @@ impl std::fmt::Display for Json {
         let mut s = String::new();
         self.write(&mut s);
         f.write_str(&s)
+    }
+}
+
+impl Snapshot {
+    pub fn json(&self) -> Json {
+        Json::Obj(vec![
+            ("act_std", Json::nums(&self.act_std)),
+            ("grad_norm", Json::nums(&self.grad_norm)),
+            ("weight_grad_norm", Json::nums(&self.weight_grad_norm)),
+            ("probe_loss", Json::Num(self.probe_loss)),
+        ])
+    }
+}
+
+/// The configuration as JSON, keyed by the parameter table's names, numbers as numbers.
+pub fn config_json(config: &Config) -> Json {
+    Json::Obj(
+        PARAMS
+            .iter()
+            .map(|p| {
+                let text = (p.get)(config);
+                let value = match p.kind {
+                    Kind::Int { .. } | Kind::Seed => Json::Int(text.parse().unwrap_or_default()),
+                    Kind::Float { .. } => Json::Num(text.parse().unwrap_or(f64::NAN)),
+                    Kind::Choice(_) => Json::Str(text),
+                };
+                (p.name, value)
+            })
+            .collect(),
+    )
+}
+
+pub fn histogram_json(h: &Histogram) -> Json {
+    Json::Obj(vec![
+        ("lo", Json::Num(h.lo)),
+        ("hi", Json::Num(h.hi)),
+        ("counts", Json::Arr(h.counts.iter().map(|&c| Json::Int(c.into())).collect())),
+        ("below", Json::Int(h.below.into())),
+        ("above", Json::Int(h.above.into())),
+        ("nan", Json::Int(h.nan.into())),
+    ])
+}
+
+impl Run {
+    pub fn json(&self) -> Json {
+        Json::Obj(vec![
+            ("config", config_json(&self.config)),
+            ("init", self.init.json()),
+            ("final", self.last.json()),
+            ("loss", Json::nums(&self.loss)),
+            ("diverged_at", self.diverged_at.map_or(Json::Null, |s| Json::Int(s as i128))),
+            ("histogram", histogram_json(&self.histogram)),
+        ])
     }
 }

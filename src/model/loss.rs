@@ -1,6 +1,6 @@
 //! Mean squared error of the readout against the teacher's targets.
 
-use crate::real::Real;
+use crate::model::real::Real;
 use nalgebra::DMatrix;
 
 /// `L = mean((ŷ − y)²)` over every token and output; summed in f64 so the reported

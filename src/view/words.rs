@@ -1,10 +1,10 @@
 //! The words the page shows: the status line, the caption and the text alternatives of the
 //! panels, all computed from measured numbers (never from a table of expected outcomes).
 
-use crate::charts::short;
 use crate::config::{Config, NormKind, NormPlacement};
-use crate::report::Snapshot;
-use crate::stats::Histogram;
+use crate::model::stats::Histogram;
+use crate::training::report::Snapshot;
+use crate::view::charts::short;
 
 /// Everything the words are made of.
 pub struct Measured<'a> {

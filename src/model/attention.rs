@@ -5,11 +5,11 @@
 //! `F(x) = C W_o`. Scores are kept transposed, `Sᵀ[s, t]`, so that each query's
 //! probabilities are one contiguous column whose first t + 1 entries are the unmasked ones.
 
-use crate::linear::Linear;
-use crate::matmul::{gemm_nn, gemm_nt, gemm_tn};
-use crate::param::{Param, Params};
-use crate::real::Real;
-use crate::rng::Rng;
+use crate::model::linear::Linear;
+use crate::model::matmul::{gemm_nn, gemm_nt, gemm_tn};
+use crate::model::param::{Param, Params};
+use crate::model::real::Real;
+use crate::model::rng::Rng;
 use nalgebra::DMatrix;
 
 pub const HEADS: usize = 4;

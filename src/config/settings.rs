@@ -1,7 +1,7 @@
 //! What the reader configures. `Config::default()` is the page's reset state.
 //!
 //! Every field has a name, a range and a default in one declarative table (`PARAMS` in
-//! `params.rs`), which the URL, the element attributes, the messages and the CLI share.
+//! `table.rs`), which the URL, the element attributes, the messages and the CLI share.
 
 use std::fmt;
 
@@ -101,13 +101,3 @@ impl fmt::Display for ConfigError {
 }
 
 impl std::error::Error for ConfigError {}
-
-impl Config {
-    /// Checks every field against its documented range.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        for spec in crate::params::PARAMS {
-            spec.check(&(spec.get)(self))?;
-        }
-        Ok(())
-    }
-}

@@ -5,13 +5,13 @@
 //! `backward`, the norm of `∂L/∂x_ℓ` at every depth and of `∂L/∂W` for every sublayer.
 
 use crate::config::Config;
-use crate::layer::Layer;
-use crate::linear::Linear;
-use crate::loss::{mse, mse_backward};
-use crate::param::{Param, Params};
-use crate::real::Real;
-use crate::rng::{Rng, Stream};
-use crate::stats::{all_finite, frobenius, moments, Moments};
+use crate::model::layer::Layer;
+use crate::model::linear::Linear;
+use crate::model::loss::{mse, mse_backward};
+use crate::model::param::{Param, Params};
+use crate::model::real::Real;
+use crate::model::rng::{Rng, Stream};
+use crate::model::stats::{all_finite, frobenius, moments, Moments};
 use nalgebra::DMatrix;
 
 pub struct Stack<F: Real> {

@@ -1,9 +1,9 @@
 //! `y = x W + b`: the only op with weights to multiply by.
 
-use crate::matmul::{gemm_nn, gemm_nt, gemm_tn};
-use crate::param::{Param, Params};
-use crate::real::Real;
-use crate::rng::Rng;
+use crate::model::matmul::{gemm_nn, gemm_nt, gemm_tn};
+use crate::model::param::{Param, Params};
+use crate::model::real::Real;
+use crate::model::rng::Rng;
 use nalgebra::DMatrix;
 
 #[derive(Clone)]

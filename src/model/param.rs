@@ -1,7 +1,7 @@
 //! A learned tensor and its gradient.
 
-use crate::real::Real;
-use crate::rng::Rng;
+use crate::model::real::Real;
+use crate::model::rng::Rng;
 use nalgebra::DMatrix;
 
 #[derive(Clone)]

@@ -2,7 +2,7 @@
 //! element attribute, message field), its CLI flag, type, allowed values and default.
 //! Every entry point parses through it, so they accept and reject exactly the same things.
 
-use crate::config::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, SublayerKind};
+use super::settings::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, SublayerKind};
 
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
@@ -256,6 +256,14 @@ pub fn find_flag(flag: &str) -> Option<&'static ParamSpec> {
 }
 
 impl Config {
+    /// Checks every field against its documented range.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for spec in PARAMS {
+            spec.check(&(spec.get)(self))?;
+        }
+        Ok(())
+    }
+
     /// Sets one parameter by its table name from text; on error the config is unchanged.
     pub fn set(&mut self, name: &str, text: &str) -> Result<(), ConfigError> {
         let spec = find(name).ok_or_else(|| ConfigError {

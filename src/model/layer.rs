@@ -10,11 +10,11 @@
 //! | off      | post | LN(F(x))      |
 
 use crate::config::{Config, NormPlacement};
-use crate::norm::Norm;
-use crate::param::{Param, Params};
-use crate::real::Real;
-use crate::rng::{Rng, Stream};
-use crate::sublayer::Sublayer;
+use crate::model::norm::Norm;
+use crate::model::param::{Param, Params};
+use crate::model::real::Real;
+use crate::model::rng::{Rng, Stream};
+use crate::model::sublayer::Sublayer;
 use nalgebra::DMatrix;
 
 #[derive(Clone)]

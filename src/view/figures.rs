@@ -1,8 +1,8 @@
 //! Static figures: the three panels of a finished run as SVG, through the same chart code
 //! the page draws on its canvases (for `<noscript>`, print, and lesson images).
 
-use crate::charts::{self, depth::DepthCurves, Theme};
-use crate::report::Run;
+use crate::training::report::Run;
+use crate::view::charts::{self, depth::DepthCurves, Theme};
 use plotters::prelude::*;
 
 pub const SIZE: (u32, u32) = (640, 480);

@@ -1,10 +1,10 @@
 //! Training: forward, backward, update, record — like TensorFlow Playground's `oneStep()`.
 
 use crate::config::Config;
-use crate::data::DataStream;
-use crate::optim::Optimizer;
-use crate::real::Real;
-use crate::stack::{outputs, Stack};
+use crate::model::real::Real;
+use crate::model::stack::{outputs, Stack};
+use crate::training::data::DataStream;
+use crate::training::optim::Optimizer;
 use nalgebra::DMatrix;
 
 pub struct Trainer<F: Real> {

@@ -1,8 +1,8 @@
 //! SGD and Adam with linear warmup. No gradient clipping: an explosion is real.
 
 use crate::config::{Config, OptimizerKind};
-use crate::param::{Param, Params};
-use crate::real::Real;
+use crate::model::param::{Param, Params};
+use crate::model::real::Real;
 use nalgebra::DMatrix;
 
 const BETA1: f64 = 0.9;

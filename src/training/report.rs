@@ -1,10 +1,8 @@
 //! A full run as plain data: what the CLI prints and what static figures are drawn from.
 
 use crate::config::Config;
-use crate::json::Json;
-use crate::params::{Kind, PARAMS};
-use crate::stats::{histogram, Histogram, Range};
-use crate::train::Trainer;
+use crate::model::stats::{histogram, Histogram, Range};
+use crate::training::train::Trainer;
 
 /// The histogram's fixed axis: wide enough for a healthy unit-scale stream, narrow enough
 /// that an exploding one piles up visibly at both edges.
@@ -35,15 +33,6 @@ impl Snapshot {
             probe_loss,
         }
     }
-
-    pub fn json(&self) -> Json {
-        Json::Obj(vec![
-            ("act_std", Json::nums(&self.act_std)),
-            ("grad_norm", Json::nums(&self.grad_norm)),
-            ("weight_grad_norm", Json::nums(&self.weight_grad_norm)),
-            ("probe_loss", Json::Num(self.probe_loss)),
-        ])
-    }
 }
 
 pub struct Run {
@@ -69,46 +58,4 @@ pub fn run(config: &Config, steps: usize) -> Run {
     let last = Snapshot::take(&mut trainer);
     let histogram = histogram(trainer.stack.output().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
     Run { config: config.clone(), init, last, loss, diverged_at: trainer.diverged_at, histogram }
-}
-
-/// The configuration as JSON, keyed by the parameter table's names, numbers as numbers.
-pub fn config_json(config: &Config) -> Json {
-    Json::Obj(
-        PARAMS
-            .iter()
-            .map(|p| {
-                let text = (p.get)(config);
-                let value = match p.kind {
-                    Kind::Int { .. } | Kind::Seed => Json::Int(text.parse().unwrap_or_default()),
-                    Kind::Float { .. } => Json::Num(text.parse().unwrap_or(f64::NAN)),
-                    Kind::Choice(_) => Json::Str(text),
-                };
-                (p.name, value)
-            })
-            .collect(),
-    )
-}
-
-pub fn histogram_json(h: &Histogram) -> Json {
-    Json::Obj(vec![
-        ("lo", Json::Num(h.lo)),
-        ("hi", Json::Num(h.hi)),
-        ("counts", Json::Arr(h.counts.iter().map(|&c| Json::Int(c.into())).collect())),
-        ("below", Json::Int(h.below.into())),
-        ("above", Json::Int(h.above.into())),
-        ("nan", Json::Int(h.nan.into())),
-    ])
-}
-
-impl Run {
-    pub fn json(&self) -> Json {
-        Json::Obj(vec![
-            ("config", config_json(&self.config)),
-            ("init", self.init.json()),
-            ("final", self.last.json()),
-            ("loss", Json::nums(&self.loss)),
-            ("diverged_at", self.diverged_at.map_or(Json::Null, |s| Json::Int(s as i128))),
-            ("histogram", histogram_json(&self.histogram)),
-        ])
-    }
 }

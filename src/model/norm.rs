@@ -7,8 +7,8 @@
 //! per-token sums run column by column into a length-T buffer, which vectorises over tokens.
 
 use crate::config::NormKind;
-use crate::param::{Param, Params};
-use crate::real::Real;
+use crate::model::param::{Param, Params};
+use crate::model::real::Real;
 use nalgebra::DMatrix;
 
 pub const EPS: f64 = 1e-5;

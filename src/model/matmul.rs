@@ -9,7 +9,7 @@
 //!
 //! Shapes follow BLAS: `c (m×n) = op(a) · op(b)` with inner dimension `k`.
 
-use crate::real::Real;
+use crate::model::real::Real;
 
 /// `c = a · b` (or `c += a · b`), `a` is m×k, `b` is k×n.
 pub fn gemm_nn<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
@@ -136,7 +136,7 @@ pub fn axpy<F: Real>(alpha: F, x: &[F], y: &mut [F]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::{Rng, Stream};
+    use crate::model::rng::{Rng, Stream};
     use nalgebra::DMatrix;
 
     fn random(r: usize, c: usize, rng: &mut Rng) -> DMatrix<f64> {

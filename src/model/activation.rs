@@ -2,7 +2,7 @@
 //! The `if` forms (not `max`) vectorise under wasm simd128, and ReLU lets NaN through
 //! (as PyTorch does) so that a diverged run cannot hide behind a zero.
 
-use crate::real::Real;
+use crate::model::real::Real;
 
 /// `y = relu(z)`
 pub fn relu_forward<F: Real>(z: &[F], y: &mut [F]) {

@@ -6,9 +6,9 @@
 //! are most of the cost of a rebuild).
 
 use crate::config::Config;
-use crate::layer::Layer;
-use crate::real::Real;
-use crate::stack::Stack;
+use crate::model::layer::Layer;
+use crate::model::real::Real;
+use crate::model::stack::Stack;
 
 #[derive(Default)]
 pub struct InitialLayers<F: Real> {
@@ -47,7 +47,7 @@ impl<F: Real> InitialLayers<F> {
 mod tests {
     use super::*;
     use crate::config::{NormPlacement, OptimizerKind, SublayerKind};
-    use crate::param::Params;
+    use crate::model::param::Params;
 
     fn weights(stack: &mut Stack<f32>) -> Vec<Vec<f32>> {
         let mut out = Vec::new();

@@ -1,6 +1,6 @@
 //! Statistics of a tensor's values, straight from their definitions, and histograms.
 
-use crate::real::Real;
+use crate::model::real::Real;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Moments {

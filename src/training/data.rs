@@ -5,9 +5,9 @@
 //! draws a fresh batch from the seeded data stream (so the batch order is fixed by the seed);
 //! a separate fixed probe batch is what the histogram and the per-depth panels look at.
 
-use crate::matmul::gemm_nn;
-use crate::real::Real;
-use crate::rng::{Rng, Stream};
+use crate::model::matmul::gemm_nn;
+use crate::model::real::Real;
+use crate::model::rng::{Rng, Stream};
 use nalgebra::DMatrix;
 
 pub struct Teacher<F: Real> {

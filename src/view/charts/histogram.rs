@@ -1,7 +1,7 @@
 //! Panel 1: the distribution of the final activations, on a fixed axis with overflow counts.
 
 use super::{err, frame, short, style_mesh, ChartResult, Theme};
-use crate::stats::Histogram;
+use crate::model::stats::Histogram;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 

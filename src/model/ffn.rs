@@ -1,10 +1,10 @@
 //! A Transformer's position-wise feed-forward network: `F(x) = gelu(x W₁ + b₁) W₂ + b₂`, d → 4d → d.
 
-use crate::activation::{gelu_backward, gelu_forward};
-use crate::linear::Linear;
-use crate::param::{Param, Params};
-use crate::real::Real;
-use crate::rng::Rng;
+use crate::model::activation::{gelu_backward, gelu_forward};
+use crate::model::linear::Linear;
+use crate::model::param::{Param, Params};
+use crate::model::real::Real;
+use crate::model::rng::Rng;
 use nalgebra::DMatrix;
 
 pub const EXPANSION: usize = 4;

@@ -1,0 +1,8 @@
+//! What the reader configures: the settings (`Config` and its choices) and the one table that
+//! names, ranges and parses them for every entry point (URL, element, messages, CLI).
+
+mod settings;
+mod table;
+
+pub use settings::*;
+pub use table::*;

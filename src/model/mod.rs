@@ -1,0 +1,18 @@
+//! The maths of the model: numbers and kernels, the ops (forward and backward side by side),
+//! one layer with its switches, and the whole stack.
+
+pub mod activation;
+pub mod attention;
+pub mod ffn;
+pub mod layer;
+pub mod linear;
+pub mod loss;
+pub mod matmul;
+pub mod mlp;
+pub mod norm;
+pub mod param;
+pub mod real;
+pub mod rng;
+pub mod stack;
+pub mod stats;
+pub mod sublayer;

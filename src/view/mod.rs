@@ -1,0 +1,6 @@
+//! The words and the charts: everything a reader sees, computed from plain data.
+
+pub mod charts;
+pub mod figures;
+pub mod json;
+pub mod words;
