@@ -1,15 +1,20 @@
-//! The one file that knows about the browser: a thin wasm-bindgen handle over the core.
-//! JavaScript holds an opaque `Playground`, calls small methods and reads numbers and words
-//! back; it does no maths of its own. Charts are drawn here, straight onto the page's canvases.
+//! The one file that knows about the browser: thin wasm-bindgen handles over the core.
+//!
+//! - `Settings`: the parameter table, on the page's thread: validates what the reader types,
+//!   keeps the configuration and answers `get` at once.
+//! - `Session`: the live run, in the Web Worker (or on the page's thread as a fallback); it
+//!   trains and encodes frames.
+//! - `View`: the latest frame, on the page's thread; it draws the charts and gives the words,
+//!   all from that one frame.
+//!
+//! JavaScript holds these opaque handles and moves bytes between them; it does no maths.
 
-use crate::model::stats::{histogram, Histogram, Range};
-use crate::training::initial_layers::InitialLayers;
-use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
+use crate::config::{Config, PARAMS};
+use crate::training::frame::Frame;
+use crate::training::session;
 use crate::view::charts::{self, depth::DepthCurves, Theme};
-use crate::view::json::Json;
-use crate::view::json::{config_json, histogram_json};
-use crate::view::words::{self, Measured};
-use crate::{Config, Trainer};
+use crate::view::json::{config_json, frame_json};
+use crate::view::words;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
@@ -52,69 +57,139 @@ fn query_pairs(query: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
+/// A configuration from a URL query, leniently, with the notices for what was replaced.
+fn lenient(query: &str) -> (Config, Vec<String>) {
+    let mut config = Config::default();
+    let notices = config.apply_leniently(query_pairs(query).iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    (config, notices)
+}
+
+/// The reader's configuration, checked against the one parameter table.
+#[wasm_bindgen]
+pub struct Settings {
+    config: Config,
+    notices: Vec<String>,
 }
 
 #[wasm_bindgen]
-pub struct Playground {
-    trainer: Trainer<f32>,
-    /// The probe at initialisation, and now.
-    init: Snapshot,
-    now: Snapshot,
-    /// The histogram's axis: fixed while the reader drags, until they rescale.
-    range: (f64, f64),
-    hist: Histogram,
-    notices: Vec<String>,
-    /// The stack's activations are the probe's (no training step since the last probe).
-    probed: bool,
-    /// Initial layers kept across depth changes.
-    initial: InitialLayers<f32>,
-}
-
-impl Playground {
-    /// A fresh start from the seed, drawing layers from `initial` where it has them.
-    fn build(
-        config: Config,
-        range: (f64, f64),
-        notices: Vec<String>,
-        mut initial: InitialLayers<f32>,
-    ) -> Playground {
-        let mut trainer = Trainer::with_stack(&config, initial.stack(&config));
-        let init = Snapshot::take(&mut trainer);
-        let hist = axis_histogram(&trainer, range);
-        Playground { trainer, now: init.clone(), init, range, hist, notices, probed: true, initial }
+impl Settings {
+    /// Settings from a URL query. Invalid or unknown parameters fall back to the nearest valid
+    /// value or the default; `takeNotices` says which.
+    #[wasm_bindgen(constructor)]
+    pub fn new(query: &str) -> Settings {
+        let (config, notices) = lenient(query);
+        Settings { config, notices }
     }
 
-    /// Restarts training from the seed with `config`, keeping the axis, notices and initial layers.
-    fn restart(&mut self, config: Config) {
-        let (notices, initial) = (std::mem::take(&mut self.notices), std::mem::take(&mut self.initial));
-        *self = Playground::build(config, self.range, notices, initial);
+    /// Every parameter's URL name, in table order.
+    pub fn names() -> Vec<String> {
+        PARAMS.iter().map(|p| p.name.to_string()).collect()
     }
 
-    fn measured(&self) -> Measured<'_> {
-        Measured {
-            config: &self.trainer.config,
-            losses: &self.trainer.losses,
-            diverged_at: self.trainer.diverged_at,
-            init: &self.init,
-            now: &self.now,
-        }
+    /// Sets one parameter by its URL name. A bad value is an error and changes nothing.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), JsError> {
+        self.config.set(name, value).map_err(|e| JsError::new(&e.to_string()))
     }
 
-    fn theme(scale: f64, dark: bool) -> Theme {
-        let scale = if scale.is_finite() { scale.clamp(0.5, 4.0) } else { 1.0 };
-        if dark {
-            Theme::dark(scale)
-        } else {
-            Theme::light(scale)
-        }
+    /// Like `set`, but an invalid value falls back to the nearest valid one with a notice.
+    #[wasm_bindgen(js_name = setLeniently)]
+    pub fn set_leniently(&mut self, name: &str, value: &str) {
+        let notices = self.config.apply_leniently([(name, value)]);
+        self.notices.extend(notices);
+    }
+
+    /// A parameter's current value as text.
+    pub fn get(&self, name: &str) -> Option<String> {
+        self.config.get(name)
+    }
+
+    /// Every parameter as a URL query, in table order.
+    pub fn query(&self) -> String {
+        self.config.to_query()
+    }
+
+    /// Every parameter as JSON, numbers as numbers.
+    pub fn json(&self) -> String {
+        config_json(&self.config).to_string()
+    }
+
+    /// Notices about parameters that were replaced or ignored, since the last call.
+    #[wasm_bindgen(js_name = takeNotices)]
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
     }
 }
 
-/// The final activations (the probe's, after `measure`) on the reader's fixed axis.
-fn axis_histogram(trainer: &Trainer<f32>, (lo, hi): (f64, f64)) -> Histogram {
-    histogram(trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi))
+/// The live run: trains and encodes frames. Lives in the worker.
+#[wasm_bindgen]
+pub struct Session {
+    inner: session::Session,
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// A session for a query (canonical from `Settings.query()`; anything else is read leniently).
+    #[wasm_bindgen(constructor)]
+    pub fn new(query: &str, generation: u32) -> Session {
+        let config = lenient(query).0;
+        let mut inner = session::Session::new(&config);
+        inner.restart(&config, generation);
+        Session { inner }
+    }
+
+    /// Starts again from the seed with this configuration, as restart number `generation`.
+    pub fn restart(&mut self, query: &str, generation: u32) {
+        self.inner.restart(&lenient(query).0, generation);
+    }
+
+    /// Trains up to `max_steps` steps while the run goes on; returns how many it took.
+    pub fn train(&mut self, max_steps: u32) -> u32 {
+        let mut steps = 0;
+        while steps < max_steps && self.inner.train_step() {
+            steps += 1;
+        }
+        steps
+    }
+
+    /// One step even at the step limit (the Step button); none after a divergence.
+    pub fn step(&mut self) -> bool {
+        self.inner.single_step()
+    }
+
+    /// Play on a finished run continues it for another `steps` steps.
+    #[wasm_bindgen(js_name = continueRun)]
+    pub fn continue_run(&mut self) {
+        self.inner.continue_run();
+    }
+
+    /// Not diverged and below the step limit.
+    #[wasm_bindgen(getter)]
+    pub fn running(&self) -> bool {
+        self.inner.running()
+    }
+
+    pub fn rescale(&mut self) {
+        self.inner.rescale();
+    }
+
+    #[wasm_bindgen(js_name = resetScale)]
+    pub fn reset_scale(&mut self) {
+        self.inner.reset_scale();
+    }
+
+    /// Measures the probe batch and encodes what the page shows now.
+    pub fn frame(&mut self) -> Vec<u8> {
+        self.inner.frame().encode()
+    }
+}
+
+fn theme(scale: f64, dark: bool) -> Theme {
+    let scale = if scale.is_finite() { scale.clamp(0.5, 4.0) } else { 1.0 };
+    if dark {
+        Theme::dark(scale)
+    } else {
+        Theme::light(scale)
+    }
 }
 
 type Area = DrawingArea<CanvasBackend, plotters::coord::Shift>;
@@ -128,199 +203,120 @@ fn draw_on(
     draw(&backend.into_drawing_area()).map_err(|e| JsError::new(&e))
 }
 
+/// The latest frame on the page's thread: its words and its charts.
 #[wasm_bindgen]
-impl Playground {
-    /// A playground for the configuration in a URL query. Invalid or unknown parameters fall
-    /// back to the nearest valid value or the default; `takeNotices` says which.
+#[derive(Default)]
+pub struct View {
+    frame: Option<Frame>,
+}
+
+impl View {
+    fn frame(&self) -> Result<&Frame, JsError> {
+        self.frame.as_ref().ok_or_else(|| JsError::new("no frame yet"))
+    }
+
+    fn text(&self, words: fn(&Frame) -> String) -> String {
+        self.frame.as_ref().map_or_else(String::new, words)
+    }
+}
+
+#[wasm_bindgen]
+impl View {
     #[wasm_bindgen(constructor)]
-    pub fn new(query: &str) -> Playground {
-        let pairs = query_pairs(query);
-        let mut config = Config::default();
-        let notices = config.apply_leniently(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-        let (lo, hi) = match HISTOGRAM_RANGE {
-            Range::Fixed(lo, hi) => (lo, hi),
-            Range::Auto => (-4.0, 4.0),
-        };
-        Playground::build(config, (lo, hi), notices, InitialLayers::default())
+    pub fn new() -> View {
+        View::default()
     }
 
-    /// Sets one parameter (by its URL name) and restarts training from the seed.
-    /// A bad value is an error and changes nothing.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), JsError> {
-        let mut config = self.trainer.config.clone();
-        config.set(name, value).map_err(|e| JsError::new(&e.to_string()))?;
-        if config != self.trainer.config {
-            self.restart(config);
+    /// Takes an encoded frame unless it belongs to a restart before `generation`; returns
+    /// whether it was taken. A malformed frame is an error and keeps the previous one.
+    pub fn load(&mut self, bytes: &[u8], generation: u32) -> Result<bool, JsError> {
+        let frame = Frame::decode(bytes).map_err(|e| JsError::new(&e))?;
+        if frame.generation < generation {
+            return Ok(false);
         }
-        Ok(())
+        self.frame = Some(frame);
+        Ok(true)
     }
 
-    /// Like `set`, but an invalid value falls back to the nearest valid one with a notice.
-    #[wasm_bindgen(js_name = setLeniently)]
-    pub fn set_leniently(&mut self, name: &str, value: &str) {
-        let mut config = self.trainer.config.clone();
-        let notices = config.apply_leniently([(name, value)]);
-        self.notices.extend(notices);
-        if config != self.trainer.config {
-            self.restart(config);
-        }
+    #[wasm_bindgen(getter, js_name = hasFrame)]
+    pub fn has_frame(&self) -> bool {
+        self.frame.is_some()
     }
 
-    /// A parameter's current value as text.
-    pub fn get(&self, name: &str) -> Option<String> {
-        self.trainer.config.get(name)
+    #[wasm_bindgen(getter)]
+    pub fn generation(&self) -> u32 {
+        self.frame.as_ref().map_or(0, |f| f.generation)
     }
 
-    /// Every parameter as a URL query, in table order.
-    pub fn query(&self) -> String {
-        self.trainer.config.to_query()
-    }
-
-    /// Notices about parameters that were replaced or ignored, since the last call.
-    #[wasm_bindgen(js_name = takeNotices)]
-    pub fn take_notices(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.notices)
-    }
-
-    /// Restarts training from the seed.
-    pub fn reset(&mut self) {
-        self.restart(self.trainer.config.clone());
-    }
-
-    /// Trains until `budget_ms` has passed or `max_steps` steps are done (at least one step,
-    /// unless diverged). Returns the number of steps taken.
-    pub fn train(&mut self, budget_ms: f64, max_steps: u32) -> u32 {
-        let start = now_ms();
-        let mut steps = 0;
-        while steps < max_steps && self.trainer.diverged_at.is_none() {
-            self.trainer.one_step(true);
-            self.probed = false;
-            steps += 1;
-            if now_ms() - start >= budget_ms {
-                break;
-            }
-        }
-        steps
-    }
-
-    /// Measures the probe batch with the current weights: activations, gradients, histogram.
-    pub fn measure(&mut self) {
-        if self.trainer.diverged_at.is_none() && !self.probed {
-            self.now = Snapshot::take(&mut self.trainer);
-            self.probed = true;
-        }
-        self.hist = axis_histogram(&self.trainer, self.range);
-    }
-
-    /// Fits the histogram's axis to the current activations; it then stays fixed again.
-    pub fn rescale(&mut self) {
-        let auto = histogram(self.trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Auto);
-        let half = auto.lo.abs().max(auto.hi.abs()).max(1e-6);
-        self.range = (-half, half);
-        self.measure();
-    }
-
-    /// Back to the default axis.
-    #[wasm_bindgen(js_name = resetScale)]
-    pub fn reset_scale(&mut self) {
-        if let Range::Fixed(lo, hi) = HISTOGRAM_RANGE {
-            self.range = (lo, hi);
-        }
-        self.measure();
-    }
-
-    /// Training steps taken (updates applied).
+    /// Training updates applied.
     #[wasm_bindgen(getter)]
     pub fn step(&self) -> u32 {
-        self.trainer.step as u32
-    }
-
-    /// The latest training loss (the probe's loss before the first step).
-    #[wasm_bindgen(getter)]
-    pub fn loss(&self) -> f64 {
-        self.measured().loss()
-    }
-
-    /// std of the final activations on the probe batch.
-    #[wasm_bindgen(getter, js_name = actStd)]
-    pub fn act_std(&self) -> f64 {
-        self.measured().act_std()
+        self.frame.as_ref().map_or(0, |f| f.step as u32)
     }
 
     #[wasm_bindgen(getter, js_name = divergedAt)]
     pub fn diverged_at(&self) -> Option<u32> {
-        self.trainer.diverged_at.map(|s| s as u32)
+        self.frame.as_ref().and_then(|f| f.diverged_at).map(|s| s as u32)
+    }
+
+    /// The run reached its step limit.
+    #[wasm_bindgen(getter)]
+    pub fn finished(&self) -> bool {
+        self.frame.as_ref().is_some_and(Frame::finished)
     }
 
     #[wasm_bindgen(getter)]
     pub fn status(&self) -> String {
-        words::status_line(&self.measured())
+        self.text(words::status_line)
     }
 
     #[wasm_bindgen(getter)]
     pub fn caption(&self) -> String {
-        words::caption(&self.measured())
+        self.text(words::caption)
     }
 
     #[wasm_bindgen(getter, js_name = histogramSummary)]
     pub fn histogram_summary(&self) -> String {
-        words::histogram_summary(&self.hist, self.act_std())
+        self.text(words::histogram_summary)
     }
 
     #[wasm_bindgen(getter, js_name = lossSummary)]
     pub fn loss_summary(&self) -> String {
-        words::loss_summary(&self.trainer.losses, self.trainer.diverged_at)
+        self.text(words::loss_summary)
     }
 
     #[wasm_bindgen(getter, js_name = depthSummary)]
     pub fn depth_summary(&self) -> String {
-        words::depth_summary(&self.init, &self.now)
+        self.text(words::depth_summary)
     }
 
-    /// The training losses so far (one copy).
-    #[wasm_bindgen(getter)]
-    pub fn losses(&self) -> Vec<f64> {
-        self.trainer.losses.clone()
-    }
-
-    /// Configuration, readouts and panel data as JSON, for scripts and tests.
+    /// The frame as JSON (configuration, readouts, panel data, the bounded loss history), for
+    /// scripts and tests. `readouts` leaves out the panel data: what `.value` and the events carry.
     #[wasm_bindgen(js_name = stateJson)]
-    pub fn state_json(&self) -> String {
-        Json::Obj(vec![
-            ("config", config_json(&self.trainer.config)),
-            ("step", Json::Int(self.trainer.step as i128)),
-            ("loss", Json::Num(self.loss())),
-            ("act_std", Json::Num(self.act_std())),
-            ("diverged_at", self.trainer.diverged_at.map_or(Json::Null, |s| Json::Int(s as i128))),
-            ("losses", Json::nums(&self.trainer.losses)),
-            ("init", self.init.json()),
-            ("now", self.now.json()),
-            ("histogram", histogram_json(&self.hist)),
-        ])
-        .to_string()
+    pub fn state_json(&self, readouts_only: bool) -> Result<String, JsError> {
+        Ok(frame_json(self.frame()?, readouts_only).to_string())
     }
 
     #[wasm_bindgen(js_name = drawHistogram)]
     pub fn draw_histogram(&self, canvas: HtmlCanvasElement, scale: f64, dark: bool) -> Result<(), JsError> {
-        let theme = Self::theme(scale, dark);
-        draw_on(canvas, |area| charts::histogram::draw(area, &self.hist, self.act_std(), &theme))
+        let (f, theme) = (self.frame()?, theme(scale, dark));
+        draw_on(canvas, |area| charts::histogram::draw(area, &f.histogram, f.act_std(), &theme))
     }
 
     #[wasm_bindgen(js_name = drawLoss)]
     pub fn draw_loss(&self, canvas: HtmlCanvasElement, scale: f64, dark: bool) -> Result<(), JsError> {
-        let theme = Self::theme(scale, dark);
-        let t = &self.trainer;
-        draw_on(canvas, |area| charts::loss::draw(area, &t.losses, t.diverged_at, &theme))
+        let (f, theme) = (self.frame()?, theme(scale, dark));
+        draw_on(canvas, |area| charts::loss::draw(area, &f.history, f.diverged_at, &theme))
     }
 
     #[wasm_bindgen(js_name = drawDepth)]
     pub fn draw_depth(&self, canvas: HtmlCanvasElement, scale: f64, dark: bool) -> Result<(), JsError> {
-        let theme = Self::theme(scale, dark);
+        let (f, theme) = (self.frame()?, theme(scale, dark));
         let curves = DepthCurves {
-            grad_init: &self.init.grad_norm,
-            grad_now: &self.now.grad_norm,
-            std_init: &self.init.act_std,
-            std_now: &self.now.act_std,
+            grad_init: &f.init.grad_norm,
+            grad_now: &f.now.grad_norm,
+            std_init: &f.init.act_std,
+            std_now: &f.now.act_std,
         };
         draw_on(canvas, |area| charts::depth::draw(area, &curves, &theme))
     }

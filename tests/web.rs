@@ -1,8 +1,9 @@
-//! The bindings in a real browser (headless Chromium through chromedriver): the handle the
-//! page's JavaScript holds, its forgiving URL parsing, its readouts and its canvas drawing.
+//! The bindings in a real browser (headless Chromium through chromedriver): the handles the
+//! page's JavaScript holds (settings, session, view), the forgiving URL parsing, frames from
+//! session to view, the readouts and the canvas drawing.
 #![cfg(target_arch = "wasm32")]
 
-use ablation_playground::web::Playground;
+use ablation_playground::web::{Session, Settings, View};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -33,15 +34,23 @@ fn pixels(c: &HtmlCanvasElement) -> Vec<u8> {
     ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).unwrap().data().0
 }
 
+/// A session's current frame, loaded into a fresh view.
+fn view_of(session: &mut Session) -> View {
+    let mut view = View::new();
+    assert!(view.load(&session.frame(), 0).unwrap());
+    view
+}
+
 #[wasm_bindgen_test]
 fn query_sets_the_state_and_bad_values_fall_back_with_notices() {
-    let mut pg = Playground::new("?depth=7&residual=off&norm=post&sublayer=attention&seed=5");
-    assert_eq!(pg.get("depth").as_deref(), Some("7"));
-    assert_eq!(pg.get("residual").as_deref(), Some("off"));
-    assert_eq!(pg.get("norm").as_deref(), Some("post"));
-    assert_eq!(pg.get("sublayer").as_deref(), Some("attention"));
-    assert!(pg.take_notices().is_empty());
-    let mut bad = Playground::new("depth=500&width=31&residual=maybe&lr=%41bc&colour=red");
+    let mut s = Settings::new("?depth=7&residual=off&norm=post&sublayer=attention&seed=5&steps=9");
+    assert_eq!(s.get("depth").as_deref(), Some("7"));
+    assert_eq!(s.get("residual").as_deref(), Some("off"));
+    assert_eq!(s.get("norm").as_deref(), Some("post"));
+    assert_eq!(s.get("sublayer").as_deref(), Some("attention"));
+    assert_eq!(s.get("steps").as_deref(), Some("9"));
+    assert!(s.take_notices().is_empty());
+    let mut bad = Settings::new("depth=500&width=31&residual=maybe&lr=%41bc&colour=red");
     assert_eq!(bad.get("depth").as_deref(), Some("96"));
     assert_eq!(bad.get("width").as_deref(), Some("32"));
     let notices = bad.take_notices();
@@ -49,86 +58,97 @@ fn query_sets_the_state_and_bad_values_fall_back_with_notices() {
     assert!(notices.iter().any(|n| n.contains("unknown parameter \"colour\"")), "{notices:?}");
     assert!(notices.iter().any(|n| n.starts_with("depth:")));
     assert!(bad.take_notices().is_empty(), "notices are handed out once");
+    assert!(Settings::names().iter().any(|n| n == "steps"));
 }
 
 #[wasm_bindgen_test]
 fn query_round_trips() {
-    let pg = Playground::new("?depth=30&norm=pre&norm_kind=rmsnorm&gain=0.5&lr=0.002&warmup=10");
-    let again = Playground::new(&pg.query());
-    assert_eq!(pg.query(), again.query());
-    assert!(pg.query().contains("depth=30") && pg.query().contains("norm_kind=rmsnorm"));
+    let s = Settings::new("?depth=30&norm=pre&norm_kind=rmsnorm&gain=0.5&lr=0.002&warmup=10");
+    let again = Settings::new(&s.query());
+    assert_eq!(s.query(), again.query());
+    assert!(s.query().contains("depth=30") && s.query().contains("norm_kind=rmsnorm"));
 }
 
 #[wasm_bindgen_test]
 fn a_bad_set_is_an_error_and_changes_nothing() {
-    let mut pg = Playground::new("");
-    let before = pg.query();
-    assert!(pg.set("depth", "0").is_err());
-    assert!(pg.set("nonsense", "1").is_err());
-    assert_eq!(pg.query(), before);
-    pg.set("depth", "3").unwrap();
-    assert_eq!(pg.get("depth").as_deref(), Some("3"));
+    let mut s = Settings::new("");
+    let before = s.query();
+    assert!(s.set("depth", "0").is_err());
+    assert!(s.set("nonsense", "1").is_err());
+    assert_eq!(s.query(), before);
+    s.set("depth", "3").unwrap();
+    assert_eq!(s.get("depth").as_deref(), Some("3"));
 }
 
 #[wasm_bindgen_test]
-fn training_moves_the_readouts() {
-    let mut pg = Playground::new("depth=4");
-    assert_eq!(pg.step(), 0);
-    let steps = pg.train(f64::INFINITY, 25);
-    assert_eq!(steps, 25);
-    assert_eq!(pg.step(), 25);
-    pg.measure();
-    let losses = pg.losses();
-    assert_eq!(losses.len(), 25);
-    assert!(losses[24] < losses[0], "{losses:?}");
+fn training_moves_the_readouts_and_frames_of_older_generations_are_dropped() {
+    let mut session = Session::new("depth=4", 1);
+    let mut view = view_of(&mut session);
+    assert_eq!((view.step(), view.generation()), (0, 1));
+    assert_eq!(session.train(25), 25);
+    let old = session.frame();
+    assert!(view.load(&old, 1).unwrap());
+    assert_eq!(view.step(), 25);
     assert!(
-        pg.status().starts_with("4 layers · Residual ON · LayerNorm ON (pre) · act. std = "),
+        view.status().starts_with("4 layers · Residual ON · LayerNorm ON (pre) · act. std = "),
         "{}",
-        pg.status()
+        view.status()
     );
-    assert!(pg.status().ends_with("· step 24"), "{}", pg.status());
-    pg.reset();
-    assert_eq!(pg.step(), 0);
+    assert!(view.status().ends_with("· step 24"), "{}", view.status());
+    session.restart("depth=5", 2);
+    assert!(view.load(&session.frame(), 2).unwrap());
+    assert!(!view.load(&old, 2).unwrap(), "a frame from before the restart is dropped");
+    assert_eq!((view.step(), view.generation()), (0, 2));
+    assert!(view.load(&[1, 2, 3], 0).is_err(), "garbage is an error");
+    assert_eq!(view.generation(), 2, "and keeps the last good frame");
+}
+
+#[wasm_bindgen_test]
+fn a_run_stops_at_its_step_limit() {
+    let mut session = Session::new("depth=2&steps=10", 0);
+    assert_eq!(session.train(1000), 10);
+    assert!(!session.running());
+    let view = view_of(&mut session);
+    assert!(view.finished() && view.status().ends_with("· finished"), "{}", view.status());
+    session.continue_run();
+    assert_eq!(session.train(1000), 10);
 }
 
 #[wasm_bindgen_test]
 fn post_norm_reports_unit_std() {
-    let pg = Playground::new("depth=12&norm=post&residual=off");
-    assert!((pg.act_std() - 1.0).abs() < 0.005, "{}", pg.act_std());
-    assert!(pg.status().contains("act. std = 1.00"), "{}", pg.status());
+    let view = view_of(&mut Session::new("depth=12&norm=post&residual=off", 0));
+    assert!(view.status().contains("act. std = 1.00"), "{}", view.status());
 }
 
 #[wasm_bindgen_test]
 fn the_charts_draw_on_a_canvas_and_follow_the_state() {
-    let mut pg = Playground::new("depth=12");
-    pg.train(f64::INFINITY, 10);
-    pg.measure();
+    let mut session = Session::new("depth=12", 0);
+    session.train(10);
+    let view = view_of(&mut session);
     let (h, l, d) = (canvas(400, 300), canvas(400, 300), canvas(400, 300));
-    pg.draw_histogram(h.clone(), 1.0, false).unwrap();
-    pg.draw_loss(l.clone(), 1.0, false).unwrap();
-    pg.draw_depth(d.clone(), 1.0, true).unwrap();
+    view.draw_histogram(h.clone(), 1.0, false).unwrap();
+    view.draw_loss(l.clone(), 1.0, false).unwrap();
+    view.draw_depth(d.clone(), 1.0, true).unwrap();
     for c in [&h, &l, &d] {
         assert!(colours(c) > 3, "a chart draws more than a background");
     }
     let before = pixels(&h);
-    pg.set("depth", "96").unwrap();
-    pg.set("residual", "off").unwrap();
-    pg.set("norm", "off").unwrap();
-    pg.measure();
-    pg.draw_histogram(h.clone(), 1.0, false).unwrap();
+    session.restart("depth=96&residual=off&norm=off", 1);
+    let view = view_of(&mut session);
+    view.draw_histogram(h.clone(), 1.0, false).unwrap();
     assert_ne!(before, pixels(&h), "the histogram follows the configuration");
 }
 
 #[wasm_bindgen_test]
 fn a_diverged_run_is_a_normal_state() {
-    let mut pg = Playground::new("depth=12&norm=off&gain=3&optimizer=sgd&lr=5");
-    pg.train(f64::INFINITY, 100);
-    let at = pg.diverged_at().expect("this recipe diverges");
-    pg.measure();
-    assert!(pg.status().contains(&format!("diverged at step {at}")), "{}", pg.status());
-    assert!(pg.caption().contains("diverged"));
+    let mut session = Session::new("depth=12&norm=off&gain=3&optimizer=sgd&lr=5", 0);
+    session.train(100);
+    let view = view_of(&mut session);
+    let at = view.diverged_at().expect("this recipe diverges");
+    assert!(view.status().contains(&format!("diverged at step {at}")), "{}", view.status());
+    assert!(view.caption().contains("diverged"));
     let c = canvas(300, 200);
-    pg.draw_loss(c.clone(), 2.0, false).unwrap();
-    pg.draw_histogram(c, 2.0, false).unwrap();
-    assert_eq!(pg.train(f64::INFINITY, 10), 0, "a diverged run does not train on");
+    view.draw_loss(c.clone(), 2.0, false).unwrap();
+    view.draw_histogram(c, 2.0, false).unwrap();
+    assert_eq!(session.train(10), 0, "a diverged run does not train on");
 }

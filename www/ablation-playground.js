@@ -9,7 +9,7 @@
 
 import { mount, parseList, showError, isOff, CONTROLS, PANELS } from './playground.js';
 
-const STATE = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed'];
+const STATE = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps'];
 const HERE = import.meta.url;
 
 let bindings;

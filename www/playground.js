@@ -1,10 +1,11 @@
-// One playground widget: its markup, its controls wired to the wasm `Playground` handle, and
-// its training loop. Used by the page (app.js) and by the <ablation-playground> element.
-// No maths here: every number and every sentence comes from the Rust core.
+// One playground widget: its markup and its controls. The reader's settings live in a wasm
+// `Settings` handle on this thread; training runs in a Web Worker (driver.js) that sends
+// frames; a wasm `View` draws each frame and gives its words. Used by the page (app.js) and by
+// the <ablation-playground> element. No maths here: every number and sentence comes from Rust.
 
-const TRAIN_BUDGET_MS = 8; // per animation frame, so a frame stays well under 50 ms
-const TEXT_EVERY_MS = 250; // the role="status" line is read aloud: do not flood it
-const CAPTION_EVERY_MS = 1000;
+import { startDriver } from './driver.js';
+
+const UPDATE_EVERY_MS = 250; // playground-update events for the host: often enough, not a flood
 
 /** Every control and panel, by the names used in `controls=` and `panels=`. */
 export const CONTROLS = ['depth', 'residual', 'norm', 'placement', 'play', 'more', 'copy'];
@@ -59,6 +60,7 @@ export const TEMPLATE = `
         <label>Width <input type="number" data-param="width" min="8" max="128" step="4"></label>
         <label>Tokens <input type="number" data-param="tokens" min="1" max="256" step="1"></label>
         <label>Seed <input type="number" data-param="seed" min="0" step="1"></label>
+        <label>Steps <input type="number" data-param="steps" min="0" max="1000000" step="1"></label>
       </div>
     </details>
   </form>
@@ -143,15 +145,18 @@ export function mount(root, bindings, options = {}) {
   }
   present();
 
-  let pg = null; // created when the widget first comes near the viewport
+  let settings = null; // created when the widget first comes near the viewport
+  let view = null;
+  let driver = null;
+  let generation = 0; // bumped by every restart; frames of older generations are dropped
   let pending = [...state];
   let playing = options.autoplay !== false && !reducedMotion;
   let visible = false;
-  let dirty = true;
-  let textDue = 0;
-  let captionDue = 0;
   let stopped = false;
   let frameRequested = false;
+  let incoming = null; // the newest frame's bytes, not yet drawn
+  let redraw = false; // draw the current frame again (resize, theme, panels)
+  let updateDue = 0;
 
   const notices = [];
   function notice(lines) {
@@ -163,62 +168,92 @@ export function mount(root, bindings, options = {}) {
     box.hidden = false;
   }
 
+  function fail(message) {
+    stopped = true;
+    driver?.stop();
+    showError(root, message);
+  }
+
   function create() {
-    pg = new bindings.Playground('');
-    for (const [name, value] of pending) pg.setLeniently(name, String(value));
+    settings = new bindings.Settings('');
+    for (const [name, value] of pending) settings.setLeniently(name, String(value));
     pending = [];
-    notice(pg.takeNotices());
+    notice(settings.takeNotices());
+    view = new bindings.View();
+    driver = startDriver(bindings, {
+      onFrame(bytes) {
+        incoming = bytes;
+        wake();
+      },
+      onNotice: (text) => notice([text]),
+      onError: fail,
+    });
+    restart();
     syncControls();
   }
 
-  function value() {
-    if (!pg) return null;
-    const s = JSON.parse(pg.stateJson());
-    // the seed is a 64-bit integer: as text it survives JavaScript's doubles
-    return { ...s.config, seed: pg.get('seed'), step: s.step, loss: s.loss, act_std: s.act_std, diverged_at: s.diverged_at };
+  /** Tells the engine to start again from the seed with the current settings. */
+  function restart() {
+    driver.send({ type: 'restart', query: settings.query(), generation: ++generation });
+    run();
   }
 
-  // Controls show the handle's state (after a restart, after a bad value, on load).
+  /** Trains only while playing and on screen. */
+  function run() {
+    driver?.send({ type: playing && visible ? 'play' : 'pause' });
+    el('status').setAttribute('aria-busy', String(playing && visible));
+  }
+
+  /** The state and readouts: the settings now, the readouts of the last frame drawn. */
+  function value() {
+    if (!settings) return null;
+    const frame = view.hasFrame ? JSON.parse(view.stateJson(true)) : { step: 0, loss: null, act_std: null, diverged_at: null };
+    // the seed is a 64-bit integer: as text it survives JavaScript's doubles
+    const config = { ...JSON.parse(settings.json()), seed: settings.get('seed') };
+    return { ...config, step: frame.step, loss: frame.loss, act_std: frame.act_std, diverged_at: frame.diverged_at, finished: frame.finished ?? false };
+  }
+
+  // Controls show the settings (after a restart, after a bad value, on load).
   function syncControls() {
-    if (!pg) return;
-    const depth = pg.get('depth');
+    if (!settings) return;
+    const depth = settings.get('depth');
     el('depth').value = depth;
     el('depth').setAttribute('aria-valuetext', `${depth} layers`);
     el('depth-value').textContent = depth;
-    el('residual').checked = pg.get('residual') === 'on';
-    const norm = pg.get('norm');
+    el('residual').checked = settings.get('residual') === 'on';
+    const norm = settings.get('norm');
     el('layernorm').checked = norm !== 'off';
     el('placement').hidden = norm === 'off' || (shown.controls != null && !shown.controls.has('placement'));
     if (norm !== 'off') for (const r of radios) r.checked = r.value === norm;
-    for (const input of params) input.value = pg.get(input.dataset.param);
+    for (const input of params) input.value = settings.get(input.dataset.param);
     el('play').textContent = playing ? 'Pause' : 'Play';
   }
 
   function changed() {
-    dirty = true;
-    textDue = 0;
-    captionDue = 0;
+    redraw = true;
+    updateDue = 0;
     wake();
   }
 
   /** Sets a parameter; `lenient` replaces a bad value by the nearest valid one, with a notice. */
   function set(name, text, { lenient = false, fromControl = false } = {}) {
-    if (!pg) {
+    if (!settings) {
       pending.push([name, text]);
       return;
     }
-    const before = pg.get(name);
+    const before = settings.query();
+    const old = settings.get(name);
     try {
-      if (lenient) pg.setLeniently(name, String(text));
-      else pg.set(name, String(text));
+      if (lenient) settings.setLeniently(name, String(text));
+      else settings.set(name, String(text));
     } catch (e) {
       notice([e.message ?? String(e)]);
     }
-    notice(pg.takeNotices());
+    notice(settings.takeNotices());
     syncControls();
-    const after = pg.get(name);
-    if (fromControl && after !== undefined && after !== before) onParam(name, after);
-    changed();
+    const after = settings.get(name);
+    if (fromControl && after !== undefined && after !== old) onParam(name, after);
+    if (settings.query() !== before) restart();
   }
 
   function sizeCanvas(canvas) {
@@ -234,29 +269,27 @@ export function mount(root, bindings, options = {}) {
 
   function draw() {
     const isDark = dark.matches;
-    if (!canvases.histogram.closest('[hidden]')) pg.drawHistogram(canvases.histogram, sizeCanvas(canvases.histogram), isDark);
-    if (!canvases.loss.closest('[hidden]')) pg.drawLoss(canvases.loss, sizeCanvas(canvases.loss), isDark);
-    if (!canvases.depth.closest('[hidden]')) pg.drawDepth(canvases.depth, sizeCanvas(canvases.depth), isDark);
+    if (!canvases.histogram.closest('[hidden]')) view.drawHistogram(canvases.histogram, sizeCanvas(canvases.histogram), isDark);
+    if (!canvases.loss.closest('[hidden]')) view.drawLoss(canvases.loss, sizeCanvas(canvases.loss), isDark);
+    if (!canvases.depth.closest('[hidden]')) view.drawDepth(canvases.depth, sizeCanvas(canvases.depth), isDark);
   }
 
-  function updateText(now) {
-    if (now >= textDue) {
-      el('status').textContent = pg.status;
-      const summaries = [
-        ['histogram', pg.histogramSummary],
-        ['loss', pg.lossSummary],
-        ['depth', pg.depthSummary],
-      ];
-      for (const [name, text] of summaries) {
-        el(name === 'depth' ? 'depth-summary' : `${name}-summary`).textContent = text;
-        canvases[name].setAttribute('aria-label', text);
-      }
-      textDue = now + TEXT_EVERY_MS;
-      onEvent('playground-update', value());
+  // Every word and every chart on screen comes from the same frame.
+  function writeText(now) {
+    el('status').textContent = view.status;
+    el('caption').textContent = view.caption;
+    const summaries = [
+      ['histogram', view.histogramSummary],
+      ['loss', view.lossSummary],
+      ['depth', view.depthSummary],
+    ];
+    for (const [name, text] of summaries) {
+      el(`${name}-summary`).textContent = text;
+      canvases[name].setAttribute('aria-label', text);
     }
-    if (now >= captionDue) {
-      el('caption').textContent = pg.caption;
-      captionDue = now + CAPTION_EVERY_MS;
+    if (now >= updateDue) {
+      updateDue = now + UPDATE_EVERY_MS;
+      onEvent('playground-update', value());
     }
   }
 
@@ -264,26 +297,29 @@ export function mount(root, bindings, options = {}) {
     frameRequested = false;
     if (stopped || !visible) return;
     try {
-      if (!pg) create();
-      if (playing && pg.divergedAt === undefined) {
-        pg.train(TRAIN_BUDGET_MS, 1000);
-        dirty = true;
-        // training just stopped: say so now, not at the next periodic refresh
-        if (pg.divergedAt !== undefined) textDue = captionDue = 0;
+      if (!settings) create();
+      if (incoming) {
+        const bytes = incoming;
+        incoming = null;
+        if (view.load(bytes, generation)) {
+          redraw = true;
+          // the run stopped by itself (step limit or divergence): Play continues it
+          if (playing && view.generation === generation && (view.finished || view.divergedAt !== undefined)) {
+            playing = false;
+            run();
+            syncControls();
+            updateDue = 0;
+          }
+        }
       }
-      if (dirty) {
-        pg.measure();
+      if (redraw && view.hasFrame) {
+        redraw = false;
         draw();
-        dirty = false;
-        updateText(now);
+        writeText(now);
       }
     } catch (e) {
-      stopped = true;
-      showError(root, e.message ?? String(e));
-      return;
+      fail(e.message ?? String(e));
     }
-    // keep animating only while there is something to animate
-    if (playing && pg.divergedAt === undefined) wake();
   }
 
   function wake() {
@@ -329,8 +365,23 @@ export function mount(root, bindings, options = {}) {
     });
   }
   const controller = {
+    /** Read-only access for scripts and tests: the settings and the last frame drawn. */
     get playground() {
-      return pg;
+      if (!settings) return null;
+      return {
+        get step() {
+          return view.step;
+        },
+        get generation() {
+          return view.generation;
+        },
+        get mode() {
+          return driver.mode;
+        },
+        get: (name) => settings.get(name),
+        query: () => settings.query(),
+        stateJson: () => (view.hasFrame ? view.stateJson(false) : 'null'),
+      };
     },
     get playing() {
       return playing;
@@ -348,32 +399,33 @@ export function mount(root, bindings, options = {}) {
     },
     play() {
       playing = true;
+      if (view?.finished) driver.send({ type: 'continue' });
+      run();
       syncControls();
-      wake();
     },
     pause() {
       playing = false;
+      run();
       syncControls();
-      changed(); // the readouts catch up with the last step
     },
     step() {
       playing = false;
-      if (pg) pg.train(Infinity, 1);
+      run();
+      driver?.send({ type: 'step' });
       syncControls();
-      changed();
     },
     reset() {
-      if (pg) pg.reset();
-      changed();
+      if (settings) restart();
     },
     /** The link that reproduces this state on the playground page. */
     link() {
       const url = new URL(linkBase);
-      url.search = pg ? pg.query() : '';
+      url.search = settings ? settings.query() : '';
       return url.href;
     },
     destroy() {
       stopped = true;
+      driver?.stop();
       io.disconnect();
       ro.disconnect();
     },
@@ -381,14 +433,8 @@ export function mount(root, bindings, options = {}) {
   el('play').addEventListener('click', () => (playing ? controller.pause() : controller.play()));
   el('step').addEventListener('click', () => controller.step());
   el('reset').addEventListener('click', () => controller.reset());
-  el('rescale').addEventListener('click', () => {
-    pg?.rescale();
-    changed();
-  });
-  el('reset-scale').addEventListener('click', () => {
-    pg?.resetScale();
-    changed();
-  });
+  el('rescale').addEventListener('click', () => driver?.send({ type: 'rescale' }));
+  el('reset-scale').addEventListener('click', () => driver?.send({ type: 'resetScale' }));
   el('copy').addEventListener('click', async () => {
     const link = el('link');
     link.value = controller.link();
@@ -408,6 +454,8 @@ export function mount(root, bindings, options = {}) {
   const io = new IntersectionObserver(
     (entries) => {
       visible = entries[entries.length - 1].isIntersecting;
+      if (visible && !settings) wake();
+      else if (settings) run();
       if (visible) changed();
     },
     { rootMargin: '200px' },

@@ -12,7 +12,7 @@ const MAX_STEPS: usize = 100_000;
 
 fn usage() -> String {
     let mut s = String::from("usage: ablate [--FLAG VALUE]... [--steps N]\n\nflags (default in brackets):\n");
-    for p in PARAMS {
+    for p in PARAMS.iter().filter(|p| p.name != "steps") {
         s += &format!("  --{:<11} {} [{}]; {}\n", p.flag, p.help, p.default_text(), p.allowed());
     }
     s += &format!("  --steps      training steps [500]; an integer from 0 to {MAX_STEPS}\n");
@@ -71,6 +71,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         }
         i += 1;
     }
+    config.steps = steps;
     Ok(Options { config, steps, svg_dir, dark })
 }
 

@@ -66,7 +66,15 @@ pub struct Config {
     pub warmup_steps: usize,
     /// Fixes initialisation, teacher, data and batch order.
     pub seed: u64,
+    /// Training steps of a run on the page, 0..=1000000: it stops there, and Play continues it
+    /// for as many again (at least one). (The CLI's `--steps` defaults to 500.)
+    pub steps: usize,
 }
+
+/// The page's step limit: the depth-96 stack reaches it in under 20 s at 300 steps/s, every
+/// configuration in the README's recipe table has settled or failed well before it, and a tab
+/// left open stops spending the reader's battery.
+pub const DEFAULT_STEPS: usize = 5000;
 
 impl Default for Config {
     fn default() -> Self {
@@ -83,6 +91,7 @@ impl Default for Config {
             learning_rate: 0.01,
             warmup_steps: 0,
             seed: 1,
+            steps: DEFAULT_STEPS,
         }
     }
 }

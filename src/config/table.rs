@@ -170,6 +170,14 @@ pub const PARAMS: &[ParamSpec] = &[
             }
         },
     },
+    ParamSpec {
+        name: "steps",
+        flag: "steps",
+        kind: Kind::Int { min: 0, max: 1_000_000, multiple_of: 1 },
+        help: "training steps of a run; Play continues a finished run for as many again",
+        get: |c| c.steps.to_string(),
+        set: |c, v| c.steps = int(v) as usize,
+    },
 ];
 
 impl ParamSpec {
@@ -342,6 +350,7 @@ mod tests {
             ("lr", "0.0001"),
             ("warmup", "100"),
             ("seed", "18446744073709551615"),
+            ("steps", "150000"),
         ] {
             c.set(name, text).unwrap();
             assert_eq!(c.get(name).unwrap(), text, "{name}");
@@ -376,6 +385,7 @@ mod tests {
             ("seed", "-1"),
             ("seed", "18446744073709551616"),
             ("seed", "abc"),
+            ("steps", "1000001"),
         ];
         for (name, text) in cases {
             let mut c = Config::default();

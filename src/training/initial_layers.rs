@@ -24,6 +24,7 @@ fn key(config: &Config) -> Config {
         optimizer: d.optimizer,
         learning_rate: d.learning_rate,
         warmup_steps: d.warmup_steps,
+        steps: d.steps,
         ..config.clone()
     }
 }

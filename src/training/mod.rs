@@ -2,7 +2,10 @@
 //! and the per-widget session that produces the frames the page draws.
 
 pub mod data;
+pub mod frame;
 pub mod initial_layers;
+pub mod loss_history;
 pub mod optim;
 pub mod report;
+pub mod session;
 pub mod train;

@@ -10,7 +10,7 @@ pub const HISTOGRAM_RANGE: Range = Range::Fixed(-4.0, 4.0);
 pub const HISTOGRAM_BINS: usize = 40;
 
 /// The per-depth picture on the fixed probe batch at one moment of training.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
     /// std of the stream `x_ℓ`, ℓ = 0..=L.
     pub act_std: Vec<f64>,
@@ -50,11 +50,8 @@ pub struct Run {
 pub fn run(config: &Config, steps: usize) -> Run {
     let mut trainer = Trainer::<f32>::new(config);
     let init = Snapshot::take(&mut trainer);
-    for s in 0..=steps {
-        trainer.one_step(s < steps);
-    }
-    let mut loss = trainer.losses.clone();
-    loss.resize(steps + 1, f64::NAN);
+    // after a divergence one_step measures nothing and returns NaN
+    let loss: Vec<f64> = (0..=steps).map(|s| trainer.one_step(s < steps)).collect();
     let last = Snapshot::take(&mut trainer);
     let histogram = histogram(trainer.stack.output().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
     Run { config: config.clone(), init, last, loss, diverged_at: trainer.diverged_at, histogram }

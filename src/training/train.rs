@@ -17,8 +17,6 @@ pub struct Trainer<F: Real> {
     probe: (DMatrix<F>, DMatrix<F>),
     /// Updates applied so far.
     pub step: usize,
-    /// `losses[s]` is the loss of batch s, measured before update s.
-    pub losses: Vec<f64>,
     /// The step at which a loss or an activation stopped being finite; training stops there.
     pub diverged_at: Option<usize>,
 }
@@ -42,21 +40,19 @@ impl<F: Real> Trainer<F> {
             x: DMatrix::zeros(t, d),
             y: DMatrix::zeros(t, k),
             step: 0,
-            // room for a long run, so that recording a loss does not allocate per step
-            losses: Vec::with_capacity(4096),
             diverged_at: None,
         }
     }
 
     /// One training step on the next batch; `update: false` only measures the loss.
-    /// Returns the loss before the update (NaN once diverged).
+    /// Returns the loss before the update (NaN once diverged). The caller records it: a run
+    /// on the page keeps a bounded history, the CLI every loss.
     pub fn one_step(&mut self, update: bool) -> f64 {
         if self.diverged_at.is_some() {
             return f64::NAN;
         }
         self.data.next_batch(&mut self.x, &mut self.y);
         let loss = self.stack.forward(&self.x, &self.y);
-        self.losses.push(loss);
         if !loss.is_finite() || !self.stack.all_finite() {
             self.diverged_at = Some(self.step);
             return loss;

@@ -1,6 +1,7 @@
 //! Static figures: the three panels of a finished run as SVG, through the same chart code
 //! the page draws on its canvases (for `<noscript>`, print, and lesson images).
 
+use crate::training::loss_history::LossHistory;
 use crate::training::report::Run;
 use crate::view::charts::{self, depth::DepthCurves, Theme};
 use plotters::prelude::*;
@@ -22,7 +23,7 @@ pub fn panels_svg(run: &Run, dark: bool) -> Result<Vec<(&'static str, String)>, 
     out.push(("histogram", std::mem::take(&mut svg)));
     charts::loss::draw(
         &SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
-        &run.loss,
+        &run.loss.iter().copied().collect::<LossHistory>(),
         run.diverged_at,
         &theme,
     )?;

@@ -3,6 +3,7 @@
 
 use crate::config::{Config, Kind, PARAMS};
 use crate::model::stats::Histogram;
+use crate::training::frame::Frame;
 use crate::training::report::{Run, Snapshot};
 use std::fmt::Write;
 
@@ -126,4 +127,45 @@ impl Run {
             ("histogram", histogram_json(&self.histogram)),
         ])
     }
+}
+
+/// A frame as JSON: the configuration and readouts, and unless `readouts_only` the panel data
+/// (the probe at initialisation and now, the histogram, the bounded loss history as
+/// `[start, count, min, max, smoothed]` buckets).
+pub fn frame_json(f: &Frame, readouts_only: bool) -> Json {
+    let opt = |s: Option<usize>| s.map_or(Json::Null, |s| Json::Int(s as i128));
+    let mut fields = vec![
+        ("config", config_json(&f.config)),
+        ("generation", Json::Int(f.generation.into())),
+        ("step", Json::Int(f.step as i128)),
+        ("loss", Json::Num(f.loss())),
+        ("act_std", Json::Num(f.act_std())),
+        ("diverged_at", opt(f.diverged_at)),
+        ("finished", Json::Bool(f.finished())),
+        ("stop_at", Json::Int(f.stop_at as i128)),
+    ];
+    if !readouts_only {
+        let h = &f.history;
+        let buckets = h
+            .buckets()
+            .iter()
+            .map(|b| Json::nums(&[b.start as f64, b.count as f64, b.min, b.max, b.smooth]))
+            .collect();
+        fields.extend([
+            ("init", f.init.json()),
+            ("now", f.now.json()),
+            ("histogram", histogram_json(&f.histogram)),
+            (
+                "loss_history",
+                Json::Obj(vec![
+                    ("count", Json::Int(h.len() as i128)),
+                    ("per_bucket", Json::Int(h.per_bucket() as i128)),
+                    ("first", h.first().map_or(Json::Null, Json::Num)),
+                    ("last", h.last().map_or(Json::Null, Json::Num)),
+                    ("buckets", Json::Arr(buckets)),
+                ]),
+            ),
+        ]);
+    }
+    Json::Obj(fields)
 }

@@ -2,39 +2,9 @@
 //! panels, all computed from measured numbers (never from a table of expected outcomes).
 
 use crate::config::{Config, NormKind, NormPlacement};
-use crate::model::stats::Histogram;
+use crate::training::frame::Frame;
 use crate::training::report::Snapshot;
 use crate::view::charts::short;
-
-/// Everything the words are made of.
-pub struct Measured<'a> {
-    pub config: &'a Config,
-    /// Training losses so far, one per step.
-    pub losses: &'a [f64],
-    pub diverged_at: Option<usize>,
-    pub init: &'a Snapshot,
-    pub now: &'a Snapshot,
-}
-
-impl Measured<'_> {
-    fn depth(&self) -> usize {
-        self.config.depth
-    }
-
-    /// The latest training loss, or the probe loss before the first step.
-    pub fn loss(&self) -> f64 {
-        self.losses.last().copied().unwrap_or(self.now.probe_loss)
-    }
-
-    /// std of the final activations now.
-    pub fn act_std(&self) -> f64 {
-        self.now.act_std[self.depth()]
-    }
-
-    fn steps(&self) -> usize {
-        self.losses.len()
-    }
-}
 
 fn norm_label(c: &Config) -> String {
     let name = match c.norm_kind {
@@ -48,9 +18,10 @@ fn norm_label(c: &Config) -> String {
     }
 }
 
-/// `12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.00 · loss 0.09 · step 340`
-pub fn status_line(m: &Measured) -> String {
-    let c = m.config;
+/// `12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.00 · loss 0.09 · step 340`,
+/// with ` · finished` once the run reached its step limit.
+pub fn status_line(m: &Frame) -> String {
+    let c = &m.config;
     let layers = if c.depth == 1 { "1 layer".to_string() } else { format!("{} layers", c.depth) };
     let residual = if c.residual { "Residual ON" } else { "Residual OFF" };
     let mut s = format!(
@@ -59,21 +30,21 @@ pub fn status_line(m: &Measured) -> String {
         short(m.act_std()),
         short(m.loss())
     );
+    let measured = m.history.len();
     match m.diverged_at {
         Some(at) => s += &format!(" · diverged at step {at}"),
-        None if m.steps() > 0 => s += &format!(" · step {}", m.steps() - 1),
+        None if measured > 0 => s += &format!(" · step {}", measured - 1),
         None => {}
+    }
+    if m.finished() {
+        s += " · finished";
     }
     s
 }
 
-fn mean(xs: &[f64]) -> f64 {
-    xs.iter().sum::<f64>() / xs.len().max(1) as f64
-}
-
 /// One or two sentences on what the reader is looking at, from the measured numbers.
-pub fn caption(m: &Measured) -> String {
-    let c = m.config;
+pub fn caption(m: &Frame) -> String {
+    let c = &m.config;
     let who = match (c.residual, c.norm) {
         (false, NormPlacement::Off) => "With both switches off",
         (false, _) => "With LayerNorm alone",
@@ -90,7 +61,7 @@ pub fn caption(m: &Measured) -> String {
         Keep,
     }
     let classify = |s: &Snapshot| {
-        let (input, top) = (s.act_std[0], s.act_std[m.depth()]);
+        let (input, top) = (s.act_std[0], s.act_std[m.config.depth]);
         let scale = if !top.is_finite() {
             Scale::Overflow
         } else if top > 10.0 * input {
@@ -112,10 +83,10 @@ pub fn caption(m: &Measured) -> String {
         };
         (scale, text)
     };
-    let (init_scale, forward) = classify(m.init);
-    let (now_scale, _) = classify(m.now);
+    let (init_scale, forward) = classify(&m.init);
+    let (now_scale, _) = classify(&m.now);
     let g = &m.init.grad_norm;
-    let ratio = g[0] / g[m.depth()];
+    let ratio = g[0] / g[m.config.depth];
     let backward = if !ratio.is_finite() {
         String::new()
     } else if ratio < 0.01 {
@@ -125,36 +96,38 @@ pub fn caption(m: &Measured) -> String {
     } else {
         String::new()
     };
+    let steps = m.history.len();
     let training = if let Some(at) = m.diverged_at {
         format!("Training diverged at step {at}: a loss or activation stopped being finite.")
-    } else if m.steps() < 20 {
+    } else if steps < 20 {
         "Training is starting.".to_string()
     } else {
-        let first = mean(&m.losses[..5]);
-        let recent = mean(&m.losses[m.steps() - 10..]);
+        let first = m.history.first_mean();
+        let recent = m.history.recent_mean();
         if recent > 0.8 && recent > 0.5 * first {
             format!("The loss has plateaued near {} (1 means nothing learned).", short(recent))
         } else if recent < 0.5 * first {
-            format!(
-                "The loss is descending: from {} to {} in {} steps.",
-                short(first),
-                short(recent),
-                m.steps()
-            )
+            format!("The loss is descending: from {} to {} in {steps} steps.", short(first), short(recent))
         } else {
-            format!("The loss is descending slowly: {} after {} steps.", short(recent), m.steps())
+            format!("The loss is descending slowly: {} after {steps} steps.", short(recent))
         }
     };
-    let later = if m.steps() > 0 && now_scale != init_scale && m.diverged_at.is_none() {
-        format!(" After {} steps the top's std is {}.", m.steps(), short(m.act_std()))
+    let later = if steps > 0 && now_scale != init_scale && m.diverged_at.is_none() {
+        format!(" After {steps} steps the top's std is {}.", short(m.act_std()))
     } else {
         String::new()
     };
-    format!("{who}, at initialisation {forward}{backward}.{later} {training}")
+    let finished = if m.finished() {
+        format!(" The run finished its {} steps: press Play to continue it.", m.step)
+    } else {
+        String::new()
+    };
+    format!("{who}, at initialisation {forward}{backward}.{later} {training}{finished}")
 }
 
 /// Text alternative for the histogram panel.
-pub fn histogram_summary(h: &Histogram, std: f64) -> String {
+pub fn histogram_summary(m: &Frame) -> String {
+    let (h, std) = (&m.histogram, m.act_std());
     let inside: u32 = h.counts.iter().sum();
     let total = inside + h.below + h.above + h.nan;
     let mut s = format!(
@@ -171,25 +144,27 @@ pub fn histogram_summary(h: &Histogram, std: f64) -> String {
 }
 
 /// Text alternative for the loss panel.
-pub fn loss_summary(losses: &[f64], diverged_at: Option<usize>) -> String {
-    let Some(&last) = losses.last() else {
+pub fn loss_summary(m: &Frame) -> String {
+    let h = &m.history;
+    let (Some(last), Some(first)) = (h.last(), h.first()) else {
         return "No training steps yet.".into();
     };
-    let lowest = losses.iter().copied().filter(|l| l.is_finite()).fold(f64::INFINITY, f64::min);
-    match diverged_at {
-        Some(at) => format!("Training loss started at {} and diverged at step {at}.", short(losses[0])),
+    match m.diverged_at {
+        Some(at) => format!("Training loss started at {} and diverged at step {at}.", short(first)),
         None => format!(
-            "Training loss at step {}: {} (started at {}, lowest {}).",
-            losses.len() - 1,
+            "Training loss at step {}: {} (started at {}, lowest {}; smoothed {}).",
+            h.len() - 1,
             short(last),
-            short(losses[0]),
-            short(lowest)
+            short(first),
+            short(h.lowest()),
+            short(h.buckets().last().map_or(last, |b| b.smooth)),
         ),
     }
 }
 
 /// Text alternative for the per-depth panel.
-pub fn depth_summary(init: &Snapshot, now: &Snapshot) -> String {
+pub fn depth_summary(m: &Frame) -> String {
+    let (init, now) = (&m.init, &m.now);
     let top = now.grad_norm.len() - 1;
     format!(
         "Gradient norm ‖∂L/∂x‖ at layer 0: {} now ({} at initialisation); at the top, layer {top}: {} now ({} at initialisation). \
@@ -207,6 +182,29 @@ pub fn depth_summary(init: &Snapshot, now: &Snapshot) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::stats::Histogram;
+    use crate::training::loss_history::LossHistory;
+
+    fn frame(
+        config: &Config,
+        losses: &[f64],
+        diverged_at: Option<usize>,
+        init: &Snapshot,
+        now: &Snapshot,
+    ) -> Frame {
+        let histogram = Histogram { lo: -4.0, hi: 4.0, counts: vec![0; 40], below: 0, above: 0, nan: 0 };
+        Frame {
+            generation: 0,
+            config: config.clone(),
+            step: diverged_at.unwrap_or(losses.len()),
+            diverged_at,
+            stop_at: config.steps,
+            init: init.clone(),
+            now: now.clone(),
+            histogram,
+            history: losses.iter().copied().collect::<LossHistory>(),
+        }
+    }
 
     fn snapshot(depth: usize, std_top: f64, grad0: f64) -> Snapshot {
         let mut act_std = vec![1.0; depth + 1];
@@ -221,14 +219,14 @@ mod tests {
         let config = Config::default();
         let s = snapshot(12, 1.0, 1.0);
         let losses = [1.0, 0.5, 0.09];
-        let m = Measured { config: &config, losses: &losses, diverged_at: None, init: &s, now: &s };
+        let m = frame(&config, &losses, None, &s, &s);
         assert_eq!(
             status_line(&m),
             "12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.00 · loss 0.090 · step 2"
         );
         let config = Config { depth: 1, residual: false, norm: NormPlacement::Off, ..Config::default() };
         let s = snapshot(1, 3.0e7, 1.0);
-        let m = Measured { config: &config, losses: &[], diverged_at: None, init: &s, now: &s };
+        let m = frame(&config, &[], None, &s, &s);
         assert_eq!(status_line(&m), "1 layer · Residual OFF · LayerNorm OFF · act. std = 3.0e7 · loss 1.50");
     }
 
@@ -237,7 +235,7 @@ mod tests {
         let config = Config { residual: false, norm: NormPlacement::Off, ..Config::default() };
         let init = snapshot(12, 0.01, 1e-4);
         let flat = vec![1.0; 100];
-        let m = Measured { config: &config, losses: &flat, diverged_at: None, init: &init, now: &init };
+        let m = frame(&config, &flat, None, &init, &init);
         let c = caption(&m);
         assert!(c.starts_with("With both switches off, at initialisation the signal vanishes"), "{c}");
         assert!(c.contains("1.0e4× weaker") && c.contains("plateaued"), "{c}");
@@ -245,11 +243,11 @@ mod tests {
         let config = Config::default();
         let big = snapshot(12, 50.0, 1.0);
         let falling: Vec<f64> = (0..100).map(|i| 2.0 * 0.95f64.powi(i)).collect();
-        let m = Measured { config: &config, losses: &falling, diverged_at: None, init: &big, now: &big };
+        let m = frame(&config, &falling, None, &big, &big);
         let c = caption(&m);
         assert!(c.contains("blow up") && c.contains("descending") && !c.contains("After"), "{c}");
         let tamed = snapshot(12, 2.0, 1.0);
-        let m = Measured { config: &config, losses: &falling, diverged_at: None, init: &big, now: &tamed };
+        let m = frame(&config, &falling, None, &big, &tamed);
         assert!(
             caption(&m).contains("blow up (std 50.00 at the top")
                 && caption(&m).contains("After 100 steps the top's std is 2.00"),
@@ -257,13 +255,7 @@ mod tests {
             caption(&m)
         );
 
-        let m = Measured {
-            config: &config,
-            losses: &falling[..30],
-            diverged_at: Some(29),
-            init: &big,
-            now: &big,
-        };
+        let m = frame(&config, &falling[..30], Some(29), &big, &big);
         assert!(caption(&m).contains("diverged at step 29"));
     }
 }

@@ -1,24 +1,26 @@
 //! Panel 2: the training loss, on a log axis, with a marker where a run diverges.
 
 use super::{err, frame, log_range, short, style_mesh, ChartResult, Theme};
+use crate::training::loss_history::LossHistory;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// At most this many points are drawn; longer curves are sampled evenly (always keeping the last).
-const MAX_POINTS: usize = 600;
-
+/// `history` holds at most `loss_history::CAPACITY` buckets, so the cost of a frame does not
+/// grow with the run: each bucket is one column of the band (its lowest and highest loss, the
+/// noise of fresh batches) and one point of the smoothed line.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    losses: &[f64],
+    history: &LossHistory,
     diverged_at: Option<usize>,
     theme: &Theme,
 ) -> ChartResult {
     area.fill(&theme.background).map_err(err)?;
-    let n = losses.len().max(2);
-    let (lo, hi) = log_range(losses.iter().copied());
-    let title = match (losses.last(), diverged_at) {
+    let buckets = history.buckets();
+    let n = history.len().max(2);
+    let (lo, hi) = log_range(buckets.iter().flat_map(|b| [b.min, b.max]));
+    let title = match (history.last(), diverged_at) {
         (_, Some(s)) => format!("training loss · diverged at step {s}"),
-        (Some(l), None) => format!("training loss · step {} · {}", losses.len() - 1, short(*l)),
+        (Some(l), None) => format!("training loss · step {} · {}", history.len() - 1, short(l)),
         (None, None) => "training loss".to_string(),
     };
     let mut chart =
@@ -26,14 +28,23 @@ pub fn draw<DB: DrawingBackend>(
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
-    let stride = losses.len().div_ceil(MAX_POINTS).max(1);
-    let sampled = losses
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| i % stride == 0 || *i + 1 == losses.len())
-        .filter(|(_, l)| l.is_finite() && **l > 0.0)
-        .map(|(i, &l)| (i, l));
-    chart.draw_series(LineSeries::new(sampled, theme.now.stroke_width(theme.px(2.0)))).map_err(err)?;
+    let positive = |v: f64| v.is_finite() && v > 0.0;
+    let shown = || buckets.iter().filter(|b| positive(b.min) && positive(b.max));
+    let raw = theme.now.mix(0.35);
+    if history.per_bucket() == 1 {
+        // every step is its own bucket: the raw losses as a thin line
+        let points = shown().map(|b| (b.start, b.min));
+        chart.draw_series(LineSeries::new(points, raw.stroke_width(theme.px(1.0)))).map_err(err)?;
+    } else {
+        // lowest losses left to right, then highest right to left: the band's outline
+        let outline: Vec<(usize, f64)> = shown()
+            .map(|b| (b.start, b.min))
+            .chain(shown().rev().map(|b| (b.start + b.count - 1, b.max)))
+            .collect();
+        chart.draw_series(std::iter::once(Polygon::new(outline, raw.filled()))).map_err(err)?;
+    }
+    let smooth = buckets.iter().filter(|b| positive(b.smooth)).map(|b| (b.start + b.count - 1, b.smooth));
+    chart.draw_series(LineSeries::new(smooth, theme.now.stroke_width(theme.px(2.0)))).map_err(err)?;
     if let Some(s) = diverged_at {
         let line = PathElement::new(vec![(s, lo), (s, hi)], theme.alert.stroke_width(theme.px(2.0)));
         chart.plotting_area().draw(&line).map_err(err)?;

@@ -1,0 +1,288 @@
+//! The training losses of a run of any length, in bounded memory.
+//!
+//! Every step draws a fresh batch, so the per-step loss is noisy. The history keeps, per run of
+//! `per_bucket` consecutive steps, the lowest and highest loss (the band the loss panel draws)
+//! and an exponential moving average at the bucket's last step (the smoothed line). When the
+//! buckets are full, neighbours merge pairwise and `per_bucket` doubles, so a run of a million
+//! steps costs as much memory, and as many points to draw, as one of a thousand. While the run
+//! is shorter than `CAPACITY` steps every bucket holds one step: the exact losses.
+
+/// Buckets kept at most: the loss panel draws at most this many columns.
+pub const CAPACITY: usize = 512;
+/// Weight of the newest loss in the moving average: about the last 40 steps count.
+const SMOOTHING: f64 = 0.05;
+/// The caption compares the mean of the first losses with that of the most recent ones.
+const FIRST: usize = 5;
+const RECENT: usize = 10;
+
+/// `count` consecutive steps from `start`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bucket {
+    pub start: usize,
+    pub count: usize,
+    /// Lowest and highest finite loss in the bucket (NaN if none was finite).
+    pub min: f64,
+    pub max: f64,
+    /// The moving average after the bucket's last step.
+    pub smooth: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LossHistory {
+    buckets: Vec<Bucket>,
+    per_bucket: usize,
+    count: usize,
+    last: f64,
+    lowest: f64,
+    smooth: f64,
+    first: Vec<f64>,
+    /// The last `RECENT` losses, oldest first once full (a ring from `recent_at`).
+    recent: Vec<f64>,
+    recent_at: usize,
+}
+
+impl Default for LossHistory {
+    fn default() -> Self {
+        LossHistory {
+            buckets: Vec::with_capacity(CAPACITY),
+            per_bucket: 1,
+            count: 0,
+            last: f64::NAN,
+            lowest: f64::INFINITY,
+            smooth: f64::NAN,
+            first: Vec::with_capacity(FIRST),
+            recent: Vec::with_capacity(RECENT),
+            recent_at: 0,
+        }
+    }
+}
+
+impl LossHistory {
+    /// Records the loss of the next step.
+    pub fn push(&mut self, loss: f64) {
+        if loss.is_finite() {
+            self.smooth =
+                if self.smooth.is_finite() { self.smooth + SMOOTHING * (loss - self.smooth) } else { loss };
+            self.lowest = self.lowest.min(loss);
+        }
+        let finite = |x: f64| if x.is_finite() { x } else { f64::NAN };
+        match self.buckets.last_mut() {
+            Some(b) if b.count < self.per_bucket => {
+                b.count += 1;
+                b.min = finite(b.min).min(finite(loss));
+                b.max = finite(b.max).max(finite(loss));
+                b.smooth = self.smooth;
+            }
+            _ => {
+                if self.buckets.len() == CAPACITY {
+                    self.merge_pairs();
+                }
+                let l = finite(loss);
+                self.buckets.push(Bucket {
+                    start: self.count,
+                    count: 1,
+                    min: l,
+                    max: l,
+                    smooth: self.smooth,
+                });
+            }
+        }
+        if self.first.len() < FIRST {
+            self.first.push(loss);
+        }
+        if self.recent.len() < RECENT {
+            self.recent.push(loss);
+        } else {
+            self.recent[self.recent_at] = loss;
+            self.recent_at = (self.recent_at + 1) % RECENT;
+        }
+        self.last = loss;
+        self.count += 1;
+    }
+
+    /// Halves the number of buckets: each pair becomes one bucket twice as long.
+    fn merge_pairs(&mut self) {
+        let n = self.buckets.len() / 2;
+        for i in 0..n {
+            let (a, b) = (self.buckets[2 * i], self.buckets[2 * i + 1]);
+            self.buckets[i] = Bucket {
+                start: a.start,
+                count: a.count + b.count,
+                // f64::min and max skip a NaN side
+                min: a.min.min(b.min),
+                max: a.max.max(b.max),
+                smooth: b.smooth,
+            };
+        }
+        self.buckets.truncate(n);
+        self.per_bucket *= 2;
+    }
+
+    /// Losses recorded.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    pub fn buckets(&self) -> &[Bucket] {
+        &self.buckets
+    }
+
+    /// Steps per bucket now (a power of two).
+    pub fn per_bucket(&self) -> usize {
+        self.per_bucket
+    }
+
+    pub fn last(&self) -> Option<f64> {
+        (self.count > 0).then_some(self.last)
+    }
+
+    pub fn first(&self) -> Option<f64> {
+        self.first.first().copied()
+    }
+
+    /// The lowest finite loss (∞ if none).
+    pub fn lowest(&self) -> f64 {
+        self.lowest
+    }
+
+    /// Mean of the first five losses and of the last ten (fewer if the run is shorter).
+    pub fn first_mean(&self) -> f64 {
+        mean(&self.first)
+    }
+
+    pub fn recent_mean(&self) -> f64 {
+        mean(&self.recent)
+    }
+
+    /// The parts a frame carries, to rebuild an equal history on the other side.
+    pub fn parts(&self) -> HistoryParts<'_> {
+        HistoryParts {
+            buckets: &self.buckets,
+            per_bucket: self.per_bucket,
+            count: self.count,
+            last: self.last,
+            lowest: self.lowest,
+            smooth: self.smooth,
+            first: &self.first,
+            recent: &self.recent,
+            recent_at: self.recent_at,
+        }
+    }
+
+    pub fn from_parts(p: HistoryParts<'_>) -> Result<LossHistory, String> {
+        let ok = p.buckets.len() <= CAPACITY
+            && p.per_bucket.is_power_of_two()
+            && p.first.len() <= FIRST
+            && p.recent.len() <= RECENT
+            && p.recent_at < RECENT.max(1)
+            && p.buckets.iter().map(|b| b.count).sum::<usize>() == p.count;
+        if !ok {
+            return Err("inconsistent loss history".into());
+        }
+        let mut buckets = Vec::with_capacity(CAPACITY);
+        buckets.extend_from_slice(p.buckets);
+        Ok(LossHistory {
+            buckets,
+            per_bucket: p.per_bucket,
+            count: p.count,
+            last: p.last,
+            lowest: p.lowest,
+            smooth: p.smooth,
+            first: p.first.to_vec(),
+            recent: p.recent.to_vec(),
+            recent_at: p.recent_at,
+        })
+    }
+}
+
+/// A borrowed view of a history's fields, for encoding.
+pub struct HistoryParts<'a> {
+    pub buckets: &'a [Bucket],
+    pub per_bucket: usize,
+    pub count: usize,
+    pub last: f64,
+    pub lowest: f64,
+    pub smooth: f64,
+    pub first: &'a [f64],
+    pub recent: &'a [f64],
+    pub recent_at: usize,
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len().max(1) as f64
+}
+
+impl FromIterator<f64> for LossHistory {
+    fn from_iter<I: IntoIterator<Item = f64>>(losses: I) -> Self {
+        let mut h = LossHistory::default();
+        for l in losses {
+            h.push(l);
+        }
+        h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn noisy(i: usize) -> f64 {
+        // a falling loss with deterministic noise
+        (1.0 + 0.3 * ((i * 7919 % 101) as f64 / 101.0 - 0.5)) * 10.0 / (1.0 + i as f64 / 100.0)
+    }
+
+    #[test]
+    fn short_runs_keep_every_loss_exactly() {
+        let losses: Vec<f64> = (0..CAPACITY).map(noisy).collect();
+        let h: LossHistory = losses.iter().copied().collect();
+        assert_eq!(h.per_bucket(), 1);
+        assert_eq!(h.buckets().len(), CAPACITY);
+        for (b, &l) in h.buckets().iter().zip(&losses) {
+            assert_eq!((b.min, b.max, b.count), (l, l, 1));
+        }
+        assert_eq!(h.last(), Some(losses[CAPACITY - 1]));
+        assert_eq!(h.first(), Some(losses[0]));
+        assert_eq!(h.first_mean(), losses[..5].iter().sum::<f64>() / 5.0);
+        assert_eq!(h.recent_mean(), losses[CAPACITY - 10..].iter().sum::<f64>() / 10.0);
+        assert_eq!(h.lowest(), losses.iter().copied().fold(f64::INFINITY, f64::min));
+    }
+
+    #[test]
+    fn long_runs_stay_bounded_and_every_bucket_is_the_min_and_max_of_its_steps() {
+        let n = 150_000;
+        let losses: Vec<f64> = (0..n).map(noisy).collect();
+        let h: LossHistory = losses.iter().copied().collect();
+        assert!(h.buckets().len() <= CAPACITY && h.buckets().len() > CAPACITY / 2, "{}", h.buckets().len());
+        assert_eq!(h.len(), n);
+        let mut next = 0;
+        for b in h.buckets() {
+            assert_eq!(b.start, next, "buckets tile the run");
+            let part = &losses[b.start..b.start + b.count];
+            assert_eq!(b.min, part.iter().copied().fold(f64::INFINITY, f64::min));
+            assert_eq!(b.max, part.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            assert!(b.count <= h.per_bucket());
+            next += b.count;
+        }
+        assert_eq!(next, n);
+        // the smoothed line follows the trend: its last value sits within the last band's range
+        let last = h.buckets().last().unwrap();
+        assert!(last.min <= last.smooth && last.smooth <= last.max * 1.05, "{last:?}");
+        assert_eq!(h.recent_mean(), losses[n - 10..].iter().sum::<f64>() / 10.0);
+    }
+
+    #[test]
+    fn non_finite_losses_do_not_poison_the_band_or_the_average() {
+        let h: LossHistory = [2.0, 1.0, f64::NAN].into_iter().collect();
+        assert_eq!(h.lowest(), 1.0);
+        assert!(h.last().unwrap().is_nan());
+        assert!(h.buckets()[1].smooth.is_finite());
+        assert!(h.buckets()[2].min.is_nan() && h.buckets()[2].smooth.is_finite());
+        let parts = h.parts();
+        let back = LossHistory::from_parts(parts).unwrap();
+        assert_eq!(format!("{back:?}"), format!("{h:?}"));
+    }
+}

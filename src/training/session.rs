@@ -1,0 +1,151 @@
+//! One widget's live run: the trainer, the kept initial layers, the probe at initialisation and
+//! now, the histogram's axis, the bounded loss history and the step limit. It knows nothing of
+//! browsers or time: the worker (or the page, as a fallback) calls `train_step` as often as its
+//! time slice allows and sends `frame()` to be drawn.
+
+use crate::config::Config;
+use crate::model::stats::{histogram, Histogram, Range};
+use crate::training::frame::Frame;
+use crate::training::initial_layers::InitialLayers;
+use crate::training::loss_history::LossHistory;
+use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
+use crate::training::train::Trainer;
+
+pub struct Session {
+    trainer: Trainer<f32>,
+    initial: InitialLayers<f32>,
+    init: Snapshot,
+    now: Snapshot,
+    /// The histogram's axis: fixed while the reader drags, until they rescale.
+    range: (f64, f64),
+    history: LossHistory,
+    /// The stack's activations are the probe's (no training step since the last probe).
+    probed: bool,
+    stop_at: usize,
+    generation: u32,
+}
+
+fn default_range() -> (f64, f64) {
+    match HISTOGRAM_RANGE {
+        Range::Fixed(lo, hi) => (lo, hi),
+        Range::Auto => (-4.0, 4.0),
+    }
+}
+
+impl Session {
+    pub fn new(config: &Config) -> Session {
+        let mut initial = InitialLayers::default();
+        let mut trainer = Trainer::with_stack(config, initial.stack(config));
+        let init = Snapshot::take(&mut trainer);
+        Session {
+            trainer,
+            initial,
+            now: init.clone(),
+            init,
+            range: default_range(),
+            history: LossHistory::default(),
+            probed: true,
+            stop_at: config.steps,
+            generation: 0,
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.trainer.config
+    }
+
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+
+    /// Starts again from the seed with `config` (a new `generation`), keeping the axis and the
+    /// initial layers. Only the step limit changed: the run goes on with the new limit.
+    pub fn restart(&mut self, config: &Config, generation: u32) {
+        self.generation = generation;
+        let same_run = Config { steps: self.trainer.config.steps, ..config.clone() } == self.trainer.config;
+        if same_run {
+            self.trainer.config.steps = config.steps;
+            self.stop_at = config.steps;
+            return;
+        }
+        self.trainer = Trainer::with_stack(config, self.initial.stack(config));
+        self.init = Snapshot::take(&mut self.trainer);
+        self.now = self.init.clone();
+        self.history = LossHistory::default();
+        self.probed = true;
+        self.stop_at = config.steps;
+    }
+
+    /// Training can go on: not diverged and below the step limit.
+    pub fn running(&self) -> bool {
+        self.trainer.diverged_at.is_none() && self.trainer.step < self.stop_at
+    }
+
+    /// One training step if the run is going on; returns whether one was taken.
+    pub fn train_step(&mut self) -> bool {
+        if !self.running() {
+            return false;
+        }
+        let loss = self.trainer.one_step(true);
+        self.history.push(loss);
+        self.probed = false;
+        true
+    }
+
+    /// One training step even past the step limit (the Step button); not after a divergence.
+    pub fn single_step(&mut self) -> bool {
+        if self.trainer.step >= self.stop_at {
+            self.stop_at = self.trainer.step + 1;
+        }
+        self.train_step()
+    }
+
+    /// Play on a finished run continues it for another `steps` steps (at least one).
+    pub fn continue_run(&mut self) {
+        if self.trainer.step >= self.stop_at {
+            self.stop_at = self.trainer.step + self.trainer.config.steps.max(1);
+        }
+    }
+
+    /// Fits the histogram's axis to the current activations; it then stays fixed again.
+    pub fn rescale(&mut self) {
+        self.measure();
+        let auto = histogram(self.trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Auto);
+        let half = auto.lo.abs().max(auto.hi.abs()).max(1e-6);
+        self.range = (-half, half);
+    }
+
+    /// Back to the default axis.
+    pub fn reset_scale(&mut self) {
+        self.range = default_range();
+    }
+
+    /// Probes the current weights if they changed since the last probe.
+    fn measure(&mut self) {
+        if self.trainer.diverged_at.is_none() && !self.probed {
+            self.now = Snapshot::take(&mut self.trainer);
+            self.probed = true;
+        }
+    }
+
+    fn histogram(&self) -> Histogram {
+        let (lo, hi) = self.range;
+        histogram(self.trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi))
+    }
+
+    /// What the page shows now, measured on the probe batch.
+    pub fn frame(&mut self) -> Frame {
+        self.measure();
+        Frame {
+            generation: self.generation,
+            config: self.trainer.config.clone(),
+            step: self.trainer.step,
+            diverged_at: self.trainer.diverged_at,
+            stop_at: self.stop_at,
+            init: self.init.clone(),
+            now: self.now.clone(),
+            histogram: self.histogram(),
+            history: self.history.clone(),
+        }
+    }
+}

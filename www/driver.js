@@ -1,0 +1,118 @@
+// Where training runs: a dedicated Web Worker when one starts, else the page's own thread (as
+// before the worker existed), with a notice. Either way the widget sends engine commands and
+// receives encoded frames; nothing else differs.
+
+import { createEngine, PAGE_SLICE_MS } from './engine.js';
+
+const HERE = import.meta.url;
+export const ASSETS = {
+  bindings: new URL('../ablation-playground.js', HERE).href,
+  wasm: new URL('../ablation-playground_bg.wasm', HERE).href,
+  worker: new URL('./worker.js', HERE).href,
+};
+/** A worker that has not booted by then is given up for the page's thread. */
+const BOOT_TIMEOUT_MS = 15_000;
+/** A worker silent this long while training is inside one long step: a restart then replaces
+ *  the worker instead of waiting for that step to end. */
+const BUSY_MS = 250;
+
+/** A module worker for `url`. A Worker's script must be same-origin, so a widget served from
+ *  another origin starts a same-origin blob: script that imports the real one. */
+function spawn(url) {
+  if (new URL(url).origin === location.origin) return new Worker(url, { type: 'module' });
+  const trampoline = URL.createObjectURL(
+    new Blob([`import ${JSON.stringify(url)};`], { type: 'text/javascript' }),
+  );
+  const worker = new Worker(trampoline, { type: 'module' });
+  setTimeout(() => URL.revokeObjectURL(trampoline), 60_000);
+  return worker;
+}
+
+/**
+ * Starts the engine. `onFrame(bytes)` gets every frame; `onNotice(text)` says when training
+ * falls back to the page's thread; `onError(text)` reports a broken engine.
+ * Returns { send(command), mode: 'worker' | 'page', stop() }.
+ */
+export function startDriver(bindings, { onFrame, onNotice, onError }) {
+  let worker = null;
+  let local = null;
+  let lastHeard = 0;
+  let booted = false;
+  let playing = false;
+  let lastRestart = null;
+  const driver = { mode: 'worker', send, stop };
+
+  function fallBack(reason) {
+    if (local) return;
+    worker?.terminate();
+    worker = null;
+    driver.mode = 'page';
+    onNotice(`Training runs on the page's thread (slower; the page may stutter at large settings): ${reason}`);
+    local = createEngine(bindings, onFrame, { sliceMs: PAGE_SLICE_MS, onError });
+    // the whole state is the last restart and whether to play
+    if (lastRestart) local.command(lastRestart);
+    local.command({ type: playing ? 'play' : 'pause' });
+  }
+
+  function startWorker() {
+    booted = false;
+    let w;
+    try {
+      w = spawn(ASSETS.worker);
+    } catch (e) {
+      fallBack(`no worker could be started (${e?.message ?? e})`);
+      return;
+    }
+    worker = w;
+    const timer = setTimeout(() => !booted && fallBack('the worker did not start in time'), BOOT_TIMEOUT_MS);
+    w.onmessage = (e) => {
+      if (w !== worker) return;
+      lastHeard = performance.now();
+      const m = e.data;
+      if (m.type === 'frame') onFrame(m.bytes);
+      else if (m.type === 'ready') {
+        booted = true;
+        clearTimeout(timer);
+      } else if (m.type === 'boot-failed') {
+        clearTimeout(timer);
+        fallBack(`the worker could not load the WebAssembly module (${m.message})`);
+      } else if (m.type === 'error') onError(m.message);
+    };
+    w.onerror = (e) => {
+      if (w !== worker) return;
+      e.preventDefault?.();
+      clearTimeout(timer);
+      if (!booted) fallBack(`the worker script did not load (${e.message || 'blocked or missing'})`);
+      else onError(e.message || 'the worker failed');
+    };
+    w.postMessage({ type: 'boot', bindings: ASSETS.bindings, wasm: ASSETS.wasm });
+    lastHeard = performance.now();
+  }
+
+  function send(command) {
+    if (command.type === 'restart') lastRestart = command;
+    if (command.type === 'play') playing = true;
+    if (command.type === 'pause' || command.type === 'step') playing = false;
+    if (local) return local.command(command);
+    if (!worker) return;
+    // Inside one long step the worker cannot read its inbox: start afresh rather than wait.
+    if (command.type === 'restart' && booted && playing && performance.now() - lastHeard > BUSY_MS) {
+      worker.terminate();
+      startWorker();
+      worker.postMessage(command);
+      worker.postMessage({ type: 'play' });
+      return;
+    }
+    worker.postMessage(command);
+  }
+
+  function stop() {
+    worker?.terminate();
+    worker = null;
+    local?.stop();
+  }
+
+  if (typeof Worker === 'undefined') fallBack('this browser has no Web Workers');
+  else startWorker();
+  return driver;
+}

@@ -1,0 +1,105 @@
+// The training loop around a wasm `Session`: commands in, encoded frames out. It runs in the
+// Web Worker (worker.js), or on the page's thread when no worker can start. No maths here.
+//
+// Commands: {type: 'restart', query, generation} (coalesced: only the latest pending restart
+// is built), 'play', 'pause', 'step', 'continue', 'rescale', 'resetScale'.
+// Every frame is posted as the bytes of `Session.frame()`, tagged inside with its generation.
+
+/** Train this long between looks at the inbox: short enough that a slider move is picked up
+ *  within a frame, long enough that the probe behind each frame stays a small cost. */
+export const WORKER_SLICE_MS = 12;
+/** On the page's thread the slice must leave room for drawing within a 16.7 ms frame. */
+export const PAGE_SLICE_MS = 6;
+
+export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onError = () => {} } = {}) {
+  let session = null;
+  let pendingRestart = null;
+  let playing = false;
+  let frameDue = false;
+  let scheduled = false;
+  let stopped = false;
+  // A zero-delay task that lets queued commands run first (setTimeout(0) is clamped to 4 ms).
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    scheduled = false;
+    try {
+      tick();
+    } catch (e) {
+      stopped = true;
+      onError(e?.message ?? String(e));
+    }
+  };
+  function schedule() {
+    if (!scheduled && !stopped) {
+      scheduled = true;
+      channel.port2.postMessage(0);
+    }
+  }
+
+  function applyRestart() {
+    if (!pendingRestart) return;
+    const { query, generation } = pendingRestart;
+    pendingRestart = null;
+    if (session) session.restart(query, generation);
+    else session = new bindings.Session(query, generation);
+    frameDue = true;
+  }
+
+  function tick() {
+    applyRestart();
+    if (!session) return;
+    if (playing && session.running) {
+      const end = performance.now() + sliceMs;
+      do session.train(1);
+      while (session.running && performance.now() < end);
+      frameDue = true;
+    }
+    if (frameDue) {
+      frameDue = false;
+      post(session.frame());
+    }
+    if (playing && session.running) schedule();
+  }
+
+  return {
+    command(m) {
+      if (stopped) return;
+      switch (m.type) {
+        case 'restart':
+          pendingRestart = { query: String(m.query), generation: m.generation >>> 0 };
+          break;
+        case 'play':
+          playing = true;
+          break;
+        case 'pause':
+          playing = false;
+          frameDue = true; // the readouts catch up with the last step
+          break;
+        case 'continue':
+          applyRestart();
+          session?.continueRun();
+          frameDue = true;
+          break;
+        case 'step':
+          playing = false;
+          applyRestart();
+          session?.step();
+          frameDue = true;
+          break;
+        case 'rescale':
+        case 'resetScale':
+          applyRestart();
+          session?.[m.type]();
+          frameDue = true;
+          break;
+        default:
+          return;
+      }
+      schedule();
+    },
+    stop() {
+      stopped = true;
+      channel.port1.close();
+    },
+  };
+}

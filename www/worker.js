@@ -1,0 +1,28 @@
+// The playground's Web Worker: loads the wasm core and runs the training loop (engine.js) off
+// the page's thread. The first message says where the bindings and the wasm are; every later
+// message is an engine command. Frames go back as transferred byte buffers.
+
+import { createEngine } from './engine.js';
+
+let engine = null;
+const early = [];
+
+self.onmessage = async (e) => {
+  const m = e.data;
+  if (m?.type !== 'boot') {
+    if (engine) engine.command(m);
+    else early.push(m);
+    return;
+  }
+  try {
+    const bindings = await import(m.bindings);
+    await bindings.default({ module_or_path: m.wasm });
+    engine = createEngine(bindings, (bytes) => self.postMessage({ type: 'frame', bytes }, [bytes.buffer]), {
+      onError: (message) => self.postMessage({ type: 'error', message }),
+    });
+    self.postMessage({ type: 'ready' });
+    for (const c of early.splice(0)) engine.command(c);
+  } catch (err) {
+    self.postMessage({ type: 'boot-failed', message: String(err?.message ?? err) });
+  }
+};
