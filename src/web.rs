@@ -25,6 +25,13 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// Bytes of this wasm instance's linear memory (it never shrinks): for the benchmark's check
+/// that long runs stay bounded.
+#[wasm_bindgen(js_name = memoryBytes)]
+pub fn memory_bytes() -> f64 {
+    (core::arch::wasm32::memory_size(0) * 65536) as f64
+}
+
 /// `name=value` pairs of a URL query (`?depth=12&residual=off`), percent-decoded.
 fn query_pairs(query: &str) -> Vec<(String, String)> {
     fn decode(s: &str) -> String {
@@ -131,10 +138,7 @@ impl Session {
     /// A session for a query (canonical from `Settings.query()`; anything else is read leniently).
     #[wasm_bindgen(constructor)]
     pub fn new(query: &str, generation: u32) -> Session {
-        let config = lenient(query).0;
-        let mut inner = session::Session::new(&config);
-        inner.restart(&config, generation);
-        Session { inner }
+        Session { inner: session::Session::new(&lenient(query).0).with_generation(generation) }
     }
 
     /// Starts again from the seed with this configuration, as restart number `generation`.

@@ -89,7 +89,14 @@ fn restarts_carry_their_generation_and_a_step_limit_change_keeps_the_run() {
         (2, 0, 0),
         "a new configuration starts from the seed"
     );
-    assert_eq!(f.init, run(&Config { depth: 5, ..config }, 0).init, "from kept layers, the same stack");
+    assert_eq!(
+        f.init,
+        run(&Config { depth: 5, ..config.clone() }, 0).init,
+        "from kept layers, the same stack"
+    );
+    s.train_step();
+    s.restart(&Config { depth: 5, steps: 40, ..config }, 3);
+    assert_eq!((s.frame().generation, s.frame().step), (3, 0), "the same configuration again is a reset");
 }
 
 #[test]

@@ -95,17 +95,19 @@ class AblationPlayground extends HTMLElement {
     return this.#controller?.value ?? null;
   }
 
+  // Training runs in a worker: each returns a promise that resolves once its effect is drawn
+  // (and `.value` shows it).
   play() {
-    this.#controller?.play();
+    return this.#controller?.play();
   }
   pause() {
-    this.#controller?.pause();
+    return this.#controller?.pause();
   }
   step() {
-    this.#controller?.step();
+    return this.#controller?.step();
   }
   reset() {
-    this.#controller?.reset();
+    return this.#controller?.reset();
   }
 }
 

@@ -29,7 +29,8 @@ function spawn(url) {
 }
 
 /**
- * Starts the engine. `onFrame(bytes)` gets every frame; `onNotice(text)` says when training
+ * Starts the engine. `onFrame(bytes, seq)` gets every frame and the number of the last command
+ * applied before it; `onNotice(text)` says when training
  * falls back to the page's thread; `onError(text)` reports a broken engine.
  * Returns { send(command), mode: 'worker' | 'page', stop() }.
  */
@@ -40,7 +41,17 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
   let booted = false;
   let playing = false;
   let lastRestart = null;
-  const driver = { mode: 'worker', send, stop };
+  let seq = 0; // numbers the commands; frames say which they reflect
+  const driver = {
+    mode: 'worker',
+    /** Bytes of the engine's wasm memory, as last reported (for the benchmark). */
+    engineMemory: 0,
+    send,
+    stop,
+    get seq() {
+      return seq;
+    },
+  };
 
   function fallBack(reason) {
     if (local) return;
@@ -48,10 +59,14 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
     worker = null;
     driver.mode = 'page';
     onNotice(`Training runs on the page's thread (slower; the page may stutter at large settings): ${reason}`);
-    local = createEngine(bindings, onFrame, { sliceMs: PAGE_SLICE_MS, onError });
+    const post = (bytes, s) => {
+      driver.engineMemory = bindings.memoryBytes();
+      onFrame(bytes, s);
+    };
+    local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError });
     // the whole state is the last restart and whether to play
-    if (lastRestart) local.command(lastRestart);
-    local.command({ type: playing ? 'play' : 'pause' });
+    if (lastRestart) local.command({ ...lastRestart, seq });
+    local.command({ type: playing ? 'play' : 'pause', seq });
   }
 
   function startWorker() {
@@ -69,7 +84,10 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
       if (w !== worker) return;
       lastHeard = performance.now();
       const m = e.data;
-      if (m.type === 'frame') onFrame(m.bytes);
+      if (m.type === 'frame') {
+        driver.engineMemory = m.memory;
+        onFrame(m.bytes, m.seq);
+      }
       else if (m.type === 'ready') {
         booted = true;
         clearTimeout(timer);
@@ -90,6 +108,7 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
   }
 
   function send(command) {
+    command.seq = ++seq;
     if (command.type === 'restart') lastRestart = command;
     if (command.type === 'play') playing = true;
     if (command.type === 'pause' || command.type === 'step') playing = false;

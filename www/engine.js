@@ -3,7 +3,8 @@
 //
 // Commands: {type: 'restart', query, generation} (coalesced: only the latest pending restart
 // is built), 'play', 'pause', 'step', 'continue', 'rescale', 'resetScale'.
-// Every frame is posted as the bytes of `Session.frame()`, tagged inside with its generation.
+// Every frame is posted as the bytes of `Session.frame()` (tagged inside with its generation)
+// and the `seq` of the last command applied before it, so the page knows when it is current.
 
 /** Train this long between looks at the inbox: short enough that a slider move is picked up
  *  within a frame, long enough that the probe behind each frame stays a small cost. */
@@ -18,6 +19,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   let frameDue = false;
   let scheduled = false;
   let stopped = false;
+  let seq = 0;
   // A zero-delay task that lets queued commands run first (setTimeout(0) is clamped to 4 ms).
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {
@@ -56,7 +58,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     }
     if (frameDue) {
       frameDue = false;
-      post(session.frame());
+      post(session.frame(), seq);
     }
     if (playing && session.running) schedule();
   }
@@ -64,6 +66,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   return {
     command(m) {
       if (stopped) return;
+      if (Number.isInteger(m.seq)) seq = m.seq;
       switch (m.type) {
         case 'restart':
           pendingRestart = { query: String(m.query), generation: m.generation >>> 0 };
@@ -73,7 +76,6 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
           break;
         case 'pause':
           playing = false;
-          frameDue = true; // the readouts catch up with the last step
           break;
         case 'continue':
           applyRestart();
@@ -95,6 +97,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
         default:
           return;
       }
+      frameDue = true; // every command is answered by a frame that reflects it
       schedule();
     },
     stop() {

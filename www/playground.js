@@ -154,7 +154,17 @@ export function mount(root, bindings, options = {}) {
   let visible = false;
   let stopped = false;
   let frameRequested = false;
-  let incoming = null; // the newest frame's bytes, not yet drawn
+  let incoming = null; // the newest frame ({bytes, seq}), not yet drawn
+  let drawnSeq = -1; // the last command the drawn frame reflects
+  const waiting = []; // [seq, resolve]: promises of commands, kept until their frame is drawn
+
+  /** Resolves once a frame reflecting every command sent so far is on screen. */
+  function drawn() {
+    if (!driver) return Promise.resolve();
+    const seq = driver.seq;
+    if (drawnSeq >= seq) return Promise.resolve();
+    return new Promise((resolve) => waiting.push([seq, resolve]));
+  }
   let redraw = false; // draw the current frame again (resize, theme, panels)
   let updateDue = 0;
 
@@ -181,8 +191,8 @@ export function mount(root, bindings, options = {}) {
     notice(settings.takeNotices());
     view = new bindings.View();
     driver = startDriver(bindings, {
-      onFrame(bytes) {
-        incoming = bytes;
+      onFrame(bytes, seq) {
+        incoming = { bytes, seq };
         wake();
       },
       onNotice: (text) => notice([text]),
@@ -299,9 +309,10 @@ export function mount(root, bindings, options = {}) {
     try {
       if (!settings) create();
       if (incoming) {
-        const bytes = incoming;
+        const { bytes, seq } = incoming;
         incoming = null;
         if (view.load(bytes, generation)) {
+          drawnSeq = seq;
           redraw = true;
           // the run stopped by itself (step limit or divergence): Play continues it
           if (playing && view.generation === generation && (view.finished || view.divergedAt !== undefined)) {
@@ -316,6 +327,9 @@ export function mount(root, bindings, options = {}) {
         redraw = false;
         draw();
         writeText(now);
+        for (let i = waiting.length - 1; i >= 0; i--) {
+          if (waiting[i][0] <= drawnSeq) waiting.splice(i, 1)[0][1]();
+        }
       }
     } catch (e) {
       fail(e.message ?? String(e));
@@ -378,6 +392,13 @@ export function mount(root, bindings, options = {}) {
         get mode() {
           return driver.mode;
         },
+        get memory() {
+          return { engine: driver.engineMemory, page: bindings.memoryBytes() };
+        },
+        /** The frame on screen reflects every command sent so far. */
+        get settled() {
+          return drawnSeq === driver.seq && !incoming && !redraw;
+        },
         get: (name) => settings.get(name),
         query: () => settings.query(),
         stateJson: () => (view.hasFrame ? view.stateJson(false) : 'null'),
@@ -397,26 +418,32 @@ export function mount(root, bindings, options = {}) {
       syncControls();
       changed();
     },
+    // Each command returns a promise that resolves once its effect is drawn.
     play() {
       playing = true;
       if (view?.finished) driver.send({ type: 'continue' });
       run();
       syncControls();
+      return drawn();
     },
     pause() {
       playing = false;
       run();
       syncControls();
+      return drawn();
     },
     step() {
       playing = false;
       run();
       driver?.send({ type: 'step' });
       syncControls();
+      return drawn();
     },
     reset() {
       if (settings) restart();
+      return drawn();
     },
+    drawn,
     /** The link that reproduces this state on the playground page. */
     link() {
       const url = new URL(linkBase);

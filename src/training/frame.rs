@@ -80,7 +80,7 @@ impl Frame {
         for n in [p.per_bucket, p.count, p.recent_at] {
             w.u64(n as u64);
         }
-        for x in [p.last, p.lowest, p.smooth] {
+        for x in [p.last, p.lowest, p.log_smooth] {
             w.f64(x);
         }
         w.f64s(p.first);
@@ -142,7 +142,7 @@ impl Frame {
             })
             .collect::<Result<Vec<_>, String>>()?;
         let (per_bucket, count, recent_at) = (r.usize()?, r.usize()?, r.usize()?);
-        let (last, lowest, smooth) = (r.f64()?, r.f64()?, r.f64()?);
+        let (last, lowest, log_smooth) = (r.f64()?, r.f64()?, r.f64()?);
         let (first, recent) = (r.f64s()?, r.f64s()?);
         let history = LossHistory::from_parts(HistoryParts {
             buckets: &buckets,
@@ -150,7 +150,7 @@ impl Frame {
             count,
             last,
             lowest,
-            smooth,
+            log_smooth,
             first: &first,
             recent: &recent,
             recent_at,

@@ -2,14 +2,17 @@
 //!
 //! Every step draws a fresh batch, so the per-step loss is noisy. The history keeps, per run of
 //! `per_bucket` consecutive steps, the lowest and highest loss (the band the loss panel draws)
-//! and an exponential moving average at the bucket's last step (the smoothed line). When the
+//! and a moving average at the bucket's last step (the smoothed line). The average is taken
+//! over log-losses (a running geometric mean): the panel's axis is logarithmic and a loss
+//! falls by factors, so an average of the losses themselves would trail far above a steep
+//! descent. When the
 //! buckets are full, neighbours merge pairwise and `per_bucket` doubles, so a run of a million
 //! steps costs as much memory, and as many points to draw, as one of a thousand. While the run
 //! is shorter than `CAPACITY` steps every bucket holds one step: the exact losses.
 
 /// Buckets kept at most: the loss panel draws at most this many columns.
 pub const CAPACITY: usize = 512;
-/// Weight of the newest loss in the moving average: about the last 40 steps count.
+/// Weight of the newest log-loss in the moving average: about the last 40 steps count.
 const SMOOTHING: f64 = 0.05;
 /// The caption compares the mean of the first losses with that of the most recent ones.
 const FIRST: usize = 5;
@@ -34,7 +37,8 @@ pub struct LossHistory {
     count: usize,
     last: f64,
     lowest: f64,
-    smooth: f64,
+    /// The moving average of ln(loss), over the finite, positive losses.
+    log_smooth: f64,
     first: Vec<f64>,
     /// The last `RECENT` losses, oldest first once full (a ring from `recent_at`).
     recent: Vec<f64>,
@@ -49,7 +53,7 @@ impl Default for LossHistory {
             count: 0,
             last: f64::NAN,
             lowest: f64::INFINITY,
-            smooth: f64::NAN,
+            log_smooth: f64::NAN,
             first: Vec::with_capacity(FIRST),
             recent: Vec::with_capacity(RECENT),
             recent_at: 0,
@@ -61,30 +65,31 @@ impl LossHistory {
     /// Records the loss of the next step.
     pub fn push(&mut self, loss: f64) {
         if loss.is_finite() {
-            self.smooth =
-                if self.smooth.is_finite() { self.smooth + SMOOTHING * (loss - self.smooth) } else { loss };
             self.lowest = self.lowest.min(loss);
         }
+        if loss.is_finite() && loss > 0.0 {
+            let l = loss.ln();
+            self.log_smooth = if self.log_smooth.is_finite() {
+                self.log_smooth + SMOOTHING * (l - self.log_smooth)
+            } else {
+                l
+            };
+        }
+        let smooth = self.log_smooth.exp();
         let finite = |x: f64| if x.is_finite() { x } else { f64::NAN };
         match self.buckets.last_mut() {
             Some(b) if b.count < self.per_bucket => {
                 b.count += 1;
                 b.min = finite(b.min).min(finite(loss));
                 b.max = finite(b.max).max(finite(loss));
-                b.smooth = self.smooth;
+                b.smooth = smooth;
             }
             _ => {
                 if self.buckets.len() == CAPACITY {
                     self.merge_pairs();
                 }
                 let l = finite(loss);
-                self.buckets.push(Bucket {
-                    start: self.count,
-                    count: 1,
-                    min: l,
-                    max: l,
-                    smooth: self.smooth,
-                });
+                self.buckets.push(Bucket { start: self.count, count: 1, min: l, max: l, smooth });
             }
         }
         if self.first.len() < FIRST {
@@ -166,7 +171,7 @@ impl LossHistory {
             count: self.count,
             last: self.last,
             lowest: self.lowest,
-            smooth: self.smooth,
+            log_smooth: self.log_smooth,
             first: &self.first,
             recent: &self.recent,
             recent_at: self.recent_at,
@@ -191,7 +196,7 @@ impl LossHistory {
             count: p.count,
             last: p.last,
             lowest: p.lowest,
-            smooth: p.smooth,
+            log_smooth: p.log_smooth,
             first: p.first.to_vec(),
             recent: p.recent.to_vec(),
             recent_at: p.recent_at,
@@ -206,7 +211,7 @@ pub struct HistoryParts<'a> {
     pub count: usize,
     pub last: f64,
     pub lowest: f64,
-    pub smooth: f64,
+    pub log_smooth: f64,
     pub first: &'a [f64],
     pub recent: &'a [f64],
     pub recent_at: usize,

@@ -50,6 +50,12 @@ impl Session {
         }
     }
 
+    /// The same session, as restart number `generation`.
+    pub fn with_generation(mut self, generation: u32) -> Session {
+        self.generation = generation;
+        self
+    }
+
     pub fn config(&self) -> &Config {
         &self.trainer.config
     }
@@ -59,11 +65,12 @@ impl Session {
     }
 
     /// Starts again from the seed with `config` (a new `generation`), keeping the axis and the
-    /// initial layers. Only the step limit changed: the run goes on with the new limit.
+    /// initial layers. If only the step limit changed, the run goes on with the new limit.
     pub fn restart(&mut self, config: &Config, generation: u32) {
         self.generation = generation;
-        let same_run = Config { steps: self.trainer.config.steps, ..config.clone() } == self.trainer.config;
-        if same_run {
+        let old = &self.trainer.config;
+        let only_steps = config.steps != old.steps && Config { steps: old.steps, ..config.clone() } == *old;
+        if only_steps {
             self.trainer.config.steps = config.steps;
             self.stop_at = config.steps;
             return;

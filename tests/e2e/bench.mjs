@@ -1,120 +1,173 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs          (from anywhere; serves dist/, takes about half a minute)
+//   node tests/e2e/bench.mjs [--quick]   (serves dist/; about three minutes, --quick about one)
 //
-// Prints markdown tables: slider latency per depth, training throughput and the longest
-// main-thread task at depth 96, and the size of the shipped bundle. Timings come from
-// performance.now() inside the page, which Chromium coarsens to 0.1 ms.
+// Prints markdown tables for BENCHMARKS.md: training throughput and frame rate at depth 96;
+// the longest main-thread task while training each sublayer kind at depth 96 and at the
+// largest setting (with how fast a click is answered there); slider latency while training;
+// a long run at depth 1 (frame times and memory early and after 150 000+ steps); the bundle.
+// Timings come from performance.now() inside the page (coarsened by Chromium to 0.1 ms).
 
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { DIST, frames, launchBrowser, loadPlayground, median, openPage, startServer, state } from './lib.mjs';
+import { DIST, launchBrowser, loadPlayground, median, openPage, startServer } from './lib.mjs';
 
-const DEPTHS = [1, 12, 48, 96];
-const REPEATS = 15;
-const TRAIN_SECONDS = 5;
+const QUICK = process.argv.includes('--quick');
+const TRAIN_SECONDS = QUICK ? 4 : 10;
+const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
-// Installed before the page's own scripts, so no long task is missed.
-function recordLongTasks() {
-  window.__benchLongTasks = [];
-  window.__benchLongTaskSupport = PerformanceObserver.supportedEntryTypes.includes('longtask');
-  if (!window.__benchLongTaskSupport) return;
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__benchLongTasks.push({ start: e.startTime, duration: e.duration });
-  }).observe({ type: 'longtask', buffered: true });
+// Installed before the page's own scripts: long tasks, and every animation frame's time.
+function instrument() {
+  window.__bench = { longTasks: [], rafs: [], supported: PerformanceObserver.supportedEntryTypes.includes('longtask') };
+  if (window.__bench.supported) {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  }
+  const tick = (t) => {
+    window.__bench.rafs.push(t);
+    if (window.__bench.rafs.length > 100_000) window.__bench.rafs.splice(0, 50_000);
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  // Counts the frames the widget draws (each changes the status line).
+  window.__benchDrawn = 0;
+  addEventListener('DOMContentLoaded', () => {
+    const watch = () => {
+      const s = document.querySelector('[data-ap-root] [data-el="status"]');
+      if (!s) return setTimeout(watch, 50);
+      new MutationObserver(() => window.__benchDrawn++).observe(s, { childList: true, characterData: true, subtree: true });
+    };
+    watch();
+  });
 }
 
 const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
-const stat = (xs) => `${fmt(median(xs))} (${fmt(Math.max(...xs))})`;
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+const mib = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+
+/** What the page did between two moments: steps, frames, drawn frames, long tasks. */
+async function window_(page, seconds) {
+  const mark = () =>
+    page.evaluate(() => ({
+      t: performance.now(),
+      step: window.ablationPlayground.playground.step,
+      drawn: window.__benchDrawn,
+      mode: window.ablationPlayground.playground.mode,
+      memory: window.ablationPlayground.playground.memory,
+      heap: performance.memory?.usedJSHeapSize ?? 0,
+    }));
+  const a = await mark();
+  await page.waitForTimeout(seconds * 1000);
+  const b = await mark();
+  const detail = await page.evaluate(
+    ([t0, t1]) => ({
+      tasks: window.__bench.longTasks.filter((e) => e.start >= t0 && e.start <= t1),
+      rafs: window.__bench.rafs.filter((t) => t >= t0 && t <= t1),
+      supported: window.__bench.supported,
+    }),
+    [a.t, b.t],
+  );
+  const s = (b.t - a.t) / 1000;
+  const gaps = detail.rafs.slice(1).map((t, i) => t - detail.rafs[i]);
+  return {
+    seconds: s,
+    stepsPerSecond: (b.step - a.step) / s,
+    fps: detail.rafs.length / s,
+    drawnPerSecond: (b.drawn - a.drawn) / s,
+    frameMedian: gaps.length ? median(gaps) : NaN,
+    frameP95: gaps.length ? pct(gaps, 0.95) : NaN,
+    longest: detail.tasks.length ? Math.max(...detail.tasks.map((e) => e.duration)) : 0,
+    longTasks: detail.tasks.length,
+    supported: detail.supported,
+    step: b.step,
+    mode: b.mode,
+    memory: b.memory,
+    heap: b.heap,
+  };
+}
+
+/** A fresh page at `path`, instrumented and training. */
+async function open(browser, server, path) {
+  const p = await openPage(browser, { initScript: instrument });
+  await loadPlayground(p.page, server.url, path);
+  return p;
+}
 
 /**
- * Slider latency, paused so only the slider causes work. For each sample, in the page:
- * dispatch an 'input' event on the slider as a drag would (the handler restarts the stack at
- * the new depth synchronously), then wait for the next animation frame, in which the page's
- * own frame callback (queued before ours) measures the probe and draws the three charts; our
- * callback runs right after it, so that is "drawn". A second frame later the result has been
- * presented: "next frame". Depths alternate so every sample really changes the depth.
+ * Slider latency while training at depth 96: dispatch an `input` event as a drag would, then
+ * count animation frames until the status line names the new depth (the worker has rebuilt,
+ * probed and sent a frame of the new generation, and the page drew it).
  */
-async function sliderLatency(page) {
-  const drawn = Object.fromEntries(DEPTHS.map((d) => [d, []]));
-  const presented = Object.fromEntries(DEPTHS.map((d) => [d, []]));
-  for (let r = 0; r < REPEATS; r++) {
-    for (const d of DEPTHS) {
-      const t = await page.evaluate(
+async function sliderLatency(page, samples) {
+  const out = [];
+  for (let i = 0; i < samples; i++) {
+    const depth = i % 2 ? 96 : 95;
+    out.push(
+      await page.evaluate(
         (depth) =>
           new Promise((done) => {
             const slider = document.querySelector('[data-ap-root] [data-el="depth"]');
+            const status = document.querySelector('[data-ap-root] [data-el="status"]');
+            let rafs = 0;
+            const count = () => {
+              rafs++;
+              if (!finished) requestAnimationFrame(count);
+            };
+            let finished = false;
             const t0 = performance.now();
+            new MutationObserver((_, obs) => {
+              if (status.textContent.startsWith(`${depth} layers`)) {
+                finished = true;
+                obs.disconnect();
+                done({ ms: performance.now() - t0, frames: rafs + 1 });
+              }
+            }).observe(status, { childList: true, characterData: true, subtree: true });
+            requestAnimationFrame(count);
             slider.value = String(depth);
             slider.dispatchEvent(new Event('input', { bubbles: true }));
-            requestAnimationFrame(() => {
-              const t1 = performance.now();
-              requestAnimationFrame(() => done({ drawn: t1 - t0, presented: performance.now() - t0 }));
-            });
           }),
-        d,
-      );
-      drawn[d].push(t.drawn);
-      presented[d].push(t.presented);
-    }
+        depth,
+      ),
+    );
+    await page.waitForTimeout(150);
   }
-  // Sanity check that the page followed the slider.
-  const last = await state(page);
-  if (last.config.depth !== DEPTHS.at(-1)) throw new Error(`the page's depth is ${last.config.depth} after the benchmark`);
-  return { drawn, presented };
+  return out;
 }
 
-/** The synchronous wasm cost of a depth change: pg.set (rebuild + init probe) and pg.measure. */
-async function syncCost(page) {
-  const cost = Object.fromEntries(DEPTHS.map((d) => [d, []]));
-  for (let r = 0; r < REPEATS; r++) {
-    for (const d of DEPTHS) {
-      const ms = await page.evaluate((depth) => {
-        const pg = window.ablationPlayground.playground;
-        const t0 = performance.now();
-        pg.set('depth', String(depth));
-        pg.measure();
-        return performance.now() - t0;
-      }, d);
-      cost[d].push(ms);
-    }
-  }
-  return cost;
-}
-
-/** Steps per second, animation frames per second and the longest task while training. */
-async function training(page) {
-  await page.waitForTimeout(500); // past the first frames and any load-time work
-  const before = await page.evaluate(() => {
-    // Count animation frames from here on.
-    window.__benchFrames = 0;
-    const tick = () => {
-      window.__benchFrames++;
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    return { step: window.ablationPlayground.playground.step, t: performance.now() };
-  });
-  await page.waitForTimeout(TRAIN_SECONDS * 1000);
-  const after = await page.evaluate(() => ({
-    step: window.ablationPlayground.playground.step,
-    t: performance.now(),
-    frames: window.__benchFrames,
-    supported: window.__benchLongTaskSupport,
-    tasks: window.__benchLongTasks,
-  }));
-  const seconds = (after.t - before.t) / 1000;
-  const tasks = after.tasks.filter((e) => e.start >= before.t && e.start <= after.t);
-  return {
-    playing: await page.evaluate(() => window.ablationPlayground.playing),
-    stepsPerSecond: (after.step - before.step) / seconds,
-    framesPerSecond: after.frames / seconds,
+/** At a setting whose step takes seconds: how long a click, and an empty task, wait. */
+async function responsiveness(page, seconds) {
+  const waits = await page.evaluate(
+    (seconds) =>
+      new Promise((done) => {
+        const delays = [];
+        const end = performance.now() + seconds * 1000;
+        const probe = () => {
+          const t = performance.now();
+          setTimeout(() => {
+            delays.push(performance.now() - t);
+            if (performance.now() < end) setTimeout(probe, 100);
+            else done(delays);
+          }, 0);
+        };
+        probe();
+      }),
     seconds,
-    supported: after.supported,
-    longTasks: tasks.length,
-    longest: tasks.length ? Math.max(...tasks.map((e) => e.duration)) : null,
-  };
+  );
+  // A real click through the browser: Pause, then Play; the button's text answers it.
+  const clicks = [];
+  for (let i = 0; i < 4; i++) {
+    const name = i % 2 ? 'Play' : 'Pause';
+    const t0 = Date.now();
+    await page.getByRole('button', { name, exact: true }).click({ timeout: 5000 });
+    await page.getByRole('button', { name: i % 2 ? 'Pause' : 'Play', exact: true }).waitFor({ timeout: 5000 });
+    clicks.push(Date.now() - t0);
+  }
+  return { timeoutWait: { median: median(waits), max: Math.max(...waits) }, clicks };
 }
 
 async function bundleSizes() {
@@ -134,58 +187,84 @@ async function main() {
   const started = Date.now();
   const server = await startServer();
   const browser = await launchBrowser();
-  const chromiumVersion = browser.version();
+  const out = [`Chromium ${browser.version()}, headless, 1280×900, serving ${DIST}.`, ''];
   const problems = [];
-  let latency, cost, train;
+  const row = (...cells) => out.push(`| ${cells.join(' | ')} |`);
   try {
-    // Latency and synchronous cost, on one paused page.
+    // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
     {
-      const p = await openPage(browser);
-      await loadPlayground(p.page, server.url, '/?depth=12');
-      await p.page.getByRole('button', { name: 'Pause' }).click();
-      await frames(p.page, 2);
-      latency = await sliderLatency(p.page);
-      cost = await syncCost(p.page);
+      const p = await open(browser, server, '/?depth=96');
+      await p.page.waitForTimeout(1000);
+      const w = await window_(p.page, TRAIN_SECONDS);
+      const lat = await sliderLatency(p.page, QUICK ? 8 : 20);
       problems.push(...p.problems);
       await p.context.close();
+      out.push('| depth 96, defaults, training | value |', '|---|---:|');
+      row(`training steps/s (${w.seconds.toFixed(1)} s, ${w.mode})`, w.stepsPerSecond.toFixed(0));
+      row('animation frames/s (page)', w.fps.toFixed(1));
+      row('frames drawn/s (status line updates)', w.drawnPerSecond.toFixed(1));
+      row('frame interval median / p95', `${fmt(w.frameMedian)} / ${fmt(w.frameP95)} ms`);
+      row('longest main-thread task', w.longTasks ? `${fmt(w.longest)} ms (${w.longTasks} over 50 ms)` : 'none over 50 ms');
+      const ms = lat.map((l) => l.ms);
+      const fr = lat.map((l) => l.frames);
+      row(`slider input → new depth drawn, median (max), ${lat.length} samples`, `${fmt(median(ms))} ms (${fmt(Math.max(...ms))}); ${median(fr)} frames (${Math.max(...fr)})`);
+      out.push('');
     }
-    // Training at depth 96 with the defaults, on a fresh page.
-    {
-      const p = await openPage(browser, { initScript: recordLongTasks });
-      await loadPlayground(p.page, server.url, '/?depth=96');
-      train = await training(p.page);
-      if (!train.playing) problems.push('the page was not playing during the training measurement');
+    // 2. Each sublayer kind at depth 96, and the largest setting.
+    out.push('| training at depth 96 | steps/s | longest main-thread task | frames/s |', '|---|---:|---:|---:|');
+    for (const sublayer of ['mlp', 'ffn', 'attention', 'block']) {
+      const p = await open(browser, server, `/?depth=96&sublayer=${sublayer}`);
+      await p.page.waitForTimeout(1000);
+      const w = await window_(p.page, TRAIN_SECONDS);
       problems.push(...p.problems);
       await p.context.close();
+      row(sublayer, w.stepsPerSecond.toFixed(1), w.longTasks ? `${fmt(w.longest)} ms` : 'none over 50 ms', w.fps.toFixed(1));
+    }
+    {
+      const t0 = Date.now();
+      const p = await open(browser, server, LARGEST);
+      const firstStatus = (Date.now() - t0) / 1000;
+      const w = await window_(p.page, TRAIN_SECONDS);
+      const r = await responsiveness(p.page, 3);
+      problems.push(...p.problems);
+      await p.context.close();
+      row(`largest: \`${LARGEST.slice(2)}\``, w.stepsPerSecond.toFixed(2), w.longTasks ? `${fmt(w.longest)} ms` : 'none over 50 ms', w.fps.toFixed(1));
+      out.push('');
+      out.push(`Largest setting: first status line ${firstStatus.toFixed(1)} s after navigation; a setTimeout(0) waits ${fmt(r.timeoutWait.median)} ms median (${fmt(r.timeoutWait.max)} max); real clicks (Pause/Play, through the browser) answered in ${r.clicks.join(', ')} ms.`);
+      out.push('');
+    }
+    // 3. A long run at depth 1.
+    {
+      const p = await open(browser, server, '/?depth=1&steps=1000000');
+      await p.page.waitForTimeout(1000);
+      const early = await window_(p.page, 5);
+      const target = 150_000;
+      const deadline = Date.now() + 180_000;
+      while ((await p.page.evaluate(() => window.ablationPlayground.playground.step)) < target && Date.now() < deadline) {
+        await p.page.waitForTimeout(2000);
+      }
+      const late = await window_(p.page, 5);
+      problems.push(...p.problems);
+      await p.context.close();
+      out.push('| long run, depth 1 | first seconds | after the run |', '|---|---:|---:|');
+      row('steps reached', early.step, late.step);
+      row('training steps/s', early.stepsPerSecond.toFixed(0), late.stepsPerSecond.toFixed(0));
+      row('frame interval median / p95', `${fmt(early.frameMedian)} / ${fmt(early.frameP95)} ms`, `${fmt(late.frameMedian)} / ${fmt(late.frameP95)} ms`);
+      row('frames drawn/s', early.drawnPerSecond.toFixed(1), late.drawnPerSecond.toFixed(1));
+      row('wasm memory, worker / page', `${mib(early.memory.engine)} / ${mib(early.memory.page)}`, `${mib(late.memory.engine)} / ${mib(late.memory.page)}`);
+      row('JS heap (page)', mib(early.heap), mib(late.heap));
+      out.push('');
+      if (late.step < target) problems.push(`the long run reached only ${late.step} steps`);
     }
   } finally {
     await browser.close().catch(() => {});
     await server.close();
   }
   const bundle = await bundleSizes();
-
-  const out = [];
-  out.push(`Chromium ${chromiumVersion}, headless, 1280×900, serving ${DIST}; ${REPEATS} samples per depth; median (max), ms.`);
-  out.push('');
-  out.push(`| slider → redrawn | ${DEPTHS.map((d) => `depth ${d}`).join(' | ')} |`);
-  out.push(`|---|${DEPTHS.map(() => '---:').join('|')}|`);
-  out.push(`| input event → charts drawn (1 rAF) | ${DEPTHS.map((d) => stat(latency.drawn[d])).join(' | ')} |`);
-  out.push(`| input event → next frame (2 rAF) | ${DEPTHS.map((d) => stat(latency.presented[d])).join(' | ')} |`);
-  out.push(`| sync \`pg.set('depth') + pg.measure()\` | ${DEPTHS.map((d) => stat(cost[d])).join(' | ')} |`);
-  out.push('');
-  out.push('| measure | value |');
-  out.push('|---|---:|');
-  out.push(`| training steps/s, depth 96, defaults (${train.seconds.toFixed(1)} s playing) | ${train.stepsPerSecond.toFixed(1)} |`);
-  out.push(`| animation frames/s while training at depth 96 | ${train.framesPerSecond.toFixed(1)} |`);
-  const longest = !train.supported
-    ? 'longtask entries not supported'
-    : train.longest === null
-      ? 'none over 50 ms'
-      : `${fmt(train.longest)} ms (${train.longTasks} tasks over 50 ms)`;
-  out.push(`| longest main-thread task while training at depth 96 | ${longest} |`);
-  for (const b of bundle) out.push(`| \`dist/${b.name}\` raw / gzip -9 | ${kib(b.raw)} / ${kib(b.gzip)} |`);
+  out.push('| shipped file | raw / gzip -9 |', '|---|---:|');
+  for (const b of bundle) row(`\`dist/${b.name}\``, `${kib(b.raw)} / ${kib(b.gzip)}`);
   const total = bundle.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });
-  out.push(`| wasm + js total raw / gzip -9 | ${kib(total.raw)} / ${kib(total.gzip)} |`);
+  row('total', `${kib(total.raw)} / ${kib(total.gzip)}`);
   console.log(out.join('\n'));
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);
   if (problems.length) {

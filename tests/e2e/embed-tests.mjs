@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { ROOT, TEST_PAGES, frames, loadPlayground, openPage, startServer, state } from './lib.mjs';
 
 // Every model parameter, by its URL / attribute name (src/config/table.rs's table).
-const PARAMS = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed'];
+const PARAMS = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps'];
 const READOUTS = ['step', 'loss', 'act_std', 'diverged_at'];
 
 // ---------------------------------------------------------------------------------------
@@ -203,7 +203,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
       for (const p of [page, fresh.page]) for (let k = 0; k < 3; k++) await p.getByRole('button', { name: 'Step' }).click();
       const [a3, b3] = [await state(page), await state(fresh.page)];
       assert(a3.step === 3 && b3.step === 3, `3 Step clicks: steps ${a3.step}, ${b3.step}`);
-      assert(sameJson(a3.losses, b3.losses), `first losses differ: ${JSON.stringify(a3.losses)} vs ${JSON.stringify(b3.losses)}`);
+      assert(sameJson(a3.loss_history, b3.loss_history), `first losses differ: ${JSON.stringify(a3.loss_history)} vs ${JSON.stringify(b3.loss_history)}`);
       assert(sameJson(a3.now, b3.now), `state after 3 steps differs: ${diff(a3.now, b3.now)}`);
       assert(!fresh.problems.length, `the copied link's page: ${fresh.problems.join('; ')}`);
     } finally {

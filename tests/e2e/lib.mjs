@@ -153,8 +153,10 @@ export async function loadPlayground(page, baseUrl, path = '/') {
   );
 }
 
-/** The playground's stateJson(), parsed. */
+/** The playground's stateJson() (the frame on screen), parsed, once that frame reflects every
+ *  command sent (training runs in a worker, so a click is answered by a later frame). */
 export async function state(page) {
+  await page.waitForFunction(() => window.ablationPlayground.playground?.settled, null, { timeout: 20_000 });
   return JSON.parse(await page.evaluate(() => window.ablationPlayground.playground.stateJson()));
 }
 
