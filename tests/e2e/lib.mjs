@@ -76,6 +76,8 @@ export async function startServer(dir = DIST) {
         'content-type': MIME[extname(file)] ?? 'application/octet-stream',
         'content-length': body.length,
         'cache-control': 'no-store',
+        // as a static host of the widget must: module scripts and wasm load across origins
+        'access-control-allow-origin': '*',
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {

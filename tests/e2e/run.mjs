@@ -30,6 +30,7 @@ import {
   state,
 } from './lib.mjs';
 import registerEmbedTests from './embed-tests.mjs';
+import registerWorkerTests from './worker-tests.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
 const ABLATE = join(ROOT, 'target', 'release', 'ablate');
@@ -602,6 +603,8 @@ test('an unknown URL parameter is named in the notice', async ({ page, load }) =
 
 // The embedding tests (element, iframe, URL state, lesson, figures) live in their own file.
 registerEmbedTests({ test, assert, AssertionError, parseStatus });
+// The training worker: frames, generations, the largest setting, the step limit, fallback.
+registerWorkerTests({ test, assert, AssertionError });
 
 // ---------------------------------------------------------------------------------------
 // The runner

@@ -1,0 +1,161 @@
+// End-to-end tests of training off the page's thread (README, "Using the page"): frames come
+// from a dedicated worker, frames of a restart that was superseded are never drawn, the
+// largest valid setting keeps the page responsive, a run stops at its step limit and Play
+// continues it, the element starts from another origin, and without a worker the widget
+// trains on the page's thread and says so.
+//
+// Registered into run.mjs's runner, so every test here also fails on any console error,
+// uncaught exception, failed request or visible error box.
+
+import { TEST_PAGES, startServer, state } from './lib.mjs';
+
+const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
+
+export default function registerWorkerTests({ test, assert, AssertionError }) {
+  const pg = (page, expr) => page.evaluate(`window.ablationPlayground.playground.${expr}`);
+  const statusText = (page) => page.locator('main[data-ap-root] [data-el="status"]').textContent();
+
+  async function waitFor(page, fn, arg, message, timeout = 10_000) {
+    try {
+      await page.waitForFunction(fn, arg, { timeout });
+    } catch (e) {
+      if (!/Timeout/i.test(e.message)) throw e;
+      throw new AssertionError(`${message} (waited ${timeout} ms)`);
+    }
+  }
+
+  test('frames come from a dedicated worker and the page thread does not train', async ({ page, load }) => {
+    await page.addInitScript(() => {
+      // Count Worker constructions, so the test knows a worker was really started.
+      const Native = window.Worker;
+      window.__workers = 0;
+      window.Worker = class extends Native {
+        constructor(...args) {
+          super(...args);
+          window.__workers++;
+        }
+      };
+    });
+    await load('/?depth=12');
+    assert((await pg(page, 'mode')) === 'worker', `training runs in mode ${await pg(page, 'mode')}`);
+    assert((await page.evaluate(() => window.__workers)) === 1, 'exactly one worker was started');
+    const a = await pg(page, 'step');
+    await page.waitForTimeout(500);
+    const b = await pg(page, 'step');
+    assert(b > a, `the frames on screen advance: step ${a} → ${b}`);
+    const m = await pg(page, 'memory');
+    assert(m.engine > 0 && m.page > 0, `the worker reports its wasm memory: ${JSON.stringify(m)}`);
+  });
+
+  test('a frame from before a slider move is never drawn', async ({ page, load }) => {
+    await load('/?depth=96');
+    await waitFor(page, () => window.ablationPlayground.playground.step > 5, null, 'training did not start');
+    const seen = await page.evaluate(
+      () =>
+        new Promise((done) => {
+          const status = document.querySelector('main[data-ap-root] [data-el="status"]');
+          const slider = document.querySelector('main[data-ap-root] [data-el="depth"]');
+          const texts = [];
+          new MutationObserver(() => texts.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+          // a fast drag: seven restarts within one task
+          for (const d of [90, 91, 92, 93, 94, 95, 96, 48]) {
+            slider.value = String(d);
+            slider.dispatchEvent(new Event('input', { bubbles: true }));
+          }
+          setTimeout(() => done(texts), 1500);
+        }),
+    );
+    assert(seen.length > 0, 'nothing was drawn after the drag');
+    const stale = seen.filter((t) => !t.startsWith('48 layers'));
+    assert(!stale.length, `after the drag ended at 48, these were drawn: ${stale.slice(0, 3).join(' | ')}`);
+    const j = await state(page);
+    assert(j.config.depth === 48 && j.generation === (await pg(page, 'generation')), `the frame on screen: depth ${j.config.depth}`);
+  });
+
+  test('the largest setting keeps the page responsive; a slider move does not wait for the step', async ({ page, load }) => {
+    await load(LARGEST);
+    // While the worker spends seconds per step, the page's thread stays free.
+    const delays = await page.evaluate(
+      () =>
+        new Promise((done) => {
+          const out = [];
+          const end = performance.now() + 3000;
+          const probe = () => {
+            const t = performance.now();
+            setTimeout(() => {
+              out.push(performance.now() - t);
+              if (performance.now() < end) setTimeout(probe, 50);
+              else done(out);
+            }, 0);
+          };
+          probe();
+        }),
+    );
+    const worst = Math.max(...delays);
+    assert(worst < 100, `a setTimeout(0) waited up to ${worst.toFixed(0)} ms at the largest setting`);
+    const t0 = Date.now();
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).waitFor({ timeout: 1000 });
+    assert(Date.now() - t0 < 1000, 'the Pause click was answered');
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.waitForTimeout(300); // inside a step now
+    await page.evaluate(() => {
+      const slider = document.querySelector('main[data-ap-root] [data-el="depth"]');
+      slider.value = '2';
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await waitFor(page, () => document.querySelector('main[data-ap-root] [data-el="status"]').textContent.startsWith('2 layers'), null,
+      'after a slider move during a long step the new depth was not drawn', 5000);
+  });
+
+  test('a run stops at its step limit, says so, and Play continues it', async ({ page, load }) => {
+    await load('/?depth=2&steps=40');
+    await waitFor(page, () => /· finished$/.test(document.querySelector('main[data-ap-root] [data-el="status"]').textContent), null, 'the run did not finish');
+    const j = await state(page);
+    assert(j.step === 40 && j.finished, `finished at step ${j.step}`);
+    assert(/· step 39 · finished$/.test(await statusText(page)), await statusText(page));
+    const caption = await page.locator('main[data-ap-root] [data-el="caption"]').textContent();
+    assert(caption.includes('finished its 40 steps'), caption);
+    assert((await page.getByRole('button', { name: 'Play', exact: true }).count()) === 1, 'a finished run shows Play');
+    await page.waitForTimeout(300);
+    assert((await state(page)).step === 40, 'a finished run does not train on');
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await waitFor(page, () => window.ablationPlayground.playground.step === 80, null, 'Play did not continue the run to step 80');
+    await waitFor(page, () => /· finished$/.test(document.querySelector('main[data-ap-root] [data-el="status"]').textContent), null, 'the continued run did not finish');
+  });
+
+  test('the element starts when its script, wasm and worker come from another origin', async ({ page, baseUrl }) => {
+    const host = await startServer();
+    try {
+      TEST_PAGES.set('/__test/cross-origin.html', () =>
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title>` +
+          `<script type="module" src="${baseUrl}/www/ablation-playground.js"></script></head>` +
+          `<body><ablation-playground id="x" depth="6" panels="loss"></ablation-playground></body></html>`,
+      );
+      await page.goto(`${host.url}/__test/cross-origin.html`);
+      await page.waitForFunction(() => (document.getElementById('x').value?.step ?? 0) > 3, null, { timeout: 20_000 }).catch(() => {
+        throw new AssertionError('the cross-origin element did not train');
+      });
+      const status = await page.locator('#x [data-el="status"]').textContent();
+      assert(status.startsWith('6 layers'), status);
+      const notice = await page.locator('#x [data-el="notice"]');
+      assert(await notice.isHidden(), `a notice was shown: ${await notice.textContent()}`);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('without a worker the widget trains on the page and says so', async ({ page, load, problems }) => {
+    await page.route('**/www/worker.js', (route) => route.abort());
+    await load('/?depth=4');
+    await waitFor(page, () => window.ablationPlayground.playground.mode === 'page', null, 'the widget did not fall back to the page');
+    const notice = await page.locator('main[data-ap-root] [data-el="notice"]').textContent();
+    assert(/Training runs on the page's thread/.test(notice), notice);
+    await waitFor(page, () => window.ablationPlayground.playground.step > 5, null, 'the fallback does not train');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    const j = await state(page);
+    assert(/^4 layers/.test(await statusText(page)) && j.config.depth === 4, await statusText(page));
+    // the blocked worker script is the point of this test, not a problem
+    for (let i = problems.length - 1; i >= 0; i--) if (/worker\.js|ERR_FAILED/.test(problems[i])) problems.splice(i, 1);
+  });
+}
