@@ -1,6 +1,6 @@
 //! `y = x W + b`: the only op with weights to multiply by.
 
-use crate::matmul::{gemm_nn, gemm_nt, gemm_tn};
+use crate::matmul::{column_sums, gemm_nn, gemm_nt, gemm_tn};
 use crate::param::{Param, Params};
 use crate::real::Real;
 use crate::rng::Rng;
@@ -30,8 +30,8 @@ impl<F: Real> Linear<F> {
         let fan_out = self.weight.value.ncols();
         gemm_nn(t, fan_in, fan_out, x.as_slice(), self.weight.value.as_slice(), y.as_mut_slice(), false);
         if let Some(b) = &self.bias {
-            for (j, &bj) in b.value.as_slice().iter().enumerate() {
-                y.column_mut(j).iter_mut().for_each(|v| *v += bj);
+            for (col, &bj) in y.as_mut_slice().chunks_exact_mut(t).zip(b.value.as_slice()) {
+                col.iter_mut().for_each(|v| *v += bj);
             }
         }
     }
@@ -51,9 +51,8 @@ impl<F: Real> Linear<F> {
             &mut self.scratch,
         ); // (in, out)
         if let Some(b) = &mut self.bias {
-            for (j, g) in b.grad.as_mut_slice().iter_mut().enumerate() {
-                *g = dy.column(j).iter().fold(F::zero(), |s, &v| s + v);
-            }
+            let dy = dy.as_slice();
+            column_sums(t, b.grad.as_mut_slice(), |e| dy[e]); // (1, out)
         }
         gemm_nt(t, fan_out, fan_in, dy.as_slice(), self.weight.value.as_slice(), dx.as_mut_slice(), add);
         // (T, in)

@@ -52,7 +52,10 @@ pub fn exp_f32(x: f32) -> f32 {
             + r * (0.5
                 + r * (1.0 / 6.0
                     + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
-    p * f32::from_bits(((k as i32 + 127) as u32) << 23)
+    // 2ᵏ: adding 1.5·2²³ puts the integer k in the low mantissa bits (k is integral and small,
+    // so the sum is exact); this avoids `k as i32`, whose saturating conversion does not vectorise
+    let k_bits = (k + 12_582_912.0).to_bits().wrapping_sub(0x4B40_0000);
+    p * f32::from_bits(k_bits.wrapping_add(127) << 23)
 }
 
 /// `erf(x)` by Abramowitz & Stegun 7.1.26 (absolute error below 1.5·10⁻⁷, about f32's own).
