@@ -19,15 +19,11 @@ pub fn relu_backward<F: Real>(z: &[F], dy: &[F], dz: &mut [F]) {
 }
 
 /// `y = gelu(z) = z Φ(z)`, the exact (erf) form. `z` is then overwritten with the slope
-/// `gelu'(z) = Φ(z) + z φ(z)`, which is all the backward needs: one erf per entry, not two.
+/// `gelu'(z) = Φ(z) + z φ(z)`, which is all the backward needs: one exp per entry serves Φ and φ.
 pub fn gelu_forward<F: Real>(z: &mut [F], y: &mut [F]) {
-    let half = F::of(0.5);
-    let inv_sqrt2 = F::of(std::f64::consts::FRAC_1_SQRT_2);
-    let inv_sqrt_2pi = F::of(1.0 / (2.0 * std::f64::consts::PI).sqrt());
     for (yi, zi) in y.iter_mut().zip(z) {
         let x = *zi;
-        let cdf = half * (F::one() + (x * inv_sqrt2).erf_det());
-        let pdf = inv_sqrt_2pi * (-half * x * x).exp_det();
+        let (cdf, pdf) = x.normal_cdf_pdf();
         *yi = x * cdf;
         *zi = cdf + x * pdf;
     }

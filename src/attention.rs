@@ -33,7 +33,6 @@ pub struct Attention<F: Real> {
     dp: Vec<F>,      // (T, T) scratch
     row_max: Vec<F>, // (T) per query: the max score, then Σ_s P dP
     row_sum: Vec<F>, // (T) per query: Σ_s exp
-    scratch: Vec<F>, // transposes for gemm_tn
 }
 
 impl<F: Real> Attention<F> {
@@ -56,7 +55,6 @@ impl<F: Real> Attention<F> {
             dp: vec![F::zero(); tokens * tokens],
             row_max: vec![F::zero(); tokens],
             row_sum: vec![F::zero(); tokens],
-            scratch: Vec::new(),
         }
     }
 
@@ -89,7 +87,7 @@ impl<F: Real> Attention<F> {
             let p = &self.probs[h * t * t..(h + 1) * t * t];
             let dc = &self.dctx.as_slice()[cols.clone()];
             // dV_h = Pᵀ dC_h                                   (T, T)ᵀ · (T, dh)
-            gemm_tn(t, t, dh, p, dc, &mut self.dv.as_mut_slice()[cols.clone()], false, &mut self.scratch);
+            gemm_tn(t, t, dh, p, dc, &mut self.dv.as_mut_slice()[cols.clone()], false);
             // dP = dC_h V_hᵀ                                   (T, dh) · (dh, T)
             gemm_nt(t, dh, t, dc, &self.v.as_slice()[cols.clone()], &mut self.dp, false);
             softmax_causal_backward(p, &mut self.dp, t, scale, &mut self.row_max);
@@ -99,7 +97,7 @@ impl<F: Real> Attention<F> {
             gemm_nn(t, t, dh, &self.dp, k_h, &mut self.dq.as_mut_slice()[cols.clone()], false);
             // dK_h = dSᵀ Q_h                                   (T, T)ᵀ · (T, dh)
             let (q_h, dk_h) = (&self.q.as_slice()[cols.clone()], &mut self.dk.as_mut_slice()[cols]);
-            gemm_tn(t, t, dh, &self.dp, q_h, dk_h, false, &mut self.scratch);
+            gemm_tn(t, t, dh, &self.dp, q_h, dk_h, false);
         }
         self.wq.backward(x, &self.dq, dx, false);
         self.wk.backward(x, &self.dk, dx, true);

@@ -10,7 +10,6 @@ use nalgebra::DMatrix;
 pub struct Linear<F: Real> {
     pub weight: Param<F>,       // (in, out)
     pub bias: Option<Param<F>>, // (1, out)
-    scratch: Vec<F>,            // xᵀ for the weight gradient
 }
 
 impl<F: Real> Linear<F> {
@@ -20,7 +19,6 @@ impl<F: Real> Linear<F> {
         Linear {
             weight: Param::normal(fan_in, fan_out, std, rng),
             bias: bias.then(|| Param::constant(1, fan_out, F::zero())),
-            scratch: Vec::new(),
         }
     }
 
@@ -40,19 +38,11 @@ impl<F: Real> Linear<F> {
     pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>, add: bool) {
         let (t, fan_in) = x.shape();
         let fan_out = dy.ncols();
-        gemm_tn(
-            fan_in,
-            t,
-            fan_out,
-            x.as_slice(),
-            dy.as_slice(),
-            self.weight.grad.as_mut_slice(),
-            false,
-            &mut self.scratch,
-        ); // (in, out)
+        let grad = self.weight.grad.as_mut_slice();
+        gemm_tn(fan_in, t, fan_out, x.as_slice(), dy.as_slice(), grad, false); // (in, out)
         if let Some(b) = &mut self.bias {
-            let dy = dy.as_slice();
-            column_sums(t, b.grad.as_mut_slice(), |e| dy[e]); // (1, out)
+            column_sums(t, dy.as_slice(), dy.as_slice(), b.grad.as_mut_slice(), |v, _| v);
+            // (1, out)
         }
         gemm_nt(t, fan_out, fan_in, dy.as_slice(), self.weight.value.as_slice(), dx.as_mut_slice(), add);
         // (T, in)

@@ -139,73 +139,117 @@ fn edge<F: Real>(
     }
 }
 
-/// `c = aᵀ · b` (or `c += aᵀ · b`), `a` is k×m, `b` is k×n. `a` is first transposed into
-/// `scratch` (sized on first use, then reused), so that the product runs in the same blocked
-/// kernel, with each entry summed in order over k.
-#[allow(clippy::too_many_arguments)]
-pub fn gemm_tn<F: Real>(
-    m: usize,
-    k: usize,
-    n: usize,
-    a: &[F],
-    b: &[F],
-    c: &mut [F],
-    add: bool,
-    scratch: &mut Vec<F>,
-) {
+/// `c = aᵀ · b` (or `c += aᵀ · b`), `a` is k×m, `b` is k×n. Entry (i, j) is the dot product of
+/// column i of `a` with column j of `b`, both contiguous: no transpose is needed. Each dot
+/// product runs as 8 interleaved partial sums (term p goes to sum p mod 8, in order; a last
+/// partial group is padded with zeros), added by `add_lanes` and then to `c₀`. That order is
+/// fixed in the source, so it is the same on every target; the 8 sums are one AVX2 vector or
+/// two simd128 ones.
+pub fn gemm_tn<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
     debug_assert!(a.len() == k * m && b.len() == k * n && c.len() == m * n);
-    scratch.resize(m * k, F::zero());
-    transpose(k, m, a, scratch);
-    gemm_strided_b(m, k, n, scratch, b, (1, k), c, add);
-}
-
-/// `dst (cols×rows) = srcᵀ` for a column-major `src (rows×cols)`, in 8×8 tiles read as 8
-/// column pieces and written as 8 row pieces (contiguous in `dst`), so that neither side
-/// strides across memory one entry at a time. Edge tiles go entry by entry.
-fn transpose<F: Real>(rows: usize, cols: usize, src: &[F], dst: &mut [F]) {
-    const T: usize = 8;
-    for j0 in (0..cols).step_by(T) {
-        for i0 in (0..rows).step_by(T) {
-            if i0 + T <= rows && j0 + T <= cols {
-                let mut tile = [[F::zero(); T]; T]; // tile[j][i] = src[i0 + i, j0 + j]
-                for (j, col) in tile.iter_mut().enumerate() {
-                    col.copy_from_slice(&src[(j0 + j) * rows + i0..(j0 + j) * rows + i0 + T]);
-                }
-                for i in 0..T {
-                    let out: &mut [F; T] =
-                        (&mut dst[(i0 + i) * cols + j0..(i0 + i) * cols + j0 + T]).try_into().unwrap();
-                    for j in 0..T {
-                        out[j] = tile[j][i];
-                    }
-                }
-            } else {
-                for j in j0..(j0 + T).min(cols) {
-                    for i in i0..(i0 + T).min(rows) {
-                        dst[i * cols + j] = src[j * rows + i];
-                    }
-                }
+    let mut j = 0;
+    while j < n {
+        if j + TJ <= n {
+            let mut i = 0;
+            while i + TI <= m {
+                dots::<F, TI, TJ>(m, k, a, b, i, j, c, add);
+                i += TI;
             }
+            while i < m {
+                dots::<F, 1, TJ>(m, k, a, b, i, j, c, add);
+                i += 1;
+            }
+            j += TJ;
+        } else {
+            for i in 0..m {
+                dots::<F, 1, 1>(m, k, a, b, i, j, c, add);
+            }
+            j += 1;
         }
     }
 }
 
-/// `out[j] = Σ_t term(j·rows + t)` for t = 0, 1, …, rows − 1 in order: the column sums of a
-/// column-major `(rows, out.len())` matrix whose entry at flat index e is `term(e)`. Eight
-/// columns at a time, so that eight independent sums are in flight rather than one chain of
-/// additions each waiting for the last.
-pub fn column_sums<F: Real>(rows: usize, out: &mut [F], term: impl Fn(usize) -> F) {
-    const LANES: usize = 8;
-    let mut j = 0;
-    while j < out.len() {
-        let lanes = LANES.min(out.len() - j);
-        let mut acc = [F::zero(); LANES];
-        for t in 0..rows {
-            for (l, a) in acc[..lanes].iter_mut().enumerate() {
-                *a += term((j + l) * rows + t);
+/// Dot products per block in `gemm_tn`: columns of `a`, and of `b`; each column of `a` is loaded
+/// once for TJ products and each of `b` once for TI.
+#[cfg(not(target_arch = "wasm32"))]
+const TI: usize = 4;
+#[cfg(target_arch = "wasm32")]
+const TI: usize = 2;
+const TJ: usize = 2;
+const LANES: usize = 8;
+
+/// The TI×TJ block of `c = aᵀ b` at row i, column j, as described at `gemm_tn`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn dots<F: Real, const TI: usize, const TJ: usize>(
+    m: usize,
+    k: usize,
+    a: &[F],
+    b: &[F],
+    i: usize,
+    j: usize,
+    c: &mut [F],
+    add: bool,
+) {
+    let a_cols: [&[F]; TI] = std::array::from_fn(|ii| &a[(i + ii) * k..(i + ii + 1) * k]);
+    let b_cols: [&[F]; TJ] = std::array::from_fn(|jj| &b[(j + jj) * k..(j + jj + 1) * k]);
+    let mut acc = [[[F::zero(); LANES]; TJ]; TI];
+    let mut step = |av: [[F; LANES]; TI], bv: [[F; LANES]; TJ]| {
+        for (acc_i, ai) in acc.iter_mut().zip(&av) {
+            for (acc_ij, bj) in acc_i.iter_mut().zip(&bv) {
+                for l in 0..LANES {
+                    acc_ij[l] += ai[l] * bj[l];
+                }
             }
         }
-        out[j..j + lanes].copy_from_slice(&acc[..lanes]);
-        j += lanes;
+    };
+    let whole = k - k % LANES;
+    for p in (0..whole).step_by(LANES) {
+        let lanes = |col: &[F]| -> [F; LANES] { col[p..p + LANES].try_into().unwrap() };
+        step(a_cols.map(lanes), b_cols.map(lanes));
+    }
+    if whole < k {
+        let padded = |col: &[F]| -> [F; LANES] {
+            let mut v = [F::zero(); LANES];
+            v[..k - whole].copy_from_slice(&col[whole..]);
+            v
+        };
+        step(a_cols.map(padded), b_cols.map(padded));
+    }
+    for (ii, acc_i) in acc.iter().enumerate() {
+        for (jj, l) in acc_i.iter().enumerate() {
+            let dot = add_lanes(l);
+            let cij = &mut c[(j + jj) * m + i + ii];
+            *cij = if add { *cij + dot } else { dot };
+        }
+    }
+}
+
+/// The sum of 8 partial sums in a fixed order, `((l₀+l₄) + (l₂+l₆)) + ((l₁+l₅) + (l₃+l₇))`: halves,
+/// then quarters, then the last pair, which is how vector units add across their lanes.
+#[inline(always)]
+pub fn add_lanes<F: Real>(l: &[F; 8]) -> F {
+    let h = [l[0] + l[4], l[1] + l[5], l[2] + l[6], l[3] + l[7]];
+    (h[0] + h[2]) + (h[1] + h[3])
+}
+
+/// `out[j] = Σ_t f(x[t, j], y[t, j])` for column-major `(rows, out.len())` matrices `x` and `y`:
+/// each column as 8 interleaved partial sums (row t goes to sum t mod 8, in order) combined by
+/// `add_lanes`, so that the sums vectorise down the column.
+pub fn column_sums<F: Real>(rows: usize, x: &[F], y: &[F], out: &mut [F], f: impl Fn(F, F) -> F) {
+    for ((o, xc), yc) in out.iter_mut().zip(x.chunks_exact(rows)).zip(y.chunks_exact(rows)) {
+        let mut acc = [F::zero(); 8];
+        let (xs, ys) = (xc.chunks_exact(8), yc.chunks_exact(8));
+        let (x_rest, y_rest) = (xs.remainder(), ys.remainder());
+        for (xv, yv) in xs.zip(ys) {
+            for l in 0..8 {
+                acc[l] += f(xv[l], yv[l]);
+            }
+        }
+        for ((a, &xv), &yv) in acc.iter_mut().zip(x_rest).zip(y_rest) {
+            *a += f(xv, yv);
+        }
+        *o = add_lanes(&acc);
     }
 }
 
@@ -246,7 +290,7 @@ mod tests {
 
             let at = a.transpose(); // k×m
             let mut c = c0.clone();
-            gemm_tn(m, k, n, at.as_slice(), b.as_slice(), c.as_mut_slice(), true, &mut Vec::new());
+            gemm_tn(m, k, n, at.as_slice(), b.as_slice(), c.as_mut_slice(), true);
             assert!(close(&c, &(&c0 + &a * &b)));
 
             let bt = b.transpose(); // n×k
@@ -254,12 +298,8 @@ mod tests {
             gemm_nt(m, k, n, a.as_slice(), bt.as_slice(), c.as_mut_slice(), false);
             assert!(close(&c, &(&a * &b)));
 
-            let mut t = DMatrix::zeros(k, m);
-            transpose(m, k, a.as_slice(), t.as_mut_slice());
-            assert_eq!(t, a.transpose());
-
             let mut sums = vec![0.0; k];
-            column_sums(m, &mut sums, |e| a.as_slice()[e]);
+            column_sums(m, a.as_slice(), a.as_slice(), &mut sums, |v, _| v);
             let expected = a.row_sum(); // (1, k)
             assert!(sums.iter().zip(expected.iter()).all(|(s, e)| (s - e).abs() < 1e-12 * (1.0 + e.abs())));
         }

@@ -90,9 +90,9 @@ impl<F: Real> Norm<F> {
         let (a, b) = (&mut self.a, &mut self.b);
         a.fill(F::zero());
         b.fill(F::zero());
-        column_sums(t_len, self.gamma.grad.as_mut_slice(), |e| dys[e] * hs[e]); // (1, d)
+        column_sums(t_len, dys, hs, self.gamma.grad.as_mut_slice(), |g, h| g * h); // (1, d)
         if let Some(beta) = &mut self.beta {
-            column_sums(t_len, beta.grad.as_mut_slice(), |e| dys[e]); // (1, d)
+            column_sums(t_len, dys, dys, beta.grad.as_mut_slice(), |g, _| g); // (1, d)
         }
         for (j, (dyc, hc)) in dys.chunks_exact(t_len).zip(hs.chunks_exact(t_len)).enumerate() {
             for (((at, bt), &g), &h) in a.iter_mut().zip(b.iter_mut()).zip(dyc).zip(hc) {

@@ -13,6 +13,8 @@ pub trait Real: RealField + Copy + Default + std::fmt::Debug {
     fn f64(self) -> f64;
     fn exp_det(self) -> Self;
     fn erf_det(self) -> Self;
+    /// `(Φ(x), φ(x))`, the standard normal's cdf and density (GELU and its slope need both).
+    fn normal_cdf_pdf(self) -> (Self, Self);
     fn is_finite_det(self) -> bool {
         self.f64().is_finite()
     }
@@ -34,6 +36,10 @@ impl Real for f32 {
     #[inline(always)]
     fn erf_det(self) -> Self {
         erf_f32(self)
+    }
+    #[inline(always)]
+    fn normal_cdf_pdf(self) -> (Self, Self) {
+        normal_cdf_pdf_f32(self)
     }
 }
 
@@ -73,6 +79,20 @@ pub fn erf_f32(x: f32) -> f32 {
     }
 }
 
+/// `(Φ(x), φ(x))` in f32: `Φ(x) = (1 + erf(x/√2)) / 2` by the same formula as `erf_f32`, whose
+/// `exp(−(x/√2)²)` is also `√(2π) φ(x)`, so one exp serves both.
+#[inline(always)]
+pub fn normal_cdf_pdf_f32(x: f32) -> (f32, f32) {
+    let a = x.abs() * std::f32::consts::FRAC_1_SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * a);
+    let poly =
+        t * (0.254_829_6 + t * (-0.284_496_74 + t * (1.421_413_7 + t * (-1.453_152 + t * 1.061_405_4))));
+    let gauss = exp_f32(-0.5 * x * x);
+    let erf_abs = 1.0 - poly * gauss;
+    let erf = if x < 0.0 { -erf_abs } else { erf_abs };
+    (0.5 * (1.0 + erf), gauss * 0.398_942_3) // 1/√(2π)
+}
+
 impl Real for f64 {
     #[inline(always)]
     fn of(x: f64) -> Self {
@@ -89,6 +109,11 @@ impl Real for f64 {
     #[inline(always)]
     fn erf_det(self) -> Self {
         libm::erf(self)
+    }
+    #[inline(always)]
+    fn normal_cdf_pdf(self) -> (Self, Self) {
+        let cdf = 0.5 * (1.0 + libm::erf(self * std::f64::consts::FRAC_1_SQRT_2));
+        (cdf, libm::exp(-0.5 * self * self) / (2.0 * std::f64::consts::PI).sqrt())
     }
 }
 
@@ -117,5 +142,12 @@ mod tests {
         assert!(exp_f32(-1000.0) < 1e-37 && exp_f32(1000.0) > 1e38);
         assert!(erf_f32(0.0).abs() < 1e-6);
         assert_eq!(erf_f32(-10.0), -1.0);
+        let mut x = -9.0f32;
+        while x < 9.0 {
+            let (cdf, pdf) = normal_cdf_pdf_f32(x);
+            let (cdf64, pdf64) = (x as f64).normal_cdf_pdf();
+            assert!((cdf as f64 - cdf64).abs() < 1e-6 && (pdf as f64 - pdf64).abs() < 1e-6, "at {x}");
+            x += 0.0071;
+        }
     }
 }
