@@ -65,7 +65,7 @@ fn main() {
         }
     }
     for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
-        let label = format!("rebuild {sublayer:?} depth 96").to_lowercase();
+        let label = format!("{sublayer:?} rebuild, depth 96").to_lowercase();
         if !label.contains(&filter) {
             continue;
         }

@@ -22,13 +22,21 @@ pub fn moments<F: Real>(xs: &[F]) -> Moments {
     // max |x| over the finite values and the count of the others, 8 lanes at a time (a max
     // and a count come out the same in any order)
     let (mut max, mut nonfinite) = ([0.0f64; 8], [0usize; 8]);
-    for chunk in xs.chunks(8) {
-        for ((m, c), &x) in max.iter_mut().zip(&mut nonfinite).zip(chunk) {
-            let a = x.f64().abs();
-            let finite = a < f64::INFINITY; // false for ±∞ and NaN
-            *c += usize::from(!finite);
-            *m = if finite && a > *m { a } else { *m };
+    let update = |m: &mut f64, c: &mut usize, x: F| {
+        let a = x.f64().abs();
+        let finite = a < f64::INFINITY; // false for ±∞ and NaN
+        *c += usize::from(!finite);
+        *m = if finite && a > *m { a } else { *m };
+    };
+    let chunks = xs.chunks_exact(8);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for l in 0..8 {
+            update(&mut max[l], &mut nonfinite[l], chunk[l]);
         }
+    }
+    for (l, &x) in rest.iter().enumerate() {
+        update(&mut max[l], &mut nonfinite[l], x);
     }
     Moments {
         mean,
@@ -60,10 +68,15 @@ pub fn sum8<F: Real>(xs: &[F], f: impl Fn(F) -> f64) -> f64 {
 pub fn all_finite<F: Real>(xs: &[F]) -> bool {
     // x·0 is 0 for finite x and NaN for ±∞ and NaN; 8 sums so that they vectorise
     let mut acc = [F::zero(); 8];
-    for chunk in xs.chunks(8) {
-        for (a, &x) in acc.iter_mut().zip(chunk) {
-            *a += x * F::zero();
+    let chunks = xs.chunks_exact(8);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for l in 0..8 {
+            acc[l] += chunk[l] * F::zero();
         }
+    }
+    for (a, &x) in acc.iter_mut().zip(rest) {
+        *a += x * F::zero();
     }
     acc.iter().all(|&a| a == F::zero())
 }
