@@ -7,7 +7,7 @@
 //! t ≥ s that see key s, while every query's own max and sum still go over s = 0, 1, …, t in order.
 
 use crate::linear::Linear;
-use crate::matmul::{gemm_nn, gemm_nt, gemm_tn};
+use crate::matmul::{gemm_nn_lower_a, gemm_nt_lower_c, gemm_tn_lower_a};
 use crate::param::{Param, Params};
 use crate::real::Real;
 use crate::rng::Rng;
@@ -68,11 +68,11 @@ impl<F: Real> Attention<F> {
         for h in 0..HEADS {
             let cols = h * dh * t..(h + 1) * dh * t; // the head's columns, contiguous
             let p = &mut self.probs[h * t * t..(h + 1) * t * t];
-            // S = Q_h K_hᵀ                                     (T, dh) · (dh, T) → (T, T)
-            gemm_nt(t, dh, t, &self.q.as_slice()[cols.clone()], &self.k.as_slice()[cols.clone()], p, false);
+            // S = Q_h K_hᵀ, the causal (lower) triangle only     (T, dh) · (dh, T) → (T, T)
+            gemm_nt_lower_c(t, dh, &self.q.as_slice()[cols.clone()], &self.k.as_slice()[cols.clone()], p);
             softmax_causal(p, t, scale, &mut self.row_max, &mut self.row_sum);
             // C_h = P V_h                                      (T, T) · (T, dh) → (T, dh)
-            gemm_nn(t, t, dh, p, &self.v.as_slice()[cols.clone()], &mut self.ctx.as_mut_slice()[cols], false);
+            gemm_nn_lower_a(t, dh, p, &self.v.as_slice()[cols.clone()], &mut self.ctx.as_mut_slice()[cols]);
         }
         self.wo.forward(&self.ctx, y);
     }
@@ -87,17 +87,17 @@ impl<F: Real> Attention<F> {
             let p = &self.probs[h * t * t..(h + 1) * t * t];
             let dc = &self.dctx.as_slice()[cols.clone()];
             // dV_h = Pᵀ dC_h                                   (T, T)ᵀ · (T, dh)
-            gemm_tn(t, t, dh, p, dc, &mut self.dv.as_mut_slice()[cols.clone()], false);
-            // dP = dC_h V_hᵀ                                   (T, dh) · (dh, T)
-            gemm_nt(t, dh, t, dc, &self.v.as_slice()[cols.clone()], &mut self.dp, false);
+            gemm_tn_lower_a(t, dh, p, dc, &mut self.dv.as_mut_slice()[cols.clone()]);
+            // dP = dC_h V_hᵀ, lower triangle                   (T, dh) · (dh, T)
+            gemm_nt_lower_c(t, dh, dc, &self.v.as_slice()[cols.clone()], &mut self.dp);
             softmax_causal_backward(p, &mut self.dp, t, scale, &mut self.row_max);
             // now dp holds dS (with respect to the unscaled scores)
             // dQ_h = dS K_h                                    (T, T) · (T, dh)
             let k_h = &self.k.as_slice()[cols.clone()];
-            gemm_nn(t, t, dh, &self.dp, k_h, &mut self.dq.as_mut_slice()[cols.clone()], false);
+            gemm_nn_lower_a(t, dh, &self.dp, k_h, &mut self.dq.as_mut_slice()[cols.clone()]);
             // dK_h = dSᵀ Q_h                                   (T, T)ᵀ · (T, dh)
             let (q_h, dk_h) = (&self.q.as_slice()[cols.clone()], &mut self.dk.as_mut_slice()[cols]);
-            gemm_tn(t, t, dh, &self.dp, q_h, dk_h, false);
+            gemm_tn_lower_a(t, dh, &self.dp, q_h, dk_h);
         }
         self.wq.backward(x, &self.dq, dx, false);
         self.wk.backward(x, &self.dk, dx, true);

@@ -14,13 +14,40 @@ use crate::real::Real;
 /// `c = a · b` (or `c += a · b`), `a` is m×k, `b` is k×n.
 pub fn gemm_nn<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
     debug_assert!(a.len() == m * k && b.len() == k * n && c.len() == m * n);
-    gemm_strided_b(m, k, n, a, b, (1, k), c, add);
+    gemm_strided_b(m, k, n, a, b, (1, k), c, add, Causal::No);
 }
 
 /// `c = a · bᵀ` (or `c += a · bᵀ`), `a` is m×k, `b` is n×k.
 pub fn gemm_nt<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
     debug_assert!(a.len() == m * k && b.len() == n * k && c.len() == m * n);
-    gemm_strided_b(m, k, n, a, b, (n, 1), c, add);
+    gemm_strided_b(m, k, n, a, b, (n, 1), c, add, Causal::No);
+}
+
+/// What causal attention's products may leave out (the (T, T) matrices are lower triangular).
+#[derive(Clone, Copy, PartialEq)]
+enum Causal {
+    No,
+    /// `a` is lower triangular: for row i the terms past the end of i's granule of 16 rows are
+    /// exact zeros and are skipped. The granule, not the register block, sets where the sum
+    /// stops, so it stops at the same term on every target.
+    LowerA,
+    /// Only `c[i, j]` with j ≤ i is wanted: register blocks wholly above the diagonal are skipped
+    /// and hold whatever they held.
+    LowerC,
+}
+const GRANULE: usize = 16;
+
+/// `c = a · b` for a lower-triangular `a` (m×m, zero above the diagonal), `b` m×n: `gemm_nn`'s
+/// sums with the zero terms past each row's granule left out.
+pub fn gemm_nn_lower_a<F: Real>(m: usize, n: usize, a: &[F], b: &[F], c: &mut [F]) {
+    debug_assert!(a.len() == m * m && b.len() == m * n && c.len() == m * n);
+    gemm_strided_b(m, m, n, a, b, (1, m), c, false, Causal::LowerA);
+}
+
+/// The lower triangle (j ≤ i) of `c = a · bᵀ`, `a` m×k, `b` m×k; above it `c` is left unspecified.
+pub fn gemm_nt_lower_c<F: Real>(m: usize, k: usize, a: &[F], b: &[F], c: &mut [F]) {
+    debug_assert!(a.len() == m * k && b.len() == m * k && c.len() == m * m);
+    gemm_strided_b(m, k, m, a, b, (m, 1), c, false, Causal::LowerC);
 }
 
 /// Rows of `c` per register block: two vectors of f32, AVX2's 8 lanes natively, simd128's 4 in
@@ -47,6 +74,7 @@ fn gemm_strided_b<F: Real>(
     stride: (usize, usize),
     c: &mut [F],
     add: bool,
+    causal: Causal,
 ) {
     if k == 0 {
         if !add {
@@ -55,25 +83,34 @@ fn gemm_strided_b<F: Real>(
         return;
     }
     let b_at = |p: usize, j: usize| b[p * stride.0 + j * stride.1];
+    // the terms rows i..i+R sum over (R divides GRANULE, so a block never straddles two granules)
+    let k_end = |i: usize| if causal == Causal::LowerA { k.min((i / GRANULE + 1) * GRANULE) } else { k };
+    let wanted = |i: usize, j: usize, r: usize| causal != Causal::LowerC || j < i + r;
     let mut j = 0;
     while j + NR <= n {
         // MR×NR blocks down the column strip, then 8-row blocks, then single rows
         let mut i = 0;
         while i + MR <= m {
-            block::<F, MR>(m, k, a, b, stride, i, j, c, add);
+            if wanted(i, j, MR) {
+                block::<F, MR>(m, k_end(i), a, b, stride, i, j, c, add);
+            }
             i += MR;
         }
         while MR > 8 && i + 8 <= m {
-            block::<F, 8>(m, k, a, b, stride, i, j, c, add);
+            if wanted(i, j, 8) {
+                block::<F, 8>(m, k_end(i), a, b, stride, i, j, c, add);
+            }
             i += 8;
         }
         if i < m {
-            edge(i..m, j..j + NR, m, k, a, &b_at, c, add);
+            edge(i..m, j..j + NR, m, k_end(i), a, &b_at, c, add);
         }
         j += NR;
     }
-    if j < n {
-        edge(0..m, j..n, m, k, a, &b_at, c, add);
+    for rows in (0..m).step_by(GRANULE) {
+        if j < n {
+            edge(rows..(rows + GRANULE).min(m), j..n, m, k_end(rows), a, &b_at, c, add);
+        }
     }
 }
 
@@ -146,23 +183,46 @@ fn edge<F: Real>(
 /// fixed in the source, so it is the same on every target; the 8 sums are one AVX2 vector or
 /// two simd128 ones.
 pub fn gemm_tn<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
+    gemm_tn_from(m, k, n, a, b, c, add, |_| 0);
+}
+
+/// `c = aᵀ · b` for a lower-triangular `a` (m×m, `a[p, i] = 0` for p < i), `b` m×n: `gemm_tn`'s
+/// sums without the leading groups of 8 terms that are exact zeros (their partial sums would
+/// stay +0, so the result is the same).
+pub fn gemm_tn_lower_a<F: Real>(m: usize, n: usize, a: &[F], b: &[F], c: &mut [F]) {
+    gemm_tn_from(m, m, n, a, b, c, false, |i| i / LANES * LANES);
+}
+
+/// `gemm_tn` where the sums for column i of `a` start at term `start(i)`, a multiple of `LANES`
+/// that is the same for every column of a block.
+#[allow(clippy::too_many_arguments)]
+fn gemm_tn_from<F: Real>(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: &[F],
+    b: &[F],
+    c: &mut [F],
+    add: bool,
+    start: impl Fn(usize) -> usize,
+) {
     debug_assert!(a.len() == k * m && b.len() == k * n && c.len() == m * n);
     let mut j = 0;
     while j < n {
         if j + TJ <= n {
             let mut i = 0;
             while i + TI <= m {
-                dots::<F, TI, TJ>(m, k, a, b, i, j, c, add);
+                dots::<F, TI, TJ>(m, k, a, b, i, j, c, add, start(i));
                 i += TI;
             }
             while i < m {
-                dots::<F, 1, TJ>(m, k, a, b, i, j, c, add);
+                dots::<F, 1, TJ>(m, k, a, b, i, j, c, add, start(i));
                 i += 1;
             }
             j += TJ;
         } else {
             for i in 0..m {
-                dots::<F, 1, 1>(m, k, a, b, i, j, c, add);
+                dots::<F, 1, 1>(m, k, a, b, i, j, c, add, start(i));
             }
             j += 1;
         }
@@ -178,7 +238,8 @@ const TI: usize = 2;
 const TJ: usize = 2;
 const LANES: usize = 8;
 
-/// The TI×TJ block of `c = aᵀ b` at row i, column j, as described at `gemm_tn`.
+/// The TI×TJ block of `c = aᵀ b` at row i, column j, as described at `gemm_tn`, from term
+/// `from` (a multiple of `LANES`) on.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn dots<F: Real, const TI: usize, const TJ: usize>(
@@ -190,6 +251,7 @@ fn dots<F: Real, const TI: usize, const TJ: usize>(
     j: usize,
     c: &mut [F],
     add: bool,
+    from: usize,
 ) {
     let a_cols: [&[F]; TI] = std::array::from_fn(|ii| &a[(i + ii) * k..(i + ii + 1) * k]);
     let b_cols: [&[F]; TJ] = std::array::from_fn(|jj| &b[(j + jj) * k..(j + jj + 1) * k]);
@@ -204,7 +266,7 @@ fn dots<F: Real, const TI: usize, const TJ: usize>(
         }
     };
     let whole = k - k % LANES;
-    for p in (0..whole).step_by(LANES) {
+    for p in (from.min(whole)..whole).step_by(LANES) {
         let lanes = |col: &[F]| -> [F; LANES] { col[p..p + LANES].try_into().unwrap() };
         step(a_cols.map(lanes), b_cols.map(lanes));
     }
@@ -297,6 +359,20 @@ mod tests {
             let mut c = c0.clone();
             gemm_nt(m, k, n, a.as_slice(), bt.as_slice(), c.as_mut_slice(), false);
             assert!(close(&c, &(&a * &b)));
+
+            // the causal variants, on a lower-triangular square `l`
+            let l = DMatrix::from_fn(m, m, |i, p| if p <= i { a[(i, p % k)] } else { 0.0 });
+            let bm = random(m, n, &mut rng);
+            let mut c = c0.clone().resize(m, n, 0.0);
+            gemm_nn_lower_a(m, n, l.as_slice(), bm.as_slice(), c.as_mut_slice());
+            assert!(close(&c, &(&l * &bm)));
+            gemm_tn_lower_a(m, n, l.as_slice(), bm.as_slice(), c.as_mut_slice());
+            assert!(close(&c, &(l.transpose() * &bm)));
+            let mut c = DMatrix::from_element(m, m, f64::NAN);
+            gemm_nt_lower_c(m, k, a.as_slice(), a.as_slice(), c.as_mut_slice());
+            let full = &a * a.transpose();
+            assert!((0..m)
+                .all(|i| (0..=i).all(|j| (c[(i, j)] - full[(i, j)]).abs() < 1e-12 * (1.0 + full.amax()))));
 
             let mut sums = vec![0.0; k];
             column_sums(m, a.as_slice(), a.as_slice(), &mut sums, |v, _| v);
