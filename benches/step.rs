@@ -1,11 +1,35 @@
 //! `cargo bench`: one training step (forward + backward + update) at depths 1, 12, 48, 96
-//! for each sublayer kind, at the default width and tokens. A plain harness: after a
-//! warm-up it times batches of steps and reports the median and the fastest batch per step.
-//! Record the figures in BENCHMARKS.md together with the machine.
+//! for each sublayer kind, at the default width and tokens; then a full rebuild at depth 96
+//! (`Trainer::new` and the initial snapshot: what follows a seed, gain, width or sublayer
+//! change). A plain harness: after a warm-up it times batches and reports the median and the
+//! fastest batch per step or rebuild. Record the figures in BENCHMARKS.md with the machine.
 
 use ablation_playground::config::{Config, SublayerKind};
+use ablation_playground::training::report::Snapshot;
 use ablation_playground::Trainer;
 use std::time::Instant;
+
+/// Median and fastest of 15 batches, in ms per call of `f`, after 0.3 s of warm-up.
+fn time(mut f: impl FnMut()) -> (f64, f64) {
+    let warm = Instant::now();
+    let mut n = 0;
+    while warm.elapsed().as_secs_f64() < 0.3 || n < 3 {
+        f();
+        n += 1;
+    }
+    let per_batch = ((0.05 / (warm.elapsed().as_secs_f64() / n as f64)) as usize).max(1);
+    let mut times: Vec<f64> = (0..15)
+        .map(|_| {
+            let t0 = Instant::now();
+            for _ in 0..per_batch {
+                f();
+            }
+            t0.elapsed().as_secs_f64() * 1e3 / per_batch as f64
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    (times[times.len() / 2], times[0])
+}
 
 fn time_step(config: &Config) -> (f64, f64) {
     let mut trainer = Trainer::<f32>::new(config);
@@ -16,24 +40,7 @@ fn time_step(config: &Config) -> (f64, f64) {
         }
         t.one_step(true);
     };
-    let warm = Instant::now();
-    let mut n = 0;
-    while warm.elapsed().as_secs_f64() < 0.3 || n < 3 {
-        step(&mut trainer);
-        n += 1;
-    }
-    let per_batch = ((0.05 / (warm.elapsed().as_secs_f64() / n as f64)) as usize).max(1);
-    let mut times: Vec<f64> = (0..15)
-        .map(|_| {
-            let t0 = Instant::now();
-            for _ in 0..per_batch {
-                step(&mut trainer);
-            }
-            t0.elapsed().as_secs_f64() * 1e3 / per_batch as f64
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    (times[times.len() / 2], times[0])
+    time(|| step(&mut trainer))
 }
 
 fn main() {
@@ -56,5 +63,17 @@ fn main() {
                 median / depth as f64
             );
         }
+    }
+    for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
+        let label = format!("{sublayer:?} rebuild, depth 96").to_lowercase();
+        if !label.contains(&filter) {
+            continue;
+        }
+        let config = Config { depth: 96, sublayer, ..defaults.clone() };
+        let (median, best) = time(|| {
+            let mut trainer = Trainer::<f32>::new(&config);
+            std::hint::black_box(Snapshot::take(&mut trainer));
+        });
+        println!("{label:<30} {median:>8.3} ms  {best:>8.3} ms");
     }
 }

@@ -18,23 +18,20 @@ pub fn relu_backward<F: Real>(z: &[F], dy: &[F], dz: &mut [F]) {
     }
 }
 
-/// `y = gelu(z) = z Φ(z)`, the exact (erf) form.
-pub fn gelu_forward<F: Real>(z: &[F], y: &mut [F]) {
-    let half = F::of(0.5);
-    let inv_sqrt2 = F::of(std::f64::consts::FRAC_1_SQRT_2);
-    for (yi, &zi) in y.iter_mut().zip(z) {
-        *yi = half * zi * (F::one() + (zi * inv_sqrt2).erf_det());
+/// `y = gelu(z) = z Φ(z)`, the exact (erf) form. `z` is then overwritten with the slope
+/// `gelu'(z) = Φ(z) + z φ(z)`, which is all the backward needs: one exp per entry serves Φ and φ.
+pub fn gelu_forward<F: Real>(z: &mut [F], y: &mut [F]) {
+    for (yi, zi) in y.iter_mut().zip(z) {
+        let x = *zi;
+        let (cdf, pdf) = x.normal_cdf_pdf();
+        *yi = x * cdf;
+        *zi = cdf + x * pdf;
     }
 }
 
-/// `dz = dy · (Φ(z) + z φ(z))`
-pub fn gelu_backward<F: Real>(z: &[F], dy: &[F], dz: &mut [F]) {
-    let half = F::of(0.5);
-    let inv_sqrt2 = F::of(std::f64::consts::FRAC_1_SQRT_2);
-    let inv_sqrt_2pi = F::of(1.0 / (2.0 * std::f64::consts::PI).sqrt());
-    for ((dzi, &zi), &dyi) in dz.iter_mut().zip(z).zip(dy) {
-        let cdf = half * (F::one() + (zi * inv_sqrt2).erf_det());
-        let pdf = inv_sqrt_2pi * (-half * zi * zi).exp_det();
-        *dzi = dyi * (cdf + zi * pdf);
+/// `dz = dy · gelu'(z)`, given the slope the forward left in place of `z`.
+pub fn gelu_backward<F: Real>(slope: &[F], dy: &[F], dz: &mut [F]) {
+    for ((dzi, &si), &dyi) in dz.iter_mut().zip(slope).zip(dy) {
+        *dzi = dyi * si;
     }
 }

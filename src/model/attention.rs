@@ -2,11 +2,12 @@
 //!
 //! Per head h with `Q = x W_q`, `K = x W_k`, `V = x W_v` restricted to the head's columns:
 //! `P = softmax(Q Kᵀ / √d_h)` with token t seeing only tokens s ≤ t, `C = P V`, and
-//! `F(x) = C W_o`. Scores are kept transposed, `Sᵀ[s, t]`, so that each query's
-//! probabilities are one contiguous column whose first t + 1 entries are the unmasked ones.
+//! `F(x) = C W_o`. Scores and probabilities are column-major `(T, T)`, `S[t, s]` with query t
+//! down a column: the softmax then runs over key columns s and vectorises across the queries
+//! t ≥ s that see key s, while every query's own max and sum still go over s = 0, 1, …, t in order.
 
 use crate::model::linear::Linear;
-use crate::model::matmul::{gemm_nn, gemm_nt, gemm_tn};
+use crate::model::matmul::{gemm_nn_lower_a, gemm_nt_lower_c, gemm_tn_lower_a};
 use crate::model::param::{Param, Params};
 use crate::model::real::Real;
 use crate::model::rng::Rng;
@@ -24,13 +25,14 @@ pub struct Attention<F: Real> {
     k: DMatrix<F>,     // (T, d)
     v: DMatrix<F>,     // (T, d)
     ctx: DMatrix<F>,   // (T, d) heads' outputs side by side
-    probs: Vec<F>,     // H × (T, T) column-major Pᵀ per head
+    probs: Vec<F>,     // H × (T, T) column-major P per head
     dq: DMatrix<F>,
     dk: DMatrix<F>,
     dv: DMatrix<F>,
     dctx: DMatrix<F>,
     dp: Vec<F>,      // (T, T) scratch
-    scratch: Vec<F>, // transposes for gemm_tn
+    row_max: Vec<F>, // (T) per query: the max score, then Σ_s P dP
+    row_sum: Vec<F>, // (T) per query: Σ_s exp
 }
 
 impl<F: Real> Attention<F> {
@@ -51,7 +53,8 @@ impl<F: Real> Attention<F> {
             dv: m(),
             dctx: m(),
             dp: vec![F::zero(); tokens * tokens],
-            scratch: Vec::new(),
+            row_max: vec![F::zero(); tokens],
+            row_sum: vec![F::zero(); tokens],
         }
     }
 
@@ -65,22 +68,11 @@ impl<F: Real> Attention<F> {
         for h in 0..HEADS {
             let cols = h * dh * t..(h + 1) * dh * t; // the head's columns, contiguous
             let p = &mut self.probs[h * t * t..(h + 1) * t * t];
-            // Sᵀ = K_h Q_hᵀ                                    (T, dh) · (dh, T) → (T, T)
-            gemm_nt(t, dh, t, &self.k.as_slice()[cols.clone()], &self.q.as_slice()[cols.clone()], p, false);
-            for query in 0..t {
-                softmax_causal(&mut p[query * t..(query + 1) * t], query + 1, scale);
-            }
-            // C_h = P V_h = (Pᵀ)ᵀ V_h                          (T, T) · (T, dh) → (T, dh)
-            gemm_tn(
-                t,
-                t,
-                dh,
-                p,
-                &self.v.as_slice()[cols.clone()],
-                &mut self.ctx.as_mut_slice()[cols],
-                false,
-                &mut self.scratch,
-            );
+            // S = Q_h K_hᵀ, the causal (lower) triangle only     (T, dh) · (dh, T) → (T, T)
+            gemm_nt_lower_c(t, dh, &self.q.as_slice()[cols.clone()], &self.k.as_slice()[cols.clone()], p);
+            softmax_causal(p, t, scale, &mut self.row_max, &mut self.row_sum);
+            // C_h = P V_h                                      (T, T) · (T, dh) → (T, dh)
+            gemm_nn_lower_a(t, dh, p, &self.v.as_slice()[cols.clone()], &mut self.ctx.as_mut_slice()[cols]);
         }
         self.wo.forward(&self.ctx, y);
     }
@@ -94,36 +86,18 @@ impl<F: Real> Attention<F> {
             let cols = h * dh * t..(h + 1) * dh * t;
             let p = &self.probs[h * t * t..(h + 1) * t * t];
             let dc = &self.dctx.as_slice()[cols.clone()];
-            // dV_h = Pᵀ dC_h                                   (T, T) · (T, dh)
-            gemm_nn(t, t, dh, p, dc, &mut self.dv.as_mut_slice()[cols.clone()], false);
-            // dPᵀ = V_h dC_hᵀ                                  (T, dh) · (dh, T)
-            gemm_nt(t, dh, t, &self.v.as_slice()[cols.clone()], dc, &mut self.dp, false);
-            for query in 0..t {
-                let c = query * t..(query + 1) * t;
-                softmax_causal_backward(&p[c.clone()], &mut self.dp[c], query + 1, scale);
-            }
-            // now dp holds dSᵀ (with respect to the unscaled scores)
-            // dQ_h = (dSᵀ)ᵀ K_h                                (T, T) · (T, dh)
-            gemm_tn(
-                t,
-                t,
-                dh,
-                &self.dp,
-                &self.k.as_slice()[cols.clone()],
-                &mut self.dq.as_mut_slice()[cols.clone()],
-                false,
-                &mut self.scratch,
-            );
-            // dK_h = dSᵀ Q_h                                   (T, T) · (T, dh)
-            gemm_nn(
-                t,
-                t,
-                dh,
-                &self.dp,
-                &self.q.as_slice()[cols.clone()],
-                &mut self.dk.as_mut_slice()[cols],
-                false,
-            );
+            // dV_h = Pᵀ dC_h                                   (T, T)ᵀ · (T, dh)
+            gemm_tn_lower_a(t, dh, p, dc, &mut self.dv.as_mut_slice()[cols.clone()]);
+            // dP = dC_h V_hᵀ, lower triangle                   (T, dh) · (dh, T)
+            gemm_nt_lower_c(t, dh, dc, &self.v.as_slice()[cols.clone()], &mut self.dp);
+            softmax_causal_backward(p, &mut self.dp, t, scale, &mut self.row_max);
+            // now dp holds dS (with respect to the unscaled scores)
+            // dQ_h = dS K_h                                    (T, T) · (T, dh)
+            let k_h = &self.k.as_slice()[cols.clone()];
+            gemm_nn_lower_a(t, dh, &self.dp, k_h, &mut self.dq.as_mut_slice()[cols.clone()]);
+            // dK_h = dSᵀ Q_h                                   (T, T)ᵀ · (T, dh)
+            let (q_h, dk_h) = (&self.q.as_slice()[cols.clone()], &mut self.dk.as_mut_slice()[cols]);
+            gemm_tn_lower_a(t, dh, &self.dp, q_h, dk_h);
         }
         self.wq.backward(x, &self.dq, dx, false);
         self.wk.backward(x, &self.dk, dx, true);
@@ -131,33 +105,52 @@ impl<F: Real> Attention<F> {
     }
 }
 
-/// In place: `s[..visible] ← softmax(scale · s[..visible])`, the rest (future tokens) ← 0.
-pub fn softmax_causal<F: Real>(s: &mut [F], visible: usize, scale: F) {
-    let mut max = s[0] * scale;
-    for &v in &s[1..visible] {
-        let z = v * scale;
-        if z > max {
-            max = z;
+/// In place on the `(t, t)` scores `s[q, k]` (column-major): each query's row becomes
+/// `softmax(scale · s[q, 0..=q])`, and the future keys k > q get 0. Per query the max and the
+/// sum run over k = 0, 1, …, q in order; the loops go down key columns, so they vectorise
+/// over the queries.
+pub fn softmax_causal<F: Real>(s: &mut [F], t: usize, scale: F, max: &mut [F], sum: &mut [F]) {
+    for (m, &v) in max.iter_mut().zip(&s[..t]) {
+        *m = v * scale;
+    }
+    for key in 1..t {
+        for (m, &v) in max[key..].iter_mut().zip(&s[key * t + key..(key + 1) * t]) {
+            let z = v * scale;
+            if z > *m {
+                *m = z;
+            }
         }
     }
-    let mut sum = F::zero();
-    for v in &mut s[..visible] {
-        *v = (*v * scale - max).exp_det();
-        sum += *v;
+    sum.fill(F::zero());
+    for (key, col) in s.chunks_exact_mut(t).enumerate() {
+        col[..key].fill(F::zero());
+        for ((v, &m), acc) in col[key..].iter_mut().zip(&max[key..]).zip(&mut sum[key..]) {
+            *v = (*v * scale - m).exp_det();
+            *acc += *v;
+        }
     }
-    for v in &mut s[..visible] {
-        *v /= sum;
+    for (key, col) in s.chunks_exact_mut(t).enumerate() {
+        for (v, &acc) in col[key..].iter_mut().zip(&sum[key..]) {
+            *v /= acc;
+        }
     }
-    s[visible..].fill(F::zero());
 }
 
-/// In place: `dp ← ∂L/∂s` for `p = softmax(scale · s)`, given `dp = ∂L/∂p`.
-pub fn softmax_causal_backward<F: Real>(p: &[F], dp: &mut [F], visible: usize, scale: F) {
-    let inner = p[..visible].iter().zip(&dp[..visible]).fold(F::zero(), |s, (&pi, &gi)| s + pi * gi);
-    for (g, &pi) in dp[..visible].iter_mut().zip(p) {
-        *g = scale * pi * (*g - inner);
+/// In place: `dp ← ∂L/∂s` for `p = softmax(scale · s)` row by row as above, given `dp = ∂L/∂p`.
+/// `inner` is scratch for each query's `Σ_k p dp`, summed over k = 0, 1, …, q in order.
+pub fn softmax_causal_backward<F: Real>(p: &[F], dp: &mut [F], t: usize, scale: F, inner: &mut [F]) {
+    inner.fill(F::zero());
+    for (key, (pc, gc)) in p.chunks_exact(t).zip(dp.chunks_exact(t)).enumerate() {
+        for ((acc, &pi), &gi) in inner[key..].iter_mut().zip(&pc[key..]).zip(&gc[key..]) {
+            *acc += pi * gi;
+        }
     }
-    dp[visible..].fill(F::zero());
+    for (key, (pc, gc)) in p.chunks_exact(t).zip(dp.chunks_exact_mut(t)).enumerate() {
+        gc[..key].fill(F::zero());
+        for ((g, &pi), &acc) in gc[key..].iter_mut().zip(&pc[key..]).zip(&inner[key..]) {
+            *g = scale * pi * (*g - acc);
+        }
+    }
 }
 
 impl<F: Real> Params<F> for Attention<F> {

@@ -13,7 +13,7 @@ pub const EXPANSION: usize = 4;
 pub struct Ffn<F: Real> {
     pub up: Linear<F>,   // (d, 4d) + bias
     pub down: Linear<F>, // (4d, d) + bias
-    z: DMatrix<F>,       // (T, 4d) x W₁ + b₁
+    z: DMatrix<F>,       // (T, 4d) x W₁ + b₁, then the slope gelu'(z)
     h: DMatrix<F>,       // (T, 4d) gelu(z)
     dh: DMatrix<F>,      // (T, 4d)
     dz: DMatrix<F>,      // (T, 4d)
@@ -34,7 +34,7 @@ impl<F: Real> Ffn<F> {
 
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         self.up.forward(x, &mut self.z); // (T, 4d)
-        gelu_forward(self.z.as_slice(), self.h.as_mut_slice());
+        gelu_forward(self.z.as_mut_slice(), self.h.as_mut_slice()); // (T, 4d)
         self.down.forward(&self.h, y); // (T, d)
     }
 

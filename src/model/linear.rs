@@ -1,6 +1,6 @@
 //! `y = x W + b`: the only op with weights to multiply by.
 
-use crate::model::matmul::{gemm_nn, gemm_nt, gemm_tn};
+use crate::model::matmul::{column_sums, gemm_nn, gemm_nt, gemm_tn};
 use crate::model::param::{Param, Params};
 use crate::model::real::Real;
 use crate::model::rng::Rng;
@@ -10,7 +10,6 @@ use nalgebra::DMatrix;
 pub struct Linear<F: Real> {
     pub weight: Param<F>,       // (in, out)
     pub bias: Option<Param<F>>, // (1, out)
-    scratch: Vec<F>,            // xᵀ for the weight gradient
 }
 
 impl<F: Real> Linear<F> {
@@ -20,7 +19,6 @@ impl<F: Real> Linear<F> {
         Linear {
             weight: Param::normal(fan_in, fan_out, std, rng),
             bias: bias.then(|| Param::constant(1, fan_out, F::zero())),
-            scratch: Vec::new(),
         }
     }
 
@@ -30,8 +28,8 @@ impl<F: Real> Linear<F> {
         let fan_out = self.weight.value.ncols();
         gemm_nn(t, fan_in, fan_out, x.as_slice(), self.weight.value.as_slice(), y.as_mut_slice(), false);
         if let Some(b) = &self.bias {
-            for (j, &bj) in b.value.as_slice().iter().enumerate() {
-                y.column_mut(j).iter_mut().for_each(|v| *v += bj);
+            for (col, &bj) in y.as_mut_slice().chunks_exact_mut(t).zip(b.value.as_slice()) {
+                col.iter_mut().for_each(|v| *v += bj);
             }
         }
     }
@@ -40,20 +38,11 @@ impl<F: Real> Linear<F> {
     pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>, add: bool) {
         let (t, fan_in) = x.shape();
         let fan_out = dy.ncols();
-        gemm_tn(
-            fan_in,
-            t,
-            fan_out,
-            x.as_slice(),
-            dy.as_slice(),
-            self.weight.grad.as_mut_slice(),
-            false,
-            &mut self.scratch,
-        ); // (in, out)
+        let grad = self.weight.grad.as_mut_slice();
+        gemm_tn(fan_in, t, fan_out, x.as_slice(), dy.as_slice(), grad, false); // (in, out)
         if let Some(b) = &mut self.bias {
-            for (j, g) in b.grad.as_mut_slice().iter_mut().enumerate() {
-                *g = dy.column(j).iter().fold(F::zero(), |s, &v| s + v);
-            }
+            column_sums(t, dy.as_slice(), dy.as_slice(), b.grad.as_mut_slice(), |v, _| v);
+            // (1, out)
         }
         gemm_nt(t, fan_out, fan_in, dy.as_slice(), self.weight.value.as_slice(), dx.as_mut_slice(), add);
         // (T, in)

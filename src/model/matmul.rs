@@ -14,18 +14,51 @@ use crate::model::real::Real;
 /// `c = a · b` (or `c += a · b`), `a` is m×k, `b` is k×n.
 pub fn gemm_nn<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
     debug_assert!(a.len() == m * k && b.len() == k * n && c.len() == m * n);
-    gemm_strided_b(m, k, n, a, b, (1, k), c, add);
+    gemm_strided_b(m, k, n, a, b, (1, k), c, add, Causal::No);
 }
 
 /// `c = a · bᵀ` (or `c += a · bᵀ`), `a` is m×k, `b` is n×k.
 pub fn gemm_nt<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
     debug_assert!(a.len() == m * k && b.len() == n * k && c.len() == m * n);
-    gemm_strided_b(m, k, n, a, b, (n, 1), c, add);
+    gemm_strided_b(m, k, n, a, b, (n, 1), c, add, Causal::No);
 }
 
-/// Rows of `c` per register block, and columns.
-const MB: usize = 8;
-const NB: usize = 4;
+/// What causal attention's products may leave out (the (T, T) matrices are lower triangular).
+#[derive(Clone, Copy, PartialEq)]
+enum Causal {
+    No,
+    /// `a` is lower triangular: for row i the terms past the end of i's granule of 16 rows are
+    /// exact zeros and are skipped. The granule, not the register block, sets where the sum
+    /// stops, so it stops at the same term on every target.
+    LowerA,
+    /// Only `c[i, j]` with j ≤ i is wanted: register blocks wholly above the diagonal are skipped
+    /// and hold whatever they held.
+    LowerC,
+}
+const GRANULE: usize = 16;
+
+/// `c = a · b` for a lower-triangular `a` (m×m, zero above the diagonal), `b` m×n: `gemm_nn`'s
+/// sums with the zero terms past each row's granule left out.
+pub fn gemm_nn_lower_a<F: Real>(m: usize, n: usize, a: &[F], b: &[F], c: &mut [F]) {
+    debug_assert!(a.len() == m * m && b.len() == m * n && c.len() == m * n);
+    gemm_strided_b(m, m, n, a, b, (1, m), c, false, Causal::LowerA);
+}
+
+/// The lower triangle (j ≤ i) of `c = a · bᵀ`, `a` m×k, `b` m×k; above it `c` is left unspecified.
+pub fn gemm_nt_lower_c<F: Real>(m: usize, k: usize, a: &[F], b: &[F], c: &mut [F]) {
+    debug_assert!(a.len() == m * k && b.len() == m * k && c.len() == m * m);
+    gemm_strided_b(m, k, m, a, b, (m, 1), c, false, Causal::LowerC);
+}
+
+/// Rows of `c` per register block: two vectors of f32, AVX2's 8 lanes natively, simd128's 4 in
+/// wasm (V8 has 16 vector registers: 8 accumulators fit, 16 would spill). Blocking decides only
+/// which sums stay in registers, never their order, so both targets give the same bits.
+#[cfg(not(target_arch = "wasm32"))]
+const MR: usize = 16;
+#[cfg(target_arch = "wasm32")]
+const MR: usize = 8;
+/// Columns of `c` per register block.
+const NR: usize = 4;
 
 /// `c (+)= a · B` where `B[p, j] = b[p·stride.0 + j·stride.1]`.
 /// Every `c[i, j]` is `(((c₀ + a[i,0]·B[0,j]) + a[i,1]·B[1,j]) + …)` with `c₀` = 0 or the old
@@ -41,40 +74,82 @@ fn gemm_strided_b<F: Real>(
     stride: (usize, usize),
     c: &mut [F],
     add: bool,
+    causal: Causal,
 ) {
+    if k == 0 {
+        if !add {
+            c.fill(F::zero());
+        }
+        return;
+    }
     let b_at = |p: usize, j: usize| b[p * stride.0 + j * stride.1];
+    // the terms rows i..i+R sum over (R divides GRANULE, so a block never straddles two granules)
+    let k_end = |i: usize| if causal == Causal::LowerA { k.min((i / GRANULE + 1) * GRANULE) } else { k };
+    let wanted = |i: usize, j: usize, r: usize| causal != Causal::LowerC || j < i + r;
     let mut j = 0;
-    while j + NB <= n {
+    while j + NR <= n {
+        // MR×NR blocks down the column strip, then 8-row blocks, then single rows
         let mut i = 0;
-        while i + MB <= m {
-            // a 16×4 block of c, accumulated in registers
-            let mut acc = [[F::zero(); MB]; NB];
-            if add {
-                for (jj, col) in acc.iter_mut().enumerate() {
-                    col.copy_from_slice(&c[(j + jj) * m + i..(j + jj) * m + i + MB]);
-                }
+        while i + MR <= m {
+            if wanted(i, j, MR) {
+                block::<F, MR>(m, k_end(i), a, b, stride, i, j, c, add);
             }
-            for p in 0..k {
-                let ap: &[F; MB] = a[p * m + i..p * m + i + MB].try_into().unwrap();
-                for (jj, col) in acc.iter_mut().enumerate() {
-                    let bv = b_at(p, j + jj);
-                    for r in 0..MB {
-                        col[r] += ap[r] * bv;
-                    }
-                }
+            i += MR;
+        }
+        while MR > 8 && i + 8 <= m {
+            if wanted(i, j, 8) {
+                block::<F, 8>(m, k_end(i), a, b, stride, i, j, c, add);
             }
-            for (jj, col) in acc.iter().enumerate() {
-                c[(j + jj) * m + i..(j + jj) * m + i + MB].copy_from_slice(col);
-            }
-            i += MB;
+            i += 8;
         }
         if i < m {
-            edge(i..m, j..j + NB, m, k, a, &b_at, c, add);
+            edge(i..m, j..j + NR, m, k_end(i), a, &b_at, c, add);
         }
-        j += NB;
+        j += NR;
     }
-    if j < n {
-        edge(0..m, j..n, m, k, a, &b_at, c, add);
+    for rows in (0..m).step_by(GRANULE) {
+        if j < n {
+            edge(rows..(rows + GRANULE).min(m), j..n, m, k_end(rows), a, &b_at, c, add);
+        }
+    }
+}
+
+/// The R×NR block of `c` at row i, column j: `acc[jj][r] += a[i + r, p] · B[p, j + jj]` for
+/// p = 0, 1, …, k − 1, with the R·NR sums held in registers (R/8 or R/4 vectors per column).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn block<F: Real, const R: usize>(
+    m: usize,
+    k: usize,
+    a: &[F],
+    b: &[F],
+    (rs, cs): (usize, usize),
+    i: usize,
+    j: usize,
+    c: &mut [F],
+    add: bool,
+) {
+    // Every index the loop below reads, checked once here rather than k·(1 + NR) times inside.
+    assert!(k > 0 && (k - 1) * m + i + R <= a.len() && (k - 1) * rs + (j + NR - 1) * cs < b.len());
+    let mut acc = [[F::zero(); R]; NR];
+    if add {
+        for (jj, col) in acc.iter_mut().enumerate() {
+            col.copy_from_slice(&c[(j + jj) * m + i..(j + jj) * m + i + R]);
+        }
+    }
+    for p in 0..k {
+        // SAFETY: p·m + i + R ≤ (k − 1)·m + i + R ≤ a.len(), and
+        // p·rs + (j + jj)·cs ≤ (k − 1)·rs + (j + NR − 1)·cs < b.len(), by the assert above.
+        let ap: &[F; R] = unsafe { &*(a.as_ptr().add(p * m + i) as *const [F; R]) };
+        for (jj, col) in acc.iter_mut().enumerate() {
+            let bv = unsafe { *b.get_unchecked(p * rs + (j + jj) * cs) };
+            for r in 0..R {
+                col[r] += ap[r] * bv;
+            }
+        }
+    }
+    for (jj, col) in acc.iter().enumerate() {
+        c[(j + jj) * m + i..(j + jj) * m + i + R].copy_from_slice(col);
     }
 }
 
@@ -101,11 +176,27 @@ fn edge<F: Real>(
     }
 }
 
-/// `c = aᵀ · b` (or `c += aᵀ · b`), `a` is k×m, `b` is k×n. `a` is first transposed into
-/// `scratch` (sized on first use, then reused), so that the product runs in the same blocked
-/// kernel, with each entry summed in order over k.
+/// `c = aᵀ · b` (or `c += aᵀ · b`), `a` is k×m, `b` is k×n. Entry (i, j) is the dot product of
+/// column i of `a` with column j of `b`, both contiguous: no transpose is needed. Each dot
+/// product runs as 8 interleaved partial sums (term p goes to sum p mod 8, in order; a last
+/// partial group is padded with zeros), added by `add_lanes` and then to `c₀`. That order is
+/// fixed in the source, so it is the same on every target; the 8 sums are one AVX2 vector or
+/// two simd128 ones.
+pub fn gemm_tn<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
+    gemm_tn_from(m, k, n, a, b, c, add, |_| 0);
+}
+
+/// `c = aᵀ · b` for a lower-triangular `a` (m×m, `a[p, i] = 0` for p < i), `b` m×n: `gemm_tn`'s
+/// sums without the leading groups of 8 terms that are exact zeros (their partial sums would
+/// stay +0, so the result is the same).
+pub fn gemm_tn_lower_a<F: Real>(m: usize, n: usize, a: &[F], b: &[F], c: &mut [F]) {
+    gemm_tn_from(m, m, n, a, b, c, false, |i| i / LANES * LANES);
+}
+
+/// `gemm_tn` where the sums for column i of `a` start at term `start(i)`, a multiple of `LANES`
+/// that is the same for every column of a block.
 #[allow(clippy::too_many_arguments)]
-pub fn gemm_tn<F: Real>(
+fn gemm_tn_from<F: Real>(
     m: usize,
     k: usize,
     n: usize,
@@ -113,16 +204,115 @@ pub fn gemm_tn<F: Real>(
     b: &[F],
     c: &mut [F],
     add: bool,
-    scratch: &mut Vec<F>,
+    start: impl Fn(usize) -> usize,
 ) {
     debug_assert!(a.len() == k * m && b.len() == k * n && c.len() == m * n);
-    scratch.resize(m * k, F::zero());
-    for i in 0..m {
-        for (p, &v) in a[i * k..(i + 1) * k].iter().enumerate() {
-            scratch[i + p * m] = v;
+    let mut j = 0;
+    while j < n {
+        if j + TJ <= n {
+            let mut i = 0;
+            while i + TI <= m {
+                dots::<F, TI, TJ>(m, k, a, b, i, j, c, add, start(i));
+                i += TI;
+            }
+            while i < m {
+                dots::<F, 1, TJ>(m, k, a, b, i, j, c, add, start(i));
+                i += 1;
+            }
+            j += TJ;
+        } else {
+            for i in 0..m {
+                dots::<F, 1, 1>(m, k, a, b, i, j, c, add, start(i));
+            }
+            j += 1;
         }
     }
-    gemm_strided_b(m, k, n, scratch, b, (1, k), c, add);
+}
+
+/// Dot products per block in `gemm_tn`: columns of `a`, and of `b`; each column of `a` is loaded
+/// once for TJ products and each of `b` once for TI.
+#[cfg(not(target_arch = "wasm32"))]
+const TI: usize = 4;
+#[cfg(target_arch = "wasm32")]
+const TI: usize = 2;
+const TJ: usize = 2;
+const LANES: usize = 8;
+
+/// The TI×TJ block of `c = aᵀ b` at row i, column j, as described at `gemm_tn`, from term
+/// `from` (a multiple of `LANES`) on.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn dots<F: Real, const TI: usize, const TJ: usize>(
+    m: usize,
+    k: usize,
+    a: &[F],
+    b: &[F],
+    i: usize,
+    j: usize,
+    c: &mut [F],
+    add: bool,
+    from: usize,
+) {
+    let a_cols: [&[F]; TI] = std::array::from_fn(|ii| &a[(i + ii) * k..(i + ii + 1) * k]);
+    let b_cols: [&[F]; TJ] = std::array::from_fn(|jj| &b[(j + jj) * k..(j + jj + 1) * k]);
+    let mut acc = [[[F::zero(); LANES]; TJ]; TI];
+    let mut step = |av: [[F; LANES]; TI], bv: [[F; LANES]; TJ]| {
+        for (acc_i, ai) in acc.iter_mut().zip(&av) {
+            for (acc_ij, bj) in acc_i.iter_mut().zip(&bv) {
+                for l in 0..LANES {
+                    acc_ij[l] += ai[l] * bj[l];
+                }
+            }
+        }
+    };
+    let whole = k - k % LANES;
+    for p in (from.min(whole)..whole).step_by(LANES) {
+        let lanes = |col: &[F]| -> [F; LANES] { col[p..p + LANES].try_into().unwrap() };
+        step(a_cols.map(lanes), b_cols.map(lanes));
+    }
+    if whole < k {
+        let padded = |col: &[F]| -> [F; LANES] {
+            let mut v = [F::zero(); LANES];
+            v[..k - whole].copy_from_slice(&col[whole..]);
+            v
+        };
+        step(a_cols.map(padded), b_cols.map(padded));
+    }
+    for (ii, acc_i) in acc.iter().enumerate() {
+        for (jj, l) in acc_i.iter().enumerate() {
+            let dot = add_lanes(l);
+            let cij = &mut c[(j + jj) * m + i + ii];
+            *cij = if add { *cij + dot } else { dot };
+        }
+    }
+}
+
+/// The sum of 8 partial sums in a fixed order, `((l₀+l₄) + (l₂+l₆)) + ((l₁+l₅) + (l₃+l₇))`: halves,
+/// then quarters, then the last pair, which is how vector units add across their lanes.
+#[inline(always)]
+pub fn add_lanes<F: Real>(l: &[F; 8]) -> F {
+    let h = [l[0] + l[4], l[1] + l[5], l[2] + l[6], l[3] + l[7]];
+    (h[0] + h[2]) + (h[1] + h[3])
+}
+
+/// `out[j] = Σ_t f(x[t, j], y[t, j])` for column-major `(rows, out.len())` matrices `x` and `y`:
+/// each column as 8 interleaved partial sums (row t goes to sum t mod 8, in order) combined by
+/// `add_lanes`, so that the sums vectorise down the column.
+pub fn column_sums<F: Real>(rows: usize, x: &[F], y: &[F], out: &mut [F], f: impl Fn(F, F) -> F) {
+    for ((o, xc), yc) in out.iter_mut().zip(x.chunks_exact(rows)).zip(y.chunks_exact(rows)) {
+        let mut acc = [F::zero(); 8];
+        let (xs, ys) = (xc.chunks_exact(8), yc.chunks_exact(8));
+        let (x_rest, y_rest) = (xs.remainder(), ys.remainder());
+        for (xv, yv) in xs.zip(ys) {
+            for l in 0..8 {
+                acc[l] += f(xv[l], yv[l]);
+            }
+        }
+        for ((a, &xv), &yv) in acc.iter_mut().zip(x_rest).zip(y_rest) {
+            *a += f(xv, yv);
+        }
+        *o = add_lanes(&acc);
+    }
 }
 
 /// `y += alpha · x`
@@ -146,7 +336,9 @@ mod tests {
     #[test]
     fn products_match_nalgebra() {
         let mut rng = Rng::new(3, Stream::Data);
-        for &(m, k, n) in &[(1, 1, 1), (5, 3, 7), (64, 32, 32), (9, 17, 4)] {
+        for &(m, k, n) in
+            &[(1, 1, 1), (5, 3, 7), (64, 32, 32), (9, 17, 4), (8, 12, 24), (40, 9, 13), (24, 5, 4)]
+        {
             let a = random(m, k, &mut rng);
             let b = random(k, n, &mut rng);
             let c0 = random(m, n, &mut rng);
@@ -160,13 +352,32 @@ mod tests {
 
             let at = a.transpose(); // k×m
             let mut c = c0.clone();
-            gemm_tn(m, k, n, at.as_slice(), b.as_slice(), c.as_mut_slice(), true, &mut Vec::new());
+            gemm_tn(m, k, n, at.as_slice(), b.as_slice(), c.as_mut_slice(), true);
             assert!(close(&c, &(&c0 + &a * &b)));
 
             let bt = b.transpose(); // n×k
             let mut c = c0.clone();
             gemm_nt(m, k, n, a.as_slice(), bt.as_slice(), c.as_mut_slice(), false);
             assert!(close(&c, &(&a * &b)));
+
+            // the causal variants, on a lower-triangular square `l`
+            let l = DMatrix::from_fn(m, m, |i, p| if p <= i { a[(i, p % k)] } else { 0.0 });
+            let bm = random(m, n, &mut rng);
+            let mut c = c0.clone().resize(m, n, 0.0);
+            gemm_nn_lower_a(m, n, l.as_slice(), bm.as_slice(), c.as_mut_slice());
+            assert!(close(&c, &(&l * &bm)));
+            gemm_tn_lower_a(m, n, l.as_slice(), bm.as_slice(), c.as_mut_slice());
+            assert!(close(&c, &(l.transpose() * &bm)));
+            let mut c = DMatrix::from_element(m, m, f64::NAN);
+            gemm_nt_lower_c(m, k, a.as_slice(), a.as_slice(), c.as_mut_slice());
+            let full = &a * a.transpose();
+            assert!((0..m)
+                .all(|i| (0..=i).all(|j| (c[(i, j)] - full[(i, j)]).abs() < 1e-12 * (1.0 + full.amax()))));
+
+            let mut sums = vec![0.0; k];
+            column_sums(m, a.as_slice(), a.as_slice(), &mut sums, |v, _| v);
+            let expected = a.row_sum(); // (1, k)
+            assert!(sums.iter().zip(expected.iter()).all(|(s, e)| (s - e).abs() < 1e-12 * (1.0 + e.abs())));
         }
     }
 }

@@ -7,6 +7,7 @@
 //! per-token sums run column by column into a length-T buffer, which vectorises over tokens.
 
 use crate::config::NormKind;
+use crate::model::matmul::column_sums;
 use crate::model::param::{Param, Params};
 use crate::model::real::Real;
 use nalgebra::DMatrix;
@@ -89,11 +90,11 @@ impl<F: Real> Norm<F> {
         let (a, b) = (&mut self.a, &mut self.b);
         a.fill(F::zero());
         b.fill(F::zero());
+        column_sums(t_len, dys, hs, self.gamma.grad.as_mut_slice(), |g, h| g * h); // (1, d)
+        if let Some(beta) = &mut self.beta {
+            column_sums(t_len, dys, dys, beta.grad.as_mut_slice(), |g, _| g); // (1, d)
+        }
         for (j, (dyc, hc)) in dys.chunks_exact(t_len).zip(hs.chunks_exact(t_len)).enumerate() {
-            self.gamma.grad[j] = dyc.iter().zip(hc).fold(F::zero(), |s, (&g, &h)| s + g * h);
-            if let Some(beta) = &mut self.beta {
-                beta.grad[j] = dyc.iter().fold(F::zero(), |s, &g| s + g);
-            }
             for (((at, bt), &g), &h) in a.iter_mut().zip(b.iter_mut()).zip(dyc).zip(hc) {
                 let g = g * gamma[j];
                 *at += g;

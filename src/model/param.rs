@@ -2,6 +2,7 @@
 
 use crate::model::real::Real;
 use crate::model::rng::Rng;
+use crate::model::stats::sum8;
 use nalgebra::DMatrix;
 
 #[derive(Clone)]
@@ -25,7 +26,7 @@ impl<F: Real> Param<F> {
     }
 
     pub fn grad_sq_sum(&self) -> f64 {
-        self.grad.as_slice().iter().map(|g| g.f64() * g.f64()).sum()
+        sum8(self.grad.as_slice(), |g| g.f64() * g.f64())
     }
 }
 

@@ -13,6 +13,8 @@ pub trait Real: RealField + Copy + Default + std::fmt::Debug {
     fn f64(self) -> f64;
     fn exp_det(self) -> Self;
     fn erf_det(self) -> Self;
+    /// `(Φ(x), φ(x))`, the standard normal's cdf and density (GELU and its slope need both).
+    fn normal_cdf_pdf(self) -> (Self, Self);
     fn is_finite_det(self) -> bool {
         self.f64().is_finite()
     }
@@ -35,6 +37,10 @@ impl Real for f32 {
     fn erf_det(self) -> Self {
         erf_f32(self)
     }
+    #[inline(always)]
+    fn normal_cdf_pdf(self) -> (Self, Self) {
+        normal_cdf_pdf_f32(self)
+    }
 }
 
 /// `eˣ` in plain arithmetic (so it vectorises, and is the same on every target): Cody–Waite
@@ -52,7 +58,10 @@ pub fn exp_f32(x: f32) -> f32 {
             + r * (0.5
                 + r * (1.0 / 6.0
                     + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
-    p * f32::from_bits(((k as i32 + 127) as u32) << 23)
+    // 2ᵏ: adding 1.5·2²³ puts the integer k in the low mantissa bits (k is integral and small,
+    // so the sum is exact); this avoids `k as i32`, whose saturating conversion does not vectorise
+    let k_bits = (k + 12_582_912.0).to_bits().wrapping_sub(0x4B40_0000);
+    p * f32::from_bits(k_bits.wrapping_add(127) << 23)
 }
 
 /// `erf(x)` by Abramowitz & Stegun 7.1.26 (absolute error below 1.5·10⁻⁷, about f32's own).
@@ -68,6 +77,20 @@ pub fn erf_f32(x: f32) -> f32 {
     } else {
         y
     }
+}
+
+/// `(Φ(x), φ(x))` in f32: `Φ(x) = (1 + erf(x/√2)) / 2` by the same formula as `erf_f32`, whose
+/// `exp(−(x/√2)²)` is also `√(2π) φ(x)`, so one exp serves both.
+#[inline(always)]
+pub fn normal_cdf_pdf_f32(x: f32) -> (f32, f32) {
+    let a = x.abs() * std::f32::consts::FRAC_1_SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * a);
+    let poly =
+        t * (0.254_829_6 + t * (-0.284_496_74 + t * (1.421_413_7 + t * (-1.453_152 + t * 1.061_405_4))));
+    let gauss = exp_f32(-0.5 * x * x);
+    let erf_abs = 1.0 - poly * gauss;
+    let erf = if x < 0.0 { -erf_abs } else { erf_abs };
+    (0.5 * (1.0 + erf), gauss * 0.398_942_3) // 1/√(2π)
 }
 
 impl Real for f64 {
@@ -86,6 +109,11 @@ impl Real for f64 {
     #[inline(always)]
     fn erf_det(self) -> Self {
         libm::erf(self)
+    }
+    #[inline(always)]
+    fn normal_cdf_pdf(self) -> (Self, Self) {
+        let cdf = 0.5 * (1.0 + libm::erf(self * std::f64::consts::FRAC_1_SQRT_2));
+        (cdf, libm::exp(-0.5 * self * self) / (2.0 * std::f64::consts::PI).sqrt())
     }
 }
 
@@ -114,5 +142,12 @@ mod tests {
         assert!(exp_f32(-1000.0) < 1e-37 && exp_f32(1000.0) > 1e38);
         assert!(erf_f32(0.0).abs() < 1e-6);
         assert_eq!(erf_f32(-10.0), -1.0);
+        let mut x = -9.0f32;
+        while x < 9.0 {
+            let (cdf, pdf) = normal_cdf_pdf_f32(x);
+            let (cdf64, pdf64) = (x as f64).normal_cdf_pdf();
+            assert!((cdf as f64 - cdf64).abs() < 1e-6 && (pdf as f64 - pdf64).abs() < 1e-6, "at {x}");
+            x += 0.0071;
+        }
     }
 }

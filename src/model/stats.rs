@@ -1,5 +1,6 @@
 //! Statistics of a tensor's values, straight from their definitions, and histograms.
 
+use crate::model::matmul::add_lanes;
 use crate::model::real::Real;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -16,25 +17,73 @@ pub struct Moments {
 
 pub fn moments<F: Real>(xs: &[F]) -> Moments {
     let n = xs.len().max(1) as f64;
-    let mean = xs.iter().map(|x| x.f64()).sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x.f64() - mean).powi(2)).sum::<f64>() / n;
-    let finite = || xs.iter().map(|x| x.f64()).filter(|x| x.is_finite());
+    let mean = sum8(xs, |x| x.f64()) / n;
+    let var = sum8(xs, |x| (x.f64() - mean) * (x.f64() - mean)) / n;
+    // max |x| over the finite values and the count of the others, 8 lanes at a time (a max
+    // and a count come out the same in any order)
+    let (mut max, mut nonfinite) = ([0.0f64; 8], [0usize; 8]);
+    let update = |m: &mut f64, c: &mut usize, x: F| {
+        let a = x.f64().abs();
+        let finite = a < f64::INFINITY; // false for ±∞ and NaN
+        *c += usize::from(!finite);
+        *m = if finite && a > *m { a } else { *m };
+    };
+    let chunks = xs.chunks_exact(8);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for l in 0..8 {
+            update(&mut max[l], &mut nonfinite[l], chunk[l]);
+        }
+    }
+    for (l, &x) in rest.iter().enumerate() {
+        update(&mut max[l], &mut nonfinite[l], x);
+    }
     Moments {
         mean,
         std: if mean.is_finite() { var.sqrt() } else { f64::NAN },
-        max_abs: finite().fold(0.0, |m, x| m.max(x.abs())),
-        nonfinite: xs.len() - finite().count(),
+        max_abs: max.into_iter().fold(0.0, f64::max),
+        nonfinite: nonfinite.iter().sum(),
     }
+}
+
+/// `Σ f(x)` over `xs`, in f64, as 8 interleaved partial sums (entry e goes to sum e mod 8, in
+/// order) combined by `add_lanes`: a fixed order, so the same bits on every target, with 8
+/// independent additions in flight instead of one chain.
+pub fn sum8<F: Real>(xs: &[F], f: impl Fn(F) -> f64) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let chunks = xs.chunks_exact(8);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (a, &x) in acc.iter_mut().zip(chunk) {
+            *a += f(x);
+        }
+    }
+    for (a, &x) in acc.iter_mut().zip(rest) {
+        *a += f(x);
+    }
+    add_lanes(&acc)
 }
 
 /// True if every value is finite; cheap enough to run on every layer at every step.
 pub fn all_finite<F: Real>(xs: &[F]) -> bool {
-    // x·0 is 0 for finite x and NaN for ±∞ and NaN
-    xs.iter().fold(F::zero(), |acc, &x| acc + x * F::zero()) == F::zero()
+    // x·0 is 0 for finite x and NaN for ±∞ and NaN; 8 sums so that they vectorise
+    let mut acc = [F::zero(); 8];
+    let chunks = xs.chunks_exact(8);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for l in 0..8 {
+            acc[l] += chunk[l] * F::zero();
+        }
+    }
+    for (a, &x) in acc.iter_mut().zip(rest) {
+        *a += x * F::zero();
+    }
+    acc.iter().all(|&a| a == F::zero())
 }
 
+/// `√Σ x²`, summed in f64 (see `sum8`).
 pub fn frobenius<F: Real>(xs: &[F]) -> f64 {
-    xs.iter().map(|x| x.f64() * x.f64()).sum::<f64>().sqrt()
+    sum8(xs, |x| x.f64() * x.f64()).sqrt()
 }
 
 #[derive(Clone, Debug, PartialEq)]
