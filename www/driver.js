@@ -46,6 +46,8 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
     mode: 'worker',
     /** Bytes of the engine's wasm memory, as last reported (for the benchmark). */
     engineMemory: 0,
+    /** The engine's last restart and mean step, in ms (for the benchmark). */
+    timings: {},
     send,
     stop,
     get seq() {
@@ -59,8 +61,9 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
     worker = null;
     driver.mode = 'page';
     onNotice(`Training runs on the page's thread (slower; the page may stutter at large settings): ${reason}`);
-    const post = (bytes, s) => {
+    const post = (bytes, s, timings) => {
       driver.engineMemory = bindings.memoryBytes();
+      driver.timings = { ...timings };
       onFrame(bytes, s);
     };
     local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError });
@@ -86,6 +89,7 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
       const m = e.data;
       if (m.type === 'frame') {
         driver.engineMemory = m.memory;
+        driver.timings = m.timings;
         onFrame(m.bytes, m.seq);
       }
       else if (m.type === 'ready') {

@@ -4,7 +4,8 @@
 // Commands: {type: 'restart', query, generation} (coalesced: only the latest pending restart
 // is built), 'play', 'pause', 'step', 'continue', 'rescale', 'resetScale'.
 // Every frame is posted as the bytes of `Session.frame()` (tagged inside with its generation)
-// and the `seq` of the last command applied before it, so the page knows when it is current.
+// and the `seq` of the last command applied before it, so the page knows when it is current,
+// with the engine's own timings (for the benchmark): the last restart and the mean step.
 
 /** Train this long between looks at the inbox: a slider move waits at most this (plus the
  *  step in progress) before the worker starts on it. */
@@ -24,6 +25,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   let stopped = false;
   let seq = 0;
   let lastPost = -Infinity;
+  const timings = { restartMs: NaN, stepMs: NaN };
   // A zero-delay task that lets queued commands run first (setTimeout(0) is clamped to 4 ms).
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {
@@ -46,8 +48,10 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     if (!pendingRestart) return;
     const { query, generation } = pendingRestart;
     pendingRestart = null;
+    const t0 = performance.now();
     if (session) session.restart(query, generation);
     else session = new bindings.Session(query, generation);
+    timings.restartMs = performance.now() - t0;
     frameDue = true;
   }
 
@@ -56,9 +60,12 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     if (!session) return;
     let trained = false;
     if (playing && session.running) {
-      const end = performance.now() + sliceMs;
-      do session.train(1);
+      const start = performance.now();
+      const end = start + sliceMs;
+      let steps = 0;
+      do steps += session.train(1);
       while (session.running && performance.now() < end);
+      timings.stepMs = (performance.now() - start) / Math.max(1, steps);
       trained = true;
     }
     // a command is answered at once; training shows at the display's pace, and its last step
@@ -67,7 +74,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     if (frameDue || (trained && (now - lastPost >= FRAME_MS || !session.running))) {
       frameDue = false;
       lastPost = now;
-      post(session.frame(), seq);
+      post(session.frame(), seq, timings);
     }
     if (playing && session.running) schedule();
   }

@@ -395,6 +395,9 @@ export function mount(root, bindings, options = {}) {
         get memory() {
           return { engine: driver.engineMemory, page: bindings.memoryBytes() };
         },
+        get timings() {
+          return driver.timings;
+        },
         /** The frame on screen reflects every command sent so far. */
         get settled() {
           return drawnSeq === driver.seq && !incoming && !redraw;

@@ -17,8 +17,8 @@ self.onmessage = async (e) => {
   try {
     const bindings = await import(m.bindings);
     await bindings.default({ module_or_path: m.wasm });
-    engine = createEngine(bindings, (bytes, seq) =>
-        self.postMessage({ type: 'frame', bytes, seq, memory: bindings.memoryBytes() }, [bytes.buffer]), {
+    engine = createEngine(bindings, (bytes, seq, timings) =>
+        self.postMessage({ type: 'frame', bytes, seq, memory: bindings.memoryBytes(), timings }, [bytes.buffer]), {
       onError: (message) => self.postMessage({ type: 'error', message }),
     });
     self.postMessage({ type: 'ready' });

@@ -59,6 +59,7 @@ async function window_(page, seconds) {
       drawn: window.__benchDrawn,
       mode: window.ablationPlayground.playground.mode,
       memory: window.ablationPlayground.playground.memory,
+      stepMs: window.ablationPlayground.playground.timings?.stepMs,
       heap: performance.memory?.usedJSHeapSize ?? 0,
     }));
   const a = await mark();
@@ -88,7 +89,28 @@ async function window_(page, seconds) {
     mode: b.mode,
     memory: b.memory,
     heap: b.heap,
+    stepMs: b.stepMs,
   };
+}
+
+/**
+ * The engine's rebuild after a seed change (a new stack drawn from scratch, then its first
+ * probe), timed inside the worker; paused, so no training slice is in the way. Median of `n`.
+ */
+async function rebuildMs(page, n) {
+  const times = [];
+  await page.evaluate(() => window.ablationPlayground.pause());
+  for (let k = 0; k < n; k++) {
+    times.push(
+      await page.evaluate(async (seed) => {
+        const w = window.ablationPlayground;
+        w.set('seed', String(seed));
+        await w.drawn();
+        return w.playground.timings.restartMs;
+      }, 100 + k),
+    );
+  }
+  return median(times);
 }
 
 /** A fresh page at `path`, instrumented and training. */
@@ -181,6 +203,7 @@ async function main() {
       await p.page.waitForTimeout(1000);
       const w = await window_(p.page, TRAIN_SECONDS);
       const lat = await sliderLatency(p.page, QUICK ? 8 : 20);
+      const rebuild = await rebuildMs(p.page, QUICK ? 5 : 15);
       problems.push(...p.problems);
       await p.context.close();
       out.push('| depth 96, defaults, training | value |', '|---|---:|');
@@ -189,20 +212,23 @@ async function main() {
       row('frames drawn/s (status line updates)', w.drawnPerSecond.toFixed(1));
       row('frame interval median / p95', `${fmt(w.frameMedian)} / ${fmt(w.frameP95)} ms`);
       row('longest main-thread task', w.longTasks ? `${fmt(w.longest)} ms (${w.longTasks} over 50 ms)` : 'none over 50 ms');
+      row('one training step in the worker (wasm), mean of the last slice', `${w.stepMs.toFixed(2)} ms`);
+      row('rebuild after a seed change, in the worker (wasm), median', `${rebuild.toFixed(2)} ms`);
       const ms = lat.map((l) => l.ms);
       const fr = lat.map((l) => l.frames);
       row(`slider input → new depth drawn, median (max), ${lat.length} samples`, `${fmt(median(ms))} ms (${fmt(Math.max(...ms))}); ${median(fr)} frames (${Math.max(...fr)})`);
       out.push('');
     }
     // 2. Each sublayer kind at depth 96, and the largest setting.
-    out.push('| training at depth 96 | steps/s | longest main-thread task | frames/s |', '|---|---:|---:|---:|');
+    out.push('| training at depth 96 | steps/s | wasm step | rebuild | longest main-thread task | frames/s |', '|---|---:|---:|---:|---:|---:|');
     for (const sublayer of ['mlp', 'ffn', 'attention', 'block']) {
       const p = await open(browser, server, `/?depth=96&sublayer=${sublayer}`);
       await p.page.waitForTimeout(1000);
       const w = await window_(p.page, TRAIN_SECONDS);
+      const rebuild = await rebuildMs(p.page, QUICK ? 3 : 7);
       problems.push(...p.problems);
       await p.context.close();
-      row(sublayer, w.stepsPerSecond.toFixed(1), w.longTasks ? `${fmt(w.longest)} ms` : 'none over 50 ms', w.fps.toFixed(1));
+      row(sublayer, w.stepsPerSecond.toFixed(1), `${w.stepMs.toFixed(2)} ms`, `${rebuild.toFixed(1)} ms`, w.longTasks ? `${fmt(w.longest)} ms` : 'none over 50 ms', w.fps.toFixed(1));
     }
     {
       const t0 = Date.now();
@@ -212,7 +238,7 @@ async function main() {
       const r = await responsiveness(p.page, 3);
       problems.push(...p.problems);
       await p.context.close();
-      row(`largest: \`${LARGEST.slice(2)}\``, w.stepsPerSecond.toFixed(2), w.longTasks ? `${fmt(w.longest)} ms` : 'none over 50 ms', w.fps.toFixed(1));
+      row(`largest: \`${LARGEST.slice(2)}\``, w.stepsPerSecond.toFixed(2), `${(w.stepMs ?? NaN).toFixed(0)} ms`, '', w.longTasks ? `${fmt(w.longest)} ms` : 'none over 50 ms', w.fps.toFixed(1));
       out.push('');
       out.push(`Largest setting: first status line ${firstStatus.toFixed(1)} s after navigation; a setTimeout(0) waits ${fmt(r.timeoutWait.median)} ms median (${fmt(r.timeoutWait.max)} max); real clicks (Pause/Play, through the browser) answered in ${r.clicks.join(', ')} ms.`);
       out.push('');

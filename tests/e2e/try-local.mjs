@@ -1,0 +1,10 @@
+import { launchBrowser, openPage, startServer, loadPlayground } from './lib.mjs';
+const srv = await startServer();
+const browser = await launchBrowser();
+const { page, problems } = await openPage(browser);
+await loadPlayground(page, srv.url, process.argv[2]);
+await page.waitForTimeout(Number(process.argv[3] ?? 3000));
+console.log(await page.evaluate(() => ({ step: window.ablationPlayground.playground.step, status: document.querySelector('[data-el="status"]').textContent, caption: document.querySelector('[data-el="caption"]').textContent, loss: document.querySelector('[data-el="loss-summary"]').textContent })));
+await page.screenshot({ path: '/tmp/try/shot.png' });
+console.log('problems', problems);
+await browser.close(); await srv.close();

@@ -1,0 +1,57 @@
+//! The wasm counterpart of `cargo bench --bench step`: one training step and one rebuild at
+//! depth 96 for each sublayer kind, timed in wasm (Node), for BENCHMARKS.md's "wasm within
+//! 2.5× of native". Ignored in the test run; run it with
+//!
+//!     cargo test --release --target wasm32-unknown-unknown --test wasm_bench -- --include-ignored --nocapture
+#![cfg(target_arch = "wasm32")]
+
+use ablation_playground::training::session::Session;
+use ablation_playground::{Config, SublayerKind};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = performance)]
+    fn now() -> f64;
+    #[wasm_bindgen(js_namespace = console)]
+    fn log(s: &str);
+}
+
+/// Median over `batches` batches of `f` repeated until a batch takes at least 30 ms, per call.
+fn median_ms(batches: usize, mut f: impl FnMut()) -> f64 {
+    let t = now();
+    f();
+    let per = (30.0 / (now() - t).max(0.01)).ceil().max(1.0) as usize;
+    let mut times: Vec<f64> = (0..batches)
+        .map(|_| {
+            let t = now();
+            for _ in 0..per {
+                f();
+            }
+            (now() - t) / per as f64
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[batches / 2]
+}
+
+#[wasm_bindgen_test]
+#[ignore]
+fn step_and_rebuild_at_depth_96() {
+    log("wasm, depth 96, defaults otherwise: ms per step / per rebuild (median)");
+    for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
+        let config = Config { depth: 96, sublayer, ..Config::default() };
+        let mut session = Session::new(&config);
+        let step = median_ms(9, || {
+            session.train_step();
+        });
+        // a rebuild as after a seed change: new layers, trainer, and the first probe
+        let mut seed = 100;
+        let rebuild = median_ms(5, || {
+            seed += 1;
+            session.restart(&Config { seed, ..config.clone() }, seed as u32);
+        });
+        log(&format!("{sublayer:?}: step {step:.3} ms, rebuild {rebuild:.2} ms"));
+    }
+}
