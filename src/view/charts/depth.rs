@@ -39,36 +39,39 @@ pub fn draw<DB: DrawingBackend>(
     let thick = theme.px(2.0);
     let series: [(&[f64], RGBColor, bool, &str); 4] = [
         (c.grad_now, theme.now, true, "‖∂L/∂x‖ now"),
-        (c.grad_init, theme.now, false, "‖∂L/∂x‖ at init (dashed)"),
+        (c.grad_init, theme.now, false, "‖∂L/∂x‖ at init (thin)"),
         (c.std_now, theme.other, true, "std now"),
         (c.std_init, theme.other, false, "std at init"),
     ];
-    for (values, colour, solid, label) in series {
-        // Initial curves are dashed: a dash pattern is many fewer canvas calls than markers.
-        let drawn = if solid {
-            chart.draw_series(LineSeries::new(points(values), colour.stroke_width(thick))).map_err(err)?
-        } else {
-            let style = colour.stroke_width(theme.px(1.5));
-            chart
-                .draw_series(DashedLineSeries::new(points(values), theme.px(5.0), theme.px(4.0), style))
-                .map_err(err)?
-        };
-        drawn.label(label).legend(move |(x, y)| {
-            if solid {
-                PathElement::new(vec![(x, y), (x + 14, y)], colour.stroke_width(2)).into_dyn()
-            } else {
-                // a short, thin stroke: the dashed line in miniature
-                PathElement::new(vec![(x + 4, y), (x + 10, y)], colour.stroke_width(1)).into_dyn()
-            }
-        });
+    for (values, colour, now, label) in series {
+        // Initial curves are thin and pale: one stroke per curve (a dashed line is one canvas
+        // call per dash, which made this the slowest panel to draw at depth 96).
+        let style =
+            if now { colour.stroke_width(thick) } else { colour.mix(0.6).stroke_width(theme.px(1.5)) };
+        chart.draw_series(LineSeries::new(points(values), style)).map_err(err)?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(theme.background.mix(0.8))
-        .border_style(theme.grid)
-        .label_font(theme.font(10.0))
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(err)?;
+    // The legend, drawn by hand in pixels: plotters' own series labels cost more than the rest
+    // of this chart together on a canvas.
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let (line, pad, width) = (theme.px(13.0) as i32, theme.px(6.0) as i32, theme.px(150.0) as i32);
+    let (x0, y0) = (xs.end - width - pad, ys.start + pad);
+    let box_ =
+        Rectangle::new([(x0, y0), (xs.end - pad, y0 + pad + line * 4)], theme.background.mix(0.85).filled());
+    area.draw(&box_).map_err(err)?;
+    for (i, (_, colour, now, label)) in series.iter().enumerate() {
+        let y = y0 + pad / 2 + line * i as i32 + line / 2;
+        let (stroke, alpha) = if *now { (thick, 1.0) } else { (theme.px(1.5), 0.6) };
+        let swatch = PathElement::new(
+            vec![(x0 + pad, y), (x0 + pad + theme.px(16.0) as i32, y)],
+            colour.mix(alpha).stroke_width(stroke),
+        );
+        area.draw(&swatch).map_err(err)?;
+        let text = Text::new(
+            *label,
+            (x0 + pad * 2 + theme.px(16.0) as i32, y - line / 2 + theme.px(1.0) as i32),
+            theme.font(10.0),
+        );
+        area.draw(&text).map_err(err)?;
+    }
     area.present().map_err(err)
 }
