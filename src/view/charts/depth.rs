@@ -43,7 +43,7 @@ pub fn draw<DB: DrawingBackend>(
         (c.std_now, theme.other, true, "std now"),
         (c.std_init, theme.other, false, "std at init"),
     ];
-    for (values, colour, now, label) in series {
+    for (values, colour, now, _) in series {
         // Initial curves are thin and pale: one stroke per curve (a dashed line is one canvas
         // call per dash, which made this the slowest panel to draw at depth 96).
         let style =
