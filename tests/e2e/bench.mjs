@@ -123,7 +123,9 @@ async function open(browser, server, path) {
 /**
  * Slider latency while training at depth 96: dispatch an `input` event as a drag would, then
  * count animation frames until the status line names the new depth (the worker has rebuilt,
- * probed and sent a frame of the new generation, and the page drew it).
+ * probed and sent a frame of the new generation, and the page drew it). Our counting callback
+ * is queued before the page's in every frame, so `frames` is the number of frames that began
+ * after the input, the drawing one included: 1 means drawn in the very next frame.
  */
 async function sliderLatency(page, samples) {
   const out = [];
@@ -146,7 +148,7 @@ async function sliderLatency(page, samples) {
               if (status.textContent.startsWith(`${depth} layers`)) {
                 finished = true;
                 obs.disconnect();
-                done({ ms: performance.now() - t0, frames: rafs + 1 });
+                done({ ms: performance.now() - t0, frames: rafs });
               }
             }).observe(status, { childList: true, characterData: true, subtree: true });
             requestAnimationFrame(count);
