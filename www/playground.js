@@ -157,6 +157,8 @@ export function mount(root, bindings, options = {}) {
   let incoming = null; // the newest frame ({bytes, seq}), not yet drawn
   let drawnSeq = -1; // the last command the drawn frame reflects
   const waiting = []; // [seq, resolve]: promises of commands, kept until their frame is drawn
+  let redraw = false; // draw the current frame again (resize, theme, panels)
+  let updateDue = 0; // next playground-update event
 
   /** Resolves once a frame reflecting every command sent so far is on screen. */
   function drawn() {
@@ -165,8 +167,6 @@ export function mount(root, bindings, options = {}) {
     if (drawnSeq >= seq) return Promise.resolve();
     return new Promise((resolve) => waiting.push([seq, resolve]));
   }
-  let redraw = false; // draw the current frame again (resize, theme, panels)
-  let updateDue = 0;
 
   const notices = [];
   function notice(lines) {
