@@ -15,6 +15,7 @@ fn reference_config() -> (Config, usize) {
         let flag = pair[0].trim_start_matches("--");
         if flag == "steps" {
             steps = pair[1].parse().unwrap();
+            config.steps = steps; // as the CLI reports it
         } else {
             let spec = ablation_playground::config::find_flag(flag).unwrap();
             config.set(spec.name, pair[1]).unwrap();

@@ -6,11 +6,14 @@
 // Every frame is posted as the bytes of `Session.frame()` (tagged inside with its generation)
 // and the `seq` of the last command applied before it, so the page knows when it is current.
 
-/** Train this long between looks at the inbox: short enough that a slider move is picked up
- *  within a frame, long enough that the probe behind each frame stays a small cost. */
-export const WORKER_SLICE_MS = 12;
+/** Train this long between looks at the inbox: a slider move waits at most this (plus the
+ *  step in progress) before the worker starts on it. */
+export const WORKER_SLICE_MS = 5;
 /** On the page's thread the slice must leave room for drawing within a 16.7 ms frame. */
 export const PAGE_SLICE_MS = 6;
+/** While training, a frame (a probe of the whole stack, then encoding) at most this often:
+ *  one per display refresh, so the probe's cost does not grow with shorter slices. */
+const FRAME_MS = 15;
 
 export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onError = () => {} } = {}) {
   let session = null;
@@ -20,6 +23,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   let scheduled = false;
   let stopped = false;
   let seq = 0;
+  let lastPost = -Infinity;
   // A zero-delay task that lets queued commands run first (setTimeout(0) is clamped to 4 ms).
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {
@@ -50,14 +54,19 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   function tick() {
     applyRestart();
     if (!session) return;
+    let trained = false;
     if (playing && session.running) {
       const end = performance.now() + sliceMs;
       do session.train(1);
       while (session.running && performance.now() < end);
-      frameDue = true;
+      trained = true;
     }
-    if (frameDue) {
+    // a command is answered at once; training shows at the display's pace, and its last step
+    // as soon as the run stops
+    const now = performance.now();
+    if (frameDue || (trained && (now - lastPost >= FRAME_MS || !session.running))) {
       frameDue = false;
+      lastPost = now;
       post(session.frame(), seq);
     }
     if (playing && session.running) schedule();
@@ -69,6 +78,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       if (Number.isInteger(m.seq)) seq = m.seq;
       switch (m.type) {
         case 'restart':
+          // built on the next tick, so that a burst of restarts (a fast drag) builds only the last
           pendingRestart = { query: String(m.query), generation: m.generation >>> 0 };
           break;
         case 'play':

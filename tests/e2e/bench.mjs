@@ -11,7 +11,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { DIST, launchBrowser, loadPlayground, median, openPage, startServer } from './lib.mjs';
+import { DIST, launchBrowser, loadPlayground, median, openPage, startServer, timeoutDelays } from './lib.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const TRAIN_SECONDS = QUICK ? 4 : 10;
@@ -141,23 +141,7 @@ async function sliderLatency(page, samples) {
 
 /** At a setting whose step takes seconds: how long a click, and an empty task, wait. */
 async function responsiveness(page, seconds) {
-  const waits = await page.evaluate(
-    (seconds) =>
-      new Promise((done) => {
-        const delays = [];
-        const end = performance.now() + seconds * 1000;
-        const probe = () => {
-          const t = performance.now();
-          setTimeout(() => {
-            delays.push(performance.now() - t);
-            if (performance.now() < end) setTimeout(probe, 100);
-            else done(delays);
-          }, 0);
-        };
-        probe();
-      }),
-    seconds,
-  );
+  const waits = await timeoutDelays(page, seconds, 100);
   // A real click through the browser: Pause, then Play; the button's text answers it.
   const clicks = [];
   for (let i = 0; i < 4; i++) {

@@ -155,10 +155,10 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
   // =======================================================================================
   // 1. URL state and the copy link
 
-  const FULL = 'depth=30&residual=off&norm=post&norm_kind=rmsnorm&sublayer=attention&optimizer=sgd&lr=0.05&warmup=7&gain=1.5&width=16&seed=9';
+  const FULL = 'depth=30&residual=off&norm=post&norm_kind=rmsnorm&sublayer=attention&optimizer=sgd&lr=0.05&warmup=7&gain=1.5&width=16&seed=9&steps=777';
   const FULL_CONFIG = {
     depth: 30, residual: 'off', norm: 'post', norm_kind: 'rmsnorm', sublayer: 'attention', width: 16,
-    tokens: 64, gain: 1.5, optimizer: 'sgd', lr: 0.05, warmup: 7, seed: 9,
+    tokens: 64, gain: 1.5, optimizer: 'sgd', lr: 0.05, warmup: 7, seed: 9, steps: 777,
   };
 
   test('URL state: every parameter sets its control; Copy link reproduces the run exactly in a fresh page', async ({ page, load, baseUrl, context }) => {

@@ -162,6 +162,30 @@ export async function state(page) {
   return JSON.parse(await page.evaluate(() => window.ablationPlayground.playground.stateJson()));
 }
 
+/**
+ * How long a setTimeout(0) waits on the page's thread, sampled every `gapMs` for `seconds`:
+ * a busy main thread shows up as long waits.
+ */
+export async function timeoutDelays(page, seconds, gapMs = 50) {
+  return page.evaluate(
+    ([seconds, gapMs]) =>
+      new Promise((done) => {
+        const out = [];
+        const end = performance.now() + seconds * 1000;
+        const probe = () => {
+          const t = performance.now();
+          setTimeout(() => {
+            out.push(performance.now() - t);
+            if (performance.now() < end) setTimeout(probe, gapMs);
+            else done(out);
+          }, 0);
+        };
+        probe();
+      }),
+    [seconds, gapMs],
+  );
+}
+
 /** Resolves after `n` animation frames have run (so any pending redraw has happened). */
 export async function frames(page, n = 2) {
   await page.evaluate(

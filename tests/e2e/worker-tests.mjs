@@ -7,7 +7,7 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error,
 // uncaught exception, failed request or visible error box.
 
-import { TEST_PAGES, startServer, state } from './lib.mjs';
+import { TEST_PAGES, startServer, state, timeoutDelays } from './lib.mjs';
 
 const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
@@ -75,22 +75,7 @@ export default function registerWorkerTests({ test, assert, AssertionError }) {
   test('the largest setting keeps the page responsive; a slider move does not wait for the step', async ({ page, load }) => {
     await load(LARGEST);
     // While the worker spends seconds per step, the page's thread stays free.
-    const delays = await page.evaluate(
-      () =>
-        new Promise((done) => {
-          const out = [];
-          const end = performance.now() + 3000;
-          const probe = () => {
-            const t = performance.now();
-            setTimeout(() => {
-              out.push(performance.now() - t);
-              if (performance.now() < end) setTimeout(probe, 50);
-              else done(out);
-            }, 0);
-          };
-          probe();
-        }),
-    );
+    const delays = await timeoutDelays(page, 3);
     const worst = Math.max(...delays);
     assert(worst < 100, `a setTimeout(0) waited up to ${worst.toFixed(0)} ms at the largest setting`);
     const t0 = Date.now();
