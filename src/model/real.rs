@@ -6,7 +6,6 @@
 //! the platform's own `expf` differs between glibc and wasm in the last bit, and we
 //! promise bit-identical runs natively and in the browser.
 
-use crate::model::matmul::add_lanes;
 use nalgebra::RealField;
 
 pub trait Real: RealField + Copy + Default + std::fmt::Debug {
@@ -18,12 +17,6 @@ pub trait Real: RealField + Copy + Default + std::fmt::Debug {
     fn normal_cdf_pdf(self) -> (Self, Self);
     fn is_finite_det(self) -> bool {
         self.f64().is_finite()
-    }
-    /// `out[j][i] = add_lanes(acc[j][i])`: the ends of a block of `gemm_tn`'s dot products.
-    /// f32 overrides it for the block sizes it uses, with the same additions in vector registers.
-    #[inline(always)]
-    fn add_lanes_block<const TI: usize, const TJ: usize>(acc: &[[[Self; 8]; TI]; TJ]) -> [[Self; TI]; TJ] {
-        acc.map(|col| col.map(|l| add_lanes(&l)))
     }
 }
 
@@ -47,75 +40,6 @@ impl Real for f32 {
     #[inline(always)]
     fn normal_cdf_pdf(self) -> (Self, Self) {
         normal_cdf_pdf_f32(self)
-    }
-    #[inline(always)]
-    fn add_lanes_block<const TI: usize, const TJ: usize>(acc: &[[[f32; 8]; TI]; TJ]) -> [[f32; TI]; TJ] {
-        let mut out = [[0.0; TI]; TJ];
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-        if TI == 4 && TJ == 2 {
-            use std::arch::x86_64::{_mm256_loadu_ps, _mm256_storeu_ps};
-            // SAFETY: avx2 is enabled at compile time; every pointer is to 8 f32 (out is 2×4)
-            unsafe {
-                let v = std::array::from_fn(|d| _mm256_loadu_ps(acc[d % 2][d / 2].as_ptr()));
-                _mm256_storeu_ps(out.as_mut_ptr().cast(), vector_lanes::add_lanes_8(v));
-            }
-            return out;
-        }
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        if TI == 2 && TJ == 2 {
-            use std::arch::wasm32::{f32x4_add, v128, v128_load, v128_store};
-            // SAFETY: every pointer is to 4 f32 (acc's halves, and out, which is 2×2)
-            unsafe {
-                let half = |d: usize, h: usize| v128_load(acc[d / 2][d % 2][4 * h..].as_ptr() as *const v128);
-                let v = std::array::from_fn(|d| f32x4_add(half(d, 0), half(d, 1)));
-                v128_store(out.as_mut_ptr().cast(), vector_lanes::add_halves_4(v));
-            }
-            return out;
-        }
-        for (o, a) in out.iter_mut().zip(acc) {
-            *o = a.map(|l| add_lanes(&l));
-        }
-        out
-    }
-}
-
-/// `add_lanes` of several dot products at once, as a vector unit likes it: instead of summing
-/// across one register per dot product (a shuffle and an add per halving, then one number out),
-/// the registers are interleaved so each shuffle and add serves 2 to 8 dot products. Every
-/// number is still `((l₀+l₄) + (l₂+l₆)) + ((l₁+l₅) + (l₃+l₇))`, so the bits do not change.
-mod vector_lanes {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    use std::arch::x86_64::*;
-
-    /// The 8 sums of `v[0..8]`, in the order v₀, v₂, v₄, v₆, v₁, v₃, v₅, v₇.
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    #[inline(always)]
-    pub unsafe fn add_lanes_8(v: [__m256; 8]) -> __m256 {
-        // halves of v_a and v_b in one register: [a: l₀+l₄, l₁+l₅, l₂+l₆, l₃+l₇ | b: the same]
-        let h =
-            |a, b| _mm256_add_ps(_mm256_permute2f128_ps::<0x20>(a, b), _mm256_permute2f128_ps::<0x31>(a, b));
-        let (h01, h23, h45, h67) = (h(v[0], v[1]), h(v[2], v[3]), h(v[4], v[5]), h(v[6], v[7]));
-        // quarters: q(h01, h23) = [v₀: h₀+h₂, h₁+h₃, v₂: the same | v₁, v₃: the same]
-        let q = |a, b| {
-            _mm256_add_ps(_mm256_shuffle_ps::<0b01_00_01_00>(a, b), _mm256_shuffle_ps::<0b11_10_11_10>(a, b))
-        };
-        let (q0213, q4657) = (q(h01, h23), q(h45, h67));
-        // the last pair: [v₀, v₂, v₄, v₆ | v₁, v₃, v₅, v₇]
-        _mm256_add_ps(
-            _mm256_shuffle_ps::<0b10_00_10_00>(q0213, q4657),
-            _mm256_shuffle_ps::<0b11_01_11_01>(q0213, q4657),
-        )
-    }
-
-    /// The 4 sums of `h[0..4]`, each given as its halves `[l₀+l₄, l₁+l₅, l₂+l₆, l₃+l₇]`.
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    #[inline(always)]
-    pub fn add_halves_4(h: [std::arch::wasm32::v128; 4]) -> std::arch::wasm32::v128 {
-        use std::arch::wasm32::{f32x4_add, i32x4_shuffle};
-        // quarters: q(a, b) = [a: h₀+h₂, h₁+h₃, b: the same]
-        let q = |a, b| f32x4_add(i32x4_shuffle::<0, 1, 4, 5>(a, b), i32x4_shuffle::<2, 3, 6, 7>(a, b));
-        let (q01, q23) = (q(h[0], h[1]), q(h[2], h[3]));
-        f32x4_add(i32x4_shuffle::<0, 2, 4, 6>(q01, q23), i32x4_shuffle::<1, 3, 5, 7>(q01, q23))
     }
 }
 
