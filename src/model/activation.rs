@@ -29,9 +29,9 @@ pub fn gelu_forward<F: Real>(z: &mut [F], y: &mut [F]) {
     }
 }
 
-/// `dz = dy · gelu'(z)`, given the slope the forward left in place of `z`.
-pub fn gelu_backward<F: Real>(slope: &[F], dy: &[F], dz: &mut [F]) {
-    for ((dzi, &si), &dyi) in dz.iter_mut().zip(slope).zip(dy) {
-        *dzi = dyi * si;
+/// `dy ← dz = dy · gelu'(z)` in place, given the slope the forward left in place of `z`.
+pub fn gelu_backward<F: Real>(slope: &[F], dy: &mut [F]) {
+    for (g, &si) in dy.iter_mut().zip(slope) {
+        *g *= si;
     }
 }

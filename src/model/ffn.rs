@@ -15,8 +15,7 @@ pub struct Ffn<F: Real> {
     pub down: Linear<F>, // (4d, d) + bias
     z: DMatrix<F>,       // (T, 4d) x W₁ + b₁, then the slope gelu'(z)
     h: DMatrix<F>,       // (T, 4d) gelu(z)
-    dh: DMatrix<F>,      // (T, 4d)
-    dz: DMatrix<F>,      // (T, 4d)
+    dh: DMatrix<F>,      // (T, 4d) ∂L/∂h, then ∂L/∂z in place
 }
 
 impl<F: Real> Ffn<F> {
@@ -28,7 +27,6 @@ impl<F: Real> Ffn<F> {
             z: DMatrix::zeros(tokens, hidden),
             h: DMatrix::zeros(tokens, hidden),
             dh: DMatrix::zeros(tokens, hidden),
-            dz: DMatrix::zeros(tokens, hidden),
         }
     }
 
@@ -39,9 +37,9 @@ impl<F: Real> Ffn<F> {
     }
 
     pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
-        self.down.backward(&self.h, dy, &mut self.dh, false);
-        gelu_backward(self.z.as_slice(), self.dh.as_slice(), self.dz.as_mut_slice());
-        self.up.backward(x, &self.dz, dx, false);
+        self.down.backward(&self.h, dy, &mut self.dh, false); // (T, 4d)
+        gelu_backward(self.z.as_slice(), self.dh.as_mut_slice()); // dz = dh ⊙ gelu'(z), in place
+        self.up.backward(x, &self.dh, dx, false); // (T, d)
     }
 }
 

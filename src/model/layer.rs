@@ -24,7 +24,6 @@ pub struct Layer<F: Real> {
     pub norm: Option<Norm<F>>,
     pub sublayer: Sublayer<F>,
     inner: DMatrix<F>,   // (T, d) LN(x) for pre-norm; x + F(x) or F(x) for post-norm
-    f_out: DMatrix<F>,   // (T, d) F(·)
     d_inner: DMatrix<F>, // (T, d) gradient scratch
 }
 
@@ -41,7 +40,6 @@ impl<F: Real> Layer<F> {
             norm: (config.norm != NormPlacement::Off).then(|| Norm::new(config.norm_kind, t, d)),
             sublayer,
             inner: DMatrix::zeros(t, d),
-            f_out: DMatrix::zeros(t, d),
             d_inner: DMatrix::zeros(t, d),
         }
     }
@@ -52,19 +50,19 @@ impl<F: Real> Layer<F> {
         match (self.residual, self.placement, norm) {
             // y = x + F(x)
             (true, Off, _) => {
-                f.forward(x, &mut self.f_out);
-                add(x, &self.f_out, y);
+                f.forward(x, y);
+                add_assign(y, x);
             }
             // y = x + F(LN(x))
             (true, Pre, Some(ln)) => {
                 ln.forward(x, &mut self.inner);
-                f.forward(&self.inner, &mut self.f_out);
-                add(x, &self.f_out, y);
+                f.forward(&self.inner, y);
+                add_assign(y, x);
             }
             // y = LN(x + F(x))
             (true, Post, Some(ln)) => {
-                f.forward(x, &mut self.f_out);
-                add(x, &self.f_out, &mut self.inner);
+                f.forward(x, &mut self.inner);
+                add_assign(&mut self.inner, x);
                 ln.forward(&self.inner, y);
             }
             // y = F(x)
@@ -133,12 +131,8 @@ impl<F: Real> Params<F> for Layer<F> {
     }
 }
 
-fn add<F: Real>(a: &DMatrix<F>, b: &DMatrix<F>, out: &mut DMatrix<F>) {
-    for ((o, &x), &y) in out.as_mut_slice().iter_mut().zip(a.as_slice()).zip(b.as_slice()) {
-        *o = x + y;
-    }
-}
-
+/// `out += b`. In the forward, `F(x) + x` equals `x + F(x)` to the bit (IEEE addition
+/// commutes), so F writes straight into the output and no buffer holds F(x) alone.
 fn add_assign<F: Real>(out: &mut DMatrix<F>, b: &DMatrix<F>) {
     for (o, &y) in out.as_mut_slice().iter_mut().zip(b.as_slice()) {
         *o += y;

@@ -18,11 +18,8 @@ impl<F: Real> Param<F> {
 
     /// Entries ~ N(0, std²), drawn column by column.
     pub fn normal(rows: usize, cols: usize, std: f64, rng: &mut Rng) -> Self {
-        let mut p = Self::constant(rows, cols, F::zero());
-        for v in p.value.as_mut_slice() {
-            *v = F::of(std * rng.normal());
-        }
-        p
+        let values = (0..rows * cols).map(|_| F::of(std * rng.normal())); // column-major order
+        Param { value: DMatrix::from_iterator(rows, cols, values), grad: DMatrix::zeros(rows, cols) }
     }
 
     pub fn grad_sq_sum(&self) -> f64 {

@@ -58,7 +58,7 @@ impl Rng {
 
     /// Uniform in the open interval (0, 1).
     pub fn uniform(&mut self) -> f64 {
-        ((self.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+        (((self.next_u64() >> 11) as i64) as f64 + 0.5) / (1u64 << 53) as f64
     }
 
     /// Standard normal sample.
@@ -68,7 +68,9 @@ impl Rng {
             let bits = self.next_u64();
             // layer i from the low 8 bits; u uniform in [−1, 1) from the top 53 (exactly)
             let i = (bits & 0xff) as usize;
-            let u = (bits >> 11) as f64 * (1.0 / (1u64 << 52) as f64) - 1.0;
+            // (via i64: the value is below 2⁵³ either way, and x86 converts signed integers in one
+            // instruction but unsigned ones in several)
+            let u = ((bits >> 11) as i64) as f64 * (1.0 / (1u64 << 52) as f64) - 1.0;
             let x = u * zig.x[i];
             if x.abs() < zig.x[i + 1] {
                 return x; // inside the layer's rectangle that lies wholly under the curve

@@ -2,7 +2,8 @@
 //!
 //! `x₀` is the input batch, `x_{ℓ+1} = layer_ℓ(x_ℓ)`, prediction `ŷ = x_L R`, loss MSE.
 //! The stack keeps every `x_ℓ` (the per-depth panel and the histogram read them) and, after
-//! `backward`, the norm of `∂L/∂x_ℓ` at every depth and of `∂L/∂W` for every sublayer.
+//! `backward` (the probe's, not a training step's), the norm of `∂L/∂x_ℓ` at every depth and of
+//! `∂L/∂W` for every sublayer.
 
 use crate::config::Config;
 use crate::model::layer::Layer;
@@ -69,16 +70,29 @@ impl<F: Real> Stack<F> {
 
     /// Back-propagates the loss of the last `forward`; fills every gradient and the norms.
     pub fn backward(&mut self, target: &DMatrix<F>) {
+        self.back_propagate(target, true);
+    }
+
+    /// `backward` without the norms, which only the panels read: what a training step needs.
+    pub fn backward_gradients(&mut self, target: &DMatrix<F>) {
+        self.back_propagate(target, false);
+    }
+
+    fn back_propagate(&mut self, target: &DMatrix<F>, norms: bool) {
         let depth = self.layers.len();
         mse_backward(&self.pred, target, &mut self.dpred);
         let [g_top, g_next] = &mut self.grad;
         self.readout.backward(&self.stream[depth], &self.dpred, g_top, false);
-        self.stream_grad_norm[depth] = frobenius(g_top.as_slice());
+        if norms {
+            self.stream_grad_norm[depth] = frobenius(g_top.as_slice());
+        }
         let (mut dy, mut dx) = (g_top, g_next);
         for l in (0..depth).rev() {
             self.layers[l].backward(&self.stream[l], dy, dx);
-            self.stream_grad_norm[l] = frobenius(dx.as_slice());
-            self.weight_grad_norm[l] = self.layers[l].weight_grad_norm();
+            if norms {
+                self.stream_grad_norm[l] = frobenius(dx.as_slice());
+                self.weight_grad_norm[l] = self.layers[l].weight_grad_norm();
+            }
             std::mem::swap(&mut dy, &mut dx);
         }
     }

@@ -23,7 +23,10 @@ impl<F: Real> Optimizer<F> {
     pub fn new(config: &Config, model: &mut impl Params<F>) -> Self {
         let mut moments = Vec::new();
         if config.optimizer == OptimizerKind::Adam {
-            model.visit(&mut |p| moments.push((p.value.map(|_| F::zero()), p.value.map(|_| F::zero()))));
+            model.visit(&mut |p| {
+                let zeros = || DMatrix::zeros(p.value.nrows(), p.value.ncols());
+                moments.push((zeros(), zeros()))
+            });
         }
         Optimizer {
             kind: config.optimizer,

@@ -58,7 +58,7 @@ impl<F: Real> Trainer<F> {
             return loss;
         }
         if update {
-            self.stack.backward(&self.y);
+            self.stack.backward_gradients(&self.y); // the norms are the probe's business
             self.optimizer.update(&mut self.stack, self.step);
             self.step += 1;
         }
