@@ -14,13 +14,13 @@ use crate::model::real::Real;
 /// `c = a · b` (or `c += a · b`), `a` is m×k, `b` is k×n.
 pub fn gemm_nn<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
     debug_assert!(a.len() == m * k && b.len() == k * n && c.len() == m * n);
-    gemm_strided_b(m, k, n, a, b, (1, k), c, add, Causal::No);
+    gemm_strided_b(m, k, n, a, m, b, (1, k), c, add, Causal::No);
 }
 
 /// `c = a · bᵀ` (or `c += a · bᵀ`), `a` is m×k, `b` is n×k.
 pub fn gemm_nt<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
     debug_assert!(a.len() == m * k && b.len() == n * k && c.len() == m * n);
-    gemm_strided_b(m, k, n, a, b, (n, 1), c, add, Causal::No);
+    gemm_strided_b(m, k, n, a, m, b, (n, 1), c, add, Causal::No);
 }
 
 /// What causal attention's products may leave out (the (T, T) matrices are lower triangular).
@@ -41,13 +41,13 @@ const GRANULE: usize = 16;
 /// sums with the zero terms past each row's granule left out.
 pub fn gemm_nn_lower_a<F: Real>(m: usize, n: usize, a: &[F], b: &[F], c: &mut [F]) {
     debug_assert!(a.len() == m * m && b.len() == m * n && c.len() == m * n);
-    gemm_strided_b(m, m, n, a, b, (1, m), c, false, Causal::LowerA);
+    gemm_strided_b(m, m, n, a, m, b, (1, m), c, false, Causal::LowerA);
 }
 
 /// The lower triangle (j ≤ i) of `c = a · bᵀ`, `a` m×k, `b` m×k; above it `c` is left unspecified.
 pub fn gemm_nt_lower_c<F: Real>(m: usize, k: usize, a: &[F], b: &[F], c: &mut [F]) {
     debug_assert!(a.len() == m * k && b.len() == m * k && c.len() == m * m);
-    gemm_strided_b(m, k, m, a, b, (m, 1), c, false, Causal::LowerC);
+    gemm_strided_b(m, k, m, a, m, b, (m, 1), c, false, Causal::LowerC);
 }
 
 /// Rows of `c` per register block: two vectors of f32, AVX2's 8 lanes natively, simd128's 4 in
@@ -60,7 +60,8 @@ const MR: usize = 8;
 /// Columns of `c` per register block.
 const NR: usize = 4;
 
-/// `c (+)= a · B` where `B[p, j] = b[p·stride.0 + j·stride.1]`.
+/// `c (+)= a · B` where `B[p, j] = b[p·stride.0 + j·stride.1]` and column p of `a` starts at
+/// `a[p·lda]` (`lda` = m for a whole matrix).
 /// Every `c[i, j]` is `(((c₀ + a[i,0]·B[0,j]) + a[i,1]·B[1,j]) + …)` with `c₀` = 0 or the old
 /// value, in that order, whatever the blocking: the blocks only keep sums in registers.
 #[inline(always)]
@@ -70,6 +71,7 @@ fn gemm_strided_b<F: Real>(
     k: usize,
     n: usize,
     a: &[F],
+    lda: usize,
     b: &[F],
     stride: (usize, usize),
     c: &mut [F],
@@ -92,24 +94,24 @@ fn gemm_strided_b<F: Real>(
         let mut i = 0;
         while i + MR <= m {
             if wanted(i, j, MR) {
-                block::<F, MR>(m, k_end(i), a, b, stride, i, j, c, add);
+                block::<F, MR>(m, k_end(i), a, lda, b, stride, i, j, c, add);
             }
             i += MR;
         }
         while MR > 8 && i + 8 <= m {
             if wanted(i, j, 8) {
-                block::<F, 8>(m, k_end(i), a, b, stride, i, j, c, add);
+                block::<F, 8>(m, k_end(i), a, lda, b, stride, i, j, c, add);
             }
             i += 8;
         }
         if i < m {
-            edge(i..m, j..j + NR, m, k_end(i), a, &b_at, c, add);
+            edge(i..m, j..j + NR, m, k_end(i), a, lda, &b_at, c, add);
         }
         j += NR;
     }
     for rows in (0..m).step_by(GRANULE) {
         if j < n {
-            edge(rows..(rows + GRANULE).min(m), j..n, m, k_end(rows), a, &b_at, c, add);
+            edge(rows..(rows + GRANULE).min(m), j..n, m, k_end(rows), a, lda, &b_at, c, add);
         }
     }
 }
@@ -122,6 +124,7 @@ fn block<F: Real, const R: usize>(
     m: usize,
     k: usize,
     a: &[F],
+    lda: usize,
     b: &[F],
     (rs, cs): (usize, usize),
     i: usize,
@@ -130,7 +133,7 @@ fn block<F: Real, const R: usize>(
     add: bool,
 ) {
     // Every index the loop below reads, checked once here rather than k·(1 + NR) times inside.
-    assert!(k > 0 && (k - 1) * m + i + R <= a.len() && (k - 1) * rs + (j + NR - 1) * cs < b.len());
+    assert!(k > 0 && (k - 1) * lda + i + R <= a.len() && (k - 1) * rs + (j + NR - 1) * cs < b.len());
     let mut acc = [[F::zero(); R]; NR];
     if add {
         for (jj, col) in acc.iter_mut().enumerate() {
@@ -138,9 +141,9 @@ fn block<F: Real, const R: usize>(
         }
     }
     for p in 0..k {
-        // SAFETY: p·m + i + R ≤ (k − 1)·m + i + R ≤ a.len(), and
+        // SAFETY: p·lda + i + R ≤ (k − 1)·lda + i + R ≤ a.len(), and
         // p·rs + (j + jj)·cs ≤ (k − 1)·rs + (j + NR − 1)·cs < b.len(), by the assert above.
-        let ap: &[F; R] = unsafe { &*(a.as_ptr().add(p * m + i) as *const [F; R]) };
+        let ap: &[F; R] = unsafe { &*(a.as_ptr().add(p * lda + i) as *const [F; R]) };
         for (jj, col) in acc.iter_mut().enumerate() {
             let bv = unsafe { *b.get_unchecked(p * rs + (j + jj) * cs) };
             for r in 0..R {
@@ -161,6 +164,7 @@ fn edge<F: Real>(
     m: usize,
     k: usize,
     a: &[F],
+    lda: usize,
     b_at: &impl Fn(usize, usize) -> F,
     c: &mut [F],
     add: bool,
@@ -171,7 +175,7 @@ fn edge<F: Real>(
             cj.fill(F::zero());
         }
         for p in 0..k {
-            axpy(b_at(p, j), &a[p * m + rows.start..p * m + rows.end], cj);
+            axpy(b_at(p, j), &a[p * lda + rows.start..p * lda + rows.end], cj);
         }
     }
 }
@@ -183,14 +187,70 @@ fn edge<F: Real>(
 /// fixed in the source, so it is the same on every target; the 8 sums are one AVX2 vector or
 /// two simd128 ones.
 pub fn gemm_tn<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
-    gemm_tn_from(m, k, n, a, b, c, add, |_| 0);
+    if BY_LANES {
+        gemm_tn_by_lanes(m, k, n, a, b, c, add);
+    } else {
+        gemm_tn_from(m, k, n, a, b, c, add, |_| 0);
+    }
+}
+
+/// In wasm the dot products of `gemm_tn_from` do not vectorise (13× slower than natively, where
+/// they are the faster way); the lane-by-lane form runs at the speed of `gemm_nn` there.
+const BY_LANES: bool = cfg!(target_arch = "wasm32");
+
+/// `gemm_tn`'s sums, computed lane by lane: partial sum l of every entry is itself a product,
+/// `aᵀ[:, l::8] · b[l::8, :]`, which runs in the blocked kernel of `gemm_nn` (register blocks,
+/// each row of aᵀ loaded once for 4 columns) on a transposed copy of `a`; the 8 partial-sum
+/// matrices are then added entry by entry in `add_lanes`' order. The terms and their order are
+/// exactly those of the dot products, so the bits are too (a test checks it).
+pub fn gemm_tn_by_lanes<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
+    debug_assert!(a.len() == k * m && b.len() == k * n && c.len() == m * n);
+    F::with_scratch(|scratch| {
+        let size = m * n;
+        scratch.resize(m * k + LANES * size, F::zero());
+        let (at, sums) = scratch.split_at_mut(m * k);
+        for i in 0..m {
+            for (p, &v) in a[i * k..(i + 1) * k].iter().enumerate() {
+                at[p * m + i] = v; // (m, k): column p of aᵀ is row p of a
+            }
+        }
+        for (l, sum) in sums.chunks_exact_mut(size).enumerate() {
+            let terms = (k + LANES - 1 - l) / LANES; // p = l, l + 8, … < k
+            if terms == 0 {
+                sum.fill(F::zero());
+            } else {
+                gemm_strided_b(
+                    m,
+                    terms,
+                    n,
+                    &at[l * m..],
+                    LANES * m,
+                    &b[l..],
+                    (LANES, k),
+                    sum,
+                    false,
+                    Causal::No,
+                );
+            }
+        }
+        for (idx, cij) in c.iter_mut().enumerate() {
+            let lanes: [F; LANES] = std::array::from_fn(|l| sums[l * size + idx]);
+            let dot = add_lanes(&lanes);
+            *cij = if add { *cij + dot } else { dot };
+        }
+    });
 }
 
 /// `c = aᵀ · b` for a lower-triangular `a` (m×m, `a[p, i] = 0` for p < i), `b` m×n: `gemm_tn`'s
 /// sums without the leading groups of 8 terms that are exact zeros (their partial sums would
 /// stay +0, so the result is the same).
 pub fn gemm_tn_lower_a<F: Real>(m: usize, n: usize, a: &[F], b: &[F], c: &mut [F]) {
-    gemm_tn_from(m, m, n, a, b, c, false, |i| i / LANES * LANES);
+    if BY_LANES {
+        // the skipped terms are exact zeros: with them the sums are the same
+        gemm_tn_by_lanes(m, m, n, a, b, c, false);
+    } else {
+        gemm_tn_from(m, m, n, a, b, c, false, |i| i / LANES * LANES);
+    }
 }
 
 /// `gemm_tn` where the sums for column i of `a` start at term `start(i)`, a multiple of `LANES`
@@ -331,6 +391,43 @@ mod tests {
 
     fn random(r: usize, c: usize, rng: &mut Rng) -> DMatrix<f64> {
         DMatrix::from_fn(r, c, |_, _| rng.normal())
+    }
+
+    #[test]
+    fn both_forms_of_the_transposed_product_give_the_same_bits() {
+        let mut rng = Rng::new(5, Stream::Data);
+        for &(m, k, n) in
+            &[(1, 1, 1), (5, 3, 7), (32, 64, 32), (9, 17, 4), (8, 12, 24), (64, 70, 8), (3, 7, 5)]
+        {
+            // with exact zeros of both signs, as ReLU and causal masks produce
+            let mut draw = |len: usize| -> Vec<f32> {
+                (0..len)
+                    .map(|_| match rng.next_u64() % 5 {
+                        0 => 0.0,
+                        1 => -0.0,
+                        _ => rng.normal() as f32,
+                    })
+                    .collect()
+            };
+            let (a, b, c0) = (draw(k * m), draw(k * n), draw(m * n));
+            for add in [false, true] {
+                let (mut by_dots, mut by_lanes) = (c0.clone(), c0.clone());
+                gemm_tn_from(m, k, n, &a, &b, &mut by_dots, add, |_| 0);
+                gemm_tn_by_lanes(m, k, n, &a, &b, &mut by_lanes, add);
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&by_dots), bits(&by_lanes), "{m}×{k}×{n}, add {add}");
+            }
+            // the causal form: a lower-triangular (m, m) `l`, whose skipped terms are zeros
+            let l: Vec<f32> = (0..m * m).map(|x| if x % m >= x / m { a[x % a.len()] } else { 0.0 }).collect();
+            let bm = draw(m * n);
+            let (mut skip, mut full) = (vec![0.0; m * n], vec![0.0; m * n]);
+            gemm_tn_from(m, m, n, &l, &bm, &mut skip, false, |i| i / LANES * LANES);
+            gemm_tn_by_lanes(m, m, n, &l, &bm, &mut full, false);
+            assert_eq!(
+                skip.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                full.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]

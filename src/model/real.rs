@@ -18,9 +18,20 @@ pub trait Real: RealField + Copy + Default + std::fmt::Debug {
     fn is_finite_det(self) -> bool {
         self.f64().is_finite()
     }
+    /// Runs `f` with this thread's scratch buffer for this type: kernels that need room for
+    /// intermediate results borrow it, so a training step allocates nothing once it has grown.
+    fn with_scratch<R>(f: impl FnOnce(&mut Vec<Self>) -> R) -> R;
+}
+
+thread_local! {
+    static SCRATCH_F32: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+    static SCRATCH_F64: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Real for f32 {
+    fn with_scratch<R>(f: impl FnOnce(&mut Vec<Self>) -> R) -> R {
+        SCRATCH_F32.with(|s| f(&mut s.borrow_mut()))
+    }
     #[inline(always)]
     fn of(x: f64) -> Self {
         x as f32
@@ -94,6 +105,9 @@ pub fn normal_cdf_pdf_f32(x: f32) -> (f32, f32) {
 }
 
 impl Real for f64 {
+    fn with_scratch<R>(f: impl FnOnce(&mut Vec<Self>) -> R) -> R {
+        SCRATCH_F64.with(|s| f(&mut s.borrow_mut()))
+    }
     #[inline(always)]
     fn of(x: f64) -> Self {
         x

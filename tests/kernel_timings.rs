@@ -1,0 +1,80 @@
+//! Per-kernel timings at the default shapes (64 tokens, width 32), natively and in wasm (Node),
+//! to see which kernel makes wasm slower than native. Ignored in the test run; run with
+//!
+//!     cargo test --release --test kernel_timings -- --include-ignored --nocapture
+//!     cargo test --release --target wasm32-unknown-unknown --test kernel_timings -- --include-ignored --nocapture
+use ablation_playground::model::matmul::{gemm_nn, gemm_nt, gemm_tn};
+use ablation_playground::model::norm::Norm;
+use ablation_playground::model::rng::{Rng, Stream};
+use ablation_playground::training::data::DataStream;
+use ablation_playground::NormKind;
+use nalgebra::DMatrix;
+
+#[cfg(target_arch = "wasm32")]
+mod t {
+    use wasm_bindgen::prelude::*;
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_namespace = performance)]
+        pub fn now() -> f64;
+        #[wasm_bindgen(js_namespace = console)]
+        pub fn log(s: &str);
+    }
+}
+#[cfg(not(target_arch = "wasm32"))]
+mod t {
+    pub fn now() -> f64 {
+        use std::time::*;
+        SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs_f64() * 1e3
+    }
+    pub fn log(s: &str) {
+        println!("{s}");
+    }
+}
+
+fn time(name: &str, n: usize, mut f: impl FnMut()) {
+    f();
+    let t0 = t::now();
+    for _ in 0..n {
+        f();
+    }
+    t::log(&format!("{name}: {:.2} us", (t::now() - t0) * 1e3 / n as f64));
+}
+
+fn run() {
+    let mut rng = Rng::new(1, Stream::Data);
+    let x: Vec<f32> = (0..64 * 32).map(|_| rng.normal() as f32).collect();
+    let w: Vec<f32> = (0..32 * 32).map(|_| rng.normal() as f32).collect();
+    let mut y = vec![0f32; 64 * 32];
+    let mut dw = vec![0f32; 32 * 32];
+    time("gemm_nn 64x32x32 (xW)", 20000, || gemm_nn(64, 32, 32, std::hint::black_box(&x), &w, &mut y, false));
+    time("gemm_nt 64x32x32 (dy Wt)", 20000, || {
+        gemm_nt(64, 32, 32, std::hint::black_box(&x), &w, &mut y, false)
+    });
+    time("gemm_tn 32x64x32 (xt dy)", 20000, || {
+        gemm_tn(32, 64, 32, std::hint::black_box(&x), &x, &mut dw, false)
+    });
+    let xm = DMatrix::from_vec(64, 32, x.clone());
+    let mut ym = DMatrix::zeros(64, 32);
+    let mut dxm = DMatrix::zeros(64, 32);
+    let mut ln = Norm::<f32>::new(NormKind::LayerNorm, 64, 32);
+    time("layernorm fwd", 20000, || ln.forward(std::hint::black_box(&xm), &mut ym));
+    time("layernorm bwd", 20000, || ln.backward(std::hint::black_box(&xm), &mut dxm));
+    let mut data = DataStream::<f32>::new(1, 32, 32);
+    let (mut bx, mut by) = (DMatrix::zeros(64, 32), DMatrix::zeros(64, 32));
+    time("data next_batch", 5000, || data.next_batch(&mut bx, &mut by));
+    std::hint::black_box((&y, &dw, &ym, &dxm));
+}
+
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen_test::wasm_bindgen_test]
+#[ignore]
+fn kernels() {
+    run();
+}
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+#[ignore]
+fn kernels() {
+    run();
+}
