@@ -63,7 +63,15 @@ fn run() {
     let mut data = DataStream::<f32>::new(1, 32, 32);
     let (mut bx, mut by) = (DMatrix::zeros(64, 32), DMatrix::zeros(64, 32));
     time("data next_batch", 5000, || data.next_batch(&mut bx, &mut by));
-    std::hint::black_box((&y, &dw, &ym, &dxm));
+    let config = ablation_playground::Config::default();
+    let mut layer = ablation_playground::model::layer::Layer::<f32>::new(&config, 0);
+    let (mut out, mut dx) = (DMatrix::zeros(64, 32), DMatrix::zeros(64, 32));
+    time("layer forward (pre-norm mlp)", 5000, || layer.forward(std::hint::black_box(&xm), &mut out));
+    time("layer backward (pre-norm mlp)", 5000, || layer.backward(std::hint::black_box(&xm), &xm, &mut dx));
+    let mut stack = ablation_playground::Stack::<f32>::new(&ablation_playground::Config { depth: 1, ..config.clone() });
+    let mut opt = ablation_playground::training::optim::Optimizer::new(&config, &mut stack);
+    time("adam, one layer + readout", 5000, || opt.update(&mut stack, 0));
+    std::hint::black_box((&y, &dw, &ym, &dxm, &out, &dx));
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -6,6 +6,8 @@ import { mount, parseList, showError, isOff, CONTROLS, PANELS } from './playgrou
 /** URL parameters about presentation, not about the model. */
 const PRESENTATION = ['controls', 'panels', 'embed', 'autoplay', 'allow'];
 const MESSAGE = 'ablation-playground:';
+const URL_DELAY_MS = 250;
+let urlTimer = 0;
 
 function wasmReady(timeoutMs = 20000) {
   if (window.wasmBindings) return Promise.resolve(window.wasmBindings);
@@ -38,10 +40,15 @@ function start(root, bindings) {
     autoplay: !isOff(q.get('autoplay')),
     linkBase: url.origin + url.pathname,
     onParam() {
-      // keep the address bar reproducing the current run (presentation parameters stay)
-      const next = new URL(location.href);
-      for (const [k, v] of new URLSearchParams(controller.playground.query())) next.searchParams.set(k, v);
-      history.replaceState(null, '', next);
+      // Keep the address bar reproducing the current run (presentation parameters stay).
+      // Trailing and at most every 250 ms: replaceState with a new URL can take tens of ms in
+      // Chromium, and a fast slider drag fires dozens of input events a second.
+      clearTimeout(urlTimer);
+      urlTimer = setTimeout(() => {
+        const next = new URL(location.href);
+        for (const [k, v] of new URLSearchParams(controller.playground.query())) next.searchParams.set(k, v);
+        history.replaceState(null, '', next);
+      }, URL_DELAY_MS);
     },
     onEvent(type, value) {
       toParent({ type: `${MESSAGE}${type === 'playground-update' ? 'update' : type}`, ...value });

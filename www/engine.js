@@ -15,6 +15,9 @@ export const PAGE_SLICE_MS = 6;
 /** While training, a frame (a probe of the whole stack, then encoding) at most this often:
  *  one per display refresh, so the probe's cost does not grow with shorter slices. */
 const FRAME_MS = 15;
+/** ...and at most one frame per this many times the frame's own cost, so that probing takes at
+ *  most about a sixth of the worker's time, leaving the rest to training. */
+const PROBE_SHARE = 6;
 
 export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onError = () => {} } = {}) {
   let session = null;
@@ -25,6 +28,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   let stopped = false;
   let seq = 0;
   let lastPost = -Infinity;
+  let frameMs = FRAME_MS;
   const timings = { restartMs: NaN, stepMs: NaN };
   // A zero-delay task that lets queued commands run first (setTimeout(0) is clamped to 4 ms).
   const channel = new MessageChannel();
@@ -58,7 +62,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   function tick() {
     applyRestart();
     if (!session) return;
-    let trained = false;
+    // a command is answered at once, before any training: a slider move waits for no slice
+    if (frameDue) send();
     if (playing && session.running) {
       const start = performance.now();
       const end = start + sliceMs;
@@ -66,17 +71,20 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       do steps += session.train(1);
       while (session.running && performance.now() < end);
       timings.stepMs = (performance.now() - start) / Math.max(1, steps);
-      trained = true;
-    }
-    // a command is answered at once; training shows at the display's pace, and its last step
-    // as soon as the run stops
-    const now = performance.now();
-    if (frameDue || (trained && (now - lastPost >= FRAME_MS || !session.running))) {
-      frameDue = false;
-      lastPost = now;
-      post(session.frame(), seq, timings);
+      // training shows at the display's pace, and its last step as soon as the run stops
+      if (performance.now() - lastPost >= frameMs || !session.running) send();
     }
     if (playing && session.running) schedule();
+  }
+
+  /** Probes, encodes and posts a frame; keeps the probe's share of the time bounded. */
+  function send() {
+    frameDue = false;
+    const t0 = performance.now();
+    post(session.frame(), seq, timings);
+    lastPost = performance.now();
+    // a deep or wide stack's probe is expensive: then frames come less often than the display's
+    frameMs = Math.max(FRAME_MS, PROBE_SHARE * (lastPost - t0));
   }
 
   return {
