@@ -44,9 +44,11 @@ TEST_PAGES.set('/__test/two.html', () =>
 TEST_PAGES.set('/__test/offscreen.html', () =>
   htmlPage(
     'an element below the fold',
-    '<ablation-playground id="top" depth="4" panels="loss"></ablation-playground>' +
+    // (steps: a depth-4 run reaches the default limit within seconds, and this test is about
+    // pausing and resuming, not about the limit)
+    '<ablation-playground id="top" depth="4" steps="1000000" panels="loss"></ablation-playground>' +
       '<div id="spacer" style="height: 5000px"></div>' +
-      '<ablation-playground id="below" depth="4" panels="loss"></ablation-playground>',
+      '<ablation-playground id="below" depth="4" steps="1000000" panels="loss"></ablation-playground>',
   ),
 );
 
