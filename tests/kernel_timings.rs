@@ -68,7 +68,8 @@ fn run() {
     let (mut out, mut dx) = (DMatrix::zeros(64, 32), DMatrix::zeros(64, 32));
     time("layer forward (pre-norm mlp)", 5000, || layer.forward(std::hint::black_box(&xm), &mut out));
     time("layer backward (pre-norm mlp)", 5000, || layer.backward(std::hint::black_box(&xm), &xm, &mut dx));
-    let mut stack = ablation_playground::Stack::<f32>::new(&ablation_playground::Config { depth: 1, ..config.clone() });
+    let mut stack =
+        ablation_playground::Stack::<f32>::new(&ablation_playground::Config { depth: 1, ..config.clone() });
     let mut opt = ablation_playground::training::optim::Optimizer::new(&config, &mut stack);
     time("adam, one layer + readout", 5000, || opt.update(&mut stack, 0));
     std::hint::black_box((&y, &dw, &ym, &dxm, &out, &dx));
