@@ -187,13 +187,12 @@ impl Session {
     }
 }
 
-fn theme(scale: f64, dark: bool) -> Theme {
+/// The charts' theme: light or dark, sized for the device-pixel ratio `scale`, in the colours
+/// the page computed from its CSS (`Theme::with_css_colours`; empty keeps the defaults).
+fn theme(scale: f64, dark: bool, colours: &str) -> Theme {
     let scale = if scale.is_finite() { scale.clamp(0.5, 4.0) } else { 1.0 };
-    if dark {
-        Theme::dark(scale)
-    } else {
-        Theme::light(scale)
-    }
+    let theme = if dark { Theme::dark(scale) } else { Theme::light(scale) };
+    theme.with_css_colours(colours)
 }
 
 type Area = DrawingArea<CanvasBackend, plotters::coord::Shift>;
@@ -302,20 +301,38 @@ impl View {
     }
 
     #[wasm_bindgen(js_name = drawHistogram)]
-    pub fn draw_histogram(&self, canvas: HtmlCanvasElement, scale: f64, dark: bool) -> Result<(), JsError> {
-        let (f, theme) = (self.frame()?, theme(scale, dark));
+    pub fn draw_histogram(
+        &self,
+        canvas: HtmlCanvasElement,
+        scale: f64,
+        dark: bool,
+        colours: &str,
+    ) -> Result<(), JsError> {
+        let (f, theme) = (self.frame()?, theme(scale, dark, colours));
         draw_on(canvas, |area| charts::histogram::draw(area, &f.histogram, f.act_std(), &theme))
     }
 
     #[wasm_bindgen(js_name = drawLoss)]
-    pub fn draw_loss(&self, canvas: HtmlCanvasElement, scale: f64, dark: bool) -> Result<(), JsError> {
-        let (f, theme) = (self.frame()?, theme(scale, dark));
+    pub fn draw_loss(
+        &self,
+        canvas: HtmlCanvasElement,
+        scale: f64,
+        dark: bool,
+        colours: &str,
+    ) -> Result<(), JsError> {
+        let (f, theme) = (self.frame()?, theme(scale, dark, colours));
         draw_on(canvas, |area| charts::loss::draw(area, &f.history, f.diverged_at, &theme))
     }
 
     #[wasm_bindgen(js_name = drawDepth)]
-    pub fn draw_depth(&self, canvas: HtmlCanvasElement, scale: f64, dark: bool) -> Result<(), JsError> {
-        let (f, theme) = (self.frame()?, theme(scale, dark));
+    pub fn draw_depth(
+        &self,
+        canvas: HtmlCanvasElement,
+        scale: f64,
+        dark: bool,
+        colours: &str,
+    ) -> Result<(), JsError> {
+        let (f, theme) = (self.frame()?, theme(scale, dark, colours));
         let curves = DepthCurves {
             grad_init: &f.init.grad_norm,
             grad_now: &f.now.grad_norm,

@@ -126,16 +126,21 @@ fn the_charts_draw_on_a_canvas_and_follow_the_state() {
     session.train(10);
     let view = view_of(&mut session);
     let (h, l, d) = (canvas(400, 300), canvas(400, 300), canvas(400, 300));
-    view.draw_histogram(h.clone(), 1.0, false).unwrap();
-    view.draw_loss(l.clone(), 1.0, false).unwrap();
-    view.draw_depth(d.clone(), 1.0, true).unwrap();
+    view.draw_histogram(h.clone(), 1.0, false, "").unwrap();
+    view.draw_loss(l.clone(), 1.0, false, "").unwrap();
+    view.draw_depth(d.clone(), 1.0, true, "").unwrap();
     for c in [&h, &l, &d] {
         assert!(colours(c) > 3, "a chart draws more than a background");
     }
+    // the page's colours reach the chart: a purple background instead of white
+    view.draw_histogram(h.clone(), 1.0, false, "rgb(80, 0, 120);rgb(255, 255, 255)").unwrap();
+    let corner = pixels(&h)[..4].to_vec();
+    assert_eq!(corner, [80, 0, 120, 255], "the background follows the computed colour");
+    view.draw_histogram(h.clone(), 1.0, false, "").unwrap();
     let before = pixels(&h);
     session.restart("depth=96&residual=off&norm=off", 1);
     let view = view_of(&mut session);
-    view.draw_histogram(h.clone(), 1.0, false).unwrap();
+    view.draw_histogram(h.clone(), 1.0, false, "").unwrap();
     assert_ne!(before, pixels(&h), "the histogram follows the configuration");
 }
 
@@ -148,7 +153,7 @@ fn a_diverged_run_is_a_normal_state() {
     assert!(view.status().contains(&format!("diverged at step {at}")), "{}", view.status());
     assert!(view.caption().contains("diverged"));
     let c = canvas(300, 200);
-    view.draw_loss(c.clone(), 2.0, false).unwrap();
-    view.draw_histogram(c, 2.0, false).unwrap();
+    view.draw_loss(c.clone(), 2.0, false, "").unwrap();
+    view.draw_histogram(c, 2.0, false, "").unwrap();
     assert_eq!(session.train(10), 0, "a diverged run does not train on");
 }

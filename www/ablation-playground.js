@@ -23,15 +23,6 @@ function loadBindings() {
   return bindings;
 }
 
-function addStylesheet() {
-  const href = new URL('style.css', HERE).href;
-  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
-  const link = document.createElement('link');
-  link.rel = 'stylesheet';
-  link.href = href;
-  document.head.append(link);
-}
-
 class AblationPlayground extends HTMLElement {
   static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay'];
 
@@ -41,10 +32,17 @@ class AblationPlayground extends HTMLElement {
   connectedCallback() {
     if (this.#controller || this.dataset.mounting) return;
     this.dataset.mounting = '1';
-    addStylesheet();
+    // Everything lives in a shadow root: the host page's CSS does not reach in (but for
+    // inherited properties such as the font and the --ap-* theme), and the widget's CSS does
+    // not reach out. Light-DOM children (fallback figures) are simply no longer rendered.
+    const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    const style = document.createElement('link');
+    style.rel = 'stylesheet';
+    style.href = new URL('widget.css', HERE).href;
     const root = document.createElement('div');
     root.setAttribute('data-ap-root', '');
-    this.replaceChildren(root); // fallback content (e.g. <noscript> figures) is dropped once live
+    root.className = 'ap';
+    shadow.replaceChildren(style, root);
     loadBindings()
       .then((b) => {
         this.#controller = mount(root, b, {

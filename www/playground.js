@@ -15,8 +15,8 @@ export const PANELS = ['histogram', 'loss', 'depth'];
 export const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(String(v).trim().toLowerCase());
 
 export const TEMPLATE = `
-  <div class="ap-notice" data-el="notice" role="note" hidden></div>
-  <form class="ap-controls" data-el="controls" onsubmit="return false">
+  <div class="ap-notice" data-el="notice" role="note" part="notice" hidden></div>
+  <form class="ap-controls" data-el="controls" part="controls">
     <div class="ap-depth" data-control="depth">
       <label>Depth <input type="range" data-el="depth" name="depth" min="1" max="96" step="1" value="12"></label>
       <output data-el="depth-value" aria-hidden="true">12</output>
@@ -64,11 +64,14 @@ export const TEMPLATE = `
       </div>
     </details>
   </form>
-  <p class="ap-status" role="status" data-el="status">Loading…</p>
-  <p class="ap-caption" data-el="caption"></p>
-  <div class="ap-error" role="alert" data-el="error" hidden></div>
-  <div class="ap-panels" data-el="panels">
-    <figure class="ap-panel" data-panel="histogram">
+  <p class="ap-status" role="status" data-el="status" part="status">Loading…</p>
+  <p class="ap-caption" data-el="caption" part="caption"></p>
+  <div class="ap-error" role="alert" data-el="error" part="error" hidden></div>
+  <div class="ap-palette" data-el="palette" aria-hidden="true">
+    <i class="ap-c-bg"></i><i class="ap-c-fg"></i><i class="ap-c-grid"></i><i class="ap-c-accent"></i><i class="ap-c-alert"></i>
+  </div>
+  <div class="ap-panels" data-el="panels" part="panels">
+    <figure class="ap-panel" data-panel="histogram" part="panel histogram">
       <canvas data-el="histogram" role="img" aria-label="Histogram of the final activations"></canvas>
       <figcaption data-el="histogram-summary"></figcaption>
       <div class="ap-panel-buttons">
@@ -76,11 +79,11 @@ export const TEMPLATE = `
         <button type="button" data-el="reset-scale">Axis −4…4</button>
       </div>
     </figure>
-    <figure class="ap-panel" data-panel="loss">
+    <figure class="ap-panel" data-panel="loss" part="panel loss">
       <canvas data-el="loss" role="img" aria-label="Training loss"></canvas>
       <figcaption data-el="loss-summary"></figcaption>
     </figure>
-    <figure class="ap-panel" data-panel="depth">
+    <figure class="ap-panel" data-panel="depth" part="panel depth">
       <canvas data-el="depthplot" role="img" aria-label="Gradient norm and activation std per layer"></canvas>
       <figcaption data-el="depth-summary"></figcaption>
     </figure>
@@ -126,6 +129,8 @@ export function mount(root, bindings, options = {}) {
   // inside, so a host listening on an <ablation-playground> hears each change once.
   for (const type of ['input', 'change']) root.addEventListener(type, (e) => e.stopPropagation());
   const el = (name) => root.querySelector(`[data-el="${name}"]`);
+  // no inline handler (a host's Content-Security-Policy may forbid them): the form never submits
+  el('controls').addEventListener('submit', (e) => e.preventDefault());
   const params = [...root.querySelectorAll('[data-param]')];
   const radios = [...el('placement').querySelectorAll('input')];
   const group = `ap-placement-${++radioGroups}`;
@@ -240,6 +245,7 @@ export function mount(root, bindings, options = {}) {
   }
 
   function changed() {
+    palette = null;
     redraw = true;
     updateDue = 0;
     wake();
@@ -277,11 +283,23 @@ export function mount(root, bindings, options = {}) {
     return scale;
   }
 
-  function draw() {
-    const isDark = dark.matches;
-    if (!canvases.histogram.closest('[hidden]')) view.drawHistogram(canvases.histogram, sizeCanvas(canvases.histogram), isDark);
-    if (!canvases.loss.closest('[hidden]')) view.drawLoss(canvases.loss, sizeCanvas(canvases.loss), isDark);
-    if (!canvases.depth.closest('[hidden]')) view.drawDepth(canvases.depth, sizeCanvas(canvases.depth), isDark);
+  // The charts' colours, as the browser resolves the widget's CSS (and so the host's --ap-*
+  // theme): read again after a change (dark mode, resize) and at most once a second otherwise.
+  let palette = null;
+  let paletteAt = 0;
+  function colours(now) {
+    if (palette === null || now - paletteAt > 1000) {
+      palette = [...el('palette').children].map((c) => getComputedStyle(c).color).join(';');
+      paletteAt = now;
+    }
+    return palette;
+  }
+
+  function draw(now) {
+    const [isDark, c] = [dark.matches, colours(now)];
+    if (!canvases.histogram.closest('[hidden]')) view.drawHistogram(canvases.histogram, sizeCanvas(canvases.histogram), isDark, c);
+    if (!canvases.loss.closest('[hidden]')) view.drawLoss(canvases.loss, sizeCanvas(canvases.loss), isDark, c);
+    if (!canvases.depth.closest('[hidden]')) view.drawDepth(canvases.depth, sizeCanvas(canvases.depth), isDark, c);
   }
 
   // Every word and every chart on screen comes from the same frame.
@@ -325,7 +343,7 @@ export function mount(root, bindings, options = {}) {
       }
       if (redraw && view.hasFrame) {
         redraw = false;
-        draw();
+        draw(now);
         writeText(now);
         for (let i = waiting.length - 1; i >= 0; i--) {
           if (waiting[i][0] <= drawnSeq) waiting.splice(i, 1)[0][1]();

@@ -137,7 +137,8 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
   async function waitElStatus(p, id, re, timeout = 5000) {
     await waitFor(
       p,
-      ([id, source]) => new RegExp(source).test(document.querySelector(`#${id} [data-el="status"]`)?.textContent.trim() ?? ''),
+      ([id, source]) =>
+        new RegExp(source).test(document.getElementById(id)?.shadowRoot?.querySelector('[data-el="status"]')?.textContent.trim() ?? ''),
       [id, re.source],
       async () => `#${id}'s status line never matched ${re}; it reads ${JSON.stringify(await elStatus(p, id))}`,
       timeout,
@@ -268,7 +269,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
         step: v.step,
         slider: await inside(page, id, 'depth').inputValue(),
         residual: await inside(page, id, 'residual').isChecked(),
-        radios: await page.evaluate((id) => [...document.querySelectorAll(`#${id} [data-el="placement"] input`)].map((r) => r.checked), id),
+        radios: await page.evaluate((id) => [...document.getElementById(id).shadowRoot.querySelectorAll('[data-el="placement"] input')].map((r) => r.checked), id),
         status: await elStatus(page, id),
       };
     };
@@ -365,7 +366,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
       window.seen = [];
       window.updates = [];
       window.sliderInputs = 0;
-      p.querySelector('[data-el="depth"]').addEventListener('input', () => sliderInputs++);
+      p.shadowRoot.querySelector('[data-el="depth"]').addEventListener('input', () => sliderInputs++);
       for (const type of ['input', 'change']) {
         p.addEventListener(type, (e) => seen.push({ type, fromElement: e.target === p, depth: p.getAttribute('depth') }));
       }
@@ -595,7 +596,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
   test('element: an off-screen instance does not train; it starts when scrolled into view and pauses when scrolled away', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/__test/offscreen.html`);
     await waitTraining(page, 'top');
-    await waitFor(page, () => document.querySelector('#below [data-ap-root]'), null, '#below was never mounted');
+    await waitFor(page, () => document.getElementById('below').shadowRoot?.querySelector('[data-ap-root]'), null, '#below was never mounted');
     // 90 animation frames (≈1.5 s) in which the on-screen instance trains: frames are what an
     // instance computes in, so the off-screen one had every chance to start.
     const top0 = (await value(page, 'top')).step;
@@ -629,7 +630,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     await page.goto(`${baseUrl}/www/lesson.html`);
     await waitFor(page, () => {
       const els = [...document.querySelectorAll('ablation-playground')];
-      return els.length === 3 && els.every((e) => e.querySelector('[data-ap-root] [data-el="status"]'));
+      return els.length === 3 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
     }, null, async () => `expected three mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
     const ids = await page.evaluate(() => [...document.querySelectorAll('ablation-playground')].map((e) => e.id));
     assert(sameJson(ids, ['four', 'deep', 'placement']), `instances: ${ids}`);

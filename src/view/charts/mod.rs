@@ -64,12 +64,52 @@ impl Theme {
         }
     }
 
+    /// This theme with the colours a page computed for the widget (its CSS custom properties,
+    /// resolved by the browser), as `background;text;grid;accent;alert`: each `rgb(r, g, b)`,
+    /// `rgba(…)` or `color(srgb r g b)`. A colour that does not parse keeps the theme's.
+    pub fn with_css_colours(mut self, colours: &str) -> Theme {
+        let slots: [&mut RGBColor; 5] =
+            [&mut self.background, &mut self.text, &mut self.grid, &mut self.now, &mut self.alert];
+        for (slot, text) in slots.into_iter().zip(colours.split(';')) {
+            if let Some(c) = parse_css_colour(text) {
+                *slot = c;
+            }
+        }
+        self
+    }
+
     pub fn px(&self, size: f64) -> u32 {
         (size * self.scale).round().max(1.0) as u32
     }
 
     pub fn font(&self, size: f64) -> TextStyle<'static> {
         ("sans-serif", size * self.scale).into_font().color(&self.text)
+    }
+}
+
+/// `rgb(0, 114, 178)`, `rgba(0, 114, 178, 0.5)` (alpha ignored) or `color(srgb 0 0.45 0.7)`,
+/// the forms in which browsers report a computed colour.
+pub fn parse_css_colour(text: &str) -> Option<RGBColor> {
+    let t = text.trim();
+    let (body, scale) = if let Some(b) = t.strip_prefix("rgba(").or_else(|| t.strip_prefix("rgb(")) {
+        (b, 1.0)
+    } else if let Some(b) = t.strip_prefix("color(srgb ") {
+        (b, 255.0)
+    } else {
+        return None;
+    };
+    let body = body.strip_suffix(')')?.split('/').next()?;
+    let parts: Vec<f64> = body
+        .split([',', ' '])
+        .filter(|s| !s.is_empty())
+        .take(3)
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .ok()?;
+    let channel = |v: f64| (v * scale).round().clamp(0.0, 255.0) as u8;
+    match parts[..] {
+        [r, g, b] => Some(RGBColor(channel(r), channel(g), channel(b))),
+        _ => None,
     }
 }
 
@@ -154,6 +194,24 @@ pub fn short(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::short;
+
+    #[test]
+    fn computed_css_colours_parse() {
+        use super::{parse_css_colour, Theme};
+        use plotters::style::RGBColor;
+        assert_eq!(parse_css_colour("rgb(0, 114, 178)"), Some(RGBColor(0, 114, 178)));
+        assert_eq!(parse_css_colour(" rgba(255, 0, 10, 0.5) "), Some(RGBColor(255, 0, 10)));
+        assert_eq!(parse_css_colour("color(srgb 0 0.5 1)"), Some(RGBColor(0, 128, 255)));
+        assert_eq!(parse_css_colour("color(srgb 1 1 1 / 0.4)"), Some(RGBColor(255, 255, 255)));
+        for bad in ["", "red", "rgb(1, 2)", "rgb(a, b, c)", "hsl(1, 2%, 3%)"] {
+            assert_eq!(parse_css_colour(bad), None, "{bad}");
+        }
+        let t = Theme::light(1.0)
+            .with_css_colours("rgb(1, 2, 3);bogus;rgb(4, 5, 6);rgb(7, 8, 9);rgb(10, 11, 12)");
+        assert_eq!(t.background, RGBColor(1, 2, 3));
+        assert_eq!(t.text, Theme::light(1.0).text, "an unparsable colour keeps the theme's");
+        assert_eq!((t.grid, t.now, t.alert), (RGBColor(4, 5, 6), RGBColor(7, 8, 9), RGBColor(10, 11, 12)));
+    }
 
     #[test]
     fn short_numbers_round_before_choosing_their_precision() {
