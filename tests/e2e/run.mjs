@@ -31,6 +31,7 @@ import {
 } from './lib.mjs';
 import registerEmbedTests from './embed-tests.mjs';
 import registerWorkerTests from './worker-tests.mjs';
+import registerHostTests from './host-tests.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
 const ABLATE = join(ROOT, 'target', 'release', 'ablate');
@@ -628,6 +629,8 @@ test('an unknown URL parameter is named in the notice', async ({ page, load }) =
 registerEmbedTests({ test, assert, AssertionError, parseStatus });
 // The training worker: frames, generations, the largest setting, the step limit, fallback.
 registerWorkerTests({ test, assert, AssertionError });
+// Someone else's page: style isolation both ways, theming, a strict CSP.
+registerHostTests({ test, assert, AssertionError });
 
 // ---------------------------------------------------------------------------------------
 // The runner

@@ -1,0 +1,159 @@
+// End-to-end tests of embedding in someone else's page (README, "Embedding"): the element,
+// loaded from another origin, leaves a hostile host page's styles alone and is not broken by
+// them; the host themes it through --ap-* and ::part; and it runs under a strict
+// Content-Security-Policy (scripts only from the widget's origin, no inline scripts).
+//
+// Registered into run.mjs's runner, so every test here also fails on any console error
+// (a CSP violation is one), uncaught exception, failed request or visible error box.
+
+import { TEST_PAGES, startServer } from './lib.mjs';
+
+/** A host page on its own origin that embeds one element from `widget` (the dist/ origin). */
+function hostPage(widget, { head = '', element = '<ablation-playground id="w" depth="6" panels="histogram,loss"></ablation-playground>' } = {}) {
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a lesson host</title>${head}` +
+    `<script type="module" src="${widget}/www/ablation-playground.js"></script></head>` +
+    `<body><p class="host">The host's own paragraph.</p>${element}</body></html>`
+  );
+}
+
+/** Styles a careless (or hostile) host page might have. */
+const HOSTILE = `<style>
+  :root { --accent: rgb(200, 0, 0); --bg: rgb(250, 240, 200); }
+  body { margin: 40px; background: rgb(250, 240, 200); font-family: Georgia, serif; }
+  p.host { color: var(--accent); }
+  * { box-sizing: content-box; }
+  button { font: 20px serif; padding: 2em; }
+  canvas { width: 100% !important; }
+  input { all: unset; }
+  ablation-playground::part(status) { color: rgb(1, 2, 3); }
+</style>`;
+
+export default function registerHostTests({ test, assert, AssertionError }) {
+  async function waitFor(page, fn, arg, message, timeout = 20_000) {
+    try {
+      await page.waitForFunction(fn, arg, { timeout });
+    } catch (e) {
+      if (!/Timeout/i.test(e.message)) throw e;
+      throw new AssertionError(`${message} (waited ${timeout} ms)`);
+    }
+  }
+  const started = (page) =>
+    waitFor(page, () => (document.getElementById('w')?.value?.step ?? 0) > 3, null, 'the element did not start training');
+
+  test('a hostile host page keeps its own styles, and does not break the widget', async ({ page, baseUrl }) => {
+    const host = await startServer();
+    try {
+      TEST_PAGES.set('/__test/hostile.html', () => hostPage(baseUrl, { head: HOSTILE }));
+      await page.goto(`${host.url}/__test/hostile.html`);
+      await started(page);
+      // The host page is as its author styled it.
+      const h = await page.evaluate(() => {
+        const body = getComputedStyle(document.body);
+        return {
+          margin: body.marginTop,
+          background: body.backgroundColor,
+          font: body.fontFamily,
+          paragraph: getComputedStyle(document.querySelector('p.host')).color,
+          sheets: [...document.styleSheets].map((s) => s.href).filter(Boolean),
+          adopted: document.adoptedStyleSheets.length,
+        };
+      });
+      assert(h.margin === '40px' && h.background === 'rgb(250, 240, 200)' && /Georgia/.test(h.font), `the host's body was restyled: ${JSON.stringify(h)}`);
+      assert(h.paragraph === 'rgb(200, 0, 0)', `the host's paragraph (its own --accent) turned ${h.paragraph}`);
+      assert(h.sheets.length === 0 && h.adopted === 0, `the widget added styles to the host document: ${JSON.stringify(h)}`);
+      // The widget is as designed: its buttons, inputs and canvases ignore the host's rules,
+      // it inherits the host's font family, and ::part reaches only what it names.
+      const w = await page.evaluate(() => {
+        const s = document.getElementById('w').shadowRoot;
+        const css = (sel) => getComputedStyle(s.querySelector(sel));
+        const canvas = s.querySelector('[data-el="histogram"]');
+        const panel = canvas.closest('figure').getBoundingClientRect();
+        return {
+          buttonPadding: css('[data-el="step"]').paddingTop,
+          buttonFont: css('[data-el="step"]').fontSize,
+          sliderWidth: s.querySelector('[data-el="depth"]').getBoundingClientRect().width,
+          sliderAppearance: css('[data-el="depth"]').appearance,
+          canvasWidth: canvas.getBoundingClientRect().width,
+          panelWidth: panel.width,
+          statusColour: css('[data-el="status"]').color,
+          statusFont: css('[data-el="status"]').fontFamily,
+          sizing: css('[data-el="step"]').boxSizing,
+        };
+      });
+      assert(parseFloat(w.buttonPadding) < 10 && w.buttonFont !== '20px', `the host's button rule reached the widget: ${JSON.stringify(w)}`);
+      assert(w.sliderWidth > 100 && w.sliderAppearance !== 'none', `the host's input rule reached the slider: ${JSON.stringify(w)}`);
+      assert(w.canvasWidth < w.panelWidth, `the host's canvas rule reached the charts: ${JSON.stringify(w)}`);
+      assert(w.sizing === 'border-box', `the host's * rule reached the widget: ${w.sizing}`);
+      assert(w.statusColour === 'rgb(1, 2, 3)', `::part(status) did not style the status line: ${w.statusColour}`);
+      assert(/Georgia/.test(w.statusFont), `the widget should inherit the host's font family: ${w.statusFont}`);
+      // Keyboard focus shows the widget's focus ring.
+      await page.locator('#w [data-el="step"]').focus();
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      const ring = await page.evaluate(() => {
+        const b = document.getElementById('w').shadowRoot.querySelector('[data-el="step"]');
+        const c = getComputedStyle(b);
+        return { focused: document.getElementById('w').shadowRoot.activeElement === b, style: c.outlineStyle, width: c.outlineWidth };
+      });
+      assert(ring.focused && ring.style === 'solid' && ring.width === '3px', `no focus ring: ${JSON.stringify(ring)}`);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('the host themes the widget: --ap-accent reaches the controls and the charts', async ({ page, baseUrl }) => {
+    const host = await startServer();
+    try {
+      const element = '<ablation-playground id="w" depth="6" panels="histogram" style="--ap-accent: rgb(10, 150, 20); --ap-font: monospace"></ablation-playground>';
+      TEST_PAGES.set('/__test/themed.html', () => hostPage(baseUrl, { element }));
+      // the host's style attribute needs no CSP here; this page has none
+      await page.goto(`${host.url}/__test/themed.html`);
+      await started(page);
+      const t = await page.evaluate(() => {
+        const s = document.getElementById('w').shadowRoot;
+        return {
+          switchOn: getComputedStyle(s.querySelector('[data-el="residual"]')).backgroundColor,
+          font: getComputedStyle(s.querySelector('[data-el="status"]')).fontFamily,
+        };
+      });
+      assert(t.switchOn === 'rgb(10, 150, 20)', `the Residual switch should take --ap-accent: ${t.switchOn}`);
+      assert(t.font === 'monospace', `--ap-font: ${t.font}`);
+      // The histogram's bars are drawn in the accent colour.
+      await waitFor(page, () => {
+        const c = document.getElementById('w').shadowRoot.querySelector('[data-el="histogram"]');
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        for (let i = 0; i < d.length; i += 4) if (d[i] === 10 && d[i + 1] === 150 && d[i + 2] === 20) return true;
+        return false;
+      }, null, 'no pixel of the histogram has the host\'s accent colour', 5000);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('the element runs under a strict Content-Security-Policy, from another origin', async ({ page, baseUrl }) => {
+    const host = await startServer();
+    try {
+      const csp =
+        `default-src 'none'; script-src ${baseUrl} 'wasm-unsafe-eval'; worker-src blob: ${baseUrl}; ` +
+        `connect-src ${baseUrl}; style-src ${baseUrl}; img-src ${baseUrl}`;
+      const head = `<meta http-equiv="Content-Security-Policy" content="${csp}">`;
+      TEST_PAGES.set('/__test/csp.html', () => hostPage(baseUrl, { head }));
+      const violations = [];
+      page.on('console', (m) => /Content Security Policy|Refused to/i.test(m.text()) && violations.push(m.text()));
+
+      await page.goto(`${host.url}/__test/csp.html`);
+      await started(page);
+      const notice = await page.evaluate(() => {
+        const n = document.getElementById('w').shadowRoot.querySelector('[data-el="notice"]');
+        return n.hidden ? '' : n.textContent;
+      });
+      assert(notice === '', `a notice under CSP (no worker?): ${notice}`);
+      const styled = await page.evaluate(() => getComputedStyle(document.getElementById('w').shadowRoot.querySelector('[data-el="status"]')).fontWeight);
+      assert(styled === '600', `the widget's stylesheet did not load under CSP (status font-weight ${styled})`);
+      assert(!violations.length, `CSP violations: ${violations.join(' | ')}`);
+    } finally {
+      await host.close();
+    }
+  });
+}
