@@ -25,8 +25,8 @@ cargo build --release --quiet --bin ablate
 ABLATE_REFERENCE="$(target/release/ablate $(cat tests/reference-run.args))" \
   cargo test --release --target wasm32-unknown-unknown
 
-say "release page build"
-trunk build --release --offline
+say "release page build (the authors' build command)"
+bash scripts/build.sh
 
 if [ -f tests/e2e/package.json ]; then
   say "end-to-end tests in Chromium"
