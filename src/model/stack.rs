@@ -9,7 +9,7 @@ use crate::config::Config;
 use crate::model::layer::Layer;
 use crate::model::linear::Linear;
 use crate::model::loss::{mse, mse_backward};
-use crate::model::param::{Param, Params};
+use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use crate::model::stats::{all_finite, frobenius, moments, Moments};
@@ -44,10 +44,10 @@ impl<F: Real> Stack<F> {
     pub fn with_layers(config: &Config, layers: Vec<Layer<F>>) -> Self {
         assert_eq!(layers.len(), config.depth);
         let (t, d, k) = (config.tokens, config.width, outputs(config));
-        let mut rng = Rng::new(config.seed, Stream::Readout);
+        let mut draw = Draw::fresh(Rng::new(config.seed, Stream::Readout));
         Stack {
             layers,
-            readout: Linear::new(d, k, 1.0, false, &mut rng),
+            readout: Linear::new(d, k, 1.0, false, &mut draw),
             stream: vec![DMatrix::zeros(t, d); config.depth + 1],
             pred: DMatrix::zeros(t, k),
             dpred: DMatrix::zeros(t, k),

@@ -1,19 +1,22 @@
 //! Initial layers kept across depth changes.
 //!
 //! Each layer draws its weights from its own seeded stream, so layer i is the same in a stack
-//! of any depth. Dragging the depth slider restarts training from the seed; keeping the
-//! initial layers means only the added ones are drawn again (98 000 normal samples at depth 96
-//! are most of the cost of a rebuild).
+//! of any depth. Dragging the depth slider restarts training from the seed; keeping what the
+//! initial layers drew means only the added ones are drawn again (98 000 normal samples at
+//! depth 96 are most of the cost of a rebuild). Only the drawn weights are kept, not the
+//! layers: the stack's layers get new buffers, and a seed change draws straight into them.
 
 use crate::config::Config;
 use crate::model::layer::Layer;
+use crate::model::param::Draw;
 use crate::model::real::Real;
 use crate::model::stack::Stack;
 
 #[derive(Default)]
 pub struct InitialLayers<F: Real> {
     key: Option<Config>,
-    layers: Vec<Layer<F>>,
+    /// Layer i's random weights in drawing order.
+    drawn: Vec<Vec<F>>,
 }
 
 /// The fields that decide a layer's initial state (everything but depth and the optimiser).
@@ -30,20 +33,28 @@ fn key(config: &Config) -> Config {
 }
 
 impl<F: Real> InitialLayers<F> {
-    /// `Stack::new(config)`, from kept layers where possible.
+    /// `Stack::new(config)`, from kept weights where possible.
     pub fn stack(&mut self, config: &Config) -> Stack<F> {
         let key = key(config);
         if self.key.as_ref() != Some(&key) {
             self.key = Some(key);
-            self.layers.clear();
+            self.drawn.clear();
         }
-        while self.layers.len() < config.depth {
-            self.layers.push(Layer::new(config, self.layers.len()));
-        }
-        Stack::with_layers(config, self.layers[..config.depth].to_vec())
+        let layers = (0..config.depth)
+            .map(|i| match self.drawn.get(i) {
+                Some(kept) => Layer::with_draw(config, i, &mut Draw::Kept(kept)),
+                None => {
+                    let mut kept = Vec::new();
+                    let rng = Layer::<F>::rng(config, i);
+                    let layer = Layer::with_draw(config, i, &mut Draw::Fresh { rng, keep: Some(&mut kept) });
+                    self.drawn.push(kept);
+                    layer
+                }
+            })
+            .collect();
+        Stack::with_layers(config, layers)
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
