@@ -43,8 +43,8 @@ impl<'a, F: Real> Draw<'a, F> {
     pub fn normal(&mut self, rows: usize, cols: usize, std: f64) -> DMatrix<F> {
         match self {
             Draw::Fresh { rng, keep } => {
-                let values = (0..rows * cols).map(|_| F::of(std * rng.normal())); // column-major order
-                let m = DMatrix::from_iterator(rows, cols, values);
+                let mut m = DMatrix::zeros(rows, cols);
+                rng.fill_normal(m.as_mut_slice(), std); // column-major order
                 if let Some(keep) = keep {
                     keep.extend_from_slice(m.as_slice());
                 }
