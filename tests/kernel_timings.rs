@@ -91,6 +91,14 @@ fn run() {
     });
     time("stack backward with norms, depth 96 (mlp)", 200, || stack96.backward(std::hint::black_box(&xm)));
     time("stack backward, depth 96 (mlp)", 200, || stack96.backward_gradients(std::hint::black_box(&xm)));
+    time("stack all_finite, depth 96 (residual: the top only)", 2000, || {
+        std::hint::black_box(stack96.all_finite());
+    });
+    time("every depth's all_finite, depth 96", 2000, || {
+        std::hint::black_box(
+            stack96.stream.iter().all(|x| ablation_playground::model::stats::all_finite(x.as_slice())),
+        );
+    });
     time("data next_batch", 5000, || data.next_batch(&mut bx, &mut by));
     let config = ablation_playground::Config::default();
     let mut layer = ablation_playground::model::layer::Layer::<f32>::new(&config, 0);

@@ -27,6 +27,8 @@ pub struct Stack<F: Real> {
     pub stream_grad_norm: Vec<f64>,
     /// `‖∂L/∂W_ℓ‖` for every sublayer, from the last `backward`.
     pub weight_grad_norm: Vec<f64>,
+    /// Every layer adds its input to its output (before any post-norm).
+    residual: bool,
 }
 
 /// Outputs of the readout: as many as features.
@@ -54,6 +56,7 @@ impl<F: Real> Stack<F> {
             grad: [DMatrix::zeros(t, d), DMatrix::zeros(t, d)],
             stream_grad_norm: vec![0.0; config.depth + 1],
             weight_grad_norm: vec![0.0; config.depth],
+            residual: config.residual,
         }
     }
 
@@ -113,8 +116,16 @@ impl<F: Real> Stack<F> {
     }
 
     /// True if no activation anywhere in the stack is ±∞ or NaN.
+    ///
+    /// With the residual on, looking at the last `x_L` is enough: a non-finite entry of `x_ℓ`
+    /// stays non-finite in `x_ℓ + F(…)` (∞ + finite is ∞, ∞ − ∞ and anything with NaN are
+    /// NaN), and a post-norm turns it into NaN (its token's mean and variance are ∞ or NaN, and
+    /// so is `x − mean` or the scale 1/√(ms + ε) = 0 meets ∞). So the answer is the same as
+    /// scanning every depth, at 1/L of the cost. Without the residual, ReLU maps NaN to 0, so
+    /// every depth is scanned.
     pub fn all_finite(&self) -> bool {
-        self.stream.iter().all(|x| all_finite(x.as_slice())) && all_finite(self.pred.as_slice())
+        let scanned = if self.residual { &self.stream[self.layers.len()..] } else { &self.stream[..] };
+        scanned.iter().all(|x| all_finite(x.as_slice())) && all_finite(self.pred.as_slice())
     }
 }
 
