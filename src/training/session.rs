@@ -75,6 +75,9 @@ impl Session {
             self.stop_at = config.steps;
             return;
         }
+        // free the old run's layers, stream and moments first: the new ones take the same,
+        // recently touched memory, and only one run's worth is ever held
+        self.trainer.release();
         self.trainer = Trainer::with_stack(config, self.initial.stack(config));
         self.init = Snapshot::take(&mut self.trainer);
         self.now = self.init.clone();

@@ -44,6 +44,14 @@ impl<F: Real> Trainer<F> {
         }
     }
 
+    /// Frees the big buffers (layers, activations, Adam's moments) of a trainer about to be
+    /// replaced; it must not be used afterwards.
+    pub fn release(&mut self) {
+        self.stack.layers = Vec::new();
+        self.stack.stream = Vec::new();
+        self.optimizer = Optimizer::new(&self.config, &mut self.stack);
+    }
+
     /// One training step on the next batch; `update: false` only measures the loss.
     /// Returns the loss before the update (NaN once diverged). The caller records it: a run
     /// on the page keeps a bounded history, the CLI every loss.
