@@ -88,7 +88,9 @@ fn rebuild_by_parts() {
         let moments = median_ms(9, || {
             std::hint::black_box(trainer.stack.stream_moments());
         });
-        log(&format!("{sublayer:?}: of the probe, forward + backward {probe_passes:.2} ms, moments {moments:.2} ms"));
+        log(&format!(
+            "{sublayer:?}: of the probe, forward + backward {probe_passes:.2} ms, moments {moments:.2} ms"
+        ));
         log(&format!(
             "{sublayer:?}: stack after a seed change {stack:.2} ms, after a depth change {depth_change:.2} ms, trainer {trainer_ms:.2} ms, probe (warm) {probe:.2} ms"
         ));

@@ -12,7 +12,7 @@ use crate::model::loss::{mse, mse_backward};
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
-use crate::model::stats::{all_finite, frobenius, moments, Moments};
+use crate::model::stats::{all_finite, frobenius, mean_std, moments, Moments};
 use nalgebra::DMatrix;
 
 pub struct Stack<F: Real> {
@@ -113,6 +113,11 @@ impl<F: Real> Stack<F> {
     /// Mean, std, max |x| and non-finite count of `x_ℓ` at every depth ℓ = 0..=L.
     pub fn stream_moments(&self) -> Vec<Moments> {
         self.stream.iter().map(|x| moments(x.as_slice())).collect()
+    }
+
+    /// The standard deviation of `x_ℓ` at every depth ℓ = 0..=L (`stream_moments`' std).
+    pub fn stream_stds(&self) -> Vec<f64> {
+        self.stream.iter().map(|x| mean_std(x.as_slice()).1).collect()
     }
 
     /// True if no activation anywhere in the stack is ±∞ or NaN.
