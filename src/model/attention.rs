@@ -57,6 +57,13 @@ impl<F: Real> Attention<F> {
         }
     }
 
+    /// Back to a freshly drawn state in place (as `new`: W_q, W_k, W_v, W_o, keeping the buffers).
+    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
+        for w in [&mut self.wq, &mut self.wk, &mut self.wv, &mut self.wo] {
+            w.init(gain, draw);
+        }
+    }
+
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         let (t, d) = x.shape();
         let dh = d / HEADS;

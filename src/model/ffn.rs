@@ -29,6 +29,12 @@ impl<F: Real> Ffn<F> {
         }
     }
 
+    /// Back to a freshly drawn state in place (as `new`: W₁ then W₂, keeping the buffers).
+    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
+        self.up.init(gain, draw);
+        self.down.init(gain, draw);
+    }
+
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         self.up.forward(x, &mut self.z); // (T, 4d)
         gelu_forward(self.z.as_mut_slice(), self.h.as_mut_slice()); // (T, 4d)

@@ -54,6 +54,16 @@ impl<F: Real> Layer<F> {
         }
     }
 
+    /// Back to `with_draw(config, index, draw)`'s state in place, for a `config` whose shapes
+    /// (sublayer, width, tokens, norm, residual) are this layer's: no allocation. The scratch
+    /// buffers keep old values, which every pass overwrites before reading.
+    pub fn init(&mut self, config: &Config, draw: &mut Draw<F>) {
+        self.sublayer.init(config.init_gain, draw);
+        if let Some(n) = &mut self.norm {
+            n.init();
+        }
+    }
+
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         use NormPlacement::*;
         let (f, norm) = (&mut self.sublayer, &mut self.norm);

@@ -21,6 +21,15 @@ impl<F: Real> Linear<F> {
         }
     }
 
+    /// Back to a freshly drawn state in place: what `new` gives for the same `draw`.
+    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
+        let std = gain / (self.weight.value.nrows() as f64).sqrt();
+        draw.fill(self.weight.value.as_mut_slice(), std);
+        if let Some(b) = &mut self.bias {
+            b.value.fill(F::zero());
+        }
+    }
+
     /// `y = x W + b`                                     (T, in) · (in, out) → (T, out)
     pub fn forward(&self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         let (t, fan_in) = x.shape();

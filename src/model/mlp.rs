@@ -22,6 +22,11 @@ impl<F: Real> Mlp<F> {
         }
     }
 
+    /// Back to a freshly drawn state in place (as `new`, keeping the buffers).
+    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
+        self.linear.init(gain, draw);
+    }
+
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         self.linear.forward(x, &mut self.z); // (T, d)
         relu_forward(self.z.as_slice(), y.as_mut_slice());

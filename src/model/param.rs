@@ -41,19 +41,24 @@ impl<'a, F: Real> Draw<'a, F> {
 
     /// A (rows, cols) matrix of N(0, std²) entries, column by column.
     pub fn normal(&mut self, rows: usize, cols: usize, std: f64) -> DMatrix<F> {
+        let mut m = DMatrix::zeros(rows, cols);
+        self.fill(m.as_mut_slice(), std);
+        m
+    }
+
+    /// Overwrites `out` with N(0, std²) entries, in order.
+    pub fn fill(&mut self, out: &mut [F], std: f64) {
         match self {
             Draw::Fresh { rng, keep } => {
-                let mut m = DMatrix::zeros(rows, cols);
-                rng.fill_normal(m.as_mut_slice(), std); // column-major order
+                rng.fill_normal(out, std);
                 if let Some(keep) = keep {
-                    keep.extend_from_slice(m.as_slice());
+                    keep.extend_from_slice(out);
                 }
-                m
             }
             Draw::Kept(values) => {
-                let (these, rest) = values.split_at(rows * cols);
+                let (these, rest) = values.split_at(out.len());
                 *values = rest;
-                DMatrix::from_column_slice(rows, cols, these)
+                out.copy_from_slice(these);
             }
         }
     }

@@ -60,6 +60,12 @@ impl<F: Real> Stack<F> {
         }
     }
 
+    /// The readout back to `new`'s state in place; the caller re-initialises the layers
+    /// (`Layer::init`). For a `config` with this stack's shapes.
+    pub fn init_readout(&mut self, config: &Config) {
+        self.readout.init(1.0, &mut Draw::fresh(Rng::new(config.seed, Stream::Readout)));
+    }
+
     /// Runs the batch `x` through the stack and returns the loss against `target`.
     pub fn forward(&mut self, x: &DMatrix<F>, target: &DMatrix<F>) -> f64 {
         self.stream[0].copy_from(x);

@@ -39,6 +39,15 @@ impl<F: Real> Sublayer<F> {
         }
     }
 
+    /// Back to a freshly drawn state in place: the weights `new` would draw, the same buffers.
+    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
+        match self {
+            Sublayer::Mlp(s) => s.init(gain, draw),
+            Sublayer::Ffn(s) => s.init(gain, draw),
+            Sublayer::Attention(s) => s.init(gain, draw),
+        }
+    }
+
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         match self {
             Sublayer::Mlp(s) => s.forward(x, y),

@@ -55,6 +55,44 @@ impl<F: Real> InitialLayers<F> {
         Stack::with_layers(config, layers)
     }
 }
+impl<F: Real> InitialLayers<F> {
+    /// Turns `stack` into `self.stack(config)` in place, reusing its buffers: for a `config`
+    /// with the stack's shapes (`same_shapes`), e.g. after a seed or gain change.
+    pub fn init_stack(&mut self, config: &Config, stack: &mut Stack<F>) {
+        let key = key(config);
+        if self.key.as_ref() != Some(&key) {
+            self.key = Some(key);
+            self.drawn.clear();
+        }
+        for (i, layer) in stack.layers.iter_mut().enumerate() {
+            match self.drawn.get(i) {
+                Some(kept) => layer.init(config, &mut Draw::Kept(kept)),
+                None => {
+                    let mut kept = Vec::new();
+                    let rng = Layer::<F>::rng(config, i);
+                    layer.init(config, &mut Draw::Fresh { rng, keep: Some(&mut kept) });
+                    self.drawn.push(kept);
+                }
+            }
+        }
+        stack.init_readout(config);
+    }
+}
+
+/// Two configurations whose stacks, optimisers and batches have the same shapes (they may
+/// differ in seed, gain, learning rate, warmup and step limit).
+pub fn same_shapes(a: &Config, b: &Config) -> bool {
+    let strip = |c: &Config| Config {
+        seed: 0,
+        init_gain: 0.0,
+        learning_rate: 0.0,
+        warmup_steps: 0,
+        steps: 0,
+        ..c.clone()
+    };
+    strip(a) == strip(b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
