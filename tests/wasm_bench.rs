@@ -88,6 +88,13 @@ fn rebuild_by_parts() {
         let moments = median_ms(9, || {
             std::hint::black_box(trainer.stack.stream_moments());
         });
+        let in_place = median_ms(9, || {
+            seed += 1;
+            trainer.restart(&Config { seed, ..config.clone() }, &mut initial);
+        });
+        log(&format!(
+            "{sublayer:?}: a seed change in place (Trainer::restart, before the probe) {in_place:.2} ms"
+        ));
         log(&format!(
             "{sublayer:?}: of the probe, forward + backward {probe_passes:.2} ms, moments {moments:.2} ms"
         ));
