@@ -35,47 +35,40 @@ fn key(config: &Config) -> Config {
 impl<F: Real> InitialLayers<F> {
     /// `Stack::new(config)`, from kept weights where possible.
     pub fn stack(&mut self, config: &Config) -> Stack<F> {
-        let key = key(config);
-        if self.key.as_ref() != Some(&key) {
-            self.key = Some(key);
-            self.drawn.clear();
-        }
-        let layers = (0..config.depth)
-            .map(|i| match self.drawn.get(i) {
-                Some(kept) => Layer::with_draw(config, i, &mut Draw::Kept(kept)),
-                None => {
-                    let mut kept = Vec::new();
-                    let rng = Layer::<F>::rng(config, i);
-                    let layer = Layer::with_draw(config, i, &mut Draw::Fresh { rng, keep: Some(&mut kept) });
-                    self.drawn.push(kept);
-                    layer
-                }
-            })
-            .collect();
+        self.forget_unless_same_key(config);
+        let layers =
+            (0..config.depth).map(|i| self.draw(config, i, |d| Layer::with_draw(config, i, d))).collect();
         Stack::with_layers(config, layers)
     }
-}
-impl<F: Real> InitialLayers<F> {
+
     /// Turns `stack` into `self.stack(config)` in place, reusing its buffers: for a `config`
     /// with the stack's shapes (`same_shapes`), e.g. after a seed or gain change.
     pub fn init_stack(&mut self, config: &Config, stack: &mut Stack<F>) {
+        self.forget_unless_same_key(config);
+        for (i, layer) in stack.layers.iter_mut().enumerate() {
+            self.draw(config, i, |d| layer.init(config, d));
+        }
+        stack.init_readout(config);
+    }
+
+    fn forget_unless_same_key(&mut self, config: &Config) {
         let key = key(config);
         if self.key.as_ref() != Some(&key) {
             self.key = Some(key);
             self.drawn.clear();
         }
-        for (i, layer) in stack.layers.iter_mut().enumerate() {
-            match self.drawn.get(i) {
-                Some(kept) => layer.init(config, &mut Draw::Kept(kept)),
-                None => {
-                    let mut kept = Vec::new();
-                    let rng = Layer::<F>::rng(config, i);
-                    layer.init(config, &mut Draw::Fresh { rng, keep: Some(&mut kept) });
-                    self.drawn.push(kept);
-                }
-            }
+    }
+
+    /// Runs `f` with layer i's weights: the kept ones, or drawn from its stream and kept.
+    /// Layers are asked for in order 0, 1, …, so layer i is either kept or the next to draw.
+    fn draw<R>(&mut self, config: &Config, i: usize, f: impl FnOnce(&mut Draw<F>) -> R) -> R {
+        if let Some(kept) = self.drawn.get(i) {
+            return f(&mut Draw::Kept(kept));
         }
-        stack.init_readout(config);
+        let mut kept = Vec::new();
+        let out = f(&mut Draw::Fresh { rng: Layer::<F>::rng(config, i), keep: Some(&mut kept) });
+        self.drawn.push(kept);
+        out
     }
 }
 
