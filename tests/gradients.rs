@@ -8,7 +8,7 @@ use ablation_playground::model::linear::Linear;
 use ablation_playground::model::loss::{mse, mse_backward};
 use ablation_playground::model::mlp::Mlp;
 use ablation_playground::model::norm::Norm;
-use ablation_playground::model::param::{Param, Params};
+use ablation_playground::model::param::{Draw, Param, Params};
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::model::stack::{outputs, Stack};
 use nalgebra::DMatrix;
@@ -152,7 +152,7 @@ fn check_op<O: Op>(mut op: O, t: usize, d_in: usize, d_out: usize, what: &str) {
 
 #[test]
 fn linear_gradients() {
-    let mut rng = Rng::new(1, Stream::Layer(0));
+    let mut rng = Draw::fresh(Rng::new(1, Stream::Layer(0)));
     check_op(Linear::<f64>::new(5, 3, 1.0, true, &mut rng), 4, 5, 3, "linear");
     check_op(Linear::<f64>::new(3, 6, 1.0, false, &mut rng), 4, 3, 6, "linear (no bias)");
 }
@@ -165,7 +165,7 @@ fn norm_gradients() {
 
 #[test]
 fn sublayer_gradients() {
-    let mut rng = Rng::new(2, Stream::Layer(0));
+    let mut rng = Draw::fresh(Rng::new(2, Stream::Layer(0)));
     check_op(Mlp::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "mlp (relu)");
     check_op(Ffn::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "ffn (gelu)");
     check_op(Attention::<f64>::new(7, 8, 1.0, &mut rng), 7, 8, 8, "attention");

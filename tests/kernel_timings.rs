@@ -54,6 +54,21 @@ fn run() {
     time("gemm_tn 32x64x32 (xt dy)", 20000, || {
         gemm_tn(32, 64, 32, std::hint::black_box(&x), &x, &mut dw, false)
     });
+    time("gemm_tn_by_lanes 32x64x32", 20000, || {
+        ablation_playground::model::matmul::gemm_tn_by_lanes(
+            32,
+            64,
+            32,
+            std::hint::black_box(&x),
+            &x,
+            &mut dw,
+            false,
+        )
+    });
+    let (h, mut dw4) = (vec![0.5f32; 64 * 128], vec![0f32; 32 * 128]);
+    time("gemm_tn 32x64x128 (ffn up: xt dz)", 5000, || {
+        gemm_tn(32, 64, 128, std::hint::black_box(&x), &h, &mut dw4, false)
+    });
     let xm = DMatrix::from_vec(64, 32, x.clone());
     let mut ym = DMatrix::zeros(64, 32);
     let mut dxm = DMatrix::zeros(64, 32);
@@ -62,6 +77,28 @@ fn run() {
     time("layernorm bwd", 20000, || ln.backward(std::hint::black_box(&xm), &mut dxm));
     let mut data = DataStream::<f32>::new(1, 32, 32);
     let (mut bx, mut by) = (DMatrix::zeros(64, 32), DMatrix::zeros(64, 32));
+    let mut normals = vec![0f32; 1024];
+    time("1024 normals (one mlp layer's weights)", 2000, || {
+        normals.iter_mut().for_each(|v| *v = rng.normal() as f32)
+    });
+    time("1024 normals, fill_normal", 2000, || rng.fill_normal(&mut normals, 1.0));
+    let mut stack96 = ablation_playground::Stack::<f32>::new(&ablation_playground::Config {
+        depth: 96,
+        ..ablation_playground::Config::default()
+    });
+    time("stack forward, depth 96 (mlp)", 200, || {
+        stack96.forward(std::hint::black_box(&xm), &xm);
+    });
+    time("stack backward with norms, depth 96 (mlp)", 200, || stack96.backward(std::hint::black_box(&xm)));
+    time("stack backward, depth 96 (mlp)", 200, || stack96.backward_gradients(std::hint::black_box(&xm)));
+    time("stack all_finite, depth 96 (residual: the top only)", 2000, || {
+        std::hint::black_box(stack96.all_finite());
+    });
+    time("every depth's all_finite, depth 96", 2000, || {
+        std::hint::black_box(
+            stack96.stream.iter().all(|x| ablation_playground::model::stats::all_finite(x.as_slice())),
+        );
+    });
     time("data next_batch", 5000, || data.next_batch(&mut bx, &mut by));
     let config = ablation_playground::Config::default();
     let mut layer = ablation_playground::model::layer::Layer::<f32>::new(&config, 0);

@@ -180,3 +180,38 @@ fn gradients_reach_every_parameter() {
     t.stack.visit(&mut |p| zero += usize::from(p.grad.iter().all(|&g| g == 0.0)));
     assert_eq!(zero, 0);
 }
+
+/// `Stack::all_finite` looks only at the last depth when the residual is on: a non-finite
+/// activation anywhere must still show there, whatever the norm, its kind and the sublayer.
+#[test]
+fn a_non_finite_activation_reaches_the_top_of_a_residual_stack() {
+    for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
+        for norm in [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post] {
+            for norm_kind in [NormKind::LayerNorm, NormKind::RmsNorm] {
+                for bad in [f32::INFINITY, f32::NEG_INFINITY, f32::NAN] {
+                    let config = Config { depth: 4, sublayer, norm, norm_kind, ..Config::default() };
+                    let mut stack = Stack::<f32>::new(&config);
+                    let mut rng = Rng::new(1, Stream::Probe);
+                    let (t, d) = (config.tokens, config.width);
+                    let mut x = DMatrix::from_fn(t, d, |_, _| rng.normal() as f32);
+                    let y = DMatrix::zeros(t, outputs(&config));
+                    stack.forward(&x, &y);
+                    assert!(stack.all_finite());
+                    // a bad value entering at depth 0, or appearing at depth 2 (then the
+                    // layers above it are run again)
+                    x[(3, 5)] = bad;
+                    stack.forward(&x, &y);
+                    assert!(!stack.all_finite(), "{config:?}, {bad} in x_0");
+                    x[(3, 5)] = 0.5;
+                    stack.forward(&x, &y);
+                    stack.stream[2][(7, 1)] = bad;
+                    for l in 2..config.depth {
+                        let (below, above) = stack.stream.split_at_mut(l + 1);
+                        stack.layers[l].forward(&below[l], &mut above[0]);
+                    }
+                    assert!(!stack.all_finite(), "{config:?}, {bad} in x_2");
+                }
+            }
+        }
+    }
+}

@@ -55,3 +55,51 @@ fn step_and_rebuild_at_depth_96() {
         log(&format!("{sublayer:?}: step {step:.3} ms, rebuild {rebuild:.2} ms"));
     }
 }
+
+/// A seed change at depth 96 by parts: the stack (its layers drawn), the trainer around it, and
+/// the first probe.
+#[wasm_bindgen_test]
+#[ignore]
+fn rebuild_by_parts() {
+    use ablation_playground::training::initial_layers::InitialLayers;
+    use ablation_playground::training::report::Snapshot;
+    use ablation_playground::Trainer;
+    for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn] {
+        let config = Config { depth: 96, sublayer, ..Config::default() };
+        let mut initial = InitialLayers::<f32>::default();
+        let mut seed = 100;
+        let stack = median_ms(9, || {
+            seed += 1;
+            std::hint::black_box(initial.stack(&Config { seed, ..config.clone() }));
+        });
+        let depth_change = median_ms(9, || {
+            std::hint::black_box(initial.stack(&config));
+        });
+        let mut trainer = Trainer::with_stack(&config, initial.stack(&config));
+        let trainer_ms = median_ms(9, || {
+            trainer = Trainer::with_stack(&config, initial.stack(&config));
+        }) - depth_change;
+        let probe = median_ms(9, || {
+            std::hint::black_box(Snapshot::take(&mut trainer));
+        });
+        let probe_passes = median_ms(9, || {
+            std::hint::black_box(trainer.probe());
+        });
+        let moments = median_ms(9, || {
+            std::hint::black_box(trainer.stack.stream_moments());
+        });
+        let in_place = median_ms(9, || {
+            seed += 1;
+            trainer.restart(&Config { seed, ..config.clone() }, &mut initial);
+        });
+        log(&format!(
+            "{sublayer:?}: a seed change in place (Trainer::restart, before the probe) {in_place:.2} ms"
+        ));
+        log(&format!(
+            "{sublayer:?}: of the probe, forward + backward {probe_passes:.2} ms, moments {moments:.2} ms"
+        ));
+        log(&format!(
+            "{sublayer:?}: stack after a seed change {stack:.2} ms, after a depth change {depth_change:.2} ms, trainer {trainer_ms:.2} ms, probe (warm) {probe:.2} ms"
+        ));
+    }
+}

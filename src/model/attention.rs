@@ -8,9 +8,8 @@
 
 use crate::model::linear::Linear;
 use crate::model::matmul::{gemm_nn_lower_a, gemm_nt_lower_c, gemm_tn_lower_a};
-use crate::model::param::{Param, Params};
+use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
-use crate::model::rng::Rng;
 use nalgebra::DMatrix;
 
 pub const HEADS: usize = 4;
@@ -36,13 +35,13 @@ pub struct Attention<F: Real> {
 }
 
 impl<F: Real> Attention<F> {
-    pub fn new(tokens: usize, width: usize, gain: f64, rng: &mut Rng) -> Self {
+    pub fn new(tokens: usize, width: usize, gain: f64, draw: &mut Draw<F>) -> Self {
         let m = || DMatrix::zeros(tokens, width);
         Attention {
-            wq: Linear::new(width, width, gain, false, rng),
-            wk: Linear::new(width, width, gain, false, rng),
-            wv: Linear::new(width, width, gain, false, rng),
-            wo: Linear::new(width, width, gain, false, rng),
+            wq: Linear::new(width, width, gain, false, draw),
+            wk: Linear::new(width, width, gain, false, draw),
+            wv: Linear::new(width, width, gain, false, draw),
+            wo: Linear::new(width, width, gain, false, draw),
             q: m(),
             k: m(),
             v: m(),
@@ -55,6 +54,13 @@ impl<F: Real> Attention<F> {
             dp: vec![F::zero(); tokens * tokens],
             row_max: vec![F::zero(); tokens],
             row_sum: vec![F::zero(); tokens],
+        }
+    }
+
+    /// Back to a freshly drawn state in place (as `new`: W_q, W_k, W_v, W_o, keeping the buffers).
+    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
+        for w in [&mut self.wq, &mut self.wk, &mut self.wv, &mut self.wo] {
+            w.init(gain, draw);
         }
     }
 

@@ -2,9 +2,8 @@
 
 use crate::model::activation::{gelu_backward, gelu_forward};
 use crate::model::linear::Linear;
-use crate::model::param::{Param, Params};
+use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
-use crate::model::rng::Rng;
 use nalgebra::DMatrix;
 
 pub const EXPANSION: usize = 4;
@@ -19,15 +18,21 @@ pub struct Ffn<F: Real> {
 }
 
 impl<F: Real> Ffn<F> {
-    pub fn new(tokens: usize, width: usize, gain: f64, rng: &mut Rng) -> Self {
+    pub fn new(tokens: usize, width: usize, gain: f64, draw: &mut Draw<F>) -> Self {
         let hidden = EXPANSION * width;
         Ffn {
-            up: Linear::new(width, hidden, gain, true, rng),
-            down: Linear::new(hidden, width, gain, true, rng),
+            up: Linear::new(width, hidden, gain, true, draw),
+            down: Linear::new(hidden, width, gain, true, draw),
             z: DMatrix::zeros(tokens, hidden),
             h: DMatrix::zeros(tokens, hidden),
             dh: DMatrix::zeros(tokens, hidden),
         }
+    }
+
+    /// Back to a freshly drawn state in place (as `new`: W₁ then W₂, keeping the buffers).
+    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
+        self.up.init(gain, draw);
+        self.down.init(gain, draw);
     }
 
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {

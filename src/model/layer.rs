@@ -11,7 +11,7 @@
 
 use crate::config::{Config, NormPlacement};
 use crate::model::norm::Norm;
-use crate::model::param::{Param, Params};
+use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use crate::model::sublayer::Sublayer;
@@ -31,9 +31,19 @@ impl<F: Real> Layer<F> {
     /// Layer `index` draws its weights from its own random stream, so the first layers of a
     /// deeper stack are the same as those of a shallower one with the same seed.
     pub fn new(config: &Config, index: usize) -> Self {
-        let mut rng = Rng::new(config.seed, Stream::Layer(index));
+        Self::with_draw(config, index, &mut Draw::fresh(Layer::<F>::rng(config, index)))
+    }
+
+    /// The random stream layer `index` draws its weights from.
+    pub fn rng(config: &Config, index: usize) -> Rng {
+        Rng::new(config.seed, Stream::Layer(index))
+    }
+
+    /// `Layer::new(config, index)` with its weights from `draw`: that layer's stream, or a
+    /// kept copy of what it drew (the buffers are new either way).
+    pub fn with_draw(config: &Config, index: usize, draw: &mut Draw<F>) -> Self {
         let (t, d) = (config.tokens, config.width);
-        let sublayer = Sublayer::new(config.sublayer, index, t, d, config.init_gain, &mut rng);
+        let sublayer = Sublayer::new(config.sublayer, index, t, d, config.init_gain, draw);
         Layer {
             residual: config.residual,
             placement: config.norm,
@@ -41,6 +51,16 @@ impl<F: Real> Layer<F> {
             sublayer,
             inner: DMatrix::zeros(t, d),
             d_inner: DMatrix::zeros(t, d),
+        }
+    }
+
+    /// Back to `with_draw(config, index, draw)`'s state in place, for a `config` whose shapes
+    /// (sublayer, width, tokens, norm, residual) are this layer's: no allocation. The scratch
+    /// buffers keep old values, which every pass overwrites before reading.
+    pub fn init(&mut self, config: &Config, draw: &mut Draw<F>) {
+        self.sublayer.init(config.init_gain, draw);
+        if let Some(n) = &mut self.norm {
+            n.init();
         }
     }
 

@@ -1,9 +1,8 @@
 //! `y = x W + b`: the only op with weights to multiply by.
 
 use crate::model::matmul::{column_sums, gemm_nn, gemm_nt, gemm_tn};
-use crate::model::param::{Param, Params};
+use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
-use crate::model::rng::Rng;
 use nalgebra::DMatrix;
 
 #[derive(Clone)]
@@ -14,11 +13,20 @@ pub struct Linear<F: Real> {
 
 impl<F: Real> Linear<F> {
     /// Weights ~ N(0, gain²/fan_in), bias zero.
-    pub fn new(fan_in: usize, fan_out: usize, gain: f64, bias: bool, rng: &mut Rng) -> Self {
+    pub fn new(fan_in: usize, fan_out: usize, gain: f64, bias: bool, draw: &mut Draw<F>) -> Self {
         let std = gain / (fan_in as f64).sqrt();
         Linear {
-            weight: Param::normal(fan_in, fan_out, std, rng),
+            weight: Param::normal(fan_in, fan_out, std, draw),
             bias: bias.then(|| Param::constant(1, fan_out, F::zero())),
+        }
+    }
+
+    /// Back to a freshly drawn state in place: what `new` gives for the same `draw`.
+    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
+        let std = gain / (self.weight.value.nrows() as f64).sqrt();
+        draw.fill(self.weight.value.as_mut_slice(), std);
+        if let Some(b) = &mut self.bias {
+            b.value.fill(F::zero());
         }
     }
 

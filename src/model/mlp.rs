@@ -2,9 +2,8 @@
 
 use crate::model::activation::{relu_backward, relu_forward};
 use crate::model::linear::Linear;
-use crate::model::param::{Param, Params};
+use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
-use crate::model::rng::Rng;
 use nalgebra::DMatrix;
 
 #[derive(Clone)]
@@ -15,12 +14,17 @@ pub struct Mlp<F: Real> {
 }
 
 impl<F: Real> Mlp<F> {
-    pub fn new(tokens: usize, width: usize, gain: f64, rng: &mut Rng) -> Self {
+    pub fn new(tokens: usize, width: usize, gain: f64, draw: &mut Draw<F>) -> Self {
         Mlp {
-            linear: Linear::new(width, width, gain, false, rng),
+            linear: Linear::new(width, width, gain, false, draw),
             z: DMatrix::zeros(tokens, width),
             dz: DMatrix::zeros(tokens, width),
         }
+    }
+
+    /// Back to a freshly drawn state in place (as `new`, keeping the buffers).
+    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
+        self.linear.init(gain, draw);
     }
 
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {

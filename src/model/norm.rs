@@ -48,6 +48,14 @@ impl<F: Real> Norm<F> {
         }
     }
 
+    /// Back to γ = 1, β = 0.
+    pub fn init(&mut self) {
+        self.gamma.value.fill(F::one());
+        if let Some(b) = &mut self.beta {
+            b.value.fill(F::zero());
+        }
+    }
+
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         let d = F::of(x.ncols() as f64);
         let eps = F::of(EPS);

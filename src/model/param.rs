@@ -16,14 +16,51 @@ impl<F: Real> Param<F> {
         Param { value: DMatrix::from_element(rows, cols, v), grad: DMatrix::zeros(rows, cols) }
     }
 
-    /// Entries ~ N(0, std²), drawn column by column.
-    pub fn normal(rows: usize, cols: usize, std: f64, rng: &mut Rng) -> Self {
-        let values = (0..rows * cols).map(|_| F::of(std * rng.normal())); // column-major order
-        Param { value: DMatrix::from_iterator(rows, cols, values), grad: DMatrix::zeros(rows, cols) }
+    /// Entries ~ N(0, std²), drawn column by column (or copied from an earlier draw).
+    pub fn normal(rows: usize, cols: usize, std: f64, draw: &mut Draw<F>) -> Self {
+        Param { value: draw.normal(rows, cols, std), grad: DMatrix::zeros(rows, cols) }
     }
 
     pub fn grad_sq_sum(&self) -> f64 {
         sum8(self.grad.as_slice(), |g| g.f64() * g.f64())
+    }
+}
+
+/// Where a new layer's random weights come from: drawn from the layer's stream (and, with
+/// `keep`, also appended there, in drawing order), or copied from such a kept draw. A copy has
+/// the same bits as the draw, and costs a memcpy instead of a normal sample per weight.
+pub enum Draw<'a, F: Real> {
+    Fresh { rng: Rng, keep: Option<&'a mut Vec<F>> },
+    Kept(&'a [F]),
+}
+
+impl<'a, F: Real> Draw<'a, F> {
+    pub fn fresh(rng: Rng) -> Self {
+        Draw::Fresh { rng, keep: None }
+    }
+
+    /// A (rows, cols) matrix of N(0, std²) entries, column by column.
+    pub fn normal(&mut self, rows: usize, cols: usize, std: f64) -> DMatrix<F> {
+        let mut m = DMatrix::zeros(rows, cols);
+        self.fill(m.as_mut_slice(), std);
+        m
+    }
+
+    /// Overwrites `out` with N(0, std²) entries, in order.
+    pub fn fill(&mut self, out: &mut [F], std: f64) {
+        match self {
+            Draw::Fresh { rng, keep } => {
+                rng.fill_normal(out, std);
+                if let Some(keep) = keep {
+                    keep.extend_from_slice(out);
+                }
+            }
+            Draw::Kept(values) => {
+                let (these, rest) = values.split_at(out.len());
+                *values = rest;
+                out.copy_from_slice(these);
+            }
+        }
     }
 }
 

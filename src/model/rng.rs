@@ -8,6 +8,7 @@
 //! (one sublayer's weights, the teacher, the data stream, ...) gets its own stream, so
 //! that changing the depth leaves the first layers' weights and the data untouched.
 
+use crate::model::real::Real;
 use std::sync::OnceLock;
 
 pub struct Rng {
@@ -63,7 +64,20 @@ impl Rng {
 
     /// Standard normal sample.
     pub fn normal(&mut self) -> f64 {
+        self.normal_from(ziggurat())
+    }
+
+    /// `out[i] = std · normal()`, in order: the same numbers as calling `normal` for each, with
+    /// the ziggurat's tables looked up once.
+    pub fn fill_normal<F: Real>(&mut self, out: &mut [F], std: f64) {
         let zig = ziggurat();
+        for v in out {
+            *v = F::of(std * self.normal_from(zig));
+        }
+    }
+
+    #[inline(always)]
+    fn normal_from(&mut self, zig: &Ziggurat) -> f64 {
         loop {
             let bits = self.next_u64();
             // layer i from the low 8 bits; u uniform in [−1, 1) from the top 53 (exactly)

@@ -9,10 +9,10 @@ use crate::config::Config;
 use crate::model::layer::Layer;
 use crate::model::linear::Linear;
 use crate::model::loss::{mse, mse_backward};
-use crate::model::param::{Param, Params};
+use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
-use crate::model::stats::{all_finite, frobenius, moments, Moments};
+use crate::model::stats::{all_finite, frobenius, mean_std, moments, Moments};
 use nalgebra::DMatrix;
 
 pub struct Stack<F: Real> {
@@ -27,6 +27,8 @@ pub struct Stack<F: Real> {
     pub stream_grad_norm: Vec<f64>,
     /// `‖∂L/∂W_ℓ‖` for every sublayer, from the last `backward`.
     pub weight_grad_norm: Vec<f64>,
+    /// Every layer adds its input to its output (before any post-norm).
+    residual: bool,
 }
 
 /// Outputs of the readout: as many as features.
@@ -44,17 +46,24 @@ impl<F: Real> Stack<F> {
     pub fn with_layers(config: &Config, layers: Vec<Layer<F>>) -> Self {
         assert_eq!(layers.len(), config.depth);
         let (t, d, k) = (config.tokens, config.width, outputs(config));
-        let mut rng = Rng::new(config.seed, Stream::Readout);
+        let mut draw = Draw::fresh(Rng::new(config.seed, Stream::Readout));
         Stack {
             layers,
-            readout: Linear::new(d, k, 1.0, false, &mut rng),
+            readout: Linear::new(d, k, 1.0, false, &mut draw),
             stream: vec![DMatrix::zeros(t, d); config.depth + 1],
             pred: DMatrix::zeros(t, k),
             dpred: DMatrix::zeros(t, k),
             grad: [DMatrix::zeros(t, d), DMatrix::zeros(t, d)],
             stream_grad_norm: vec![0.0; config.depth + 1],
             weight_grad_norm: vec![0.0; config.depth],
+            residual: config.residual,
         }
+    }
+
+    /// The readout back to `new`'s state in place; the caller re-initialises the layers
+    /// (`Layer::init`). For a `config` with this stack's shapes.
+    pub fn init_readout(&mut self, config: &Config) {
+        self.readout.init(1.0, &mut Draw::fresh(Rng::new(config.seed, Stream::Readout)));
     }
 
     /// Runs the batch `x` through the stack and returns the loss against `target`.
@@ -112,9 +121,22 @@ impl<F: Real> Stack<F> {
         self.stream.iter().map(|x| moments(x.as_slice())).collect()
     }
 
+    /// The standard deviation of `x_ℓ` at every depth ℓ = 0..=L (`stream_moments`' std).
+    pub fn stream_stds(&self) -> Vec<f64> {
+        self.stream.iter().map(|x| mean_std(x.as_slice()).1).collect()
+    }
+
     /// True if no activation anywhere in the stack is ±∞ or NaN.
+    ///
+    /// With the residual on, looking at the last `x_L` is enough: a non-finite entry of `x_ℓ`
+    /// stays non-finite in `x_ℓ + F(…)` (∞ + finite is ∞, ∞ − ∞ and anything with NaN are
+    /// NaN), and a post-norm turns it into NaN (its token's mean and variance are ∞ or NaN, and
+    /// so is `x − mean` or the scale 1/√(ms + ε) = 0 meets ∞). So the answer is the same as
+    /// scanning every depth, at 1/L of the cost. Without the residual, ReLU maps NaN to 0, so
+    /// every depth is scanned.
     pub fn all_finite(&self) -> bool {
-        self.stream.iter().all(|x| all_finite(x.as_slice())) && all_finite(self.pred.as_slice())
+        let scanned = if self.residual { &self.stream[self.layers.len()..] } else { &self.stream[..] };
+        scanned.iter().all(|x| all_finite(x.as_slice())) && all_finite(self.pred.as_slice())
     }
 }
 

@@ -16,9 +16,7 @@ pub struct Moments {
 }
 
 pub fn moments<F: Real>(xs: &[F]) -> Moments {
-    let n = xs.len().max(1) as f64;
-    let mean = sum8(xs, |x| x.f64()) / n;
-    let var = sum8(xs, |x| (x.f64() - mean) * (x.f64() - mean)) / n;
+    let (mean, std) = mean_std(xs);
     // max |x| over the finite values and the count of the others, 8 lanes at a time (a max
     // and a count come out the same in any order)
     let (mut max, mut nonfinite) = ([0.0f64; 8], [0usize; 8]);
@@ -38,12 +36,16 @@ pub fn moments<F: Real>(xs: &[F]) -> Moments {
     for (l, &x) in rest.iter().enumerate() {
         update(&mut max[l], &mut nonfinite[l], x);
     }
-    Moments {
-        mean,
-        std: if mean.is_finite() { var.sqrt() } else { f64::NAN },
-        max_abs: max.into_iter().fold(0.0, f64::max),
-        nonfinite: nonfinite.iter().sum(),
-    }
+    Moments { mean, std, max_abs: max.into_iter().fold(0.0, f64::max), nonfinite: nonfinite.iter().sum() }
+}
+
+/// Mean and standard deviation in f64 (the std is NaN once the mean is not finite): what
+/// `moments` reports, without its max and count (the probe's per-depth std needs only these).
+pub fn mean_std<F: Real>(xs: &[F]) -> (f64, f64) {
+    let n = xs.len().max(1) as f64;
+    let mean = sum8(xs, |x| x.f64()) / n;
+    let var = sum8(xs, |x| (x.f64() - mean) * (x.f64() - mean)) / n;
+    (mean, if mean.is_finite() { var.sqrt() } else { f64::NAN })
 }
 
 /// `Σ f(x)` over `xs`, in f64, as 8 interleaved partial sums (entry e goes to sum e mod 8, in

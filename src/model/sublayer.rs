@@ -4,9 +4,8 @@ use crate::config::SublayerKind;
 use crate::model::attention::Attention;
 use crate::model::ffn::Ffn;
 use crate::model::mlp::Mlp;
-use crate::model::param::{Param, Params};
+use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
-use crate::model::rng::Rng;
 use nalgebra::DMatrix;
 
 // The variants differ in size by a few matrix headers; there is one per layer, so boxing buys nothing.
@@ -27,16 +26,25 @@ impl<F: Real> Sublayer<F> {
         tokens: usize,
         width: usize,
         gain: f64,
-        rng: &mut Rng,
+        draw: &mut Draw<F>,
     ) -> Self {
         match kind {
-            SublayerKind::Mlp => Sublayer::Mlp(Mlp::new(tokens, width, gain, rng)),
-            SublayerKind::Ffn => Sublayer::Ffn(Ffn::new(tokens, width, gain, rng)),
-            SublayerKind::Attention => Sublayer::Attention(Attention::new(tokens, width, gain, rng)),
+            SublayerKind::Mlp => Sublayer::Mlp(Mlp::new(tokens, width, gain, draw)),
+            SublayerKind::Ffn => Sublayer::Ffn(Ffn::new(tokens, width, gain, draw)),
+            SublayerKind::Attention => Sublayer::Attention(Attention::new(tokens, width, gain, draw)),
             SublayerKind::Block if index.is_multiple_of(2) => {
-                Sublayer::Attention(Attention::new(tokens, width, gain, rng))
+                Sublayer::Attention(Attention::new(tokens, width, gain, draw))
             }
-            SublayerKind::Block => Sublayer::Ffn(Ffn::new(tokens, width, gain, rng)),
+            SublayerKind::Block => Sublayer::Ffn(Ffn::new(tokens, width, gain, draw)),
+        }
+    }
+
+    /// Back to a freshly drawn state in place: the weights `new` would draw, the same buffers.
+    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
+        match self {
+            Sublayer::Mlp(s) => s.init(gain, draw),
+            Sublayer::Ffn(s) => s.init(gain, draw),
+            Sublayer::Attention(s) => s.init(gain, draw),
         }
     }
 

@@ -1,19 +1,22 @@
 //! Initial layers kept across depth changes.
 //!
 //! Each layer draws its weights from its own seeded stream, so layer i is the same in a stack
-//! of any depth. Dragging the depth slider restarts training from the seed; keeping the
-//! initial layers means only the added ones are drawn again (98 000 normal samples at depth 96
-//! are most of the cost of a rebuild).
+//! of any depth. Dragging the depth slider restarts training from the seed; keeping what the
+//! initial layers drew means only the added ones are drawn again (98 000 normal samples at
+//! depth 96 are most of the cost of a rebuild). Only the drawn weights are kept, not the
+//! layers: the stack's layers get new buffers, and a seed change draws straight into them.
 
 use crate::config::Config;
 use crate::model::layer::Layer;
+use crate::model::param::Draw;
 use crate::model::real::Real;
 use crate::model::stack::Stack;
 
 #[derive(Default)]
 pub struct InitialLayers<F: Real> {
     key: Option<Config>,
-    layers: Vec<Layer<F>>,
+    /// Layer i's random weights in drawing order.
+    drawn: Vec<Vec<F>>,
 }
 
 /// The fields that decide a layer's initial state (everything but depth and the optimiser).
@@ -30,18 +33,57 @@ fn key(config: &Config) -> Config {
 }
 
 impl<F: Real> InitialLayers<F> {
-    /// `Stack::new(config)`, from kept layers where possible.
+    /// `Stack::new(config)`, from kept weights where possible.
     pub fn stack(&mut self, config: &Config) -> Stack<F> {
+        self.forget_unless_same_key(config);
+        let layers =
+            (0..config.depth).map(|i| self.draw(config, i, |d| Layer::with_draw(config, i, d))).collect();
+        Stack::with_layers(config, layers)
+    }
+
+    /// Turns `stack` into `self.stack(config)` in place, reusing its buffers: for a `config`
+    /// with the stack's shapes (`same_shapes`), e.g. after a seed or gain change.
+    pub fn init_stack(&mut self, config: &Config, stack: &mut Stack<F>) {
+        self.forget_unless_same_key(config);
+        for (i, layer) in stack.layers.iter_mut().enumerate() {
+            self.draw(config, i, |d| layer.init(config, d));
+        }
+        stack.init_readout(config);
+    }
+
+    fn forget_unless_same_key(&mut self, config: &Config) {
         let key = key(config);
         if self.key.as_ref() != Some(&key) {
             self.key = Some(key);
-            self.layers.clear();
+            self.drawn.clear();
         }
-        while self.layers.len() < config.depth {
-            self.layers.push(Layer::new(config, self.layers.len()));
-        }
-        Stack::with_layers(config, self.layers[..config.depth].to_vec())
     }
+
+    /// Runs `f` with layer i's weights: the kept ones, or drawn from its stream and kept.
+    /// Layers are asked for in order 0, 1, …, so layer i is either kept or the next to draw.
+    fn draw<R>(&mut self, config: &Config, i: usize, f: impl FnOnce(&mut Draw<F>) -> R) -> R {
+        if let Some(kept) = self.drawn.get(i) {
+            return f(&mut Draw::Kept(kept));
+        }
+        let mut kept = Vec::new();
+        let out = f(&mut Draw::Fresh { rng: Layer::<F>::rng(config, i), keep: Some(&mut kept) });
+        self.drawn.push(kept);
+        out
+    }
+}
+
+/// Two configurations whose stacks, optimisers and batches have the same shapes (they may
+/// differ in seed, gain, learning rate, warmup and step limit).
+pub fn same_shapes(a: &Config, b: &Config) -> bool {
+    let strip = |c: &Config| Config {
+        seed: 0,
+        init_gain: 0.0,
+        learning_rate: 0.0,
+        warmup_steps: 0,
+        steps: 0,
+        ..c.clone()
+    };
+    strip(a) == strip(b)
 }
 
 #[cfg(test)]

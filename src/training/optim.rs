@@ -37,6 +37,19 @@ impl<F: Real> Optimizer<F> {
         }
     }
 
+    /// Back to `new(config, model)`'s state in place, for the same optimiser kind and model
+    /// shapes: zero moments, no update yet.
+    pub fn reset(&mut self, config: &Config) {
+        debug_assert_eq!(self.kind, config.optimizer);
+        self.learning_rate = config.learning_rate;
+        self.warmup_steps = config.warmup_steps;
+        for (m, v) in &mut self.moments {
+            m.fill(F::zero());
+            v.fill(F::zero());
+        }
+        self.beta_powers = (1.0, 1.0);
+    }
+
     /// The learning rate of update `step` (0-based): ramps linearly over the warmup.
     pub fn learning_rate_at(&self, step: usize) -> f64 {
         if step < self.warmup_steps {

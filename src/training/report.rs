@@ -27,7 +27,7 @@ impl Snapshot {
         let probe_loss = trainer.probe();
         let stack = &trainer.stack;
         Snapshot {
-            act_std: stack.stream_moments().iter().map(|m| m.std).collect(),
+            act_std: stack.stream_stds(),
             grad_norm: stack.stream_grad_norm.clone(),
             weight_grad_norm: stack.weight_grad_norm.clone(),
             probe_loss,

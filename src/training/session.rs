@@ -6,7 +6,7 @@
 use crate::config::Config;
 use crate::model::stats::{histogram, Histogram, Range};
 use crate::training::frame::Frame;
-use crate::training::initial_layers::InitialLayers;
+use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::loss_history::LossHistory;
 use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
 use crate::training::train::Trainer;
@@ -75,7 +75,15 @@ impl Session {
             self.stop_at = config.steps;
             return;
         }
-        self.trainer = Trainer::with_stack(config, self.initial.stack(config));
+        if same_shapes(&self.trainer.config, config) {
+            // a seed or gain change: new weights in the old run's buffers, nothing allocated
+            self.trainer.restart(config, &mut self.initial);
+        } else {
+            // free the old run's layers, stream and moments first: the new ones take the same,
+            // recently touched memory, and only one run's worth is ever held
+            self.trainer.release();
+            self.trainer = Trainer::with_stack(config, self.initial.stack(config));
+        }
         self.init = Snapshot::take(&mut self.trainer);
         self.now = self.init.clone();
         self.history = LossHistory::default();

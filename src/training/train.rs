@@ -4,6 +4,7 @@ use crate::config::Config;
 use crate::model::real::Real;
 use crate::model::stack::{outputs, Stack};
 use crate::training::data::DataStream;
+use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::optim::Optimizer;
 use nalgebra::DMatrix;
 
@@ -42,6 +43,28 @@ impl<F: Real> Trainer<F> {
             step: 0,
             diverged_at: None,
         }
+    }
+
+    /// Becomes `Trainer::with_stack(config, initial.stack(config))` in place, reusing every
+    /// buffer: for a `config` with the same shapes (`same_shapes`).
+    pub fn restart(&mut self, config: &Config, initial: &mut InitialLayers<F>) {
+        debug_assert!(same_shapes(&self.config, config));
+        initial.init_stack(config, &mut self.stack);
+        self.optimizer.reset(config);
+        let (t, d, k) = (config.tokens, config.width, outputs(config));
+        self.data = DataStream::new(config.seed, d, k);
+        self.probe = self.data.probe(t);
+        self.config = config.clone();
+        self.step = 0;
+        self.diverged_at = None;
+    }
+
+    /// Frees the big buffers (layers, activations, Adam's moments) of a trainer about to be
+    /// replaced; it must not be used afterwards.
+    pub fn release(&mut self) {
+        self.stack.layers = Vec::new();
+        self.stack.stream = Vec::new();
+        self.optimizer = Optimizer::new(&self.config, &mut self.stack);
     }
 
     /// One training step on the next batch; `update: false` only measures the loss.
