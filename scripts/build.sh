@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the static site, ready to upload, into DIR (default: dist/ in the repository),
 # installing what it needs (as scripts/serve.sh and scripts/test.sh do). DIR is replaced.
+# DIR/package/ is the same widget as an npm-style package for bundler-based sites:
+# `import 'ablation-playground'` registers the element (nothing is published).
 #   scripts/build.sh [DIR]
 set -euo pipefail
 here="$(pwd)"
@@ -14,4 +16,44 @@ source scripts/tools.sh
 ensure_page_tools
 cargo fetch --quiet
 trunk build --release --offline --dist "$dir"
+
+# The npm-style package: the element's scripts, its stylesheet, the bindings and the wasm in one
+# flat folder, with an entry that names every file it loads at run time as
+# `new URL('./…', import.meta.url)`: bundlers (Vite, webpack 5, Parcel) copy such files and
+# rewrite the URLs, so a bundled page finds them; without a bundler they resolve as they are.
+pkg="$dir/package"
+mkdir -p "$pkg"
+cp "$dir/ablation-playground.js" "$dir/ablation-playground_bg.wasm" "$pkg/"
+cp www/assets.js www/playground.js www/driver.js www/engine.js www/worker.js www/widget.css "$pkg/"
+cp www/ablation-playground.js "$pkg/element.js"
+version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
+cat > "$pkg/package.json" <<JSON
+{
+  "name": "ablation-playground",
+  "version": "$version",
+  "description": "The <ablation-playground> element: a real, trainable stack with residual and LayerNorm switches, in WebAssembly.",
+  "license": "MIT OR Apache-2.0",
+  "type": "module",
+  "exports": { ".": "./index.js" },
+  "sideEffects": true
+}
+JSON
+cat > "$pkg/locations.js" <<'JS'
+// Where the widget's run-time files are, in a form bundlers understand (see index.js).
+import { configureAssets } from './assets.js';
+
+configureAssets({
+  bindings: new URL('./ablation-playground.js', import.meta.url),
+  wasm: new URL('./ablation-playground_bg.wasm', import.meta.url),
+  worker: new URL('./worker.js', import.meta.url),
+  engine: new URL('./engine.js', import.meta.url),
+  css: new URL('./widget.css', import.meta.url),
+});
+JS
+cat > "$pkg/index.js" <<'JS'
+// `import 'ablation-playground'` registers <ablation-playground>. The locations come first, so
+// that an element already in the page, upgraded when the element is defined, finds its files.
+import './locations.js';
+import './element.js';
+JS
 say "site written to $dir (upload all of it; see the README's Embedding section)"

@@ -7,17 +7,17 @@
 // `input` while dragging, `change` on commit and `playground-update` (detail: depth, residual,
 // norm, step, loss, act_std, diverged_at); `.value` holds the current state and readouts.
 
+import { assets } from './assets.js';
 import { mount, parseList, showError, isOff, CONTROLS, PANELS } from './playground.js';
 
 const STATE = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps'];
-const HERE = import.meta.url;
 
 let bindings;
 function loadBindings() {
   bindings ??= (async () => {
     if (window.wasmBindings) return window.wasmBindings;
-    const mod = await import(new URL('../ablation-playground.js', HERE).href);
-    await mod.default({ module_or_path: new URL('../ablation-playground_bg.wasm', HERE) });
+    const mod = await import(assets.bindings);
+    await mod.default({ module_or_path: assets.wasm });
     return mod;
   })();
   return bindings;
@@ -38,7 +38,7 @@ class AblationPlayground extends HTMLElement {
     const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
     const style = document.createElement('link');
     style.rel = 'stylesheet';
-    style.href = new URL('widget.css', HERE).href;
+    style.href = assets.css;
     const root = document.createElement('div');
     root.setAttribute('data-ap-root', '');
     root.className = 'ap';
@@ -50,7 +50,7 @@ class AblationPlayground extends HTMLElement {
           controls: parseList(this.getAttribute('controls'), CONTROLS),
           panels: parseList(this.getAttribute('panels'), PANELS),
           autoplay: !isOff(this.getAttribute('autoplay')),
-          linkBase: new URL('../index.html', HERE).href,
+          linkBase: assets.page,
           onParam: (name, value) => {
             this.#reflecting = true;
             this.setAttribute(name, value);

@@ -2,14 +2,9 @@
 // before the worker existed), with a notice. Either way the widget sends engine commands and
 // receives encoded frames; nothing else differs.
 
+import { assets } from './assets.js';
 import { createEngine, PAGE_SLICE_MS } from './engine.js';
 
-const HERE = import.meta.url;
-export const ASSETS = {
-  bindings: new URL('../ablation-playground.js', HERE).href,
-  wasm: new URL('../ablation-playground_bg.wasm', HERE).href,
-  worker: new URL('./worker.js', HERE).href,
-};
 /** A worker that has not booted by then is given up for the page's thread. */
 const BOOT_TIMEOUT_MS = 15_000;
 /** A worker silent this long while training is inside one long step: a restart then replaces
@@ -76,7 +71,7 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
     booted = false;
     let w;
     try {
-      w = spawn(ASSETS.worker);
+      w = spawn(assets.worker);
     } catch (e) {
       fallBack(`no worker could be started (${e?.message ?? e})`);
       return;
@@ -107,7 +102,7 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
       if (!booted) fallBack(`the worker script did not load (${e.message || 'blocked or missing'})`);
       else onError(e.message || 'the worker failed');
     };
-    w.postMessage({ type: 'boot', bindings: ASSETS.bindings, wasm: ASSETS.wasm });
+    w.postMessage({ type: 'boot', bindings: assets.bindings, wasm: assets.wasm, engine: assets.engine });
     lastHeard = performance.now();
   }
 

@@ -1,8 +1,7 @@
 // The playground's Web Worker: loads the wasm core and runs the training loop (engine.js) off
-// the page's thread. The first message says where the bindings and the wasm are; every later
-// message is an engine command. Frames go back as transferred byte buffers.
-
-import { createEngine } from './engine.js';
+// the page's thread. The first message says where the bindings, the wasm and the engine are;
+// every later message is an engine command. Frames go back as transferred byte buffers.
+// It imports nothing statically, so that a bundler may copy it as a file on its own.
 
 let engine = null;
 const early = [];
@@ -15,7 +14,7 @@ self.onmessage = async (e) => {
     return;
   }
   try {
-    const bindings = await import(m.bindings);
+    const [bindings, { createEngine }] = await Promise.all([import(m.bindings), import(m.engine)]);
     await bindings.default({ module_or_path: m.wasm });
     engine = createEngine(bindings, (bytes, seq, timings) =>
         self.postMessage({ type: 'frame', bytes, seq, memory: bindings.memoryBytes(), timings }, [bytes.buffer]), {

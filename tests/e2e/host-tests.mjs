@@ -6,7 +6,10 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error
 // (a CSP violation is one), uncaught exception, failed request or visible error box.
 
-import { TEST_PAGES, startServer } from './lib.mjs';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DIST, TEST_PAGES, startServer } from './lib.mjs';
 
 /** A host page on its own origin that embeds one element from `widget` (the dist/ origin). */
 function hostPage(widget, { head = '', element = '<ablation-playground id="w" depth="6" panels="histogram,loss"></ablation-playground>' } = {}) {
@@ -154,6 +157,38 @@ export default function registerHostTests({ test, assert, AssertionError }) {
       assert(!violations.length, `CSP violations: ${violations.join(' | ')}`);
     } finally {
       await host.close();
+    }
+  });
+
+  test('the npm package, bundled by Vite into a two-line page, registers the element and finds its files', async ({ page }) => {
+    // A bundler-based site: the package (DIST/package, from scripts/build.sh) as a dependency,
+    // a page whose whole script is `import 'ablation-playground'`, built by Vite.
+    const site = await mkdtemp(join(tmpdir(), 'ap-vite-'));
+    let server = null;
+    try {
+      await cp(join(DIST, 'package'), join(site, 'node_modules', 'ablation-playground'), { recursive: true });
+      await writeFile(join(site, 'main.js'), "import 'ablation-playground';\n");
+      await writeFile(
+        join(site, 'index.html'),
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bundled</title>' +
+          '<script type="module" src="./main.js"></script></head>' +
+          '<body><ablation-playground id="w" depth="4" panels="loss"></ablation-playground></body></html>',
+      );
+      const { build } = await import('vite');
+      await build({ root: site, configFile: false, logLevel: 'silent', build: { outDir: join(site, 'out'), emptyOutDir: true } });
+      server = await startServer(join(site, 'out'));
+      await page.goto(`${server.url}/`);
+      await started(page);
+      const w = await page.evaluate(() => {
+        const s = document.getElementById('w').shadowRoot;
+        const n = s.querySelector('[data-el="notice"]');
+        return { notice: n.hidden ? '' : n.textContent, weight: getComputedStyle(s.querySelector('[data-el="status"]')).fontWeight };
+      });
+      assert(w.notice === '', `the bundled element fell back or complained: ${w.notice}`);
+      assert(w.weight === '600', `the bundled element's stylesheet did not load (status font-weight ${w.weight})`);
+    } finally {
+      await server?.close();
+      await rm(site, { recursive: true, force: true });
     }
   });
 }
