@@ -25,9 +25,9 @@ function spawn(url) {
 
 /**
  * Starts the engine. `onFrame(bytes, seq)` gets every frame and the number of the last command
- * applied before it; `onNotice(text)` says when training
- * falls back to the page's thread; `onError(text)` reports a broken engine.
- * Returns { send(command), mode: 'worker' | 'page', stop() }.
+ * applied before it; `onNotice(text)` says when training falls back to the page's thread;
+ * `onError(text)` reports a broken engine.
+ * Returns { send(command), mode: 'worker' | 'page', stop(), seq (of the last command sent) }.
  */
 export function startDriver(bindings, { onFrame, onNotice, onError }) {
   let worker = null;
@@ -50,17 +50,20 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
     },
   };
 
+  /** A frame from either engine, with its engine's memory and timings. */
+  function received(bytes, frameSeq, memory, timings) {
+    driver.engineMemory = memory;
+    driver.timings = timings;
+    onFrame(bytes, frameSeq);
+  }
+
   function fallBack(reason) {
     if (local) return;
     worker?.terminate();
     worker = null;
     driver.mode = 'page';
     onNotice(`Training runs on the page's thread (slower; the page may stutter at large settings): ${reason}`);
-    const post = (bytes, s, timings) => {
-      driver.engineMemory = bindings.memoryBytes();
-      driver.timings = { ...timings };
-      onFrame(bytes, s);
-    };
+    const post = (bytes, s, timings) => received(bytes, s, bindings.memoryBytes(), { ...timings });
     local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError });
     // the whole state is the last restart and whether to play
     if (lastRestart) local.command({ ...lastRestart, seq });
@@ -82,11 +85,7 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
       if (w !== worker) return;
       lastHeard = performance.now();
       const m = e.data;
-      if (m.type === 'frame') {
-        driver.engineMemory = m.memory;
-        driver.timings = m.timings;
-        onFrame(m.bytes, m.seq);
-      }
+      if (m.type === 'frame') received(m.bytes, m.seq, m.memory, m.timings);
       else if (m.type === 'ready') {
         booted = true;
         clearTimeout(timer);

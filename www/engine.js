@@ -105,19 +105,16 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
         case 'continue':
           applyRestart();
           session?.continueRun();
-          frameDue = true;
           break;
         case 'step':
           playing = false;
           applyRestart();
           session?.step();
-          frameDue = true;
           break;
         case 'rescale':
         case 'resetScale':
           applyRestart();
           session?.[m.type]();
-          frameDue = true;
           break;
         default:
           return;

@@ -56,14 +56,6 @@ impl Session {
         self
     }
 
-    pub fn config(&self) -> &Config {
-        &self.trainer.config
-    }
-
-    pub fn generation(&self) -> u32 {
-        self.generation
-    }
-
     /// Starts again from the seed with `config` (a new `generation`), keeping the axis and the
     /// initial layers. If only the step limit changed, the run goes on with the new limit.
     pub fn restart(&mut self, config: &Config, generation: u32) {

@@ -12,7 +12,7 @@
 
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, TEST_PAGES, frames, loadPlayground, openPage, startServer, state } from './lib.mjs';
+import { ROOT, TEST_PAGES, frames, loadPlayground, makeWaitFor, openPage, startServer, state } from './lib.mjs';
 
 // Every model parameter, by its URL / attribute name (src/config/table.rs's table).
 const PARAMS = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps'];
@@ -73,15 +73,7 @@ TEST_PAGES.set('/__test/host.html', (url) => {
 // ---------------------------------------------------------------------------------------
 
 export default function registerEmbedTests({ test, assert, AssertionError, parseStatus }) {
-  /** page.waitForFunction, failing the test with `message` (a string or a function giving one). */
-  async function waitFor(target, fn, arg, message, timeout = 10_000) {
-    try {
-      await target.waitForFunction(fn, arg, { timeout });
-    } catch (e) {
-      if (!/Timeout/i.test(e.message)) throw e;
-      throw new AssertionError(`${typeof message === 'function' ? await message() : message} (waited ${timeout} ms)`);
-    }
-  }
+  const waitFor = makeWaitFor(AssertionError);
 
   const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 

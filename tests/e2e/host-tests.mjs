@@ -9,7 +9,7 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, TEST_PAGES, startServer } from './lib.mjs';
+import { DIST, TEST_PAGES, makeWaitFor, startServer } from './lib.mjs';
 
 /** A host page on its own origin that embeds one element from `widget` (the dist/ origin). */
 function hostPage(widget, { head = '', element = '<ablation-playground id="w" depth="6" panels="histogram,loss"></ablation-playground>' } = {}) {
@@ -33,16 +33,9 @@ const HOSTILE = `<style>
 </style>`;
 
 export default function registerHostTests({ test, assert, AssertionError }) {
-  async function waitFor(page, fn, arg, message, timeout = 20_000) {
-    try {
-      await page.waitForFunction(fn, arg, { timeout });
-    } catch (e) {
-      if (!/Timeout/i.test(e.message)) throw e;
-      throw new AssertionError(`${message} (waited ${timeout} ms)`);
-    }
-  }
+  const waitFor = makeWaitFor(AssertionError);
   const started = (page) =>
-    waitFor(page, () => (document.getElementById('w')?.value?.step ?? 0) > 3, null, 'the element did not start training');
+    waitFor(page, () => (document.getElementById('w')?.value?.step ?? 0) > 3, null, 'the element did not start training', 20_000);
 
   test('a hostile host page keeps its own styles, and does not break the widget', async ({ page, baseUrl }) => {
     const host = await startServer();

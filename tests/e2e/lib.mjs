@@ -163,6 +163,21 @@ export async function state(page) {
 }
 
 /**
+ * A `waitFor(target, fn, arg, message, timeout)` that runs page.waitForFunction and fails the
+ * test with `Failure(message)` on a timeout (`message` may be a function giving the text).
+ */
+export function makeWaitFor(Failure) {
+  return async function waitFor(target, fn, arg, message, timeout = 10_000) {
+    try {
+      await target.waitForFunction(fn, arg, { timeout });
+    } catch (e) {
+      if (!/Timeout/i.test(e.message)) throw e;
+      throw new Failure(`${typeof message === 'function' ? await message() : message} (waited ${timeout} ms)`);
+    }
+  };
+}
+
+/**
  * How long a setTimeout(0) waits on the page's thread, sampled every `gapMs` for `seconds`:
  * a busy main thread shows up as long waits.
  */

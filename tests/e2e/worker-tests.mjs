@@ -7,7 +7,7 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error,
 // uncaught exception, failed request or visible error box.
 
-import { TEST_PAGES, startServer, state, timeoutDelays } from './lib.mjs';
+import { TEST_PAGES, makeWaitFor, startServer, state, timeoutDelays } from './lib.mjs';
 
 const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
@@ -15,14 +15,7 @@ export default function registerWorkerTests({ test, assert, AssertionError }) {
   const pg = (page, expr) => page.evaluate(`window.ablationPlayground.playground.${expr}`);
   const statusText = (page) => page.locator('main[data-ap-root] [data-el="status"]').textContent();
 
-  async function waitFor(page, fn, arg, message, timeout = 10_000) {
-    try {
-      await page.waitForFunction(fn, arg, { timeout });
-    } catch (e) {
-      if (!/Timeout/i.test(e.message)) throw e;
-      throw new AssertionError(`${message} (waited ${timeout} ms)`);
-    }
-  }
+  const waitFor = makeWaitFor(AssertionError);
 
   test('frames come from a dedicated worker and the page thread does not train', async ({ page, load }) => {
     await page.addInitScript(() => {
