@@ -14,6 +14,7 @@ COMBOS = [
     ("LN alone (pre)", ["--residual", "off", "--norm", "pre"]),
     ("residual alone", ["--residual", "on", "--norm", "off"]),
     ("both on (pre)", ["--residual", "on", "--norm", "pre"]),
+    ("both on (pre), no final norm", ["--residual", "on", "--norm", "pre", "--final-norm", "off"]),
     ("both on (post)", ["--residual", "on", "--norm", "post"]),
 ]
 
@@ -45,8 +46,8 @@ def main():
     for (name, d, s, _), r in zip(jobs, results):
         rows.setdefault((name, d), []).append(r)
     print(f"recipe: {' '.join(a.extra)} · {a.steps} steps · seeds {a.seeds}")
-    print("| combination | depth | init top std | init ‖∂L/∂x₀‖/‖∂L/∂x_L‖ | loss at start | final loss (median, min–max) | diverged |")
-    print("|---|---|---|---|---|---|---|")
+    print("| combination | depth | init top std | init readout std | init ‖∂L/∂x₀‖/‖∂L/∂x_L‖ | loss at start | final loss (median, min–max) | beyond ±4 after | diverged |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for (name, d), rs in rows.items():
         std = statistics.median([r["init"]["act_std"][-1] if r["init"]["act_std"][-1] is not None else math.inf for r in rs])
         ratio = statistics.median([
@@ -54,7 +55,12 @@ def main():
         start = statistics.median([r["loss"][0] if r["loss"][0] is not None else math.inf for r in rs])
         finals = [r["loss"][-1] if r["loss"][-1] is not None else math.inf for r in rs]
         div = [r["diverged_at"] for r in rs if r["diverged_at"] is not None]
-        print(f"| {name} | {d} | {fmt(std)} | {fmt(ratio)} | {fmt(start)} | {fmt(statistics.median(finals))} ({fmt(min(finals))}–{fmt(max(finals))}) | {len(div)}/{len(rs)}{' at ' + ','.join(map(str, div)) if div else ''} |")
+        readout = statistics.median([r["init"]["readout_std"] if r["init"]["readout_std"] is not None else math.inf for r in rs])
+        def beyond(r):
+            h = r["histogram"]
+            return (h["below"] + h["above"]) / (sum(h["counts"]) + h["below"] + h["above"] + h["nan"])
+        out = statistics.median([beyond(r) for r in rs])
+        print(f"| {name} | {d} | {fmt(std)} | {fmt(readout)} | {fmt(ratio)} | {fmt(start)} | {fmt(statistics.median(finals))} ({fmt(min(finals))}–{fmt(max(finals))}) | {100 * out:.0f}% | {len(div)}/{len(rs)}{' at ' + ','.join(map(str, div)) if div else ''} |")
 
 if __name__ == "__main__":
     main()

@@ -9,7 +9,7 @@
 //!
 //! JavaScript holds these opaque handles and moves bytes between them; it does no maths.
 
-use crate::config::{Config, PARAMS};
+use crate::config::{Config, PARAMS, PRESETS};
 use crate::training::frame::Frame;
 use crate::training::session;
 use crate::view::charts::{self, depth::DepthCurves, Theme};
@@ -93,6 +93,11 @@ impl Settings {
     /// Every parameter's URL name, in table order.
     pub fn names() -> Vec<String> {
         PARAMS.iter().map(|p| p.name.to_string()).collect()
+    }
+
+    /// The presets, for the menu: `name`, then what it shows, for each.
+    pub fn presets() -> Vec<String> {
+        PRESETS.iter().flat_map(|p| [p.name.to_string(), p.help.to_string()]).collect()
     }
 
     /// Sets one parameter by its URL name. A bad value is an error and changes nothing.
@@ -400,7 +405,15 @@ impl View {
         colours: &str,
     ) -> Result<(), JsError> {
         let (f, theme) = (self.frame()?, theme(scale, dark, colours));
-        draw_on(canvas, |area| charts::histogram::draw(area, &f.histogram, f.act_std(), &theme))
+        draw_on(canvas, |area| {
+            charts::histogram::draw(
+                area,
+                &f.histogram,
+                &words::histogram_subject(&f.config),
+                f.act_std(),
+                &theme,
+            )
+        })
     }
 
     #[wasm_bindgen(js_name = drawLoss)]

@@ -161,7 +161,7 @@ fn svg_export_writes_three_well_formed_svgs_for_every_sublayer() {
         let dir_s = dir.to_str().unwrap();
         report(&["--depth", "3", "--sublayer", sublayer, "--steps", "5", "--width", "16", "--svg", dir_s]);
         for (name, expected) in
-            [("histogram", "final activations"), ("loss", "training loss"), ("depth", "per layer")]
+            [("histogram", "final LayerNorm(x_L)"), ("loss", "training loss"), ("depth", "per layer")]
         {
             let svg = std::fs::read_to_string(dir.join(format!("{name}.svg"))).unwrap();
             let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{sublayer} {name}: {e}"));
@@ -178,4 +178,73 @@ fn svg_export_writes_three_well_formed_svgs_for_every_sublayer() {
     roxmltree::Document::parse(&svg).unwrap();
     assert!(svg.contains("diverged at step"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn std_of(xs: &[f64]) -> f64 {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt()
+}
+
+#[test]
+fn readout_std_describes_what_the_readout_reads() {
+    let on = report(&["--depth", "6", "--steps", "20"]);
+    let off = report(&["--depth", "6", "--steps", "20", "--final-norm", "off"]);
+    assert_eq!(
+        (on["config"]["final_norm"].as_str(), off["config"]["final_norm"].as_str()),
+        (Some("on"), Some("off"))
+    );
+    for phase in ["init", "final"] {
+        let (r_on, r_off) =
+            (on[phase]["readout_std"].as_f64().unwrap(), off[phase]["readout_std"].as_f64().unwrap());
+        // without a final norm the readout reads x_L itself
+        assert_eq!(r_off, off[phase]["act_std"][6].as_f64().unwrap(), "{phase}");
+        // the final norm changes what the readout reads, not the stream below it
+        assert!(on[phase]["act_std"][6].as_f64().unwrap() > 1.2, "{phase}: the pre-norm stream grows");
+        assert!(r_on != r_off, "{phase}");
+    }
+    // at initialisation γ = 1, β = 0: every token of LN_f(x_L) has mean 0 and variance v/(v + ε)
+    let r = on["init"]["readout_std"].as_f64().unwrap();
+    assert!((r - 1.0).abs() < 1e-3, "{r}");
+    // the histogram counts what the readout reads: std from its bins agrees roughly
+    let h = &on["histogram"];
+    let (lo, hi) = (h["lo"].as_f64().unwrap(), h["hi"].as_f64().unwrap());
+    let counts: Vec<u64> = h["counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+    let w = (hi - lo) / counts.len() as f64;
+    let centres: Vec<f64> = counts
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &c)| std::iter::repeat_n(lo + (i as f64 + 0.5) * w, c as usize))
+        .collect();
+    let binned = std_of(&centres);
+    let exact = on["final"]["readout_std"].as_f64().unwrap();
+    assert!((binned - exact).abs() < 0.1 * exact, "binned {binned} vs {exact}");
+    // post-norm and norm off have no final norm: the flag changes nothing there
+    for norm in ["post", "off"] {
+        let a = ablate(&["--depth", "4", "--steps", "5", "--norm", norm]).stdout;
+        let b = ablate(&["--depth", "4", "--steps", "5", "--norm", norm, "--final-norm", "off"]).stdout;
+        let strip = |s: Vec<u8>| {
+            String::from_utf8(s).unwrap().replace("\"final_norm\":\"off\"", "\"final_norm\":\"on\"")
+        };
+        assert_eq!(strip(a), strip(b), "{norm}");
+    }
+}
+
+#[test]
+fn a_preset_applies_first_and_other_flags_adjust_it() {
+    let alone = report(&["--preset", "explode", "--steps", "3"]);
+    assert_eq!(alone["config"]["optimizer"], "sgd");
+    assert_eq!(alone["config"]["residual"], "off");
+    let after = report(&["--preset", "explode", "--depth", "4", "--steps", "3"]);
+    let before = report(&["--depth", "4", "--preset", "explode", "--steps", "3"]);
+    assert_eq!(after, before, "the preset comes first wherever it stands");
+    assert_eq!(after["config"]["depth"], 4);
+    assert_eq!(after["config"]["gain"], 2.0);
+    let out = ablate(&["--preset", "boom"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("ablate: --preset:") && err.contains("explode") && err.lines().count() == 1,
+        "{err}"
+    );
 }

@@ -190,21 +190,29 @@ fn all_configs() -> Vec<Config> {
                     if norm == NormPlacement::Off && norm_kind == NormKind::RmsNorm {
                         continue;
                     }
-                    for sublayer in
-                        [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block]
-                    {
-                        out.push(Config {
-                            depth,
-                            residual,
-                            norm,
-                            norm_kind,
-                            sublayer,
-                            width: 8,
-                            tokens: 5,
-                            init_gain: 1.0,
-                            seed: 5 + depth as u64,
-                            ..Config::default()
-                        });
+                    // only a pre-norm stack has a final norm to switch off
+                    let finals: &[bool] = if norm == NormPlacement::Pre { &[true, false] } else { &[true] };
+                    for &final_norm in finals {
+                        for sublayer in [
+                            SublayerKind::Mlp,
+                            SublayerKind::Ffn,
+                            SublayerKind::Attention,
+                            SublayerKind::Block,
+                        ] {
+                            out.push(Config {
+                                depth,
+                                residual,
+                                norm,
+                                final_norm,
+                                norm_kind,
+                                sublayer,
+                                width: 8,
+                                tokens: 5,
+                                init_gain: 1.0,
+                                seed: 5 + depth as u64,
+                                ..Config::default()
+                            });
+                        }
                     }
                 }
             }
@@ -216,7 +224,9 @@ fn all_configs() -> Vec<Config> {
 #[test]
 fn whole_stack_gradients_under_every_switch_combination() {
     let configs = all_configs();
-    assert_eq!(configs.len(), 3 * 2 * 5 * 4);
+    // per depth and residual: norm off, pre (2 kinds × final norm on/off), post (2 kinds)
+    assert_eq!(configs.len(), 3 * 2 * (1 + 4 + 2) * 4);
+    assert!(configs.iter().any(|c| c.has_final_norm()) && configs.iter().any(|c| !c.has_final_norm()));
     for config in configs {
         let what = format!("{config:?}");
         let mut stack = Stack::<f64>::new(&config);
@@ -229,6 +239,7 @@ fn whole_stack_gradients_under_every_switch_combination() {
                 p.value.iter_mut().for_each(|v| *v += 0.3 * rng.normal())
             }
         });
+        assert_eq!(stack.final_norm.is_some(), config.has_final_norm(), "{what}");
         stack.forward(&x, &y);
         stack.backward(&y);
         let dx = stack.input_grad().clone();

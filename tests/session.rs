@@ -110,7 +110,7 @@ fn a_run_stops_at_its_step_limit_and_play_continues_it() {
     assert_eq!(taken, 25);
     let f = s.frame();
     assert!(f.finished() && !s.running());
-    assert!(words::status_line(&f).ends_with("· step 24 · finished"), "{}", words::status_line(&f));
+    assert!(words::status_line(&f).ends_with("· step 25 · finished"), "{}", words::status_line(&f));
     assert!(words::caption(&f).contains("finished its 25 steps"), "{}", words::caption(&f));
     assert!(s.single_step(), "Step trains one more even at the limit");
     assert!(!s.train_step());
@@ -135,7 +135,7 @@ fn every_number_on_screen_comes_from_one_frame() {
     drop(area);
     let mut hist = String::new();
     let area = SVGBackend::with_string(&mut hist, (640, 480)).into_drawing_area();
-    charts::histogram::draw(&area, &f.histogram, f.act_std(), &Theme::light(1.0)).unwrap();
+    charts::histogram::draw(&area, &f.histogram, "x", f.act_std(), &Theme::light(1.0)).unwrap();
     drop(area);
     let std = charts::short(f.act_std());
     let loss = charts::short(f.loss());
@@ -143,8 +143,8 @@ fn every_number_on_screen_comes_from_one_frame() {
         status.contains(&format!("act. std = {std}")) && status.contains(&format!("loss {loss}")),
         "{status}"
     );
-    assert!(status.ends_with("· step 47"), "{status}");
-    assert!(svg.contains(&format!("training loss · step 47 · {loss}")), "the loss chart's title");
+    assert!(status.ends_with("· step 48"), "48 updates applied: {status}");
+    assert!(svg.contains(&format!("training loss · step 48 · {loss}")), "the loss chart's title");
     assert!(hist.contains(&format!("std = {std}")), "the histogram's title");
 }
 
@@ -169,7 +169,7 @@ fn long_runs_stay_bounded() {
     let f = s.frame();
     assert!(f.finished() && f.step == 60_000);
     assert!(
-        words::loss_summary(&f).starts_with("Training loss at step 59999"),
+        words::loss_summary(&f).starts_with("Training loss at step 60000"),
         "{}",
         words::loss_summary(&f)
     );

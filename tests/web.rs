@@ -62,6 +62,18 @@ fn query_sets_the_state_and_bad_values_fall_back_with_notices() {
 }
 
 #[wasm_bindgen_test]
+fn a_preset_in_the_query_applies_first() {
+    let s = Settings::new("?depth=24&preset=explode");
+    assert_eq!(s.get("depth").as_deref(), Some("24"));
+    assert_eq!(s.get("optimizer").as_deref(), Some("sgd"));
+    assert_eq!(s.get("preset").as_deref(), Some("custom"));
+    assert!(!s.query().contains("preset"), "a link carries every parameter, not the preset");
+    let p = Settings::presets();
+    assert_eq!(p.len() % 2, 0);
+    assert!(p.chunks(2).any(|c| c[0] == "explode" && c[1].contains("SGD")), "{p:?}");
+}
+
+#[wasm_bindgen_test]
 fn query_round_trips() {
     let s = Settings::new("?depth=30&norm=pre&norm_kind=rmsnorm&gain=0.5&lr=0.002&warmup=10");
     let again = Settings::new(&s.query());

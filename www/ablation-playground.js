@@ -10,7 +10,8 @@
 import { assets } from './assets.js';
 import { mount, parseList, showError, isOff, CONTROLS, PANELS } from './playground.js';
 
-const STATE = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps'];
+// `preset` first: it sets every parameter, and the others then adjust it
+const STATE = ['preset', 'depth', 'residual', 'norm', 'final_norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps'];
 
 let bindings;
 function loadBindings() {

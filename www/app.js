@@ -46,6 +46,8 @@ function start(root, bindings) {
       clearTimeout(urlTimer);
       urlTimer = setTimeout(() => {
         const next = new URL(location.href);
+        // the query names every parameter, so a preset in the address is spent
+        next.searchParams.delete('preset');
         for (const [k, v] of new URLSearchParams(controller.playground.query())) next.searchParams.set(k, v);
         history.replaceState(null, '', next);
       }, URL_DELAY_MS);
@@ -69,7 +71,9 @@ function start(root, bindings) {
     }
     const command = m.type.slice(MESSAGE.length);
     if (command === 'set') {
-      for (const [name, value] of Object.entries(m)) {
+      // a preset first, wherever it stands: the other fields adjust it
+      const fields = Object.entries(m).sort(([a], [b]) => (b === 'preset') - (a === 'preset'));
+      for (const [name, value] of fields) {
         if (name === 'type') continue;
         if (!['string', 'number', 'boolean'].includes(typeof value) || String(value).length > 100) {
           console.warn(`ablation-playground: ignored ${name.slice(0, 40)}: not a short string or number`);

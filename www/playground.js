@@ -44,6 +44,10 @@ export const TEMPLATE = `
     <details class="ap-more" data-control="more">
       <summary>More</summary>
       <div class="ap-more-grid">
+        <label>Preset <select data-el="preset"><option value="custom" disabled>custom</option></select></label>
+        <label>Final norm <select data-param="final_norm">
+          <option value="on">on (pre-norm)</option><option value="off">off</option>
+        </select></label>
         <label>Sublayer <select data-param="sublayer">
           <option value="mlp">relu(xW)</option><option value="ffn">FFN (GELU)</option>
           <option value="attention">attention</option><option value="block">attention + FFN blocks</option>
@@ -132,6 +136,13 @@ export function mount(root, bindings, options = {}) {
   // no inline handler (a host's Content-Security-Policy may forbid them): the form never submits
   el('controls').addEventListener('submit', (e) => e.preventDefault());
   const params = [...root.querySelectorAll('[data-param]')];
+  // the lessons' presets, named and described by the Rust table
+  const presets = bindings.Settings.presets();
+  for (let i = 0; i < presets.length; i += 2) {
+    const option = new Option(presets[i], presets[i]);
+    option.title = presets[i + 1];
+    el('preset').append(option);
+  }
   const radios = [...el('placement').querySelectorAll('input')];
   const group = `ap-placement-${++radioGroups}`;
   for (const r of radios) r.name = group;
@@ -241,6 +252,7 @@ export function mount(root, bindings, options = {}) {
     el('placement').hidden = norm === 'off' || (shown.controls != null && !shown.controls.has('placement'));
     if (norm !== 'off') for (const r of radios) r.checked = r.value === norm;
     for (const input of params) input.value = settings.get(input.dataset.param);
+    el('preset').value = settings.get('preset');
     el('play').textContent = playing ? 'Pause' : 'Play';
   }
 
@@ -258,7 +270,6 @@ export function mount(root, bindings, options = {}) {
       return;
     }
     const before = settings.query();
-    const old = settings.get(name);
     try {
       if (lenient) settings.setLeniently(name, String(text));
       else settings.set(name, String(text));
@@ -267,9 +278,14 @@ export function mount(root, bindings, options = {}) {
     }
     notice(settings.takeNotices());
     syncControls();
-    const after = settings.get(name);
-    if (fromControl && after !== undefined && after !== old) onParam(name, after);
-    if (settings.query() !== before) restart();
+    const after = settings.query();
+    if (after === before) return;
+    // a preset changes many parameters at once: report each that changed
+    if (fromControl) {
+      const old = new URLSearchParams(before);
+      for (const [k, v] of new URLSearchParams(after)) if (old.get(k) !== v) onParam(k, v);
+    }
+    restart();
   }
 
   function sizeCanvas(canvas) {
@@ -389,6 +405,11 @@ export function mount(root, bindings, options = {}) {
       emit('change');
     });
   }
+  el('preset').addEventListener('change', (e) => {
+    set('preset', e.target.value, { fromControl: true });
+    emit('input');
+    emit('change');
+  });
   for (const input of params) {
     input.addEventListener('change', () => {
       set(input.dataset.param, input.value, { fromControl: true });

@@ -1,7 +1,7 @@
 //! `ablate`: train one configuration natively and print a JSON report.
 //! Run `ablate --help` for the flags; the README documents them and the JSON.
 
-use ablation_playground::config::{find_flag, PARAMS};
+use ablation_playground::config::{find_flag, preset_choices, PARAMS, PRESET, PRESETS};
 use ablation_playground::training::report::{run, Run};
 use ablation_playground::view::figures::panels_svg;
 use ablation_playground::Config;
@@ -11,7 +11,13 @@ use std::process::ExitCode;
 const MAX_STEPS: usize = 100_000;
 
 fn usage() -> String {
-    let mut s = String::from("usage: ablate [--FLAG VALUE]... [--steps N]\n\nflags (default in brackets):\n");
+    let mut s = String::from(
+        "usage: ablate [--preset NAME] [--FLAG VALUE]... [--steps N]\n\nflags (default in brackets):\n",
+    );
+    s += &format!("  --{PRESET:<11} sets every flag at once, before the others; {}:\n", preset_choices());
+    for p in PRESETS {
+        s += &format!("                 {:<20} {}\n", p.name, p.help);
+    }
     for p in PARAMS.iter().filter(|p| p.name != "steps") {
         s += &format!("  --{:<11} {} [{}]; {}\n", p.flag, p.help, p.default_text(), p.allowed());
     }
@@ -28,9 +34,11 @@ struct Options {
     dark: bool,
 }
 
-/// Parses `--flag value` and `--flag=value` pairs.
+/// Parses `--flag value` and `--flag=value` pairs. A `--preset` applies first, wherever it
+/// stands, and the other flags adjust it.
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut config = Config::default();
+    let mut params: Vec<(&str, String)> = Vec::new();
     let mut steps = 500;
     let mut svg_dir = None;
     let mut dark = false;
@@ -65,11 +73,17 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 .ok()
                 .filter(|s| *s <= MAX_STEPS)
                 .ok_or_else(|| format!("--steps: \"{value}\" is not an integer from 0 to {MAX_STEPS}"))?;
+        } else if flag == PRESET {
+            config.set(PRESET, &value).map_err(|e| format!("--{flag}: {}", e.message))?;
         } else {
             let spec = find_flag(flag).ok_or_else(|| format!("--{flag}: unknown flag (see --help)"))?;
-            config.set(spec.name, &value).map_err(|e| format!("--{flag}: {}", e.message))?;
+            spec.check(&value).map_err(|e| format!("--{flag}: {}", e.message))?;
+            params.push((spec.name, value));
         }
         i += 1;
+    }
+    for (name, value) in params {
+        config.set(name, &value).expect("checked above");
     }
     config.steps = steps;
     Ok(Options { config, steps, svg_dir, dark })

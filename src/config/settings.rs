@@ -49,6 +49,10 @@ pub struct Config {
     pub residual: bool,
     /// Where the norm sits: off, pre or post.
     pub norm: NormPlacement,
+    /// A pre-norm stack ends with one more norm before the readout, as GPT-2 (`ln_f`) and
+    /// LLaMA do: the residual stream itself is never normalised in a pre-norm stack. Post-norm
+    /// stacks already end normalised, and with the norm off there is none.
+    pub final_norm: bool,
     /// LayerNorm or RMSNorm.
     pub norm_kind: NormKind,
     /// What each sublayer computes.
@@ -82,6 +86,7 @@ impl Default for Config {
             depth: 12,
             residual: true,
             norm: NormPlacement::Pre,
+            final_norm: true,
             norm_kind: NormKind::LayerNorm,
             sublayer: SublayerKind::Mlp,
             width: 32,
@@ -110,3 +115,10 @@ impl fmt::Display for ConfigError {
 }
 
 impl std::error::Error for ConfigError {}
+
+impl Config {
+    /// The stack has a final norm between its last sublayer and the readout.
+    pub fn has_final_norm(&self) -> bool {
+        self.final_norm && self.norm == NormPlacement::Pre
+    }
+}

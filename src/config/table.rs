@@ -2,6 +2,7 @@
 //! element attribute, message field), its CLI flag, type, allowed values and default.
 //! Every entry point parses through it, so they accept and reject exactly the same things.
 
+use super::presets::{find_preset, PRESET, PRESETS};
 use super::settings::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, SublayerKind};
 
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +91,14 @@ pub const PARAMS: &[ParamSpec] = &[
         help: "normalisation: off, pre (x + F(LN(x))) or post (LN(x + F(x)))",
         get: |c| NORMS[c.norm as usize].into(),
         set: |c, v| c.norm = [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post][choice(v)],
+    },
+    ParamSpec {
+        name: "final_norm",
+        flag: "final-norm",
+        kind: Kind::Choice(ON_OFF),
+        help: "a pre-norm stack ends with a final norm before the readout (as GPT-2's ln_f)",
+        get: |c| ON_OFF[usize::from(!c.final_norm)].into(),
+        set: |c, v| c.final_norm = choice(v) == 0,
     },
     ParamSpec {
         name: "norm_kind",
@@ -255,6 +264,11 @@ impl ParamSpec {
     }
 }
 
+/// What `preset` accepts, for error messages and help.
+pub fn preset_choices() -> String {
+    format!("one of {}", PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", "))
+}
+
 pub fn find(name: &str) -> Option<&'static ParamSpec> {
     PARAMS.iter().find(|p| p.name == name)
 }
@@ -273,11 +287,24 @@ impl Config {
     }
 
     /// Sets one parameter by its table name from text; on error the config is unchanged.
+    /// `preset` sets every parameter at once.
     pub fn set(&mut self, name: &str, text: &str) -> Result<(), ConfigError> {
+        if name == PRESET {
+            let preset = find_preset(text).ok_or_else(|| ConfigError {
+                name: PRESET.into(),
+                message: format!(
+                    "\"{}\" is not {}",
+                    text.chars().take(40).collect::<String>(),
+                    preset_choices()
+                ),
+            })?;
+            *self = (preset.config)();
+            return Ok(());
+        }
         let spec = find(name).ok_or_else(|| ConfigError {
             name: name.chars().take(40).collect(),
             message: format!(
-                "unknown parameter; known: {}",
+                "unknown parameter; known: {}, {PRESET}",
                 PARAMS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
             ),
         })?;
@@ -288,11 +315,18 @@ impl Config {
 
     /// Applies `name=value` pairs leniently: an invalid value is replaced by the nearest valid
     /// one (or the default) and an unknown name is skipped; each gets a notice for the reader.
+    /// A `preset` is applied first, wherever it stands, so the other pairs adjust it.
     pub fn apply_leniently<'a>(
         &mut self,
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Vec<String> {
         let mut notices = Vec::new();
+        let (presets, pairs): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|(name, _)| *name == PRESET);
+        for (_, text) in presets {
+            if let Err(e) = self.set(PRESET, text) {
+                notices.push(format!("{e}; ignored"));
+            }
+        }
         for (name, text) in pairs {
             let Some(spec) = find(name) else {
                 let shown: String = name.chars().take(40).collect();
@@ -308,8 +342,12 @@ impl Config {
         notices
     }
 
-    /// A parameter's current value as text, or `None` for an unknown name.
+    /// A parameter's current value as text, or `None` for an unknown name. `preset` gives the
+    /// preset this configuration is exactly, or `custom`.
     pub fn get(&self, name: &str) -> Option<String> {
+        if name == PRESET {
+            return Some(self.preset().unwrap_or("custom").into());
+        }
         find(name).map(|spec| (spec.get)(self))
     }
 
@@ -341,6 +379,7 @@ mod tests {
             ("depth", "96"),
             ("residual", "off"),
             ("norm", "post"),
+            ("final_norm", "off"),
             ("norm_kind", "rmsnorm"),
             ("sublayer", "block"),
             ("width", "128"),
@@ -367,6 +406,7 @@ mod tests {
             ("depth", ""),
             ("residual", "maybe"),
             ("norm", "middle"),
+            ("final_norm", "yes"),
             ("norm_kind", "batchnorm"),
             ("sublayer", "conv"),
             ("width", "30"),
@@ -424,6 +464,34 @@ mod tests {
         );
         assert!(notices[5].contains("unknown parameter"));
         c.validate().unwrap();
+    }
+
+    #[test]
+    fn a_preset_sets_everything_first_and_later_parameters_adjust_it() {
+        let explode = (find_preset("explode").unwrap().config)();
+        assert_ne!(explode, Config::default());
+        let mut c = Config { width: 64, seed: 9, ..Config::default() };
+        c.set(PRESET, "explode").unwrap();
+        assert_eq!(c, explode, "every field, not only the preset's own");
+        assert_eq!(c.get(PRESET).as_deref(), Some("explode"));
+        // wherever it stands among the pairs, the preset comes first
+        for pairs in [[("depth", "24"), (PRESET, "explode")], [(PRESET, "explode"), ("depth", "24")]] {
+            let mut c = Config::default();
+            assert!(c.apply_leniently(pairs).is_empty());
+            assert_eq!(c, Config { depth: 24, ..explode.clone() });
+            assert_eq!(c.get(PRESET).as_deref(), Some("custom"));
+        }
+        let mut c = Config { depth: 5, ..Config::default() };
+        let e = c.set(PRESET, "boom").unwrap_err();
+        assert_eq!(e.name, PRESET);
+        assert!(e.message.contains("default, explode, gradient-experiment"), "{e}");
+        assert_eq!(c.depth, 5, "a rejected preset changes nothing");
+        let notices = c.apply_leniently([(PRESET, "boom"), ("depth", "7")]);
+        assert_eq!((c.depth, notices.len()), (7, 1), "{notices:?}");
+        for p in PRESETS {
+            (p.config)().validate().unwrap();
+            assert_eq!((p.config)().preset(), Some(p.name), "presets are distinct");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The whole model: `depth` layers on the residual stream, then a learned linear readout.
 //!
-//! `x₀` is the input batch, `x_{ℓ+1} = layer_ℓ(x_ℓ)`, prediction `ŷ = x_L R`, loss MSE.
+//! `x₀` is the input batch, `x_{ℓ+1} = layer_ℓ(x_ℓ)`, prediction `ŷ = LN_f(x_L) R` for a
+//! pre-norm stack with its final norm (GPT-2's `ln_f`) and `ŷ = x_L R` otherwise, loss MSE.
 //! The stack keeps every `x_ℓ` (the per-depth panel and the histogram read them) and, after
 //! `backward` (the probe's, not a training step's), the norm of `∂L/∂x_ℓ` at every depth and of
 //! `∂L/∂W` for every sublayer.
@@ -9,6 +10,7 @@ use crate::config::Config;
 use crate::model::layer::Layer;
 use crate::model::linear::Linear;
 use crate::model::loss::{mse, mse_backward};
+use crate::model::norm::Norm;
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
@@ -17,6 +19,10 @@ use nalgebra::DMatrix;
 
 pub struct Stack<F: Real> {
     pub layers: Vec<Layer<F>>,
+    /// The final norm of a pre-norm stack, between `x_L` and the readout.
+    pub final_norm: Option<Norm<F>>,
+    /// (T, d) `LN_f(x_L)`, what the readout reads when there is a final norm.
+    top: DMatrix<F>,
     pub readout: Linear<F>, // (d, d_out)
     /// `x_0 ..= x_L`, each (T, d).
     pub stream: Vec<DMatrix<F>>,
@@ -47,8 +53,11 @@ impl<F: Real> Stack<F> {
         assert_eq!(layers.len(), config.depth);
         let (t, d, k) = (config.tokens, config.width, outputs(config));
         let mut draw = Draw::fresh(Rng::new(config.seed, Stream::Readout));
+        let final_norm = config.has_final_norm().then(|| Norm::new(config.norm_kind, t, d));
         Stack {
             layers,
+            top: if final_norm.is_some() { DMatrix::zeros(t, d) } else { DMatrix::zeros(0, d) },
+            final_norm,
             readout: Linear::new(d, k, 1.0, false, &mut draw),
             stream: vec![DMatrix::zeros(t, d); config.depth + 1],
             pred: DMatrix::zeros(t, k),
@@ -60,9 +69,12 @@ impl<F: Real> Stack<F> {
         }
     }
 
-    /// The readout back to `new`'s state in place; the caller re-initialises the layers
-    /// (`Layer::init`). For a `config` with this stack's shapes.
+    /// The final norm and the readout back to `new`'s state in place; the caller
+    /// re-initialises the layers (`Layer::init`). For a `config` with this stack's shapes.
     pub fn init_readout(&mut self, config: &Config) {
+        if let Some(n) = &mut self.final_norm {
+            n.init();
+        }
         self.readout.init(1.0, &mut Draw::fresh(Rng::new(config.seed, Stream::Readout)));
     }
 
@@ -73,7 +85,14 @@ impl<F: Real> Stack<F> {
             let (below, above) = self.stream.split_at_mut(l + 1);
             layer.forward(&below[l], &mut above[0]); // x_{ℓ+1} = layer_ℓ(x_ℓ)
         }
-        self.readout.forward(&self.stream[self.layers.len()], &mut self.pred); // ŷ = x_L R
+        let x_top = &self.stream[self.layers.len()];
+        match &mut self.final_norm {
+            Some(ln) => {
+                ln.forward(x_top, &mut self.top);
+                self.readout.forward(&self.top, &mut self.pred); // ŷ = LN_f(x_L) R
+            }
+            None => self.readout.forward(x_top, &mut self.pred), // ŷ = x_L R
+        }
         mse(&self.pred, target)
     }
 
@@ -91,7 +110,14 @@ impl<F: Real> Stack<F> {
         let depth = self.layers.len();
         mse_backward(&self.pred, target, &mut self.dpred);
         let [g_top, g_next] = &mut self.grad;
-        self.readout.backward(&self.stream[depth], &self.dpred, g_top, false);
+        match &mut self.final_norm {
+            Some(ln) => {
+                // g_next is free until the first layer: it holds ∂L/∂LN_f(x_L) meanwhile
+                self.readout.backward(&self.top, &self.dpred, g_next, false);
+                ln.backward(g_next, g_top);
+            }
+            None => self.readout.backward(&self.stream[depth], &self.dpred, g_top, false),
+        }
         if norms {
             self.stream_grad_norm[depth] = frobenius(g_top.as_slice());
         }
@@ -111,9 +137,17 @@ impl<F: Real> Stack<F> {
         &self.grad[self.layers.len() % 2]
     }
 
-    /// The residual stream after the last sublayer: what the histogram shows.
+    /// The residual stream after the last sublayer, `x_L`.
     pub fn output(&self) -> &DMatrix<F> {
         &self.stream[self.layers.len()]
+    }
+
+    /// What the readout reads: `LN_f(x_L)` with a final norm, else `x_L`. The histogram shows it.
+    pub fn readout_input(&self) -> &DMatrix<F> {
+        match self.final_norm {
+            Some(_) => &self.top,
+            None => self.output(),
+        }
     }
 
     /// Mean, std, max |x| and non-finite count of `x_ℓ` at every depth ℓ = 0..=L.
@@ -144,6 +178,9 @@ impl<F: Real> Params<F> for Stack<F> {
     fn visit(&mut self, f: &mut dyn FnMut(&mut Param<F>)) {
         for layer in &mut self.layers {
             layer.visit(f);
+        }
+        if let Some(n) = &mut self.final_norm {
+            n.visit(f);
         }
         self.readout.visit(f);
     }

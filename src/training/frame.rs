@@ -23,7 +23,7 @@ pub struct Frame {
     /// The probe at initialisation, and now.
     pub init: Snapshot,
     pub now: Snapshot,
-    /// The final activations on the probe batch, on the reader's axis.
+    /// What the readout reads on the probe batch, on the reader's axis.
     pub histogram: Histogram,
     pub history: LossHistory,
 }
@@ -34,8 +34,14 @@ impl Frame {
         self.history.last().unwrap_or(self.now.probe_loss)
     }
 
-    /// std of the final activations on the probe batch now.
+    /// The status line's `act. std`: the std of what the readout reads on the probe batch
+    /// now (after the final norm of a pre-norm stack, else the stream's top `x_L`).
     pub fn act_std(&self) -> f64 {
+        self.now.readout_std
+    }
+
+    /// std of the residual stream's top `x_L` on the probe batch now.
+    pub fn top_std(&self) -> f64 {
         self.now.act_std[self.config.depth]
     }
 
@@ -56,6 +62,7 @@ impl Frame {
             w.f64s(&s.act_std);
             w.f64s(&s.grad_norm);
             w.f64s(&s.weight_grad_norm);
+            w.f64(s.readout_std);
             w.f64(s.probe_loss);
         }
         let h = &self.histogram;
@@ -111,6 +118,7 @@ impl Frame {
                 act_std: r.f64s()?,
                 grad_norm: r.f64s()?,
                 weight_grad_norm: r.f64s()?,
+                readout_std: r.f64()?,
                 probe_loss: r.f64()?,
             })
         };
@@ -162,8 +170,8 @@ impl Frame {
     }
 }
 
-/// "APF1": an ablation-playground frame, version 1.
-const MAGIC: u32 = 0x3146_5041;
+/// "APF2": an ablation-playground frame, version 2 (with the readout's std).
+const MAGIC: u32 = 0x3246_5041;
 
 struct Writer(Vec<u8>);
 

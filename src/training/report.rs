@@ -1,7 +1,7 @@
 //! A full run as plain data: what the CLI prints and what static figures are drawn from.
 
 use crate::config::Config;
-use crate::model::stats::{histogram, Histogram, Range};
+use crate::model::stats::{histogram, mean_std, Histogram, Range};
 use crate::training::train::Trainer;
 
 /// The histogram's fixed axis: wide enough for a healthy unit-scale stream, narrow enough
@@ -18,6 +18,8 @@ pub struct Snapshot {
     pub grad_norm: Vec<f64>,
     /// `‖∂L/∂W_ℓ‖` for each sublayer.
     pub weight_grad_norm: Vec<f64>,
+    /// std of what the readout reads: `LN_f(x_L)` with a final norm, else `x_L`.
+    pub readout_std: f64,
     /// Loss on the probe batch.
     pub probe_loss: f64,
 }
@@ -30,6 +32,7 @@ impl Snapshot {
             act_std: stack.stream_stds(),
             grad_norm: stack.stream_grad_norm.clone(),
             weight_grad_norm: stack.weight_grad_norm.clone(),
+            readout_std: mean_std(stack.readout_input().as_slice()).1,
             probe_loss,
         }
     }
@@ -42,7 +45,7 @@ pub struct Run {
     /// Loss before each update and after the last (`steps + 1` values; NaN after divergence).
     pub loss: Vec<f64>,
     pub diverged_at: Option<usize>,
-    /// The final stream on the probe batch after training, on the fixed axis.
+    /// What the readout reads on the probe batch after training, on the fixed axis.
     pub histogram: Histogram,
 }
 
@@ -53,6 +56,6 @@ pub fn run(config: &Config, steps: usize) -> Run {
     // after a divergence one_step measures nothing and returns NaN
     let loss: Vec<f64> = (0..=steps).map(|s| trainer.one_step(s < steps)).collect();
     let last = Snapshot::take(&mut trainer);
-    let histogram = histogram(trainer.stack.output().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
+    let histogram = histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
     Run { config: config.clone(), init, last, loss, diverged_at: trainer.diverged_at, histogram }
 }

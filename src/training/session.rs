@@ -117,7 +117,7 @@ impl Session {
     /// Fits the histogram's axis to the current activations; it then stays fixed again.
     pub fn rescale(&mut self) {
         self.measure();
-        let auto = histogram(self.trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Auto);
+        let auto = histogram(self.trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, Range::Auto);
         let half = auto.lo.abs().max(auto.hi.abs()).max(1e-6);
         self.range = (-half, half);
     }
@@ -137,7 +137,7 @@ impl Session {
 
     fn histogram(&self) -> Histogram {
         let (lo, hi) = self.range;
-        histogram(self.trainer.stack.output().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi))
+        histogram(self.trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi))
     }
 
     /// What the page shows now, measured on the probe batch.

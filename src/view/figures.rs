@@ -4,6 +4,7 @@
 use crate::training::loss_history::LossHistory;
 use crate::training::report::Run;
 use crate::view::charts::{self, depth::DepthCurves, Theme};
+use crate::view::words::histogram_subject;
 use plotters::prelude::*;
 
 pub const SIZE: (u32, u32) = (640, 480);
@@ -11,13 +12,13 @@ pub const SIZE: (u32, u32) = (640, 480);
 /// The three panels as SVG documents: `[("histogram", svg), ("loss", svg), ("depth", svg)]`.
 pub fn panels_svg(run: &Run, dark: bool) -> Result<Vec<(&'static str, String)>, String> {
     let theme = if dark { Theme::dark(1.0) } else { Theme::light(1.0) };
-    let depth = run.config.depth;
     let mut out = Vec::new();
     let mut svg = String::new();
     charts::histogram::draw(
         &SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
         &run.histogram,
-        run.last.act_std[depth],
+        &histogram_subject(&run.config),
+        run.last.readout_std,
         &theme,
     )?;
     out.push(("histogram", std::mem::take(&mut svg)));

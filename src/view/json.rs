@@ -80,6 +80,7 @@ impl Snapshot {
     pub fn json(&self) -> Json {
         Json::Obj(vec![
             ("act_std", Json::nums(&self.act_std)),
+            ("readout_std", Json::Num(self.readout_std)),
             ("grad_norm", Json::nums(&self.grad_norm)),
             ("weight_grad_norm", Json::nums(&self.weight_grad_norm)),
             ("probe_loss", Json::Num(self.probe_loss)),

@@ -6,11 +6,15 @@ use crate::training::frame::Frame;
 use crate::training::report::Snapshot;
 use crate::view::charts::short;
 
-fn norm_label(c: &Config) -> String {
-    let name = match c.norm_kind {
+fn norm_name(c: &Config) -> &'static str {
+    match c.norm_kind {
         NormKind::LayerNorm => "LayerNorm",
         NormKind::RmsNorm => "RMSNorm",
-    };
+    }
+}
+
+fn norm_label(c: &Config) -> String {
+    let name = norm_name(c);
     match c.norm {
         NormPlacement::Off => "LayerNorm OFF".into(),
         NormPlacement::Pre => format!("{name} ON (pre)"),
@@ -30,10 +34,10 @@ pub fn status_line(m: &Frame) -> String {
         short(m.act_std()),
         short(m.loss())
     );
-    let measured = m.history.len();
     match m.diverged_at {
         Some(at) => s += &format!(" · diverged at step {at}"),
-        None if measured > 0 => s += &format!(" · step {}", measured - 1),
+        // the updates applied: five presses of Step read `step 5`
+        None if m.step > 0 => s += &format!(" · step {}", m.step),
         None => {}
     }
     if m.finished() {
@@ -113,7 +117,7 @@ pub fn caption(m: &Frame) -> String {
         }
     };
     let later = if steps > 0 && now_scale != init_scale && m.diverged_at.is_none() {
-        format!(" After {steps} steps the top's std is {}.", short(m.act_std()))
+        format!(" After {steps} steps the top's std is {}.", short(m.top_std()))
     } else {
         String::new()
     };
@@ -125,13 +129,31 @@ pub fn caption(m: &Frame) -> String {
     format!("{who}, at initialisation {forward}{backward}.{later} {training}{finished}")
 }
 
+/// What the histogram shows, for its title: what the readout reads.
+pub fn histogram_subject(c: &Config) -> String {
+    if c.has_final_norm() {
+        format!("final {}(x_L)", norm_name(c))
+    } else {
+        "final activations x_L".into()
+    }
+}
+
 /// Text alternative for the histogram panel.
 pub fn histogram_summary(m: &Frame) -> String {
     let (h, std) = (&m.histogram, m.act_std());
     let inside: u32 = h.counts.iter().sum();
     let total = inside + h.below + h.above + h.nan;
+    let what = if m.config.has_final_norm() {
+        format!(
+            "the {total} values the readout reads, the final {} of the stream's top x_L (whose std is {})",
+            norm_name(&m.config),
+            short(m.top_std())
+        )
+    } else {
+        format!("the {total} final activations x_L, which the readout reads")
+    };
     let mut s = format!(
-        "Histogram of the {total} final activations on an axis from {} to {}: std {}",
+        "Histogram of {what}, on an axis from {} to {}: std {}",
         short(h.lo),
         short(h.hi),
         short(std)
@@ -153,7 +175,7 @@ pub fn loss_summary(m: &Frame) -> String {
         Some(at) => format!("Training loss started at {} and diverged at step {at}.", short(first)),
         None => format!(
             "Training loss at step {}: {} (started at {}, lowest {}; smoothed {}).",
-            h.len() - 1,
+            h.len(),
             short(last),
             short(first),
             short(h.lowest()),
@@ -211,7 +233,13 @@ mod tests {
         act_std[depth] = std_top;
         let mut grad_norm = vec![1.0; depth + 1];
         grad_norm[0] = grad0;
-        Snapshot { act_std, grad_norm, weight_grad_norm: vec![0.1; depth], probe_loss: 1.5 }
+        Snapshot {
+            act_std,
+            grad_norm,
+            weight_grad_norm: vec![0.1; depth],
+            readout_std: std_top,
+            probe_loss: 1.5,
+        }
     }
 
     #[test]
@@ -222,7 +250,7 @@ mod tests {
         let m = frame(&config, &losses, None, &s, &s);
         assert_eq!(
             status_line(&m),
-            "12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.00 · loss 0.090 · step 2"
+            "12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.00 · loss 0.090 · step 3"
         );
         let config = Config { depth: 1, residual: false, norm: NormPlacement::Off, ..Config::default() };
         let s = snapshot(1, 3.0e7, 1.0);

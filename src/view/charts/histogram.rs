@@ -1,4 +1,4 @@
-//! Panel 1: the distribution of the final activations, on a fixed axis with overflow counts.
+//! Panel 1: the distribution of what the readout reads, on a fixed axis with overflow counts.
 
 use super::{err, frame, short, style_mesh, ChartResult, Theme};
 use crate::model::stats::Histogram;
@@ -8,6 +8,7 @@ use plotters::prelude::*;
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     h: &Histogram,
+    subject: &str,
     std: f64,
     theme: &Theme,
 ) -> ChartResult {
@@ -15,7 +16,7 @@ pub fn draw<DB: DrawingBackend>(
     let bins = h.counts.len();
     let peak = h.counts.iter().copied().max().unwrap_or(0).max(1);
     let width = (h.hi - h.lo) / bins as f64;
-    let mut chart = frame(area, format!("final activations · std = {}", short(std)), theme)
+    let mut chart = frame(area, format!("{subject} · std = {}", short(std)), theme)
         .build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1)
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();

@@ -20,7 +20,8 @@ pub fn draw<DB: DrawingBackend>(
     let (lo, hi) = log_range(buckets.iter().flat_map(|b| [b.min, b.max]));
     let title = match (history.last(), diverged_at) {
         (_, Some(s)) => format!("training loss · diverged at step {s}"),
-        (Some(l), None) => format!("training loss · step {} · {}", history.len() - 1, short(l)),
+        // one loss per update: after n updates the count is n
+        (Some(l), None) => format!("training loss · step {} · {}", history.len(), short(l)),
         (None, None) => "training loss".to_string(),
     };
     let mut chart =

@@ -1,0 +1,55 @@
+//! The lessons' own settings, one word each: a preset sets every parameter at once, so a
+//! lesson's button, a URL (`?preset=explode`) or the CLI (`--preset explode`) shows exactly the
+//! configuration its prose describes. Later parameters then adjust it (`preset=explode&depth=24`).
+
+use super::settings::{Config, NormPlacement, OptimizerKind};
+
+pub struct Preset {
+    pub name: &'static str,
+    /// What the reader will see, for the menu and `--help`.
+    pub help: &'static str,
+    pub config: fn() -> Config,
+}
+
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "default",
+        help: "the reset state: 12 layers, both switches on (pre-norm), Adam",
+        config: Config::default,
+    },
+    Preset {
+        // seed 1: std ≈ 131 at the top at initialisation, the loss 1.9e4, then 4.6e61, then
+        // non-finite at step 2 (tests/presets.rs checks it diverges within a few steps)
+        name: "explode",
+        help: "the blow-up: a plain stack (both switches off) with init gain 2, trained by SGD at lr 0.1",
+        config: || Config {
+            residual: false,
+            norm: NormPlacement::Off,
+            init_gain: 2.0,
+            optimizer: OptimizerKind::Sgd,
+            learning_rate: 0.1,
+            ..Config::default()
+        },
+    },
+    Preset {
+        // each sublayer is 0.5·relu(xW) in distribution: init gain 0.5 scales W by a half
+        name: "gradient-experiment",
+        help: "vanishing gradients: 0.5·relu(xW) with neither residual nor norm (init gain 0.5)",
+        config: || Config { residual: false, norm: NormPlacement::Off, init_gain: 0.5, ..Config::default() },
+    },
+];
+
+pub fn find_preset(name: &str) -> Option<&'static Preset> {
+    let name = name.trim().to_ascii_lowercase();
+    PRESETS.iter().find(|p| p.name == name)
+}
+
+/// `preset` is not a field of `Config` but a way to set all of them: this is its name.
+pub const PRESET: &str = "preset";
+
+impl Config {
+    /// The preset this configuration is exactly, if any.
+    pub fn preset(&self) -> Option<&'static str> {
+        PRESETS.iter().find(|p| (p.config)() == *self).map(|p| p.name)
+    }
+}

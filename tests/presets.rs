@@ -1,0 +1,62 @@
+//! Each preset does in a real run what its help text and the lesson say it does.
+
+use ablation_playground::config::{find_preset, Config, PRESETS};
+use ablation_playground::training::report::run;
+
+fn preset(name: &str) -> Config {
+    (find_preset(name).unwrap_or_else(|| panic!("no preset {name}")).config)()
+}
+
+#[test]
+fn the_lessons_presets_exist() {
+    for name in ["default", "explode", "gradient-experiment"] {
+        assert!(PRESETS.iter().any(|p| p.name == name), "{name}");
+    }
+    assert_eq!(preset("default"), Config::default());
+}
+
+#[test]
+fn default_keeps_the_histogram_inside_its_axis() {
+    let r = run(&preset("default"), 500);
+    assert_eq!(r.diverged_at, None);
+    assert!(
+        (r.init.readout_std - 1.0).abs() < 0.005,
+        "act. std 1.00 at initialisation: {}",
+        r.init.readout_std
+    );
+    assert!((0.3..5.0).contains(&r.loss[0]), "initial loss of order 1: {}", r.loss[0]);
+    let h = &r.histogram;
+    let total = h.counts.iter().sum::<u32>() + h.below + h.above + h.nan;
+    let beyond = f64::from(h.below + h.above) / f64::from(total);
+    assert!(beyond <= 0.05, "at most 5% beyond the axis after 500 steps: {:.1}%", 100.0 * beyond);
+    assert!(r.loss[500] < 0.15, "and it learns: {}", r.loss[500]);
+    // the stream itself still grows with depth; the readout sees it normalised
+    assert!(r.init.act_std[12] > 1.5, "pre-norm's stream is not normalised: {}", r.init.act_std[12]);
+}
+
+#[test]
+fn explode_blows_up_and_diverges_within_a_few_steps() {
+    let c = preset("explode");
+    let r = run(&c, 50);
+    assert!(r.init.act_std[c.depth] > 20.0, "std past 20 at the top: {}", r.init.act_std[c.depth]);
+    assert!(r.loss[0] > 100.0, "the first loss is huge: {}", r.loss[0]);
+    let at = r.diverged_at.expect("explode diverges");
+    assert!(at <= 5, "within a few steps: {at}");
+    assert!(!r.loss[at + 1].is_finite(), "and the loss is gone");
+}
+
+#[test]
+fn gradient_experiment_loses_the_gradient_with_depth() {
+    let c = preset("gradient-experiment");
+    let r = run(&c, 100);
+    let g = &r.init.grad_norm;
+    let ratio = g[0] / g[c.depth];
+    assert!(ratio < 1e-3, "the gradient reaching layer 0 vanishes: ratio {ratio}");
+    for l in 0..c.depth {
+        assert!(g[l] < g[l + 1], "it shrinks at every layer on the way down: {g:?}");
+    }
+    // the same stack with the residual on keeps it
+    let with_residual = run(&Config { residual: true, ..c.clone() }, 0);
+    let g = &with_residual.init.grad_norm;
+    assert!(g[0] / g[c.depth] > 0.5, "with the residual: {}", g[0] / g[c.depth]);
+}
