@@ -106,7 +106,7 @@ fn training_moves_the_readouts_and_frames_of_older_generations_are_dropped() {
         "{}",
         view.status()
     );
-    assert!(view.status().ends_with("· step 24"), "{}", view.status());
+    assert!(view.status().ends_with("· step 25"), "25 updates: {}", view.status());
     session.restart("depth=5", 2);
     assert!(view.load(&session.frame(), 2).unwrap());
     assert!(!view.load(&old, 2).unwrap(), "a frame from before the restart is dropped");

@@ -165,7 +165,8 @@ export function mount(root, bindings, options = {}) {
   let view = null;
   let driver = null;
   let generation = 0; // bumped by every restart; frames of older generations are dropped
-  let pending = [...state];
+  // a preset first, wherever it stands: the other parameters adjust it
+  let pending = [...state].sort(([a], [b]) => (b === 'preset') - (a === 'preset'));
   let playing = options.autoplay !== false && !reducedMotion;
   let visible = false;
   let stopped = false;

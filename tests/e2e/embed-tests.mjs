@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { ROOT, TEST_PAGES, frames, loadPlayground, makeWaitFor, openPage, startServer, state } from './lib.mjs';
 
 // Every model parameter, by its URL / attribute name (src/config/table.rs's table).
-const PARAMS = ['depth', 'residual', 'norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps'];
+const PARAMS = ['depth', 'residual', 'norm', 'final_norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps'];
 const READOUTS = ['step', 'loss', 'act_std', 'diverged_at'];
 
 // ---------------------------------------------------------------------------------------
@@ -150,9 +150,9 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
   // =======================================================================================
   // 1. URL state and the copy link
 
-  const FULL = 'depth=30&residual=off&norm=post&norm_kind=rmsnorm&sublayer=attention&optimizer=sgd&lr=0.05&warmup=7&gain=1.5&width=16&seed=9&steps=777';
+  const FULL = 'depth=30&residual=off&norm=post&final_norm=off&norm_kind=rmsnorm&sublayer=attention&optimizer=sgd&lr=0.05&warmup=7&gain=1.5&width=16&seed=9&steps=777';
   const FULL_CONFIG = {
-    depth: 30, residual: 'off', norm: 'post', norm_kind: 'rmsnorm', sublayer: 'attention', width: 16,
+    depth: 30, residual: 'off', norm: 'post', final_norm: 'off', norm_kind: 'rmsnorm', sublayer: 'attention', width: 16,
     tokens: 64, gain: 1.5, optimizer: 'sgd', lr: 0.05, warmup: 7, seed: 9, steps: 777,
   };
 
@@ -341,7 +341,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     const a = await attrs(page, 'p');
     for (const k of ['depth', 'residual', 'norm']) assert(String(v[k]) === a[k], `.value.${k} = ${v[k]} but the attribute says ${a[k]}`);
     const s = parseStatus(await elStatus(page, 'p'));
-    assert(s.step === v.step - 1 || (v.step === 0 && s.step === null), `status line names step ${s.step}, .value.step is ${v.step}`);
+    assert(s.step === v.step || (v.step === 0 && s.step === null), `status line names step ${s.step}, .value.step is ${v.step}`);
     assert(Math.abs(s.loss - v.loss) <= 0.01 * Math.abs(v.loss) + 1e-3, `status loss ${s.loss}, .value.loss ${v.loss}`);
     assert(Math.abs(s.std - v.act_std) <= 0.1 * Math.abs(v.act_std), `status act. std ${s.std}, .value.act_std ${v.act_std}`);
     await page.evaluate(() => document.getElementById('p').step());
@@ -646,6 +646,17 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     const v = await value(page, 'four');
     assert(v.residual === 'on' && v.norm === 'pre', `#four.value after "both on": ${JSON.stringify(paramsOf(v))}`);
 
+    // "make it blow up": the explode preset through the element's preset attribute, so the
+    // prose and the widget agree.
+    await page.getByRole('button', { name: 'make it blow up' }).click();
+    await waitElStatus(page, 'four', /^12 layers · Residual OFF · LayerNorm OFF · .* · diverged at step [0-9]$/, 15_000);
+    const blown = await value(page, 'four');
+    assert(blown.optimizer === 'sgd' && blown.gain === 2 && blown.diverged_at <= 5, `#four after "make it blow up": ${JSON.stringify(blown)}`);
+    // and "both on" resets the rest of the preset before setting its switches
+    await page.getByRole('button', { name: 'both on', exact: true }).click();
+    await waitElStatus(page, 'four', /^12 layers · Residual ON · LayerNorm ON \(pre\) · act\. std = 1\.00 · /);
+    assert((await value(page, 'four')).optimizer === 'adam', 'the "both on" button is the default recipe again');
+
     // Section 3's warmup button, then the instance is scrolled to: its state is the button's.
     await page.getByRole('button', { name: 'post, 200 warmup steps' }).click();
     await page.locator('#placement').scrollIntoViewIfNeeded();
@@ -668,7 +679,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
       }
       return out;
     });
-    assert(figures.filter((f) => f.pageUrl === '/www/lesson.html').length === 6, `the lesson's noscript should reference 6 figures: ${JSON.stringify(figures.map((f) => f.url))}`);
+    assert(figures.filter((f) => f.pageUrl === '/www/lesson.html').length === 7, `the lesson's noscript should reference 7 figures: ${JSON.stringify(figures.map((f) => f.url))}`);
     for (const f of figures) {
       assert(f.status === 200, `${f.url}: HTTP ${f.status}`);
       assert(/^image\/svg\+xml/.test(f.type) || (f.root === 'svg' && !f.error), `${f.url}: ${f.type}`);

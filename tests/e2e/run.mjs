@@ -367,7 +367,7 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
   await tab('summary');
   await page.keyboard.press('Enter');
   assert(await page.locator('details[data-control="more"]').evaluate((d) => d.open), 'Enter on More should open it');
-  for (const param of ['sublayer', 'norm_kind', 'optimizer', 'lr', 'warmup', 'gain', 'width', 'tokens', 'seed']) await tab(param);
+  for (const param of ['preset', 'final_norm', 'sublayer', 'norm_kind', 'optimizer', 'lr', 'warmup', 'gain', 'width', 'tokens', 'seed']) await tab(param);
 
   // A control inside More, operated from the keyboard: the seed.
   await page.keyboard.press('ArrowUp'); // number input: 1 → 2
@@ -422,7 +422,7 @@ test('after 5 Steps in the worker the frame equals the native CLI run bit for bi
   for (let k = 0; k < 5; k++) await page.getByRole('button', { name: 'Step' }).click();
   const web = await state(page);
   assert(web.step === 5, `after 5 Steps the frame is at step ${web.step}`);
-  for (const key of ['act_std', 'grad_norm', 'weight_grad_norm', 'probe_loss']) {
+  for (const key of ['act_std', 'readout_std', 'grad_norm', 'weight_grad_norm', 'probe_loss']) {
     for (const [when, c, w] of [['init', cli.init, web.init], ['now', cli.final, web.now]]) {
       assert(JSON.stringify(c[key]) === JSON.stringify(w[key]), `${when}.${key} differs: CLI ${JSON.stringify(c[key])}, page ${JSON.stringify(w[key])}`);
     }
@@ -434,18 +434,56 @@ test('after 5 Steps in the worker the frame equals the native CLI run bit for bi
 
 test('the page reproduces the native CLI bit for bit (init act. std and gradient norms)', async ({ page, load }) => {
   assert(existsSync(ABLATE), `${ABLATE} is missing: run \`cargo build --release --bin ablate\` first`);
-  const args = ['--depth', '12', '--residual', 'off', '--norm', 'post', '--steps', '0', '--seed', '3'];
-  const { stdout } = await promisify(execFile)(ABLATE, args, { timeout: 30_000, maxBuffer: 16 << 20 });
-  const cli = JSON.parse(stdout);
-  await load('/?depth=12&residual=off&norm=post&seed=3');
-  const web = await state(page);
-  for (const key of ['act_std', 'grad_norm']) {
-    const [a, b] = [cli.init[key], web.init[key]];
-    assert(Array.isArray(a) && Array.isArray(b), `init.${key} missing (CLI ${typeof a}, page ${typeof b})`);
-    assert(a.length === 13 && b.length === 13, `init.${key} should have 13 entries: CLI ${a.length}, page ${b.length}`);
-    const i = a.findIndex((x, k) => !Object.is(x, b[k]));
-    assert(i === -1, `init.${key}[${i}] differs: CLI ${a[i]}, page ${b[i]}`);
+  // post-norm without residual, and the default pre-norm with its final norm
+  for (const query of ['depth=12&residual=off&norm=post&seed=3', 'depth=12&seed=3']) {
+    const args = [...new URLSearchParams(query)].flatMap(([k, v]) => [`--${k}`, v]).concat(['--steps', '0']);
+    const { stdout } = await promisify(execFile)(ABLATE, args, { timeout: 30_000, maxBuffer: 16 << 20 });
+    const cli = JSON.parse(stdout);
+    await load(`/?${query}`);
+    const web = await state(page);
+    for (const key of ['act_std', 'grad_norm']) {
+      const [a, b] = [cli.init[key], web.init[key]];
+      assert(Array.isArray(a) && Array.isArray(b), `${query}: init.${key} missing (CLI ${typeof a}, page ${typeof b})`);
+      assert(a.length === 13 && b.length === 13, `${query}: init.${key} should have 13 entries: CLI ${a.length}, page ${b.length}`);
+      const i = a.findIndex((x, k) => !Object.is(x, b[k]));
+      assert(i === -1, `${query}: init.${key}[${i}] differs: CLI ${a[i]}, page ${b[i]}`);
+    }
+    assert(Object.is(cli.init.readout_std, web.init.readout_std), `${query}: readout_std CLI ${cli.init.readout_std}, page ${web.init.readout_std}`);
   }
+});
+
+test('the default looks healthy: act. std = 1.00 at init and the histogram stays inside its axis', async ({ page, load }) => {
+  await load('/?steps=300&autoplay=off');
+  const s = await waitStatus(page, /^12 layers · Residual ON · LayerNorm ON \(pre\) · act\. std = 1\.00 · /);
+  assert(s.loss > 0.3 && s.loss < 5, `the initial loss is of order 1: ${s.text}`);
+  await play(page);
+  await waitStatus(page, /· finished$/, 30_000);
+  const j = await state(page);
+  const h = j.histogram;
+  const total = h.counts.reduce((a, b) => a + b, 0) + h.below + h.above + h.nan;
+  assert((h.below + h.above) / total <= 0.05, `after ${j.step} steps ${h.below + h.above} of ${total} values lie beyond the axis`);
+  const summary = await el(page, 'histogram-summary').textContent();
+  assert(/values the readout reads, the final LayerNorm of the stream's top x_L/.test(summary), `the histogram's summary says what it shows: ${summary}`);
+  assert(j.now.act_std[12] > 1.5, `the stream itself grows with depth: ${j.now.act_std[12]}`);
+});
+
+test('the Preset menu sets every parameter; a preset in the URL applies first', async ({ page, load }) => {
+  await load('/?depth=24&preset=explode&autoplay=off');
+  const s = await waitStatus(page, /^24 layers · Residual OFF · LayerNorm OFF · /);
+  assert(s.std > 20, `explode blows up: ${s.text}`);
+  assert((await page.locator('main[data-ap-root] [data-el="preset"]').inputValue()) === 'custom', 'depth 24 is no preset');
+  await page.getByText('More').click();
+  await page.getByLabel('Preset').selectOption('default');
+  await waitStatus(page, /^12 layers · Residual ON · LayerNorm ON \(pre\) · act\. std = 1\.00 · /);
+  assert((await page.getByLabel('Optimiser').inputValue()) === 'adam', 'the preset set the optimiser too');
+  await page.getByLabel('Preset').selectOption('explode');
+  await waitStatus(page, /^12 layers · Residual OFF · LayerNorm OFF · /);
+  await page.getByRole('button', { name: 'Step' }).click();
+  await page.getByRole('button', { name: 'Step' }).click();
+  await page.getByRole('button', { name: 'Step' }).click();
+  await waitStatus(page, /· diverged at step [0-9]$/);
+  await page.waitForFunction(() => !location.search.includes('preset') && location.search.includes('optimizer=sgd'), null, { timeout: 3000 })
+    .catch(async () => assert(false, `the address should carry every parameter and no preset: ${await page.evaluate(() => location.search)}`));
 });
 
 test('divergence is a normal state, and the widget recovers from it', async ({ page, load, shot }) => {
@@ -483,9 +521,9 @@ test('divergence is a normal state, and the widget recovers from it', async ({ p
 // refresh was under 250 ms (caption: 1 s) ago, and after that nothing is dirty again. So a
 // divergence that happens after the first frame is never announced.
 test('a divergence after the first frames is announced in the status line and caption', async ({ page, load }) => {
-  // Plain SGD ramping up to lr 3.5 over 300 warmup steps diverges at step 13, after the first
-  // frame (the one at step 0) is on screen.
-  await load('/?depth=12&optimizer=sgd&lr=3.5&warmup=300');
+  // Plain SGD ramping up to lr 3.5 over 300 warmup steps diverges at step 13 without the final
+  // norm (with it, it does not diverge), after the first frame (the one at step 0) is on screen.
+  await load('/?depth=12&optimizer=sgd&lr=3.5&warmup=300&final_norm=off');
   await page.waitForFunction(() => typeof JSON.parse(window.ablationPlayground.playground.stateJson()).diverged_at === 'number', null, { timeout: 10_000 });
   const at = (await state(page)).diverged_at;
   const s = await waitStatus(page, /· diverged at step \d+$/, 3000);
@@ -516,8 +554,8 @@ test('after Pause the status line matches the paused state', async ({ page, load
   await page.waitForTimeout(600); // longer than the status line's 250 ms refresh interval
   const j = await state(page);
   const s = await status(page);
-  // The status line names the step of the loss it shows: the last of j.step training steps.
-  assert(s.step === j.step - 1, `paused at ${j.step} steps, the status line still says "step ${s.step}": ${s.text}`);
+  // The status line counts the updates applied; its loss is the last update's batch.
+  assert(s.step === j.step, `paused at ${j.step} steps, the status line still says "step ${s.step}": ${s.text}`);
   const last = j.loss_history.last;
   // (the status line prints 3 decimals below 1, so allow half a unit of the last one)
   assert(Math.abs(s.loss - last) <= 0.01 * Math.abs(last) + 5e-4, `paused with loss ${last}, the status line says loss ${s.loss}`);
@@ -535,7 +573,8 @@ test('Step and Reset', async ({ page, load }) => {
     await page.getByRole('button', { name: 'Step' }).click();
     j = await state(page);
     assert(j.step === k, `after ${k} Step clicks stateJson().step is ${j.step}`);
-    s = await waitStatus(page, new RegExp(`· step ${k - 1}$`));
+    // five presses of Step read "step 5": the count of updates applied
+    s = await waitStatus(page, new RegExp(`· step ${k}$`));
   }
   await frames(page, 3);
   assert((await state(page)).step === 3, 'Step should leave training paused');

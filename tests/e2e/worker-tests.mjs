@@ -91,7 +91,7 @@ export default function registerWorkerTests({ test, assert, AssertionError }) {
     await waitFor(page, () => /· finished$/.test(document.querySelector('main[data-ap-root] [data-el="status"]').textContent), null, 'the run did not finish');
     const j = await state(page);
     assert(j.step === 40 && j.finished, `finished at step ${j.step}`);
-    assert(/· step 39 · finished$/.test(await statusText(page)), await statusText(page));
+    assert(/· step 40 · finished$/.test(await statusText(page)), await statusText(page));
     const caption = await page.locator('main[data-ap-root] [data-el="caption"]').textContent();
     assert(caption.includes('finished its 40 steps'), caption);
     assert((await page.getByRole('button', { name: 'Play', exact: true }).count()) === 1, 'a finished run shows Play');
