@@ -456,6 +456,13 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
           async () => `iframe ${i}: the last height message (${JSON.stringify(await page.evaluate((i) => window.received.filter((r) => r.frame === i && r.data?.type === 'ablation-playground:height').map((r) => r.data.height), i))}) should be its scrollHeight ${h}`);
       }
 
+      // A preset in a message applies first, even after the fields that adjust it.
+      const PRESET = { type: 'ablation-playground:set', depth: 20, preset: 'explode' };
+      await page.evaluate(([m, origin]) => document.getElementById('f0').contentWindow.postMessage(m, origin), [PRESET, baseUrl]);
+      await waitFor(kids[0], () => /^20 layers · Residual OFF · LayerNorm OFF · /.test(document.querySelector('[data-el="status"]').textContent), null,
+        async () => `the preset message was not applied first: ${await kids[0].locator('[data-el="status"]').textContent()}`);
+      assert((await get(kids[0], 'optimizer')) === 'sgd', 'the preset set the optimiser');
+
       // The same command to an iframe that allows another origin, and to one without allow=:
       // ignored, each with a console warning (an error would fail the test in the runner).
       for (const i of [1, 2]) {
