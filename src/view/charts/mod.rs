@@ -186,8 +186,11 @@ pub fn short(x: f64) -> String {
         format!("{r:.0}")
     } else if a >= 1.0 || a == 0.0 {
         format!("{r:.2}")
-    } else {
+    } else if a >= 0.01 {
         format!("{r:.3}")
+    } else {
+        // two significant digits, as above 0.01: 0.00125 is 0.0013, not 0.001
+        format!("{r:.4}")
     }
 }
 
@@ -219,6 +222,8 @@ mod tests {
         assert_eq!(short(1.0), "1.00");
         assert_eq!(short(0.0123456), "0.012");
         assert_eq!(short(0.123456), "0.123");
+        assert_eq!(short(0.0012521), "0.0013");
+        assert_eq!(short(0.001), "0.0010");
         assert_eq!(short(99.996), "100");
         assert_eq!(short(9999.6), "1.0e4");
         assert_eq!(short(2.5e31), "2.5e31");
