@@ -2,8 +2,12 @@
 //! Run `ablate --help` for the flags; the README documents them and the JSON.
 
 use ablation_playground::config::{find_flag, preset_choices, PARAMS, PRESET, PRESETS};
-use ablation_playground::training::report::{run, Run};
-use ablation_playground::view::figures::panels_svg;
+use ablation_playground::training::compare::compare;
+use ablation_playground::training::knockout::knockout;
+use ablation_playground::training::report::trained;
+use ablation_playground::training::sweep::{parse_depths, sweep, DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
+use ablation_playground::view::figures::{compare_svg, knockout_svg, panels_svg, sweep_svg};
+use ablation_playground::view::json::{compare_json, sweep_json, Json};
 use ablation_playground::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -23,7 +27,16 @@ fn usage() -> String {
     }
     s += &format!("  --steps      training steps [500]; an integer from 0 to {MAX_STEPS}\n");
     s += "  --svg DIR    also write the three panels as DIR/histogram.svg, DIR/loss.svg, DIR/depth.svg\n";
+    s += "               (and compare.svg, sweep.svg, knockout.svg for the flags below)\n";
     s += "  --dark       draw the SVG panels in the dark theme\n";
+    s += "\ncomparisons, each trained for --steps and added to the report:\n";
+    s += "  --compare    the four residual/norm combinations at this depth (norm: this placement, or pre)\n";
+    let default_depths = DEFAULT_SWEEP_DEPTHS.map(|d| d.to_string()).join(",");
+    s += &format!(
+        "  --sweep [LIST] the four combinations at each depth of LIST [{default_depths}]; \
+         up to {MAX_SWEEP_DEPTHS} distinct integers from 1 to 96, comma-separated\n"
+    );
+    s += "  --knockout   after training, each layer in turn replaced by the identity, on the probe batch\n";
     s
 }
 
@@ -32,6 +45,10 @@ struct Options {
     steps: usize,
     svg_dir: Option<PathBuf>,
     dark: bool,
+    compare: bool,
+    knockout: bool,
+    /// The depths to sweep, if asked.
+    sweep: Option<Vec<usize>>,
 }
 
 /// Parses `--flag value` and `--flag=value` pairs. A `--preset` applies first, wherever it
@@ -42,14 +59,27 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut steps = 500;
     let mut svg_dir = None;
     let mut dark = false;
+    let (mut compare, mut knockout, mut sweep) = (false, false, None);
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
         let Some(body) = arg.strip_prefix("--") else {
             return Err(format!("unexpected argument \"{arg}\"; flags look like --depth 12"));
         };
-        if body == "dark" {
-            dark = true;
+        let switch = match body {
+            "dark" => Some(&mut dark),
+            "compare" => Some(&mut compare),
+            "knockout" => Some(&mut knockout),
+            _ => None,
+        };
+        if let Some(on) = switch {
+            *on = true;
+            i += 1;
+            continue;
+        }
+        // `--sweep` alone (last, or before another flag) sweeps the default depths
+        if body == "sweep" && args.get(i + 1).is_none_or(|next| next.starts_with("--")) {
+            sweep = Some(DEFAULT_SWEEP_DEPTHS.to_vec());
             i += 1;
             continue;
         }
@@ -61,7 +91,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 (body, v.clone())
             }
         };
-        if flag == "svg" {
+        if flag == "sweep" {
+            sweep = Some(parse_depths(&value).map_err(|e| format!("--sweep: {}", e.message))?);
+        } else if flag == "svg" {
             if value.is_empty() {
                 return Err("--svg: missing directory".into());
             }
@@ -86,16 +118,56 @@ fn parse(args: &[String]) -> Result<Options, String> {
         config.set(name, &value).expect("checked above");
     }
     config.steps = steps;
-    Ok(Options { config, steps, svg_dir, dark })
+    Ok(Options { config, steps, svg_dir, dark, compare, knockout, sweep })
 }
 
-fn write_svgs(dir: &Path, run: &Run, dark: bool) -> Result<(), String> {
+fn write_svgs(dir: &Path, figures: &[(&str, String)]) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("--svg: cannot create {}: {e}", dir.display()))?;
-    for (name, svg) in panels_svg(run, dark).map_err(|e| format!("--svg: drawing failed: {e}"))? {
+    for (name, svg) in figures {
         let path = dir.join(format!("{name}.svg"));
         std::fs::write(&path, svg).map_err(|e| format!("--svg: cannot write {}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// Trains the run and the comparisons asked for; returns the JSON report, having written the
+/// figures if asked.
+fn report(options: &Options) -> Result<String, String> {
+    let (config, steps, dark) = (&options.config, options.steps, options.dark);
+    let drawing_failed = |e: String| format!("--svg: drawing failed: {e}");
+    let draw = options.svg_dir.is_some();
+    let (run, mut trainer) = trained(config, steps);
+    let mut fields = run.json_fields();
+    let mut figures = Vec::new();
+    if draw {
+        figures = panels_svg(&run, dark).map_err(drawing_failed)?;
+    }
+    if options.knockout {
+        let knockout = knockout(&mut trainer);
+        fields.push(("knockout", knockout.json()));
+        if draw {
+            figures.push(("knockout", knockout_svg(&knockout, dark).map_err(drawing_failed)?));
+        }
+    }
+    drop(trainer); // the comparisons train their own stacks
+    if options.compare {
+        let entries = compare(config, steps);
+        fields.push(("compare", compare_json(&entries)));
+        if draw {
+            figures.push(("compare", compare_svg(&entries, steps, dark).map_err(drawing_failed)?));
+        }
+    }
+    if let Some(depths) = &options.sweep {
+        let series = sweep(config, depths, steps).map_err(|e| format!("--sweep: {}", e.message))?;
+        fields.push(("sweep", sweep_json(depths, &series)));
+        if draw {
+            figures.push(("sweep", sweep_svg(depths, &series, steps, dark).map_err(drawing_failed)?));
+        }
+    }
+    if let Some(dir) = &options.svg_dir {
+        write_svgs(dir, &figures)?;
+    }
+    Ok(Json::Obj(fields).to_string())
 }
 
 fn main() -> ExitCode {
@@ -111,13 +183,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let report = run(&options.config, options.steps);
-    if let Some(dir) = &options.svg_dir {
-        if let Err(message) = write_svgs(dir, &report, options.dark) {
+    match report(&options) {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
             eprintln!("ablate: {message}");
-            return ExitCode::from(1);
+            ExitCode::from(1)
         }
     }
-    println!("{}", report.json());
-    ExitCode::SUCCESS
 }

@@ -80,10 +80,21 @@ impl<F: Real> Stack<F> {
 
     /// Runs the batch `x` through the stack and returns the loss against `target`.
     pub fn forward(&mut self, x: &DMatrix<F>, target: &DMatrix<F>) -> f64 {
+        self.forward_skipping(x, target, None)
+    }
+
+    /// `forward` with layer `skip` (if any) knocked out, replaced by the identity
+    /// `x_{ℓ+1} = x_ℓ`: the layer knockout. Every other layer and the readout run as in
+    /// `forward`, so knocking out layer ℓ gives the bits of the stack built without it.
+    pub fn forward_skipping(&mut self, x: &DMatrix<F>, target: &DMatrix<F>, skip: Option<usize>) -> f64 {
         self.stream[0].copy_from(x);
         for (l, layer) in self.layers.iter_mut().enumerate() {
             let (below, above) = self.stream.split_at_mut(l + 1);
-            layer.forward(&below[l], &mut above[0]); // x_{ℓ+1} = layer_ℓ(x_ℓ)
+            if skip == Some(l) {
+                above[0].copy_from(&below[l]); // x_{ℓ+1} = x_ℓ
+            } else {
+                layer.forward(&below[l], &mut above[0]); // x_{ℓ+1} = layer_ℓ(x_ℓ)
+            }
         }
         let x_top = &self.stream[self.layers.len()];
         match &mut self.final_norm {

@@ -1,11 +1,16 @@
 //! Training and the session: data, optimiser, the training step, a full run as plain data,
-//! and the per-widget session that produces the frames the page draws.
+//! the per-widget session that produces the frames the page draws, and the comparisons (all
+//! four combinations, the depth sweep, the layer knockout), each advanceable in slices.
 
+pub mod compare;
 pub mod data;
 pub mod frame;
 pub mod initial_layers;
+pub mod knockout;
 pub mod loss_history;
 pub mod optim;
 pub mod report;
+pub mod run_queue;
 pub mod session;
+pub mod sweep;
 pub mod train;

@@ -51,11 +51,102 @@ pub struct Run {
 
 /// Trains `config` for `steps` updates and measures it before and after.
 pub fn run(config: &Config, steps: usize) -> Run {
-    let mut trainer = Trainer::<f32>::new(config);
-    let init = Snapshot::take(&mut trainer);
-    // after a divergence one_step measures nothing and returns NaN
-    let loss: Vec<f64> = (0..=steps).map(|s| trainer.one_step(s < steps)).collect();
-    let last = Snapshot::take(&mut trainer);
-    let histogram = histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
-    Run { config: config.clone(), init, last, loss, diverged_at: trainer.diverged_at, histogram }
+    trained(config, steps).0
+}
+
+/// `run`, and the trainer as the run left it, for measurements on the trained stack (the
+/// layer knockout).
+pub fn trained(config: &Config, steps: usize) -> (Run, Trainer<f32>) {
+    let mut progress = RunInProgress::new(config, steps);
+    progress.advance(usize::MAX);
+    progress.finish()
+}
+
+/// A run of `steps` updates that goes forward a budget of steps at a time, so that a worker
+/// can train it in small time slices between messages; `run` drives one to the end at once.
+/// Either way it is the same calls of `one_step` in the same order: the same bits.
+pub struct RunInProgress {
+    trainer: Trainer<f32>,
+    init: Snapshot,
+    /// Loss before each update, then after the last: `steps + 1` values once done.
+    loss: Vec<f64>,
+    steps: usize,
+}
+
+impl RunInProgress {
+    /// Builds the stack and measures it on the probe batch at initialisation (about one
+    /// training step's work).
+    pub fn new(config: &Config, steps: usize) -> RunInProgress {
+        let mut trainer = Trainer::<f32>::new(config);
+        let init = Snapshot::take(&mut trainer);
+        RunInProgress { trainer, init, loss: Vec::with_capacity(steps + 1), steps }
+    }
+
+    /// Takes up to `max_steps` more steps (the last, measuring-only step counts as one) and
+    /// says whether the run is done.
+    pub fn advance(&mut self, max_steps: usize) -> bool {
+        self.advance_counting(max_steps);
+        self.is_done()
+    }
+
+    /// `advance`, returning how many steps it actually took. After a divergence `one_step`
+    /// only returns NaN, so the remaining losses are filled in at once, free of charge.
+    pub(crate) fn advance_counting(&mut self, max_steps: usize) -> usize {
+        let mut taken = 0;
+        while taken < max_steps && !self.is_done() {
+            if self.trainer.diverged_at.is_some() {
+                self.loss.resize(self.steps + 1, f64::NAN);
+                break;
+            }
+            let update = self.loss.len() < self.steps;
+            self.loss.push(self.trainer.one_step(update));
+            taken += 1;
+        }
+        taken
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.loss.len() == self.steps + 1
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.trainer.config
+    }
+
+    /// The updates this run makes in all.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// The probe at initialisation.
+    pub fn init(&self) -> &Snapshot {
+        &self.init
+    }
+
+    /// The losses so far (`steps + 1` once done; NaN after divergence).
+    pub fn loss(&self) -> &[f64] {
+        &self.loss
+    }
+
+    pub fn diverged_at(&self) -> Option<usize> {
+        self.trainer.diverged_at
+    }
+
+    /// The finished run as plain data (measured again on the probe batch, after the last
+    /// step), and its trainer. Runs whatever steps are left first.
+    pub fn finish(mut self) -> (Run, Trainer<f32>) {
+        self.advance(usize::MAX);
+        let mut trainer = self.trainer;
+        let last = Snapshot::take(&mut trainer);
+        let histogram = histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
+        let run = Run {
+            config: trainer.config.clone(),
+            init: self.init,
+            last,
+            loss: self.loss,
+            diverged_at: trainer.diverged_at,
+            histogram,
+        };
+        (run, trainer)
+    }
 }

@@ -88,6 +88,14 @@ impl<F: Real> Trainer<F> {
         loss
     }
 
+    /// Forward only on the fixed probe batch, with layer `skip` (if any) replaced by the
+    /// identity: the layer knockout's measurement. Returns the probe loss; the stack's stream
+    /// holds the pass's activations.
+    pub fn probe_forward_skipping(&mut self, skip: Option<usize>) -> f64 {
+        let (x, y) = &self.probe;
+        self.stack.forward_skipping(x, y, skip)
+    }
+
     /// Forward and backward on the fixed probe batch, without updating: fills the stack's
     /// activations and gradient norms for the panels. Returns the probe loss.
     pub fn probe(&mut self) -> f64 {

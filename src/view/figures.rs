@@ -1,9 +1,14 @@
-//! Static figures: the three panels of a finished run as SVG, through the same chart code
-//! the page draws on its canvases (for `<noscript>`, print, and lesson images).
+//! Static figures: the three panels of a finished run, and the comparisons' charts, as SVG,
+//! through the same chart code the page draws on its canvases (for `<noscript>`, print, and
+//! lesson images).
 
+use crate::training::compare::switches_label;
+use crate::training::knockout::Knockout;
 use crate::training::loss_history::LossHistory;
 use crate::training::report::Run;
-use crate::view::charts::{self, depth::DepthCurves, Theme};
+use crate::training::run_queue::Outcome;
+use crate::training::sweep::SweepSeries;
+use crate::view::charts::{self, compare::LossCurve, depth::DepthCurves, sweep::SweepCurve, Theme};
 use crate::view::words::histogram_subject;
 use plotters::prelude::*;
 
@@ -38,4 +43,68 @@ pub fn panels_svg(run: &Run, dark: bool) -> Result<Vec<(&'static str, String)>, 
     charts::depth::draw(&SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), &curves, &theme)?;
     out.push(("depth", svg));
     Ok(out)
+}
+
+fn theme(dark: bool) -> Theme {
+    if dark {
+        Theme::dark(1.0)
+    } else {
+        Theme::light(1.0)
+    }
+}
+
+/// "All four" as an SVG document: the four runs' loss curves.
+pub fn compare_svg(entries: &[Outcome], steps: usize, dark: bool) -> Result<String, String> {
+    let labels: Vec<String> =
+        entries.iter().map(|o| switches_label(o.config.residual, o.config.norm)).collect();
+    let curves: Vec<LossCurve> = entries
+        .iter()
+        .zip(&labels)
+        .map(|(o, label)| LossCurve { label, loss: &o.loss, diverged_at: o.diverged_at })
+        .collect();
+    let mut svg = String::new();
+    let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+    charts::compare::draw(&area, &curves, steps, &theme(dark))?;
+    drop(area);
+    Ok(svg)
+}
+
+/// The depth sweep as an SVG document, twice as wide as a panel (two charts side by side).
+pub fn sweep_svg(
+    depths: &[usize],
+    series: &[SweepSeries],
+    steps: usize,
+    dark: bool,
+) -> Result<String, String> {
+    let labels: Vec<String> = series.iter().map(|s| switches_label(s.residual, s.norm)).collect();
+    let curves: Vec<SweepCurve> = series
+        .iter()
+        .zip(&labels)
+        .map(|(s, label)| SweepCurve {
+            label,
+            final_loss: &s.final_loss,
+            grad_ratio: &s.grad_ratio,
+            diverged_at: &s.diverged_at,
+        })
+        .collect();
+    let mut svg = String::new();
+    let area = SVGBackend::with_string(&mut svg, (SIZE.0 * 2, SIZE.1)).into_drawing_area();
+    charts::sweep::draw(&area, depths, &curves, steps, &theme(dark))?;
+    drop(area);
+    Ok(svg)
+}
+
+/// The layer knockout as an SVG document.
+pub fn knockout_svg(knockout: &Knockout, dark: bool) -> Result<String, String> {
+    let mut svg = String::new();
+    let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+    charts::knockout::draw(
+        &area,
+        knockout.intact_loss,
+        &knockout.loss,
+        &knockout.output_change,
+        &theme(dark),
+    )?;
+    drop(area);
+    Ok(svg)
 }

@@ -1,10 +1,14 @@
 //! A tiny JSON writer for the CLI's report (non-finite numbers become `null`), and the
 //! report's JSON form.
 
-use crate::config::{Config, Kind, PARAMS};
+use crate::config::{Config, Kind, NormPlacement, PARAMS};
 use crate::model::stats::Histogram;
+use crate::training::compare::switch_words;
 use crate::training::frame::Frame;
+use crate::training::knockout::Knockout;
 use crate::training::report::{Run, Snapshot};
+use crate::training::run_queue::Outcome;
+use crate::training::sweep::SweepSeries;
 use std::fmt::Write;
 
 pub enum Json {
@@ -119,13 +123,72 @@ pub fn histogram_json(h: &Histogram) -> Json {
 
 impl Run {
     pub fn json(&self) -> Json {
-        Json::Obj(vec![
+        Json::Obj(self.json_fields())
+    }
+
+    /// The report's fields, for a report that adds its own (the CLI's comparisons).
+    pub fn json_fields(&self) -> Vec<(&'static str, Json)> {
+        vec![
             ("config", config_json(&self.config)),
             ("init", self.init.json()),
             ("final", self.last.json()),
             ("loss", Json::nums(&self.loss)),
-            ("diverged_at", self.diverged_at.map_or(Json::Null, |s| Json::Int(s as i128))),
+            ("diverged_at", step_json(self.diverged_at)),
             ("histogram", histogram_json(&self.histogram)),
+        ]
+    }
+}
+
+/// A step, or `null` for none.
+fn step_json(step: Option<usize>) -> Json {
+    step.map_or(Json::Null, |s| Json::Int(s as i128))
+}
+
+/// `"residual"` and `"norm"` as the parameter table spells them ("on", "pre", …).
+fn switches_json(residual: bool, norm: NormPlacement) -> [(&'static str, Json); 2] {
+    let (residual, norm) = switch_words(residual, norm);
+    [("residual", Json::Str(residual)), ("norm", Json::Str(norm))]
+}
+
+/// "All four" as JSON: one object per combination, in the order they ran.
+pub fn compare_json(entries: &[Outcome]) -> Json {
+    let entry = |o: &Outcome| {
+        let mut fields = Vec::from(switches_json(o.config.residual, o.config.norm));
+        fields.extend([
+            ("init_top_std", Json::Num(o.init_top_std)),
+            ("grad_ratio", Json::Num(o.grad_ratio)),
+            ("final_loss", Json::Num(o.final_loss)),
+            ("diverged_at", step_json(o.diverged_at)),
+            ("loss", Json::nums(&o.loss)),
+        ]);
+        Json::Obj(fields)
+    };
+    Json::Arr(entries.iter().map(entry).collect())
+}
+
+/// The depth sweep as JSON: the depths, and per combination its numbers over them.
+pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
+    let runs = series.iter().map(|s| {
+        let mut fields = Vec::from(switches_json(s.residual, s.norm));
+        fields.extend([
+            ("final_loss", Json::nums(&s.final_loss)),
+            ("grad_ratio", Json::nums(&s.grad_ratio)),
+            ("diverged_at", Json::Arr(s.diverged_at.iter().map(|&d| step_json(d)).collect())),
+        ]);
+        Json::Obj(fields)
+    });
+    Json::Obj(vec![
+        ("depths", Json::Arr(depths.iter().map(|&d| Json::Int(d as i128)).collect())),
+        ("runs", Json::Arr(runs.collect())),
+    ])
+}
+
+impl Knockout {
+    pub fn json(&self) -> Json {
+        Json::Obj(vec![
+            ("intact_loss", Json::Num(self.intact_loss)),
+            ("loss", Json::nums(&self.loss)),
+            ("output_change", Json::nums(&self.output_change)),
         ])
     }
 }

@@ -2,9 +2,12 @@
 //! browser, SVG natively (tests, static figures). One file per chart, each a `draw` that follows
 //! the same steps: fill, `ChartBuilder`, mesh, series, `present`.
 
+pub mod compare;
 pub mod depth;
 pub mod histogram;
+pub mod knockout;
 pub mod loss;
+pub mod sweep;
 
 use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
@@ -143,6 +146,57 @@ where
         .label_style(theme.font(11.0));
 }
 
+/// The four switch combinations' colours, in the order of `compare::four_combinations`
+/// (both off, norm alone, residual alone, both on), the same in every comparison chart. The
+/// theme's own colours, so a page's CSS colours carry over: warning-red for the stack that
+/// fails, the accent for the one that trains.
+pub(crate) fn combination_colours(theme: &Theme) -> [RGBColor; 4] {
+    [theme.alert, theme.other, theme.init, theme.now]
+}
+
+/// Where a legend goes: the corner the chart's curves usually leave empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Corner {
+    TopLeft,
+    TopRight,
+}
+
+/// A legend in a top corner of the plotting area `plot` (its pixel ranges): one line swatch
+/// and label per entry, drawn by hand in pixels as in `depth.rs` (plotters' series labels
+/// are slow on a canvas).
+pub(crate) fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    plot: (std::ops::Range<i32>, std::ops::Range<i32>),
+    corner: Corner,
+    entries: &[(RGBColor, String)],
+    width: f64,
+    theme: &Theme,
+) -> ChartResult {
+    let (xs, ys) = plot;
+    let (line, pad, width) = (theme.px(13.0) as i32, theme.px(6.0) as i32, theme.px(width) as i32);
+    let swatch_width = theme.px(16.0) as i32;
+    let x0 = match corner {
+        Corner::TopLeft => xs.start + pad,
+        Corner::TopRight => xs.end - width - pad,
+    };
+    let y0 = ys.start + pad;
+    let rows = entries.len() as i32;
+    let box_ =
+        Rectangle::new([(x0, y0), (x0 + width, y0 + pad + line * rows)], theme.background.mix(0.85).filled());
+    area.draw(&box_).map_err(err)?;
+    for (i, (colour, label)) in entries.iter().enumerate() {
+        let y = y0 + pad / 2 + line * i as i32 + line / 2;
+        let swatch = PathElement::new(
+            vec![(x0 + pad, y), (x0 + pad + swatch_width, y)],
+            colour.stroke_width(theme.px(2.0)),
+        );
+        area.draw(&swatch).map_err(err)?;
+        let at = (x0 + pad * 2 + swatch_width, y - line / 2 + theme.px(1.0) as i32);
+        area.draw(&Text::new(label.as_str(), at, theme.font(10.0))).map_err(err)?;
+    }
+    Ok(())
+}
+
 /// Any chart's error, as text (the backends' error types differ).
 pub type ChartResult = Result<(), String>;
 
@@ -163,6 +217,23 @@ pub(crate) fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
         (lo / 10.0, hi * 10.0)
     } else {
         (lo, hi)
+    }
+}
+
+/// Where to put the labels of a log axis over `lo..hi`, whole decades as `log_range` gives:
+/// at 1, 2 and 5 in each decade when the axis spans three decades or fewer (plotters' own
+/// choice leaves a one-decade axis with a single label), else at every decade, or every few.
+pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let first = lo.log10().round() as i32;
+    let decades = ((hi / lo).log10().round() as i32).max(1);
+    if decades <= 3 {
+        let mut ticks: Vec<f64> =
+            (first..first + decades).flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e))).collect();
+        ticks.push(10f64.powi(first + decades));
+        ticks
+    } else {
+        let every = (decades as usize).div_ceil(6);
+        (first..=first + decades).step_by(every).map(|e| 10f64.powi(e)).collect()
     }
 }
 

@@ -1,0 +1,275 @@
+//! The comparisons ("All four", the depth sweep, the layer knockout) against their
+//! definitions: each entry is the single run of its configuration, bit for bit, however the
+//! work is sliced; a knocked-out layer is the stack built without it.
+
+use ablation_playground::config::*;
+use ablation_playground::model::stack::{outputs, Stack};
+use ablation_playground::training::compare::{compare, four_combinations, Comparison};
+use ablation_playground::training::data::DataStream;
+use ablation_playground::training::knockout::{knockout, relative_change, Knockout, KnockoutInProgress};
+use ablation_playground::training::report::{run, trained, Run, RunInProgress, Snapshot};
+use ablation_playground::training::run_queue::Outcome;
+use ablation_playground::training::sweep::{parse_depths, sweep, DepthSweep, SweepSeries, MAX_SWEEP_DEPTHS};
+use ablation_playground::Trainer;
+
+/// Small enough to train many times in a test, deep enough to have a middle.
+fn small(depth: usize) -> Config {
+    Config { depth, width: 16, tokens: 8, ..Config::default() }
+}
+
+/// Plain SGD with a huge step on a large init: the runs without a norm explode.
+fn diverging(depth: usize) -> Config {
+    Config {
+        norm: NormPlacement::Off,
+        init_gain: 3.0,
+        optimizer: OptimizerKind::Sgd,
+        learning_rate: 5.0,
+        ..small(depth)
+    }
+}
+
+fn bits(xs: &[f64]) -> Vec<u64> {
+    xs.iter().map(|x| x.to_bits()).collect()
+}
+
+// `==` on structs of f64 fails on NaN (a diverged run has many) and passes 0.0 == −0.0; these
+// compare bits.
+
+fn assert_same_snapshot(a: &Snapshot, b: &Snapshot) {
+    assert_eq!(bits(&a.act_std), bits(&b.act_std));
+    assert_eq!(bits(&a.grad_norm), bits(&b.grad_norm));
+    assert_eq!(bits(&a.weight_grad_norm), bits(&b.weight_grad_norm));
+    assert_eq!(a.probe_loss.to_bits(), b.probe_loss.to_bits());
+}
+
+fn assert_same_outcomes(a: &[Outcome], b: &[Outcome]) {
+    assert_eq!(a.len(), b.len());
+    for (a, b) in a.iter().zip(b) {
+        assert_eq!(a.config, b.config);
+        let numbers = |o: &Outcome| bits(&[o.init_top_std, o.grad_ratio, o.final_loss]);
+        assert_eq!(numbers(a), numbers(b), "{:?}", a.config);
+        assert_eq!(a.diverged_at, b.diverged_at);
+        assert_eq!(bits(&a.loss), bits(&b.loss));
+    }
+}
+
+fn assert_same_series(a: &[SweepSeries], b: &[SweepSeries]) {
+    assert_eq!(a.len(), b.len());
+    for (a, b) in a.iter().zip(b) {
+        assert_eq!((a.residual, a.norm), (b.residual, b.norm));
+        assert_eq!(bits(&a.final_loss), bits(&b.final_loss));
+        assert_eq!(bits(&a.grad_ratio), bits(&b.grad_ratio));
+        assert_eq!(a.diverged_at, b.diverged_at);
+    }
+}
+
+/// An outcome is what the single run of its configuration measured.
+fn assert_outcome_is_the_run(outcome: &Outcome, run: &Run, keeps_loss: bool) {
+    let top = run.config.depth;
+    let what = format!("{:?}", run.config);
+    assert_eq!(outcome.config, run.config, "{what}");
+    assert_eq!(outcome.init_top_std.to_bits(), run.init.act_std[top].to_bits(), "{what}");
+    let ratio = run.init.grad_norm[0] / run.init.grad_norm[top];
+    assert_eq!(outcome.grad_ratio.to_bits(), ratio.to_bits(), "{what}");
+    assert_eq!(outcome.final_loss.to_bits(), run.loss.last().unwrap().to_bits(), "{what}");
+    assert_eq!(outcome.diverged_at, run.diverged_at, "{what}");
+    if keeps_loss {
+        assert_eq!(bits(&outcome.loss), bits(&run.loss), "{what}");
+    }
+}
+
+#[test]
+fn a_run_in_slices_is_the_run_at_once() {
+    for config in [small(5), diverging(6)] {
+        let whole = run(&config, 30);
+        let mut sliced = RunInProgress::new(&config, 30);
+        let mut slices = 0;
+        while !sliced.advance(7) {
+            slices += 1;
+        }
+        assert!(slices >= 4 || whole.diverged_at.is_some(), "the budget limits each slice");
+        let (sliced, _) = sliced.finish();
+        assert_eq!(bits(&sliced.loss), bits(&whole.loss));
+        assert_eq!(sliced.loss.len(), 31);
+        assert_eq!(sliced.diverged_at, whole.diverged_at);
+        assert_same_snapshot(&sliced.init, &whole.init);
+        assert_same_snapshot(&sliced.last, &whole.last);
+        assert_eq!(sliced.histogram, whole.histogram);
+    }
+    assert!(run(&diverging(6), 30).diverged_at.is_some(), "the diverging config diverges");
+}
+
+#[test]
+fn the_four_combinations_change_only_the_switches() {
+    for (placement, expected) in [
+        (NormPlacement::Off, NormPlacement::Pre),
+        (NormPlacement::Pre, NormPlacement::Pre),
+        (NormPlacement::Post, NormPlacement::Post),
+    ] {
+        let config = Config { norm: placement, residual: false, seed: 7, ..small(9) };
+        let four = four_combinations(&config);
+        let switches: Vec<_> = four.iter().map(|c| (c.residual, c.norm)).collect();
+        assert_eq!(
+            switches,
+            [(false, NormPlacement::Off), (false, expected), (true, NormPlacement::Off), (true, expected)]
+        );
+        for c in &four {
+            assert_eq!(Config { residual: config.residual, norm: config.norm, ..c.clone() }, config);
+        }
+    }
+}
+
+#[test]
+fn every_compare_entry_is_the_single_run_bit_for_bit() {
+    let steps = 25;
+    for config in
+        [Config { norm: NormPlacement::Post, sublayer: SublayerKind::Block, ..small(6) }, diverging(8)]
+    {
+        let entries = compare(&config, steps);
+        assert_eq!(entries.len(), 4);
+        for (entry, variant) in entries.iter().zip(four_combinations(&config)) {
+            assert_outcome_is_the_run(entry, &run(&variant, steps), true);
+        }
+        // the page's worker advances it in slices: the same bits
+        let mut sliced = Comparison::new(&config, steps);
+        let mut partial_seen = false;
+        while !sliced.advance(9) {
+            partial_seen |= sliced.current().is_some_and(|r| !r.loss().is_empty());
+        }
+        assert!(partial_seen, "a slice can end inside a run");
+        assert_same_outcomes(sliced.entries(), &entries);
+    }
+    let diverged = compare(&diverging(8), steps);
+    assert!(diverged.iter().any(|e| e.diverged_at.is_some() && e.final_loss.is_nan()));
+}
+
+#[test]
+fn every_sweep_entry_is_the_single_run_bit_for_bit() {
+    let steps = 12;
+    let depths = [1, 3, 7];
+    for config in [Config { norm: NormPlacement::Post, ..small(4) }, diverging(4)] {
+        let series = sweep(&config, &depths, steps).unwrap();
+        for (combination, s) in series.iter().enumerate() {
+            for (j, &depth) in depths.iter().enumerate() {
+                let variant = &four_combinations(&Config { depth, ..config.clone() })[combination];
+                assert_eq!((s.residual, s.norm), (variant.residual, variant.norm));
+                let single = run(variant, steps);
+                let outcome = Outcome {
+                    config: variant.clone(),
+                    init_top_std: single.init.act_std[depth],
+                    grad_ratio: s.grad_ratio[j],
+                    final_loss: s.final_loss[j],
+                    diverged_at: s.diverged_at[j],
+                    loss: Vec::new(),
+                };
+                assert_outcome_is_the_run(&outcome, &single, false);
+            }
+        }
+        let mut sliced = DepthSweep::new(&config, &depths, steps).unwrap();
+        let mut filling_in = Vec::new();
+        while !sliced.advance(5) {
+            filling_in.push(sliced.series().map(|s: SweepSeries| s.final_loss.len()));
+        }
+        assert_same_series(&sliced.series(), &series);
+        assert_eq!(sliced.runs_finished(), 12);
+        assert!(
+            filling_in.iter().any(|lengths| lengths[0] > lengths[3]),
+            "the series fill in run by run, from the first combination: {filling_in:?}"
+        );
+    }
+}
+
+#[test]
+fn sweep_depths_are_checked_like_the_parameter_table() {
+    assert_eq!(parse_depths("1,2,4,8,12,24,48,96").unwrap(), [1, 2, 4, 8, 12, 24, 48, 96]);
+    assert_eq!(parse_depths(" 8 , 3 ").unwrap(), [8, 3]);
+    let too_many: Vec<String> = (1..=MAX_SWEEP_DEPTHS + 1).map(|d| d.to_string()).collect();
+    let cases = [
+        ("", "no depths"),
+        ("0", "\"0\" is not an integer from 1 to 96"),
+        ("1,97", "\"97\" is not an integer from 1 to 96"),
+        ("1,,2", "\"\" is not an integer from 1 to 96"),
+        ("2.5", "\"2.5\" is not an integer from 1 to 96"),
+        ("twelve", "\"twelve\" is not an integer from 1 to 96"),
+        ("4,2,4", "depth 4 is listed twice"),
+        (&too_many.join(","), "17 depths; at most 16"),
+    ];
+    for (text, message) in cases {
+        let e = parse_depths(text).unwrap_err();
+        assert_eq!(e.name, "sweep");
+        assert!(e.message.contains(message), "{text:?}: {e}");
+    }
+    assert!(DepthSweep::new(&small(3), &[], 5).is_err());
+    assert!(DepthSweep::new(&small(3), &[3, 3], 5).is_err());
+}
+
+/// `config`'s trainer after `steps` updates.
+fn trained_trainer(config: &Config, steps: usize) -> Trainer<f32> {
+    trained(config, steps).1
+}
+
+#[test]
+fn a_knocked_out_layer_gives_the_numbers_of_the_stack_without_it() {
+    for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention] {
+        for norm in [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post] {
+            for residual in [true, false] {
+                let config = Config { sublayer, norm, residual, ..small(5) };
+                let what = format!("{sublayer:?} {norm:?} residual {residual}");
+                let mut trainer = trained_trainer(&config, 15);
+                let intact_loss = trainer.probe();
+                let intact_top = trainer.stack.output().clone();
+                let result = knockout(&mut trainer);
+                assert_eq!(result.intact_loss.to_bits(), intact_loss.to_bits(), "{what}");
+                assert_eq!((result.loss.len(), result.output_change.len()), (5, 5), "{what}");
+                assert_eq!(trainer.stack.output(), &intact_top, "{what}: the intact activations are back");
+
+                let (x, y) =
+                    DataStream::<f32>::new(config.seed, config.width, outputs(&config)).probe(config.tokens);
+                let shorter = Config { depth: config.depth - 1, ..config.clone() };
+                for removed in 0..config.depth {
+                    let mut layers = trainer.stack.layers.clone();
+                    layers.remove(removed);
+                    let mut without = Stack::with_layers(&shorter, layers);
+                    without.readout = trainer.stack.readout.clone();
+                    // the trained final norm of a pre-norm stack too
+                    without.final_norm = trainer.stack.final_norm.clone();
+                    let loss = without.forward(&x, &y);
+                    assert_eq!(result.loss[removed].to_bits(), loss.to_bits(), "{what}: layer {removed}");
+                    let change = relative_change(without.output(), &intact_top);
+                    assert_eq!(
+                        result.output_change[removed].to_bits(),
+                        change.to_bits(),
+                        "{what}: {removed}"
+                    );
+                    assert!(change > 0.0 && loss != intact_loss, "{what}: layer {removed} did something");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_knockout_in_slices_is_the_knockout_at_once() {
+    let config = Config { sublayer: SublayerKind::Block, ..small(7) };
+    let mut trainer = trained_trainer(&config, 10);
+    let whole = knockout(&mut trainer);
+    let mut sliced = KnockoutInProgress::new(&mut trainer);
+    let mut lengths = Vec::new();
+    while !sliced.advance(&mut trainer, 3) {
+        lengths.push(sliced.result().loss.len());
+    }
+    assert_eq!(lengths, [3, 6]);
+    let numbers = |k: &Knockout| bits(&[&[k.intact_loss], &k.loss[..], &k.output_change[..]].concat());
+    assert_eq!(numbers(sliced.result()), numbers(&whole));
+    assert!(sliced.is_done());
+}
+
+#[test]
+fn a_knockout_leaves_training_as_it_was() {
+    let config = small(4);
+    let mut measured = trained_trainer(&config, 10);
+    let mut untouched = trained_trainer(&config, 10);
+    knockout(&mut measured);
+    let next = |t: &mut Trainer<f32>| (0..5).map(|_| t.one_step(true).to_bits()).collect::<Vec<_>>();
+    assert_eq!(next(&mut measured), next(&mut untouched));
+}
