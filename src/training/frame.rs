@@ -7,8 +7,10 @@
 
 use crate::config::Config;
 use crate::model::stats::Histogram;
+use crate::training::knockout::Knockout;
 use crate::training::loss_history::{Bucket, HistoryParts, LossHistory};
 use crate::training::report::Snapshot;
+use crate::training::wire::{Reader, Writer};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Frame {
@@ -26,6 +28,9 @@ pub struct Frame {
     /// What the readout reads on the probe batch, on the reader's axis.
     pub histogram: Histogram,
     pub history: LossHistory,
+    /// The last layer knockout of this run and the step it was measured at (training goes
+    /// on, so it may be older than `step`).
+    pub knockout: Option<(usize, Knockout)>,
 }
 
 impl Frame {
@@ -56,7 +61,7 @@ impl Frame {
         w.u32(self.generation);
         w.str(&self.config.to_query());
         w.u64(self.step as u64);
-        w.u64(self.diverged_at.map_or(u64::MAX, |s| s as u64));
+        w.opt_usize(self.diverged_at);
         w.u64(self.stop_at as u64);
         for s in [&self.init, &self.now] {
             w.f64s(&s.act_std);
@@ -92,6 +97,12 @@ impl Frame {
         }
         w.f64s(p.first);
         w.f64s(p.recent);
+        w.opt_usize(self.knockout.as_ref().map(|(at, _)| *at));
+        if let Some((_, k)) = &self.knockout {
+            w.f64(k.intact_loss);
+            w.f64s(&k.loss);
+            w.f64s(&k.output_change);
+        }
         w.0
     }
 
@@ -108,10 +119,7 @@ impl Frame {
             config.set(name, value).map_err(|e| e.to_string())?;
         }
         let step = r.usize()?;
-        let diverged_at = match r.u64()? {
-            u64::MAX => None,
-            s => Some(usize::try_from(s).map_err(|_| "step out of range")?),
-        };
+        let diverged_at = r.opt_usize()?;
         let stop_at = r.usize()?;
         let snapshot = |r: &mut Reader| -> Result<Snapshot, String> {
             Ok(Snapshot {
@@ -163,81 +171,22 @@ impl Frame {
             recent: &recent,
             recent_at,
         })?;
+        let knockout = match r.opt_usize()? {
+            None => None,
+            Some(at) => {
+                let k = Knockout { intact_loss: r.f64()?, loss: r.f64s()?, output_change: r.f64s()? };
+                if k.loss.len() != depth || k.output_change.len() != depth {
+                    return Err("a frame's knockout does not match its depth".into());
+                }
+                Some((at, k))
+            }
+        };
         if r.at != bytes.len() {
             return Err("trailing bytes after a frame".into());
         }
-        Ok(Frame { generation, config, step, diverged_at, stop_at, init, now, histogram, history })
+        Ok(Frame { generation, config, step, diverged_at, stop_at, init, now, histogram, history, knockout })
     }
 }
 
-/// "APF2": an ablation-playground frame, version 2 (with the readout's std).
-const MAGIC: u32 = 0x3246_5041;
-
-struct Writer(Vec<u8>);
-
-impl Writer {
-    fn u32(&mut self, x: u32) {
-        self.0.extend_from_slice(&x.to_le_bytes());
-    }
-    fn u64(&mut self, x: u64) {
-        self.0.extend_from_slice(&x.to_le_bytes());
-    }
-    fn f64(&mut self, x: f64) {
-        self.0.extend_from_slice(&x.to_le_bytes());
-    }
-    fn f64s(&mut self, xs: &[f64]) {
-        self.u64(xs.len() as u64);
-        for &x in xs {
-            self.f64(x);
-        }
-    }
-    fn str(&mut self, s: &str) {
-        self.u64(s.len() as u64);
-        self.0.extend_from_slice(s.as_bytes());
-    }
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        let end = self.at.checked_add(N).filter(|&e| e <= self.bytes.len()).ok_or("a frame ended early")?;
-        let out = self.bytes[self.at..end].try_into().expect("N bytes");
-        self.at = end;
-        Ok(out)
-    }
-    fn u32(&mut self) -> Result<u32, String> {
-        Ok(u32::from_le_bytes(self.take()?))
-    }
-    fn u64(&mut self) -> Result<u64, String> {
-        Ok(u64::from_le_bytes(self.take()?))
-    }
-    fn usize(&mut self) -> Result<usize, String> {
-        usize::try_from(self.u64()?).map_err(|_| "a count out of range".into())
-    }
-    fn f64(&mut self) -> Result<f64, String> {
-        Ok(f64::from_le_bytes(self.take()?))
-    }
-    /// A list length, checked against the bytes left (each item at least `item` bytes).
-    fn len(&mut self, item: usize) -> Result<usize, String> {
-        let n = self.usize()?;
-        if n.checked_mul(item).is_none_or(|b| b > self.bytes.len() - self.at) {
-            return Err("a frame's list is longer than the frame".into());
-        }
-        Ok(n)
-    }
-    fn f64s(&mut self) -> Result<Vec<f64>, String> {
-        let n = self.len(8)?;
-        (0..n).map(|_| self.f64()).collect()
-    }
-    fn str(&mut self) -> Result<String, String> {
-        let n = self.len(1)?;
-        let s = std::str::from_utf8(&self.bytes[self.at..self.at + n])
-            .map_err(|_| "a frame's text is not UTF-8")?;
-        self.at += n;
-        Ok(s.to_string())
-    }
-}
+/// "APF3": an ablation-playground frame, version 3 (with the readout's std and the knockout).
+const MAGIC: u32 = 0x3346_5041;

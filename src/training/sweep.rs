@@ -67,6 +67,8 @@ pub struct SweepSeries {
 /// The runs of a sweep, depth by depth (the four combinations at each), so that the chart
 /// fills in from the shallow end.
 pub struct DepthSweep {
+    /// The configuration swept (its depth and switches are the sweep's to vary).
+    config: Config,
     depths: Vec<usize>,
     queue: RunQueue,
 }
@@ -78,7 +80,11 @@ impl DepthSweep {
         let configs =
             depths.iter().flat_map(|&depth| four_combinations(&Config { depth, ..config.clone() })).collect();
         // a sweep keeps four numbers per run, not its curve
-        Ok(DepthSweep { depths: depths.to_vec(), queue: RunQueue::new(configs, steps, false) })
+        Ok(DepthSweep {
+            config: config.clone(),
+            depths: depths.to_vec(),
+            queue: RunQueue::new(configs, steps, false),
+        })
     }
 
     /// Takes up to `max_steps` training steps and says whether every run is done.
@@ -88,6 +94,11 @@ impl DepthSweep {
 
     pub fn is_done(&self) -> bool {
         self.queue.is_done()
+    }
+
+    /// The configuration swept.
+    pub fn config(&self) -> &Config {
+        &self.config
     }
 
     pub fn depths(&self) -> &[usize] {

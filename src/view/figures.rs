@@ -31,6 +31,7 @@ pub fn panels_svg(run: &Run, dark: bool) -> Result<Vec<(&'static str, String)>, 
         &SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
         &run.loss.iter().copied().collect::<LossHistory>(),
         run.diverged_at,
+        &[],
         &theme,
     )?;
     out.push(("loss", std::mem::take(&mut svg)));
@@ -39,6 +40,7 @@ pub fn panels_svg(run: &Run, dark: bool) -> Result<Vec<(&'static str, String)>, 
         grad_now: &run.last.grad_norm,
         std_init: &run.init.act_std,
         std_now: &run.last.act_std,
+        pins: &[],
     };
     charts::depth::draw(&SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), &curves, &theme)?;
     out.push(("depth", svg));

@@ -225,6 +225,7 @@ mod tests {
             now: now.clone(),
             histogram,
             history: losses.iter().copied().collect::<LossHistory>(),
+            knockout: None,
         }
     }
 

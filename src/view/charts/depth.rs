@@ -1,7 +1,7 @@
 //! Panel 3: per depth ℓ, the stream gradient ‖∂L/∂x_ℓ‖ and the activation std, at
 //! initialisation and now, on a log axis.
 
-use super::{err, frame, log_range, style_mesh, ChartResult, Theme};
+use super::{err, frame, log_range, pinned_colour, style_mesh, ChartResult, Pinned, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -11,6 +11,8 @@ pub struct DepthCurves<'a> {
     pub grad_now: &'a [f64],
     pub std_init: &'a [f64],
     pub std_now: &'a [f64],
+    /// Pinned runs' curves at their steps (their depths may differ from the live run's).
+    pub pins: &'a [Pinned<'a>],
 }
 
 fn points(values: &[f64]) -> impl Iterator<Item = (usize, f64)> + Clone + '_ {
@@ -23,9 +25,11 @@ pub fn draw<DB: DrawingBackend>(
     theme: &Theme,
 ) -> ChartResult {
     area.fill(&theme.background).map_err(err)?;
-    let depth = c.grad_now.len().saturating_sub(1).max(1);
+    let pinned_depth = c.pins.iter().map(|p| p.grad.len().saturating_sub(1)).max().unwrap_or(0);
+    let depth = c.grad_now.len().saturating_sub(1).max(pinned_depth).max(1);
     let all = [c.grad_init, c.grad_now, c.std_init, c.std_now];
-    let (lo, hi) = log_range(all.iter().flat_map(|s| s.iter().copied()));
+    let pinned = c.pins.iter().flat_map(|p| p.grad.iter().chain(p.std).copied());
+    let (lo, hi) = log_range(all.iter().flat_map(|s| s.iter().copied()).chain(pinned));
     let mut chart = frame(area, "per layer ℓ: ‖∂L/∂x_ℓ‖ and act. std".into(), theme)
         .build_cartesian_2d(0usize..depth, (lo..hi).log_scale())
         .map_err(err)?;
@@ -36,6 +40,19 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_formatter(&|y| format!("{y:.0e}"))
         .draw()
         .map_err(err)?;
+    // pinned runs first, under the live one, in the quiet colour, numbered at their ends
+    for (i, p) in c.pins.iter().enumerate() {
+        let colour = pinned_colour(theme);
+        for values in [p.grad, p.std] {
+            chart
+                .draw_series(LineSeries::new(points(values), colour.stroke_width(theme.px(1.5))))
+                .map_err(err)?;
+            if let Some(end) = points(values).last() {
+                let number = Text::new(format!("{}", i + 1), end, theme.font(11.0).color(&colour));
+                chart.plotting_area().draw(&number).map_err(err)?;
+            }
+        }
+    }
     let thick = theme.px(2.0);
     let series: [(&[f64], RGBColor, bool, &str); 4] = [
         (c.grad_now, theme.now, true, "‖∂L/∂x‖ now"),
@@ -55,9 +72,19 @@ pub fn draw<DB: DrawingBackend>(
     let (xs, ys) = chart.plotting_area().get_pixel_range();
     let (line, pad, width) = (theme.px(13.0) as i32, theme.px(6.0) as i32, theme.px(150.0) as i32);
     let (x0, y0) = (xs.end - width - pad, ys.start + pad);
-    let box_ =
-        Rectangle::new([(x0, y0), (xs.end - pad, y0 + pad + line * 4)], theme.background.mix(0.85).filled());
+    let rows = 4 + c.pins.len() as i32;
+    let box_ = Rectangle::new(
+        [(x0, y0), (xs.end - pad, y0 + pad + line * rows)],
+        theme.background.mix(0.85).filled(),
+    );
     area.draw(&box_).map_err(err)?;
+    for (i, p) in c.pins.iter().enumerate() {
+        let y = y0 + pad / 2 + line * (4 + i as i32) + line / 2;
+        let at = (x0 + pad, y - line / 2 + theme.px(1.0) as i32);
+        let colour = pinned_colour(theme);
+        let text = Text::new(format!("{} {}", i + 1, p.label), at, theme.font(10.0).color(&colour));
+        area.draw(&text).map_err(err)?;
+    }
     for (i, (_, colour, now, label)) in series.iter().enumerate() {
         let y = y0 + pad / 2 + line * i as i32 + line / 2;
         let (stroke, alpha) = if *now { (thick, 1.0) } else { (theme.px(1.5), 0.6) };

@@ -1,6 +1,9 @@
 //! Panel 2: the training loss, on a log axis, with a marker where a run diverges.
 
-use super::{err, frame, log_range, short, style_mesh, ChartResult, Theme};
+use super::{
+    err, frame, legend, log_range, pinned_colour, pinned_legend, short, style_mesh, ChartResult, Corner,
+    Pinned, Theme,
+};
 use crate::training::loss_history::LossHistory;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -12,12 +15,14 @@ pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     history: &LossHistory,
     diverged_at: Option<usize>,
+    pins: &[Pinned],
     theme: &Theme,
 ) -> ChartResult {
     area.fill(&theme.background).map_err(err)?;
     let buckets = history.buckets();
-    let n = history.len().max(2);
-    let (lo, hi) = log_range(buckets.iter().flat_map(|b| [b.min, b.max]));
+    let n = pins.iter().map(|p| p.history.len()).fold(history.len(), usize::max).max(2);
+    let pinned = pins.iter().flat_map(|p| p.history.buckets().iter().map(|b| b.smooth));
+    let (lo, hi) = log_range(buckets.iter().flat_map(|b| [b.min, b.max]).chain(pinned));
     let title = match (history.last(), diverged_at) {
         (_, Some(s)) => format!("training loss · diverged at step {s}"),
         // one loss per update: after n updates the count is n
@@ -30,6 +35,23 @@ pub fn draw<DB: DrawingBackend>(
     style_mesh(&mut mesh, theme);
     mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
     let positive = |v: f64| v.is_finite() && v > 0.0;
+    // pinned runs first, under the live one: their smoothed loss, numbered at its end
+    for (i, p) in pins.iter().enumerate() {
+        let line: Vec<(usize, f64)> = p
+            .history
+            .buckets()
+            .iter()
+            .filter(|b| positive(b.smooth))
+            .map(|b| (b.start + b.count - 1, b.smooth))
+            .collect();
+        let style = pinned_colour(theme).stroke_width(theme.px(1.5));
+        chart.draw_series(LineSeries::new(line.iter().copied(), style)).map_err(err)?;
+        if let Some(&end) = line.last() {
+            let colour = pinned_colour(theme);
+            let number = Text::new(format!("{}", i + 1), end, theme.font(11.0).color(&colour));
+            chart.plotting_area().draw(&number).map_err(err)?;
+        }
+    }
     let shown = || buckets.iter().filter(|b| positive(b.min) && positive(b.max));
     let raw = theme.now.mix(0.35);
     if history.per_bucket() == 1 {
@@ -55,6 +77,10 @@ pub fn draw<DB: DrawingBackend>(
             theme.font(12.0).color(&theme.alert),
         );
         chart.plotting_area().draw(&label).map_err(err)?;
+    }
+    if !pins.is_empty() {
+        let plot = chart.plotting_area().get_pixel_range();
+        legend(area, plot, Corner::TopRight, &pinned_legend(pins, theme), 230.0, theme)?;
     }
     area.present().map_err(err)
 }

@@ -9,6 +9,7 @@ pub mod knockout;
 pub mod loss;
 pub mod sweep;
 
+use crate::training::loss_history::LossHistory;
 use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
@@ -152,6 +153,28 @@ where
 /// fails, the accent for the one that trains.
 pub(crate) fn combination_colours(theme: &Theme) -> [RGBColor; 4] {
     [theme.alert, theme.other, theme.init, theme.now]
+}
+
+/// A pinned run, drawn under the live one in a quiet style and numbered from 1.
+pub struct Pinned<'a> {
+    /// "pinned: Residual OFF · step 500"
+    pub label: String,
+    pub history: &'a LossHistory,
+    /// `‖∂L/∂x_ℓ‖` and the stream's std at the pinned step, ℓ = 0..=L.
+    pub grad: &'a [f64],
+    pub std: &'a [f64],
+}
+
+/// The pins' quiet colour: the text colour, faded.
+pub(crate) fn pinned_colour(theme: &Theme) -> RGBColor {
+    let (t, b) = (theme.text, theme.background);
+    let mix = |x: u8, y: u8| ((f64::from(x) * 0.45 + f64::from(y) * 0.55).round()) as u8;
+    RGBColor(mix(t.0, b.0), mix(t.1, b.1), mix(t.2, b.2))
+}
+
+/// The pins' legend entries: "1 pinned: Residual OFF · step 500".
+pub(crate) fn pinned_legend(pins: &[Pinned], theme: &Theme) -> Vec<(RGBColor, String)> {
+    pins.iter().enumerate().map(|(i, p)| (pinned_colour(theme), format!("{} {}", i + 1, p.label))).collect()
 }
 
 /// Where a legend goes: the corner the chart's curves usually leave empty.

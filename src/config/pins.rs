@@ -1,0 +1,136 @@
+//! Pinned runs: a pin is a configuration and a step count (runs are deterministic, so that is
+//! the whole run), kept as a reference beside the live one. In a URL, an attribute or a
+//! message a pin is written as the parameters that differ from the defaults and the step:
+//!
+//!   `residual:off,norm:off@500`   `@1200` (the defaults)   `depth:48,lr:0.003@1000`
+//!
+//! Several pins are separated by `;` (or given as several `pin=` parameters), at most three.
+
+use super::presets::PRESET;
+use super::settings::{Config, ConfigError};
+use super::table::{find, PARAMS};
+
+pub const MAX_PINS: usize = 3;
+/// A pin is recomputed from the seed when a link is opened, so its steps are bounded as the
+/// CLI's are.
+pub const MAX_PIN_STEPS: usize = 100_000;
+pub const PIN: &str = "pin";
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pin {
+    /// The pinned run's parameters (its `steps` field is the pin's step count).
+    pub config: Config,
+}
+
+impl Pin {
+    /// The run `config` after `steps` updates.
+    pub fn new(config: &Config, steps: usize) -> Pin {
+        Pin { config: Config { steps, ..config.clone() } }
+    }
+
+    pub fn steps(&self) -> usize {
+        self.config.steps
+    }
+
+    /// `name:value,…@steps`, naming the parameters that differ from the defaults.
+    pub fn text(&self) -> String {
+        let defaults = Config::default();
+        let changed: Vec<String> = PARAMS
+            .iter()
+            .filter(|p| p.name != "steps" && (p.get)(&self.config) != (p.get)(&defaults))
+            .map(|p| format!("{}:{}", p.name, (p.get)(&self.config)))
+            .collect();
+        format!("{}@{}", changed.join(","), self.steps())
+    }
+
+    /// Reads one pin written as `text` writes it (a `preset:NAME` entry applies first).
+    pub fn parse(text: &str) -> Result<Pin, ConfigError> {
+        let error = |message: String| ConfigError { name: PIN.into(), message };
+        let shown: String = text.chars().take(60).collect();
+        let (params, steps) = text.trim().rsplit_once('@').ok_or_else(|| {
+            error(format!(
+                "\"{shown}\" is not a pin: write changed parameters and the step, like residual:off@500"
+            ))
+        })?;
+        let steps = steps.trim().parse::<usize>().ok().filter(|s| *s <= MAX_PIN_STEPS).ok_or_else(|| {
+            error(format!("\"{shown}\": the step is not an integer from 0 to {MAX_PIN_STEPS}"))
+        })?;
+        let mut pairs = Vec::new();
+        for pair in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = pair
+                .split_once(':')
+                .ok_or_else(|| error(format!("\"{shown}\": \"{pair}\" is not name:value")))?;
+            let name = name.trim();
+            if name == "steps" || (name != PRESET && find(name).is_none()) {
+                return Err(error(format!("\"{shown}\": \"{name}\" is not a parameter a pin can set")));
+            }
+            pairs.push((name, value.trim()));
+        }
+        // a preset first, wherever it stands, as everywhere else
+        pairs.sort_by_key(|(name, _)| *name != PRESET);
+        let mut config = Config::default();
+        for (name, value) in pairs {
+            config.set(name, value).map_err(|e| error(format!("\"{shown}\": {e}")))?;
+        }
+        Ok(Pin::new(&config, steps))
+    }
+}
+
+/// Reads a `;`-separated list of pins; at most `MAX_PINS`.
+pub fn parse_pins(text: &str) -> Result<Vec<Pin>, ConfigError> {
+    let pins =
+        text.split(';').filter(|p| !p.trim().is_empty()).map(Pin::parse).collect::<Result<Vec<_>, _>>()?;
+    if pins.len() > MAX_PINS {
+        return Err(ConfigError {
+            name: PIN.into(),
+            message: format!("{} pins; at most {MAX_PINS}", pins.len()),
+        });
+    }
+    Ok(pins)
+}
+
+/// The pins as one `;`-separated text, as `parse_pins` reads it.
+pub fn pins_text(pins: &[Pin]) -> String {
+    pins.iter().map(Pin::text).collect::<Vec<_>>().join(";")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::NormPlacement;
+
+    #[test]
+    fn pins_round_trip_through_their_text() {
+        let pins = vec![
+            Pin::new(&Config { residual: false, norm: NormPlacement::Off, ..Config::default() }, 500),
+            Pin::new(&Config::default(), 1200),
+            Pin::new(&Config { depth: 48, learning_rate: 0.003, seed: 7, ..Config::default() }, 0),
+        ];
+        let text = pins_text(&pins);
+        assert_eq!(text, "residual:off,norm:off@500;@1200;depth:48,lr:0.003,seed:7@0");
+        assert_eq!(parse_pins(&text).unwrap(), pins);
+        // a preset applies first, and spaces are forgiven
+        let p = Pin::parse(" depth:24 , preset:explode @ 3").unwrap();
+        assert_eq!((p.config.depth, p.config.init_gain, p.steps()), (24, 2.0, 3));
+        assert_eq!(parse_pins("").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn bad_pins_are_named_errors() {
+        for bad in [
+            "residual:off",
+            "residual:off@",
+            "residual:off@-1",
+            "residual:off@100001",
+            "residual@5",
+            "colour:red@5",
+            "steps:9@5",
+            "depth:0@5",
+            "@1;@2;@3;@4",
+        ] {
+            let e = parse_pins(bad).unwrap_err();
+            assert_eq!(e.name, PIN, "{bad}");
+            assert!(e.to_string().len() < 240, "{e}");
+        }
+    }
+}
