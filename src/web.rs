@@ -9,11 +9,12 @@
 //!
 //! JavaScript holds these opaque handles and moves bytes between them; it does no maths.
 
-use crate::config::{Config, PARAMS, PRESETS};
+use crate::config::{parse_pins, pins_text, Config, Pin, MAX_PINS, PARAMS, PIN, PRESETS};
 use crate::training::frame::Frame;
+use crate::training::lab::{Lab, LabState};
 use crate::training::session;
-use crate::view::charts::{self, depth::DepthCurves, Theme};
-use crate::view::json::{config_json, frame_json};
+use crate::view::charts::{self, depth::DepthCurves, Pinned, Theme};
+use crate::view::json::{config_json, frame_json, lab_json};
 use crate::view::words;
 use plotters::prelude::*;
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind};
@@ -68,15 +69,36 @@ fn query_pairs(query: &str) -> Vec<(String, String)> {
 
 /// A configuration from a URL query, leniently, with the notices for what was replaced.
 fn lenient(query: &str) -> (Config, Vec<String>) {
-    let mut config = Config::default();
-    let notices = config.apply_leniently(query_pairs(query).iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    let (config, _, notices) = lenient_with_pins(query);
     (config, notices)
+}
+
+/// `lenient`, and the pins the query names (`pin=…`, possibly several): a bad pin is dropped
+/// with a notice, the others kept, at most `MAX_PINS`.
+fn lenient_with_pins(query: &str) -> (Config, Vec<Pin>, Vec<String>) {
+    let pairs = query_pairs(query);
+    let mut config = Config::default();
+    let mut notices =
+        config.apply_leniently(pairs.iter().filter(|(k, _)| k != PIN).map(|(k, v)| (k.as_str(), v.as_str())));
+    let mut pins = Vec::new();
+    for text in pairs.iter().filter(|(k, _)| k == PIN).flat_map(|(_, v)| v.split(';')) {
+        match parse_pins(text) {
+            Ok(p) => pins.extend(p),
+            Err(e) => notices.push(format!("{e}; ignored")),
+        }
+    }
+    if pins.len() > MAX_PINS {
+        notices.push(format!("pin: {} pins; kept the first {MAX_PINS}", pins.len()));
+        pins.truncate(MAX_PINS);
+    }
+    (config, pins, notices)
 }
 
 /// The reader's configuration, checked against the one parameter table.
 #[wasm_bindgen]
 pub struct Settings {
     config: Config,
+    pins: Vec<Pin>,
     notices: Vec<String>,
 }
 
@@ -86,8 +108,8 @@ impl Settings {
     /// value or the default; `takeNotices` says which.
     #[wasm_bindgen(constructor)]
     pub fn new(query: &str) -> Settings {
-        let (config, notices) = lenient(query);
-        Settings { config, notices }
+        let (config, pins, notices) = lenient_with_pins(query);
+        Settings { config, pins, notices }
     }
 
     /// Every parameter's URL name, in table order.
@@ -100,26 +122,75 @@ impl Settings {
         PRESETS.iter().flat_map(|p| [p.name.to_string(), p.help.to_string()]).collect()
     }
 
-    /// Sets one parameter by its URL name. A bad value is an error and changes nothing.
+    /// Sets one parameter by its URL name (`pin` replaces the pins). A bad value is an error
+    /// and changes nothing.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), JsError> {
+        if name == PIN {
+            self.pins = parse_pins(value).map_err(|e| JsError::new(&e.to_string()))?;
+            return Ok(());
+        }
         self.config.set(name, value).map_err(|e| JsError::new(&e.to_string()))
     }
 
-    /// Like `set`, but an invalid value falls back to the nearest valid one with a notice.
+    /// Like `set`, but an invalid value falls back to the nearest valid one with a notice (a
+    /// bad pin list is ignored, with a notice).
     #[wasm_bindgen(js_name = setLeniently)]
     pub fn set_leniently(&mut self, name: &str, value: &str) {
+        if name == PIN {
+            match parse_pins(value) {
+                Ok(pins) => self.pins = pins,
+                Err(e) => self.notices.push(format!("{e}; ignored")),
+            }
+            return;
+        }
         let notices = self.config.apply_leniently([(name, value)]);
         self.notices.extend(notices);
     }
 
-    /// A parameter's current value as text.
+    /// A parameter's current value as text (`pin`: the pins as one `;`-separated list).
     pub fn get(&self, name: &str) -> Option<String> {
+        if name == PIN {
+            return Some(pins_text(&self.pins));
+        }
         self.config.get(name)
     }
 
-    /// Every parameter as a URL query, in table order.
+    /// Every parameter as a URL query, in table order, then the pins (if any).
     pub fn query(&self) -> String {
+        let mut q = self.config.to_query();
+        if !self.pins.is_empty() {
+            q += &format!("&{PIN}={}", pins_text(&self.pins));
+        }
+        q
+    }
+
+    /// The model's parameters alone as a URL query: what the engine restarts from.
+    #[wasm_bindgen(js_name = runQuery)]
+    pub fn run_query(&self) -> String {
         self.config.to_query()
+    }
+
+    /// Pins the current settings at `step`; an error if `MAX_PINS` are pinned already.
+    #[wasm_bindgen(js_name = addPin)]
+    pub fn add_pin(&mut self, step: u32) -> Result<(), JsError> {
+        if self.pins.len() >= MAX_PINS {
+            return Err(JsError::new(&format!("at most {MAX_PINS} pins: remove one first")));
+        }
+        self.pins.push(Pin::new(&self.config, step as usize));
+        Ok(())
+    }
+
+    /// Removes pin number `index` (from 0); out of range does nothing.
+    #[wasm_bindgen(js_name = removePin)]
+    pub fn remove_pin(&mut self, index: u32) {
+        if (index as usize) < self.pins.len() {
+            self.pins.remove(index as usize);
+        }
+    }
+
+    #[wasm_bindgen(getter, js_name = pinCount)]
+    pub fn pin_count(&self) -> u32 {
+        self.pins.len() as u32
     }
 
     /// Every parameter as JSON, numbers as numbers.
@@ -138,6 +209,8 @@ impl Settings {
 #[wasm_bindgen]
 pub struct Session {
     inner: session::Session,
+    /// The comparisons the page asked for: pins, All four, the depth sweep.
+    lab: Lab,
 }
 
 #[wasm_bindgen]
@@ -145,7 +218,10 @@ impl Session {
     /// A session for a query (canonical from `Settings.query()`; anything else is read leniently).
     #[wasm_bindgen(constructor)]
     pub fn new(query: &str, generation: u32) -> Session {
-        Session { inner: session::Session::new(&lenient(query).0).with_generation(generation) }
+        Session {
+            inner: session::Session::new(&lenient(query).0).with_generation(generation),
+            lab: Lab::default(),
+        }
     }
 
     /// Starts again from the seed with this configuration, as restart number `generation`.
@@ -191,6 +267,60 @@ impl Session {
     /// Measures the probe batch and encodes what the page shows now.
     pub fn frame(&mut self) -> Vec<u8> {
         self.inner.frame().encode()
+    }
+
+    /// Starts knocking out each layer of the stack as trained so far; training waits for it.
+    #[wasm_bindgen(js_name = startKnockout)]
+    pub fn start_knockout(&mut self) {
+        self.inner.start_knockout();
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn knocking(&self) -> bool {
+        self.inner.knocking()
+    }
+
+    /// Knocks out up to `layers` more layers; true when every layer is done.
+    #[wasm_bindgen(js_name = advanceKnockout)]
+    pub fn advance_knockout(&mut self, layers: u32) -> bool {
+        self.inner.advance_knockout(layers as usize)
+    }
+
+    /// Keeps exactly these pins (`Settings.get('pin')`'s text); a bad list is an error.
+    #[wasm_bindgen(js_name = setPins)]
+    pub fn set_pins(&mut self, text: &str) -> Result<(), JsError> {
+        let pins = parse_pins(text).map_err(|e| JsError::new(&e.to_string()))?;
+        self.lab.set_pins(&pins);
+        Ok(())
+    }
+
+    /// Starts "All four" at the live run's settings.
+    #[wasm_bindgen(js_name = startCompare)]
+    pub fn start_compare(&mut self, query: &str) {
+        self.lab.start_compare(&lenient(query).0);
+    }
+
+    /// Starts the depth sweep at the live run's settings.
+    #[wasm_bindgen(js_name = startSweep)]
+    pub fn start_sweep(&mut self, query: &str) {
+        self.lab.start_sweep(&lenient(query).0);
+    }
+
+    #[wasm_bindgen(getter, js_name = labBusy)]
+    pub fn lab_busy(&self) -> bool {
+        self.lab.busy()
+    }
+
+    /// Takes up to `steps` steps of the comparisons; returns whether any are left.
+    #[wasm_bindgen(js_name = advanceLab)]
+    pub fn advance_lab(&mut self, steps: u32) -> bool {
+        self.lab.advance(steps as usize)
+    }
+
+    /// The comparisons as they stand, encoded for `View.loadLab`.
+    #[wasm_bindgen(js_name = labState)]
+    pub fn lab_state(&mut self) -> Vec<u8> {
+        self.lab.state().encode()
     }
 }
 
@@ -307,6 +437,7 @@ fn draw_on(
 #[derive(Default)]
 pub struct View {
     frame: Option<Frame>,
+    lab: LabState,
 }
 
 impl View {
@@ -316,6 +447,34 @@ impl View {
 
     fn text(&self, words: fn(&Frame) -> String) -> String {
         self.frame.as_ref().map_or_else(String::new, words)
+    }
+
+    /// The pins, for the loss and per-layer charts, labelled against the live run.
+    fn pinned(&self) -> Vec<Pinned<'_>> {
+        let live = self.frame.as_ref().map(|f| f.config.clone()).unwrap_or_default();
+        self.lab
+            .pins
+            .iter()
+            .map(|p| Pinned {
+                label: words::pin_label(&p.pin.config, &live),
+                history: &p.frame.history,
+                grad: &p.frame.now.grad_norm,
+                std: &p.frame.now.act_std,
+            })
+            .collect()
+    }
+
+    fn with_pins(
+        &self,
+        summary: String,
+        pins: fn(&[crate::training::lab::PinState], &Config) -> String,
+    ) -> String {
+        match &self.frame {
+            Some(f) if !self.lab.pins.is_empty() => {
+                format!("{summary} Pinned runs: {}.", pins(&self.lab.pins, &f.config))
+            }
+            _ => summary,
+        }
     }
 }
 
@@ -381,12 +540,132 @@ impl View {
 
     #[wasm_bindgen(getter, js_name = lossSummary)]
     pub fn loss_summary(&self) -> String {
-        self.text(words::loss_summary)
+        self.with_pins(self.text(words::loss_summary), words::pins_loss_summary)
     }
 
     #[wasm_bindgen(getter, js_name = depthSummary)]
     pub fn depth_summary(&self) -> String {
-        self.text(words::depth_summary)
+        self.with_pins(self.text(words::depth_summary), words::pins_depth_summary)
+    }
+
+    /// Takes the comparisons' latest state (`Session.labState`); a malformed one is an error
+    /// and keeps the previous.
+    #[wasm_bindgen(js_name = loadLab)]
+    pub fn load_lab(&mut self, bytes: &[u8]) -> Result<(), JsError> {
+        self.lab = LabState::decode(bytes).map_err(|e| JsError::new(&e))?;
+        Ok(())
+    }
+
+    /// The pins' labels, against the live run ("pinned: Residual OFF · step 500").
+    #[wasm_bindgen(js_name = pinLabels)]
+    pub fn pin_labels(&self) -> Vec<String> {
+        self.pinned().into_iter().map(|p| p.label).collect()
+    }
+
+    #[wasm_bindgen(getter, js_name = hasCompare)]
+    pub fn has_compare(&self) -> bool {
+        self.lab.compare.is_some()
+    }
+
+    #[wasm_bindgen(getter, js_name = hasSweep)]
+    pub fn has_sweep(&self) -> bool {
+        self.lab.sweep.is_some()
+    }
+
+    #[wasm_bindgen(getter, js_name = hasKnockout)]
+    pub fn has_knockout(&self) -> bool {
+        self.frame.as_ref().is_some_and(|f| f.knockout.is_some())
+    }
+
+    /// All four as a table, row by row (the first is the header), 5 cells each, flattened.
+    #[wasm_bindgen(js_name = compareTable)]
+    pub fn compare_table(&self) -> Vec<String> {
+        self.lab
+            .compare
+            .as_ref()
+            .map_or_else(Vec::new, |c| words::compare_table(c).into_iter().flatten().collect())
+    }
+
+    #[wasm_bindgen(getter, js_name = compareSummary)]
+    pub fn compare_summary(&self) -> String {
+        self.lab.compare.as_ref().map_or_else(|| "Not run yet.".into(), words::compare_summary)
+    }
+
+    #[wasm_bindgen(getter, js_name = sweepSummary)]
+    pub fn sweep_summary(&self) -> String {
+        self.lab.sweep.as_ref().map_or_else(|| "Not run yet.".into(), words::sweep_summary)
+    }
+
+    #[wasm_bindgen(getter, js_name = knockoutSummary)]
+    pub fn knockout_summary(&self) -> String {
+        self.text(words::knockout_summary)
+    }
+
+    /// The comparisons as JSON (pins, All four, the sweep): what `.value` and the events carry.
+    #[wasm_bindgen(js_name = labJson)]
+    pub fn lab_json(&self) -> String {
+        let live = self.frame.as_ref().map(|f| f.config.clone()).unwrap_or_default();
+        lab_json(&self.lab, &live).to_string()
+    }
+
+    #[wasm_bindgen(js_name = drawCompare)]
+    pub fn draw_compare(
+        &self,
+        canvas: HtmlCanvasElement,
+        scale: f64,
+        dark: bool,
+        colours: &str,
+    ) -> Result<(), JsError> {
+        let theme = theme(scale, dark, colours);
+        let Some(c) = &self.lab.compare else { return Ok(()) };
+        let labels: Vec<String> =
+            c.rows.iter().map(|r| words::combination_name(r.residual, r.norm)).collect();
+        let curves: Vec<charts::compare::LossCurve> = c
+            .rows
+            .iter()
+            .zip(&labels)
+            .map(|(r, label)| charts::compare::LossCurve { label, loss: &r.loss, diverged_at: r.diverged_at })
+            .collect();
+        draw_on(canvas, |area| charts::compare::draw(area, &curves, c.steps, &theme))
+    }
+
+    #[wasm_bindgen(js_name = drawSweep)]
+    pub fn draw_sweep(
+        &self,
+        canvas: HtmlCanvasElement,
+        scale: f64,
+        dark: bool,
+        colours: &str,
+    ) -> Result<(), JsError> {
+        let theme = theme(scale, dark, colours);
+        let Some(s) = &self.lab.sweep else { return Ok(()) };
+        let labels: Vec<String> =
+            s.series.iter().map(|x| words::combination_name(x.residual, x.norm)).collect();
+        let curves: Vec<charts::sweep::SweepCurve> = s
+            .series
+            .iter()
+            .zip(&labels)
+            .map(|(x, label)| charts::sweep::SweepCurve {
+                label,
+                final_loss: &x.final_loss,
+                grad_ratio: &x.grad_ratio,
+                diverged_at: &x.diverged_at,
+            })
+            .collect();
+        draw_on(canvas, |area| charts::sweep::draw(area, &s.depths, &curves, s.steps, &theme))
+    }
+
+    #[wasm_bindgen(js_name = drawKnockout)]
+    pub fn draw_knockout(
+        &self,
+        canvas: HtmlCanvasElement,
+        scale: f64,
+        dark: bool,
+        colours: &str,
+    ) -> Result<(), JsError> {
+        let theme = theme(scale, dark, colours);
+        let Some((_, k)) = self.frame.as_ref().and_then(|f| f.knockout.as_ref()) else { return Ok(()) };
+        draw_on(canvas, |area| charts::knockout::draw(area, k.intact_loss, &k.loss, &k.output_change, &theme))
     }
 
     /// The frame as JSON (configuration, readouts, panel data, the bounded loss history), for
@@ -425,7 +704,8 @@ impl View {
         colours: &str,
     ) -> Result<(), JsError> {
         let (f, theme) = (self.frame()?, theme(scale, dark, colours));
-        draw_on(canvas, |area| charts::loss::draw(area, &f.history, f.diverged_at, &theme))
+        let pins = self.pinned();
+        draw_on(canvas, |area| charts::loss::draw(area, &f.history, f.diverged_at, &pins, &theme))
     }
 
     #[wasm_bindgen(js_name = drawDepth)]
@@ -442,6 +722,7 @@ impl View {
             grad_now: &f.now.grad_norm,
             std_init: &f.init.act_std,
             std_now: &f.now.act_std,
+            pins: &self.pinned(),
         };
         draw_on(canvas, |area| charts::depth::draw(area, &curves, &theme))
     }

@@ -5,13 +5,14 @@
 //
 // Attributes mirror the URL parameters and stay in sync with the controls; the element fires
 // `input` while dragging, `change` on commit and `playground-update` (detail: depth, residual,
-// norm, step, loss, act_std, diverged_at); `.value` holds the current state and readouts.
+// norm, step, loss, act_std, diverged_at, and the comparisons: pins, compare, sweep,
+// knockout); `.value` holds the current state, readouts and comparisons.
 
 import { assets } from './assets.js';
 import { mount, parseList, showError, isOff, CONTROLS, PANELS } from './playground.js';
 
 // `preset` first: it sets every parameter, and the others then adjust it
-const STATE = ['preset', 'depth', 'residual', 'norm', 'final_norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps'];
+const STATE = ['preset', 'depth', 'residual', 'norm', 'final_norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps', 'pin'];
 
 let bindings;
 function loadBindings() {
@@ -59,10 +60,9 @@ class AblationPlayground extends HTMLElement {
           },
           onEvent: (type, value) => {
             if (type === 'playground-update') {
-              const { depth, residual, norm, step, loss, act_std, diverged_at } = value;
-              this.dispatchEvent(
-                new CustomEvent(type, { bubbles: true, detail: { depth, residual, norm, step, loss, act_std, diverged_at } }),
-              );
+              const { depth, residual, norm, step, loss, act_std, diverged_at, pins, compare, sweep, knockout } = value;
+              const detail = { depth, residual, norm, step, loss, act_std, diverged_at, pins, compare, sweep, knockout };
+              this.dispatchEvent(new CustomEvent(type, { bubbles: true, detail }));
             } else {
               this.dispatchEvent(new Event(type, { bubbles: true }));
             }
@@ -107,6 +107,23 @@ class AblationPlayground extends HTMLElement {
   }
   reset() {
     return this.#controller?.reset();
+  }
+  // The comparisons (README, "Comparing"): pin the live run, remove a pin, train all four
+  // combinations, sweep the depths, knock out each layer of the trained stack.
+  pin() {
+    return this.#controller?.pin();
+  }
+  unpin(index) {
+    return this.#controller?.unpin(index);
+  }
+  compare() {
+    return this.#controller?.compare();
+  }
+  sweep() {
+    return this.#controller?.sweep();
+  }
+  knockout() {
+    return this.#controller?.knockout();
   }
 }
 

@@ -45,11 +45,11 @@ function start(root, bindings) {
       // Chromium, and a fast slider drag fires dozens of input events a second.
       clearTimeout(urlTimer);
       urlTimer = setTimeout(() => {
-        const next = new URL(location.href);
-        // the query names every parameter, so a preset in the address is spent
-        next.searchParams.delete('preset');
-        for (const [k, v] of new URLSearchParams(controller.playground.query())) next.searchParams.set(k, v);
-        history.replaceState(null, '', next);
+        // every parameter and the pins, as the core writes them (pins keep their : , @ ;
+        // readable), then the presentation parameters; a preset in the address is spent
+        const kept = [...new URLSearchParams(location.search)].filter(([k]) => PRESENTATION.includes(k));
+        const extra = kept.length ? `&${new URLSearchParams(kept)}` : '';
+        history.replaceState(null, '', `${location.pathname}?${controller.playground.query()}${extra}${location.hash}`);
       }, URL_DELAY_MS);
     },
     onEvent(type, value) {
@@ -81,8 +81,10 @@ function start(root, bindings) {
         }
         controller.set(name, String(value), { lenient: true, fromControl: true });
       }
-    } else if (['play', 'pause', 'step', 'reset'].includes(command)) {
+    } else if (['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'knockout'].includes(command)) {
       controller[command]();
+    } else if (command === 'unpin') {
+      controller.unpin(Number.isInteger(m.index) ? m.index : 0);
     } else {
       console.warn(`ablation-playground: ignored unknown command ${command.slice(0, 40)}`);
     }

@@ -29,13 +29,15 @@ function spawn(url) {
  * `onError(text)` reports a broken engine.
  * Returns { send(command), mode: 'worker' | 'page', stop(), seq (of the last command sent) }.
  */
-export function startDriver(bindings, { onFrame, onNotice, onError }) {
+export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () => {} }) {
   let worker = null;
   let local = null;
   let lastHeard = 0;
   let booted = false;
   let playing = false;
   let lastRestart = null;
+  // the comparisons' latest commands, sent again to a replacement engine
+  const lab = new Map();
   let seq = 0; // numbers the commands; frames say which they reflect
   const driver = {
     mode: 'worker',
@@ -64,9 +66,10 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
     driver.mode = 'page';
     onNotice(`Training runs on the page's thread (slower; the page may stutter at large settings): ${reason}`);
     const post = (bytes, s, timings) => received(bytes, s, bindings.memoryBytes(), { ...timings });
-    local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError });
-    // the whole state is the last restart and whether to play
+    local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError, postLab: onLab });
+    // the whole state is the last restart, whether to play, and the comparisons asked for
     if (lastRestart) local.command({ ...lastRestart, seq });
+    for (const c of lab.values()) local.command({ ...c, seq });
     local.command({ type: playing ? 'play' : 'pause', seq });
   }
 
@@ -86,6 +89,7 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
       lastHeard = performance.now();
       const m = e.data;
       if (m.type === 'frame') received(m.bytes, m.seq, m.memory, m.timings);
+      else if (m.type === 'lab') onLab(m.bytes);
       else if (m.type === 'ready') {
         booted = true;
         clearTimeout(timer);
@@ -108,6 +112,7 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
   function send(command) {
     command.seq = ++seq;
     if (command.type === 'restart') lastRestart = command;
+    if (['pins', 'compare', 'sweep'].includes(command.type)) lab.set(command.type, command);
     if (command.type === 'play') playing = true;
     if (command.type === 'pause' || command.type === 'step') playing = false;
     if (local) return local.command(command);
@@ -117,6 +122,7 @@ export function startDriver(bindings, { onFrame, onNotice, onError }) {
       worker.terminate();
       startWorker();
       worker.postMessage(command);
+      for (const c of lab.values()) worker.postMessage(c);
       worker.postMessage({ type: 'play' });
       return;
     }

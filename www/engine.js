@@ -2,7 +2,10 @@
 // Web Worker (worker.js), or on the page's thread when no worker can start. No maths here.
 //
 // Commands: {type: 'restart', query, generation} (coalesced: only the latest pending restart
-// is built), 'play', 'pause', 'step', 'continue', 'rescale', 'resetScale'.
+// is built), 'play', 'pause', 'step', 'continue', 'rescale', 'resetScale', and for the
+// comparisons {type: 'pins', text}, {type: 'compare', query}, {type: 'sweep', query},
+// 'knockout'. The comparisons (pins, All four, the sweep) share the worker with the live run,
+// slice by slice, and their state is posted through `postLab` at most every LAB_MS.
 // Every frame is posted as the bytes of `Session.frame()` (tagged inside with its generation)
 // and the `seq` of the last command applied before it, so the page knows when it is current,
 // with the engine's own timings (for the benchmark): the last restart and the mean step.
@@ -18,8 +21,10 @@ const FRAME_MS = 15;
 /** ...and at most one frame per this many times the frame's own cost, so that probing takes at
  *  most about a sixth of the worker's time, leaving the rest to training. */
 const PROBE_SHARE = 6;
+/** The comparisons' state (pins probed, curves so far) at most this often while they run. */
+const LAB_MS = 100;
 
-export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onError = () => {} } = {}) {
+export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onError = () => {}, postLab = () => {} } = {}) {
   let session = null;
   let pendingRestart = null;
   let playing = false;
@@ -29,6 +34,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   let seq = 0;
   let lastPost = -Infinity;
   let frameMs = FRAME_MS;
+  let labDue = false;
+  let lastLabPost = -Infinity;
   const timings = { restartMs: NaN, stepMs: NaN };
   // A zero-delay task that lets queued commands run first (setTimeout(0) is clamped to 4 ms).
   const channel = new MessageChannel();
@@ -64,7 +71,12 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     if (!session) return;
     // a command is answered at once, before any training: a slider move waits for no slice
     if (frameDue) send();
-    if (playing && session.running) {
+    if (session.knocking) {
+      // a knockout pauses training: one probe forward pass per layer, a slice at a time
+      const end = performance.now() + sliceMs;
+      while (!session.advanceKnockout(1) && performance.now() < end);
+      if (!session.knocking) send();
+    } else if (playing && session.running) {
       const start = performance.now();
       const end = start + sliceMs;
       let steps = 0;
@@ -74,7 +86,19 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       // training shows at the display's pace, and its last step as soon as the run stops
       if (performance.now() - lastPost >= frameMs || !session.running) send();
     }
-    if (playing && session.running) schedule();
+    if (session.labBusy) {
+      const end = performance.now() + sliceMs;
+      while (session.advanceLab(1) && performance.now() < end);
+      if (performance.now() - lastLabPost >= LAB_MS || !session.labBusy) labDue = true;
+    }
+    if (labDue) sendLab();
+    if ((playing && session.running) || session.knocking || session.labBusy) schedule();
+  }
+
+  function sendLab() {
+    labDue = false;
+    postLab(session.labState());
+    lastLabPost = performance.now();
   }
 
   /** Probes, encodes and posts a frame; keeps the probe's share of the time bounded. */
@@ -115,6 +139,25 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
         case 'resetScale':
           applyRestart();
           session?.[m.type]();
+          break;
+        case 'knockout':
+          applyRestart();
+          session?.startKnockout();
+          break;
+        case 'pins':
+          applyRestart();
+          try {
+            session?.setPins(String(m.text ?? ''));
+          } catch (e) {
+            onError(e?.message ?? String(e));
+          }
+          labDue = true;
+          break;
+        case 'compare':
+        case 'sweep':
+          applyRestart();
+          session?.[m.type === 'compare' ? 'startCompare' : 'startSweep'](String(m.query));
+          labDue = true;
           break;
         default:
           return;

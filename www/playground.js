@@ -8,8 +8,10 @@ import { startDriver } from './driver.js';
 const UPDATE_EVERY_MS = 250; // playground-update events for the host: often enough, not a flood
 
 /** Every control and panel, by the names used in `controls=` and `panels=`. */
-export const CONTROLS = ['depth', 'residual', 'norm', 'placement', 'play', 'more', 'copy'];
-export const PANELS = ['histogram', 'loss', 'depth'];
+export const CONTROLS = ['depth', 'residual', 'norm', 'placement', 'play', 'more', 'copy', 'compare'];
+export const PANELS = ['histogram', 'loss', 'depth', 'compare', 'sweep', 'knockout'];
+/** The comparison panels: shown once started, or whenever `panels=` names them. */
+const LAB_PANELS = ['compare', 'sweep', 'knockout'];
 
 /** Whether a presentation flag (`autoplay`, `embed`) says no: off, false, 0 or no, any case. */
 export const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(String(v).trim().toLowerCase());
@@ -40,6 +42,15 @@ export const TEMPLATE = `
     <div class="ap-buttons" data-control="copy">
       <button type="button" data-el="copy">Copy link</button>
       <input type="text" readonly data-el="link" aria-label="Link to this state" hidden>
+    </div>
+    <div class="ap-compare" data-control="compare">
+      <div class="ap-buttons">
+        <button type="button" data-el="pin">Pin</button>
+        <button type="button" data-el="run-compare">All four</button>
+        <button type="button" data-el="run-sweep">Depth sweep</button>
+        <button type="button" data-el="run-knockout">Knock out layers</button>
+      </div>
+      <ul class="ap-pins" data-el="pins" aria-label="Pinned runs" hidden></ul>
     </div>
     <details class="ap-more" data-control="more">
       <summary>More</summary>
@@ -90,6 +101,22 @@ export const TEMPLATE = `
     <figure class="ap-panel" data-panel="depth" part="panel depth">
       <canvas data-el="depthplot" role="img" aria-label="Gradient norm and activation std per layer"></canvas>
       <figcaption data-el="depth-summary"></figcaption>
+    </figure>
+    <figure class="ap-panel ap-wide" data-panel="compare" part="panel compare" hidden>
+      <canvas data-el="compare" role="img" aria-label="All four combinations"></canvas>
+      <figcaption data-el="compare-summary"></figcaption>
+      <table class="ap-table" data-el="compare-table"></table>
+      <div class="ap-panel-buttons"><button type="button" data-el="again-compare">Train all four</button></div>
+    </figure>
+    <figure class="ap-panel ap-wide" data-panel="sweep" part="panel sweep" hidden>
+      <canvas data-el="sweep" role="img" aria-label="Depth sweep"></canvas>
+      <figcaption data-el="sweep-summary"></figcaption>
+      <div class="ap-panel-buttons"><button type="button" data-el="again-sweep">Sweep depths</button></div>
+    </figure>
+    <figure class="ap-panel" data-panel="knockout" part="panel knockout" hidden>
+      <canvas data-el="knockout" role="img" aria-label="Layer knockout"></canvas>
+      <figcaption data-el="knockout-summary"></figcaption>
+      <div class="ap-panel-buttons"><button type="button" data-el="again-knockout">Knock out each layer</button></div>
     </figure>
   </div>`;
 
@@ -146,7 +173,12 @@ export function mount(root, bindings, options = {}) {
   const radios = [...el('placement').querySelectorAll('input')];
   const group = `ap-placement-${++radioGroups}`;
   for (const r of radios) r.name = group;
-  const canvases = { histogram: el('histogram'), loss: el('loss'), depth: el('depthplot') };
+  const canvases = {
+    histogram: el('histogram'), loss: el('loss'), depth: el('depthplot'),
+    compare: el('compare'), sweep: el('sweep'), knockout: el('knockout'),
+  };
+  // which comparison panels have something to show
+  const started = { compare: false, sweep: false, knockout: false };
   const dark = matchMedia('(prefers-color-scheme: dark)');
   const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -156,7 +188,8 @@ export function mount(root, bindings, options = {}) {
       c.hidden = shown.controls != null && !shown.controls.has(c.dataset.control);
     }
     for (const p of root.querySelectorAll('[data-panel]')) {
-      p.hidden = shown.panels != null && !shown.panels.has(p.dataset.panel);
+      const name = p.dataset.panel;
+      p.hidden = shown.panels != null ? !shown.panels.has(name) : LAB_PANELS.includes(name) && !started[name];
     }
   }
   present();
@@ -212,17 +245,45 @@ export function mount(root, bindings, options = {}) {
         incoming = { bytes, seq };
         wake();
       },
+      onLab(bytes) {
+        try {
+          view.loadLab(bytes);
+        } catch (e) {
+          notice([`ignored a damaged comparison (${e.message ?? e})`]);
+        }
+        redraw = true;
+        wake();
+      },
       onNotice: (text) => notice([text]),
       onError: fail,
     });
     restart();
+    if (settings.pinCount > 0) sendPins();
+    // a lesson that shows only a comparison panel shows it filling in, as it would a run
+    if (playing) for (const name of ['compare', 'sweep']) if (shown.panels?.has(name)) startLab(name);
     syncControls();
   }
 
   /** Tells the engine to start again from the seed with the current settings. */
   function restart() {
-    driver.send({ type: 'restart', query: settings.query(), generation: ++generation });
+    driver.send({ type: 'restart', query: settings.runQuery(), generation: ++generation });
     run();
+  }
+
+  /** The pins to the engine, which recomputes any new one from the seed. */
+  function sendPins() {
+    driver.send({ type: 'pins', text: settings.get('pin') });
+    updateDue = 0;
+  }
+
+  /** Starts a comparison: 'compare' (All four), 'sweep' or 'knockout'. */
+  function startLab(name) {
+    if (!settings) return;
+    started[name] = true;
+    if (name === 'knockout') driver.send({ type: 'knockout' });
+    else driver.send({ type: name, query: settings.runQuery() });
+    present();
+    changed();
   }
 
   /** Trains only while playing and on screen. */
@@ -234,10 +295,15 @@ export function mount(root, bindings, options = {}) {
   /** The state and readouts: the settings now, the readouts of the last frame drawn. */
   function value() {
     if (!settings) return null;
-    const frame = view.hasFrame ? JSON.parse(view.stateJson(true)) : { step: 0, loss: null, act_std: null, diverged_at: null };
+    const frame = view.hasFrame ? JSON.parse(view.stateJson(true)) : { step: 0, loss: null, act_std: null, diverged_at: null, knockout: null };
     // the seed is a 64-bit integer: as text it survives JavaScript's doubles
     const config = { ...JSON.parse(settings.json()), seed: settings.get('seed') };
-    return { ...config, step: frame.step, loss: frame.loss, act_std: frame.act_std, diverged_at: frame.diverged_at, finished: frame.finished ?? false };
+    const lab = JSON.parse(view.labJson());
+    return {
+      ...config, pin: settings.get('pin'),
+      step: frame.step, loss: frame.loss, act_std: frame.act_std, diverged_at: frame.diverged_at, finished: frame.finished ?? false,
+      pins: lab.pins, compare: lab.compare, sweep: lab.sweep, knockout: frame.knockout,
+    };
   }
 
   // Controls show the settings (after a restart, after a bad value, on load).
@@ -271,6 +337,7 @@ export function mount(root, bindings, options = {}) {
       return;
     }
     const before = settings.query();
+    const [beforeRun, beforePins] = [settings.runQuery(), settings.get('pin')];
     try {
       if (lenient) settings.setLeniently(name, String(text));
       else settings.set(name, String(text));
@@ -284,9 +351,12 @@ export function mount(root, bindings, options = {}) {
     // a preset changes many parameters at once: report each that changed
     if (fromControl) {
       const old = new URLSearchParams(before);
-      for (const [k, v] of new URLSearchParams(after)) if (old.get(k) !== v) onParam(k, v);
+      const now = new URLSearchParams(after);
+      for (const [k, v] of now) if (old.get(k) !== v) onParam(k, v);
+      if (old.has('pin') && !now.has('pin')) onParam('pin', '');
     }
-    restart();
+    if (settings.runQuery() !== beforeRun) restart();
+    if (settings.get('pin') !== beforePins) sendPins();
   }
 
   function sizeCanvas(canvas) {
@@ -317,6 +387,9 @@ export function mount(root, bindings, options = {}) {
     if (!canvases.histogram.closest('[hidden]')) view.drawHistogram(canvases.histogram, sizeCanvas(canvases.histogram), isDark, c);
     if (!canvases.loss.closest('[hidden]')) view.drawLoss(canvases.loss, sizeCanvas(canvases.loss), isDark, c);
     if (!canvases.depth.closest('[hidden]')) view.drawDepth(canvases.depth, sizeCanvas(canvases.depth), isDark, c);
+    if (view.hasCompare && !canvases.compare.closest('[hidden]')) view.drawCompare(canvases.compare, sizeCanvas(canvases.compare), isDark, c);
+    if (view.hasSweep && !canvases.sweep.closest('[hidden]')) view.drawSweep(canvases.sweep, sizeCanvas(canvases.sweep), isDark, c);
+    if (view.hasKnockout && !canvases.knockout.closest('[hidden]')) view.drawKnockout(canvases.knockout, sizeCanvas(canvases.knockout), isDark, c);
   }
 
   // Every word and every chart on screen comes from the same frame.
@@ -327,15 +400,66 @@ export function mount(root, bindings, options = {}) {
       ['histogram', view.histogramSummary],
       ['loss', view.lossSummary],
       ['depth', view.depthSummary],
+      ['compare', view.compareSummary],
+      ['sweep', view.sweepSummary],
+      ['knockout', view.knockoutSummary],
     ];
     for (const [name, text] of summaries) {
+      if (el(`${name}-summary`).textContent === text) continue;
       el(`${name}-summary`).textContent = text;
       canvases[name].setAttribute('aria-label', text);
     }
+    writeCompareTable();
+    writePins();
     if (now >= updateDue) {
       updateDue = now + UPDATE_EVERY_MS;
       onEvent('playground-update', value());
     }
+  }
+
+  // All four's table: cells as the core words them (no numbers formatted here).
+  let tableText = '';
+  function writeCompareTable() {
+    const cells = view.compareTable();
+    const text = cells.join('\u0001');
+    if (text === tableText) return;
+    tableText = text;
+    const table = el('compare-table');
+    table.replaceChildren();
+    for (let r = 0; r < cells.length / 5; r++) {
+      const tr = document.createElement('tr');
+      for (let c = 0; c < 5; c++) {
+        const cell = document.createElement(r === 0 ? 'th' : 'td');
+        if (r === 0) cell.scope = 'col';
+        cell.textContent = cells[r * 5 + c];
+        tr.append(cell);
+      }
+      (r === 0 ? table.createTHead() : table.tBodies[0] ?? table.createTBody()).append(tr);
+    }
+  }
+
+  // The pins' list: each label with a Remove button (rebuilt only when the labels change, so
+  // keyboard focus stays put).
+  let pinsText = '';
+  function writePins() {
+    const labels = view.pinLabels();
+    const text = labels.join('\u0001');
+    if (text === pinsText) return;
+    pinsText = text;
+    const list = el('pins');
+    list.replaceChildren(
+      ...labels.map((label, i) => {
+        const li = document.createElement('li');
+        const remove = document.createElement('button');
+        remove.type = 'button';
+        remove.textContent = 'Remove';
+        remove.setAttribute('aria-label', `Remove pin ${i + 1}: ${label}`);
+        remove.addEventListener('click', () => controller.unpin(i));
+        li.append(`${i + 1} ${label} `, remove);
+        return li;
+      }),
+    );
+    list.hidden = labels.length === 0;
   }
 
   function frame(now) {
@@ -487,6 +611,31 @@ export function mount(root, bindings, options = {}) {
       return drawn();
     },
     drawn,
+    /** Pins the live run at its current step (at most three pins). */
+    pin() {
+      if (!settings) return Promise.resolve();
+      try {
+        settings.addPin(view.step);
+      } catch (e) {
+        notice([e.message ?? String(e)]);
+        return Promise.resolve();
+      }
+      sendPins();
+      onParam('pin', settings.get('pin'));
+      return drawn();
+    },
+    /** Removes pin number `index` (from 0). */
+    unpin(index) {
+      if (!settings) return Promise.resolve();
+      settings.removePin(index >>> 0);
+      sendPins();
+      onParam('pin', settings.get('pin'));
+      el('pin').focus(); // the removed button is gone: focus lands somewhere sensible
+      return drawn();
+    },
+    compare: () => startLab('compare'),
+    sweep: () => startLab('sweep'),
+    knockout: () => startLab('knockout'),
     /** The link that reproduces this state on the playground page. */
     link() {
       const url = new URL(linkBase);
@@ -500,6 +649,11 @@ export function mount(root, bindings, options = {}) {
       ro.disconnect();
     },
   };
+  el('pin').addEventListener('click', () => controller.pin());
+  for (const name of LAB_PANELS) {
+    el(`run-${name}`).addEventListener('click', () => startLab(name));
+    el(`again-${name}`).addEventListener('click', () => startLab(name));
+  }
   el('play').addEventListener('click', () => (playing ? controller.pause() : controller.play()));
   el('step').addEventListener('click', () => controller.step());
   el('reset').addEventListener('click', () => controller.reset());

@@ -6,9 +6,11 @@ use crate::model::stats::Histogram;
 use crate::training::compare::switch_words;
 use crate::training::frame::Frame;
 use crate::training::knockout::Knockout;
+use crate::training::lab::LabState;
 use crate::training::report::{Run, Snapshot};
 use crate::training::run_queue::Outcome;
 use crate::training::sweep::SweepSeries;
+use crate::view::words::pin_label;
 use std::fmt::Write;
 
 pub enum Json {
@@ -183,6 +185,49 @@ pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
     ])
 }
 
+/// The comparisons for `.value` and the events: the pins (with their labels against `live`),
+/// All four's rows and the depth sweep, each `null` until started.
+pub fn lab_json(state: &LabState, live: &Config) -> Json {
+    let pins = state.pins.iter().map(|p| {
+        Json::Obj(vec![
+            ("pin", Json::Str(p.pin.text())),
+            ("label", Json::Str(pin_label(&p.pin.config, live))),
+            ("step", Json::Int(p.frame.step as i128)),
+            ("loss", p.frame.history.last().map_or(Json::Null, Json::Num)),
+            ("diverged_at", step_json(p.frame.diverged_at)),
+            ("done", Json::Bool(p.done)),
+        ])
+    });
+    let compare = state.compare.as_ref().map_or(Json::Null, |c| {
+        let rows = c.rows.iter().map(|r| {
+            let mut fields = Vec::from(switches_json(r.residual, r.norm));
+            fields.extend([
+                ("init_top_std", Json::Num(r.init_top_std)),
+                ("grad_ratio", Json::Num(r.grad_ratio)),
+                ("final_loss", if r.done { Json::Num(r.final_loss) } else { Json::Null }),
+                ("diverged_at", step_json(r.diverged_at)),
+                ("done", Json::Bool(r.done)),
+            ]);
+            Json::Obj(fields)
+        });
+        Json::Obj(vec![
+            ("depth", Json::Int(c.config.depth as i128)),
+            ("steps", Json::Int(c.steps as i128)),
+            ("runs", Json::Arr(rows.collect())),
+        ])
+    });
+    let sweep = state.sweep.as_ref().map_or(Json::Null, |s| {
+        let Json::Obj(mut fields) = sweep_json(&s.depths, &s.series) else { unreachable!("an object") };
+        fields.extend([
+            ("steps", Json::Int(s.steps as i128)),
+            ("runs_finished", Json::Int(s.runs_finished as i128)),
+            ("runs_total", Json::Int(s.runs_total() as i128)),
+        ]);
+        Json::Obj(fields)
+    });
+    Json::Obj(vec![("pins", Json::Arr(pins.collect())), ("compare", compare), ("sweep", sweep)])
+}
+
 impl Knockout {
     pub fn json(&self) -> Json {
         Json::Obj(vec![
@@ -207,6 +252,14 @@ pub fn frame_json(f: &Frame, readouts_only: bool) -> Json {
         ("diverged_at", opt(f.diverged_at)),
         ("finished", Json::Bool(f.finished())),
         ("stop_at", Json::Int(f.stop_at as i128)),
+        (
+            "knockout",
+            f.knockout.as_ref().map_or(Json::Null, |(at, k)| {
+                let Json::Obj(mut fields) = k.json() else { unreachable!("an object") };
+                fields.insert(0, ("step", Json::Int(*at as i128)));
+                Json::Obj(fields)
+            }),
+        ),
     ];
     if !readouts_only {
         let h = &f.history;

@@ -1,8 +1,9 @@
 //! The words the page shows: the status line, the caption and the text alternatives of the
 //! panels, all computed from measured numbers (never from a table of expected outcomes).
 
-use crate::config::{Config, NormKind, NormPlacement};
+use crate::config::{Config, NormKind, NormPlacement, PARAMS};
 use crate::training::frame::Frame;
+use crate::training::lab::{CompareState, PinState, SweepState};
 use crate::training::report::Snapshot;
 use crate::view::charts::short;
 
@@ -198,6 +199,185 @@ pub fn depth_summary(m: &Frame) -> String {
         short(now.act_std[0]),
         short(now.act_std[top]),
         short(init.act_std[top]),
+    )
+}
+
+/// What differs between two configurations, in the status line's words ("Residual OFF",
+/// "LayerNorm ON (post)", "depth 24", "lr 0.003"); the step limits are not compared.
+pub fn differences(config: &Config, from: &Config) -> Vec<String> {
+    let mut out = Vec::new();
+    if config.residual != from.residual {
+        out.push(if config.residual { "Residual ON" } else { "Residual OFF" }.to_string());
+    }
+    if config.norm != from.norm || (config.norm != NormPlacement::Off && config.norm_kind != from.norm_kind) {
+        out.push(norm_label(config));
+    }
+    for spec in PARAMS.iter().filter(|p| !["residual", "norm", "norm_kind", "steps"].contains(&p.name)) {
+        let (a, b) = ((spec.get)(config), (spec.get)(from));
+        if a != b {
+            out.push(format!("{} {a}", spec.name.replace('_', " ")));
+        }
+    }
+    out
+}
+
+/// What a pin is against the live run: "Residual OFF · step 500".
+pub fn pin_description(pin: &Config, live: &Config) -> String {
+    let changed = differences(pin, live);
+    let what = if changed.is_empty() { "same settings".to_string() } else { changed.join(", ") };
+    format!("{what} · step {}", pin.steps)
+}
+
+/// A pin's label: "pinned: Residual OFF · step 500".
+pub fn pin_label(pin: &Config, live: &Config) -> String {
+    format!("pinned: {}", pin_description(pin, live))
+}
+
+/// The pins' numbers for the loss panel's text alternative.
+pub fn pins_loss_summary(pins: &[PinState], live: &Config) -> String {
+    let each = pins.iter().enumerate().map(|(i, p)| {
+        let f = &p.frame;
+        let loss = match (f.diverged_at, f.history.last()) {
+            (Some(at), _) => format!("diverged at step {at}"),
+            (None, Some(l)) => format!("loss {}", short(l)),
+            (None, None) => format!("probe loss {}", short(f.now.probe_loss)),
+        };
+        let progress = if p.done { String::new() } else { format!(" (computing: step {})", f.step) };
+        format!("pin {} ({}): {loss}{progress}", i + 1, pin_description(&p.pin.config, live))
+    });
+    each.collect::<Vec<_>>().join("; ")
+}
+
+/// The pins' numbers for the per-layer panel's text alternative.
+pub fn pins_depth_summary(pins: &[PinState], live: &Config) -> String {
+    let each = pins.iter().enumerate().map(|(i, p)| {
+        let s = &p.frame.now;
+        let top = s.grad_norm.len() - 1;
+        format!(
+            "pin {} ({}): gradient norm at layer 0 {}, at layer {top} {}; std at the top {}",
+            i + 1,
+            pin_description(&p.pin.config, live),
+            short(s.grad_norm[0]),
+            short(s.grad_norm[top]),
+            short(s.act_std[top])
+        )
+    });
+    each.collect::<Vec<_>>().join("; ")
+}
+
+/// A combination's name, as the lesson says it.
+pub fn combination_name(residual: bool, norm: NormPlacement) -> String {
+    match (residual, norm) {
+        (false, NormPlacement::Off) => "both off".into(),
+        (false, n) => format!("LayerNorm alone ({})", if n == NormPlacement::Pre { "pre" } else { "post" }),
+        (true, NormPlacement::Off) => "residual alone".into(),
+        (true, n) => format!("both on ({})", if n == NormPlacement::Pre { "pre" } else { "post" }),
+    }
+}
+
+/// "All four" as a table: a header row, then one row per combination (a run not yet reached
+/// shows dashes; the one in progress, what it has measured).
+pub fn compare_table(c: &CompareState) -> Vec<[String; 5]> {
+    let mut rows = vec![[
+        "combination".to_string(),
+        "std at the top (init)".to_string(),
+        "gradient ratio ‖∂L/∂x₀‖/‖∂L/∂x_L‖ (init)".to_string(),
+        format!("loss after {} steps", c.steps),
+        "diverged at step".to_string(),
+    ]];
+    for row in &c.rows {
+        let num = |x: f64| if x.is_nan() && !row.done { "…".to_string() } else { short(x) };
+        let loss = if row.done {
+            short(row.final_loss)
+        } else if row.loss.is_empty() {
+            "…".into()
+        } else {
+            format!("training: step {}", row.loss.len() - 1)
+        };
+        let diverged = match row.diverged_at {
+            Some(at) => at.to_string(),
+            None if row.done => "—".into(),
+            None => "…".into(),
+        };
+        rows.push([
+            combination_name(row.residual, row.norm),
+            num(row.init_top_std),
+            num(row.grad_ratio),
+            loss,
+            diverged,
+        ]);
+    }
+    rows
+}
+
+/// What "All four" was run on, for its caption and its chart's text alternative.
+pub fn compare_summary(c: &CompareState) -> String {
+    let done = c.rows.iter().filter(|r| r.done).count();
+    let cfg = &c.config;
+    let mut s = format!(
+        "All four combinations at depth {} ({} of 4 trained, {} steps each, otherwise the settings of the run it was started from)",
+        cfg.depth, done, c.steps
+    );
+    let finished: Vec<String> = c
+        .rows
+        .iter()
+        .filter(|r| r.done)
+        .map(|r| {
+            let end = match r.diverged_at {
+                Some(at) => format!("diverged at step {at}"),
+                None => format!("loss {}", short(r.final_loss)),
+            };
+            format!("{}: {end}", combination_name(r.residual, r.norm))
+        })
+        .collect();
+    if !finished.is_empty() {
+        s += &format!(": {}", finished.join("; "));
+    }
+    s + "."
+}
+
+/// The depth sweep's text alternative: every number the chart shows.
+pub fn sweep_summary(s: &SweepState) -> String {
+    let mut out = format!(
+        "Loss after {} steps and initial gradient ratio against depth ({} of {} runs done)",
+        s.steps,
+        s.runs_finished,
+        s.runs_total()
+    );
+    for series in &s.series {
+        if series.final_loss.is_empty() {
+            continue;
+        }
+        let cells: Vec<String> = series
+            .final_loss
+            .iter()
+            .zip(&series.grad_ratio)
+            .zip(&s.depths)
+            .map(|((l, g), d)| format!("depth {d}: loss {}, ratio {}", short(*l), short(*g)))
+            .collect();
+        out += &format!(". {}: {}", combination_name(series.residual, series.norm), cells.join(", "));
+    }
+    out + "."
+}
+
+/// The knockout's text alternative: every bar, and how they compare with the intact stack.
+pub fn knockout_summary(m: &Frame) -> String {
+    let Some((at, k)) = &m.knockout else {
+        return "No layer knocked out yet: press Knock out layers to measure each layer of the trained stack.".into();
+    };
+    let bars: Vec<String> = k
+        .loss
+        .iter()
+        .zip(&k.output_change)
+        .enumerate()
+        .map(|(l, (loss, change))| {
+            format!("layer {l}: loss {}, output change {}%", short(*loss), short(100.0 * change))
+        })
+        .collect();
+    format!(
+        "Each layer knocked out in turn at step {at} (the layer becomes the identity), on the probe batch. Intact loss {}. {}.",
+        short(k.intact_loss),
+        bars.join("; ")
     )
 }
 
