@@ -440,6 +440,24 @@ mod tests {
     }
 
     #[test]
+    fn a_pins_label_names_what_differs_from_the_live_run() {
+        let live = Config::default();
+        let pin = Config { residual: false, learning_rate: 0.003, steps: 500, ..Config::default() };
+        assert_eq!(pin_label(&pin, &live), "pinned: Residual OFF, lr 0.003 · step 500");
+        let post = Config { norm: NormPlacement::Post, final_norm: false, steps: 9, ..Config::default() };
+        assert_eq!(pin_label(&post, &live), "pinned: LayerNorm ON (post), final norm off · step 9");
+        assert_eq!(
+            pin_label(&Config { steps: 40, ..live.clone() }, &live),
+            "pinned: same settings · step 40"
+        );
+        let off = Config { norm: NormPlacement::Off, ..live.clone() };
+        assert_eq!(
+            pin_label(&Config { steps: 1, ..live.clone() }, &off),
+            "pinned: LayerNorm ON (pre) · step 1"
+        );
+    }
+
+    #[test]
     fn caption_follows_the_measurements() {
         let config = Config { residual: false, norm: NormPlacement::Off, ..Config::default() };
         let init = snapshot(12, 0.01, 1e-4);

@@ -393,7 +393,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     // playground-update: detail has exactly the documented keys, and agrees with .value.
     await waitFor(page, () => window.updates.some((u) => u.detail.residual === 'off'), null, 'no playground-update after the Residual switch');
     const updates = await page.evaluate(() => window.updates);
-    const KEYS = ['act_std', 'depth', 'diverged_at', 'loss', 'norm', 'residual', 'step'];
+    const KEYS = ['act_std', 'compare', 'depth', 'diverged_at', 'knockout', 'loss', 'norm', 'pins', 'residual', 'step', 'sweep'];
     for (const u of updates) {
       assert(sameJson(u.keys, KEYS), `playground-update detail keys ${u.keys.join(',')}, expected exactly ${KEYS.join(',')}`);
       for (const k of KEYS) assert(sameJson(u.detail[k], u.value[k]), `playground-update detail.${k} = ${u.detail[k]} but .value.${k} = ${u.value[k]}`);

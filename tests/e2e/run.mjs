@@ -32,6 +32,7 @@ import {
 import registerEmbedTests from './embed-tests.mjs';
 import registerWorkerTests from './worker-tests.mjs';
 import registerHostTests from './host-tests.mjs';
+import registerCompareTests from './compare-tests.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
 const ABLATE = join(ROOT, 'target', 'release', 'ablate');
@@ -364,6 +365,8 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
   assert((await state(page)).step === 0, 'Enter on Reset should restart at step 0');
 
   // More: Enter opens it; its controls follow in the tab order.
+  // The comparisons' buttons follow.
+  for (const name of ['pin', 'run-compare', 'run-sweep', 'run-knockout']) await tab(name);
   await tab('summary');
   await page.keyboard.press('Enter');
   assert(await page.locator('details[data-control="more"]').evaluate((d) => d.open), 'Enter on More should open it');
@@ -670,6 +673,8 @@ registerEmbedTests({ test, assert, AssertionError, parseStatus });
 registerWorkerTests({ test, assert, AssertionError });
 // Someone else's page: style isolation both ways, theming, a strict CSP.
 registerHostTests({ test, assert, AssertionError });
+// The comparisons: pins, All four, the depth sweep, the knockout.
+registerCompareTests({ test, assert, AssertionError });
 
 // ---------------------------------------------------------------------------------------
 // The runner

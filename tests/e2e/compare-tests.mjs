@@ -1,0 +1,132 @@
+// End-to-end tests of the comparisons (README, "Comparing"): pins survive a switch and come
+// back from a copied link, All four fills its table with the CLI's numbers, the depth sweep
+// fills in without blocking the page, the knockout has text alternatives, and an element that
+// shows only a comparison panel runs it and reports it in its events.
+//
+// Registered into run.mjs's runner, so every test here also fails on any console error,
+// uncaught exception, failed request or visible error box.
+
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT, TEST_PAGES, makeWaitFor } from './lib.mjs';
+
+const ABLATE = join(ROOT, 'target', 'release', 'ablate');
+
+TEST_PAGES.set('/__test/compare.html', () =>
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>compare</title>' +
+    '<script type="module" src="/www/ablation-playground.js"></script></head><body>' +
+    '<ablation-playground id="c" depth="4" width="16" tokens="8" panels="compare"></ablation-playground></body></html>',
+);
+
+export default function registerCompareTests({ test, assert, AssertionError }) {
+  const waitFor = makeWaitFor(AssertionError);
+  const value = (page) => page.evaluate(() => window.ablationPlayground.value);
+  const el = (page, name) => page.locator(`main[data-ap-root] [data-el="${name}"]`);
+  const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 60_000, maxBuffer: 64 << 20 })).stdout);
+
+  test('pin, flip a switch, Copy link: a fresh page recomputes the pin with the same label and values', async ({ page, load, context }) => {
+    await load('/?depth=6&steps=200');
+    await waitFor(page, () => window.ablationPlayground.value.finished, null, 'the run did not finish its 200 steps', 20_000);
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    await page.getByRole('switch', { name: 'Residual' }).click();
+    // computed, and labelled against the live run with the residual now off
+    await waitFor(page, () => window.ablationPlayground.value.pins[0]?.done && window.ablationPlayground.value.residual === 'off'
+      && window.ablationPlayground.value.pins[0].label.includes('Residual ON'), null,
+      async () => `the pin was not computed and labelled: ${JSON.stringify((await value(page)).pins)}`, 20_000);
+    const pinned = (await value(page)).pins[0];
+    assert(pinned.label === 'pinned: Residual ON · step 200', `the label says what differs: ${pinned.label}`);
+    assert(pinned.pin === 'depth:6,steps:200@200' || pinned.pin === 'depth:6@200', `the pin's text: ${pinned.pin}`);
+    const item = (await el(page, 'pins').textContent()).trim();
+    assert(item.includes('pinned: Residual ON · step 200'), `the pins list shows the label: ${item}`);
+    const summary = await el(page, 'loss-summary').textContent();
+    assert(summary.includes('Pinned runs: pin 1 (Residual ON · step 200): loss'), `the loss summary includes the pin: ${summary}`);
+    const remove = page.getByRole('button', { name: /^Remove pin 1: pinned: Residual ON/ });
+    assert((await remove.count()) === 1, 'the pin has a named Remove button');
+
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    const link = await el(page, 'link').inputValue();
+    assert(link.includes('pin=') && link.includes('residual=off'), `the link carries the pin: ${link}`);
+    const fresh = await context.newPage();
+    await fresh.goto(link);
+    await waitFor(fresh, () => window.ablationPlayground?.value?.pins?.[0]?.done, null, 'the fresh page did not recompute the pin', 30_000);
+    const again = (await value(fresh)).pins[0];
+    assert(again.label === pinned.label, `label in the fresh page: ${again.label}`);
+    assert(Object.is(again.loss, pinned.loss) && again.step === pinned.step, `the pin's loss: ${again.loss} vs ${pinned.loss}`);
+
+    // removed from the keyboard
+    await remove.focus();
+    await page.keyboard.press('Enter');
+    await waitFor(page, () => window.ablationPlayground.value.pins.length === 0, null, 'Enter on Remove did not remove the pin');
+    assert(await el(page, 'pins').isHidden(), 'an empty pins list is hidden');
+    await waitFor(page, () => !location.search.includes('pin='), null, 'the address still has the pin');
+  });
+
+  test('All four fills a four-row table with the numbers of ablate --compare', async ({ page, load }) => {
+    await load('/?depth=6&width=16&tokens=8&autoplay=off');
+    await page.getByRole('button', { name: 'All four' }).click();
+    await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done), null, 'All four did not finish', 40_000);
+    const rows = await el(page, 'compare-table').locator('tbody tr').count();
+    assert(rows === 4, `the table has ${rows} rows`);
+    const header = await el(page, 'compare-table').locator('thead th').allTextContents();
+    assert(header.includes('loss after 500 steps'), `header: ${header}`);
+    const cli = await ablate(['--depth', '6', '--width', '16', '--tokens', '8', '--steps', '500', '--compare']);
+    const web = (await value(page)).compare.runs;
+    for (let i = 0; i < 4; i++) {
+      const [a, b] = [cli.compare[i], web[i]];
+      assert(a.residual === b.residual && a.norm === b.norm, `row ${i}: ${b.residual}/${b.norm} vs ${a.residual}/${a.norm}`);
+      for (const k of ['init_top_std', 'grad_ratio', 'final_loss']) assert(Object.is(a[k], b[k]), `row ${i} ${k}: page ${b[k]}, CLI ${a[k]}`);
+    }
+    const cells = await el(page, 'compare-table').locator('tbody tr').first().locator('td').allTextContents();
+    assert(cells[0] === 'both off', `first row: ${cells}`);
+  });
+
+  test('the depth sweep fills in at depth 96 and no main-thread task exceeds 50 ms', async ({ page, baseUrl }) => {
+    await page.addInitScript(() => {
+      window.__long = [];
+      new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+    });
+    await page.goto(`${baseUrl}/?depth=96&panels=sweep,loss`);
+    await waitFor(page, () => window.ablationPlayground?.value?.sweep?.runs_finished >= 4, null, 'the sweep did not start filling in', 30_000);
+    const first = (await value(page)).sweep.runs_finished;
+    await page.evaluate(() => (window.__long = []));
+    await page.waitForTimeout(8000);
+    const v = await value(page);
+    assert(v.sweep.runs_finished > first, `the sweep fills in: ${first} → ${v.sweep.runs_finished} runs`);
+    assert(v.step > 0, 'the live run trains beside it');
+    const long = await page.evaluate(() => window.__long);
+    assert(long.length === 0, `main-thread tasks over 50 ms while the sweep ran: ${long.map((d) => d.toFixed(0)).join(', ')} ms`);
+    const summary = await el(page, 'sweep-summary').textContent();
+    assert(/depth 1: loss [0-9.e-]+, ratio/.test(summary), `the sweep's text alternative lists its numbers: ${summary.slice(0, 200)}`);
+    assert(await el(page, 'histogram').isHidden(), 'panels=sweep,loss hides the histogram');
+  });
+
+  test('the knockout bars have text alternatives, measured on the trained stack', async ({ page, load }) => {
+    await load('/?depth=6&steps=300');
+    await waitFor(page, () => window.ablationPlayground.value.finished, null, 'the run did not finish', 20_000);
+    await page.getByRole('button', { name: 'Knock out layers' }).click();
+    await waitFor(page, () => window.ablationPlayground.value.knockout?.loss.length === 6, null, 'the knockout did not finish', 20_000);
+    const k = (await value(page)).knockout;
+    assert(k.step === 300, `measured at the run's step: ${k.step}`);
+    const probe = JSON.parse(await page.evaluate(() => window.ablationPlayground.playground.stateJson())).now.probe_loss;
+    assert(Object.is(k.intact_loss, probe), `the intact loss is the live probe loss: ${k.intact_loss} vs ${probe}`);
+    const label = await el(page, 'knockout').getAttribute('aria-label');
+    for (let l = 0; l < 6; l++) assert(label.includes(`layer ${l}: loss`), `the canvas's text alternative names layer ${l}: ${label}`);
+    const cli = await ablate(['--depth', '6', '--steps', '300', '--knockout']);
+    for (let l = 0; l < 6; l++) assert(Object.is(cli.knockout.loss[l], k.loss[l]), `layer ${l}: page ${k.loss[l]}, CLI ${cli.knockout.loss[l]}`);
+  });
+
+  test('an element showing only All four runs it and reports it in playground-update', async ({ page, baseUrl }) => {
+    await page.goto(`${baseUrl}/__test/compare.html`);
+    await page.evaluate(() => {
+      window.updates = [];
+      document.getElementById('c').addEventListener('playground-update', (e) => window.updates.push(e.detail));
+    });
+    await waitFor(page, () => window.updates.some((d) => d.compare?.runs.every((r) => r.done)), null, 'no playground-update carried a finished comparison', 40_000);
+    const shown = await page.evaluate(() =>
+      [...document.getElementById('c').shadowRoot.querySelectorAll('[data-panel]')].filter((p) => !p.hidden).map((p) => p.dataset.panel));
+    assert(shown.join() === 'compare', `only the compare panel shows: ${shown}`);
+    const v = await page.evaluate(() => document.getElementById('c').value);
+    assert(v.compare.depth === 4 && v.compare.runs.length === 4, `.value.compare: ${JSON.stringify(v.compare).slice(0, 200)}`);
+  });
+}
