@@ -625,14 +625,14 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
   // =======================================================================================
   // 8. The example lesson
 
-  test('the example lesson: three live instances, prose buttons drive them, noscript figures exist', async ({ page, baseUrl }) => {
+  test('the example lesson: four live instances, prose buttons drive them, noscript figures exist', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/www/lesson.html`);
     await waitFor(page, () => {
       const els = [...document.querySelectorAll('ablation-playground')];
-      return els.length === 3 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
-    }, null, async () => `expected three mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
+      return els.length === 4 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
+    }, null, async () => `expected four mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
     const ids = await page.evaluate(() => [...document.querySelectorAll('ablation-playground')].map((e) => e.id));
-    assert(sameJson(ids, ['four', 'deep', 'placement']), `instances: ${ids}`);
+    assert(sameJson(ids, ['four', 'deep', 'placement', 'knock']), `instances: ${ids}`);
     await waitElStatus(page, 'four', /^12 layers · Residual OFF · LayerNorm OFF · /, 15_000);
     // controls="..." hides what it does not list
     assert(await page.locator('#deep [data-control="depth"]').isHidden(), '#deep has controls without depth: its slider should be hidden');
@@ -670,6 +670,13 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     await waitFor(page, () => document.getElementById('placement').value?.warmup === 200, null,
       async () => `#placement after "post, 200 warmup steps": ${JSON.stringify(await value(page, 'placement'))}`);
     await waitElStatus(page, 'placement', /^48 layers · Residual ON · LayerNorm ON \(post\) · /);
+
+    // Section 4: the knockout button calls the element's method on the trained stack.
+    await page.locator('#knock').scrollIntoViewIfNeeded();
+    await waitFor(page, () => document.getElementById('knock').value?.finished, null, '#knock did not finish its 500 steps', 30_000);
+    await page.getByRole('button', { name: 'knock out each layer', exact: true }).click();
+    await waitFor(page, () => document.getElementById('knock').value?.knockout?.loss.length === 12, null,
+      async () => `#knock's knockout: ${JSON.stringify((await value(page, 'knock'))?.knockout)}`, 20_000);
 
     // The <noscript> figures (and the playground page's): fetched and parsed as SVG. A
     // DOMParser document runs no scripts, so its <noscript> content is parsed as elements.
