@@ -462,6 +462,10 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
       await waitFor(kids[0], () => /^20 layers · Residual OFF · LayerNorm OFF · /.test(document.querySelector('[data-el="status"]').textContent), null,
         async () => `the preset message was not applied first: ${await kids[0].locator('[data-el="status"]').textContent()}`);
       assert((await get(kids[0], 'optimizer')) === 'sgd', 'the preset set the optimiser');
+      // A comparison triggered by a message, reported in the update messages.
+      await page.evaluate(([origin]) => document.getElementById('f0').contentWindow.postMessage({ type: 'ablation-playground:knockout' }, origin), [baseUrl]);
+      await waitFor(page, () => window.received.some((r) => r.frame === 0 && r.data?.type === 'ablation-playground:update' && r.data.knockout?.loss.length === 20), null,
+        'the host received no update with the knockout of the 20 layers');
 
       // The same command to an iframe that allows another origin, and to one without allow=:
       // ignored, each with a console warning (an error would fail the test in the runner).
