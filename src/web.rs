@@ -455,11 +455,14 @@ impl View {
         self.lab
             .pins
             .iter()
-            .map(|p| Pinned {
-                label: words::pin_label(&p.pin.config, &live),
-                history: &p.frame.history,
-                grad: &p.frame.now.grad_norm,
-                std: &p.frame.now.act_std,
+            .filter_map(|p| {
+                let f = p.frame.as_ref()?; // a pin waiting for its turn has nothing to draw
+                Some(Pinned {
+                    label: words::pin_label(&p.pin.config, &live),
+                    history: &f.history,
+                    grad: &f.now.grad_norm,
+                    std: &f.now.act_std,
+                })
             })
             .collect()
     }
@@ -559,7 +562,8 @@ impl View {
     /// The pins' labels, against the live run ("pinned: Residual OFF · step 500").
     #[wasm_bindgen(js_name = pinLabels)]
     pub fn pin_labels(&self) -> Vec<String> {
-        self.pinned().into_iter().map(|p| p.label).collect()
+        let live = self.frame.as_ref().map(|f| f.config.clone()).unwrap_or_default();
+        self.lab.pins.iter().map(|p| words::pin_label(&p.pin.config, &live)).collect()
     }
 
     #[wasm_bindgen(getter, js_name = hasCompare)]

@@ -32,7 +32,7 @@ fn a_pin_is_its_run_recomputed_from_the_seed() {
     assert_eq!(state.pins.len(), 1);
     let p = &state.pins[0];
     assert!(p.done);
-    let (a, b) = (&p.frame, &live_frame);
+    let (a, b) = (p.frame.as_ref().expect("a finished pin has its frame"), &live_frame);
     assert_eq!((a.step, &a.init, &a.now, &a.histogram), (b.step, &b.init, &b.now, &b.histogram));
     assert_eq!(a.history, b.history, "the same loss curve, bit for bit");
     // and the CLI's run of 37 steps

@@ -36,6 +36,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   let frameMs = FRAME_MS;
   let labDue = false;
   let lastLabPost = -Infinity;
+  let labMs = LAB_MS;
   const timings = { restartMs: NaN, stepMs: NaN };
   // A zero-delay task that lets queued commands run first (setTimeout(0) is clamped to 4 ms).
   const channel = new MessageChannel();
@@ -89,7 +90,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     if (session.labBusy) {
       const end = performance.now() + sliceMs;
       while (session.advanceLab(1) && performance.now() < end);
-      if (performance.now() - lastLabPost >= LAB_MS || !session.labBusy) labDue = true;
+      if (performance.now() - lastLabPost >= labMs || !session.labBusy) labDue = true;
     }
     if (labDue) sendLab();
     if ((playing && session.running) || session.knocking || session.labBusy) schedule();
@@ -97,8 +98,11 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
 
   function sendLab() {
     labDue = false;
+    const t0 = performance.now();
     postLab(session.labState());
     lastLabPost = performance.now();
+    // a pin in progress is probed for each state: at large settings, post less often
+    labMs = Math.max(LAB_MS, PROBE_SHARE * (lastLabPost - t0));
   }
 
   /** Probes, encodes and posts a frame; keeps the probe's share of the time bounded. */

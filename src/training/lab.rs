@@ -15,9 +15,41 @@ use crate::training::wire::{Reader, Writer};
 /// 96 to finish in under a minute on a laptop.
 pub const LAB_STEPS: usize = 500;
 
-struct PinRun {
-    pin: Pin,
-    session: Session,
+/// A pin's run: not started, training (the only state that holds a stack), or done (only its
+/// frame is kept, so that finished pins cost no memory beyond their curves).
+enum PinRun {
+    Waiting(Pin),
+    Training(Pin, Box<Session>),
+    Done(Pin, Box<Frame>),
+}
+
+impl PinRun {
+    fn pin(&self) -> &Pin {
+        match self {
+            PinRun::Waiting(p) | PinRun::Training(p, _) | PinRun::Done(p, _) => p,
+        }
+    }
+
+    /// Trains up to `budget` steps (starting the run counts as one); returns the steps taken.
+    fn advance(&mut self, budget: usize) -> usize {
+        let mut taken = 0;
+        if budget == 0 {
+            return 0;
+        }
+        if let PinRun::Waiting(p) = self {
+            *self = PinRun::Training(p.clone(), Box::new(Session::new(&p.config)));
+            taken += 1;
+        }
+        if let PinRun::Training(p, session) = self {
+            while taken < budget && session.train_step() {
+                taken += 1;
+            }
+            if !session.running() {
+                *self = PinRun::Done(p.clone(), Box::new(session.frame()));
+            }
+        }
+        taken
+    }
 }
 
 #[derive(Default)]
@@ -27,12 +59,12 @@ pub struct Lab {
     sweep: Option<DepthSweep>,
 }
 
-/// One pin: its run's frame at the pin's step (or as far as it got).
+/// One pin: its run's frame at the pin's step, or as far as it got (none before it starts).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PinState {
     pub pin: Pin,
     pub done: bool,
-    pub frame: Frame,
+    pub frame: Option<Frame>,
 }
 
 /// One row of "All four": a finished run, or the one in progress (then `done` is false and the
@@ -85,9 +117,9 @@ impl Lab {
     pub fn set_pins(&mut self, pins: &[Pin]) {
         let mut old = std::mem::take(&mut self.pins);
         for pin in pins {
-            let run = match old.iter().position(|r| r.pin == *pin) {
+            let run = match old.iter().position(|r| r.pin() == pin) {
                 Some(i) => old.remove(i),
-                None => PinRun { pin: pin.clone(), session: Session::new(&pin.config) },
+                None => PinRun::Waiting(pin.clone()),
             };
             self.pins.push(run);
         }
@@ -105,7 +137,7 @@ impl Lab {
 
     /// Something is left to compute.
     pub fn busy(&self) -> bool {
-        self.pins.iter().any(|p| p.session.running())
+        self.pins.iter().any(|p| !matches!(p, PinRun::Done(..)))
             || self.compare.as_ref().is_some_and(|c| !c.is_done())
             || self.sweep.as_ref().is_some_and(|s| !s.is_done())
     }
@@ -115,9 +147,7 @@ impl Lab {
     pub fn advance(&mut self, max_steps: usize) -> bool {
         let mut budget = max_steps;
         for p in &mut self.pins {
-            while budget > 0 && p.session.train_step() {
-                budget -= 1;
-            }
+            budget -= p.advance(budget);
         }
         if let Some(c) = self.compare.as_mut().filter(|c| !c.is_done()) {
             c.advance(budget);
@@ -134,7 +164,13 @@ impl Lab {
         let pins = self
             .pins
             .iter_mut()
-            .map(|p| PinState { pin: p.pin.clone(), done: !p.session.running(), frame: p.session.frame() })
+            .map(|p| match p {
+                PinRun::Waiting(pin) => PinState { pin: pin.clone(), done: false, frame: None },
+                PinRun::Training(pin, s) => {
+                    PinState { pin: pin.clone(), done: false, frame: Some(s.frame()) }
+                }
+                PinRun::Done(pin, f) => PinState { pin: pin.clone(), done: true, frame: Some((**f).clone()) },
+            })
             .collect();
         let compare = self.compare.as_ref().map(|c| {
             let mut rows: Vec<CompareRow> = c
@@ -219,7 +255,10 @@ impl LabState {
         for p in &self.pins {
             w.str(&p.pin.text());
             w.u32(u32::from(p.done));
-            w.bytes(&p.frame.encode());
+            w.u32(u32::from(p.frame.is_some()));
+            if let Some(f) = &p.frame {
+                w.bytes(&f.encode());
+            }
         }
         w.u32(u32::from(self.compare.is_some()));
         if let Some(c) = &self.compare {
@@ -269,7 +308,10 @@ impl LabState {
         for _ in 0..r.len(16)? {
             let pin = Pin::parse(&r.str()?).map_err(|e| e.to_string())?;
             let done = r.u32()? != 0;
-            let frame = Frame::decode(r.bytes()?)?;
+            let frame = if r.u32()? != 0 { Some(Frame::decode(r.bytes()?)?) } else { None };
+            if done && frame.is_none() {
+                return Err("a finished pin without its frame".into());
+            }
             pins.push(PinState { pin, done, frame });
         }
         let compare = if r.u32()? != 0 {

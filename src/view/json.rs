@@ -192,9 +192,9 @@ pub fn lab_json(state: &LabState, live: &Config) -> Json {
         Json::Obj(vec![
             ("pin", Json::Str(p.pin.text())),
             ("label", Json::Str(pin_label(&p.pin.config, live))),
-            ("step", Json::Int(p.frame.step as i128)),
-            ("loss", p.frame.history.last().map_or(Json::Null, Json::Num)),
-            ("diverged_at", step_json(p.frame.diverged_at)),
+            ("step", p.frame.as_ref().map_or(Json::Null, |f| Json::Int(f.step as i128))),
+            ("loss", p.frame.as_ref().and_then(|f| f.history.last()).map_or(Json::Null, Json::Num)),
+            ("diverged_at", step_json(p.frame.as_ref().and_then(|f| f.diverged_at))),
             ("done", Json::Bool(p.done)),
         ])
     });

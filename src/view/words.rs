@@ -236,32 +236,35 @@ pub fn pin_label(pin: &Config, live: &Config) -> String {
 /// The pins' numbers for the loss panel's text alternative.
 pub fn pins_loss_summary(pins: &[PinState], live: &Config) -> String {
     let each = pins.iter().enumerate().map(|(i, p)| {
-        let f = &p.frame;
+        let what = pin_description(&p.pin.config, live);
+        let Some(f) = &p.frame else {
+            return format!("pin {} ({what}): waiting to be computed", i + 1);
+        };
         let loss = match (f.diverged_at, f.history.last()) {
             (Some(at), _) => format!("diverged at step {at}"),
             (None, Some(l)) => format!("loss {}", short(l)),
             (None, None) => format!("probe loss {}", short(f.now.probe_loss)),
         };
         let progress = if p.done { String::new() } else { format!(" (computing: step {})", f.step) };
-        format!("pin {} ({}): {loss}{progress}", i + 1, pin_description(&p.pin.config, live))
+        format!("pin {} ({what}): {loss}{progress}", i + 1)
     });
     each.collect::<Vec<_>>().join("; ")
 }
 
 /// The pins' numbers for the per-layer panel's text alternative.
 pub fn pins_depth_summary(pins: &[PinState], live: &Config) -> String {
-    let each = pins.iter().enumerate().map(|(i, p)| {
-        let s = &p.frame.now;
-        let top = s.grad_norm.len() - 1;
-        format!(
-            "pin {} ({}): gradient norm at layer 0 {}, at layer {top} {}; std at the top {}",
-            i + 1,
-            pin_description(&p.pin.config, live),
-            short(s.grad_norm[0]),
-            short(s.grad_norm[top]),
-            short(s.act_std[top])
-        )
-    });
+    let each =
+        pins.iter().enumerate().filter_map(|(i, p)| Some((i, p, &p.frame.as_ref()?.now))).map(|(i, p, s)| {
+            let top = s.grad_norm.len() - 1;
+            format!(
+                "pin {} ({}): gradient norm at layer 0 {}, at layer {top} {}; std at the top {}",
+                i + 1,
+                pin_description(&p.pin.config, live),
+                short(s.grad_norm[0]),
+                short(s.grad_norm[top]),
+                short(s.act_std[top])
+            )
+        });
     each.collect::<Vec<_>>().join("; ")
 }
 
