@@ -7,8 +7,9 @@ import { createEngine, PAGE_SLICE_MS } from './engine.js';
 
 /** A worker that has not booted by then is given up for the page's thread. */
 const BOOT_TIMEOUT_MS = 15_000;
-/** A worker silent this long while training is inside one long step: a restart then replaces
- *  the worker instead of waiting for that step to end. */
+/** A worker silent this long while training is inside one long step, or whose turns take this
+ *  long (a step, a knockout pass or a comparison's step at a large setting): a restart then
+ *  replaces the worker instead of waiting for the turn to end. */
 const BUSY_MS = 250;
 
 /** A module worker for `url`. A Worker's script must be same-origin, so a widget served from
@@ -66,7 +67,11 @@ export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () =
     driver.mode = 'page';
     onNotice(`Training runs on the page's thread (slower; the page may stutter at large settings): ${reason}`);
     const post = (bytes, s, timings) => received(bytes, s, bindings.memoryBytes(), { ...timings });
-    local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError, postLab: onLab });
+    const postLab = (bytes, timings) => {
+      driver.timings = { ...timings };
+      onLab(bytes);
+    };
+    local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError, postLab });
     // the whole state is the last restart, whether to play, and the comparisons asked for
     if (lastRestart) local.command({ ...lastRestart, seq });
     for (const c of lab.values()) local.command({ ...c, seq });
@@ -75,6 +80,7 @@ export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () =
 
   function startWorker() {
     booted = false;
+    driver.timings = {}; // a new worker has taken no turn yet
     let w;
     try {
       w = spawn(assets.worker);
@@ -89,7 +95,10 @@ export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () =
       lastHeard = performance.now();
       const m = e.data;
       if (m.type === 'frame') received(m.bytes, m.seq, m.memory, m.timings);
-      else if (m.type === 'lab') onLab(m.bytes);
+      else if (m.type === 'lab') {
+        driver.timings = m.timings;
+        onLab(m.bytes);
+      }
       else if (m.type === 'ready') {
         booted = true;
         clearTimeout(timer);
@@ -118,12 +127,14 @@ export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () =
     if (local) return local.command(command);
     if (!worker) return;
     // Inside one long step the worker cannot read its inbox: start afresh rather than wait.
-    if (command.type === 'restart' && booted && playing && performance.now() - lastHeard > BUSY_MS) {
+    const silent = playing && performance.now() - lastHeard > BUSY_MS;
+    const slowTurns = driver.timings.busy && driver.timings.tickMs > BUSY_MS;
+    if (command.type === 'restart' && booted && (silent || slowTurns)) {
       worker.terminate();
       startWorker();
       worker.postMessage(command);
       for (const c of lab.values()) worker.postMessage(c);
-      worker.postMessage({ type: 'play' });
+      worker.postMessage({ type: playing ? 'play' : 'pause' });
       return;
     }
     worker.postMessage(command);

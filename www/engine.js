@@ -8,7 +8,9 @@
 // slice by slice, and their state is posted through `postLab` at most every LAB_MS.
 // Every frame is posted as the bytes of `Session.frame()` (tagged inside with its generation)
 // and the `seq` of the last command applied before it, so the page knows when it is current,
-// with the engine's own timings (for the benchmark): the last restart and the mean step.
+// with the engine's own timings: the last restart and the mean step (for the benchmark), and
+// how long its last turn took and whether it has work left (for the driver: a restart that
+// would wait behind a long turn replaces the worker instead).
 
 /** Train this long between looks at the inbox: a slider move waits at most this (plus the
  *  step in progress) before the worker starts on it. */
@@ -35,9 +37,12 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   let lastPost = -Infinity;
   let frameMs = FRAME_MS;
   let labDue = false;
+  // comparison commands wait for the tick, after any pending restart is built: they must not
+  // build a restart that a later one in the inbox replaces (a drag after a worker restart)
+  const labCommands = [];
   let lastLabPost = -Infinity;
   let labMs = LAB_MS;
-  const timings = { restartMs: NaN, stepMs: NaN };
+  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false };
   // A zero-delay task that lets queued commands run first (setTimeout(0) is clamped to 4 ms).
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {
@@ -68,8 +73,10 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   }
 
   function tick() {
+    const tickStart = performance.now();
     applyRestart();
     if (!session) return;
+    for (const m of labCommands.splice(0)) applyLab(m);
     // a command is answered at once, before any training: a slider move waits for no slice
     if (frameDue) send();
     if (session.knocking) {
@@ -93,13 +100,33 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       if (performance.now() - lastLabPost >= labMs || !session.labBusy) labDue = true;
     }
     if (labDue) sendLab();
-    if ((playing && session.running) || session.knocking || session.labBusy) schedule();
+    timings.tickMs = performance.now() - tickStart;
+    if (busy()) schedule();
+  }
+
+  /** Work is left: training while playing, a knockout, or the comparisons. */
+  function busy() {
+    return (playing && session.running) || session.knocking || session.labBusy;
+  }
+
+  function applyLab(m) {
+    if (m.type === 'pins') {
+      try {
+        session.setPins(String(m.text ?? ''));
+      } catch (e) {
+        onError(e?.message ?? String(e));
+      }
+    } else {
+      session[m.type === 'compare' ? 'startCompare' : 'startSweep'](String(m.query));
+    }
+    labDue = true;
   }
 
   function sendLab() {
     labDue = false;
     const t0 = performance.now();
-    postLab(session.labState());
+    timings.busy = busy();
+    postLab(session.labState(), timings);
     lastLabPost = performance.now();
     // a pin in progress is probed for each state: at large settings, post less often
     labMs = Math.max(LAB_MS, PROBE_SHARE * (lastLabPost - t0));
@@ -109,6 +136,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   function send() {
     frameDue = false;
     const t0 = performance.now();
+    timings.busy = busy();
     post(session.frame(), seq, timings);
     lastPost = performance.now();
     // a deep or wide stack's probe is expensive: then frames come less often than the display's
@@ -149,19 +177,9 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
           session?.startKnockout();
           break;
         case 'pins':
-          applyRestart();
-          try {
-            session?.setPins(String(m.text ?? ''));
-          } catch (e) {
-            onError(e?.message ?? String(e));
-          }
-          labDue = true;
-          break;
         case 'compare':
         case 'sweep':
-          applyRestart();
-          session?.[m.type === 'compare' ? 'startCompare' : 'startSweep'](String(m.query));
-          labDue = true;
+          labCommands.push(m);
           break;
         default:
           return;

@@ -209,6 +209,7 @@ export function mount(root, bindings, options = {}) {
   const waiting = []; // [seq, resolve]: promises of commands, kept until their frame is drawn
   let redraw = false; // draw the current frame again (resize, theme, panels)
   let updateDue = 0; // next playground-update event
+  let updateTimer = 0; // a trailing one, due when an update was held back
 
   /** Resolves once a frame reflecting every command sent so far is on screen. */
   function drawn() {
@@ -412,8 +413,19 @@ export function mount(root, bindings, options = {}) {
     writeCompareTable();
     writePins();
     if (now >= updateDue) {
+      clearTimeout(updateTimer);
+      updateTimer = 0;
       updateDue = now + UPDATE_EVERY_MS;
       onEvent('playground-update', value());
+    } else if (!updateTimer) {
+      // throttled, but the host still hears the last state (a run that stops, a knockout that
+      // lands right after an update): one trailing update when the interval is over
+      updateTimer = setTimeout(() => {
+        updateTimer = 0;
+        if (stopped) return;
+        updateDue = performance.now() + UPDATE_EVERY_MS;
+        onEvent('playground-update', value());
+      }, updateDue - now);
     }
   }
 
@@ -644,6 +656,7 @@ export function mount(root, bindings, options = {}) {
     },
     destroy() {
       stopped = true;
+      clearTimeout(updateTimer);
       driver?.stop();
       io.disconnect();
       ro.disconnect();

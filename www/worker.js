@@ -19,7 +19,7 @@ self.onmessage = async (e) => {
     engine = createEngine(bindings, (bytes, seq, timings) =>
         self.postMessage({ type: 'frame', bytes, seq, memory: bindings.memoryBytes(), timings }, [bytes.buffer]), {
       onError: (message) => self.postMessage({ type: 'error', message }),
-      postLab: (bytes) => self.postMessage({ type: 'lab', bytes }, [bytes.buffer]),
+      postLab: (bytes, timings) => self.postMessage({ type: 'lab', bytes, timings }, [bytes.buffer]),
     });
     self.postMessage({ type: 'ready' });
     for (const c of early.splice(0)) engine.command(c);

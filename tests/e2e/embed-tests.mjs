@@ -465,7 +465,10 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
       // A comparison triggered by a message, reported in the update messages.
       await page.evaluate(([origin]) => document.getElementById('f0').contentWindow.postMessage({ type: 'ablation-playground:knockout' }, origin), [baseUrl]);
       await waitFor(page, () => window.received.some((r) => r.frame === 0 && r.data?.type === 'ablation-playground:update' && r.data.knockout?.loss.length === 20), null,
-        'the host received no update with the knockout of the 20 layers');
+        async () => `the host received no update with the knockout of the 20 layers; the last: ${JSON.stringify(await page.evaluate(() => {
+          const u = window.received.findLast((r) => r.frame === 0 && r.data?.type === 'ablation-playground:update')?.data;
+          return u && { step: u.step, depth: u.depth, knockout: u.knockout, diverged_at: u.diverged_at };
+        }))}; in the iframe: ${JSON.stringify(await kids[0].evaluate(() => ({ k: window.ablationPlayground.value.knockout, t: window.ablationPlayground.playground.timings, settled: window.ablationPlayground.playground.settled })))}`);
 
       // The same command to an iframe that allows another origin, and to one without allow=:
       // ignored, each with a console warning (an error would fail the test in the runner).
