@@ -338,12 +338,54 @@ fn dots<F: Real, const TI: usize, const TJ: usize>(
         };
         step(a_cols.map(padded), b_cols.map(padded));
     }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
+    if TI == 4 && TJ == 2 && std::any::TypeId::of::<F>() == std::any::TypeId::of::<f32>() {
+        // SAFETY: F is f32 (checked just above), so the arrays have f32's layout; the block's
+        // rows i..i+4 of columns j, j+1 are inside c (the scalar loop below indexes the same).
+        unsafe {
+            let acc = &*(&acc as *const [[[F; LANES]; TJ]; TI] as *const [[[f32; LANES]; 2]; 4]);
+            assert!((j + 1) * m + i + 4 <= c.len());
+            finish_4x2_avx(acc, c.as_mut_ptr().cast::<f32>(), m, i, j, add);
+        }
+        return;
+    }
     for (ii, acc_i) in acc.iter().enumerate() {
         for (jj, l) in acc_i.iter().enumerate() {
             let dot = add_lanes(l);
             let cij = &mut c[(j + jj) * m + i + ii];
             *cij = if add { *cij + dot } else { dot };
         }
+    }
+}
+
+/// The 8 dot products of a 4×2 block of `gemm_tn` from their lane sums, into `c`: each is
+/// `add_lanes` of its 8 partial sums, the same additions in the same order, but the 8 reductions
+/// run side by side in vector registers, transposing as they add, instead of one horizontal
+/// sum (with its shuffles and scalar stores) per entry: about a third of the instructions.
+/// Only the lanes' positions change, never what is added to what, so the bits are the same.
+///
+/// # Safety
+/// `c` must hold rows `i..i + 4` of columns `j` and `j + 1` of an `m`-row column-major matrix.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
+#[inline(always)]
+unsafe fn finish_4x2_avx(acc: &[[[f32; LANES]; 2]; 4], c: *mut f32, m: usize, i: usize, j: usize, add: bool) {
+    use std::arch::x86_64::*;
+    // h: [l0+l4, l1+l5, l2+l6, l3+l7] of entry (ii, 0) in the low half, of (ii, 1) in the high
+    let h = |ii: usize| {
+        let (a, b) = (_mm256_loadu_ps(acc[ii][0].as_ptr()), _mm256_loadu_ps(acc[ii][1].as_ptr()));
+        _mm256_add_ps(_mm256_permute2f128_ps::<0x20>(a, b), _mm256_permute2f128_ps::<0x31>(a, b))
+    };
+    // q: [h0+h2, h1+h3] of two rows side by side: [q0(r), q1(r), q0(r+1), q1(r+1)] per half
+    let q = |r: usize| {
+        let (x, y) = (h(r), h(r + 1));
+        _mm256_add_ps(_mm256_shuffle_ps::<0x44>(x, y), _mm256_shuffle_ps::<0xEE>(x, y))
+    };
+    let (q01, q23) = (q(0), q(2));
+    // q0 + q1 for rows 0..4: column j's four dot products in the low half, column j+1's high
+    let dots = _mm256_add_ps(_mm256_shuffle_ps::<0x88>(q01, q23), _mm256_shuffle_ps::<0xDD>(q01, q23));
+    for (jj, v) in [(0, _mm256_castps256_ps128(dots)), (1, _mm256_extractf128_ps::<1>(dots))] {
+        let at = c.add((j + jj) * m + i);
+        _mm_storeu_ps(at, if add { _mm_add_ps(_mm_loadu_ps(at), v) } else { v });
     }
 }
 

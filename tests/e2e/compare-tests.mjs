@@ -58,7 +58,7 @@ export default function registerCompareTests({ test, assert, AssertionError }) {
     await remove.focus();
     await page.keyboard.press('Enter');
     await waitFor(page, () => window.ablationPlayground.value.pins.length === 0, null, 'Enter on Remove did not remove the pin');
-    assert(await el(page, 'pins').isHidden(), 'an empty pins list is hidden');
+    await waitFor(page, () => document.querySelector('main [data-el="pins"]').hidden, null, 'an empty pins list is hidden');
     await waitFor(page, () => !location.search.includes('pin='), null, 'the address still has the pin');
   });
 
