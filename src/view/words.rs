@@ -355,8 +355,12 @@ pub fn sweep_summary(s: &SweepState) -> String {
             .final_loss
             .iter()
             .zip(&series.grad_ratio)
+            .zip(&series.diverged_at)
             .zip(&s.depths)
-            .map(|((l, g), d)| format!("depth {d}: loss {}, ratio {}", short(*l), short(*g)))
+            .map(|(((l, g), at), d)| match at {
+                Some(at) => format!("depth {d}: diverged at step {at} (✕), ratio {}", short(*g)),
+                None => format!("depth {d}: loss {}, ratio {}", short(*l), short(*g)),
+            })
             .collect();
         out += &format!(". {}: {}", combination_name(series.residual, series.norm), cells.join(", "));
     }

@@ -32,7 +32,7 @@ pub fn draw<DB: DrawingBackend>(
     let histories: Vec<LossHistory> = curves.iter().map(|c| c.loss.iter().copied().collect()).collect();
     let positive = |v: f64| v.is_finite() && v > 0.0;
     let (lo, hi) = log_range(histories.iter().flat_map(|h| h.buckets().iter().map(|b| b.smooth)));
-    let title = format!("training loss, smoothed · the four combinations · {steps} steps");
+    let title = format!("the four combinations · {steps} steps");
     let mut chart = frame(area, title, theme)
         .build_cartesian_2d(0..steps.max(1), (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
         .map_err(err)?;

@@ -31,8 +31,8 @@ pub fn draw<'a, DB: DrawingBackend>(
     let (left, right) = area.split_horizontally(area.dim_in_pixel().0 / 2);
     let colours = combination_colours(theme);
     let panels = [
-        (&left, format!("loss after {steps} steps vs depth (✕ diverged)")),
-        (&right, "‖∂L/∂x₀‖ / ‖∂L/∂x_L‖ at init vs depth".into()),
+        (&left, format!("loss after {steps} steps vs depth")),
+        (&right, "gradient ratio at init vs depth".into()),
     ];
     let deepest = depths.iter().copied().max().unwrap_or(1) as f64;
     let shallowest = depths.iter().copied().min().unwrap_or(1) as f64;
