@@ -80,8 +80,16 @@ fn lenient_with_pins(query: &str) -> (Config, Vec<Pin>, Vec<String>) {
     let mut config = Config::default();
     let mut notices =
         config.apply_leniently(pairs.iter().filter(|(k, _)| k != PIN).map(|(k, v)| (k.as_str(), v.as_str())));
-    let mut pins = Vec::new();
-    for text in pairs.iter().filter(|(k, _)| k == PIN).flat_map(|(_, v)| v.split(';')) {
+    let (pins, pin_notices) = lenient_pins(pairs.iter().filter(|(k, _)| k == PIN).map(|(_, v)| v.as_str()));
+    notices.extend(pin_notices);
+    (config, pins, notices)
+}
+
+/// Pins from one or more `;`-separated lists, leniently: a bad pin is dropped with a notice, the
+/// others kept, at most `MAX_PINS`.
+fn lenient_pins<'a>(lists: impl IntoIterator<Item = &'a str>) -> (Vec<Pin>, Vec<String>) {
+    let (mut pins, mut notices) = (Vec::new(), Vec::new());
+    for text in lists.into_iter().flat_map(|l| l.split(';')) {
         match parse_pins(text) {
             Ok(p) => pins.extend(p),
             Err(e) => notices.push(format!("{e}; ignored")),
@@ -91,7 +99,7 @@ fn lenient_with_pins(query: &str) -> (Config, Vec<Pin>, Vec<String>) {
         notices.push(format!("pin: {} pins; kept the first {MAX_PINS}", pins.len()));
         pins.truncate(MAX_PINS);
     }
-    (config, pins, notices)
+    (pins, notices)
 }
 
 /// The reader's configuration, checked against the one parameter table.
@@ -137,10 +145,9 @@ impl Settings {
     #[wasm_bindgen(js_name = setLeniently)]
     pub fn set_leniently(&mut self, name: &str, value: &str) {
         if name == PIN {
-            match parse_pins(value) {
-                Ok(pins) => self.pins = pins,
-                Err(e) => self.notices.push(format!("{e}; ignored")),
-            }
+            let (pins, notices) = lenient_pins([value]);
+            self.pins = pins;
+            self.notices.extend(notices);
             return;
         }
         let notices = self.config.apply_leniently([(name, value)]);

@@ -74,6 +74,22 @@ fn a_preset_in_the_query_applies_first() {
 }
 
 #[wasm_bindgen_test]
+fn pins_come_from_the_query_leniently_and_go_back_into_it() {
+    let mut s = Settings::new("?depth=7&pin=residual:off@50&pin=bogus&pin=@3;depth:2@9;@1");
+    assert_eq!(s.get("pin").as_deref(), Some("residual:off@50;@3;depth:2@9"), "the first three good pins");
+    let notices = s.take_notices();
+    assert_eq!(notices.len(), 2, "the bad pin and the fourth: {notices:?}");
+    assert!(s.query().ends_with("&pin=residual:off@50;@3;depth:2@9"), "{}", s.query());
+    assert!(!s.run_query().contains("pin"), "the engine restarts from the model's parameters alone");
+    assert!(s.add_pin(4).is_err(), "at most three");
+    s.remove_pin(0);
+    s.add_pin(4).unwrap();
+    assert_eq!(s.get("pin").as_deref(), Some("@3;depth:2@9;depth:7@4"));
+    s.set_leniently("pin", "@1;@2;@3;@4");
+    assert_eq!((s.pin_count(), s.take_notices().len()), (3, 1));
+}
+
+#[wasm_bindgen_test]
 fn query_round_trips() {
     let s = Settings::new("?depth=30&norm=pre&norm_kind=rmsnorm&gain=0.5&lr=0.002&warmup=10");
     let again = Settings::new(&s.query());

@@ -237,6 +237,10 @@ export function mount(root, bindings, options = {}) {
 
   function create() {
     settings = new bindings.Settings('');
+    // several pin= parameters are one list of pins
+    const pins = pending.filter(([name]) => name === 'pin').map(([, value]) => String(value));
+    pending = pending.filter(([name]) => name !== 'pin');
+    if (pins.length) pending.push(['pin', pins.join(';')]);
     for (const [name, value] of pending) settings.setLeniently(name, String(value));
     pending = [];
     notice(settings.takeNotices());
