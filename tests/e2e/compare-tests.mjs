@@ -16,7 +16,7 @@ const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 TEST_PAGES.set('/__test/compare.html', () =>
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>compare</title>' +
     '<script type="module" src="/www/ablation-playground.js"></script></head><body>' +
-    '<ablation-playground id="c" depth="4" width="16" tokens="8" panels="compare"></ablation-playground></body></html>',
+    '<ablation-playground id="c" depth="4" width="16" tokens="8" panels="compare,loss" pin="depth:4,width:16,tokens:8,residual:off@30"></ablation-playground></body></html>',
 );
 
 export default function registerCompareTests({ test, assert, AssertionError }) {
@@ -116,7 +116,7 @@ export default function registerCompareTests({ test, assert, AssertionError }) {
     for (let l = 0; l < 6; l++) assert(Object.is(cli.knockout.loss[l], k.loss[l]), `layer ${l}: page ${k.loss[l]}, CLI ${cli.knockout.loss[l]}`);
   });
 
-  test('an element showing only All four runs it and reports it in playground-update', async ({ page, baseUrl }) => {
+  test('an element showing All four runs it, reports it in playground-update, and recomputes its pin attribute', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/__test/compare.html`);
     await page.evaluate(() => {
       window.updates = [];
@@ -125,8 +125,14 @@ export default function registerCompareTests({ test, assert, AssertionError }) {
     await waitFor(page, () => window.updates.some((d) => d.compare?.runs.every((r) => r.done)), null, 'no playground-update carried a finished comparison', 40_000);
     const shown = await page.evaluate(() =>
       [...document.getElementById('c').shadowRoot.querySelectorAll('[data-panel]')].filter((p) => !p.hidden).map((p) => p.dataset.panel));
-    assert(shown.join() === 'compare', `only the compare panel shows: ${shown}`);
+    assert(shown.join() === 'loss,compare', `only the loss and compare panels show: ${shown}`);
     const v = await page.evaluate(() => document.getElementById('c').value);
     assert(v.compare.depth === 4 && v.compare.runs.length === 4, `.value.compare: ${JSON.stringify(v.compare).slice(0, 200)}`);
+    // the pin attribute: recomputed, labelled against the live run, and in the loss panel's text
+    await waitFor(page, () => document.getElementById('c').value?.pins?.[0]?.done, null, 'the pin attribute was not computed');
+    const pin = (await page.evaluate(() => document.getElementById('c').value)).pins[0];
+    assert(pin.label === 'pinned: Residual OFF · step 30' && pin.step === 30, `the attribute's pin: ${JSON.stringify(pin)}`);
+    const summary = await page.evaluate(() => document.getElementById('c').shadowRoot.querySelector('[data-el="loss-summary"]').textContent);
+    assert(summary.includes('Pinned runs: pin 1 (Residual OFF · step 30)'), summary);
   });
 }
