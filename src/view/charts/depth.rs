@@ -1,7 +1,7 @@
 //! Panel 3: per depth ℓ, the stream gradient ‖∂L/∂x_ℓ‖ and the activation std, at
 //! initialisation and now, on a log axis.
 
-use super::{err, frame, log_range, pinned_colour, style_mesh, ChartResult, Pinned, Theme};
+use super::{err, frame, legend_width, log_range, pinned_colour, style_mesh, ChartResult, Pinned, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -70,7 +70,11 @@ pub fn draw<DB: DrawingBackend>(
     // The legend, drawn by hand in pixels: plotters' own series labels cost more than the rest
     // of this chart together on a canvas.
     let (xs, ys) = chart.plotting_area().get_pixel_range();
-    let (line, pad, width) = (theme.px(13.0) as i32, theme.px(6.0) as i32, theme.px(150.0) as i32);
+    // wide enough for the pins' labels, if any (else the 150 px the four curves need)
+    let pin_labels: Vec<_> =
+        c.pins.iter().enumerate().map(|(i, p)| (theme.text, format!("{} {}", i + 1, p.label))).collect();
+    let (line, pad, width) =
+        (theme.px(13.0) as i32, theme.px(6.0) as i32, theme.px(legend_width(&pin_labels)) as i32);
     let (x0, y0) = (xs.end - width - pad, ys.start + pad);
     let rows = 4 + c.pins.len() as i32;
     let box_ = Rectangle::new(

@@ -1,8 +1,8 @@
 //! Panel 2: the training loss, on a log axis, with a marker where a run diverges.
 
 use super::{
-    err, frame, legend, log_range, pinned_colour, pinned_legend, short, style_mesh, ChartResult, Corner,
-    Pinned, Theme,
+    err, frame, legend, legend_width, log_range, pinned_colour, pinned_legend, short, style_mesh,
+    ChartResult, Corner, Pinned, Theme,
 };
 use crate::training::loss_history::LossHistory;
 use plotters::coord::Shift;
@@ -80,7 +80,8 @@ pub fn draw<DB: DrawingBackend>(
     }
     if !pins.is_empty() {
         let plot = chart.plotting_area().get_pixel_range();
-        legend(area, plot, Corner::TopRight, &pinned_legend(pins, theme), 230.0, theme)?;
+        let entries = pinned_legend(pins, theme);
+        legend(area, plot, Corner::TopRight, &entries, legend_width(&entries), theme)?;
     }
     area.present().map_err(err)
 }

@@ -177,6 +177,12 @@ pub(crate) fn pinned_legend(pins: &[Pinned], theme: &Theme) -> Vec<(RGBColor, St
     pins.iter().enumerate().map(|(i, p)| (pinned_colour(theme), format!("{} {}", i + 1, p.label))).collect()
 }
 
+/// A legend box wide enough for its longest label (in unscaled pixels, at 10 px text).
+pub(crate) fn legend_width(entries: &[(RGBColor, String)]) -> f64 {
+    let longest = entries.iter().map(|(_, label)| label.chars().count()).max().unwrap_or(0);
+    (40.0 + 5.6 * longest as f64).max(150.0)
+}
+
 /// Where a legend goes: the corner the chart's curves usually leave empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Corner {
@@ -244,12 +250,13 @@ pub(crate) fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
 }
 
 /// Where to put the labels of a log axis over `lo..hi`, whole decades as `log_range` gives:
-/// at 1, 2 and 5 in each decade when the axis spans three decades or fewer (plotters' own
-/// choice leaves a one-decade axis with a single label), else at every decade, or every few.
+/// at 1, 2 and 5 in each decade when the axis spans one or two decades (plotters' own choice
+/// leaves a one-decade axis with a single label), else at every decade, or every few: at most
+/// about seven labels, which a half-height panel on a phone still separates.
 pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let first = lo.log10().round() as i32;
     let decades = ((hi / lo).log10().round() as i32).max(1);
-    if decades <= 3 {
+    if decades <= 2 {
         let mut ticks: Vec<f64> =
             (first..first + decades).flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e))).collect();
         ticks.push(10f64.powi(first + decades));
