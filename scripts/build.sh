@@ -24,7 +24,7 @@ trunk build --release --offline --dist "$dir"
 pkg="$dir/package"
 mkdir -p "$pkg"
 cp "$dir/ablation-playground.js" "$dir/ablation-playground_bg.wasm" "$pkg/"
-cp www/assets.js www/playground.js www/driver.js www/engine.js www/worker.js www/widget.css "$pkg/"
+cp www/assets.js www/playground.js www/comparisons.js www/driver.js www/engine.js www/worker.js www/widget.css "$pkg/"
 cp www/ablation-playground.js "$pkg/element.js"
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 cat > "$pkg/package.json" <<JSON

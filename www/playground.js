@@ -3,6 +3,7 @@
 // frames; a wasm `View` draws each frame and gives its words. Used by the page (app.js) and by
 // the <ablation-playground> element. No maths here: every number and sentence comes from Rust.
 
+import { pinListWriter, tableWriter } from './comparisons.js';
 import { startDriver } from './driver.js';
 
 const UPDATE_EVERY_MS = 250; // playground-update events for the host: often enough, not a flood
@@ -414,8 +415,8 @@ export function mount(root, bindings, options = {}) {
       el(`${name}-summary`).textContent = text;
       canvases[name].setAttribute('aria-label', text);
     }
-    writeCompareTable();
-    writePins();
+    writeCompareTable(view.compareTable());
+    writePins(view.pinLabels());
     if (now >= updateDue) {
       clearTimeout(updateTimer);
       updateTimer = 0;
@@ -433,50 +434,9 @@ export function mount(root, bindings, options = {}) {
     }
   }
 
-  // All four's table: cells as the core words them (no numbers formatted here).
-  let tableText = '';
-  function writeCompareTable() {
-    const cells = view.compareTable();
-    const text = cells.join('\u0001');
-    if (text === tableText) return;
-    tableText = text;
-    const table = el('compare-table');
-    table.replaceChildren();
-    for (let r = 0; r < cells.length / 5; r++) {
-      const tr = document.createElement('tr');
-      for (let c = 0; c < 5; c++) {
-        const cell = document.createElement(r === 0 ? 'th' : 'td');
-        if (r === 0) cell.scope = 'col';
-        cell.textContent = cells[r * 5 + c];
-        tr.append(cell);
-      }
-      (r === 0 ? table.createTHead() : table.tBodies[0] ?? table.createTBody()).append(tr);
-    }
-  }
-
-  // The pins' list: each label with a Remove button (rebuilt only when the labels change, so
-  // keyboard focus stays put).
-  let pinsText = '';
-  function writePins() {
-    const labels = view.pinLabels();
-    const text = labels.join('\u0001');
-    if (text === pinsText) return;
-    pinsText = text;
-    const list = el('pins');
-    list.replaceChildren(
-      ...labels.map((label, i) => {
-        const li = document.createElement('li');
-        const remove = document.createElement('button');
-        remove.type = 'button';
-        remove.textContent = 'Remove';
-        remove.setAttribute('aria-label', `Remove pin ${i + 1}: ${label}`);
-        remove.addEventListener('click', () => controller.unpin(i));
-        li.append(`${i + 1} ${label} `, remove);
-        return li;
-      }),
-    );
-    list.hidden = labels.length === 0;
-  }
+  // All four's table and the pins' list, from the core's words (no numbers formatted here)
+  const writeCompareTable = tableWriter(el('compare-table'), 5);
+  const writePins = pinListWriter(el('pins'), (i) => controller.unpin(i));
 
   function frame(now) {
     frameRequested = false;

@@ -1,0 +1,47 @@
+// The comparisons' DOM, apart from the widget's main file: All four's table and the pins'
+// list. Both take text the core wrote (table cells, pin labels) and rebuild only when it
+// changes, so a reader's keyboard focus on a Remove button stays put between frames.
+
+/** A table filled row by row from `columns`-wide rows of cells, the first row its header. */
+export function tableWriter(table, columns) {
+  let shown = '';
+  return (cells) => {
+    const text = cells.join('\u0001');
+    if (text === shown) return;
+    shown = text;
+    table.replaceChildren();
+    for (let r = 0; r < cells.length / columns; r++) {
+      const tr = document.createElement('tr');
+      for (let c = 0; c < columns; c++) {
+        const cell = document.createElement(r === 0 ? 'th' : 'td');
+        if (r === 0) cell.scope = 'col';
+        cell.textContent = cells[r * columns + c];
+        tr.append(cell);
+      }
+      (r === 0 ? table.createTHead() : table.tBodies[0] ?? table.createTBody()).append(tr);
+    }
+  };
+}
+
+/** The pins' list: each label, numbered, with a Remove button that calls `onRemove(index)`. */
+export function pinListWriter(list, onRemove) {
+  let shown = '';
+  return (labels) => {
+    const text = labels.join('\u0001');
+    if (text === shown) return;
+    shown = text;
+    list.replaceChildren(
+      ...labels.map((label, i) => {
+        const li = document.createElement('li');
+        const remove = document.createElement('button');
+        remove.type = 'button';
+        remove.textContent = 'Remove';
+        remove.setAttribute('aria-label', `Remove pin ${i + 1}: ${label}`);
+        remove.addEventListener('click', () => onRemove(i));
+        li.append(`${i + 1} ${label} `, remove);
+        return li;
+      }),
+    );
+    list.hidden = labels.length === 0;
+  };
+}
