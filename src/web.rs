@@ -629,13 +629,20 @@ impl View {
     ) -> Result<(), JsError> {
         let theme = theme(scale, dark, colours);
         let Some(c) = &self.lab.compare else { return Ok(()) };
-        let labels: Vec<String> =
-            c.rows.iter().map(|r| words::combination_name(r.residual, r.norm)).collect();
+        let labels: Vec<String> = c
+            .rows
+            .iter()
+            .map(|r| words::combination_name(r.run.config.residual, r.run.config.norm))
+            .collect();
         let curves: Vec<charts::compare::LossCurve> = c
             .rows
             .iter()
             .zip(&labels)
-            .map(|(r, label)| charts::compare::LossCurve { label, loss: &r.loss, diverged_at: r.diverged_at })
+            .map(|(r, label)| charts::compare::LossCurve {
+                label,
+                loss: &r.run.loss,
+                diverged_at: r.run.diverged_at,
+            })
             .collect();
         draw_on(canvas, |area| charts::compare::draw(area, &curves, c.steps, &theme))
     }

@@ -74,7 +74,8 @@ fn all_four_and_the_sweep_in_slices_equal_their_single_runs() {
     assert_eq!(c.steps, LAB_STEPS);
     for (row, single) in c.rows.iter().zip(compare(&config, LAB_STEPS)) {
         assert!(row.done);
-        assert_eq!((row.residual, row.norm), (single.config.residual, single.config.norm));
+        let row = &row.run;
+        assert_eq!((row.config.residual, row.config.norm), (single.config.residual, single.config.norm));
         assert_eq!(bits(&row.loss), bits(&single.loss));
         assert_eq!(row.grad_ratio.to_bits(), single.grad_ratio.to_bits());
         assert_eq!(row.init_top_std.to_bits(), single.init_top_std.to_bits());

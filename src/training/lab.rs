@@ -6,6 +6,7 @@
 use crate::config::{Config, NormPlacement, Pin};
 use crate::training::compare::Comparison;
 use crate::training::frame::Frame;
+use crate::training::run_queue::Outcome;
 use crate::training::session::Session;
 use crate::training::sweep::{DepthSweep, SweepSeries, DEFAULT_SWEEP_DEPTHS};
 use crate::training::wire::{Reader, Writer};
@@ -67,19 +68,12 @@ pub struct PinState {
     pub frame: Option<Frame>,
 }
 
-/// One row of "All four": a finished run, or the one in progress (then `done` is false and the
-/// numbers it has not reached yet are NaN).
+/// One row of "All four": a finished run, the one in progress or one not started (then
+/// `done` is false and the numbers the run has not reached yet are NaN).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareRow {
-    pub residual: bool,
-    pub norm: NormPlacement,
     pub done: bool,
-    pub init_top_std: f64,
-    pub grad_ratio: f64,
-    pub final_loss: f64,
-    pub diverged_at: Option<usize>,
-    /// The losses so far: `steps + 1` once done.
-    pub loss: Vec<f64>,
+    pub run: Outcome,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -173,39 +167,14 @@ impl Lab {
             })
             .collect();
         let compare = self.compare.as_ref().map(|c| {
-            let mut rows: Vec<CompareRow> = c
-                .entries()
-                .iter()
-                .map(|o| CompareRow {
-                    residual: o.config.residual,
-                    norm: o.config.norm,
-                    done: true,
-                    init_top_std: o.init_top_std,
-                    grad_ratio: o.grad_ratio,
-                    final_loss: o.final_loss,
-                    diverged_at: o.diverged_at,
-                    loss: o.loss.clone(),
-                })
-                .collect();
+            let mut rows: Vec<CompareRow> =
+                c.entries().iter().map(|o| CompareRow { done: true, run: o.clone() }).collect();
             for config in &c.configs()[rows.len()..] {
-                let mut row = CompareRow {
-                    residual: config.residual,
-                    norm: config.norm,
-                    done: false,
-                    init_top_std: f64::NAN,
-                    grad_ratio: f64::NAN,
-                    final_loss: f64::NAN,
-                    diverged_at: None,
-                    loss: Vec::new(),
+                let run = match c.current().filter(|r| r.config() == config) {
+                    Some(run) => Outcome::of(run, true),
+                    None => Outcome::pending(config),
                 };
-                if let Some(run) = c.current().filter(|r| r.config() == config) {
-                    let (init, top) = (run.init(), config.depth);
-                    row.init_top_std = init.act_std[top];
-                    row.grad_ratio = init.grad_norm[0] / init.grad_norm[top];
-                    row.diverged_at = run.diverged_at();
-                    row.loss = run.loss().to_vec();
-                }
-                rows.push(row);
+                rows.push(CompareRow { done: false, run });
             }
             CompareState { config: c.configs()[3].clone(), steps: c.steps(), rows }
         });
@@ -266,13 +235,14 @@ impl LabState {
             w.u64(c.steps as u64);
             w.u64(c.rows.len() as u64);
             for row in &c.rows {
-                put_switches(&mut w, row.residual, row.norm);
+                let o = &row.run;
+                w.str(&o.config.to_query());
                 w.u32(u32::from(row.done));
-                for x in [row.init_top_std, row.grad_ratio, row.final_loss] {
+                for x in [o.init_top_std, o.grad_ratio, o.final_loss] {
                     w.f64(x);
                 }
-                w.opt_usize(row.diverged_at);
-                w.f64s(&row.loss);
+                w.opt_usize(o.diverged_at);
+                w.f64s(&o.loss);
             }
         }
         w.u32(u32::from(self.sweep.is_some()));
@@ -318,22 +288,14 @@ impl LabState {
             let config = get_config(&mut r)?;
             let steps = r.usize()?;
             let mut rows = Vec::new();
-            for _ in 0..r.len(40)? {
-                let (residual, norm) = get_switches(&mut r)?;
+            for _ in 0..r.len(48)? {
+                let config = get_config(&mut r)?;
                 let done = r.u32()? != 0;
                 let (init_top_std, grad_ratio, final_loss) = (r.f64()?, r.f64()?, r.f64()?);
                 let diverged_at = r.opt_usize()?;
                 let loss = r.f64s()?;
-                rows.push(CompareRow {
-                    residual,
-                    norm,
-                    done,
-                    init_top_std,
-                    grad_ratio,
-                    final_loss,
-                    diverged_at,
-                    loss,
-                });
+                let run = Outcome { config, init_top_std, grad_ratio, final_loss, diverged_at, loss };
+                rows.push(CompareRow { done, run });
             }
             Some(CompareState { config, steps, rows })
         } else {

@@ -14,25 +14,38 @@ pub struct Outcome {
     /// `‖∂L/∂x₀‖ / ‖∂L/∂x_L‖` on the probe batch at initialisation: below 1 the gradient
     /// vanishes on its way down, above 1 it grows.
     pub grad_ratio: f64,
-    /// The loss after the last update: the run's last loss (NaN if it diverged).
+    /// The loss after the last update: the run's last loss (NaN if it diverged, or while the
+    /// run is still in progress).
     pub final_loss: f64,
     pub diverged_at: Option<usize>,
-    /// Every loss of the run (`steps + 1` values, NaN after divergence), or empty if the
-    /// queue was told not to keep curves.
+    /// Every loss of the run (`steps + 1` values once done, NaN after divergence), or empty if
+    /// the queue was told not to keep curves.
     pub loss: Vec<f64>,
 }
 
 impl Outcome {
-    /// The outcome of a run that is done.
+    /// A run not started yet: its configuration, nothing measured (NaN).
+    pub fn pending(config: &Config) -> Outcome {
+        Outcome {
+            config: config.clone(),
+            init_top_std: f64::NAN,
+            grad_ratio: f64::NAN,
+            final_loss: f64::NAN,
+            diverged_at: None,
+            loss: Vec::new(),
+        }
+    }
+
+    /// The outcome of a run, or what it has measured so far if it is still going on.
     pub fn of(run: &RunInProgress, keep_loss: bool) -> Outcome {
-        debug_assert!(run.is_done());
         let init = run.init();
         let top = run.config().depth;
+        let last = run.loss().last().copied().filter(|_| run.is_done());
         Outcome {
             config: run.config().clone(),
             init_top_std: init.act_std[top],
             grad_ratio: init.grad_norm[0] / init.grad_norm[top],
-            final_loss: run.loss().last().copied().unwrap_or(f64::NAN),
+            final_loss: last.unwrap_or(f64::NAN),
             diverged_at: run.diverged_at(),
             loss: if keep_loss { run.loss().to_vec() } else { Vec::new() },
         }

@@ -152,17 +152,24 @@ fn switches_json(residual: bool, norm: NormPlacement) -> [(&'static str, Json); 
     [("residual", Json::Str(residual)), ("norm", Json::Str(norm))]
 }
 
+/// A row of "All four" (the CLI's and the page's): the switches and what the run measured
+/// (a number not reached yet is NaN, so `null`).
+fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
+    let mut fields = Vec::from(switches_json(o.config.residual, o.config.norm));
+    fields.extend([
+        ("init_top_std", Json::Num(o.init_top_std)),
+        ("grad_ratio", Json::Num(o.grad_ratio)),
+        ("final_loss", Json::Num(o.final_loss)),
+        ("diverged_at", step_json(o.diverged_at)),
+    ]);
+    fields
+}
+
 /// "All four" as JSON: one object per combination, in the order they ran.
 pub fn compare_json(entries: &[Outcome]) -> Json {
     let entry = |o: &Outcome| {
-        let mut fields = Vec::from(switches_json(o.config.residual, o.config.norm));
-        fields.extend([
-            ("init_top_std", Json::Num(o.init_top_std)),
-            ("grad_ratio", Json::Num(o.grad_ratio)),
-            ("final_loss", Json::Num(o.final_loss)),
-            ("diverged_at", step_json(o.diverged_at)),
-            ("loss", Json::nums(&o.loss)),
-        ]);
+        let mut fields = outcome_fields(o);
+        fields.push(("loss", Json::nums(&o.loss)));
         Json::Obj(fields)
     };
     Json::Arr(entries.iter().map(entry).collect())
@@ -200,14 +207,8 @@ pub fn lab_json(state: &LabState, live: &Config) -> Json {
     });
     let compare = state.compare.as_ref().map_or(Json::Null, |c| {
         let rows = c.rows.iter().map(|r| {
-            let mut fields = Vec::from(switches_json(r.residual, r.norm));
-            fields.extend([
-                ("init_top_std", Json::Num(r.init_top_std)),
-                ("grad_ratio", Json::Num(r.grad_ratio)),
-                ("final_loss", if r.done { Json::Num(r.final_loss) } else { Json::Null }),
-                ("diverged_at", step_json(r.diverged_at)),
-                ("done", Json::Bool(r.done)),
-            ]);
+            let mut fields = outcome_fields(&r.run); // final_loss is NaN (null) until done
+            fields.push(("done", Json::Bool(r.done)));
             Json::Obj(fields)
         });
         Json::Obj(vec![

@@ -3,7 +3,7 @@
 
 use crate::config::{Config, NormKind, NormPlacement, PARAMS};
 use crate::training::frame::Frame;
-use crate::training::lab::{CompareState, PinState, SweepState};
+use crate::training::lab::{CompareRow, CompareState, PinState, SweepState};
 use crate::training::report::Snapshot;
 use crate::view::charts::short;
 
@@ -288,9 +288,10 @@ pub fn compare_table(c: &CompareState) -> Vec<[String; 5]> {
         format!("loss after {} steps", c.steps),
         "diverged at step".to_string(),
     ]];
-    for row in &c.rows {
-        let num = |x: f64| if x.is_nan() && !row.done { "…".to_string() } else { short(x) };
-        let loss = if row.done {
+    for CompareRow { done, run: row } in &c.rows {
+        let done = *done;
+        let num = |x: f64| if x.is_nan() && !done { "…".to_string() } else { short(x) };
+        let loss = if done {
             short(row.final_loss)
         } else if row.loss.is_empty() {
             "…".into()
@@ -299,11 +300,11 @@ pub fn compare_table(c: &CompareState) -> Vec<[String; 5]> {
         };
         let diverged = match row.diverged_at {
             Some(at) => at.to_string(),
-            None if row.done => "—".into(),
+            None if done => "—".into(),
             None => "…".into(),
         };
         rows.push([
-            combination_name(row.residual, row.norm),
+            combination_name(row.config.residual, row.config.norm),
             num(row.init_top_std),
             num(row.grad_ratio),
             loss,
@@ -325,12 +326,12 @@ pub fn compare_summary(c: &CompareState) -> String {
         .rows
         .iter()
         .filter(|r| r.done)
-        .map(|r| {
+        .map(|CompareRow { run: r, .. }| {
             let end = match r.diverged_at {
                 Some(at) => format!("diverged at step {at}"),
                 None => format!("loss {}", short(r.final_loss)),
             };
-            format!("{}: {end}", combination_name(r.residual, r.norm))
+            format!("{}: {end}", combination_name(r.config.residual, r.config.norm))
         })
         .collect();
     if !finished.is_empty() {
