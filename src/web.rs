@@ -456,9 +456,14 @@ impl View {
         self.frame.as_ref().map_or_else(String::new, words)
     }
 
+    /// The live run's settings (the defaults before the first frame): what pins are told against.
+    fn live_config(&self) -> Config {
+        self.frame.as_ref().map(|f| f.config.clone()).unwrap_or_default()
+    }
+
     /// The pins, for the loss and per-layer charts, labelled against the live run.
     fn pinned(&self) -> Vec<Pinned<'_>> {
-        let live = self.frame.as_ref().map(|f| f.config.clone()).unwrap_or_default();
+        let live = self.live_config();
         self.lab
             .pins
             .iter()
@@ -569,7 +574,7 @@ impl View {
     /// The pins' labels, against the live run ("pinned: Residual OFF · step 500").
     #[wasm_bindgen(js_name = pinLabels)]
     pub fn pin_labels(&self) -> Vec<String> {
-        let live = self.frame.as_ref().map(|f| f.config.clone()).unwrap_or_default();
+        let live = self.live_config();
         self.lab.pins.iter().map(|p| words::pin_label(&p.pin.config, &live)).collect()
     }
 
@@ -615,7 +620,7 @@ impl View {
     /// The comparisons as JSON (pins, All four, the sweep): what `.value` and the events carry.
     #[wasm_bindgen(js_name = labJson)]
     pub fn lab_json(&self) -> String {
-        let live = self.frame.as_ref().map(|f| f.config.clone()).unwrap_or_default();
+        let live = self.live_config();
         lab_json(&self.lab, &live).to_string()
     }
 
@@ -638,11 +643,7 @@ impl View {
             .rows
             .iter()
             .zip(&labels)
-            .map(|(r, label)| charts::compare::LossCurve {
-                label,
-                loss: &r.run.loss,
-                diverged_at: r.run.diverged_at,
-            })
+            .map(|(r, label)| charts::compare::LossCurve::of(&r.run, label))
             .collect();
         draw_on(canvas, |area| charts::compare::draw(area, &curves, c.steps, &theme))
     }
@@ -659,17 +660,8 @@ impl View {
         let Some(s) = &self.lab.sweep else { return Ok(()) };
         let labels: Vec<String> =
             s.series.iter().map(|x| words::combination_name(x.residual, x.norm)).collect();
-        let curves: Vec<charts::sweep::SweepCurve> = s
-            .series
-            .iter()
-            .zip(&labels)
-            .map(|(x, label)| charts::sweep::SweepCurve {
-                label,
-                final_loss: &x.final_loss,
-                grad_ratio: &x.grad_ratio,
-                diverged_at: &x.diverged_at,
-            })
-            .collect();
+        let curves: Vec<charts::sweep::SweepCurve> =
+            s.series.iter().zip(&labels).map(|(x, label)| charts::sweep::SweepCurve::of(x, label)).collect();
         draw_on(canvas, |area| charts::sweep::draw(area, &s.depths, &curves, s.steps, &theme))
     }
 

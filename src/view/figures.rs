@@ -59,11 +59,8 @@ fn theme(dark: bool) -> Theme {
 pub fn compare_svg(entries: &[Outcome], steps: usize, dark: bool) -> Result<String, String> {
     let labels: Vec<String> =
         entries.iter().map(|o| switches_label(o.config.residual, o.config.norm)).collect();
-    let curves: Vec<LossCurve> = entries
-        .iter()
-        .zip(&labels)
-        .map(|(o, label)| LossCurve { label, loss: &o.loss, diverged_at: o.diverged_at })
-        .collect();
+    let curves: Vec<LossCurve> =
+        entries.iter().zip(&labels).map(|(o, label)| LossCurve::of(o, label)).collect();
     let mut svg = String::new();
     let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
     charts::compare::draw(&area, &curves, steps, &theme(dark))?;
@@ -79,16 +76,8 @@ pub fn sweep_svg(
     dark: bool,
 ) -> Result<String, String> {
     let labels: Vec<String> = series.iter().map(|s| switches_label(s.residual, s.norm)).collect();
-    let curves: Vec<SweepCurve> = series
-        .iter()
-        .zip(&labels)
-        .map(|(s, label)| SweepCurve {
-            label,
-            final_loss: &s.final_loss,
-            grad_ratio: &s.grad_ratio,
-            diverged_at: &s.diverged_at,
-        })
-        .collect();
+    let curves: Vec<SweepCurve> =
+        series.iter().zip(&labels).map(|(s, label)| SweepCurve::of(s, label)).collect();
     let mut svg = String::new();
     let area = SVGBackend::with_string(&mut svg, (SIZE.0 * 2, SIZE.1)).into_drawing_area();
     charts::sweep::draw(&area, depths, &curves, steps, &theme(dark))?;

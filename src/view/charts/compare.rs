@@ -6,6 +6,7 @@ use super::{
     Theme,
 };
 use crate::training::loss_history::LossHistory;
+use crate::training::run_queue::Outcome;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -15,6 +16,13 @@ pub struct LossCurve<'a> {
     pub label: &'a str,
     pub loss: &'a [f64],
     pub diverged_at: Option<usize>,
+}
+
+impl<'a> LossCurve<'a> {
+    /// A run of "All four" (finished or in progress), labelled `label`.
+    pub fn of(run: &'a Outcome, label: &'a str) -> Self {
+        LossCurve { label, loss: &run.loss, diverged_at: run.diverged_at }
+    }
 }
 
 /// `curves` in the order of `compare::four_combinations` (their colours follow it); a curve

@@ -6,6 +6,7 @@ use super::{
     combination_colours, err, frame, legend, log_range, log_ticks, short, style_mesh, ChartResult, Corner,
     Theme,
 };
+use crate::training::sweep::SweepSeries;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -17,6 +18,18 @@ pub struct SweepCurve<'a> {
     pub final_loss: &'a [f64],
     pub grad_ratio: &'a [f64],
     pub diverged_at: &'a [Option<usize>],
+}
+
+impl<'a> SweepCurve<'a> {
+    /// One combination of a sweep (finished or in progress), labelled `label`.
+    pub fn of(series: &'a SweepSeries, label: &'a str) -> Self {
+        SweepCurve {
+            label,
+            final_loss: &series.final_loss,
+            grad_ratio: &series.grad_ratio,
+            diverged_at: &series.diverged_at,
+        }
+    }
 }
 
 /// `curves` in the order of `compare::four_combinations` (their colours follow it).
