@@ -199,8 +199,7 @@ export function mount(root, bindings, options = {}) {
   let view = null;
   let driver = null;
   let generation = 0; // bumped by every restart; frames of older generations are dropped
-  // a preset first, wherever it stands: the other parameters adjust it
-  let pending = [...state].sort(([a], [b]) => (b === 'preset') - (a === 'preset'));
+  let pending = [...state];
   let playing = options.autoplay !== false && !reducedMotion;
   let visible = false;
   let stopped = false;
@@ -237,12 +236,9 @@ export function mount(root, bindings, options = {}) {
   }
 
   function create() {
-    settings = new bindings.Settings('');
-    // several pin= parameters are one list of pins
-    const pins = pending.filter(([name]) => name === 'pin').map(([, value]) => String(value));
-    pending = pending.filter(([name]) => name !== 'pin');
-    if (pins.length) pending.push(['pin', pins.join(';')]);
-    for (const [name, value] of pending) settings.setLeniently(name, String(value));
+    // read as one query, as a URL is: a preset applies first wherever it stands, several pin=
+    // make one list, and a bad value falls back with a notice
+    settings = new bindings.Settings(new URLSearchParams(pending.map(([name, value]) => [name, String(value)])).toString());
     pending = [];
     notice(settings.takeNotices());
     view = new bindings.View();
