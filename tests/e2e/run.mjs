@@ -110,7 +110,9 @@ async function waitStatus(page, re, timeout = 5000) {
 /** Pauses training with the Play/Pause button (a no-op if already paused). */
 async function pause(page) {
   const pauseButton = page.getByRole('button', { name: 'Pause' });
-  if (await pauseButton.count()) await pauseButton.click();
+  // A run that reaches its step limit just as Playwright clicks turns the button into Play
+  // under the pointer, and the click then continues the run: click again, at most twice.
+  for (let i = 0; i < 3 && (await pauseButton.count()); i++) await pauseButton.click();
   const play = page.getByRole('button', { name: 'Play' });
   assert((await play.count()) === 1, 'after Pause the button should read Play');
   // Let a frame already scheduled with a training slice run, so nothing changes afterwards.
