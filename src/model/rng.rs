@@ -37,8 +37,17 @@ impl Stream {
     }
 }
 
+/// SplitMix64's increment: its state after n draws is the seed's plus n times this.
+const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+/// Normals drawn side by side in `fill_normal_batched`.
+const BATCH: usize = 4;
+/// Batches halve the time of a layer's normals in wasm (8.4 → 3.8 µs per 1024 in Node), where the
+/// one-at-a-time loop runs each draw's chain of 64-bit multiplies to the end before the next;
+/// natively they cost 15% (3.5 → 4.1 µs), so there the loop stays.
+const BATCHED: bool = cfg!(target_arch = "wasm32");
+
 fn splitmix(x: &mut u64) -> u64 {
-    *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    *x = x.wrapping_add(GOLDEN);
     let mut z = *x;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -70,8 +79,44 @@ impl Rng {
     /// `out[i] = std · normal()`, in order: the same numbers as calling `normal` for each, with
     /// the ziggurat's tables looked up once.
     pub fn fill_normal<F: Real>(&mut self, out: &mut [F], std: f64) {
+        if BATCHED {
+            self.fill_normal_batched(out, std);
+        } else {
+            let zig = ziggurat();
+            for v in out {
+                *v = F::of(std * self.normal_from(zig));
+            }
+        }
+    }
+
+    /// `fill_normal`'s samples, BATCH draws at a time: SplitMix's state is a counter, so the next
+    /// BATCH draws are independent of each other and the CPU works on them side by side. When
+    /// all land in their rectangles (95% of batches) they are the next BATCH samples; else the
+    /// ones before the first miss are kept, the state steps back to that draw, and `normal_from`
+    /// takes it from there, so the sequence is exactly `normal`'s.
+    pub fn fill_normal_batched<F: Real>(&mut self, out: &mut [F], std: f64) {
         let zig = ziggurat();
-        for v in out {
+        let mut rest = out;
+        while rest.len() >= BATCH {
+            let start = self.state;
+            let tries: [(f64, bool); BATCH] = std::array::from_fn(|_| {
+                let (x, _, i) = zig.first_try(self.next_u64());
+                (x, x.abs() < zig.x[i + 1])
+            });
+            let inside = tries.iter().position(|&(_, hit)| !hit).unwrap_or(BATCH);
+            for (v, &(x, _)) in rest.iter_mut().zip(&tries[..inside]) {
+                *v = F::of(std * x);
+            }
+            let taken = if inside < BATCH {
+                self.state = start.wrapping_add(GOLDEN.wrapping_mul(inside as u64));
+                rest[inside] = F::of(std * self.normal_from(zig));
+                inside + 1
+            } else {
+                BATCH
+            };
+            rest = &mut rest[taken..];
+        }
+        for v in rest {
             *v = F::of(std * self.normal_from(zig));
         }
     }
@@ -79,13 +124,7 @@ impl Rng {
     #[inline(always)]
     fn normal_from(&mut self, zig: &Ziggurat) -> f64 {
         loop {
-            let bits = self.next_u64();
-            // layer i from the low 8 bits; u uniform in [−1, 1) from the top 53 (exactly)
-            let i = (bits & 0xff) as usize;
-            // (via i64: the value is below 2⁵³ either way, and x86 converts signed integers in one
-            // instruction but unsigned ones in several)
-            let u = ((bits >> 11) as i64) as f64 * (1.0 / (1u64 << 52) as f64) - 1.0;
-            let x = u * zig.x[i];
+            let (x, u, i) = zig.first_try(self.next_u64());
             if x.abs() < zig.x[i + 1] {
                 return x; // inside the layer's rectangle that lies wholly under the curve
             }
@@ -123,6 +162,20 @@ struct Ziggurat {
     f: [f64; 257],
 }
 
+impl Ziggurat {
+    /// A sample's first try from 64 random bits: `(x, u, i)` with layer i from the low 8 bits,
+    /// u uniform in [−1, 1) from the top 53 (exactly), and `x = u · x[i]`, which is the sample
+    /// if it lies inside the layer's rectangle (`|x| < x[i + 1]`).
+    #[inline(always)]
+    fn first_try(&self, bits: u64) -> (f64, f64, usize) {
+        let i = (bits & 0xff) as usize;
+        // (via i64: the value is below 2⁵³ either way, and x86 converts signed integers in one
+        // instruction but unsigned ones in several)
+        let u = ((bits >> 11) as i64) as f64 * (1.0 / (1u64 << 52) as f64) - 1.0;
+        (u * self.x[i], u, i)
+    }
+}
+
 fn ziggurat() -> &'static Ziggurat {
     static TABLES: OnceLock<Ziggurat> = OnceLock::new();
     TABLES.get_or_init(|| {
@@ -142,6 +195,22 @@ fn ziggurat() -> &'static Ziggurat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn batched_normals_are_normal_draws() {
+        // lengths around the batch, and enough samples that wedge and tail draws fall inside
+        // batches (a few per thousand)
+        for len in [0, 1, 7, 8, 9, 15, 16, 17, 100_003] {
+            for std in [1.0, 0.37] {
+                let (mut by_fill, mut by_one) = (Rng::new(11, Stream::Data), Rng::new(11, Stream::Data));
+                let mut filled = vec![0f32; len];
+                by_fill.fill_normal_batched(&mut filled, std);
+                let one: Vec<f32> = (0..len).map(|_| (std * by_one.normal()) as f32).collect();
+                assert!(filled.iter().zip(&one).all(|(a, b)| a.to_bits() == b.to_bits()), "length {len}");
+                assert_eq!(by_fill.next_u64(), by_one.next_u64(), "the stream continues alike, length {len}");
+            }
+        }
+    }
 
     #[test]
     fn normals_have_unit_moments() {
