@@ -215,3 +215,50 @@ fn a_non_finite_activation_reaches_the_top_of_a_residual_stack() {
         }
     }
 }
+
+#[test]
+fn updating_each_layer_during_backward_gives_the_bits_of_updating_after() {
+    use ablation_playground::training::data::DataStream;
+    use ablation_playground::training::optim::Optimizer;
+    use NormPlacement::*;
+    let cases = [
+        (SublayerKind::Mlp, Pre, true, OptimizerKind::Adam),
+        (SublayerKind::Block, Pre, false, OptimizerKind::Adam),
+        (SublayerKind::Ffn, Post, false, OptimizerKind::Sgd),
+        (SublayerKind::Attention, Off, false, OptimizerKind::Adam),
+    ];
+    for (sublayer, norm, final_norm, optimizer) in cases {
+        let config = Config {
+            depth: 5,
+            sublayer,
+            norm,
+            final_norm,
+            optimizer,
+            tokens: 9,
+            width: 8,
+            ..Config::default()
+        };
+        let (mut after, mut during) = (Stack::<f32>::new(&config), Stack::<f32>::new(&config));
+        let mut opt_after = Optimizer::new(&config, &mut after);
+        let mut opt_during = Optimizer::new(&config, &mut during);
+        let mut data = DataStream::<f32>::new(config.seed, config.width, outputs(&config));
+        let mut x = DMatrix::zeros(config.tokens, config.width);
+        let mut y = DMatrix::zeros(config.tokens, outputs(&config));
+        for step in 0..4 {
+            data.next_batch(&mut x, &mut y);
+            after.forward(&x, &y);
+            after.backward_gradients(&y);
+            opt_after.update(&mut after, step);
+            during.forward(&x, &y);
+            let rule = opt_during.begin(step);
+            during.backward_updating(&y, &mut |part, first| opt_during.apply(&rule, first, part));
+        }
+        let bits = |stack: &mut Stack<f32>| {
+            let mut v = Vec::new();
+            stack.visit(&mut |p| v.extend(p.value.iter().map(|w| w.to_bits())));
+            v
+        };
+        let (a, d) = (bits(&mut after), bits(&mut during));
+        assert!(a.len() > 100 && a == d, "{sublayer:?}, norm {norm:?}, {optimizer:?}");
+    }
+}

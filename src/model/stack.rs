@@ -35,7 +35,14 @@ pub struct Stack<F: Real> {
     pub weight_grad_norm: Vec<f64>,
     /// Every layer adds its input to its output (before any post-norm).
     residual: bool,
+    /// Where each layer's parameters, the final norm's and the readout's begin in `visit`'s
+    /// order (depth + 2 entries): how an optimiser pairs a part of the model with its state.
+    first_param: Vec<usize>,
 }
+
+/// What `Stack::backward_updating` calls with each part of the model whose gradients are
+/// complete, and the position of its first parameter in `visit`'s order.
+pub type UpdatePart<'a, F> = dyn FnMut(&mut dyn Params<F>, usize) + 'a;
 
 /// Outputs of the readout: as many as features.
 pub fn outputs(config: &Config) -> usize {
@@ -53,7 +60,19 @@ impl<F: Real> Stack<F> {
         assert_eq!(layers.len(), config.depth);
         let (t, d, k) = (config.tokens, config.width, outputs(config));
         let mut draw = Draw::fresh(Rng::new(config.seed, Stream::Readout));
-        let final_norm = config.has_final_norm().then(|| Norm::new(config.norm_kind, t, d));
+        let mut final_norm = config.has_final_norm().then(|| Norm::new(config.norm_kind, t, d));
+        let mut layers = layers;
+        let mut first_param = Vec::with_capacity(config.depth + 2);
+        let mut count = 0;
+        for layer in &mut layers {
+            first_param.push(count);
+            layer.visit(&mut |_| count += 1);
+        }
+        first_param.push(count);
+        if let Some(n) = &mut final_norm {
+            n.visit(&mut |_| count += 1);
+        }
+        first_param.push(count);
         Stack {
             layers,
             top: if final_norm.is_some() { DMatrix::zeros(t, d) } else { DMatrix::zeros(0, d) },
@@ -66,6 +85,7 @@ impl<F: Real> Stack<F> {
             stream_grad_norm: vec![0.0; config.depth + 1],
             weight_grad_norm: vec![0.0; config.depth],
             residual: config.residual,
+            first_param,
         }
     }
 
@@ -109,15 +129,29 @@ impl<F: Real> Stack<F> {
 
     /// Back-propagates the loss of the last `forward`; fills every gradient and the norms.
     pub fn backward(&mut self, target: &DMatrix<F>) {
-        self.back_propagate(target, true);
+        self.back_propagate(target, true, None);
     }
 
-    /// `backward` without the norms, which only the panels read: what a training step needs.
+    /// `backward` without the norms, which only the panels read.
     pub fn backward_gradients(&mut self, target: &DMatrix<F>) {
-        self.back_propagate(target, false);
+        self.back_propagate(target, false, None);
     }
 
-    fn back_propagate(&mut self, target: &DMatrix<F>, norms: bool) {
+    /// `backward_gradients`, handing each part of the model to `update` as soon as its
+    /// gradients are complete and its weights are no longer needed by the pass: the final norm
+    /// and the readout first, then layers L − 1 down to 0, each with the position of its first
+    /// parameter in `visit`'s order. What a training step does: an optimiser updating there
+    /// finds the layer's gradients and weights still in cache, and gives the bits it gives
+    /// after the whole pass (each parameter's update reads only its own gradient and state).
+    pub fn backward_updating(
+        &mut self,
+        target: &DMatrix<F>,
+        update: &mut dyn FnMut(&mut dyn Params<F>, usize),
+    ) {
+        self.back_propagate(target, false, Some(update));
+    }
+
+    fn back_propagate(&mut self, target: &DMatrix<F>, norms: bool, mut update: Option<&mut UpdatePart<F>>) {
         let depth = self.layers.len();
         mse_backward(&self.pred, target, &mut self.dpred);
         let [g_top, g_next] = &mut self.grad;
@@ -129,6 +163,12 @@ impl<F: Real> Stack<F> {
             }
             None => self.readout.backward(&self.stream[depth], &self.dpred, g_top, false),
         }
+        if let Some(update) = update.as_deref_mut() {
+            if let Some(ln) = &mut self.final_norm {
+                update(ln, self.first_param[depth]);
+            }
+            update(&mut self.readout, self.first_param[depth + 1]);
+        }
         if norms {
             self.stream_grad_norm[depth] = frobenius(g_top.as_slice());
         }
@@ -138,6 +178,9 @@ impl<F: Real> Stack<F> {
             if norms {
                 self.stream_grad_norm[l] = frobenius(dx.as_slice());
                 self.weight_grad_norm[l] = self.layers[l].weight_grad_norm();
+            }
+            if let Some(update) = update.as_deref_mut() {
+                update(&mut self.layers[l], self.first_param[l]);
             }
             std::mem::swap(&mut dy, &mut dx);
         }

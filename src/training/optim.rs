@@ -61,28 +61,44 @@ impl<F: Real> Optimizer<F> {
 
     /// Applies one update, using the gradients the last backward pass left in `model`.
     pub fn update(&mut self, model: &mut impl Params<F>, step: usize) {
+        let rule = self.begin(step);
+        self.apply(&rule, 0, model);
+    }
+
+    /// The coefficients of update `step` (Adam's bias corrections advance here, once per
+    /// update): apply them to every parameter exactly once with `apply`, in any order.
+    pub fn begin(&mut self, step: usize) -> Rule<F> {
         let lr = self.learning_rate_at(step);
         match self.kind {
-            OptimizerKind::Sgd => {
-                let lr = F::of(lr);
-                model.visit(&mut |p: &mut Param<F>| {
-                    for (w, &g) in p.value.as_mut_slice().iter_mut().zip(p.grad.as_slice()) {
-                        *w -= lr * g;
-                    }
-                });
-            }
+            OptimizerKind::Sgd => Rule::Sgd { lr: F::of(lr) },
             OptimizerKind::Adam => {
                 self.beta_powers.0 *= BETA1;
                 self.beta_powers.1 *= BETA2;
+                Rule::Adam {
+                    step_size: F::of(lr / (1.0 - self.beta_powers.0)),
+                    v_scale: F::of(1.0 / (1.0 - self.beta_powers.1)),
+                }
+            }
+        }
+    }
+
+    /// Updates the parameters `part` visits by `rule`, from the gradients they hold; `first` is
+    /// the position of `part`'s first parameter in the whole model's visiting order (which
+    /// pairs each parameter with its moments). A step can so update each layer as soon as its
+    /// backward is done, while its gradients are still in cache.
+    pub fn apply(&mut self, rule: &Rule<F>, first: usize, part: &mut (impl Params<F> + ?Sized)) {
+        match *rule {
+            Rule::Sgd { lr } => part.visit(&mut |p: &mut Param<F>| {
+                for (w, &g) in p.value.as_mut_slice().iter_mut().zip(p.grad.as_slice()) {
+                    *w -= lr * g;
+                }
+            }),
+            Rule::Adam { step_size, v_scale } => {
                 // θ ← θ − lr · m̂ / (√v̂ + ε), with m̂ = m / (1 − β₁ᵗ), v̂ = v / (1 − β₂ᵗ)
-                let step_size = F::of(lr / (1.0 - self.beta_powers.0));
-                let v_scale = F::of(1.0 / (1.0 - self.beta_powers.1));
                 let (b1, b2, eps) = (F::of(BETA1), F::of(BETA2), F::of(ADAM_EPS));
-                let mut i = 0;
-                let moments = &mut self.moments;
-                model.visit(&mut |p: &mut Param<F>| {
-                    let (m, v) = &mut moments[i];
-                    i += 1;
+                let mut moments = self.moments[first..].iter_mut();
+                part.visit(&mut |p: &mut Param<F>| {
+                    let (m, v) = moments.next().expect("a moment pair for every parameter");
                     let it = p.value.as_mut_slice().iter_mut().zip(p.grad.as_slice());
                     for ((w, &g), (mi, vi)) in it.zip(m.as_mut_slice().iter_mut().zip(v.as_mut_slice())) {
                         *mi = b1 * *mi + (F::one() - b1) * g;
@@ -93,4 +109,10 @@ impl<F: Real> Optimizer<F> {
             }
         }
     }
+}
+
+/// One update's coefficients, from `Optimizer::begin`.
+pub enum Rule<F: Real> {
+    Sgd { lr: F },
+    Adam { step_size: F, v_scale: F },
 }

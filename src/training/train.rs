@@ -81,8 +81,10 @@ impl<F: Real> Trainer<F> {
             return loss;
         }
         if update {
-            self.stack.backward_gradients(&self.y); // the norms are the probe's business
-            self.optimizer.update(&mut self.stack, self.step);
+            // each layer updated as soon as its backward is done (the norms are the probe's business)
+            let rule = self.optimizer.begin(self.step);
+            let optimizer = &mut self.optimizer;
+            self.stack.backward_updating(&self.y, &mut |part, first| optimizer.apply(&rule, first, part));
             self.step += 1;
         }
         loss
