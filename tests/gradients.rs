@@ -10,6 +10,7 @@ use ablation_playground::model::mlp::Mlp;
 use ablation_playground::model::norm::Norm;
 use ablation_playground::model::param::{Draw, Param, Params};
 use ablation_playground::model::rng::{Rng, Stream};
+use ablation_playground::model::scratch::Scratch;
 use ablation_playground::model::stack::{outputs, Stack};
 use nalgebra::DMatrix;
 
@@ -118,7 +119,7 @@ macro_rules! sublayer_op {
                 self.forward(x, y)
             }
             fn bwd(&mut self, x: &DMatrix<f64>, dy: &DMatrix<f64>, dx: &mut DMatrix<f64>) {
-                self.backward(x, dy, dx)
+                self.backward(x, dy, dx, &mut Scratch::default())
             }
         }
     };

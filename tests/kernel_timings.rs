@@ -131,7 +131,10 @@ fn run() {
     let mut layer = ablation_playground::model::layer::Layer::<f32>::new(&config, 0);
     let (mut out, mut dx) = (DMatrix::zeros(64, 32), DMatrix::zeros(64, 32));
     time("layer forward (pre-norm mlp)", 5000, || layer.forward(std::hint::black_box(&xm), &mut out));
-    time("layer backward (pre-norm mlp)", 5000, || layer.backward(std::hint::black_box(&xm), &xm, &mut dx));
+    let mut scratch = ablation_playground::model::scratch::Scratch::default();
+    time("layer backward (pre-norm mlp)", 5000, || {
+        layer.backward(std::hint::black_box(&xm), &xm, &mut dx, &mut scratch)
+    });
     let mut stack =
         ablation_playground::Stack::<f32>::new(&ablation_playground::Config { depth: 1, ..config.clone() });
     let mut opt = ablation_playground::training::optim::Optimizer::new(&config, &mut stack);

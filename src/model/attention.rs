@@ -10,6 +10,7 @@ use crate::model::linear::Linear;
 use crate::model::matmul::{gemm_nn_lower_a, gemm_nt_lower_c, gemm_tn_lower_a};
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
+use crate::model::scratch::{sized, Scratch};
 use nalgebra::DMatrix;
 
 pub const HEADS: usize = 4;
@@ -25,13 +26,8 @@ pub struct Attention<F: Real> {
     v: DMatrix<F>,     // (T, d)
     ctx: DMatrix<F>,   // (T, d) heads' outputs side by side
     probs: Vec<F>,     // H × (T, T) column-major P per head
-    dq: DMatrix<F>,
-    dk: DMatrix<F>,
-    dv: DMatrix<F>,
-    dctx: DMatrix<F>,
-    dp: Vec<F>,      // (T, T) scratch
-    row_max: Vec<F>, // (T) per query: the max score, then Σ_s P dP
-    row_sum: Vec<F>, // (T) per query: Σ_s exp
+    row_max: Vec<F>,   // (T) per query: the max score, then Σ_s P dP
+    row_sum: Vec<F>,   // (T) per query: Σ_s exp
 }
 
 impl<F: Real> Attention<F> {
@@ -47,11 +43,6 @@ impl<F: Real> Attention<F> {
             v: m(),
             ctx: m(),
             probs: vec![F::zero(); HEADS * tokens * tokens],
-            dq: m(),
-            dk: m(),
-            dv: m(),
-            dctx: m(),
-            dp: vec![F::zero(); tokens * tokens],
             row_max: vec![F::zero(); tokens],
             row_sum: vec![F::zero(); tokens],
         }
@@ -83,31 +74,40 @@ impl<F: Real> Attention<F> {
         self.wo.forward(&self.ctx, y);
     }
 
-    pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
+    pub fn backward(
+        &mut self,
+        x: &DMatrix<F>,
+        dy: &DMatrix<F>,
+        dx: &mut DMatrix<F>,
+        scratch: &mut Scratch<F>,
+    ) {
         let (t, d) = x.shape();
         let dh = d / HEADS;
         let scale = F::of(1.0 / (dh as f64).sqrt());
-        self.wo.backward(&self.ctx, dy, &mut self.dctx, false);
+        let Scratch { dq, dk, dv, dctx, dp, .. } = scratch;
+        let [dq, dk, dv, dctx] = [dq, dk, dv, dctx].map(|m| sized(m, t, d));
+        dp.resize(t * t, F::zero());
+        self.wo.backward(&self.ctx, dy, dctx, false);
         for h in 0..HEADS {
             let cols = h * dh * t..(h + 1) * dh * t;
             let p = &self.probs[h * t * t..(h + 1) * t * t];
-            let dc = &self.dctx.as_slice()[cols.clone()];
+            let dc = &dctx.as_slice()[cols.clone()];
             // dV_h = Pᵀ dC_h                                   (T, T)ᵀ · (T, dh)
-            gemm_tn_lower_a(t, dh, p, dc, &mut self.dv.as_mut_slice()[cols.clone()]);
+            gemm_tn_lower_a(t, dh, p, dc, &mut dv.as_mut_slice()[cols.clone()]);
             // dP = dC_h V_hᵀ, lower triangle                   (T, dh) · (dh, T)
-            gemm_nt_lower_c(t, dh, dc, &self.v.as_slice()[cols.clone()], &mut self.dp);
-            softmax_causal_backward(p, &mut self.dp, t, scale, &mut self.row_max);
+            gemm_nt_lower_c(t, dh, dc, &self.v.as_slice()[cols.clone()], dp);
+            softmax_causal_backward(p, dp, t, scale, &mut self.row_max);
             // now dp holds dS (with respect to the unscaled scores)
             // dQ_h = dS K_h                                    (T, T) · (T, dh)
             let k_h = &self.k.as_slice()[cols.clone()];
-            gemm_nn_lower_a(t, dh, &self.dp, k_h, &mut self.dq.as_mut_slice()[cols.clone()]);
+            gemm_nn_lower_a(t, dh, dp, k_h, &mut dq.as_mut_slice()[cols.clone()]);
             // dK_h = dSᵀ Q_h                                   (T, T)ᵀ · (T, dh)
-            let (q_h, dk_h) = (&self.q.as_slice()[cols.clone()], &mut self.dk.as_mut_slice()[cols]);
-            gemm_tn_lower_a(t, dh, &self.dp, q_h, dk_h);
+            let (q_h, dk_h) = (&self.q.as_slice()[cols.clone()], &mut dk.as_mut_slice()[cols]);
+            gemm_tn_lower_a(t, dh, dp, q_h, dk_h);
         }
-        self.wq.backward(x, &self.dq, dx, false);
-        self.wk.backward(x, &self.dk, dx, true);
-        self.wv.backward(x, &self.dv, dx, true);
+        self.wq.backward(x, dq, dx, false);
+        self.wk.backward(x, dk, dx, true);
+        self.wv.backward(x, dv, dx, true);
     }
 }
 

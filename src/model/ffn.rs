@@ -4,6 +4,7 @@ use crate::model::activation::{gelu_backward, gelu_forward};
 use crate::model::linear::Linear;
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
+use crate::model::scratch::{sized, Scratch};
 use nalgebra::DMatrix;
 
 pub const EXPANSION: usize = 4;
@@ -14,7 +15,6 @@ pub struct Ffn<F: Real> {
     pub down: Linear<F>, // (4d, d) + bias
     z: DMatrix<F>,       // (T, 4d) x W₁ + b₁, then the slope gelu'(z)
     h: DMatrix<F>,       // (T, 4d) gelu(z)
-    dh: DMatrix<F>,      // (T, 4d) ∂L/∂h, then ∂L/∂z in place
 }
 
 impl<F: Real> Ffn<F> {
@@ -25,7 +25,6 @@ impl<F: Real> Ffn<F> {
             down: Linear::new(hidden, width, gain, true, draw),
             z: DMatrix::zeros(tokens, hidden),
             h: DMatrix::zeros(tokens, hidden),
-            dh: DMatrix::zeros(tokens, hidden),
         }
     }
 
@@ -41,10 +40,17 @@ impl<F: Real> Ffn<F> {
         self.down.forward(&self.h, y); // (T, d)
     }
 
-    pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
-        self.down.backward(&self.h, dy, &mut self.dh, false); // (T, 4d)
-        gelu_backward(self.z.as_slice(), self.dh.as_mut_slice()); // dz = dh ⊙ gelu'(z), in place
-        self.up.backward(x, &self.dh, dx, false); // (T, d)
+    pub fn backward(
+        &mut self,
+        x: &DMatrix<F>,
+        dy: &DMatrix<F>,
+        dx: &mut DMatrix<F>,
+        scratch: &mut Scratch<F>,
+    ) {
+        let dh = sized(&mut scratch.dh, self.h.nrows(), self.h.ncols()); // ∂L/∂h, then ∂L/∂z
+        self.down.backward(&self.h, dy, dh, false); // (T, 4d)
+        gelu_backward(self.z.as_slice(), dh.as_mut_slice()); // dz = dh ⊙ gelu'(z), in place
+        self.up.backward(x, dh, dx, false); // (T, d)
     }
 }
 

@@ -14,6 +14,7 @@ use crate::model::norm::Norm;
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
+use crate::model::scratch::{sized, Scratch};
 use crate::model::sublayer::Sublayer;
 use nalgebra::DMatrix;
 
@@ -23,8 +24,7 @@ pub struct Layer<F: Real> {
     placement: NormPlacement,
     pub norm: Option<Norm<F>>,
     pub sublayer: Sublayer<F>,
-    inner: DMatrix<F>,   // (T, d) LN(x) for pre-norm; x + F(x) or F(x) for post-norm
-    d_inner: DMatrix<F>, // (T, d) gradient scratch
+    inner: DMatrix<F>, // (T, d) LN(x) for pre-norm; x + F(x) or F(x) for post-norm
 }
 
 impl<F: Real> Layer<F> {
@@ -50,7 +50,6 @@ impl<F: Real> Layer<F> {
             norm: (config.norm != NormPlacement::Off).then(|| Norm::new(config.norm_kind, t, d)),
             sublayer,
             inner: DMatrix::zeros(t, d),
-            d_inner: DMatrix::zeros(t, d),
         }
     }
 
@@ -102,38 +101,47 @@ impl<F: Real> Layer<F> {
     }
 
     /// Given `dy = ∂L/∂y`, sets every parameter gradient and writes `dx = ∂L/∂x`.
-    pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
+    pub fn backward(
+        &mut self,
+        x: &DMatrix<F>,
+        dy: &DMatrix<F>,
+        dx: &mut DMatrix<F>,
+        scratch: &mut Scratch<F>,
+    ) {
         use NormPlacement::*;
         let (f, norm) = (&mut self.sublayer, &mut self.norm);
+        // ∂L/∂ of the normed sublayer's input (taken out, so that the sublayer can use the rest)
+        let mut d_inner = std::mem::take(sized(&mut scratch.d_inner, dy.nrows(), dy.ncols()));
         match (self.residual, self.placement, norm) {
             // dx = dy + F'(x)ᵀ dy
             (true, Off, _) => {
-                f.backward(x, dy, dx);
+                f.backward(x, dy, dx, scratch);
                 add_assign(dx, dy);
             }
             // dx = dy + LN'ᵀ F'ᵀ dy
             (true, Pre, Some(ln)) => {
-                f.backward(&self.inner, dy, &mut self.d_inner);
-                ln.backward(&self.d_inner, dx);
+                f.backward(&self.inner, dy, &mut d_inner, scratch);
+                ln.backward(&d_inner, dx);
                 add_assign(dx, dy);
             }
             // ds = LN'ᵀ dy;  dx = ds + F'(x)ᵀ ds
             (true, Post, Some(ln)) => {
-                ln.backward(dy, &mut self.d_inner);
-                f.backward(x, &self.d_inner, dx);
-                add_assign(dx, &self.d_inner);
+                ln.backward(dy, &mut d_inner);
+                f.backward(x, &d_inner, dx, scratch);
+                add_assign(dx, &d_inner);
             }
-            (false, Off, _) => f.backward(x, dy, dx),
+            (false, Off, _) => f.backward(x, dy, dx, scratch),
             (false, Pre, Some(ln)) => {
-                f.backward(&self.inner, dy, &mut self.d_inner);
-                ln.backward(&self.d_inner, dx);
+                f.backward(&self.inner, dy, &mut d_inner, scratch);
+                ln.backward(&d_inner, dx);
             }
             (false, Post, Some(ln)) => {
-                ln.backward(dy, &mut self.d_inner);
-                f.backward(x, &self.d_inner, dx);
+                ln.backward(dy, &mut d_inner);
+                f.backward(x, &d_inner, dx, scratch);
             }
             (_, Pre | Post, None) => unreachable!("a normalised layer always has its norm"),
         }
+        scratch.d_inner = d_inner;
     }
 
     /// ‖∂L/∂W‖ over the sublayer's own weights (not its norm's γ, β).

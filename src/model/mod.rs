@@ -13,6 +13,7 @@ pub mod norm;
 pub mod param;
 pub mod real;
 pub mod rng;
+pub mod scratch;
 pub mod stack;
 pub mod stats;
 pub mod sublayer;

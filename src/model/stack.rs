@@ -14,6 +14,7 @@ use crate::model::norm::Norm;
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
+use crate::model::scratch::Scratch;
 use crate::model::stats::{all_finite, frobenius, mean_std, moments, Moments};
 use nalgebra::DMatrix;
 
@@ -29,6 +30,8 @@ pub struct Stack<F: Real> {
     pred: DMatrix<F>,  // (T, d_out)
     dpred: DMatrix<F>, // (T, d_out)
     grad: [DMatrix<F>; 2],
+    /// The layers' backward buffers, shared.
+    scratch: Scratch<F>,
     /// `‖∂L/∂x_ℓ‖` for ℓ = 0..=L, from the last `backward`.
     pub stream_grad_norm: Vec<f64>,
     /// `‖∂L/∂W_ℓ‖` for every sublayer, from the last `backward`.
@@ -82,6 +85,7 @@ impl<F: Real> Stack<F> {
             pred: DMatrix::zeros(t, k),
             dpred: DMatrix::zeros(t, k),
             grad: [DMatrix::zeros(t, d), DMatrix::zeros(t, d)],
+            scratch: Scratch::default(),
             stream_grad_norm: vec![0.0; config.depth + 1],
             weight_grad_norm: vec![0.0; config.depth],
             residual: config.residual,
@@ -174,7 +178,7 @@ impl<F: Real> Stack<F> {
         }
         let (mut dy, mut dx) = (g_top, g_next);
         for l in (0..depth).rev() {
-            self.layers[l].backward(&self.stream[l], dy, dx);
+            self.layers[l].backward(&self.stream[l], dy, dx, &mut self.scratch);
             if norms {
                 self.stream_grad_norm[l] = frobenius(dx.as_slice());
                 self.weight_grad_norm[l] = self.layers[l].weight_grad_norm();

@@ -6,6 +6,7 @@ use crate::model::ffn::Ffn;
 use crate::model::mlp::Mlp;
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
+use crate::model::scratch::Scratch;
 use nalgebra::DMatrix;
 
 // The variants differ in size by a few matrix headers; there is one per layer, so boxing buys nothing.
@@ -57,11 +58,17 @@ impl<F: Real> Sublayer<F> {
     }
 
     /// Sets the weights' gradients and writes `dx` for the input `x` the forward saw.
-    pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
+    pub fn backward(
+        &mut self,
+        x: &DMatrix<F>,
+        dy: &DMatrix<F>,
+        dx: &mut DMatrix<F>,
+        scratch: &mut Scratch<F>,
+    ) {
         match self {
-            Sublayer::Mlp(s) => s.backward(x, dy, dx),
-            Sublayer::Ffn(s) => s.backward(x, dy, dx),
-            Sublayer::Attention(s) => s.backward(x, dy, dx),
+            Sublayer::Mlp(s) => s.backward(x, dy, dx, scratch),
+            Sublayer::Ffn(s) => s.backward(x, dy, dx, scratch),
+            Sublayer::Attention(s) => s.backward(x, dy, dx, scratch),
         }
     }
 }
