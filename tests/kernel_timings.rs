@@ -95,6 +95,47 @@ fn run() {
     time("gemm_tn 32x64x128 (ffn up: xt dz)", 5000, || {
         gemm_tn(32, 64, 128, std::hint::black_box(&x), &h, &mut dw4, false)
     });
+    // one attention head at the defaults: T = 64, d_h = 8
+    {
+        use ablation_playground::model::attention::{softmax_causal, softmax_causal_backward};
+        use ablation_playground::model::matmul::{gemm_nn_lower_a, gemm_nt_lower_c, gemm_tn_lower_a};
+        let (qh, kh) = (&x[..64 * 8], &x[64 * 8..64 * 16]);
+        let mut s = vec![0f32; 64 * 64];
+        let (mut m, mut sum, mut ch) = (vec![0f32; 64], vec![0f32; 64], vec![0f32; 64 * 8]);
+        time("attention head: scores Q Kt (gemm_nt_lower_c)", 20000, || {
+            gemm_nt_lower_c(64, 8, std::hint::black_box(qh), kh, &mut s)
+        });
+        let scores = s.clone();
+        time("attention head: softmax_causal", 20000, || {
+            s.copy_from_slice(&scores);
+            softmax_causal(std::hint::black_box(&mut s), 64, 0.35, &mut m, &mut sum)
+        });
+        let p = s.clone();
+        time("attention head: P V (gemm_nn_lower_a)", 20000, || {
+            gemm_nn_lower_a(64, 8, std::hint::black_box(&p), kh, &mut ch)
+        });
+        time("attention head: Pt dC (gemm_tn_lower_a)", 20000, || {
+            gemm_tn_lower_a(64, 8, std::hint::black_box(&p), kh, &mut ch)
+        });
+        time("attention head: softmax_causal_backward", 20000, || {
+            s.copy_from_slice(&scores);
+            softmax_causal_backward(std::hint::black_box(&p), &mut s, 64, 0.35, &mut m)
+        });
+        let config = ablation_playground::Config {
+            sublayer: ablation_playground::SublayerKind::Attention,
+            ..ablation_playground::Config::default()
+        };
+        let mut layer = ablation_playground::model::layer::Layer::<f32>::new(&config, 0);
+        let xm = DMatrix::from_vec(64, 32, x.clone());
+        let (mut out, mut dx) = (DMatrix::zeros(64, 32), DMatrix::zeros(64, 32));
+        let mut scratch = ablation_playground::model::scratch::Scratch::default();
+        time("layer forward (pre-norm attention)", 2000, || {
+            layer.forward(std::hint::black_box(&xm), &mut out)
+        });
+        time("layer backward (pre-norm attention)", 2000, || {
+            layer.backward(std::hint::black_box(&xm), &xm, &mut dx, &mut scratch)
+        });
+    }
     let xm = DMatrix::from_vec(64, 32, x.clone());
     let mut ym = DMatrix::zeros(64, 32);
     let mut dxm = DMatrix::zeros(64, 32);
