@@ -202,7 +202,7 @@ mod tests {
                 let junk = [f32::NAN, f32::INFINITY, -1e30, 7.0];
                 if key > q {
                     junk[(rng.next_u64() % 4) as usize]
-                } else if rng.next_u64() % 97 == 0 {
+                } else if rng.next_u64().is_multiple_of(97) {
                     [f32::NAN, f32::INFINITY, f32::NEG_INFINITY][(rng.next_u64() % 3) as usize]
                 } else {
                     (3.0 * rng.normal()) as f32

@@ -313,6 +313,18 @@ fn dots<F: Real, const TI: usize, const TJ: usize>(
     add: bool,
     from: usize,
 ) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    if TI == 4 && TJ == 2 && std::any::TypeId::of::<F>() == std::any::TypeId::of::<f32>() {
+        assert!((i + 4) * k <= a.len() && (j + 2) * k <= b.len() && (j + 1) * m + i + 4 <= c.len());
+        // SAFETY: F is f32 (checked just above); the columns i..i+4 of `a`, j..j+2 of `b` and the
+        // block's entries of `c` are inside their slices (asserted).
+        unsafe {
+            let (a, b) = (a.as_ptr().cast::<f32>().add(i * k), b.as_ptr().cast::<f32>().add(j * k));
+            let acc = dots_4x2_avx(k, a, b, from);
+            finish_4x2_avx(acc, c.as_mut_ptr().cast::<f32>(), m, i, j, add);
+        }
+        return;
+    }
     let a_cols: [&[F]; TI] = std::array::from_fn(|ii| &a[(i + ii) * k..(i + ii + 1) * k]);
     let b_cols: [&[F]; TJ] = std::array::from_fn(|jj| &b[(j + jj) * k..(j + jj + 1) * k]);
     let mut acc = [[[F::zero(); LANES]; TJ]; TI];
@@ -338,17 +350,6 @@ fn dots<F: Real, const TI: usize, const TJ: usize>(
         };
         step(a_cols.map(padded), b_cols.map(padded));
     }
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
-    if TI == 4 && TJ == 2 && std::any::TypeId::of::<F>() == std::any::TypeId::of::<f32>() {
-        // SAFETY: F is f32 (checked just above), so the arrays have f32's layout; the block's
-        // rows i..i+4 of columns j, j+1 are inside c (the scalar loop below indexes the same).
-        unsafe {
-            let acc = &*(&acc as *const [[[F; LANES]; TJ]; TI] as *const [[[f32; LANES]; 2]; 4]);
-            assert!((j + 1) * m + i + 4 <= c.len());
-            finish_4x2_avx(acc, c.as_mut_ptr().cast::<f32>(), m, i, j, add);
-        }
-        return;
-    }
     for (ii, acc_i) in acc.iter().enumerate() {
         for (jj, l) in acc_i.iter().enumerate() {
             let dot = add_lanes(l);
@@ -356,6 +357,52 @@ fn dots<F: Real, const TI: usize, const TJ: usize>(
             *cij = if add { *cij + dot } else { dot };
         }
     }
+}
+
+/// `dots::<f32, 4, 2>`'s lane sums with AVX intrinsics: the same products added in the same
+/// order (lane l of `acc[ii][jj]` sums `a[p, i + ii] · b[p, j + jj]` for p ≡ l mod 8, from `from`
+/// on, the last group padded with zeros), with the 8 accumulators and the 6 columns' pointers in
+/// registers from start to finish. The generic form spends as long around its loop as in it
+/// (slices, checks and spills per block), and for 64 tokens the loop runs only 8 times.
+///
+/// # Safety
+/// `a` must point to 4 columns of `k` values each (`k` apart), `b` to 2; `from` ≤ `k`.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+unsafe fn dots_4x2_avx(
+    k: usize,
+    a: *const f32,
+    b: *const f32,
+    from: usize,
+) -> [[std::arch::x86_64::__m256; 2]; 4] {
+    use std::arch::x86_64::*;
+    #[inline(always)]
+    unsafe fn step(
+        acc: &mut [[__m256; 2]; 4],
+        (a, b, k, p): (*const f32, *const f32, usize, usize),
+        load: impl Fn(*const f32) -> __m256,
+    ) {
+        let (b0, b1) = (load(b.add(p)), load(b.add(k + p)));
+        for (ii, acc_i) in acc.iter_mut().enumerate() {
+            let av = load(a.add(ii * k + p));
+            acc_i[0] = _mm256_add_ps(acc_i[0], _mm256_mul_ps(av, b0));
+            acc_i[1] = _mm256_add_ps(acc_i[1], _mm256_mul_ps(av, b1));
+        }
+    }
+    let mut acc = [[_mm256_setzero_ps(); 2]; 4];
+    let whole = k - k % LANES;
+    let mut p = from.min(whole);
+    while p < whole {
+        step(&mut acc, (a, b, k, p), |at| _mm256_loadu_ps(at));
+        p += LANES;
+    }
+    if whole < k {
+        // lanes past the end read as zeros, as the generic form's padding
+        let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((k - whole) as i32), lane);
+        step(&mut acc, (a, b, k, whole), |at| _mm256_maskload_ps(at, mask));
+    }
+    acc
 }
 
 /// The 8 dot products of a 4×2 block of `gemm_tn` from their lane sums, into `c`: each is
@@ -366,13 +413,20 @@ fn dots<F: Real, const TI: usize, const TJ: usize>(
 ///
 /// # Safety
 /// `c` must hold rows `i..i + 4` of columns `j` and `j + 1` of an `m`-row column-major matrix.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx"))]
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
-unsafe fn finish_4x2_avx(acc: &[[[f32; LANES]; 2]; 4], c: *mut f32, m: usize, i: usize, j: usize, add: bool) {
+unsafe fn finish_4x2_avx(
+    acc: [[std::arch::x86_64::__m256; 2]; 4],
+    c: *mut f32,
+    m: usize,
+    i: usize,
+    j: usize,
+    add: bool,
+) {
     use std::arch::x86_64::*;
     // h: [l0+l4, l1+l5, l2+l6, l3+l7] of entry (ii, 0) in the low half, of (ii, 1) in the high
     let h = |ii: usize| {
-        let (a, b) = (_mm256_loadu_ps(acc[ii][0].as_ptr()), _mm256_loadu_ps(acc[ii][1].as_ptr()));
+        let [a, b] = acc[ii];
         _mm256_add_ps(_mm256_permute2f128_ps::<0x20>(a, b), _mm256_permute2f128_ps::<0x31>(a, b))
     };
     // q: [h0+h2, h1+h3] of two rows side by side: [q0(r), q1(r), q0(r+1), q1(r+1)] per half
