@@ -91,6 +91,12 @@ fn run() {
     time("gemm_tn 128x64x32 (ffn down: ht dy)", 5000, || {
         gemm_tn(128, 64, 32, std::hint::black_box(&xb), &x, &mut dw4, false)
     });
+    let mut z: Vec<f32> = xb.clone();
+    let mut gh = vec![0f32; 64 * 128];
+    time("gelu forward, 64x128", 5000, || {
+        z.copy_from_slice(&xb);
+        ablation_playground::model::activation::gelu_forward(std::hint::black_box(&mut z), &mut gh)
+    });
     let h = vec![0.5f32; 64 * 128];
     time("gemm_tn 32x64x128 (ffn up: xt dz)", 5000, || {
         gemm_tn(32, 64, 128, std::hint::black_box(&x), &h, &mut dw4, false)
@@ -121,20 +127,21 @@ fn run() {
             s.copy_from_slice(&scores);
             softmax_causal_backward(std::hint::black_box(&p), &mut s, 64, 0.35, &mut m)
         });
-        let config = ablation_playground::Config {
-            sublayer: ablation_playground::SublayerKind::Attention,
-            ..ablation_playground::Config::default()
-        };
-        let mut layer = ablation_playground::model::layer::Layer::<f32>::new(&config, 0);
         let xm = DMatrix::from_vec(64, 32, x.clone());
         let (mut out, mut dx) = (DMatrix::zeros(64, 32), DMatrix::zeros(64, 32));
         let mut scratch = ablation_playground::model::scratch::Scratch::default();
-        time("layer forward (pre-norm attention)", 2000, || {
-            layer.forward(std::hint::black_box(&xm), &mut out)
-        });
-        time("layer backward (pre-norm attention)", 2000, || {
-            layer.backward(std::hint::black_box(&xm), &xm, &mut dx, &mut scratch)
-        });
+        for sublayer in [ablation_playground::SublayerKind::Attention, ablation_playground::SublayerKind::Ffn]
+        {
+            let config = ablation_playground::Config { sublayer, ..ablation_playground::Config::default() };
+            let mut layer = ablation_playground::model::layer::Layer::<f32>::new(&config, 1);
+            let name = format!("{sublayer:?}").to_lowercase();
+            time(&format!("layer forward (pre-norm {name})"), 2000, || {
+                layer.forward(std::hint::black_box(&xm), &mut out)
+            });
+            time(&format!("layer backward (pre-norm {name})"), 2000, || {
+                layer.backward(std::hint::black_box(&xm), &xm, &mut dx, &mut scratch)
+            });
+        }
     }
     let xm = DMatrix::from_vec(64, 32, x.clone());
     let mut ym = DMatrix::zeros(64, 32);

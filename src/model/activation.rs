@@ -21,12 +21,7 @@ pub fn relu_backward<F: Real>(z: &[F], dy: &[F], dz: &mut [F]) {
 /// `y = gelu(z) = z Φ(z)`, the exact (erf) form. `z` is then overwritten with the slope
 /// `gelu'(z) = Φ(z) + z φ(z)`, which is all the backward needs: one exp per entry serves Φ and φ.
 pub fn gelu_forward<F: Real>(z: &mut [F], y: &mut [F]) {
-    for (yi, zi) in y.iter_mut().zip(z) {
-        let x = *zi;
-        let (cdf, pdf) = x.normal_cdf_pdf();
-        *yi = x * cdf;
-        *zi = cdf + x * pdf;
-    }
+    F::gelu_and_slope(z, y);
 }
 
 /// `dy ← dz = dy · gelu'(z)` in place, given the slope the forward left in place of `z`.
