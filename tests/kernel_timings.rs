@@ -175,6 +175,11 @@ fn run() {
         );
     });
     time("data next_batch", 5000, || data.next_batch(&mut bx, &mut by));
+    time("mean_std of 64x32 (one depth of the probe's stds)", 20000, || {
+        std::hint::black_box(ablation_playground::model::stats::mean_std(std::hint::black_box(
+            xm.as_slice(),
+        )));
+    });
     let config = ablation_playground::Config::default();
     let mut layer = ablation_playground::model::layer::Layer::<f32>::new(&config, 0);
     let (mut out, mut dx) = (DMatrix::zeros(64, 32), DMatrix::zeros(64, 32));
