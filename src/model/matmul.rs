@@ -209,11 +209,7 @@ pub fn gemm_tn_by_lanes<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F],
         let size = m * n;
         scratch.resize(m * k + LANES * size, F::zero());
         let (at, sums) = scratch.split_at_mut(m * k);
-        for i in 0..m {
-            for (p, &v) in a[i * k..(i + 1) * k].iter().enumerate() {
-                at[p * m + i] = v; // (m, k): column p of aᵀ is row p of a
-            }
-        }
+        transpose(k, m, a, at); // (m, k): column p of aᵀ is row p of a
         for (l, sum) in sums.chunks_exact_mut(size).enumerate() {
             let terms = (k + LANES - 1 - l) / LANES; // p = l, l + 8, … < k
             if terms == 0 {
@@ -239,6 +235,32 @@ pub fn gemm_tn_by_lanes<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F],
             *cij = if add { *cij + dot } else { dot };
         }
     });
+}
+
+/// `out = aᵀ` for a column-major (rows × cols) `a`, so that `out` is (cols × rows), in 4×4
+/// tiles (four columns' 4 values read, four rows' 4 values written): element by element,
+/// every write went to another cache line (1.2 of `gemm_tn_by_lanes`' 7.3 µs in Node).
+pub fn transpose<F: Real>(rows: usize, cols: usize, a: &[F], out: &mut [F]) {
+    assert!(a.len() == rows * cols && out.len() == rows * cols);
+    const T: usize = 4;
+    let (tile_rows, tile_cols) = (rows / T * T, cols / T * T);
+    for c0 in (0..tile_cols).step_by(T) {
+        for r0 in (0..tile_rows).step_by(T) {
+            let tile: [[F; T]; T] = std::array::from_fn(|cc| {
+                a[(c0 + cc) * rows + r0..(c0 + cc) * rows + r0 + T].try_into().unwrap()
+            });
+            for rr in 0..T {
+                let row: [F; T] = std::array::from_fn(|cc| tile[cc][rr]);
+                out[(r0 + rr) * cols + c0..(r0 + rr) * cols + c0 + T].copy_from_slice(&row);
+            }
+        }
+    }
+    for c in 0..cols {
+        let first_row = if c < tile_cols { tile_rows } else { 0 };
+        for r in first_row..rows {
+            out[r * cols + c] = a[c * rows + r];
+        }
+    }
 }
 
 /// `c = aᵀ · b` for a lower-triangular `a` (m×m, `a[p, i] = 0` for p < i), `b` m×n: `gemm_tn`'s
@@ -523,6 +545,17 @@ mod tests {
                 skip.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
                 full.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
             );
+        }
+    }
+
+    #[test]
+    fn transpose_matches_nalgebra() {
+        let mut rng = Rng::new(4, Stream::Data);
+        for &(r, c) in &[(1, 1), (4, 4), (5, 3), (8, 12), (64, 32), (9, 17), (3, 8)] {
+            let a = random(r, c, &mut rng);
+            let mut out = vec![0.0; r * c];
+            transpose(r, c, a.as_slice(), &mut out);
+            assert_eq!(out, a.transpose().as_slice(), "{r}×{c}");
         }
     }
 
