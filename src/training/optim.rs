@@ -44,8 +44,9 @@ impl<F: Real> Optimizer<F> {
         self.learning_rate = config.learning_rate;
         self.warmup_steps = config.warmup_steps;
         for (m, v) in &mut self.moments {
-            m.fill(F::zero());
-            v.fill(F::zero());
+            // (slices: nalgebra's own fill goes entry by entry, 0.35 ms at depth 96 in wasm)
+            m.as_mut_slice().fill(F::zero());
+            v.as_mut_slice().fill(F::zero());
         }
         self.beta_powers = (1.0, 1.0);
     }
