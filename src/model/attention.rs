@@ -114,7 +114,8 @@ impl<F: Real> Attention<F> {
 /// In place on the `(t, t)` scores `s[q, k]` (column-major): each query's row becomes
 /// `softmax(scale · s[q, 0..=q])`, and the future keys k > q get 0. Per query the max and the
 /// sum run over k = 0, 1, …, q in order; the loops go down key columns, so they vectorise
-/// over the queries.
+/// over the queries. (A function of its own: inlined into the attention forward, its
+/// exponentials stayed scalar natively.)
 #[inline(never)]
 pub fn softmax_causal<F: Real>(s: &mut [F], t: usize, scale: F, max: &mut [F], sum: &mut [F]) {
     for (m, &v) in max.iter_mut().zip(&s[..t]) {

@@ -59,12 +59,11 @@ impl<F: Real> Stack<F> {
 
     /// A stack made of the given layers, which must be `Layer::new(config, i)` for i = 0, 1, …
     /// (for example clones kept from a stack of another depth with the same seed).
-    pub fn with_layers(config: &Config, layers: Vec<Layer<F>>) -> Self {
+    pub fn with_layers(config: &Config, mut layers: Vec<Layer<F>>) -> Self {
         assert_eq!(layers.len(), config.depth);
         let (t, d, k) = (config.tokens, config.width, outputs(config));
         let mut draw = Draw::fresh(Rng::new(config.seed, Stream::Readout));
         let mut final_norm = config.has_final_norm().then(|| Norm::new(config.norm_kind, t, d));
-        let mut layers = layers;
         let mut first_param = Vec::with_capacity(config.depth + 2);
         let mut count = 0;
         for layer in &mut layers {
@@ -147,11 +146,7 @@ impl<F: Real> Stack<F> {
     /// parameter in `visit`'s order. What a training step does: an optimiser updating there
     /// finds the layer's gradients and weights still in cache, and gives the bits it gives
     /// after the whole pass (each parameter's update reads only its own gradient and state).
-    pub fn backward_updating(
-        &mut self,
-        target: &DMatrix<F>,
-        update: &mut dyn FnMut(&mut dyn Params<F>, usize),
-    ) {
+    pub fn backward_updating(&mut self, target: &DMatrix<F>, update: &mut UpdatePart<F>) {
         self.back_propagate(target, false, Some(update));
     }
 
