@@ -92,23 +92,11 @@ const GELU_LANES: usize = if cfg!(target_arch = "wasm32") { 8 } else { 32 };
 
 /// `eˣ` in plain arithmetic (so it vectorises, and is the same on every target): Cody–Waite
 /// range reduction `x = k ln2 + r`, a degree-7 polynomial for `eʳ`, and `2ᵏ` from the bits.
-/// Arguments are clamped to [−87.3, 88] (results stay normal); NaN stays NaN.
+/// Arguments are clamped to [−87.3, 88] (results stay normal); NaN stays NaN. (The formula is
+/// written once, for a batch, in `exp_f32_lanes`.)
 #[inline(always)]
 pub fn exp_f32(x: f32) -> f32 {
-    const LN2_HI: f32 = 0.693_359_4; // exactly representable, so k·LN2_HI is exact
-    const LN2_LO: f32 = -2.121_944_4e-4;
-    let x = x.clamp(-87.3, 88.0);
-    let k = (x * std::f32::consts::LOG2_E + 0.5).floor();
-    let r = (x - k * LN2_HI) - k * LN2_LO;
-    let p = 1.0
-        + r * (1.0
-            + r * (0.5
-                + r * (1.0 / 6.0
-                    + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
-    // 2ᵏ: adding 1.5·2²³ puts the integer k in the low mantissa bits (k is integral and small,
-    // so the sum is exact); this avoids `k as i32`, whose saturating conversion does not vectorise
-    let k_bits = (k + 12_582_912.0).to_bits().wrapping_sub(0x4B40_0000);
-    p * f32::from_bits(k_bits.wrapping_add(127) << 23)
+    exp_f32_lanes(&[x])[0]
 }
 
 /// `erf(x)` by Abramowitz & Stegun 7.1.26 (absolute error below 1.5·10⁻⁷, about f32's own).
@@ -127,17 +115,12 @@ pub fn erf_f32(x: f32) -> f32 {
 }
 
 /// `(Φ(x), φ(x))` in f32: `Φ(x) = (1 + erf(x/√2)) / 2` by the same formula as `erf_f32`, whose
-/// `exp(−(x/√2)²)` is also `√(2π) φ(x)`, so one exp serves both.
+/// `exp(−(x/√2)²)` is also `√(2π) φ(x)`, so one exp serves both. (The formula is written once,
+/// for a batch, in `normal_cdf_pdf_f32_lanes`.)
 #[inline(always)]
 pub fn normal_cdf_pdf_f32(x: f32) -> (f32, f32) {
-    let a = x.abs() * std::f32::consts::FRAC_1_SQRT_2;
-    let t = 1.0 / (1.0 + 0.327_591_1 * a);
-    let poly =
-        t * (0.254_829_6 + t * (-0.284_496_74 + t * (1.421_413_7 + t * (-1.453_152 + t * 1.061_405_4))));
-    let gauss = exp_f32(-0.5 * x * x);
-    let erf_abs = 1.0 - poly * gauss;
-    let erf = if x < 0.0 { -erf_abs } else { erf_abs };
-    (0.5 * (1.0 + erf), gauss * 0.398_942_3) // 1/√(2π)
+    let (cdf, pdf) = normal_cdf_pdf_f32_lanes(&[x]);
+    (cdf[0], pdf[0])
 }
 
 /// `normal_cdf_pdf_f32` of `N` values, each step of its formula (and of `exp_f32`'s) applied to
@@ -170,7 +153,7 @@ fn each<const N: usize>(f: impl Fn(usize) -> f32) -> [f32; N] {
 /// `exp_f32` of `N` values, step by step across them (see `normal_cdf_pdf_f32_lanes`).
 #[inline(always)]
 pub fn exp_f32_lanes<const N: usize>(x: &[f32; N]) -> [f32; N] {
-    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_HI: f32 = 0.693_359_4; // exactly representable, so k·LN2_HI is exact
     const LN2_LO: f32 = -2.121_944_4e-4;
     let x = each::<N>(|l| x[l].clamp(-87.3, 88.0));
     let k = each::<N>(|l| (x[l] * std::f32::consts::LOG2_E + 0.5).floor());
@@ -180,6 +163,8 @@ pub fn exp_f32_lanes<const N: usize>(x: &[f32; N]) -> [f32; N] {
     for c in [1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0] {
         p = each::<N>(|l| c + r[l] * p[l]);
     }
+    // 2ᵏ: adding 1.5·2²³ puts the integer k in the low mantissa bits (k is integral and small,
+    // so the sum is exact); this avoids `k as i32`, whose saturating conversion does not vectorise
     each::<N>(|l| {
         let k_bits = (k[l] + 12_582_912.0).to_bits().wrapping_sub(0x4B40_0000);
         p[l] * f32::from_bits(k_bits.wrapping_add(127) << 23)
