@@ -2,9 +2,8 @@
 //!
 //! What a layer's backward writes and reads again before it returns (∂L/∂ of a sublayer's
 //! input under a norm, of an FFN's hidden layer, of attention's Q, K, V, context and scores)
-//! is needed by no other layer, so the layers share these instead of each keeping its own.
-//! At depth 96 that keeps a fifth to a third of the stack's memory out of the cache on every
-//! step, and at the largest setting about 70 MB out of the worker. Each buffer takes its shape
+//! is needed by no other layer, so the layers share these instead of each keeping its own:
+//! a depth-96 run peaks 13–20% lower (at the largest setting 311 instead of 383 MiB). Each buffer takes its shape
 //! on first use (a `block` stack's attention and FFN layers use different ones); every pass
 //! overwrites what it reads, so old contents never matter.
 
