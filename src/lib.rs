@@ -8,11 +8,15 @@
 //! - `training`: data, optimiser, the training step, runs and the page's session;
 //! - `view`: the words and charts, from plain data;
 //! - `web` (wasm32 only): the one thin binding the page uses.
+//!
+//! Beside them, `memory`: the allocator every binary built from this crate uses (buffers on
+//! cache lines, for the kernels' loads).
 
 // Index loops over tokens and features read like the equations they implement.
 #![allow(clippy::needless_range_loop)]
 
 pub mod config;
+pub mod memory;
 pub mod model;
 pub mod training;
 pub mod view;

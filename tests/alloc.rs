@@ -1,29 +1,9 @@
-//! After the first step, a training step allocates nothing: every buffer is reused.
+//! After the first step, a training step allocates nothing: every buffer is reused. (The
+//! crate's allocator, `memory::CacheLineAligned`, counts the allocations.)
 
 use ablation_playground::config::{Config, NormPlacement, SublayerKind};
+use ablation_playground::memory::allocations;
 use ablation_playground::Trainer;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        System.realloc(ptr, layout, new_size)
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 #[test]
 fn steps_after_the_first_allocate_nothing() {
@@ -33,12 +13,12 @@ fn steps_after_the_first_allocate_nothing() {
             let mut trainer = Trainer::<f32>::new(&config);
             trainer.one_step(true);
             trainer.probe();
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let before = allocations();
             for _ in 0..50 {
                 trainer.one_step(true);
             }
             trainer.probe();
-            let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
+            let allocated = allocations() - before;
             assert_eq!(allocated, 0, "{sublayer:?} {norm:?}: {allocated} allocations in 50 steps");
         }
     }
