@@ -4,6 +4,7 @@
 pub mod activation;
 pub mod attention;
 pub mod ffn;
+pub mod lanes;
 pub mod layer;
 pub mod linear;
 pub mod loss;
