@@ -178,6 +178,39 @@ export function makeWaitFor(Failure) {
 }
 
 /**
+ * Times the page's answers to clicks from now on: for each click, from its input event
+ * (`event.timeStamp`) to the animation frame after the clicked element's text changed, which
+ * is what a reader waits for (a driver's own round trip adds its actionability checks). Read
+ * them with `clickAnswers`.
+ */
+export async function timeClickAnswers(page) {
+  await page.evaluate(() => {
+    window.__clickAnswers = [];
+    document.addEventListener(
+      'click',
+      (e) => {
+        const target = e.composedPath()[0];
+        const before = target.textContent;
+        const seen = () => {
+          if (target.textContent !== before) {
+            requestAnimationFrame(() => window.__clickAnswers.push(performance.now() - e.timeStamp));
+          } else {
+            requestAnimationFrame(seen);
+          }
+        };
+        requestAnimationFrame(seen);
+      },
+      true,
+    );
+  });
+}
+
+/** The click answers timed since `timeClickAnswers`, in ms. */
+export async function clickAnswers(page) {
+  return page.evaluate(() => window.__clickAnswers);
+}
+
+/**
  * How long a setTimeout(0) waits on the page's thread, sampled every `gapMs` for `seconds`:
  * a busy main thread shows up as long waits.
  */
