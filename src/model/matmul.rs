@@ -289,6 +289,13 @@ fn gemm_tn_from<F: Real>(
     start: impl Fn(usize) -> usize,
 ) {
     debug_assert!(a.len() == k * m && b.len() == k * n && c.len() == m * n);
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    if std::any::TypeId::of::<F>() == std::any::TypeId::of::<f32>() {
+        // SAFETY: F is f32 (checked just above): the same slices, retyped.
+        let retyped = |v: &[F]| unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len()) };
+        let c32 = unsafe { std::slice::from_raw_parts_mut(c.as_mut_ptr().cast::<f32>(), c.len()) };
+        return gemm_tn_avx(m, k, n, retyped(a), retyped(b), c32, add, start);
+    }
     let mut j = 0;
     while j < n {
         if j + TJ <= n {
@@ -335,18 +342,6 @@ fn dots<F: Real, const TI: usize, const TJ: usize>(
     add: bool,
     from: usize,
 ) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    if TI == 4 && TJ == 2 && std::any::TypeId::of::<F>() == std::any::TypeId::of::<f32>() {
-        assert!((i + 4) * k <= a.len() && (j + 2) * k <= b.len() && (j + 1) * m + i + 4 <= c.len());
-        // SAFETY: F is f32 (checked just above); the columns i..i+4 of `a`, j..j+2 of `b` and the
-        // block's entries of `c` are inside their slices (asserted).
-        unsafe {
-            let (a, b) = (a.as_ptr().cast::<f32>().add(i * k), b.as_ptr().cast::<f32>().add(j * k));
-            let acc = dots_4x2_avx(k, a, b, from);
-            finish_4x2_avx(acc, c.as_mut_ptr().cast::<f32>(), m, i, j, add);
-        }
-        return;
-    }
     let a_cols: [&[F]; TI] = std::array::from_fn(|ii| &a[(i + ii) * k..(i + ii + 1) * k]);
     let b_cols: [&[F]; TJ] = std::array::from_fn(|jj| &b[(j + jj) * k..(j + jj + 1) * k]);
     let mut acc = [[[F::zero(); LANES]; TJ]; TI];
@@ -378,6 +373,60 @@ fn dots<F: Real, const TI: usize, const TJ: usize>(
             let cij = &mut c[(j + jj) * m + i + ii];
             *cij = if add { *cij + dot } else { dot };
         }
+    }
+}
+
+/// `gemm_tn_from` for f32 natively, by 4×2 blocks with AVX intrinsics (`dots_4x2_avx`, then
+/// `finish_4x2_avx`), four blocks at a time: the four blocks' loops first, keeping their lane
+/// sums, then their four reductions. A block's reduction is a chain of shuffles and additions
+/// that waited on the end of its loop; after four loops the four chains run side by side.
+/// 32×64×32 2.70 → 2.41 µs, 128×64×32 11.0 → 10.0, 32×64×128 10.4 → 9.65 (8 blocks at a time
+/// about the same, 16 slower). The rows left over by the blocks go one by one, as before.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[allow(clippy::too_many_arguments)]
+fn gemm_tn_avx(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    add: bool,
+    start: impl Fn(usize) -> usize,
+) {
+    use std::arch::x86_64::_mm256_setzero_ps;
+    const GROUP: usize = 4;
+    let blocks = m / 4;
+    let mut j = 0;
+    while j + 2 <= n {
+        assert!(blocks * 4 * k <= a.len() && (j + 2) * k <= b.len() && (j + 1) * m + blocks * 4 <= c.len());
+        // SAFETY: AVX2 is enabled for this build; the blocks' columns of `a` (4 of k values each,
+        // below m/4·4), columns j and j + 1 of `b`, and their entries of `c` are inside the
+        // slices (asserted), and start(i) ≤ k.
+        unsafe {
+            let (a, b) = (a.as_ptr(), b.as_ptr().add(j * k));
+            let mut sums = [[[_mm256_setzero_ps(); 2]; 4]; GROUP];
+            for first in (0..blocks).step_by(GROUP) {
+                let group = GROUP.min(blocks - first);
+                for (g, acc) in sums[..group].iter_mut().enumerate() {
+                    let i = (first + g) * 4;
+                    *acc = dots_4x2_avx(k, a.add(i * k), b, start(i));
+                }
+                for (g, acc) in sums[..group].iter().enumerate() {
+                    finish_4x2_avx(*acc, c.as_mut_ptr(), m, (first + g) * 4, j, add);
+                }
+            }
+        }
+        for i in blocks * 4..m {
+            dots::<f32, 1, TJ>(m, k, a, b, i, j, c, add, start(i));
+        }
+        j += 2;
+    }
+    while j < n {
+        for i in 0..m {
+            dots::<f32, 1, 1>(m, k, a, b, i, j, c, add, start(i));
+        }
+        j += 1;
     }
 }
 
