@@ -39,3 +39,33 @@ fn runs_in_wasm_are_repeatable() {
     let (config, steps) = reference_config();
     assert_eq!(run(&config, steps).json().to_string(), run(&config, steps).json().to_string());
 }
+
+/// In wasm `gemm_tn_lower_a` runs as simd128 dot products and `gemm_tn` lane by lane: two forms
+/// of the same sums, which must agree bit for bit (with zeros of both signs, odd sizes and
+/// lengths that leave a partial group of 8).
+#[wasm_bindgen_test]
+fn both_forms_of_the_transposed_product_agree_in_wasm() {
+    use ablation_playground::model::matmul::{gemm_tn_by_lanes, gemm_tn_lower_a};
+    use ablation_playground::model::rng::{Rng, Stream};
+    let mut rng = Rng::new(5, Stream::Data);
+    for &(m, n) in &[(1, 1), (5, 3), (8, 8), (16, 4), (17, 5), (64, 8), (70, 9), (37, 2)] {
+        let mut draw = |len: usize| -> Vec<f32> {
+            (0..len)
+                .map(|_| match rng.next_u64() % 5 {
+                    0 => 0.0,
+                    1 => -0.0,
+                    _ => rng.normal() as f32,
+                })
+                .collect()
+        };
+        let full = draw(m * m);
+        // lower triangular: a[p, i] = 0 for p < i (column-major, a[p + i m])
+        let a: Vec<f32> = (0..m * m).map(|x| if x % m >= x / m { full[x] } else { 0.0 }).collect();
+        let b = draw(m * n);
+        let (mut dots, mut lanes) = (vec![f32::NAN; m * n], vec![f32::NAN; m * n]);
+        gemm_tn_lower_a(m, n, &a, &b, &mut dots);
+        gemm_tn_by_lanes(m, m, n, &a, &b, &mut lanes, false);
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&dots), bits(&lanes), "{m}×{n}");
+    }
+}

@@ -265,14 +265,11 @@ pub fn transpose<F: Real>(rows: usize, cols: usize, a: &[F], out: &mut [F]) {
 
 /// `c = aᵀ · b` for a lower-triangular `a` (m×m, `a[p, i] = 0` for p < i), `b` m×n: `gemm_tn`'s
 /// sums without the leading groups of 8 terms that are exact zeros (their partial sums would
-/// stay +0, so the result is the same).
+/// stay +0, so the result is the same). As dot products on every target: in wasm too, where
+/// the lane-by-lane form of `gemm_tn` would transpose the whole (m, m) `a` and sum its zeros
+/// (a head's `Pᵀ dC` 4.4–4.8 → 3.75 µs in Node).
 pub fn gemm_tn_lower_a<F: Real>(m: usize, n: usize, a: &[F], b: &[F], c: &mut [F]) {
-    if BY_LANES {
-        // the skipped terms are exact zeros: with them the sums are the same
-        gemm_tn_by_lanes(m, m, n, a, b, c, false);
-    } else {
-        gemm_tn_from(m, m, n, a, b, c, false, |i| i / LANES * LANES);
-    }
+    gemm_tn_from(m, m, n, a, b, c, false, |i| i / LANES * LANES);
 }
 
 /// `gemm_tn` where the sums for column i of `a` start at term `start(i)`, a multiple of `LANES`
@@ -295,6 +292,13 @@ fn gemm_tn_from<F: Real>(
         let retyped = |v: &[F]| unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len()) };
         let c32 = unsafe { std::slice::from_raw_parts_mut(c.as_mut_ptr().cast::<f32>(), c.len()) };
         return gemm_tn_avx(m, k, n, retyped(a), retyped(b), c32, add, start);
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if std::any::TypeId::of::<F>() == std::any::TypeId::of::<f32>() {
+        // SAFETY: F is f32 (checked just above): the same slices, retyped.
+        let retyped = |v: &[F]| unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len()) };
+        let c32 = unsafe { std::slice::from_raw_parts_mut(c.as_mut_ptr().cast::<f32>(), c.len()) };
+        return gemm_tn_simd128(m, k, n, retyped(a), retyped(b), c32, add, start);
     }
     let mut j = 0;
     while j < n {
@@ -419,6 +423,82 @@ fn gemm_tn_avx(
         }
         for i in blocks * 4..m {
             dots::<f32, 1, TJ>(m, k, a, b, i, j, c, add, start(i));
+        }
+        j += 2;
+    }
+    while j < n {
+        for i in 0..m {
+            dots::<f32, 1, 1>(m, k, a, b, i, j, c, add, start(i));
+        }
+        j += 1;
+    }
+}
+
+/// `gemm_tn_from` for f32 in wasm, by 2×2 blocks with simd128 intrinsics: each entry's 8 lane
+/// sums as two vectors (lanes 0–3 and 4–7), reduced in `add_lanes`' order.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[allow(clippy::too_many_arguments)]
+fn gemm_tn_simd128(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    add: bool,
+    start: impl Fn(usize) -> usize,
+) {
+    use std::arch::wasm32::*;
+    let whole = k - k % LANES;
+    // the 8 values of column `col` from term p (zeros past k, as `dots` pads)
+    let load = |col: &[f32], p: usize| -> (v128, v128) {
+        if p + LANES <= k {
+            // SAFETY: p + 8 ≤ k = col.len()
+            unsafe { (v128_load(col.as_ptr().add(p).cast()), v128_load(col.as_ptr().add(p + 4).cast())) }
+        } else {
+            let mut v = [0.0f32; LANES];
+            v[..k - p].copy_from_slice(&col[p..]);
+            // SAFETY: v holds 8 values
+            unsafe { (v128_load(v.as_ptr().cast()), v128_load(v.as_ptr().add(4).cast())) }
+        }
+    };
+    let reduce = |(lo, hi): (v128, v128)| -> f32 {
+        let h = f32x4_add(lo, hi); // [l0+l4, l1+l5, l2+l6, l3+l7]
+        let q = f32x4_add(h, i32x4_shuffle::<2, 3, 0, 1>(h, h)); // [h0+h2, h1+h3, …]
+        f32x4_extract_lane::<0>(q) + f32x4_extract_lane::<1>(q)
+    };
+    let mut j = 0;
+    while j + 2 <= n {
+        let bc = [&b[j * k..(j + 1) * k], &b[(j + 1) * k..(j + 2) * k]];
+        let mut i = 0;
+        while i + 2 <= m {
+            let ac = [&a[i * k..(i + 1) * k], &a[(i + 1) * k..(i + 2) * k]];
+            let zero = f32x4_splat(0.0);
+            let mut acc = [[(zero, zero); 2]; 2];
+            let from = start(i).min(whole);
+            let mut p = from;
+            while p < k {
+                let (av, bv) = (ac.map(|col| load(col, p)), bc.map(|col| load(col, p)));
+                for (acc_i, ai) in acc.iter_mut().zip(&av) {
+                    for (acc_ij, bj) in acc_i.iter_mut().zip(&bv) {
+                        acc_ij.0 = f32x4_add(acc_ij.0, f32x4_mul(ai.0, bj.0));
+                        acc_ij.1 = f32x4_add(acc_ij.1, f32x4_mul(ai.1, bj.1));
+                    }
+                }
+                p += LANES;
+            }
+            for (ii, acc_i) in acc.iter().enumerate() {
+                for (jj, &l) in acc_i.iter().enumerate() {
+                    let dot = reduce(l);
+                    let cij = &mut c[(j + jj) * m + i + ii];
+                    *cij = if add { *cij + dot } else { dot };
+                }
+            }
+            i += 2;
+        }
+        while i < m {
+            dots::<f32, 1, TJ>(m, k, a, b, i, j, c, add, start(i));
+            i += 1;
         }
         j += 2;
     }
