@@ -9,6 +9,8 @@
 //! starts never changes what is computed.
 //!
 //! The allocator also counts allocations, so a test can check that a training step makes none.
+//! Its methods are not inlined: with whole-program optimisation (the page's build) they were
+//! copied into every allocating call site, 6.5 KiB more gzipped wasm instead of 2.9.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -43,20 +45,24 @@ fn on_a_line(layout: Layout) -> Layout {
 // alignment at least the caller's, and `dealloc`/`realloc` recompute that layout from the
 // caller's exactly as `alloc` did, so each block is freed with the layout it was made with.
 unsafe impl<A: GlobalAlloc> GlobalAlloc for CacheLineAligned<A> {
+    #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         self.0.alloc(on_a_line(layout))
     }
 
+    #[inline(never)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         self.0.alloc_zeroed(on_a_line(layout))
     }
 
+    #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         self.0.dealloc(ptr, on_a_line(layout))
     }
 
+    #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         let (old, new) =
