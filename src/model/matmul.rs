@@ -286,19 +286,23 @@ fn gemm_tn_from<F: Real>(
     start: impl Fn(usize) -> usize,
 ) {
     debug_assert!(a.len() == k * m && b.len() == k * n && c.len() == m * n);
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[cfg(any(
+        all(target_arch = "x86_64", target_feature = "avx2"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     if std::any::TypeId::of::<F>() == std::any::TypeId::of::<f32>() {
         // SAFETY: F is f32 (checked just above): the same slices, retyped.
         let retyped = |v: &[F]| unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len()) };
         let c32 = unsafe { std::slice::from_raw_parts_mut(c.as_mut_ptr().cast::<f32>(), c.len()) };
-        return gemm_tn_avx(m, k, n, retyped(a), retyped(b), c32, add, start);
-    }
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    if std::any::TypeId::of::<F>() == std::any::TypeId::of::<f32>() {
-        // SAFETY: F is f32 (checked just above): the same slices, retyped.
-        let retyped = |v: &[F]| unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len()) };
-        let c32 = unsafe { std::slice::from_raw_parts_mut(c.as_mut_ptr().cast::<f32>(), c.len()) };
-        return gemm_tn_simd128(m, k, n, retyped(a), retyped(b), c32, add, start);
+        let (a, b) = (retyped(a), retyped(b));
+        #[cfg(target_arch = "x86_64")]
+        let (rows, blocks) =
+            (4, |c: &mut [f32], j: usize, rows: usize| tn_blocks_avx(m, k, a, b, c, j, rows, add, &start));
+        #[cfg(target_arch = "wasm32")]
+        let (rows, blocks) = (2, |c: &mut [f32], j: usize, rows: usize| {
+            tn_blocks_simd128(m, k, a, b, c, j, rows, add, &start)
+        });
+        return tn_by_strips(m, k, n, a, b, c32, add, &start, rows, blocks);
     }
     let mut j = 0;
     while j < n {
@@ -380,15 +384,15 @@ fn dots<F: Real, const TI: usize, const TJ: usize>(
     }
 }
 
-/// `gemm_tn_from` for f32 natively, by 4×2 blocks with AVX intrinsics (`dots_4x2_avx`, then
-/// `finish_4x2_avx`), four blocks at a time: the four blocks' loops first, keeping their lane
-/// sums, then their four reductions. A block's reduction is a chain of shuffles and additions
-/// that waited on the end of its loop; after four loops the four chains run side by side.
-/// 32×64×32 2.70 → 2.41 µs, 128×64×32 11.0 → 10.0, 32×64×128 10.4 → 9.65 (8 blocks at a time
-/// about the same, 16 slower). The rows left over by the blocks go one by one, as before.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+/// `gemm_tn_from` in f32 by strips of 2 columns: `blocks(c, j, rows)` computes rows
+/// `0..rows` of the strip at column j (`rows` the largest multiple of `block_rows` up to m), and
+/// the rows left over, and an odd last column, go one entry at a time (`dots`).
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "avx2"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 #[allow(clippy::too_many_arguments)]
-fn gemm_tn_avx(
+fn tn_by_strips(
     m: usize,
     k: usize,
     n: usize,
@@ -396,33 +400,16 @@ fn gemm_tn_avx(
     b: &[f32],
     c: &mut [f32],
     add: bool,
-    start: impl Fn(usize) -> usize,
+    start: &impl Fn(usize) -> usize,
+    block_rows: usize,
+    mut blocks: impl FnMut(&mut [f32], usize, usize),
 ) {
-    use std::arch::x86_64::_mm256_setzero_ps;
-    const GROUP: usize = 4;
-    let blocks = m / 4;
+    let rows = m / block_rows * block_rows;
     let mut j = 0;
     while j + 2 <= n {
-        assert!(blocks * 4 * k <= a.len() && (j + 2) * k <= b.len() && (j + 1) * m + blocks * 4 <= c.len());
-        // SAFETY: AVX2 is enabled for this build; the blocks' columns of `a` (4 of k values each,
-        // below m/4·4), columns j and j + 1 of `b`, and their entries of `c` are inside the
-        // slices (asserted), and start(i) ≤ k.
-        unsafe {
-            let (a, b) = (a.as_ptr(), b.as_ptr().add(j * k));
-            let mut sums = [[[_mm256_setzero_ps(); 2]; 4]; GROUP];
-            for first in (0..blocks).step_by(GROUP) {
-                let group = GROUP.min(blocks - first);
-                for (g, acc) in sums[..group].iter_mut().enumerate() {
-                    let i = (first + g) * 4;
-                    *acc = dots_4x2_avx(k, a.add(i * k), b, start(i));
-                }
-                for (g, acc) in sums[..group].iter().enumerate() {
-                    finish_4x2_avx(*acc, c.as_mut_ptr(), m, (first + g) * 4, j, add);
-                }
-            }
-        }
-        for i in blocks * 4..m {
-            dots::<f32, 1, TJ>(m, k, a, b, i, j, c, add, start(i));
+        blocks(c, j, rows);
+        for i in rows..m {
+            dots::<f32, 1, 2>(m, k, a, b, i, j, c, add, start(i));
         }
         j += 2;
     }
@@ -434,19 +421,63 @@ fn gemm_tn_avx(
     }
 }
 
-/// `gemm_tn_from` for f32 in wasm, by 2×2 blocks with simd128 intrinsics: each entry's 8 lane
-/// sums as two vectors (lanes 0–3 and 4–7), reduced in `add_lanes`' order.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+/// Rows `0..rows` of `gemm_tn`'s strip at column j natively, by 4×2 blocks with AVX intrinsics
+/// (`dots_4x2_avx`, then `finish_4x2_avx`), four blocks at a time: the four blocks' loops first,
+/// keeping their lane sums, then their four reductions. A block's reduction is a chain of
+/// shuffles and additions that waited on the end of its loop; after four loops the four chains
+/// run side by side. 32×64×32 2.70 → 2.41 µs, 128×64×32 11.0 → 10.0, 32×64×128 10.4 → 9.65
+/// (8 blocks at a time about the same, 16 slower).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[allow(clippy::too_many_arguments)]
-fn gemm_tn_simd128(
+fn tn_blocks_avx(
     m: usize,
     k: usize,
-    n: usize,
     a: &[f32],
     b: &[f32],
     c: &mut [f32],
+    j: usize,
+    rows: usize,
     add: bool,
-    start: impl Fn(usize) -> usize,
+    start: &impl Fn(usize) -> usize,
+) {
+    use std::arch::x86_64::_mm256_setzero_ps;
+    const GROUP: usize = 4;
+    let blocks = rows / 4;
+    assert!(rows * k <= a.len() && (j + 2) * k <= b.len() && (j + 1) * m + rows <= c.len());
+    // SAFETY: AVX2 is enabled for this build; the blocks' columns of `a` (4 of k values each,
+    // below `rows`), columns j and j + 1 of `b`, and their entries of `c` are inside the slices
+    // (asserted), and start(i) ≤ k.
+    unsafe {
+        let (a, b) = (a.as_ptr(), b.as_ptr().add(j * k));
+        let mut sums = [[[_mm256_setzero_ps(); 2]; 4]; GROUP];
+        for first in (0..blocks).step_by(GROUP) {
+            let group = GROUP.min(blocks - first);
+            for (g, acc) in sums[..group].iter_mut().enumerate() {
+                let i = (first + g) * 4;
+                *acc = dots_4x2_avx(k, a.add(i * k), b, start(i));
+            }
+            for (g, acc) in sums[..group].iter().enumerate() {
+                finish_4x2_avx(*acc, c.as_mut_ptr(), m, (first + g) * 4, j, add);
+            }
+        }
+    }
+}
+
+/// Rows `0..rows` of `gemm_tn`'s strip at column j in wasm, by 2×2 blocks with simd128
+/// intrinsics: each entry's 8 lane sums as two vectors (lanes 0–3 and 4–7), reduced in
+/// `add_lanes`' order.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[allow(clippy::too_many_arguments)]
+fn tn_blocks_simd128(
+    m: usize,
+    k: usize,
+    a: &[f32],
+    b: &[f32],
+    c: &mut [f32],
+    j: usize,
+    rows: usize,
+    add: bool,
+    start: &impl Fn(usize) -> usize,
 ) {
     use std::arch::wasm32::*;
     let whole = k - k % LANES;
@@ -467,46 +498,29 @@ fn gemm_tn_simd128(
         let q = f32x4_add(h, i32x4_shuffle::<2, 3, 0, 1>(h, h)); // [h0+h2, h1+h3, …]
         f32x4_extract_lane::<0>(q) + f32x4_extract_lane::<1>(q)
     };
-    let mut j = 0;
-    while j + 2 <= n {
-        let bc = [&b[j * k..(j + 1) * k], &b[(j + 1) * k..(j + 2) * k]];
-        let mut i = 0;
-        while i + 2 <= m {
-            let ac = [&a[i * k..(i + 1) * k], &a[(i + 1) * k..(i + 2) * k]];
-            let zero = f32x4_splat(0.0);
-            let mut acc = [[(zero, zero); 2]; 2];
-            let from = start(i).min(whole);
-            let mut p = from;
-            while p < k {
-                let (av, bv) = (ac.map(|col| load(col, p)), bc.map(|col| load(col, p)));
-                for (acc_i, ai) in acc.iter_mut().zip(&av) {
-                    for (acc_ij, bj) in acc_i.iter_mut().zip(&bv) {
-                        acc_ij.0 = f32x4_add(acc_ij.0, f32x4_mul(ai.0, bj.0));
-                        acc_ij.1 = f32x4_add(acc_ij.1, f32x4_mul(ai.1, bj.1));
-                    }
-                }
-                p += LANES;
-            }
-            for (ii, acc_i) in acc.iter().enumerate() {
-                for (jj, &l) in acc_i.iter().enumerate() {
-                    let dot = reduce(l);
-                    let cij = &mut c[(j + jj) * m + i + ii];
-                    *cij = if add { *cij + dot } else { dot };
+    let bc = [&b[j * k..(j + 1) * k], &b[(j + 1) * k..(j + 2) * k]];
+    for i in (0..rows).step_by(2) {
+        let ac = [&a[i * k..(i + 1) * k], &a[(i + 1) * k..(i + 2) * k]];
+        let zero = f32x4_splat(0.0);
+        let mut acc = [[(zero, zero); 2]; 2];
+        let mut p = start(i).min(whole);
+        while p < k {
+            let (av, bv) = (ac.map(|col| load(col, p)), bc.map(|col| load(col, p)));
+            for (acc_i, ai) in acc.iter_mut().zip(&av) {
+                for (acc_ij, bj) in acc_i.iter_mut().zip(&bv) {
+                    acc_ij.0 = f32x4_add(acc_ij.0, f32x4_mul(ai.0, bj.0));
+                    acc_ij.1 = f32x4_add(acc_ij.1, f32x4_mul(ai.1, bj.1));
                 }
             }
-            i += 2;
+            p += LANES;
         }
-        while i < m {
-            dots::<f32, 1, TJ>(m, k, a, b, i, j, c, add, start(i));
-            i += 1;
+        for (ii, acc_i) in acc.iter().enumerate() {
+            for (jj, &l) in acc_i.iter().enumerate() {
+                let dot = reduce(l);
+                let cij = &mut c[(j + jj) * m + i + ii];
+                *cij = if add { *cij + dot } else { dot };
+            }
         }
-        j += 2;
-    }
-    while j < n {
-        for i in 0..m {
-            dots::<f32, 1, 1>(m, k, a, b, i, j, c, add, start(i));
-        }
-        j += 1;
     }
 }
 
