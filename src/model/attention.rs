@@ -153,15 +153,15 @@ fn softmax_causal_block<F: Real, const W: usize>(
     // store (slow on AMD's cores). The two differ only once m is NaN (max moves on), and then
     // the query's first score was NaN, so its sum and every P of it are NaN either way.
     let larger = |m: F, z: F| m.max(z);
-    let mut m: [F; W] = lanes::<F, W>(s, q0).map(|v| v * scale);
+    let mut m: [F; W] = entries::<F, W>(s, q0).map(|v| v * scale);
     for key in 1..=q0 {
-        let r = lanes::<F, W>(s, key * t + q0);
+        let r = entries::<F, W>(s, key * t + q0);
         for l in 0..W {
             m[l] = larger(m[l], r[l] * scale);
         }
     }
     for key in q0 + 1..=last {
-        let r = lanes::<F, W>(s, key * t + q0);
+        let r = entries::<F, W>(s, key * t + q0);
         let bigger: [F; W] = std::array::from_fn(|l| larger(m[l], r[l] * scale));
         for l in 0..W {
             m[l] = if seen(key, l) { bigger[l] } else { m[l] };
@@ -171,14 +171,14 @@ fn softmax_causal_block<F: Real, const W: usize>(
     let mut acc = [F::zero(); W];
     let first = exp_and_sum_by_fours::<F, W>(s, t, q0, scale, &m, &mut acc);
     for key in first..=q0 {
-        let r = lanes::<F, W>(s, key * t + q0);
+        let r = entries::<F, W>(s, key * t + q0);
         for l in 0..W {
             r[l] = (r[l] * scale - m[l]).exp_det();
             acc[l] += r[l];
         }
     }
     for key in q0 + 1..=last {
-        let r = lanes::<F, W>(s, key * t + q0);
+        let r = entries::<F, W>(s, key * t + q0);
         // (each value computed, then kept or not: the compiler then keeps the lanes together)
         let e: [F; W] = std::array::from_fn(|l| (r[l] * scale - m[l]).exp_det());
         for l in 0..W {
@@ -187,16 +187,16 @@ fn softmax_causal_block<F: Real, const W: usize>(
         }
     }
     for key in last + 1..t {
-        lanes::<F, W>(s, key * t + q0).fill(F::zero());
+        entries::<F, W>(s, key * t + q0).fill(F::zero());
     }
     for key in 0..=q0 {
-        let r = lanes::<F, W>(s, key * t + q0);
+        let r = entries::<F, W>(s, key * t + q0);
         for l in 0..W {
             r[l] /= acc[l];
         }
     }
     for key in q0 + 1..=last {
-        let r = lanes::<F, W>(s, key * t + q0);
+        let r = entries::<F, W>(s, key * t + q0);
         let p: [F; W] = std::array::from_fn(|l| r[l] / acc[l]);
         for l in 0..W {
             r[l] = if seen(key, l) { p[l] } else { F::zero() };
@@ -248,8 +248,14 @@ fn exp_and_sum_by_fours<F: Real, const W: usize>(
 
 /// The `W` entries of `s` from `at` on.
 #[inline(always)]
-fn lanes<F, const W: usize>(s: &mut [F], at: usize) -> &mut [F; W] {
+fn entries<F, const W: usize>(s: &mut [F], at: usize) -> &mut [F; W] {
     (&mut s[at..at + W]).try_into().unwrap()
+}
+
+/// `entries`, to read.
+#[inline(always)]
+fn entries_of<F, const W: usize>(s: &[F], at: usize) -> &[F; W] {
+    s[at..at + W].try_into().unwrap()
 }
 
 /// `softmax_causal` down whole key columns, each column's entries one by one: vectorised over
@@ -314,37 +320,33 @@ fn softmax_causal_backward_block<F: Real, const W: usize>(
     let at = |key: usize| key * t + q0;
     let mut acc = [F::zero(); W];
     for key in 0..=q0 {
-        let (pk, gk): (&[F; W], &mut [F; W]) =
-            (p[at(key)..at(key) + W].try_into().unwrap(), lanes(dp, at(key)));
+        let (pk, gk) = (entries_of::<F, W>(p, at(key)), entries::<F, W>(dp, at(key)));
         for l in 0..W {
             acc[l] += pk[l] * gk[l];
         }
     }
     for key in q0 + 1..=last {
-        let (pk, gk): (&[F; W], &mut [F; W]) =
-            (p[at(key)..at(key) + W].try_into().unwrap(), lanes(dp, at(key)));
+        let (pk, gk) = (entries_of::<F, W>(p, at(key)), entries::<F, W>(dp, at(key)));
         let term: [F; W] = std::array::from_fn(|l| pk[l] * gk[l]);
         for l in 0..W {
-            acc[l] += if seen(key, l) { term[l] } else { F::zero() }; // acc ≥ +0 or NaN: + 0 keeps it
+            acc[l] += if seen(key, l) { term[l] } else { F::zero() }; // acc is never −0: + 0 keeps it
         }
     }
     for key in 0..=q0 {
-        let (pk, gk): (&[F; W], &mut [F; W]) =
-            (p[at(key)..at(key) + W].try_into().unwrap(), lanes(dp, at(key)));
+        let (pk, gk) = (entries_of::<F, W>(p, at(key)), entries::<F, W>(dp, at(key)));
         for l in 0..W {
             gk[l] = scale * pk[l] * (gk[l] - acc[l]);
         }
     }
     for key in q0 + 1..=last {
-        let (pk, gk): (&[F; W], &mut [F; W]) =
-            (p[at(key)..at(key) + W].try_into().unwrap(), lanes(dp, at(key)));
+        let (pk, gk) = (entries_of::<F, W>(p, at(key)), entries::<F, W>(dp, at(key)));
         let ds: [F; W] = std::array::from_fn(|l| scale * pk[l] * (gk[l] - acc[l]));
         for l in 0..W {
             gk[l] = if seen(key, l) { ds[l] } else { F::zero() };
         }
     }
     for key in last + 1..t {
-        lanes::<F, W>(dp, at(key)).fill(F::zero());
+        entries::<F, W>(dp, at(key)).fill(F::zero());
     }
     inner.copy_from_slice(&acc);
 }
