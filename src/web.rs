@@ -9,7 +9,7 @@
 //!
 //! JavaScript holds these opaque handles and moves bytes between them; it does no maths.
 
-use crate::config::{parse_pins, pins_text, Config, Pin, MAX_PINS, PARAMS, PIN, PRESETS};
+use crate::config::{add_pin, parse_pins, pins_text, Config, Pin, MAX_PINS, PARAMS, PIN, PRESETS};
 use crate::training::frame::Frame;
 use crate::training::lab::{Lab, LabState};
 use crate::training::session;
@@ -177,14 +177,10 @@ impl Settings {
         self.config.to_query()
     }
 
-    /// Pins the current settings at `step`; an error if `MAX_PINS` are pinned already.
+    /// Pins the current settings at `step`; an error if that pin cannot be added (`add_pin`).
     #[wasm_bindgen(js_name = addPin)]
     pub fn add_pin(&mut self, step: u32) -> Result<(), JsError> {
-        if self.pins.len() >= MAX_PINS {
-            return Err(JsError::new(&format!("at most {MAX_PINS} pins: remove one first")));
-        }
-        self.pins.push(Pin::new(&self.config, step as usize));
-        Ok(())
+        add_pin(&mut self.pins, &self.config, step as usize).map_err(|e| JsError::new(&e))
     }
 
     /// Removes pin number `index` (from 0); out of range does nothing.

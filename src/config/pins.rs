@@ -89,6 +89,22 @@ pub fn parse_pins(text: &str) -> Result<Vec<Pin>, ConfigError> {
     Ok(pins)
 }
 
+/// Pins the run `config` at `steps` beside `pins`; an error, in words, if `MAX_PINS` are pinned
+/// already or the run is past `MAX_PIN_STEPS` (the page lets a run go on past that).
+pub fn add_pin(pins: &mut Vec<Pin>, config: &Config, steps: usize) -> Result<(), String> {
+    if pins.len() >= MAX_PINS {
+        return Err(format!("at most {MAX_PINS} pins: remove one first"));
+    }
+    if steps > MAX_PIN_STEPS {
+        return Err(format!(
+            "a pin holds at most {MAX_PIN_STEPS} steps (a link recomputes it), and this run is at step {steps}: \
+             pin it earlier, or Reset"
+        ));
+    }
+    pins.push(Pin::new(config, steps));
+    Ok(())
+}
+
 /// The pins as one `;`-separated text, as `parse_pins` reads it.
 pub fn pins_text(pins: &[Pin]) -> String {
     pins.iter().map(Pin::text).collect::<Vec<_>>().join(";")
@@ -113,6 +129,23 @@ mod tests {
         let p = Pin::parse(" depth:24 , preset:explode @ 3").unwrap();
         assert_eq!((p.config.depth, p.config.init_gain, p.steps()), (24, 2.0, 3));
         assert_eq!(parse_pins("").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn pinning_the_live_run_keeps_to_the_limits_a_link_can_hold() {
+        let mut pins = Vec::new();
+        let config = Config { depth: 5, ..Config::default() };
+        let e = add_pin(&mut pins, &config, MAX_PIN_STEPS + 1).unwrap_err();
+        assert!(e.contains("at most 100000 steps") && e.contains("step 100001"), "{e}");
+        assert!(pins.is_empty());
+        for steps in [MAX_PIN_STEPS, 0, 7] {
+            add_pin(&mut pins, &config, steps).unwrap();
+        }
+        // every pin so made reads back from its own text
+        assert_eq!(parse_pins(&pins_text(&pins)).unwrap(), pins);
+        let e = add_pin(&mut pins, &config, 1).unwrap_err();
+        assert!(e.contains("at most 3 pins"), "{e}");
+        assert_eq!(pins.len(), MAX_PINS);
     }
 
     #[test]

@@ -25,6 +25,18 @@ export default function registerCompareTests({ test, assert, AssertionError }) {
   const el = (page, name) => page.locator(`main[data-ap-root] [data-el="${name}"]`);
   const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 60_000, maxBuffer: 64 << 20 })).stdout);
 
+  test('a run past the pins\' 100 000 steps is not pinned: a notice says why and the widget trains on', async ({ page, load }) => {
+    await load('/?depth=1&width=8&tokens=4&steps=100001');
+    await waitFor(page, () => window.ablationPlayground.value.finished, null, 'the run did not finish its 100 001 steps', 60_000);
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    const notice = el(page, 'notice');
+    await waitFor(page, () => /at most 100000 steps/.test(document.querySelector('main [data-el="notice"]').textContent), null,
+      async () => `no notice about the pin's step limit: ${await notice.textContent()}`);
+    assert((await value(page)).pins.length === 0, 'the run was pinned');
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await waitFor(page, () => window.ablationPlayground.value.step > 100_001, null, 'Play did not continue the run after the refused pin');
+  });
+
   test('pin, flip a switch, Copy link: a fresh page recomputes the pin with the same label and values', async ({ page, load, context }) => {
     await load('/?depth=6&steps=200');
     await waitFor(page, () => window.ablationPlayground.value.finished, null, 'the run did not finish its 200 steps', 20_000);
@@ -126,6 +138,18 @@ export default function registerCompareTests({ test, assert, AssertionError }) {
     const shown = await page.evaluate(() =>
       [...document.getElementById('c').shadowRoot.querySelectorAll('[data-panel]')].filter((p) => !p.hidden).map((p) => p.dataset.panel));
     assert(shown.join() === 'loss,compare', `only the loss and compare panels show: ${shown}`);
+    // the comparisons' methods return promises, like the other commands
+    const promises = await page.evaluate(async () => {
+      const c = document.getElementById('c');
+      const out = [];
+      for (const m of ['compare', 'knockout']) {
+        const p = c[m]();
+        out.push(p instanceof Promise);
+        await p;
+      }
+      return out;
+    });
+    assert(promises.every(Boolean), `compare() and knockout() return promises: ${promises}`);
     const v = await page.evaluate(() => document.getElementById('c').value);
     assert(v.compare.depth === 4 && v.compare.runs.length === 4, `.value.compare: ${JSON.stringify(v.compare).slice(0, 200)}`);
     // the pin attribute: recomputed, labelled against the live run, and in the loss panel's text
