@@ -17,7 +17,8 @@ const STATE = ['preset', 'depth', 'residual', 'norm', 'final_norm', 'norm_kind',
 let bindings;
 function loadBindings() {
   bindings ??= (async () => {
-    if (window.wasmBindings) return window.wasmBindings;
+    // Never the page's `window.wasmBindings`: a host built with Trunk keeps its own app there.
+    // On our own pages Trunk imports this same URL, and a second initialisation is a no-op.
     const mod = await import(assets.bindings);
     await mod.default({ module_or_path: assets.wasm });
     return mod;
@@ -29,6 +30,8 @@ class AblationPlayground extends HTMLElement {
   static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay'];
 
   #controller = null;
+  /** Resolves with the controller once the widget has started (null if it could not). */
+  #started = null;
   #reflecting = false;
 
   connectedCallback() {
@@ -45,7 +48,7 @@ class AblationPlayground extends HTMLElement {
     root.setAttribute('data-ap-root', '');
     root.className = 'ap';
     shadow.replaceChildren(style, root);
-    loadBindings()
+    this.#started = loadBindings()
       .then((b) => {
         this.#controller = mount(root, b, {
           state: STATE.filter((n) => this.hasAttribute(n)).map((n) => [n, this.getAttribute(n)]),
@@ -68,23 +71,31 @@ class AblationPlayground extends HTMLElement {
             }
           },
         });
+        return this.#controller;
       })
       .catch((e) => {
         root.innerHTML = '<div class="ap-error" role="alert" data-el="error"></div>';
         showError(root, e?.message ?? String(e));
+        return null;
       });
   }
 
   disconnectedCallback() {
     this.#controller?.destroy();
     this.#controller = null;
+    this.#started = null;
     delete this.dataset.mounting;
   }
 
   attributeChangedCallback(name, _old, value) {
-    if (this.#reflecting || !this.#controller || value === null) return;
-    if (STATE.includes(name)) this.#controller.set(name, value, { lenient: true });
-    else if (name === 'autoplay') isOff(value) ? this.#controller.pause() : this.#controller.play();
+    if (this.#reflecting || !this.#controller) return;
+    // A removed attribute means its default, as if it had never been there (a removed preset
+    // leaves the parameters it set; removed controls, panels or autoplay: all, the default
+    // panels, and training).
+    if (STATE.includes(name)) {
+      if (value !== null) this.#controller.set(name, value, { lenient: true });
+      else if (name !== 'preset') this.#controller.unset(name);
+    } else if (name === 'autoplay') isOff(value) ? this.#controller.pause() : this.#controller.play();
     else if (name === 'controls') this.#controller.show({ controls: parseList(value, CONTROLS) });
     else if (name === 'panels') this.#controller.show({ panels: parseList(value, PANELS) });
   }
@@ -97,33 +108,40 @@ class AblationPlayground extends HTMLElement {
   // Training runs in a worker: each returns a promise that resolves once its effect is drawn
   // (and `.value` shows it).
   play() {
-    return this.#controller?.play();
+    return this.#command('play');
   }
   pause() {
-    return this.#controller?.pause();
+    return this.#command('pause');
   }
   step() {
-    return this.#controller?.step();
+    return this.#command('step');
   }
   reset() {
-    return this.#controller?.reset();
+    return this.#command('reset');
   }
   // The comparisons (README, "Comparing"): pin the live run, remove a pin, train all four
   // combinations, sweep the depths, knock out each layer of the trained stack.
   pin() {
-    return this.#controller?.pin();
+    return this.#command('pin');
   }
   unpin(index) {
-    return this.#controller?.unpin(index);
+    return this.#command('unpin', index);
   }
   compare() {
-    return this.#controller?.compare();
+    return this.#command('compare');
   }
   sweep() {
-    return this.#controller?.sweep();
+    return this.#command('sweep');
   }
   knockout() {
-    return this.#controller?.knockout();
+    return this.#command('knockout');
+  }
+
+  /** A command's promise. Called while the widget is still loading, the command waits for it;
+   *  on an element never connected it does nothing. */
+  #command(name, ...args) {
+    if (this.#controller) return this.#controller[name](...args);
+    return Promise.resolve(this.#started).then((c) => c?.[name](...args));
   }
 }
 

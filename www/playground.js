@@ -18,7 +18,7 @@ const LAB_PANELS = ['compare', 'sweep', 'knockout'];
 export const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(String(v).trim().toLowerCase());
 
 export const TEMPLATE = `
-  <div class="ap-notice" data-el="notice" role="note" part="notice" hidden></div>
+  <div class="ap-notice" data-el="notice" role="note" aria-live="polite" part="notice" hidden></div>
   <form class="ap-controls" data-el="controls" part="controls">
     <div class="ap-depth" data-control="depth">
       <label>Depth <input type="range" data-el="depth" name="depth" min="1" max="96" step="1" value="12"></label>
@@ -149,7 +149,7 @@ export function parseList(text, allowed) {
  *          controls, panels — Sets of names to show (null: all);
  *          autoplay — train as soon as visible (off under prefers-reduced-motion);
  *          linkBase — the page a copied link points to;
- *          onParam(name, value) — a parameter changed from a control;
+ *          onParam(name, value) — a parameter changed (a control, a preset, an attribute, a message);
  *          onEvent(type, value) — 'input' | 'change' | 'playground-update'.
  */
 export function mount(root, bindings, options = {}) {
@@ -211,6 +211,12 @@ export function mount(root, bindings, options = {}) {
   let updateDue = 0; // next playground-update event
   let updateTimer = 0; // a trailing one, due when an update was held back
 
+  let markCreated;
+  /** Resolves once the widget has started (when it first comes near the viewport). */
+  const created = new Promise((resolve) => (markCreated = resolve));
+  /** `command`, at once if the widget has started, else once it has (then its promise). */
+  const whenCreated = (command) => (...args) => (settings ? command(...args) : created.then(() => command(...args)));
+
   /** Resolves once a frame reflecting every command sent so far is on screen. */
   function drawn() {
     if (!driver) return Promise.resolve();
@@ -264,6 +270,7 @@ export function mount(root, bindings, options = {}) {
     // a lesson that shows only a comparison panel shows it filling in, as it would a run
     if (playing) for (const name of ['compare', 'sweep']) if (shown.panels?.has(name)) startLab(name);
     syncControls();
+    markCreated();
   }
 
   /** Tells the engine to start again from the seed with the current settings. */
@@ -278,14 +285,15 @@ export function mount(root, bindings, options = {}) {
     updateDue = 0;
   }
 
-  /** Starts a comparison: 'compare' (All four), 'sweep' or 'knockout'. */
+  /** Starts a comparison: 'compare' (All four), 'sweep' or 'knockout'; resolves once the
+   *  engine has taken the command and a frame after it is drawn. */
   function startLab(name) {
-    if (!settings) return;
     started[name] = true;
     if (name === 'knockout') driver.send({ type: 'knockout' });
     else driver.send({ type: name, query: settings.runQuery() });
     present();
     changed();
+    return drawn();
   }
 
   /** Trains only while playing and on screen. */
@@ -332,8 +340,10 @@ export function mount(root, bindings, options = {}) {
     wake();
   }
 
-  /** Sets a parameter; `lenient` replaces a bad value by the nearest valid one, with a notice. */
-  function set(name, text, { lenient = false, fromControl = false } = {}) {
+  /** Sets a parameter; `lenient` replaces a bad value by the nearest valid one, with a notice.
+   *  Every parameter that changed, the one named or others (a preset, a corrected value), is
+   *  reported through onParam, so that attributes and the address bar follow the state. */
+  function set(name, text, { lenient = false } = {}) {
     if (!settings) {
       pending.push([name, text]);
       return;
@@ -350,13 +360,10 @@ export function mount(root, bindings, options = {}) {
     syncControls();
     const after = settings.query();
     if (after === before) return;
-    // a preset changes many parameters at once: report each that changed
-    if (fromControl) {
-      const old = new URLSearchParams(before);
-      const now = new URLSearchParams(after);
-      for (const [k, v] of now) if (old.get(k) !== v) onParam(k, v);
-      if (old.has('pin') && !now.has('pin')) onParam('pin', '');
-    }
+    const old = new URLSearchParams(before);
+    const now = new URLSearchParams(after);
+    for (const [k, v] of now) if (old.get(k) !== v) onParam(k, v);
+    if (old.has('pin') && !now.has('pin')) onParam('pin', '');
     if (settings.runQuery() !== beforeRun) restart();
     if (settings.get('pin') !== beforePins) sendPins();
   }
@@ -480,36 +487,36 @@ export function mount(root, bindings, options = {}) {
 
   // ---- events ----
   el('depth').addEventListener('input', (e) => {
-    set('depth', e.target.value, { fromControl: true });
+    set('depth', e.target.value);
     emit('input');
   });
   el('depth').addEventListener('change', () => emit('change'));
   el('residual').addEventListener('change', (e) => {
-    set('residual', e.target.checked ? 'on' : 'off', { fromControl: true });
+    set('residual', e.target.checked ? 'on' : 'off');
     emit('input');
     emit('change');
   });
   el('layernorm').addEventListener('change', (e) => {
     const placement = radios.find((r) => r.checked)?.value ?? 'pre';
-    set('norm', e.target.checked ? placement : 'off', { fromControl: true });
+    set('norm', e.target.checked ? placement : 'off');
     emit('input');
     emit('change');
   });
   for (const r of radios) {
     r.addEventListener('change', () => {
-      set('norm', r.value, { fromControl: true });
+      set('norm', r.value);
       emit('input');
       emit('change');
     });
   }
   el('preset').addEventListener('change', (e) => {
-    set('preset', e.target.value, { fromControl: true });
+    set('preset', e.target.value);
     emit('input');
     emit('change');
   });
   for (const input of params) {
     input.addEventListener('change', () => {
-      set(input.dataset.param, input.value, { fromControl: true });
+      set(input.dataset.param, input.value);
       emit('input');
       emit('change');
     });
@@ -550,6 +557,10 @@ export function mount(root, bindings, options = {}) {
       return value();
     },
     set,
+    /** Sets a parameter back to its default (`pin`: no pins). */
+    unset(name) {
+      set(name, new bindings.Settings('').get(name) ?? '', { lenient: true });
+    },
     /** Shows only the given controls and panels (Sets of names; null shows all). */
     show({ controls = shown.controls, panels = shown.panels } = {}) {
       shown = { controls, panels };
@@ -557,35 +568,35 @@ export function mount(root, bindings, options = {}) {
       syncControls();
       changed();
     },
-    // Each command returns a promise that resolves once its effect is drawn.
+    // Each command returns a promise that resolves once its effect is drawn. Given before the
+    // widget has started, play and pause say how it starts; the others wait for it.
     play() {
       playing = true;
       if (view?.finished) driver.send({ type: 'continue' });
       run();
       syncControls();
-      return drawn();
+      return whenCreated(drawn)();
     },
     pause() {
       playing = false;
       run();
       syncControls();
-      return drawn();
+      return whenCreated(drawn)();
     },
-    step() {
+    step: whenCreated(() => {
       playing = false;
       run();
-      driver?.send({ type: 'step' });
+      driver.send({ type: 'step' });
       syncControls();
       return drawn();
-    },
-    reset() {
-      if (settings) restart();
+    }),
+    reset: whenCreated(() => {
+      restart();
       return drawn();
-    },
+    }),
     drawn,
     /** Pins the live run at its current step (at most three pins). */
-    pin() {
-      if (!settings) return Promise.resolve();
+    pin: whenCreated(() => {
       try {
         settings.addPin(view.step);
       } catch (e) {
@@ -595,19 +606,18 @@ export function mount(root, bindings, options = {}) {
       sendPins();
       onParam('pin', settings.get('pin'));
       return drawn();
-    },
+    }),
     /** Removes pin number `index` (from 0). */
-    unpin(index) {
-      if (!settings) return Promise.resolve();
+    unpin: whenCreated((index) => {
       settings.removePin(index >>> 0);
       sendPins();
       onParam('pin', settings.get('pin'));
       el('pin').focus(); // the removed button is gone: focus lands somewhere sensible
       return drawn();
-    },
-    compare: () => startLab('compare'),
-    sweep: () => startLab('sweep'),
-    knockout: () => startLab('knockout'),
+    }),
+    compare: whenCreated(() => startLab('compare')),
+    sweep: whenCreated(() => startLab('sweep')),
+    knockout: whenCreated(() => startLab('knockout')),
     /** The link that reproduces this state on the playground page. */
     link() {
       const url = new URL(linkBase);
@@ -624,8 +634,8 @@ export function mount(root, bindings, options = {}) {
   };
   el('pin').addEventListener('click', () => controller.pin());
   for (const name of LAB_PANELS) {
-    el(`run-${name}`).addEventListener('click', () => startLab(name));
-    el(`again-${name}`).addEventListener('click', () => startLab(name));
+    el(`run-${name}`).addEventListener('click', () => controller[name]());
+    el(`again-${name}`).addEventListener('click', () => controller[name]());
   }
   el('play').addEventListener('click', () => (playing ? controller.pause() : controller.play()));
   el('step').addEventListener('click', () => controller.step());

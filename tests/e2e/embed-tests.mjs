@@ -346,6 +346,29 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     assert(Math.abs(s.std - v.act_std) <= 0.1 * Math.abs(v.act_std), `status act. std ${s.std}, .value.act_std ${v.act_std}`);
     await page.evaluate(() => document.getElementById('p').step());
     assert((await value(page, 'p')).step === v.step + 1, '.step() should train exactly one step');
+
+    // A removed attribute means its default.
+    await page.evaluate(() => ['depth', 'residual'].forEach((n) => document.getElementById('p').removeAttribute(n)));
+    await waitElStatus(page, 'p', /^12 layers · Residual ON · LayerNorm OFF · /);
+    // A preset set from a script rewrites the attributes it changes, as a control does.
+    await page.evaluate(() => document.getElementById('p').setAttribute('preset', 'explode'));
+    await waitElStatus(page, 'p', /^12 layers · Residual OFF · LayerNorm OFF · /);
+    const after = await attrs(page, 'p');
+    assert(after.residual === 'off' && after.optimizer === 'sgd' && after.gain === '2' && after.lr === '0.1',
+      `after preset="explode" the attributes say ${JSON.stringify(after)}`);
+    // A command given while an element is still loading waits for it.
+    const early = await page.evaluate(async () => {
+      const e = Object.assign(document.createElement('ablation-playground'), { id: 'early' });
+      e.setAttribute('autoplay', 'off');
+      e.setAttribute('depth', '3');
+      document.body.prepend(e);
+      const p = e.step();
+      await p;
+      const v = { promise: p instanceof Promise, step: e.value?.step, depth: e.value?.depth };
+      e.remove();
+      return v;
+    });
+    assert(early.promise && early.step === 1 && early.depth === 3, `step() on a loading element: ${JSON.stringify(early)}`);
   });
 
   test('element events: input while dragging, change on commit, one each per action; playground-update detail', async ({ page, baseUrl }) => {
@@ -449,11 +472,14 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
         await waitFor(page, (t) => window.received.some((r) => r.frame === 0 && r.data?.type === t && r.data.residual === 'off' && r.data.depth === 33), `ablation-playground:${type}`,
           `the host received no ablation-playground:${type} with residual off after a click on the iframe's Residual switch`);
       }
-      // Height: the last message for each iframe says its content's current height.
+      // Height: the last message for each iframe says its content's current height, also when
+      // the iframe is taller than its content (a host that follows the messages can shrink it).
+      await page.evaluate(() => Object.assign(document.getElementById('f2').style, { width: '600px', height: '4000px' }));
       for (let i = 0; i < kids.length; i++) {
-        const h = await kids[i].evaluate(() => Math.ceil(document.documentElement.scrollHeight));
+        const h = await kids[i].evaluate(() => Math.ceil(document.querySelector('main').getBoundingClientRect().bottom + scrollY));
+        if (i === 2) assert(h < 4000, `iframe 2's content is ${h} px tall`);
         await waitFor(page, ([i, h]) => window.received.findLast((r) => r.frame === i && r.data?.type === 'ablation-playground:height')?.data.height === h, [i, h],
-          async () => `iframe ${i}: the last height message (${JSON.stringify(await page.evaluate((i) => window.received.filter((r) => r.frame === i && r.data?.type === 'ablation-playground:height').map((r) => r.data.height), i))}) should be its scrollHeight ${h}`);
+          async () => `iframe ${i}: the last height message (${JSON.stringify(await page.evaluate((i) => window.received.filter((r) => r.frame === i && r.data?.type === 'ablation-playground:height').map((r) => r.data.height), i))}) should be its content's height ${h}`);
       }
 
       // A preset in a message applies first, even after the fields that adjust it.
