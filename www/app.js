@@ -79,7 +79,7 @@ function start(root, bindings) {
           console.warn(`ablation-playground: ignored ${name.slice(0, 40)}: not a short string or number`);
           continue;
         }
-        controller.set(name, String(value), { lenient: true, fromControl: true });
+        controller.set(name, String(value), { lenient: true });
       }
     } else if (['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'knockout'].includes(command)) {
       controller[command]();
@@ -90,10 +90,11 @@ function start(root, bindings) {
     }
   });
 
-  // Let the host size the iframe to the content.
+  // Let the host size the iframe to the content: the body's extent, which (unlike the
+  // document's scrollHeight, never less than the iframe) also says when the content shrinks.
   if (embedded) {
     new ResizeObserver(() =>
-      toParent({ type: `${MESSAGE}height`, height: Math.ceil(document.documentElement.scrollHeight) }),
+      toParent({ type: `${MESSAGE}height`, height: Math.ceil(document.body.getBoundingClientRect().bottom + scrollY) }),
     ).observe(document.body);
   }
 }

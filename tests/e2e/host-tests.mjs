@@ -40,7 +40,9 @@ export default function registerHostTests({ test, assert, AssertionError }) {
   test('a hostile host page keeps its own styles, and does not break the widget', async ({ page, baseUrl }) => {
     const host = await startServer();
     try {
-      TEST_PAGES.set('/__test/hostile.html', () => hostPage(baseUrl, { head: HOSTILE }));
+      // A host built with Trunk keeps its own app's bindings in window.wasmBindings.
+      const trunkHost = '<script>window.wasmBindings = { default() {}, hostApp: true };</script>';
+      TEST_PAGES.set('/__test/hostile.html', () => hostPage(baseUrl, { head: HOSTILE + trunkHost }));
       await page.goto(`${host.url}/__test/hostile.html`);
       await started(page);
       // The host page is as its author styled it.
