@@ -155,7 +155,7 @@ export default function registerHostTests({ test, assert, AssertionError }) {
     }
   });
 
-  test('the npm package, bundled by Vite into a two-line page, registers the element and finds its files', async ({ page }) => {
+  test('the npm package, bundled by Vite into a two-line page, registers the element and finds its files', async ({ page, note }) => {
     // A bundler-based site: the package (DIST/package, from scripts/build.sh) as a dependency,
     // a page whose whole script is `import 'ablation-playground'`, built by Vite.
     const site = await mkdtemp(join(tmpdir(), 'ap-vite-'));
@@ -169,10 +169,14 @@ export default function registerHostTests({ test, assert, AssertionError }) {
           '<script type="module" src="./main.js"></script></head>' +
           '<body><ablation-playground id="w" depth="4" panels="loss"></ablation-playground></body></html>',
       );
+      note('importing Vite');
       const { build } = await import('vite');
+      note('building with Vite');
       await build({ root: site, configFile: false, logLevel: 'silent', build: { outDir: join(site, 'out'), emptyOutDir: true } });
       server = await startServer(join(site, 'out'));
+      note('loading the bundled page');
       await page.goto(`${server.url}/`);
+      note('waiting for the bundled element to train');
       await started(page);
       const w = await page.evaluate(() => {
         const s = document.getElementById('w').shadowRoot;
