@@ -89,15 +89,13 @@ class AblationPlayground extends HTMLElement {
 
   attributeChangedCallback(name, _old, value) {
     if (this.#reflecting || !this.#controller) return;
-    // A removed attribute means its default, as if it had never been there (a removed preset
-    // leaves the parameters it set; removed controls, panels or autoplay: all, the default
-    // panels, and training).
+    // A removed attribute means its default, as if it had never been there: a parameter's
+    // default value, every control, the default panels, training (a removed preset leaves
+    // what it set).
     if (STATE.includes(name)) {
       if (value !== null) this.#controller.set(name, value, { lenient: true });
       else if (name !== 'preset') this.#controller.unset(name);
-    } else if (name === 'autoplay') isOff(value) ? this.#controller.pause() : this.#controller.play();
-    else if (name === 'controls') this.#controller.show({ controls: parseList(value, CONTROLS) });
-    else if (name === 'panels') this.#controller.show({ panels: parseList(value, PANELS) });
+    } else this.#controller.setOption(name, value);
   }
 
   /** The current state and readouts, or null before the widget has started. */

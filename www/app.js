@@ -79,7 +79,7 @@ function start(root, bindings) {
           console.warn(`ablation-playground: ignored ${name.slice(0, 40)}: not a short string or number`);
           continue;
         }
-        controller.set(name, String(value), { lenient: true });
+        if (!controller.setOption(name, String(value))) controller.set(name, String(value), { lenient: true });
       }
     } else if (['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'knockout'].includes(command)) {
       controller[command]();

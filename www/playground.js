@@ -561,6 +561,15 @@ export function mount(root, bindings, options = {}) {
     unset(name) {
       set(name, new bindings.Settings('').get(name) ?? '', { lenient: true });
     },
+    /** Sets a presentation option as its attribute or URL parameter reads (`controls`,
+     *  `panels`, `autoplay`; null: the default); false if `name` is not one. */
+    setOption(name, text) {
+      if (name === 'autoplay') isOff(text) ? controller.pause() : controller.play();
+      else if (name === 'controls') controller.show({ controls: parseList(text, CONTROLS) });
+      else if (name === 'panels') controller.show({ panels: parseList(text, PANELS) });
+      else return false;
+      return true;
+    },
     /** Shows only the given controls and panels (Sets of names; null shows all). */
     show({ controls = shown.controls, panels = shown.panels } = {}) {
       shown = { controls, panels };

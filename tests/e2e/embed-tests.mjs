@@ -482,6 +482,13 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
           async () => `iframe ${i}: the last height message (${JSON.stringify(await page.evaluate((i) => window.received.filter((r) => r.frame === i && r.data?.type === 'ablation-playground:height').map((r) => r.data.height), i))}) should be its content's height ${h}`);
       }
 
+      // A set message also takes the presentation options.
+      await page.evaluate(([origin]) => document.getElementById('f0').contentWindow.postMessage({ type: 'ablation-playground:set', panels: 'histogram', controls: 'depth' }, origin), [baseUrl]);
+      await waitFor(kids[0], () => [...document.querySelectorAll('[data-panel]')].filter((p) => !p.hidden).map((p) => p.dataset.panel).join() === 'histogram'
+        && [...document.querySelectorAll('[data-control]')].filter((c) => !c.hidden).map((c) => c.dataset.control).join() === 'depth', null,
+        async () => `set panels/controls: shown ${await kids[0].evaluate(() => [...document.querySelectorAll('[data-panel],[data-control]')].filter((p) => !p.hidden).map((p) => p.dataset.panel ?? p.dataset.control))}`);
+      await page.evaluate(([origin]) => document.getElementById('f0').contentWindow.postMessage({ type: 'ablation-playground:set', panels: 'loss', controls: '' }, origin), [baseUrl]);
+
       // A preset in a message applies first, even after the fields that adjust it.
       const PRESET = { type: 'ablation-playground:set', depth: 20, preset: 'explode' };
       await page.evaluate(([m, origin]) => document.getElementById('f0').contentWindow.postMessage(m, origin), [PRESET, baseUrl]);
