@@ -115,7 +115,7 @@ fn bad_flags_get_one_line_naming_the_flag_and_its_range_and_exit_2() {
         (&["--lr", "nan"], "--lr", "from 0.000001 to 10"),
         (&["--warmup", "1.5"], "--warmup", "from 0 to 100000"),
         (&["--seed", "-3"], "--seed", "from 0 to"),
-        (&["--steps", "1000001"], "--steps", "from 0 to 100000"),
+        (&["--steps", "100001"], "--steps", "from 0 to 100000"),
         (&["--colour", "red"], "--colour", "unknown flag"),
         (&["--depth"], "--depth", "missing value"),
         (&["depth", "3"], "depth", "flags look like"),
@@ -131,30 +131,44 @@ fn bad_flags_get_one_line_naming_the_flag_and_its_range_and_exit_2() {
 }
 
 #[test]
+fn the_cli_caps_steps_at_100000_not_at_the_pages_million() {
+    let out = ablate(&["--steps", "100001"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    // the last word is the upper bound: "from 0 to 100000" is also the start of "… to 1000000"
+    let bound = err.trim_end().rsplit(' ').next().unwrap();
+    assert_eq!(bound, "100000", "{err}");
+    assert!(err.trim_end().ends_with("\"100001\" is not an integer from 0 to 100000"), "{err}");
+}
+
+/// The flags of the README's table under "The command line", in its order: the first word in
+/// backticks of each row (`--svg DIR` is the flag `--svg`).
+fn readme_flags() -> Vec<String> {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme.split("\n## The command line").nth(1).expect("the README's CLI section");
+    let section = section.split("\n## ").next().unwrap();
+    section
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `--"))
+        .map(|rest| format!("--{}", rest.split(['`', ' ']).next().unwrap()))
+        .collect()
+}
+
+#[test]
 fn help_lists_every_flag() {
     let out = ablate(&["--help"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    for flag in [
-        "--depth",
-        "--residual",
-        "--norm",
-        "--norm-kind",
-        "--sublayer",
-        "--width",
-        "--tokens",
-        "--init-gain",
-        "--optimizer",
-        "--lr",
-        "--warmup",
-        "--seed",
-        "--steps",
-        "--svg",
-        "--compare",
-        "--sweep",
-        "--knockout",
-    ] {
-        assert!(text.contains(flag), "{flag}");
+    // whole tokens: `--norm` must be there on its own, not only inside `--norm-kind`
+    let tokens: Vec<&str> =
+        text.split(|c: char| c.is_whitespace() || "[](),;:".contains(c)).filter(|t| !t.is_empty()).collect();
+    let flags = readme_flags();
+    for flag in ["--preset", "--norm", "--final-norm", "--norm-kind", "--dark", "--svg", "--sweep"] {
+        assert!(flags.iter().any(|f| f == flag), "the README's table names {flag}: {flags:?}");
+    }
+    assert!(flags.len() >= 20, "the whole table was read: {flags:?}");
+    for flag in &flags {
+        assert!(tokens.contains(&flag.as_str()), "--help lists {flag} as a word of its own");
     }
 }
 

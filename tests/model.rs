@@ -6,6 +6,7 @@ use ablation_playground::model::param::Params;
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::model::stack::{outputs, Stack};
 use ablation_playground::model::sublayer::Sublayer;
+use ablation_playground::training::data::DataStream;
 use ablation_playground::Trainer;
 use nalgebra::DMatrix;
 
@@ -218,7 +219,6 @@ fn a_non_finite_activation_reaches_the_top_of_a_residual_stack() {
 
 #[test]
 fn updating_each_layer_during_backward_gives_the_bits_of_updating_after() {
-    use ablation_playground::training::data::DataStream;
     use ablation_playground::training::optim::Optimizer;
     use NormPlacement::*;
     let cases = [
@@ -261,4 +261,102 @@ fn updating_each_layer_during_backward_gives_the_bits_of_updating_after() {
         let (a, d) = (bits(&mut after), bits(&mut during));
         assert!(a.len() > 100 && a == d, "{sublayer:?}, norm {norm:?}, {optimizer:?}");
     }
+}
+
+/// Sample mean and population std of `xs`, two passes in f64.
+fn mean_and_std(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    (mean, (xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n).sqrt())
+}
+
+/// `xs` look like n independent draws of N(0, σ²): the sample mean within 4 standard errors
+/// (σ/√n) of 0, the sample std within 4 of its own (σ/√(2n)) of σ, and the share within ±σ
+/// within 4 of its own of the normal's 68.27%.
+fn assert_normal(xs: &[f64], sigma: f64, what: &str) {
+    let n = xs.len() as f64;
+    let (mean, std) = mean_and_std(xs);
+    assert!(mean.abs() < 4.0 * sigma / n.sqrt(), "{what}: mean {mean}, σ {sigma}, n {n}");
+    assert!((std - sigma).abs() < 4.0 * sigma / (2.0 * n).sqrt(), "{what}: std {std}, σ {sigma}, n {n}");
+    let (p, inside) = (0.682_689_5, xs.iter().filter(|x| x.abs() < sigma).count() as f64 / n);
+    assert!((inside - p).abs() < 4.0 * (p * (1.0 - p) / n).sqrt(), "{what}: {inside} within ±σ");
+}
+
+#[test]
+fn initial_weights_are_normal_with_variance_gain_squared_over_fan_in() {
+    let values = |m: &DMatrix<f32>| m.iter().map(|&w| w as f64).collect::<Vec<f64>>();
+    for gain in [0.5, 2.0] {
+        for sublayer in [SublayerKind::Mlp, SublayerKind::Block] {
+            // a block stack alternates attention (four d → d maps) and FFN (d → 4d, then 4d → d)
+            let config = Config { depth: 4, width: 64, sublayer, init_gain: gain, ..Config::default() };
+            let stack = Stack::<f32>::new(&config);
+            let d = config.width;
+            let (mut fan_in_d, mut fan_in_4d) = (Vec::new(), Vec::new());
+            for layer in &stack.layers {
+                match &layer.sublayer {
+                    Sublayer::Mlp(m) => fan_in_d.extend(values(&m.linear.weight.value)),
+                    Sublayer::Attention(a) => {
+                        for w in [&a.wq, &a.wk, &a.wv, &a.wo] {
+                            fan_in_d.extend(values(&w.weight.value));
+                        }
+                    }
+                    Sublayer::Ffn(f) => {
+                        assert_eq!(f.down.weight.value.nrows(), 4 * d);
+                        fan_in_d.extend(values(&f.up.weight.value));
+                        fan_in_4d.extend(values(&f.down.weight.value));
+                        for b in [&f.up.bias, &f.down.bias] {
+                            assert!(b.as_ref().unwrap().value.iter().all(|&v| v == 0.0), "biases start at 0");
+                        }
+                    }
+                }
+            }
+            let what = format!("{sublayer:?} gain {gain}");
+            assert_normal(&fan_in_d, gain / (d as f64).sqrt(), &format!("{what}, fan-in d"));
+            if sublayer == SublayerKind::Block {
+                assert_normal(&fan_in_4d, gain / (4.0 * d as f64).sqrt(), &format!("{what}, fan-in 4d"));
+            }
+            // the readout keeps gain 1 whatever the stack's
+            assert_normal(
+                &values(&stack.readout.weight.value),
+                1.0 / (d as f64).sqrt(),
+                &format!("{what}, readout"),
+            );
+        }
+    }
+}
+
+#[test]
+fn tokens_are_standard_normal_and_the_teachers_targets_have_unit_variance() {
+    let (d, tokens, batches) = (128, 256, 16);
+    let mut data = DataStream::<f32>::new(5, d, d);
+    let a: Vec<f64> = data.teacher.a.iter().map(|&v| v as f64).collect();
+    assert_normal(&a, 1.0 / (d as f64).sqrt(), "teacher A ~ N(0, 1/d)");
+
+    let (mut x, mut y) = (DMatrix::<f32>::zeros(tokens, d), DMatrix::<f32>::zeros(tokens, d));
+    let (mut xs, mut ys, mut per_token) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..batches {
+        data.next_batch(&mut x, &mut y);
+        xs.extend(x.iter().map(|&v| v as f64));
+        ys.extend(y.iter().map(|&v| v as f64));
+        per_token
+            .extend(y.row_iter().map(|row| row.iter().map(|&v| (v as f64).powi(2)).sum::<f64>() / d as f64));
+    }
+    assert_normal(&xs, 1.0, "tokens x ~ N(0, I)");
+
+    // Given A, a target y_j = Σᵢ xᵢ Aᵢⱼ has variance Σᵢ Aᵢⱼ², so the targets' mean square is
+    // ‖A‖²/d_out up to sampling noise; tokens are independent, so the noise's standard error is
+    // that of the per-token mean squares. Over A, ‖A‖²/d_out is 1 ± √(2/(d·d_out)).
+    let given_a = a.iter().map(|v| v * v).sum::<f64>() / d as f64;
+    let (mean_square, token_spread) = mean_and_std(&per_token);
+    let se = token_spread / (per_token.len() as f64).sqrt();
+    assert!((mean_square - given_a).abs() < 4.0 * se, "mean square {mean_square} vs {given_a} ± {se}");
+    assert!((given_a - 1.0).abs() < 4.0 * (2.0 / (d * d) as f64).sqrt(), "‖A‖²/d_out = {given_a}");
+    let (mean, std) = mean_and_std(&ys);
+    assert!(mean.abs() < 4.0 / (ys.len() as f64).sqrt(), "target mean {mean}");
+    let spread = 4.0 * (se * se + 2.0 / (d * d) as f64).sqrt();
+    assert!(
+        (std * std - 1.0).abs() < spread,
+        "the targets' variance {}: a zero prediction scores about 1",
+        std * std
+    );
 }

@@ -118,10 +118,38 @@ fn a_run_stops_at_its_step_limit_and_play_continues_it() {
     let mut more = 0;
     while s.train_step() {
         more += 1;
+        // status_line: `… · step N`, then ` · finished` only once the run reached its limit
+        let f = s.frame();
+        let status = words::status_line(&f);
+        if more < 25 {
+            assert!(!f.finished() && status.ends_with(&format!("· step {}", f.step)), "{status}");
+            assert!(!status.contains("finished"), "{status}");
+        }
     }
     assert_eq!(more, 25, "Play continues for another `steps`");
-    assert_eq!(s.frame().step, 51);
-    assert!(!words::status_line(&s.frame()).contains("finished") || s.frame().finished());
+    let f = s.frame();
+    assert!(f.finished() && f.step == 51);
+    assert!(words::status_line(&f).ends_with(" · step 51 · finished"), "{}", words::status_line(&f));
+}
+
+#[test]
+fn a_diverged_run_is_not_called_finished() {
+    let config = Config {
+        depth: 12,
+        norm: NormPlacement::Off,
+        init_gain: 3.0,
+        optimizer: OptimizerKind::Sgd,
+        learning_rate: 5.0,
+        steps: 30,
+        ..Config::default()
+    };
+    let mut s = Session::new(&config);
+    while s.train_step() {}
+    let f = s.frame();
+    let at = f.diverged_at.expect("this configuration explodes");
+    let status = words::status_line(&f);
+    assert!(!f.finished() && status.ends_with(&format!(" · diverged at step {at}")), "{status}");
+    assert!(!status.contains("finished"), "{status}");
 }
 
 #[test]

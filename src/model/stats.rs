@@ -166,6 +166,55 @@ mod tests {
         assert!(!all_finite(&[f32::NAN]));
     }
 
+    /// `n` uneven values around 3, so that the mean is far from 0 and the variance from the
+    /// mean square.
+    fn uneven(n: usize) -> Vec<f32> {
+        (0..n).map(|i| 3.0 + ((i * 7919 + 13) % 101) as f32 / 17.0 - 2.9).collect()
+    }
+
+    #[test]
+    fn moments_match_a_two_pass_definition_across_whole_lanes_and_a_remainder() {
+        // 37 = 4 rows of 8 lanes and 5 more, 64 = 8 whole rows, 72 and 1: every loop runs
+        for n in [1, 37, 64, 72] {
+            let xs = uneven(n);
+            let wide: Vec<f64> = xs.iter().map(|&x| x as f64).collect();
+            let mean = wide.iter().sum::<f64>() / n as f64;
+            let var = wide.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n as f64;
+            let max_abs = wide.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+            let m = moments(&xs);
+            // the library adds in 8 interleaved sums: the same terms in another order
+            assert!((m.mean - mean).abs() <= 1e-14 * max_abs, "n {n}: mean {} vs {mean}", m.mean);
+            assert!(
+                (m.std - var.sqrt()).abs() <= 1e-13 * var.sqrt(),
+                "n {n}: std {} vs {}",
+                m.std,
+                var.sqrt()
+            );
+            assert!(m.std > 0.5 || n == 1, "n {n}: the values spread");
+            assert_eq!((m.max_abs, m.nonfinite), (max_abs, 0), "n {n}");
+            assert_eq!(mean_std(&xs), (m.mean, m.std), "n {n}");
+            let norm = wide.iter().map(|x| x * x).sum::<f64>().sqrt();
+            assert!((frobenius(&xs) - norm).abs() <= 1e-14 * norm, "n {n}: ‖x‖ {} vs {norm}", frobenius(&xs));
+
+            // the largest |x|, a NaN, a +∞ and a −∞ in each lane and in the remainder in turn
+            for at in 0..n {
+                let mut ys = xs.clone();
+                ys[at] = -40.0;
+                assert_eq!(moments(&ys).max_abs, 40.0, "n {n}: largest at {at}");
+                for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+                    ys[at] = bad;
+                    let rest = (0..n).filter(|&i| i != at).fold(0.0f64, |m, i| m.max(wide[i].abs()));
+                    let m = moments(&ys);
+                    assert_eq!((m.nonfinite, m.max_abs), (1, rest), "n {n}: {bad} at {at}");
+                    assert!(m.mean.is_nan() || m.mean.is_infinite(), "n {n}: {bad} at {at}");
+                    assert!(m.std.is_nan(), "n {n}: {bad} at {at}");
+                    assert!(!all_finite(&ys), "n {n}: {bad} at {at}");
+                }
+            }
+            assert!(all_finite(&xs));
+        }
+    }
+
     #[test]
     fn histogram_counts_every_value_once() {
         let xs =

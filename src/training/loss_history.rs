@@ -273,10 +273,58 @@ mod tests {
             next += b.count;
         }
         assert_eq!(next, n);
-        // the smoothed line follows the trend: its last value sits within the last band's range
-        let last = h.buckets().last().unwrap();
-        assert!(last.min <= last.smooth && last.smooth <= last.max * 1.05, "{last:?}");
         assert_eq!(h.recent_mean(), losses[n - 10..].iter().sum::<f64>() / 10.0);
+        // a merged bucket's smoothed value is the running average at its last step
+        for b in h.buckets() {
+            let want = running_geometric_mean(&losses[..b.start + b.count]);
+            assert!((b.smooth - want).abs() <= 1e-12 * want, "{b:?}: {want}");
+        }
+    }
+
+    /// README: the smoothed line is "a running geometric mean over about 40 steps"; the module
+    /// says an exponential moving average of ln(loss), the newest weighing α = 0.05 (so weights
+    /// α(1−α)ʲ, mean age (1−α)/α = 19 steps, the span of a 2/α − 1 = 39-step window), over the
+    /// finite, positive losses, the first of them starting it. Written out, not recursively:
+    /// after finite positive losses l₀ … l_t, s_t = l₀^((1−α)ᵗ) · Π_{k=1..t} l_k^(α(1−α)^(t−k)).
+    /// NaN before the first finite positive loss.
+    fn running_geometric_mean(losses: &[f64]) -> f64 {
+        let alpha = 0.05;
+        let mut counted = losses.iter().filter(|l| l.is_finite() && **l > 0.0);
+        let Some(first) = counted.next() else { return f64::NAN };
+        let later: Vec<f64> = counted.copied().collect();
+        let (mut log_mean, mut weight) = (0.0, alpha);
+        for l in later.iter().rev() {
+            log_mean += weight * l.ln();
+            weight *= 1.0 - alpha;
+        }
+        (log_mean + weight / alpha * first.ln()).exp()
+    }
+
+    #[test]
+    fn the_smoothed_line_is_a_running_geometric_mean_of_the_losses() {
+        // a noisy descent with a loss that is NaN, ∞, 0 and negative: they do not count
+        let mut losses: Vec<f64> = (0..300).map(noisy).collect();
+        for (at, bad) in [(40, f64::NAN), (41, f64::INFINITY), (120, 0.0), (200, -1.0)] {
+            losses[at] = bad;
+        }
+        let h: LossHistory = losses.iter().copied().collect();
+        for (step, b) in h.buckets().iter().enumerate() {
+            let want = running_geometric_mean(&losses[..=step]);
+            assert!((b.smooth - want).abs() <= 1e-12 * want, "step {}: {} vs {want}", b.start, b.smooth);
+        }
+        // no loss counts yet: no line
+        let h: LossHistory = [f64::NAN, 0.0, 2.0].into_iter().collect();
+        let smooth: Vec<f64> = h.buckets().iter().map(|b| b.smooth).collect();
+        assert!(smooth[0].is_nan() && smooth[1].is_nan() && smooth[2] == 2.0, "{smooth:?}");
+
+        // A steady descent by 1% a step: a geometric mean trails it by the mean age of its
+        // weights, 19 steps, so sits 0.99⁻¹⁹ = 1.21 × above the loss; an average of the losses
+        // themselves would sit α/(1 − (1−α)/0.99) = 1.24 × above.
+        let descent: Vec<f64> = (0..2000).map(|t| 10.0 * 0.99f64.powi(t)).collect();
+        let h: LossHistory = descent.iter().copied().collect();
+        let last = h.buckets().last().unwrap();
+        let ratio = last.smooth / descent[1999];
+        assert!((ratio - 0.99f64.powi(-19)).abs() < 1e-9, "{ratio}");
     }
 
     #[test]
