@@ -37,6 +37,8 @@ export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () =
   let booted = false;
   let playing = false;
   let lastRestart = null;
+  let bootTimer = 0;
+  let stopped = false;
   // the comparisons' latest commands, sent again to a replacement engine
   const lab = new Map();
   let seq = 0; // numbers the commands; frames say which they reflect
@@ -61,7 +63,7 @@ export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () =
   }
 
   function fallBack(reason) {
-    if (local) return;
+    if (local || stopped) return;
     worker?.terminate();
     worker = null;
     driver.mode = 'page';
@@ -89,7 +91,9 @@ export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () =
       return;
     }
     worker = w;
+    clearTimeout(bootTimer);
     const timer = setTimeout(() => !booted && fallBack('the worker did not start in time'), BOOT_TIMEOUT_MS);
+    bootTimer = timer;
     w.onmessage = (e) => {
       if (w !== worker) return;
       lastHeard = performance.now();
@@ -141,6 +145,8 @@ export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () =
   }
 
   function stop() {
+    stopped = true;
+    clearTimeout(bootTimer);
     worker?.terminate();
     worker = null;
     local?.stop();
