@@ -8,35 +8,25 @@
 // norm, step, loss, act_std, diverged_at, and the comparisons: pins, compare, sweep,
 // knockout); `.value` holds the current state, readouts and comparisons.
 
-import { assets } from './assets.js';
-import { mount, parseList, showError, isOff, CONTROLS, PANELS } from './playground.js';
+import { assets, loadBindings } from './assets.js';
+import { mount, showError, isOff } from './playground.js';
 
 // `preset` first: it sets every parameter, and the others then adjust it
 const STATE = ['preset', 'depth', 'residual', 'norm', 'final_norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps', 'pin'];
-
-let bindings;
-function loadBindings() {
-  bindings ??= (async () => {
-    // Never the page's `window.wasmBindings`: a host built with Trunk keeps its own app there.
-    // On our own pages Trunk imports this same URL, and a second initialisation is a no-op.
-    const mod = await import(assets.bindings);
-    await mod.default({ module_or_path: assets.wasm });
-    return mod;
-  })();
-  return bindings;
-}
 
 class AblationPlayground extends HTMLElement {
   static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay'];
 
   #controller = null;
+  #mounting = false;
   /** Resolves with the controller once the widget has started (null if it could not). */
   #started = null;
   #reflecting = false;
 
   connectedCallback() {
-    if (this.#controller || this.dataset.mounting) return;
-    this.dataset.mounting = '1';
+    // already running (moved within the page) or loading
+    if (this.#controller || this.#mounting) return;
+    this.#mounting = true;
     // Everything lives in a shadow root: the host page's CSS does not reach in (but for
     // inherited properties such as the font and the --ap-* theme), and the widget's CSS does
     // not reach out. Light-DOM children (fallback figures) are simply no longer rendered.
@@ -50,10 +40,12 @@ class AblationPlayground extends HTMLElement {
     shadow.replaceChildren(style, root);
     this.#started = loadBindings()
       .then((b) => {
+        this.#mounting = false;
+        if (!this.isConnected) return null; // removed while loading
         this.#controller = mount(root, b, {
           state: STATE.filter((n) => this.hasAttribute(n)).map((n) => [n, this.getAttribute(n)]),
-          controls: parseList(this.getAttribute('controls'), CONTROLS),
-          panels: parseList(this.getAttribute('panels'), PANELS),
+          controls: this.getAttribute('controls'),
+          panels: this.getAttribute('panels'),
           autoplay: !isOff(this.getAttribute('autoplay')),
           linkBase: assets.page,
           onParam: (name, value) => {
@@ -74,17 +66,21 @@ class AblationPlayground extends HTMLElement {
         return this.#controller;
       })
       .catch((e) => {
-        root.innerHTML = '<div class="ap-error" role="alert" data-el="error"></div>';
+        this.#mounting = false;
         showError(root, e?.message ?? String(e));
         return null;
       });
   }
 
   disconnectedCallback() {
-    this.#controller?.destroy();
-    this.#controller = null;
-    this.#started = null;
-    delete this.dataset.mounting;
+    // Moved within the page (removed and inserted in one task), it runs on as it was; removed,
+    // it stops its training and lets go of its worker.
+    queueMicrotask(() => {
+      if (this.isConnected) return;
+      this.#controller?.destroy();
+      this.#controller = null;
+      this.#started = null;
+    });
   }
 
   attributeChangedCallback(name, _old, value) {
@@ -143,4 +139,5 @@ class AblationPlayground extends HTMLElement {
   }
 }
 
-customElements.define('ablation-playground', AblationPlayground);
+// A page that loads the element twice (the site's script and the npm package) keeps the first.
+if (!customElements.get('ablation-playground')) customElements.define('ablation-playground', AblationPlayground);

@@ -1,23 +1,14 @@
 // The playground page: one widget whose state lives in the URL, which can be embedded in an
 // iframe (`?embed=1`) and driven by postMessage from origins the embedder allows (`?allow=`).
 
-import { mount, parseList, showError, isOff, CONTROLS, PANELS } from './playground.js';
+import { loadBindings } from './assets.js';
+import { mount, showError, isOff } from './playground.js';
 
 /** URL parameters about presentation, not about the model. */
 const PRESENTATION = ['controls', 'panels', 'embed', 'autoplay', 'allow'];
 const MESSAGE = 'ablation-playground:';
 const URL_DELAY_MS = 250;
 let urlTimer = 0;
-
-function wasmReady(timeoutMs = 20000) {
-  if (window.wasmBindings) return Promise.resolve(window.wasmBindings);
-  return new Promise((resolve, reject) => {
-    addEventListener('TrunkApplicationStarted', () => resolve(window.wasmBindings), { once: true });
-    addEventListener('unhandledrejection', (e) => reject(e.reason), { once: true });
-    setTimeout(() => reject(new Error('the WebAssembly module did not load in time')), timeoutMs);
-  });
-}
-
 
 function start(root, bindings) {
   const url = new URL(location.href);
@@ -35,8 +26,8 @@ function start(root, bindings) {
 
   const controller = mount(root, bindings, {
     state,
-    controls: parseList(q.get('controls'), CONTROLS),
-    panels: parseList(q.get('panels'), PANELS),
+    controls: q.get('controls'),
+    panels: q.get('panels'),
     autoplay: !isOff(q.get('autoplay')),
     linkBase: url.origin + url.pathname,
     onParam() {
@@ -101,7 +92,7 @@ function start(root, bindings) {
 
 const root = document.querySelector('[data-ap-root]');
 if (root) {
-  wasmReady()
+  loadBindings()
     .then((bindings) => start(root, bindings))
     .catch((e) => showError(root, e?.message ?? String(e)));
 }

@@ -14,6 +14,19 @@ export const assets = {
   page: new URL('../index.html', HERE).href,
 };
 
+let bindings = null;
+/** The wasm bindings, initialised (once per page: on the playground page this is the module
+ *  Trunk's loader is already initialising, and wasm-bindgen shares that initialisation).
+ *  Never the page's `window.wasmBindings`: a host built with Trunk keeps its own app there. */
+export function loadBindings() {
+  bindings ??= (async () => {
+    const mod = await import(assets.bindings);
+    await mod.default({ module_or_path: assets.wasm });
+    return mod;
+  })();
+  return bindings;
+}
+
 /** Replaces some of the locations (called before the element is first used). */
 export function configureAssets(locations) {
   for (const [name, url] of Object.entries(locations)) {

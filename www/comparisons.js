@@ -23,7 +23,9 @@ export function tableWriter(table, columns) {
   };
 }
 
-/** The pins' list: each label, numbered, with a Remove button that calls `onRemove(index)`. */
+/** The pins' list: each label, numbered, with a Remove button that calls `onRemove(index)`.
+ *  A click disables every Remove button until the list is written again, so that a double
+ *  click cannot remove the next pin, whose button now stands where the removed one was. */
 export function pinListWriter(list, onRemove) {
   let shown = '';
   return (labels) => {
@@ -37,7 +39,10 @@ export function pinListWriter(list, onRemove) {
         remove.type = 'button';
         remove.textContent = 'Remove';
         remove.setAttribute('aria-label', `Remove pin ${i + 1}: ${label}`);
-        remove.addEventListener('click', () => onRemove(i));
+        remove.addEventListener('click', () => {
+          for (const b of list.querySelectorAll('button')) b.disabled = true;
+          onRemove(i);
+        });
         li.append(`${i + 1} ${label} `, remove);
         return li;
       }),

@@ -9,8 +9,8 @@ import { startDriver } from './driver.js';
 const UPDATE_EVERY_MS = 250; // playground-update events for the host: often enough, not a flood
 
 /** Every control and panel, by the names used in `controls=` and `panels=`. */
-export const CONTROLS = ['depth', 'residual', 'norm', 'placement', 'play', 'more', 'copy', 'compare'];
-export const PANELS = ['histogram', 'loss', 'depth', 'compare', 'sweep', 'knockout'];
+const CONTROLS = ['depth', 'residual', 'norm', 'placement', 'play', 'more', 'copy', 'compare'];
+const PANELS = ['histogram', 'loss', 'depth', 'compare', 'sweep', 'knockout'];
 /** The comparison panels: shown once started, or whenever `panels=` names them. */
 const LAB_PANELS = ['compare', 'sweep', 'knockout'];
 
@@ -125,28 +125,24 @@ let radioGroups = 0;
 
 /** Shows a readable message in place of a dead widget. */
 export function showError(root, message) {
-  const box = root.querySelector('[data-el="error"]');
-  if (!box) return;
+  let box = root.querySelector('[data-el="error"]');
+  if (!box) {
+    // not mounted yet (the wasm did not load): the box alone
+    box = Object.assign(document.createElement('div'), { className: 'ap-error' });
+    box.setAttribute('role', 'alert');
+    box.dataset.el = 'error';
+    root.prepend(box);
+  }
   box.textContent = `The playground stopped: ${message}. Reload the page to try again.`;
   box.hidden = false;
   const status = root.querySelector('[data-el="status"]');
   if (status && status.textContent === 'Loading…') status.textContent = 'The playground could not start.';
 }
 
-/** Splits a `controls=` / `panels=` list; null means "all". */
-export function parseList(text, allowed) {
-  if (text == null || text === '') return null;
-  return new Set(
-    String(text)
-      .split(/[\s,]+/)
-      .filter((n) => allowed.includes(n)),
-  );
-}
-
 /**
  * Mounts a playground into `root` (which receives TEMPLATE).
  * options: state — [[name, value]] applied leniently (URL names);
- *          controls, panels — Sets of names to show (null: all);
+ *          controls, panels — the lists of names to show, as their attributes read (null: all);
  *          autoplay — train as soon as visible (off under prefers-reduced-motion);
  *          linkBase — the page a copied link points to;
  *          onParam(name, value) — a parameter changed (a control, a preset, an attribute, a message);
@@ -183,7 +179,22 @@ export function mount(root, bindings, options = {}) {
   const dark = matchMedia('(prefers-color-scheme: dark)');
   const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-  let shown = { controls, panels };
+  const notices = [];
+  /** A `controls` or `panels` list as its attribute reads: a Set of the names it gives (in any
+   *  case), or null (all, or the default panels) if it gives none; unknown names get a notice. */
+  function listOf(what, text, allowed) {
+    if (text == null || String(text).trim() === '') return null;
+    const names = String(text).toLowerCase().split(/[\s,]+/).filter(Boolean);
+    const known = names.filter((n) => allowed.includes(n));
+    const unknown = names.filter((n) => !allowed.includes(n));
+    if (unknown.length) {
+      const quoted = unknown.slice(0, 4).map((n) => `"${n.slice(0, 30)}"`).join(', ') + (unknown.length > 4 ? ', …' : '');
+      const fallback = known.length ? '' : `; showing the default ${what}`;
+      notice([`${what}: ignored ${quoted} (the names are ${allowed.join(', ')})${fallback}`]);
+    }
+    return known.length ? new Set(known) : null;
+  }
+  let shown = { controls: listOf('controls', controls, CONTROLS), panels: listOf('panels', panels, PANELS) };
   function present() {
     for (const c of root.querySelectorAll('[data-control]')) {
       c.hidden = shown.controls != null && !shown.controls.has(c.dataset.control);
@@ -225,7 +236,6 @@ export function mount(root, bindings, options = {}) {
     return new Promise((resolve) => waiting.push([seq, resolve]));
   }
 
-  const notices = [];
   function notice(lines) {
     if (!lines.length) return;
     notices.push(...lines);
@@ -439,7 +449,12 @@ export function mount(root, bindings, options = {}) {
 
   // All four's table and the pins' list, from the core's words (no numbers formatted here)
   const writeCompareTable = tableWriter(el('compare-table'), 5);
-  const writePins = pinListWriter(el('pins'), (i) => controller.unpin(i));
+  // a reader's Remove: its button goes away, so the focus moves to Pin (a host's unpin(i)
+  // leaves the focus where it is)
+  const writePins = pinListWriter(el('pins'), (i) => {
+    controller.unpin(i);
+    el('pin').focus();
+  });
 
   function frame(now) {
     frameRequested = false;
@@ -565,8 +580,8 @@ export function mount(root, bindings, options = {}) {
      *  `panels`, `autoplay`; null: the default); false if `name` is not one. */
     setOption(name, text) {
       if (name === 'autoplay') isOff(text) ? controller.pause() : controller.play();
-      else if (name === 'controls') controller.show({ controls: parseList(text, CONTROLS) });
-      else if (name === 'panels') controller.show({ panels: parseList(text, PANELS) });
+      else if (name === 'controls') controller.show({ controls: listOf('controls', text, CONTROLS) });
+      else if (name === 'panels') controller.show({ panels: listOf('panels', text, PANELS) });
       else return false;
       return true;
     },
@@ -621,7 +636,6 @@ export function mount(root, bindings, options = {}) {
       settings.removePin(index >>> 0);
       sendPins();
       onParam('pin', settings.get('pin'));
-      el('pin').focus(); // the removed button is gone: focus lands somewhere sensible
       return drawn();
     }),
     compare: whenCreated(() => startLab('compare')),
@@ -639,6 +653,8 @@ export function mount(root, bindings, options = {}) {
       driver?.stop();
       io.disconnect();
       ro.disconnect();
+      dark.removeEventListener('change', changed);
+      density.removeEventListener('change', densityChanged);
     },
   };
   el('pin').addEventListener('click', () => controller.pin());
@@ -666,6 +682,16 @@ export function mount(root, bindings, options = {}) {
   const ro = new ResizeObserver(changed);
   ro.observe(el('panels'));
   dark.addEventListener('change', changed);
+  // Moved to a screen of another pixel density: redraw the canvases at the new resolution
+  // (a media query for the current density, asked again after each change).
+  let density = matchMedia(`(resolution: ${devicePixelRatio}dppx)`);
+  function densityChanged() {
+    density.removeEventListener('change', densityChanged);
+    density = matchMedia(`(resolution: ${devicePixelRatio}dppx)`);
+    density.addEventListener('change', densityChanged);
+    changed();
+  }
+  density.addEventListener('change', densityChanged);
   // Lazy and polite: compute only near the viewport, pause when scrolled away.
   const io = new IntersectionObserver(
     (entries) => {

@@ -66,10 +66,22 @@ export default function registerCompareTests({ test, assert, AssertionError }) {
     assert(again.label === pinned.label, `label in the fresh page: ${again.label}`);
     assert(Object.is(again.loss, pinned.loss) && again.step === pinned.step, `the pin's loss: ${again.loss} vs ${pinned.loss}`);
 
-    // removed from the keyboard
-    await remove.focus();
+    // a double click on Remove removes one pin, not also the next one
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    await waitFor(page, () => window.ablationPlayground.value.pins.length === 2 && document.querySelectorAll('main [data-el="pins"] button').length === 2, null,
+      'the second pin was not listed');
+    await remove.dblclick();
+    await waitFor(page, () => window.ablationPlayground.value.pins.length < 2 && document.querySelectorAll('main [data-el="pins"] button').length === 1, null,
+      'a double click on Remove did not leave one pin listed');
+    await page.waitForTimeout(300);
+    assert((await value(page)).pins.length === 1, `a double click on Remove removed ${2 - (await value(page)).pins.length} pins`);
+
+    // removed from the keyboard; the focus moves to Pin
+    const last = page.getByRole('button', { name: /^Remove pin 1: / });
+    await last.focus();
     await page.keyboard.press('Enter');
     await waitFor(page, () => window.ablationPlayground.value.pins.length === 0, null, 'Enter on Remove did not remove the pin');
+    assert(await page.evaluate(() => document.activeElement?.dataset.el === 'pin'), 'after Remove the focus is not on Pin');
     await waitFor(page, () => document.querySelector('main [data-el="pins"]').hidden, null, 'an empty pins list is hidden');
     await waitFor(page, () => !location.search.includes('pin='), null, 'the address still has the pin');
   });

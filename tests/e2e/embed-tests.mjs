@@ -371,6 +371,74 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     assert(early.promise && early.step === 1 && early.depth === 3, `step() on a loading element: ${JSON.stringify(early)}`);
   });
 
+  test('element: moved within the page it trains on where it was; removed, it stops its worker', async ({ page, baseUrl }) => {
+    await page.addInitScript(() => {
+      window.__terminated = 0;
+      const terminate = Worker.prototype.terminate;
+      Worker.prototype.terminate = function () {
+        window.__terminated++;
+        return terminate.call(this);
+      };
+    });
+    await page.goto(`${baseUrl}/__test/one.html`);
+    await page.evaluate(() => {
+      window.steps = [];
+      document.getElementById('p').addEventListener('playground-update', (e) => window.steps.push(e.detail.step));
+    });
+    const before = await waitTraining(page, 'p', 20);
+    await page.evaluate(() => {
+      const box = document.createElement('div');
+      document.body.prepend(box);
+      box.append(document.getElementById('p'));
+    });
+    await waitTraining(page, 'p', before + 50);
+    const steps = await page.evaluate(() => window.steps);
+    const back = steps.findIndex((s, i) => i > 0 && s < steps[i - 1]);
+    assert(back < 0, `after the move the run started again: steps ${steps.slice(Math.max(0, back - 3), back + 2)}`);
+    assert((await page.evaluate(() => window.__terminated)) === 0, 'the move stopped a worker');
+    await page.evaluate(() => document.getElementById('p').remove());
+    await waitFor(page, () => window.__terminated === 1, null, 'the removed element did not stop its worker');
+  });
+
+  test('element: charts are drawn at the screen\'s pixel density, and again when it changes', async ({ page, baseUrl, context }) => {
+    // A browser tells a page that it moved to a screen of another density through a 'change'
+    // event of a `(resolution: …)` media query. CDP's emulation below changes the density but
+    // sends no such event, so the test keeps the queries the page makes and sends it.
+    await page.addInitScript(() => {
+      const matchMedia = window.matchMedia.bind(window);
+      window.__resolutionQueries = [];
+      window.matchMedia = (query) => {
+        const list = matchMedia(query);
+        if (query.includes('resolution')) window.__resolutionQueries.push(list);
+        return list;
+      };
+    });
+    await page.goto(`${baseUrl}/__test/one.html`);
+    await waitTraining(page, 'p');
+    await page.evaluate(() => document.getElementById('p').pause());
+    const density = () =>
+      page.evaluate(() => {
+        const c = document.getElementById('p').shadowRoot.querySelector('[data-el="loss"]');
+        return c.width / c.getBoundingClientRect().width;
+      });
+    const one = await density();
+    assert(Math.abs(one - 1) < 0.01, `at devicePixelRatio 1 the loss canvas has ${one} pixels per CSS pixel`);
+    // a move to a denser screen, while paused (no new frame comes to redraw it)
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 2, mobile: false });
+    await waitFor(page, () => devicePixelRatio === 2, null, 'the emulated density did not apply');
+    const told = await page.evaluate(() => {
+      const changed = window.__resolutionQueries.filter((q) => !q.matches);
+      for (const q of changed) q.dispatchEvent(new Event('change'));
+      return changed.length;
+    });
+    assert(told === 1, `the widget watches ${told} resolution queries that no longer match`);
+    await waitFor(page, () => {
+      const c = document.getElementById('p').shadowRoot.querySelector('[data-el="loss"]');
+      return Math.abs(c.width / c.getBoundingClientRect().width - 2) < 0.01;
+    }, null, async () => `at devicePixelRatio 2 the paused loss canvas still has ${await density()} pixels per CSS pixel`);
+  });
+
   test('element events: input while dragging, change on commit, one each per action; playground-update detail', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/__test/one.html`);
     await waitTraining(page, 'p');

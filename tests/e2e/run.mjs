@@ -385,7 +385,7 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
   await tab('reset-scale');
 });
 
-test('phone layout (360 px): no horizontal overflow, panels stacked', async ({ page, load, shot }) => {
+test('phone layout (320 px): no horizontal overflow, panels stacked, switches a full touch target', async ({ page, load, shot }) => {
   await load('/');
   await frames(page, 2);
   const check = async (what) => {
@@ -394,27 +394,34 @@ test('phone layout (360 px): no horizontal overflow, panels stacked', async ({ p
       body: document.body.scrollWidth,
       inner: innerWidth,
     }));
-    assert(widths.inner === 360, `viewport should be 360 px wide, is ${widths.inner}`);
-    assert(widths.doc <= 360 && widths.body <= 360, `${what}: page is ${widths.doc} px wide (body ${widths.body}) at a 360 px viewport`);
+    assert(widths.inner === 320, `viewport should be 320 px wide, is ${widths.inner}`);
+    assert(widths.doc <= 320 && widths.body <= 320, `${what}: page is ${widths.doc} px wide (body ${widths.body}) at a 320 px viewport`);
   };
   await check('closed');
   const boxes = [];
   for (const panel of ['histogram', 'loss', 'depth']) {
     const box = await page.locator(`[data-panel="${panel}"]`).boundingBox();
     assert(box, `panel ${panel} is not rendered`);
-    assert(box.x >= 0 && box.x + box.width <= 360, `panel ${panel} sticks out: x ${box.x}, width ${box.width}`);
+    assert(box.x >= 0 && box.x + box.width <= 320, `panel ${panel} sticks out: x ${box.x}, width ${box.width}`);
     boxes.push({ panel, ...box });
   }
   for (let i = 1; i < boxes.length; i++) {
     const [a, b] = [boxes[i - 1], boxes[i]];
     assert(b.y >= a.y + a.height - 0.5, `panels ${a.panel} and ${b.panel} are not stacked (y ${a.y}+${a.height} vs ${b.y})`);
   }
-  await shot('phone-360', { fullPage: true });
+  for (const name of ['Residual', 'LayerNorm']) {
+    const label = await page.getByRole('switch', { name }).evaluate((input) => input.closest('label').getBoundingClientRect().height);
+    assert(label >= 24, `the ${name} switch's label, its touch target, is ${label} px tall`);
+  }
+  await shot('phone-320', { fullPage: true });
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await frames(page, 2);
+  await check('with the copied link shown');
   await page.getByText('More', { exact: true }).click();
   await frames(page, 2);
   await check('with More open');
-  await shot('phone-360-more', { fullPage: true });
-}, { viewport: { width: 360, height: 740 } });
+  await shot('phone-320-more', { fullPage: true });
+}, { viewport: { width: 320, height: 640 } });
 
 test('after 5 Steps in the worker the frame equals the native CLI run bit for bit', async ({ page, load }) => {
   assert(existsSync(ABLATE), `${ABLATE} is missing: run \`cargo build --release --bin ablate\` first`);
@@ -667,6 +674,18 @@ test('an unknown URL parameter is named in the notice', async ({ page, load }) =
   await load('/?depth=500&width=31&residual=maybe&colour=red&lr=abc');
   const text = (await el(page, 'notice').textContent()).trim();
   assert(/\bcolour\b/.test(text), `the notice does not name the unknown parameter colour: ${text}`);
+});
+
+test('misspelt controls and panels lists are named in a notice and never hide everything', async ({ page, load }) => {
+  await load('/?controls=Depth,sliders&panels=nothing');
+  const text = (await el(page, 'notice').textContent()).trim();
+  assert(/controls: ignored "sliders"/.test(text) && /panels: ignored "nothing".*showing the default panels/.test(text), `the notice: ${text}`);
+  const shown = await page.evaluate(() => ({
+    controls: [...document.querySelectorAll('main [data-control]')].filter((c) => !c.hidden).map((c) => c.dataset.control),
+    panels: [...document.querySelectorAll('main [data-panel]')].filter((p) => !p.hidden).map((p) => p.dataset.panel),
+  }));
+  assert(shown.controls.join() === 'depth', `"Depth" shows the depth control alone: ${shown.controls}`);
+  assert(shown.panels.join() === 'histogram,loss,depth', `no known panel name shows the default panels: ${shown.panels}`);
 });
 
 // The embedding tests (element, iframe, URL state, lesson, figures) live in their own file.
