@@ -236,12 +236,32 @@ export function mount(root, bindings, options = {}) {
     return new Promise((resolve) => waiting.push([seq, resolve]));
   }
 
+  /** Shows `lines` after the earlier notices (the last 8, and how many more came before). Each
+   *  notice is its own node, added to the box, so that the live region announces only the new
+   *  ones. */
   function notice(lines) {
     if (!lines.length) return;
-    notices.push(...lines);
     const box = el('notice');
-    const hiddenCount = notices.length - 8;
-    box.textContent = (hiddenCount > 0 ? [`…and ${hiddenCount} earlier`, ...notices.slice(-8)] : notices).join(' · ');
+    for (const line of lines) {
+      const item = document.createElement('span');
+      item.dataset.notice = '';
+      item.textContent = notices.length ? ` · ${line}` : line;
+      notices.push(line);
+      box.append(item);
+    }
+    const items = box.querySelectorAll('[data-notice]');
+    for (let i = 0; i < items.length - 8; i++) items[i].remove();
+    const earlier = notices.length - 8;
+    let count = box.querySelector('[data-earlier]');
+    if (earlier > 0) {
+      if (!count) {
+        count = document.createElement('span');
+        count.dataset.earlier = '';
+        count.setAttribute('aria-hidden', 'true');
+        box.prepend(count);
+      }
+      count.textContent = `…and ${earlier} earlier`;
+    }
     box.hidden = false;
   }
 

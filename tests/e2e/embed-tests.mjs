@@ -598,7 +598,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
   // 6. Malformed input
 
   test('malformed URLs leave a working widget with a notice', async ({ page, load }) => {
-    // The notice box shows the last six notices, so each URL has at most six bad parameters.
+    // The notice box shows the last eight notices; each URL here has at most six bad parameters.
     const CASES = [
       // out of range
       { query: 'depth=0&width=200&tokens=999&gain=0&lr=100&warmup=-7', named: ['depth', 'width', 'tokens', 'gain', 'lr', 'warmup'],

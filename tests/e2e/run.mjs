@@ -676,6 +676,22 @@ test('an unknown URL parameter is named in the notice', async ({ page, load }) =
   assert(/\bcolour\b/.test(text), `the notice does not name the unknown parameter colour: ${text}`);
 });
 
+test('the notice box keeps the last 8 notices, and a new notice is added without rewriting the others', async ({ page, load }) => {
+  const unknown = Array.from({ length: 10 }, (_, i) => `x${i}=1`).join('&');
+  await load(`/?${unknown}`);
+  const box = el(page, 'notice');
+  const text = (await box.textContent()).trim();
+  assert(text.startsWith('…and 2 earlier · ') && /\bx9\b/.test(text) && !/\bx1\b/.test(text), `the notice: ${text}`);
+  const after = await page.evaluate(() => {
+    const box = document.querySelector('main [data-el="notice"]');
+    const last = [...box.querySelectorAll('[data-notice]')].at(-1);
+    window.ablationPlayground.set('depth', 'deep', { lenient: true });
+    return { kept: last?.isConnected, items: box.querySelectorAll('[data-notice]').length, text: box.textContent };
+  });
+  assert(after.kept && after.items === 8 && after.text.startsWith('…and 3 earlier · ') && /depth/.test(after.text) && !after.text.includes('x2'),
+    `after one more notice: ${JSON.stringify(after)}`);
+});
+
 test('misspelt controls and panels lists are named in a notice and never hide everything', async ({ page, load }) => {
   await load('/?controls=Depth,sliders&panels=nothing');
   const text = (await el(page, 'notice').textContent()).trim();
