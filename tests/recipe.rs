@@ -32,6 +32,8 @@ struct Outcome {
     combo: Combo,
     seed: u64,
     top_std: f64,
+    /// `‖∂L/∂x₀‖ / ‖∂L/∂x_L‖` at initialisation: below 1 the gradient vanishes on its way down.
+    grad_ratio: f64,
     final_loss: f64,
 }
 
@@ -41,7 +43,14 @@ fn outcomes(depth: usize, combos: &[Combo]) -> Vec<Outcome> {
         for seed in SEEDS {
             let r: Run = run(&config(combo, depth, seed), STEPS);
             assert_eq!(r.diverged_at, None, "{combo:?} depth {depth} seed {seed} diverged");
-            out.push(Outcome { combo, seed, top_std: r.init.act_std[depth], final_loss: r.loss[STEPS] });
+            let grad_ratio = r.init.grad_norm[0] / r.init.grad_norm[depth];
+            out.push(Outcome {
+                combo,
+                seed,
+                top_std: r.init.act_std[depth],
+                grad_ratio,
+                final_loss: r.loss[STEPS],
+            });
         }
     }
     out
@@ -53,7 +62,8 @@ fn of(outs: &[Outcome], combo: Combo) -> impl Iterator<Item = &Outcome> {
 
 #[test]
 fn depth_2_every_combination_learns() {
-    let outs = outcomes(2, &[Combo::BothOff, Combo::BothOnPre]);
+    use Combo::*;
+    let outs = outcomes(2, &[BothOff, LayerNormAlone, ResidualAlone, BothOnPre, BothOnPost]);
     for o in &outs {
         assert!(o.final_loss < 0.2, "depth 2 {:?} seed {}: loss {}", o.combo, o.seed, o.final_loss);
     }
@@ -65,10 +75,12 @@ fn depth_12_the_four_combinations_differ() {
     let outs = outcomes(12, &[BothOff, LayerNormAlone, ResidualAlone, BothOnPre]);
     for o in of(&outs, BothOff) {
         assert!(o.top_std < 0.1, "both off: the signal vanishes (std {})", o.top_std);
+        assert!(o.grad_ratio < 0.05, "both off: the gradient vanishes (ratio {})", o.grad_ratio);
         assert!(o.final_loss > 0.5, "both off: plateaus (loss {})", o.final_loss);
     }
     for o in of(&outs, LayerNormAlone) {
         assert!((o.top_std - 1.0).abs() < 0.01, "LN alone: std ≈ 1 (got {})", o.top_std);
+        assert!(o.grad_ratio > 3.0, "LN alone: the gradient grows on its way down (ratio {})", o.grad_ratio);
         assert!(o.final_loss > 0.5, "LN alone: trains badly (loss {})", o.final_loss);
     }
     for o in of(&outs, ResidualAlone) {
@@ -77,15 +89,35 @@ fn depth_12_the_four_combinations_differ() {
     }
     for o in of(&outs, BothOnPre) {
         assert!(o.final_loss < 0.15, "both on: the loss dives (got {})", o.final_loss);
+        assert!(
+            (1.0..10.0).contains(&o.grad_ratio),
+            "both on: the gradient arrives (ratio {})",
+            o.grad_ratio
+        );
         for other in outs.iter().filter(|x| x.seed == o.seed && x.combo != BothOnPre) {
             assert!(o.final_loss < 0.25 * other.final_loss, "both on vs {:?}, seed {}", other.combo, o.seed);
         }
     }
 }
 
-fn only_pre_norm_with_residual_trains(depth: usize, pre_max: f64) {
+/// The gradient ratios at depth 48 or 96: both off below `vanish`, LayerNorm alone above
+/// `explode`, and pre-norm with residual within a factor 50 of 1 (the table's 8.4 and 16).
+fn only_pre_norm_with_residual_trains(depth: usize, pre_max: f64, vanish: f64, explode: f64) {
     use Combo::*;
     let outs = outcomes(depth, &[BothOff, LayerNormAlone, ResidualAlone, BothOnPre, BothOnPost]);
+    for o in &outs {
+        let ratio = o.grad_ratio;
+        match o.combo {
+            BothOff => assert!(ratio < vanish, "depth {depth} both off seed {}: ratio {ratio}", o.seed),
+            LayerNormAlone => {
+                assert!(ratio > explode, "depth {depth} LN alone seed {}: ratio {ratio}", o.seed)
+            }
+            BothOnPre => {
+                assert!((1.0..50.0).contains(&ratio), "depth {depth} pre-norm seed {}: ratio {ratio}", o.seed)
+            }
+            _ => {}
+        }
+    }
     for o in &outs {
         if o.combo == BothOnPre {
             assert!(o.final_loss < pre_max, "depth {depth} pre-norm + residual: loss {}", o.final_loss);
@@ -106,12 +138,12 @@ fn only_pre_norm_with_residual_trains(depth: usize, pre_max: f64) {
 
 #[test]
 fn depth_48_only_pre_norm_with_residual_trains() {
-    only_pre_norm_with_residual_trains(48, 0.15);
+    only_pre_norm_with_residual_trains(48, 0.15, 1e-5, 1e3);
 }
 
 #[test]
 fn depth_96_only_pre_norm_with_residual_trains() {
-    only_pre_norm_with_residual_trains(96, 0.2);
+    only_pre_norm_with_residual_trains(96, 0.2, 1e-12, 1e6);
 }
 
 /// Share of the histogram's values beyond its fixed axis.
