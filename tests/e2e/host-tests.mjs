@@ -103,7 +103,7 @@ export default function registerHostTests({ test, assert, AssertionError }) {
   test('the host themes the widget: --ap-accent reaches the controls and the charts', async ({ page, baseUrl }) => {
     const host = await startServer();
     try {
-      const element = '<ablation-playground id="w" depth="6" panels="histogram" style="--ap-accent: rgb(10, 150, 20); --ap-font: monospace"></ablation-playground>';
+      const element = '<ablation-playground id="w" depth="6" panels="histogram" style="--ap-accent: rgb(10, 150, 20); --ap-font: monospace; --ap-bg: rgb(250, 245, 230); --ap-fg: rgb(30, 20, 90)"></ablation-playground>';
       TEST_PAGES.set('/__test/themed.html', () => hostPage(baseUrl, { element }));
       // the host's style attribute needs no CSP here; this page has none
       await page.goto(`${host.url}/__test/themed.html`);
@@ -113,10 +113,17 @@ export default function registerHostTests({ test, assert, AssertionError }) {
         return {
           switchOn: getComputedStyle(s.querySelector('[data-el="residual"]')).backgroundColor,
           font: getComputedStyle(s.querySelector('[data-el="status"]')).fontFamily,
+          fg: getComputedStyle(s.querySelector('[data-el="status"]')).color,
+          panel: getComputedStyle(s.querySelector('[data-panel="histogram"]')).backgroundColor,
+          // every part the README names, present for a host's ::part()
+          parts: ['controls', 'status', 'caption', 'notice', 'error', 'panels', 'panel', 'histogram', 'loss', 'depth', 'compare', 'sweep', 'knockout']
+            .filter((name) => !s.querySelector(`[part~="${name}"]`)),
         };
       });
       assert(t.switchOn === 'rgb(10, 150, 20)', `the Residual switch should take --ap-accent: ${t.switchOn}`);
       assert(t.font === 'monospace', `--ap-font: ${t.font}`);
+      assert(t.fg === 'rgb(30, 20, 90)' && t.panel === 'rgb(250, 245, 230)', `--ap-fg and --ap-bg: text ${t.fg}, panel ${t.panel}`);
+      assert(t.parts.length === 0, `parts the README names but the widget lacks: ${t.parts}`);
       // The histogram's bars are drawn in the accent colour.
       await waitFor(page, () => {
         const c = document.getElementById('w').shadowRoot.querySelector('[data-el="histogram"]');

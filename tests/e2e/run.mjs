@@ -25,6 +25,7 @@ import {
   frames,
   launchBrowser,
   loadPlayground,
+  makeWaitFor,
   openPage,
   startServer,
   state,
@@ -45,6 +46,8 @@ class AssertionError extends Error {}
 function assert(cond, message) {
   if (!cond) throw new AssertionError(message);
 }
+
+const waitFor = makeWaitFor(AssertionError);
 
 // `12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.40 · loss 0.068 · step 340`
 // Numbers are whatever the core's short() prints: 0.009, 1.40, 1496, 1.5e5, NaN, ∞, −∞.
@@ -315,8 +318,13 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
   await expectDepth(13);
   await page.keyboard.press('PageUp');
   const paged = await depthNow();
-  assert(paged > 14, `PageUp should move by more than one step, went to ${paged}`);
+  // a tenth of the range, 9.5, rounded to a whole step by the browser
+  assert(paged >= 22 && paged <= 23, `PageUp should move by about ten, went from 13 to ${paged}`);
   await expectDepth(paged);
+  await page.keyboard.press('PageDown');
+  const back = await depthNow();
+  assert(back >= 12 && back <= 14, `PageDown should move back by about ten, went from ${paged} to ${back}`);
+  await expectDepth(back);
   await page.keyboard.press('Home');
   await expectDepth(1);
   await page.keyboard.press('End');
@@ -549,6 +557,9 @@ test('a divergence after the first frames is announced in the status line and ca
 test('after Pause the status line matches the paused state', async ({ page, load }) => {
   await load('/?depth=12');
   await page.waitForTimeout(500);
+  // While training, the status line is marked busy, so a screen reader waits to read it.
+  const busy = () => page.evaluate(() => document.querySelector('[data-el="status"]').getAttribute('aria-busy'));
+  assert((await busy()) === 'true', `training: aria-busy is ${await busy()}`);
   // Pause a few frames after a status refresh, well inside the 250 ms interval, so this does
   // not depend on luck: at least one training slice has run since the line was written.
   await page.evaluate(
@@ -564,6 +575,7 @@ test('after Pause the status line matches the paused state', async ({ page, load
   await page.waitForTimeout(60);
   await pause(page);
   await page.waitForTimeout(600); // longer than the status line's 250 ms refresh interval
+  assert((await busy()) === 'false', `paused: aria-busy is ${await busy()}`);
   const j = await state(page);
   const s = await status(page);
   // The status line counts the updates applied; its loss is the last update's batch.
@@ -690,6 +702,18 @@ test('the notice box keeps the last 8 notices, and a new notice is added without
   });
   assert(after.kept && after.items === 8 && after.text.startsWith('…and 3 earlier · ') && /depth/.test(after.text) && !after.text.includes('x2'),
     `after one more notice: ${JSON.stringify(after)}`);
+});
+
+test('a value out of range typed under More is refused with a notice, and the control shows the value in force', async ({ page, load }) => {
+  await load('/?width=24');
+  await page.getByText('More', { exact: true }).click();
+  const width = page.getByRole('spinbutton', { name: 'Width' });
+  await width.fill('200');
+  await width.press('Enter');
+  await waitFor(page, () => /width/.test(document.querySelector('main [data-el="notice"]').textContent), null,
+    async () => `no notice for width 200: ${await el(page, 'notice').textContent()}`);
+  assert((await width.inputValue()) === '24', `the Width field shows ${await width.inputValue()}, not the 24 in force`);
+  assert((await state(page)).config.width === 24, 'the refused width changed the run');
 });
 
 test('misspelt controls and panels lists are named in a notice and never hide everything', async ({ page, load }) => {
