@@ -55,3 +55,46 @@ pub fn draw<DB: DrawingBackend>(
     }
     area.present().map_err(err)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::stats::{histogram, Range};
+
+    fn svg_of(h: &Histogram) -> String {
+        let mut svg = String::new();
+        draw(
+            &SVGBackend::with_string(&mut svg, (640, 480)).into_drawing_area(),
+            h,
+            "x",
+            1.0,
+            &Theme::light(1.0),
+        )
+        .unwrap();
+        svg
+    }
+
+    #[test]
+    fn values_beyond_the_axis_are_counted_at_its_edges_in_the_alert_colour() {
+        let inside: Vec<f64> = (0..40).map(|i| -3.9 + i as f64 * 0.19).collect();
+        let mut xs = inside.clone();
+        xs.extend([-7.0, -1e9, f64::NEG_INFINITY]);
+        xs.extend([4.5, 6.0, 1e30, f64::INFINITY, 9.0]);
+        xs.extend([f64::NAN, f64::NAN]);
+        let h = histogram(&xs, 32, Range::Fixed(-4.0, 4.0));
+        assert_eq!((h.below, h.above, h.nan), (3, 5, 2));
+        let alert = {
+            let RGBColor(r, g, b) = Theme::light(1.0).alert;
+            format!("#{r:02X}{g:02X}{b:02X}")
+        };
+        let svg = svg_of(&h);
+        for label in ["◀ 3 below", "5 above ▶", "2 NaN"] {
+            assert!(svg.contains(label), "the histogram does not say {label}");
+        }
+        // the two edge bars and the three labels
+        assert_eq!(svg.matches(&alert).count(), 5, "{alert} in:\n{svg}");
+        // with every value on the axis, nothing is drawn in the alert colour
+        let svg = svg_of(&histogram(&inside, 32, Range::Fixed(-4.0, 4.0)));
+        assert!(!svg.contains("below") && !svg.contains("above") && !svg.contains(&alert));
+    }
+}
