@@ -92,8 +92,7 @@ export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () =
     }
     worker = w;
     clearTimeout(bootTimer);
-    const timer = setTimeout(() => !booted && fallBack('the worker did not start in time'), BOOT_TIMEOUT_MS);
-    bootTimer = timer;
+    bootTimer = setTimeout(() => !booted && fallBack('the worker did not start in time'), BOOT_TIMEOUT_MS);
     w.onmessage = (e) => {
       if (w !== worker) return;
       lastHeard = performance.now();
@@ -105,16 +104,16 @@ export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () =
       }
       else if (m.type === 'ready') {
         booted = true;
-        clearTimeout(timer);
+        clearTimeout(bootTimer);
       } else if (m.type === 'boot-failed') {
-        clearTimeout(timer);
+        clearTimeout(bootTimer);
         fallBack(`the worker could not load the WebAssembly module (${m.message})`);
       } else if (m.type === 'error') onError(m.message);
     };
     w.onerror = (e) => {
       if (w !== worker) return;
       e.preventDefault?.();
-      clearTimeout(timer);
+      clearTimeout(bootTimer);
       if (!booted) fallBack(`the worker script did not load (${e.message || 'blocked or missing'})`);
       else onError(e.message || 'the worker failed');
     };

@@ -130,6 +130,7 @@ export function showError(root, message) {
     // not mounted yet (the wasm did not load): the box alone
     box = Object.assign(document.createElement('div'), { className: 'ap-error' });
     box.setAttribute('role', 'alert');
+    box.setAttribute('part', 'error');
     box.dataset.el = 'error';
     root.prepend(box);
   }

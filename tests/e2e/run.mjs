@@ -716,6 +716,18 @@ test('a value out of range typed under More is refused with a notice, and the co
   assert((await state(page)).config.width === 24, 'the refused width changed the run');
 });
 
+test('a WebAssembly module that fails to load is a visible error with its reason, not a blank page', async ({ page, baseUrl, problems }) => {
+  await page.route('**/ablation-playground_bg.wasm', (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body: 'not a wasm module' }));
+  await page.goto(`${baseUrl}/`);
+  await waitFor(page, () => document.querySelector('main [data-el="error"]:not([hidden])'), null, 'no error box after the wasm failed to load');
+  const text = await el(page, 'error').textContent();
+  assert(/^The playground stopped: .*WebAssembly.*\. Reload the page to try again\.$/.test(text), `the error box says: ${text}`);
+  // Trunk's own loader fails the same way; that is the only other complaint
+  assert(problems.every((p) => /WebAssembly|CompileError/.test(p)), `other problems: ${problems.join('; ')}`);
+  problems.length = 0;
+  await page.goto('about:blank'); // the shared end-of-test check fails on any visible error box
+});
+
 test('misspelt controls and panels lists are named in a notice and never hide everything', async ({ page, load }) => {
   await load('/?controls=Depth,sliders&panels=nothing');
   const text = (await el(page, 'notice').textContent()).trim();
