@@ -22,6 +22,8 @@ class AblationPlayground extends HTMLElement {
   /** Resolves with the controller once the widget has started (null if it could not). */
   #started = null;
   #reflecting = false;
+  /** The attribute being removed: its default value is not written back. */
+  #removing = null;
 
   connectedCallback() {
     // already running (moved within the page) or loading
@@ -49,6 +51,7 @@ class AblationPlayground extends HTMLElement {
           autoplay: !isOff(this.getAttribute('autoplay')),
           linkBase: assets.page,
           onParam: (name, value) => {
+            if (name === this.#removing) return;
             this.#reflecting = true;
             this.setAttribute(name, value);
             this.#reflecting = false;
@@ -79,18 +82,22 @@ class AblationPlayground extends HTMLElement {
       if (this.isConnected) return;
       this.#controller?.destroy();
       this.#controller = null;
-      this.#started = null;
+      // a load still under way decides for itself, when it ends, whether to start
+      if (!this.#mounting) this.#started = null;
     });
   }
 
   attributeChangedCallback(name, _old, value) {
     if (this.#reflecting || !this.#controller) return;
-    // A removed attribute means its default, as if it had never been there: a parameter's
-    // default value, every control, the default panels, training (a removed preset leaves
-    // what it set).
+    // A removed attribute means its default: a parameter's default value, every control, the
+    // default panels (a removed preset leaves what it set, a removed autoplay the run as it is).
     if (STATE.includes(name)) {
       if (value !== null) this.#controller.set(name, value, { lenient: true });
-      else if (name !== 'preset') this.#controller.unset(name);
+      else if (name !== 'preset') {
+        this.#removing = name;
+        this.#controller.unset(name);
+        this.#removing = null;
+      }
     } else this.#controller.setOption(name, value);
   }
 

@@ -24,8 +24,9 @@ export function tableWriter(table, columns) {
 }
 
 /** The pins' list: each label, numbered, with a Remove button that calls `onRemove(index)`.
- *  A click disables every Remove button until the list is written again, so that a double
- *  click cannot remove the next pin, whose button now stands where the removed one was. */
+ *  A double click removes one pin, not also the next one, whose button comes to stand where
+ *  the removed one was: a click disables every Remove button until the list is written again,
+ *  and the second click of a double click (its `detail` counts the clicks) does nothing. */
 export function pinListWriter(list, onRemove) {
   let shown = '';
   return (labels) => {
@@ -39,7 +40,8 @@ export function pinListWriter(list, onRemove) {
         remove.type = 'button';
         remove.textContent = 'Remove';
         remove.setAttribute('aria-label', `Remove pin ${i + 1}: ${label}`);
-        remove.addEventListener('click', () => {
+        remove.addEventListener('click', (e) => {
+          if (e.detail > 1) return;
           for (const b of list.querySelectorAll('button')) b.disabled = true;
           onRemove(i);
         });

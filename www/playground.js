@@ -18,7 +18,7 @@ const LAB_PANELS = ['compare', 'sweep', 'knockout'];
 export const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(String(v).trim().toLowerCase());
 
 export const TEMPLATE = `
-  <div class="ap-notice" data-el="notice" role="note" aria-live="polite" part="notice" hidden></div>
+  <div class="ap-notice" data-el="notice" role="note" aria-live="polite" part="notice"></div>
   <form class="ap-controls" data-el="controls" part="controls">
     <div class="ap-depth" data-control="depth">
       <label>Depth <input type="range" data-el="depth" name="depth" min="1" max="96" step="1" value="12"></label>
@@ -227,7 +227,8 @@ export function mount(root, bindings, options = {}) {
   /** Resolves once the widget has started (when it first comes near the viewport). */
   const created = new Promise((resolve) => (markCreated = resolve));
   /** `command`, at once if the widget has started, else once it has (then its promise). */
-  const whenCreated = (command) => (...args) => (settings ? command(...args) : created.then(() => command(...args)));
+  const whenCreated = (command) => (...args) =>
+    settings ? command(...args) : created.then(() => (stopped ? undefined : command(...args)));
 
   /** Resolves once a frame reflecting every command sent so far is on screen. */
   function drawn() {
@@ -263,7 +264,6 @@ export function mount(root, bindings, options = {}) {
       }
       count.textContent = `…and ${earlier} earlier`;
     }
-    box.hidden = false;
   }
 
   function fail(message) {
@@ -376,6 +376,8 @@ export function mount(root, bindings, options = {}) {
    *  reported through onParam, so that attributes and the address bar follow the state. */
   function set(name, text, { lenient = false } = {}) {
     if (!settings) {
+      // the last value given wins (several pin= given at once still make one list)
+      pending = pending.filter(([n]) => n !== name);
       pending.push([name, text]);
       return;
     }
@@ -600,7 +602,8 @@ export function mount(root, bindings, options = {}) {
     /** Sets a presentation option as its attribute or URL parameter reads (`controls`,
      *  `panels`, `autoplay`; null: the default); false if `name` is not one. */
     setOption(name, text) {
-      if (name === 'autoplay') isOff(text) ? controller.pause() : controller.play();
+      // autoplay says how a widget starts: removed later, it leaves the run as it is
+      if (name === 'autoplay') text != null && (isOff(text) ? controller.pause() : controller.play());
       else if (name === 'controls') controller.show({ controls: listOf('controls', text, CONTROLS) });
       else if (name === 'panels') controller.show({ panels: listOf('panels', text, PANELS) });
       else return false;
@@ -614,19 +617,20 @@ export function mount(root, bindings, options = {}) {
       changed();
     },
     // Each command returns a promise that resolves once its effect is drawn. Given before the
-    // widget has started, play and pause say how it starts; the others wait for it.
+    // widget has started, play and pause say how it starts (and resolve at once); the others
+    // wait for it (a widget that is never shown never starts).
     play() {
       playing = true;
       if (view?.finished) driver.send({ type: 'continue' });
       run();
       syncControls();
-      return whenCreated(drawn)();
+      return drawn();
     },
     pause() {
       playing = false;
       run();
       syncControls();
-      return whenCreated(drawn)();
+      return drawn();
     },
     step: whenCreated(() => {
       playing = false;
@@ -641,7 +645,8 @@ export function mount(root, bindings, options = {}) {
     }),
     drawn,
     /** Pins the live run at its current step (at most three pins). */
-    pin: whenCreated(() => {
+    pin: whenCreated(async () => {
+      if (!view.hasFrame) await drawn(); // the run's first frame says its step
       try {
         settings.addPin(view.step);
       } catch (e) {
@@ -670,6 +675,10 @@ export function mount(root, bindings, options = {}) {
     },
     destroy() {
       stopped = true;
+      // nothing more will be drawn: every promise still waiting resolves, commands waiting
+      // for the start are dropped
+      for (const [, resolve] of waiting.splice(0)) resolve();
+      markCreated();
       clearTimeout(updateTimer);
       driver?.stop();
       io.disconnect();

@@ -346,9 +346,21 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     await page.evaluate(() => document.getElementById('p').step());
     assert((await value(page, 'p')).step === v.step + 1, '.step() should train exactly one step');
 
-    // A removed attribute means its default.
+    // A removed attribute means its default (and stays removed).
     await page.evaluate(() => ['depth', 'residual'].forEach((n) => document.getElementById('p').removeAttribute(n)));
     await waitElStatus(page, 'p', /^12 layers · Residual ON · LayerNorm OFF · /);
+    const gone = await page.evaluate(() => ['depth', 'residual'].filter((n) => document.getElementById('p').hasAttribute(n)));
+    assert(gone.length === 0, `removed attributes came back: ${gone}`);
+    // autoplay only says how a widget starts: removing it later leaves the run paused
+    await page.evaluate(() => document.getElementById('p').pause());
+    const pausedAt = (await value(page, 'p')).step;
+    await page.evaluate(() => {
+      const p = document.getElementById('p');
+      p.setAttribute('autoplay', 'off');
+      p.removeAttribute('autoplay');
+    });
+    await frames(page, 20);
+    assert((await value(page, 'p')).step === pausedAt, 'removing autoplay started the paused run');
     // A preset set from a script rewrites the attributes it changes, as a control does.
     await page.evaluate(() => document.getElementById('p').setAttribute('preset', 'explode'));
     await waitElStatus(page, 'p', /^12 layers · Residual OFF · LayerNorm OFF · /);
@@ -368,6 +380,17 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
       return v;
     });
     assert(early.promise && early.step === 1 && early.depth === 3, `step() on a loading element: ${JSON.stringify(early)}`);
+    // pause() on an element that is never shown resolves (it only says how it will start)
+    const hidden = await page.evaluate(async () => {
+      const box = Object.assign(document.createElement('div'), { hidden: true });
+      const e = document.createElement('ablation-playground');
+      box.append(e);
+      document.body.append(box);
+      const answer = await Promise.race([e.pause().then(() => 'resolved'), new Promise((r) => setTimeout(() => r('still waiting after 3 s'), 3000))]);
+      box.remove();
+      return answer;
+    });
+    assert(hidden === 'resolved', `pause() on a hidden element: ${hidden}`);
   });
 
   test('element: moved within the page it trains on where it was; removed, it stops its worker', async ({ page, baseUrl }) => {
@@ -711,9 +734,20 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     const below0 = await value(page, 'below');
     assert(below0 === null || below0.step === 0, `the off-screen instance computed: ${JSON.stringify(below0)}`);
 
+    // Attributes changed before it starts: the last value of each counts, a removed pin is gone.
+    await page.evaluate(() => {
+      const below = document.getElementById('below');
+      below.setAttribute('depth', '7');
+      below.setAttribute('depth', '8');
+      below.setAttribute('pin', '@5');
+      below.removeAttribute('pin');
+    });
+
     // Into view: it starts; the one now far above stops.
     await page.locator('#below').scrollIntoViewIfNeeded();
     await waitTraining(page, 'below');
+    const started = await value(page, 'below');
+    assert(started.depth === 8 && started.pins.length === 0 && started.pin === '', `#below started with ${JSON.stringify({ depth: started.depth, pin: started.pin })}`);
     await frames(page, 1);
     const topPaused = (await value(page, 'top')).step;
     await frames(page, 30);

@@ -14,7 +14,7 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -806,7 +806,7 @@ async function runOne(browser, baseUrl, artifacts, t) {
 async function main() {
   const artifacts = await ensureArtifacts();
   // Failure screenshots of an earlier run would mislead.
-  for (const f of await readdir(artifacts)) if (f.startsWith('FAIL-')) await rm(join(artifacts, f));
+  for (const f of await readdir(artifacts)) if (f.startsWith('FAIL-') || f.startsWith('FLAKY-')) await rm(join(artifacts, f));
   const server = await startServer();
   const browser = await launchBrowser();
   let passed = 0;
@@ -826,6 +826,8 @@ async function main() {
         passed++;
         if (first) {
           flaky++;
+          const shot = join(artifacts, `FAIL-${slug(t.name)}.png`);
+          await rename(shot, shot.replace('FAIL-', 'FLAKY-')).catch(() => {});
           console.log(`FLAKY - ${t.name}: passed on its second try; the first failed: ${reasonOf(first)}`);
         } else console.log(`ok - ${t.name}`);
       } else {
