@@ -529,6 +529,18 @@ export function mount(root, bindings, options = {}) {
     emit('input');
   });
   el('depth').addEventListener('change', () => emit('change'));
+  // Page Up/Down move by ten layers (a browser's own step is a tenth of the range, 9.5, rounded)
+  el('depth').addEventListener('keydown', (e) => {
+    const by = { PageUp: 10, PageDown: -10 }[e.key];
+    if (!by) return;
+    e.preventDefault();
+    const slider = e.target;
+    const next = Math.min(Number(slider.max), Math.max(Number(slider.min), Number(slider.value) + by));
+    if (String(next) === slider.value) return;
+    slider.value = String(next);
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    slider.dispatchEvent(new Event('change', { bubbles: true }));
+  });
   el('residual').addEventListener('change', (e) => {
     set('residual', e.target.checked ? 'on' : 'off');
     emit('input');

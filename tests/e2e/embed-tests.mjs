@@ -478,6 +478,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
       p.addEventListener('playground-update', (e) => updates.push({ keys: Object.keys(e.detail).sort(), detail: e.detail, value: p.value }));
     });
     const seen = () => page.evaluate(() => window.seen);
+    const count = (list, type) => list.filter((e) => e.type === type).length;
     const slider = inside(page, 'p', 'depth');
 
     // A real drag with the mouse: `input` while moving, no `change` until the button is released.
@@ -503,6 +504,15 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     assert((await page.getAttribute('#p', 'residual')) === 'off', 'the Residual switch should set residual="off"');
     assert(toggled.some((e) => e.type === 'change'), 'no change event on the element for the Residual switch');
 
+    // Page Up from the keyboard: ten layers, one input and one change.
+    await page.evaluate(() => (window.seen = []));
+    const before = Number(await page.getAttribute('#p', 'depth'));
+    await slider.focus();
+    await page.keyboard.press('PageUp');
+    const paged = await seen();
+    assert((await page.getAttribute('#p', 'depth')) === String(before + 10), `PageUp from ${before}: depth ${await page.getAttribute('#p', 'depth')}`);
+    assert(count(paged, 'input') === 1 && count(paged, 'change') === 1 && paged.every((e) => e.fromElement), `PageUp fired ${JSON.stringify(paged)}`);
+
     // playground-update: detail has exactly the documented keys, and agrees with .value.
     await waitFor(page, () => window.updates.some((u) => u.detail.residual === 'off'), null, 'no playground-update after the Residual switch');
     const updates = await page.evaluate(() => window.updates);
@@ -514,7 +524,6 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
 
     // One event per action: a host counting `input`/`change` on the element must not see the
     // inner controls' own events bubbling out as well.
-    const count = (list, type) => list.filter((e) => e.type === type).length;
     const problems = [];
     const dragInputs = count(during, 'input');
     if (dragInputs !== sliderInputs) problems.push(`${dragInputs} input events on the element for ${sliderInputs} slider movements`);

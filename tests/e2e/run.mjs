@@ -317,14 +317,13 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
   await page.keyboard.press('ArrowRight');
   await expectDepth(13);
   await page.keyboard.press('PageUp');
-  const paged = await depthNow();
-  // a tenth of the range, 9.5, rounded to a whole step by the browser
-  assert(paged >= 22 && paged <= 23, `PageUp should move by about ten, went from 13 to ${paged}`);
-  await expectDepth(paged);
+  await expectDepth(23);
   await page.keyboard.press('PageDown');
-  const back = await depthNow();
-  assert(back >= 12 && back <= 14, `PageDown should move back by about ten, went from ${paged} to ${back}`);
-  await expectDepth(back);
+  await expectDepth(13);
+  await page.keyboard.press('PageDown');
+  await expectDepth(3);
+  await page.keyboard.press('PageDown');
+  await expectDepth(1);
   await page.keyboard.press('Home');
   await expectDepth(1);
   await page.keyboard.press('End');
