@@ -49,8 +49,8 @@ ensure_chromium() {
 }
 
 ensure_e2e_deps() {
-  if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/vite ]; then
-    say "installing playwright-core (and Vite, to bundle the npm package) for the browser tests"
+  if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/vite ] || [ ! -d tests/e2e/node_modules/axe-core ]; then
+    say "installing playwright-core (with Vite, to bundle the npm package, and axe-core, to audit accessibility) for the browser tests"
     (cd tests/e2e && npm ci --silent --no-audit --no-fund)
   fi
 }

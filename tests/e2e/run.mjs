@@ -16,6 +16,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import {
   ROOT,
@@ -36,6 +37,7 @@ import registerHostTests from './host-tests.mjs';
 import registerCompareTests from './compare-tests.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 
 // ---------------------------------------------------------------------------------------
@@ -725,6 +727,44 @@ test('a WebAssembly module that fails to load is a visible error with its reason
   assert(problems.every((p) => /WebAssembly|CompileError/.test(p)), `other problems: ${problems.join('; ')}`);
   problems.length = 0;
   await page.goto('about:blank'); // the shared end-of-test check fails on any visible error box
+});
+
+/** What axe-core finds against WCAG 2.2 A and AA and its best practices in the page as it is
+ *  now (shadow roots included), one line per rule broken. */
+async function axeViolations(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    if (result.passes.length < 20) return [`axe checked only ${result.passes.length} rules`];
+    return result.violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' > ')).join(' | ')}`);
+  });
+}
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`axe-core finds no WCAG 2.2 AA violation on the page (${colorScheme}), with More open, a pin and a notice`, async ({ page, load }) => {
+    await load('/?depth=12&colour=red');
+    await page.getByText('More', { exact: true }).click();
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    await waitFor(page, () => document.querySelectorAll('main [data-el="pins"] li').length === 1, null, 'the pin was not listed');
+    const found = await axeViolations(page);
+    assert(found.length === 0, found.join('; '));
+  }, { colorScheme });
+}
+
+test('axe-core finds no WCAG 2.2 AA violation in the example lesson (four elements) and the comparison panels', async ({ page, baseUrl }) => {
+  await page.goto(`${baseUrl}/www/lesson.html`);
+  await waitFor(page, () => [...document.querySelectorAll('ablation-playground')].every((e) => e.shadowRoot?.querySelector('[data-el="status"]')), null,
+    'the lesson\'s elements were not mounted', 30_000);
+  await waitFor(page, () => document.querySelector('ablation-playground').value?.step > 0, null, 'the first element did not start');
+  const lesson = await axeViolations(page);
+  assert(lesson.length === 0, `the lesson: ${lesson.join('; ')}`);
+  await page.goto(`${baseUrl}/?depth=3&width=8&tokens=8&panels=compare,knockout,loss`);
+  await waitFor(page, () => window.ablationPlayground?.value?.compare?.runs.every((r) => r.done), null, 'All four did not finish', 30_000);
+  await page.getByRole('button', { name: 'Knock out each layer' }).click();
+  await waitFor(page, () => window.ablationPlayground.value.knockout?.loss?.length === 3, null, 'the knockout did not finish');
+  const panels = await axeViolations(page);
+  assert(panels.length === 0, `the comparison panels: ${panels.join('; ')}`);
 });
 
 test('misspelt controls and panels lists are named in a notice and never hide everything', async ({ page, load }) => {
