@@ -27,6 +27,22 @@ export function loadBindings() {
   return bindings;
 }
 
+let policy;
+/** The widget's Trusted Types policy, `ablation-playground`, or null: a host whose CSP requires
+ *  Trusted Types (`require-trusted-types-for 'script'`) lists that name in `trusted-types`. It
+ *  passes on what it is given: the widget's own template and the URLs of its own worker. */
+export function trusted() {
+  if (policy === undefined) {
+    policy = null;
+    try {
+      policy = globalThis.trustedTypes?.createPolicy('ablation-playground', { createHTML: (s) => s, createScriptURL: (s) => s }) ?? null;
+    } catch {
+      // the host's CSP does not allow the name: plain strings, as in a browser without it
+    }
+  }
+  return policy;
+}
+
 /** Replaces some of the locations (called before the element is first used). */
 export function configureAssets(locations) {
   for (const [name, url] of Object.entries(locations)) {

@@ -2,7 +2,7 @@
 // before the worker existed), with a notice. Either way the widget sends engine commands and
 // receives encoded frames; nothing else differs.
 
-import { assets } from './assets.js';
+import { assets, trusted } from './assets.js';
 import { createEngine, PAGE_SLICE_MS } from './engine.js';
 
 /** A worker that has not booted by then is given up for the page's thread. */
@@ -15,11 +15,12 @@ const BUSY_MS = 250;
 /** A module worker for `url`. A Worker's script must be same-origin, so a widget served from
  *  another origin starts a same-origin blob: script that imports the real one. */
 function spawn(url) {
-  if (new URL(url).origin === location.origin) return new Worker(url, { type: 'module' });
+  const scriptUrl = (u) => trusted()?.createScriptURL(u) ?? u;
+  if (new URL(url).origin === location.origin) return new Worker(scriptUrl(url), { type: 'module' });
   const trampoline = URL.createObjectURL(
     new Blob([`import ${JSON.stringify(url)};`], { type: 'text/javascript' }),
   );
-  const worker = new Worker(trampoline, { type: 'module' });
+  const worker = new Worker(scriptUrl(trampoline), { type: 'module' });
   setTimeout(() => URL.revokeObjectURL(trampoline), 60_000);
   return worker;
 }

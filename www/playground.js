@@ -3,6 +3,7 @@
 // frames; a wasm `View` draws each frame and gives its words. Used by the page (app.js) and by
 // the <ablation-playground> element. No maths here: every number and sentence comes from Rust.
 
+import { trusted } from './assets.js';
 import { pinListWriter, tableWriter } from './comparisons.js';
 import { startDriver } from './driver.js';
 
@@ -134,7 +135,7 @@ export function showError(root, message) {
     box.dataset.el = 'error';
     root.prepend(box);
   }
-  box.textContent = `The playground stopped: ${message}. Reload the page to try again.`;
+  box.textContent = `The playground stopped: ${String(message).replace(/\.+$/, '')}. Reload the page to try again.`;
   box.hidden = false;
   const status = root.querySelector('[data-el="status"]');
   if (status && status.textContent === 'Loading…') status.textContent = 'The playground could not start.';
@@ -152,7 +153,7 @@ export function showError(root, message) {
 export function mount(root, bindings, options = {}) {
   const { state = [], controls = null, panels = null, linkBase = location.href, onParam = () => {}, onEvent = () => {} } =
     options;
-  root.innerHTML = TEMPLATE;
+  root.innerHTML = trusted()?.createHTML(TEMPLATE) ?? TEMPLATE;
   root.classList.add('ap');
   // The widget's own inputs report through onEvent; their native input/change events stay
   // inside, so a host listening on an <ablation-playground> hears each change once.

@@ -136,12 +136,14 @@ export default function registerHostTests({ test, assert, AssertionError }) {
     }
   });
 
-  test('the element runs under a strict Content-Security-Policy, from another origin', async ({ page, baseUrl }) => {
+  test('the element runs under a strict Content-Security-Policy with Trusted Types, from another origin', async ({ page, baseUrl }) => {
     const host = await startServer();
     try {
+      // Trusted Types too: the widget's HTML and worker URLs go through its named policy.
       const csp =
         `default-src 'none'; script-src ${baseUrl} 'wasm-unsafe-eval'; worker-src blob: ${baseUrl}; ` +
-        `connect-src ${baseUrl}; style-src ${baseUrl}; img-src ${baseUrl}`;
+        `connect-src ${baseUrl}; style-src ${baseUrl}; img-src ${baseUrl}; ` +
+        `require-trusted-types-for 'script'; trusted-types ablation-playground`;
       const head = `<meta http-equiv="Content-Security-Policy" content="${csp}">`;
       TEST_PAGES.set('/__test/csp.html', () => hostPage(baseUrl, { head }));
       const violations = [];
