@@ -23,9 +23,12 @@ trunk build --release --offline --dist "$dir"
 # rewrite the URLs, so a bundled page finds them; without a bundler they resolve as they are.
 pkg="$dir/package"
 mkdir -p "$pkg"
+# every script of the widget (the page's own app.js aside), the element as element.js, and the
+# bindings under the name the element's scripts import
+cp www/*.js www/widget.css "$pkg/"
+rm "$pkg/app.js"
+mv "$pkg/ablation-playground.js" "$pkg/element.js"
 cp "$dir/ablation-playground.js" "$dir/ablation-playground_bg.wasm" "$pkg/"
-cp www/assets.js www/playground.js www/comparisons.js www/driver.js www/engine.js www/worker.js www/widget.css "$pkg/"
-cp www/ablation-playground.js "$pkg/element.js"
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 cat > "$pkg/package.json" <<JSON
 {
@@ -47,6 +50,7 @@ configureAssets({
   wasm: new URL('./ablation-playground_bg.wasm', import.meta.url),
   worker: new URL('./worker.js', import.meta.url),
   engine: new URL('./engine.js', import.meta.url),
+  jobs: new URL('./jobs.js', import.meta.url),
   css: new URL('./widget.css', import.meta.url),
 });
 JS

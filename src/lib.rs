@@ -20,6 +20,7 @@ pub mod memory;
 pub mod model;
 pub mod training;
 pub mod view;
+pub(crate) mod wire;
 
 pub use config::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, SublayerKind};
 pub use model::stack::Stack;

@@ -4,12 +4,12 @@
 
 use ablation_playground::config::*;
 use ablation_playground::model::stack::{outputs, Stack};
-use ablation_playground::training::compare::{compare, four_combinations, Comparison};
+use ablation_playground::training::compare::{compare, compare_on, four_combinations};
 use ablation_playground::training::data::DataStream;
 use ablation_playground::training::knockout::{knockout, Knockout, KnockoutInProgress};
+use ablation_playground::training::outcome::Outcome;
 use ablation_playground::training::report::{run, trained, Run, RunInProgress, Snapshot};
-use ablation_playground::training::run_queue::Outcome;
-use ablation_playground::training::sweep::{parse_depths, sweep, DepthSweep, SweepSeries, MAX_SWEEP_DEPTHS};
+use ablation_playground::training::sweep::{parse_depths, sweep, sweep_on, SweepSeries, MAX_SWEEP_DEPTHS};
 use ablation_playground::Trainer;
 use nalgebra::DMatrix;
 
@@ -131,14 +131,10 @@ fn every_compare_entry_is_the_single_run_bit_for_bit() {
         for (entry, variant) in entries.iter().zip(four_combinations(&config)) {
             assert_outcome_is_the_run(entry, &run(&variant, steps), true);
         }
-        // the page's worker advances it in slices: the same bits
-        let mut sliced = Comparison::new(&config, steps);
-        let mut partial_seen = false;
-        while !sliced.advance(9) {
-            partial_seen |= sliced.current().is_some_and(|r| !r.loss().is_empty());
+        // the CLI's --threads: the same bits on any number of threads
+        for threads in [2, 3, 8] {
+            assert_same_outcomes(&compare_on(&config, steps, threads), &entries);
         }
-        assert!(partial_seen, "a slice can end inside a run");
-        assert_same_outcomes(sliced.entries(), &entries);
     }
     let diverged = compare(&diverging(8), steps);
     assert!(diverged.iter().any(|e| e.diverged_at.is_some() && e.final_loss.is_nan()));
@@ -166,17 +162,10 @@ fn every_sweep_entry_is_the_single_run_bit_for_bit() {
                 assert_outcome_is_the_run(&outcome, &single, false);
             }
         }
-        let mut sliced = DepthSweep::new(&config, &depths, steps).unwrap();
-        let mut filling_in = Vec::new();
-        while !sliced.advance(5) {
-            filling_in.push(sliced.series().map(|s: SweepSeries| s.final_loss.len()));
+        for threads in [2, 5] {
+            let threaded: [SweepSeries; 4] = sweep_on(&config, &depths, steps, threads).unwrap();
+            assert_same_series(&threaded, &series);
         }
-        assert_same_series(&sliced.series(), &series);
-        assert_eq!(sliced.runs_finished(), 12);
-        assert!(
-            filling_in.iter().any(|lengths| lengths[0] > lengths[3]),
-            "the series fill in run by run, from the first combination: {filling_in:?}"
-        );
     }
 }
 
@@ -200,8 +189,8 @@ fn sweep_depths_are_checked_like_the_parameter_table() {
         assert_eq!(e.name, "sweep");
         assert!(e.message.contains(message), "{text:?}: {e}");
     }
-    assert!(DepthSweep::new(&small(3), &[], 5).is_err());
-    assert!(DepthSweep::new(&small(3), &[3, 3], 5).is_err());
+    assert!(sweep_on(&small(3), &[], 5, 2).is_err());
+    assert!(sweep_on(&small(3), &[3, 3], 5, 2).is_err());
 }
 
 /// `‖changed − intact‖ / ‖intact‖` in Frobenius norms, by nalgebra in f64 (the knockout's

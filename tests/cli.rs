@@ -89,6 +89,23 @@ fn same_flags_give_identical_output() {
 }
 
 #[test]
+fn the_comparisons_give_the_same_bytes_on_any_number_of_threads() {
+    let args =
+        ["--depth", "3", "--width", "8", "--tokens", "4", "--steps", "20", "--compare", "--sweep", "1,2,5"];
+    let on = |threads: &str| {
+        let out = ablate(&[&args[..], &["--threads", threads]].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    let one = on("1");
+    assert!(!one.is_empty());
+    for threads in ["2", "3", "16"] {
+        assert!(on(threads) == one, "--threads {threads} printed other bytes than --threads 1");
+    }
+    assert!(ablate(&args).stdout == one, "the default (every core) prints the same bytes");
+}
+
+#[test]
 fn divergence_is_reported_with_nulls() {
     let r = report(&[&DIVERGING[..], &["--steps", "30"]].concat());
     let at = r["diverged_at"].as_u64().expect("diverges") as usize;
@@ -118,6 +135,8 @@ fn bad_flags_get_one_line_naming_the_flag_and_its_range_and_exit_2() {
         (&["--steps", "100001"], "--steps", "from 0 to 100000"),
         (&["--colour", "red"], "--colour", "unknown flag"),
         (&["--depth"], "--depth", "missing value"),
+        (&["--threads", "0"], "--threads", "from 1 to 256"),
+        (&["--threads", "two"], "--threads", "from 1 to 256"),
         (&["depth", "3"], "depth", "flags look like"),
     ];
     for (args, flag, range) in cases {

@@ -1,11 +1,13 @@
-//! The page's comparisons (pins, All four, the depth sweep), advanced in small slices as the
-//! worker does, equal the single runs with the same configurations, and cross to the page
-//! intact.
+//! The page's comparisons (pins, All four, the depth sweep, the knockout) are jobs that any
+//! worker of the pool runs: run here through their bytes, in slices, by several runners at
+//! once and out of order, they equal the single runs with the same configurations bit for bit.
 
 use ablation_playground::config::{parse_pins, Config, NormPlacement, Pin};
 use ablation_playground::training::compare::compare;
-use ablation_playground::training::lab::{Lab, LabState, LAB_STEPS};
-use ablation_playground::training::report::run;
+use ablation_playground::training::job::{Job, JobRunner, Report};
+use ablation_playground::training::knockout::knockout;
+use ablation_playground::training::lab::{Lab, LAB_STEPS};
+use ablation_playground::training::report::{run, trained};
 use ablation_playground::training::session::Session;
 use ablation_playground::training::sweep::{sweep, DEFAULT_SWEEP_DEPTHS};
 
@@ -15,6 +17,41 @@ fn small(depth: usize) -> Config {
 
 fn bits(xs: &[f64]) -> Vec<u64> {
     xs.iter().map(|x| x.to_bits()).collect()
+}
+
+/// A pool of `workers` runners: each idle one takes the next wanted job that nobody runs
+/// (through its bytes) and advances it `slice` steps a turn, reporting through bytes. The last
+/// worker reports first, so results arrive out of order. Returns the reports taken part way.
+fn run_pool(lab: &mut Lab, workers: usize, slice: usize) -> usize {
+    let mut slots: Vec<Option<(u32, JobRunner)>> = (0..workers).map(|_| None).collect();
+    let mut partial = 0;
+    loop {
+        for w in 0..workers {
+            if slots[w].is_some() {
+                continue;
+            }
+            let busy: Vec<u32> = slots.iter().flatten().map(|(id, _)| *id).collect();
+            if let Some(id) = lab.wanted().into_iter().find(|id| !busy.contains(id)) {
+                let (decoded, job) = Job::decode(&lab.job(id).unwrap()).unwrap();
+                assert_eq!(decoded, id);
+                slots[w] = Some((id, JobRunner::new(job).unwrap()));
+            }
+        }
+        if slots.iter().all(Option::is_none) {
+            return partial;
+        }
+        for slot in slots.iter_mut().rev() {
+            let Some((id, runner)) = slot else { continue };
+            let done = runner.advance(slice);
+            let bytes = runner.encoded_report(*id);
+            if lab.report(&bytes).unwrap() && !done {
+                partial += 1;
+            }
+            if done {
+                *slot = None;
+            }
+        }
+    }
 }
 
 #[test]
@@ -27,7 +64,7 @@ fn a_pin_is_its_run_recomputed_from_the_seed() {
     let mut lab = Lab::default();
     let pins = parse_pins(&Pin::new(&config, 37).text()).unwrap();
     lab.set_pins(&pins);
-    while lab.advance(3) {}
+    assert!(run_pool(&mut lab, 1, 3) > 0, "a pin reports as it trains");
     let state = lab.state();
     assert_eq!(state.pins.len(), 1);
     let p = &state.pins[0];
@@ -42,63 +79,144 @@ fn a_pin_is_its_run_recomputed_from_the_seed() {
 
     // a pin that stays keeps its run; a new one starts from the seed
     lab.set_pins(&[pins[0].clone(), Pin::new(&small(2), 5)]);
-    assert!(lab.busy());
-    while lab.advance(2) {}
+    assert_eq!(lab.wanted().len(), 1, "only the new pin is wanted");
+    run_pool(&mut lab, 2, 2);
     assert_eq!(lab.state().pins[0], state.pins[0]);
     lab.set_pins(&[]);
     assert!(lab.state().pins.is_empty() && !lab.busy());
 }
 
 #[test]
-fn all_four_and_the_sweep_in_slices_equal_their_single_runs() {
+fn all_four_and_the_sweep_from_any_number_of_workers_equal_their_single_runs() {
     let config = Config { norm: NormPlacement::Post, ..small(3) };
-    let mut lab = Lab::default();
-    lab.start_compare(&config);
-    lab.start_sweep(&Config { depth: 1, ..config.clone() });
-    let mut partial = None;
-    let mut slices = 0;
-    while lab.advance(7) {
-        slices += 1;
-        if slices == 100 {
-            partial = Some(lab.state());
+    let single_compare = compare(&config, LAB_STEPS);
+    let single_sweep =
+        sweep(&Config { depth: 1, ..config.clone() }, &DEFAULT_SWEEP_DEPTHS, LAB_STEPS).unwrap();
+    for workers in [1, 3] {
+        let mut lab = Lab::default();
+        lab.start_compare(&config);
+        lab.start_sweep(&Config { depth: 1, ..config.clone() });
+        assert_eq!(lab.wanted().len(), 4 + 4 * DEFAULT_SWEEP_DEPTHS.len());
+        assert!(run_pool(&mut lab, workers, 97) > 0);
+        let state = lab.state();
+        let c = state.compare.as_ref().unwrap();
+        assert_eq!(c.steps, LAB_STEPS);
+        for (row, single) in c.rows.iter().zip(&single_compare) {
+            assert!(row.done);
+            let row = &row.run;
+            assert_eq!((row.config.residual, row.config.norm), (single.config.residual, single.config.norm));
+            assert_eq!(bits(&row.loss), bits(&single.loss), "{workers} workers");
+            assert_eq!(row.grad_ratio.to_bits(), single.grad_ratio.to_bits());
+            assert_eq!(row.init_top_std.to_bits(), single.init_top_std.to_bits());
+        }
+        let s = state.sweep.as_ref().unwrap();
+        assert_eq!((s.depths.as_slice(), s.runs_finished), (&DEFAULT_SWEEP_DEPTHS[..], s.runs_total()));
+        for (a, b) in s.series.iter().zip(&single_sweep) {
+            assert_eq!(bits(&a.final_loss), bits(&b.final_loss), "{workers} workers");
+            assert_eq!(bits(&a.grad_ratio), bits(&b.grad_ratio));
+            assert_eq!(a.diverged_at, b.diverged_at);
         }
     }
-    // part way, the rows filled so far are those of the finished runs
-    let partial = partial.expect("the lab takes more than 100 slices");
-    let c = partial.compare.as_ref().unwrap();
-    assert_eq!(c.rows.len(), 4);
-    assert!(c.rows.iter().any(|r| !r.done), "part way, a row is still running");
+}
 
-    let state = lab.state();
-    let c = state.compare.as_ref().unwrap();
-    assert_eq!(c.steps, LAB_STEPS);
-    for (row, single) in c.rows.iter().zip(compare(&config, LAB_STEPS)) {
-        assert!(row.done);
-        let row = &row.run;
-        assert_eq!((row.config.residual, row.config.norm), (single.config.residual, single.config.norm));
-        assert_eq!(bits(&row.loss), bits(&single.loss));
-        assert_eq!(row.grad_ratio.to_bits(), single.grad_ratio.to_bits());
-        assert_eq!(row.init_top_std.to_bits(), single.init_top_std.to_bits());
-    }
-    let s = state.sweep.as_ref().unwrap();
-    assert_eq!(
-        (s.depths.as_slice(), s.runs_finished),
-        (&DEFAULT_SWEEP_DEPTHS[..], 4 * DEFAULT_SWEEP_DEPTHS.len())
-    );
-    let single = sweep(&Config { depth: 1, ..config.clone() }, &DEFAULT_SWEEP_DEPTHS, LAB_STEPS).unwrap();
-    for (a, b) in s.series.iter().zip(&single) {
-        assert_eq!(bits(&a.final_loss), bits(&b.final_loss));
-        assert_eq!(bits(&a.grad_ratio), bits(&b.grad_ratio));
-        assert_eq!(a.diverged_at, b.diverged_at);
-    }
-
-    // the state crosses to the page intact; damaged bytes are errors, not panics
-    let bytes = state.encode();
-    assert_eq!(LabState::decode(&bytes).unwrap(), state);
+#[test]
+fn part_way_a_row_shows_its_run_and_a_sweep_fills_in_from_the_shallow_end() {
+    let mut lab = Lab::default();
+    lab.start_compare(&small(2));
+    lab.start_sweep(&small(2));
+    let ids = lab.wanted();
+    // the second row's run, five steps in, reports before the first has started
+    let (_, job) = Job::decode(&lab.job(ids[1]).unwrap()).unwrap();
+    let mut runner = JobRunner::new(job).unwrap();
+    runner.advance(5);
+    assert!(lab.report(&runner.encoded_report(ids[1])).unwrap());
+    let c = lab.state().compare.unwrap();
+    assert!(!c.rows[0].done && c.rows[0].run.loss.is_empty(), "not started");
+    assert!(!c.rows[1].done && c.rows[1].run.loss.len() == 5, "in progress");
+    // a sweep run at depth 2 that finishes before depth 1 waits for it
+    let deep = ids[4 + 4]; // both off at the second depth
+    let (_, job) = Job::decode(&lab.job(deep).unwrap()).unwrap();
+    let Report::Run(outcome) = ablation_playground::training::job::run_job(job).unwrap() else {
+        panic!("a run")
+    };
+    assert!(lab.report(&Report::Run(outcome).encode(deep, true)).unwrap());
+    let s = lab.state().sweep.unwrap();
+    assert_eq!((s.runs_finished, s.series[0].final_loss.len()), (1, 0), "depth 1 is not in yet");
+    // a new All four replaces the old: the old one's reports are dropped
+    lab.start_compare(&small(3));
+    assert!(!lab.report(&runner.encoded_report(ids[1])).unwrap(), "a replaced job's report is dropped");
+    assert!(lab.job(ids[1]).is_none());
+    // damaged bytes are an error, never a panic
+    let bytes = runner.encoded_report(ids[1]);
     for cut in [0, 3, 10, bytes.len() / 2, bytes.len() - 1] {
-        assert!(LabState::decode(&bytes[..cut]).is_err(), "cut at {cut}");
+        assert!(lab.report(&bytes[..cut]).is_err(), "cut at {cut}");
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    assert!(LabState::decode(&longer).is_err());
+    assert!(lab.report(&longer).is_err());
+}
+
+#[test]
+fn the_knockout_from_the_live_runs_weights_equals_the_knockout_of_the_live_stack() {
+    for config in [small(4), Config { residual: false, norm: NormPlacement::Post, ..small(6) }] {
+        let mut live = Session::new(&Config { steps: 25, ..config.clone() });
+        while live.train_step() {}
+        let job = Job::knockout_of(&mut live);
+        let Job::Knockout { step, .. } = &job else { panic!("a knockout job") };
+        assert_eq!(*step, 25);
+        let mut lab = Lab::default();
+        let (_, decoded) = Job::decode(&job.encode(0)).unwrap();
+        assert_eq!(decoded, job, "the weights cross intact");
+        lab.start_knockout(decoded);
+        run_pool(&mut lab, 1, 2);
+        let k = lab.state().knockout.unwrap();
+        assert!(k.done && k.step == 25);
+        let (_, mut trainer) = trained(&config, 25);
+        let direct = knockout(&mut trainer);
+        assert_eq!(bits(&k.result.loss), bits(&direct.loss), "{config:?}");
+        assert_eq!(bits(&k.result.output_change), bits(&direct.output_change));
+        assert_eq!(k.result.intact_loss.to_bits(), direct.intact_loss.to_bits());
+        lab.clear_knockout();
+        assert!(lab.state().knockout.is_none());
+    }
+    // weights that do not fit are an error, not a panic
+    let Job::Knockout { config, step, mut weights } = Job::knockout_of(&mut Session::new(&small(3))) else {
+        panic!()
+    };
+    weights.pop();
+    assert!(JobRunner::new(Job::Knockout { config, step, weights }).is_err());
+}
+
+#[test]
+fn the_value_a_host_reads_holds_the_settings_the_readouts_and_the_comparisons() {
+    use ablation_playground::config::Settings;
+    use ablation_playground::view::json::value_json;
+    let pin = "depth:3,width:8,tokens:4,seed:18446744073709551615@4";
+    let settings =
+        Settings::from_query(&format!("depth=3&width=8&tokens=4&seed=18446744073709551615&pin={pin}"));
+    let mut lab = Lab::default();
+    lab.set_pins(&settings.pins);
+    let before: serde_json::Value =
+        serde_json::from_str(&value_json(&settings, None, &lab.state()).to_string()).unwrap();
+    assert_eq!(before["seed"], "18446744073709551615", "the 64-bit seed as text");
+    assert_eq!((before["depth"].as_i64(), before["step"].as_i64()), (Some(3), Some(0)));
+    assert!(before["loss"].is_null() && before["knockout"].is_null() && before["compare"].is_null());
+    assert_eq!(
+        (before["pin"].as_str(), before["pins"][0]["done"].as_bool()),
+        (Some("depth:3,width:8,tokens:4,seed:18446744073709551615@4"), Some(false))
+    );
+    let mut live = Session::new(&settings.config);
+    for _ in 0..4 {
+        live.train_step();
+    }
+    let frame = live.frame();
+    run_pool(&mut lab, 1, 10);
+    let after: serde_json::Value =
+        serde_json::from_str(&value_json(&settings, Some(&frame), &lab.state()).to_string()).unwrap();
+    assert_eq!(after["step"].as_i64(), Some(4));
+    // (serde_json's own float parsing may be one unit of the last place off)
+    let near = |v: &serde_json::Value| (v.as_f64().unwrap() - frame.loss()).abs() < 1e-12;
+    assert!(near(&after["loss"]), "{}", after["loss"]);
+    let pin = &after["pins"][0];
+    assert!(pin["done"].as_bool().unwrap() && near(&pin["loss"]), "the pin is the live run at step 4: {pin}");
 }

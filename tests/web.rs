@@ -3,7 +3,7 @@
 //! session to view, the readouts and the canvas drawing.
 #![cfg(target_arch = "wasm32")]
 
-use ablation_playground::web::{Session, Settings, View};
+use ablation_playground::web::{Job, Session, Settings, View};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -34,6 +34,11 @@ fn pixels(c: &HtmlCanvasElement) -> Vec<u8> {
     ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).unwrap().data().0
 }
 
+/// A live run of the configuration a query gives, answering desired state `generation`.
+fn session(query: &str, generation: u32) -> Session {
+    Session::new(&Settings::new(query).config_bytes(), generation).unwrap()
+}
+
 /// A session's current frame, loaded into a fresh view.
 fn view_of(session: &mut Session) -> View {
     let mut view = View::new();
@@ -58,7 +63,6 @@ fn query_sets_the_state_and_bad_values_fall_back_with_notices() {
     assert!(notices.iter().any(|n| n.contains("unknown parameter \"colour\"")), "{notices:?}");
     assert!(notices.iter().any(|n| n.starts_with("depth:")));
     assert!(bad.take_notices().is_empty(), "notices are handed out once");
-    assert!(Settings::names().iter().any(|n| n == "steps"));
 }
 
 #[wasm_bindgen_test]
@@ -68,9 +72,6 @@ fn a_preset_in_the_query_applies_first() {
     assert_eq!(s.get("optimizer").as_deref(), Some("sgd"));
     assert_eq!(s.get("preset").as_deref(), Some("custom"));
     assert!(!s.query().contains("preset"), "a link carries every parameter, not the preset");
-    let p = Settings::presets();
-    assert_eq!(p.len() % 2, 0);
-    assert!(p.chunks(2).any(|c| c[0] == "explode" && c[1].contains("SGD")), "{p:?}");
 }
 
 #[wasm_bindgen_test]
@@ -80,7 +81,11 @@ fn pins_come_from_the_query_leniently_and_go_back_into_it() {
     let notices = s.take_notices();
     assert_eq!(notices.len(), 2, "the bad pin and the fourth: {notices:?}");
     assert!(s.query().ends_with("&pin=residual:off@50;@3;depth:2@9"), "{}", s.query());
-    assert!(!s.run_query().contains("pin"), "the engine restarts from the model's parameters alone");
+    assert_eq!(
+        s.config_bytes(),
+        Settings::new("?depth=7").config_bytes(),
+        "the engine restarts from the model's parameters alone"
+    );
     assert!(s.add_pin(4).is_err(), "at most three");
     s.remove_pin(0);
     s.add_pin(4).unwrap();
@@ -110,7 +115,7 @@ fn a_bad_set_is_an_error_and_changes_nothing() {
 
 #[wasm_bindgen_test]
 fn training_moves_the_readouts_and_frames_of_older_generations_are_dropped() {
-    let mut session = Session::new("depth=4", 1);
+    let mut session = session("depth=4", 1);
     let mut view = view_of(&mut session);
     assert_eq!((view.step(), view.generation()), (0, 1));
     assert_eq!(session.train(25), 25);
@@ -123,7 +128,7 @@ fn training_moves_the_readouts_and_frames_of_older_generations_are_dropped() {
         view.status()
     );
     assert!(view.status().ends_with("· step 25"), "25 updates: {}", view.status());
-    session.restart("depth=5", 2);
+    session.want(&Settings::new("depth=5").config_bytes(), 2, true).unwrap();
     assert!(view.load(&session.frame(), 2).unwrap());
     assert!(!view.load(&old, 2).unwrap(), "a frame from before the restart is dropped");
     assert_eq!((view.step(), view.generation()), (0, 2));
@@ -133,7 +138,7 @@ fn training_moves_the_readouts_and_frames_of_older_generations_are_dropped() {
 
 #[wasm_bindgen_test]
 fn a_run_stops_at_its_step_limit() {
-    let mut session = Session::new("depth=2&steps=10", 0);
+    let mut session = session("depth=2&steps=10", 0);
     assert_eq!(session.train(1000), 10);
     assert!(!session.running());
     let view = view_of(&mut session);
@@ -144,13 +149,13 @@ fn a_run_stops_at_its_step_limit() {
 
 #[wasm_bindgen_test]
 fn post_norm_reports_unit_std() {
-    let view = view_of(&mut Session::new("depth=12&norm=post&residual=off", 0));
+    let view = view_of(&mut session("depth=12&norm=post&residual=off", 0));
     assert!(view.status().contains("act. std = 1.00"), "{}", view.status());
 }
 
 #[wasm_bindgen_test]
 fn the_charts_draw_on_a_canvas_and_follow_the_state() {
-    let mut session = Session::new("depth=12", 0);
+    let mut session = session("depth=12", 0);
     session.train(10);
     let view = view_of(&mut session);
     let (h, l, d) = (canvas(400, 300), canvas(400, 300), canvas(400, 300));
@@ -166,7 +171,7 @@ fn the_charts_draw_on_a_canvas_and_follow_the_state() {
     assert_eq!(corner, [80, 0, 120, 255], "the background follows the computed colour");
     view.draw_histogram(h.clone(), 1.0, false, "").unwrap();
     let before = pixels(&h);
-    session.restart("depth=96&residual=off&norm=off", 1);
+    session.want(&Settings::new("depth=96&residual=off&norm=off").config_bytes(), 1, true).unwrap();
     let view = view_of(&mut session);
     view.draw_histogram(h.clone(), 1.0, false, "").unwrap();
     assert_ne!(before, pixels(&h), "the histogram follows the configuration");
@@ -174,7 +179,7 @@ fn the_charts_draw_on_a_canvas_and_follow_the_state() {
 
 #[wasm_bindgen_test]
 fn a_diverged_run_is_a_normal_state() {
-    let mut session = Session::new("depth=12&norm=off&gain=3&optimizer=sgd&lr=5", 0);
+    let mut session = session("depth=12&norm=off&gain=3&optimizer=sgd&lr=5", 0);
     session.train(100);
     let view = view_of(&mut session);
     let at = view.diverged_at().expect("this recipe diverges");
@@ -184,4 +189,34 @@ fn a_diverged_run_is_a_normal_state() {
     view.draw_loss(c.clone(), 2.0, false, "").unwrap();
     view.draw_histogram(c, 2.0, false, "").unwrap();
     assert_eq!(session.train(10), 0, "a diverged run does not train on");
+}
+
+#[wasm_bindgen_test]
+fn comparisons_are_jobs_a_worker_runs_from_their_bytes() {
+    let settings = Settings::new("depth=2&width=8&tokens=4");
+    let mut view = view_of(&mut session("depth=2&width=8&tokens=4", 0));
+    view.start_compare(&settings);
+    let wanted = view.wanted();
+    assert_eq!(wanted.len(), 4, "All four is four jobs");
+    for id in wanted {
+        let mut job = Job::new(&view.job(id)).unwrap();
+        assert_eq!(job.id(), id);
+        while !job.advance(50) {
+            assert!(view.report(&job.report()).unwrap(), "a report part way is taken");
+        }
+        assert!(view.report(&job.report()).unwrap());
+    }
+    assert!(view.wanted().is_empty() && view.has_compare());
+    assert_eq!(view.compare_table().len(), 5 * 5, "a header and four rows of five cells");
+    assert!(!view.compare_summary().contains('…'), "every row finished: {}", view.compare_summary());
+    assert!(Job::new(&[1, 2, 3]).is_err(), "garbage is an error");
+    assert!(view.report(&[1, 2, 3]).is_err());
+    // the knockout travels from the live run's worker to a job
+    let mut live = session("depth=3&width=8&tokens=4", 0);
+    live.train(5);
+    view.start_knockout(&live.knockout_job()).unwrap();
+    let mut job = Job::new(&view.job(view.wanted()[0])).unwrap();
+    while !job.advance(1) {}
+    assert!(view.report(&job.report()).unwrap() && view.has_knockout());
+    assert!(view.knockout_summary().contains("at step 5"), "{}", view.knockout_summary());
 }

@@ -10,9 +10,7 @@
 
 import { assets, loadBindings } from './assets.js';
 import { mount, showError, isOff } from './playground.js';
-
-// `preset` first: it sets every parameter, and the others then adjust it
-const STATE = ['preset', 'depth', 'residual', 'norm', 'final_norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps', 'pin'];
+import { PRESET, STATE_NAMES as STATE } from './schema.js';
 
 class AblationPlayground extends HTMLElement {
   static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay'];
@@ -93,7 +91,7 @@ class AblationPlayground extends HTMLElement {
     // default panels (a removed preset leaves what it set, a removed autoplay the run as it is).
     if (STATE.includes(name)) {
       if (value !== null) this.#controller.set(name, value, { lenient: true });
-      else if (name !== 'preset') {
+      else if (name !== PRESET) {
         this.#removing = name;
         this.#controller.unset(name);
         this.#removing = null;

@@ -2,7 +2,9 @@
 // iframe (`?embed=1`) and driven by postMessage from origins the embedder allows (`?allow=`).
 
 import { loadBindings } from './assets.js';
+import { COMMANDS } from './controller.js';
 import { mount, showError, isOff } from './playground.js';
+import { PRESET } from './schema.js';
 
 /** URL parameters about presentation, not about the model. */
 const PRESENTATION = ['controls', 'panels', 'embed', 'autoplay', 'allow'];
@@ -63,7 +65,7 @@ function start(root, bindings) {
     const command = m.type.slice(MESSAGE.length);
     if (command === 'set') {
       // a preset first, wherever it stands: the other fields adjust it
-      const fields = Object.entries(m).sort(([a], [b]) => (b === 'preset') - (a === 'preset'));
+      const fields = Object.entries(m).sort(([a], [b]) => (b === PRESET) - (a === PRESET));
       for (const [name, value] of fields) {
         if (name === 'type') continue;
         if (!['string', 'number', 'boolean'].includes(typeof value) || String(value).length > 100) {
@@ -72,10 +74,10 @@ function start(root, bindings) {
         }
         if (!controller.setOption(name, String(value))) controller.set(name, String(value), { lenient: true });
       }
-    } else if (['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'knockout'].includes(command)) {
-      controller[command]();
     } else if (command === 'unpin') {
       controller.unpin(Number.isInteger(m.index) ? m.index : 0);
+    } else if (COMMANDS.includes(command)) {
+      controller[command]();
     } else {
       console.warn(`ablation-playground: ignored unknown command ${command.slice(0, 40)}`);
     }

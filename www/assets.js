@@ -9,6 +9,7 @@ export const assets = {
   wasm: new URL('../ablation-playground_bg.wasm', HERE).href,
   worker: new URL('./worker.js', HERE).href,
   engine: new URL('./engine.js', HERE).href,
+  jobs: new URL('./jobs.js', HERE).href,
   css: new URL('./widget.css', HERE).href,
   /** The playground page a copied link points to (none in the npm package). */
   page: new URL('../index.html', HERE).href,

@@ -1,158 +1,110 @@
-// Where training runs: a dedicated Web Worker when one starts, else the page's own thread (as
-// before the worker existed), with a notice. Either way the widget sends engine commands and
-// receives encoded frames; nothing else differs.
+// Where the live run trains: a Web Worker of its own when one starts, else the page's thread
+// (with a notice). Either way the page sends its desired state (protocol.js) and receives
+// frames; a replacement worker is sent the newest desired state, never a replay of commands.
 
-import { assets, trusted } from './assets.js';
 import { createEngine, PAGE_SLICE_MS } from './engine.js';
+import { KIND, initialState, sameBytes } from './protocol.js';
+import { startWorker } from './workers.js';
 
-/** A worker that has not booted by then is given up for the page's thread. */
-const BOOT_TIMEOUT_MS = 15_000;
 /** A worker silent this long while training is inside one long step, or whose turns take this
- *  long (a step, a knockout pass or a comparison's step at a large setting): a restart then
- *  replaces the worker instead of waiting for the turn to end. */
+ *  long (a step at a large setting): a restart then replaces the worker instead of waiting. */
 const BUSY_MS = 250;
 
-/** A module worker for `url`. A Worker's script must be same-origin, so a widget served from
- *  another origin starts a same-origin blob: script that imports the real one. */
-function spawn(url) {
-  const scriptUrl = (u) => trusted()?.createScriptURL(u) ?? u;
-  if (new URL(url).origin === location.origin) return new Worker(scriptUrl(url), { type: 'module' });
-  const trampoline = URL.createObjectURL(
-    new Blob([`import ${JSON.stringify(url)};`], { type: 'text/javascript' }),
-  );
-  const worker = new Worker(scriptUrl(trampoline), { type: 'module' });
-  setTimeout(() => URL.revokeObjectURL(trampoline), 60_000);
-  return worker;
-}
-
 /**
- * Starts the engine. `onFrame(bytes, seq)` gets every frame and the number of the last command
- * applied before it; `onNotice(text)` says when training falls back to the page's thread;
- * `onError(text)` reports a broken engine.
- * Returns { send(command), mode: 'worker' | 'page', stop(), seq (of the last command sent) }.
+ * `onFrame(bytes)` gets every frame, `onKnockout(bytes, generation)` the stack for a knockout
+ * job; `onNotice(text)` says when training falls back to the page's thread; `onError(text)`
+ * reports a broken engine. Returns the driver: { want(state), replace(), stop(), mode,
+ * workerId, engineMemory, timings }.
  */
-export function startDriver(bindings, { onFrame, onNotice, onError, onLab = () => {} }) {
-  let worker = null;
-  let local = null;
-  let lastHeard = 0;
-  let booted = false;
-  let playing = false;
-  let lastRestart = null;
-  let bootTimer = 0;
-  let stopped = false;
-  // the comparisons' latest commands, sent again to a replacement engine
-  const lab = new Map();
-  let seq = 0; // numbers the commands; frames say which they reflect
+export function startDriver(bindings, { onFrame, onKnockout, onNotice, onError }) {
+  const run = {
+    worker: null,
+    local: null,
+    /** The newest desired state, and when the worker was last heard from. */
+    state: null,
+    /** What a new worker need not do: nothing for the first, everything the state asked when
+     *  a replacement was started. */
+    done: initialState(null),
+    lastHeard: 0,
+    stopped: false,
+  };
   const driver = {
     mode: 'worker',
+    /** The live worker's number (0 on the page's thread): the pool's workers have others. */
+    workerId: 0,
     /** Bytes of the engine's wasm memory, as last reported (for the benchmark). */
     engineMemory: 0,
-    /** The engine's last restart and mean step, in ms (for the benchmark). */
+    /** The engine's last restart and mean step, in ms, its last turn (for the benchmark). */
     timings: {},
-    send,
+    want,
+    replace,
     stop,
-    get seq() {
-      return seq;
-    },
   };
 
-  /** A frame from either engine, with its engine's memory and timings. */
-  function received(bytes, frameSeq, memory, timings) {
-    driver.engineMemory = memory;
-    driver.timings = timings;
-    onFrame(bytes, frameSeq);
+  function received(m) {
+    run.lastHeard = performance.now();
+    if (m.kind === KIND.frame) {
+      driver.engineMemory = m.memory;
+      driver.timings = m.timings;
+      onFrame(m.bytes);
+    } else if (m.kind === KIND.knockout) onKnockout(m.bytes, m.generation);
   }
 
   function fallBack(reason) {
-    if (local || stopped) return;
-    worker?.terminate();
-    worker = null;
+    if (run.local || run.stopped) return;
+    run.worker?.terminate();
+    run.worker = null;
     driver.mode = 'page';
+    driver.workerId = 0;
     onNotice(`Training runs on the page's thread (slower; the page may stutter at large settings): ${reason}`);
-    const post = (bytes, s, timings) => received(bytes, s, bindings.memoryBytes(), { ...timings });
-    const postLab = (bytes, timings) => {
-      driver.timings = { ...timings };
-      onLab(bytes);
+    const post = {
+      frame: (bytes, timings) => received({ kind: KIND.frame, bytes, memory: bindings.memoryBytes(), timings: { ...timings } }),
+      knockout: (bytes, generation) => received({ kind: KIND.knockout, bytes, generation }),
     };
-    local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError, postLab });
-    // the whole state is the last restart, whether to play, and the comparisons asked for
-    if (lastRestart) local.command({ ...lastRestart, seq });
-    for (const c of lab.values()) local.command({ ...c, seq });
-    local.command({ type: playing ? 'play' : 'pause', seq });
+    run.local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError });
+    if (run.state) run.local.want(run.state, run.done);
   }
 
-  function startWorker() {
-    booted = false;
+  function start() {
     driver.timings = {}; // a new worker has taken no turn yet
-    let w;
-    try {
-      w = spawn(assets.worker);
-    } catch (e) {
-      fallBack(`no worker could be started (${e?.message ?? e})`);
-      return;
-    }
-    worker = w;
-    clearTimeout(bootTimer);
-    bootTimer = setTimeout(() => !booted && fallBack('the worker did not start in time'), BOOT_TIMEOUT_MS);
-    w.onmessage = (e) => {
-      if (w !== worker) return;
-      lastHeard = performance.now();
-      const m = e.data;
-      if (m.type === 'frame') received(m.bytes, m.seq, m.memory, m.timings);
-      else if (m.type === 'lab') {
-        driver.timings = m.timings;
-        onLab(m.bytes);
-      }
-      else if (m.type === 'ready') {
-        booted = true;
-        clearTimeout(bootTimer);
-      } else if (m.type === 'boot-failed') {
-        clearTimeout(bootTimer);
-        fallBack(`the worker could not load the WebAssembly module (${m.message})`);
-      } else if (m.type === 'error') onError(m.message);
-    };
-    w.onerror = (e) => {
-      if (w !== worker) return;
-      e.preventDefault?.();
-      clearTimeout(bootTimer);
-      if (!booted) fallBack(`the worker script did not load (${e.message || 'blocked or missing'})`);
-      else onError(e.message || 'the worker failed');
-    };
-    w.postMessage({ type: 'boot', bindings: assets.bindings, wasm: assets.wasm, engine: assets.engine });
-    lastHeard = performance.now();
+    const worker = startWorker('live', { onMessage: received, onFailed: fallBack, onError });
+    if (!worker) return;
+    run.worker = worker;
+    driver.workerId = worker.id;
+    run.lastHeard = performance.now();
+    if (run.state) worker.post({ kind: KIND.state, state: run.state, done: run.done });
   }
 
-  function send(command) {
-    command.seq = ++seq;
-    if (command.type === 'restart') lastRestart = command;
-    if (['pins', 'compare', 'sweep'].includes(command.type)) lab.set(command.type, command);
-    if (command.type === 'play') playing = true;
-    if (command.type === 'pause' || command.type === 'step') playing = false;
-    if (local) return local.command(command);
+  /** Replaces the live worker by a new one, which is sent the newest desired state. */
+  function replace() {
+    if (run.local || run.stopped) return;
+    run.worker?.terminate();
+    run.done = run.state;
+    start();
+  }
+
+  function want(state) {
+    const before = run.state;
+    run.state = state;
+    if (run.local) return run.local.want(state, run.done);
+    const worker = run.worker;
     if (!worker) return;
     // Inside one long step the worker cannot read its inbox: start afresh rather than wait.
-    const silent = playing && performance.now() - lastHeard > BUSY_MS;
+    const restarts = !before || state.restarts !== before.restarts || !sameBytes(state.config, before.config);
+    const silent = before?.playing && performance.now() - run.lastHeard > BUSY_MS;
     const slowTurns = driver.timings.busy && driver.timings.tickMs > BUSY_MS;
-    if (command.type === 'restart' && booted && (silent || slowTurns)) {
-      worker.terminate();
-      startWorker();
-      worker.postMessage(command);
-      for (const c of lab.values()) worker.postMessage(c);
-      worker.postMessage({ type: playing ? 'play' : 'pause' });
-      return;
-    }
-    worker.postMessage(command);
+    if (restarts && worker.booted && (silent || slowTurns)) return replace();
+    worker.post({ kind: KIND.state, state, done: run.done });
   }
 
   function stop() {
-    stopped = true;
-    clearTimeout(bootTimer);
-    worker?.terminate();
-    worker = null;
-    local?.stop();
+    run.stopped = true;
+    run.worker?.terminate();
+    run.worker = null;
+    run.local?.stop();
   }
 
   if (typeof Worker === 'undefined') fallBack('this browser has no Web Workers');
-  else startWorker();
+  else start();
   return driver;
 }

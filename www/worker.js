@@ -1,29 +1,47 @@
-// The playground's Web Worker: loads the wasm core and runs the training loop (engine.js) off
-// the page's thread. The first message says where the bindings, the wasm and the engine are;
-// every later message is an engine command. Frames go back as transferred byte buffers.
-// It imports nothing statically, so that a bundler may copy it as a file on its own.
+// The playground's Web Worker: loads the wasm core and runs either the live run (engine.js) or
+// the comparisons' jobs (jobs.js), off the page's thread. The first message (`boot`) says which,
+// and where the bindings, the wasm and the loops are, with the protocol's message kinds
+// (protocol.js). It imports nothing statically, so that a bundler may copy it as a file on its
+// own.
 
-let engine = null;
+let handle = null;
+let KIND = null;
 const early = [];
+
+function receive(m) {
+  if (m.kind === KIND.state) handle.want(m.state, m.done);
+  else if (m.kind === KIND.job) handle.run(m.bytes);
+  else if (m.kind === KIND.cancel) handle.cancel();
+}
 
 self.onmessage = async (e) => {
   const m = e.data;
-  if (m?.type !== 'boot') {
-    if (engine) engine.command(m);
+  if (m?.kind !== 'boot') {
+    if (handle) receive(m);
     else early.push(m);
     return;
   }
+  KIND = m.kinds;
   try {
-    const [bindings, { createEngine }] = await Promise.all([import(m.bindings), import(m.engine)]);
+    const live = m.role === 'live';
+    const [bindings, loop] = await Promise.all([import(m.bindings), import(live ? m.engine : m.jobs)]);
     await bindings.default({ module_or_path: m.wasm });
-    engine = createEngine(bindings, (bytes, seq, timings) =>
-        self.postMessage({ type: 'frame', bytes, seq, memory: bindings.memoryBytes(), timings }, [bytes.buffer]), {
-      onError: (message) => self.postMessage({ type: 'error', message }),
-      postLab: (bytes, timings) => self.postMessage({ type: 'lab', bytes, timings }, [bytes.buffer]),
-    });
-    self.postMessage({ type: 'ready' });
-    for (const c of early.splice(0)) engine.command(c);
+    const onError = (message) => self.postMessage({ kind: KIND.error, message });
+    if (live) {
+      const post = {
+        frame: (bytes, timings) =>
+          self.postMessage({ kind: KIND.frame, bytes, memory: bindings.memoryBytes(), timings }, [bytes.buffer]),
+        knockout: (bytes, generation) => self.postMessage({ kind: KIND.knockout, bytes, generation }, [bytes.buffer]),
+      };
+      handle = loop.createEngine(bindings, post, { onError });
+    } else {
+      const report = (bytes, done, id) =>
+        self.postMessage({ kind: KIND.report, bytes, done, id, memory: bindings.memoryBytes() }, [bytes.buffer]);
+      handle = loop.createJobLoop(bindings, report, { onError });
+    }
+    self.postMessage({ kind: KIND.ready });
+    for (const c of early.splice(0)) receive(c);
   } catch (err) {
-    self.postMessage({ type: 'boot-failed', message: String(err?.message ?? err) });
+    self.postMessage({ kind: KIND.bootFailed, message: String(err?.message ?? err) });
   }
 };

@@ -2,10 +2,10 @@
 //! Run `ablate --help` for the flags; the README documents them and the JSON.
 
 use ablation_playground::config::{find_flag, preset_choices, PARAMS, PRESET, PRESETS};
-use ablation_playground::training::compare::compare;
+use ablation_playground::training::compare::compare_on;
 use ablation_playground::training::knockout::knockout;
 use ablation_playground::training::report::trained;
-use ablation_playground::training::sweep::{parse_depths, sweep, DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
+use ablation_playground::training::sweep::{parse_depths, sweep_on, DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
 use ablation_playground::view::figures::{compare_svg, knockout_svg, panels_svg, sweep_svg};
 use ablation_playground::view::json::{compare_json, sweep_json, Json};
 use ablation_playground::Config;
@@ -13,6 +13,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const MAX_STEPS: usize = 100_000;
+/// More threads than runs would wait idle: a sweep has at most 64.
+const MAX_THREADS: usize = 256;
+
+/// The cores this process may use: the default of `--threads`.
+fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
 
 fn usage() -> String {
     let mut s = String::from(
@@ -37,6 +44,11 @@ fn usage() -> String {
          up to {MAX_SWEEP_DEPTHS} distinct integers from 1 to 96, comma-separated\n"
     );
     s += "  --knockout   after training, each layer in turn replaced by the identity, on the probe batch\n";
+    s += &format!(
+        "  --threads N  train the comparisons' runs on up to N threads at once, with the same results \
+         [{}, the available cores]; an integer from 1 to {MAX_THREADS}\n",
+        available_threads()
+    );
     s
 }
 
@@ -49,6 +61,7 @@ struct Options {
     knockout: bool,
     /// The depths to sweep, if asked.
     sweep: Option<Vec<usize>>,
+    threads: usize,
 }
 
 /// Parses `--flag value` and `--flag=value` pairs. A `--preset` applies first, wherever it
@@ -60,6 +73,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut svg_dir = None;
     let mut dark = false;
     let (mut compare, mut knockout, mut sweep) = (false, false, None);
+    let mut threads = available_threads();
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
@@ -105,6 +119,11 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 .ok()
                 .filter(|s| *s <= MAX_STEPS)
                 .ok_or_else(|| format!("--steps: \"{value}\" is not an integer from 0 to {MAX_STEPS}"))?;
+        } else if flag == "threads" {
+            threads =
+                value.trim().parse::<usize>().ok().filter(|t| (1..=MAX_THREADS).contains(t)).ok_or_else(
+                    || format!("--threads: \"{value}\" is not an integer from 1 to {MAX_THREADS}"),
+                )?;
         } else if flag == PRESET {
             config.set(PRESET, &value).map_err(|e| format!("--{flag}: {}", e.message))?;
         } else {
@@ -118,7 +137,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         config.set(name, &value).expect("checked above");
     }
     config.steps = steps;
-    Ok(Options { config, steps, svg_dir, dark, compare, knockout, sweep })
+    Ok(Options { config, steps, svg_dir, dark, compare, knockout, sweep, threads })
 }
 
 fn write_svgs(dir: &Path, figures: &[(&str, String)]) -> Result<(), String> {
@@ -151,14 +170,15 @@ fn report(options: &Options) -> Result<String, String> {
     }
     drop(trainer); // the comparisons train their own stacks
     if options.compare {
-        let entries = compare(config, steps);
+        let entries = compare_on(config, steps, options.threads);
         fields.push(("compare", compare_json(&entries)));
         if draw {
             figures.push(("compare", compare_svg(&entries, steps, dark).map_err(drawing_failed)?));
         }
     }
     if let Some(depths) = &options.sweep {
-        let series = sweep(config, depths, steps).map_err(|e| format!("--sweep: {}", e.message))?;
+        let series = sweep_on(config, depths, steps, options.threads)
+            .map_err(|e| format!("--sweep: {}", e.message))?;
         fields.push(("sweep", sweep_json(depths, &series)));
         if draw {
             figures.push(("sweep", sweep_svg(depths, &series, steps, dark).map_err(drawing_failed)?));

@@ -1,12 +1,20 @@
 //! What the reader configures: the settings (`Config` and its choices) and the one table that
 //! names, ranges and parses them for every entry point (URL, element, messages, CLI).
 
+mod codec;
 mod pins;
 mod presets;
+mod query;
+mod schema;
 mod settings;
+mod state;
 mod table;
 
+pub(crate) use codec::{read_pins, write_pins};
 pub use pins::*;
 pub use presets::*;
+pub use query::*;
+pub use schema::*;
 pub use settings::*;
+pub use state::Settings;
 pub use table::*;

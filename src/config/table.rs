@@ -30,7 +30,11 @@ pub struct ParamSpec {
     pub name: &'static str,
     /// Command-line flag, without the leading `--`.
     pub flag: &'static str,
+    /// The control's label on the page ("Learning rate").
+    pub label: &'static str,
     pub kind: Kind,
+    /// For a choice: each word's text in the page's menu, in order (empty: the words).
+    pub choice_labels: &'static [&'static str],
     pub help: &'static str,
     /// The current value in canonical text form (what a URL would carry).
     pub get: fn(&Config) -> String,
@@ -71,7 +75,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "depth",
         flag: "depth",
+        label: "Depth",
         kind: Kind::Int { min: 1, max: 96, multiple_of: 1 },
+        choice_labels: &[],
         help: "number of sublayers",
         get: |c| c.depth.to_string(),
         set: |c, v| c.depth = int(v) as usize,
@@ -79,7 +85,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "residual",
         flag: "residual",
+        label: "Residual",
         kind: Kind::Choice(ON_OFF),
+        choice_labels: &[],
         help: "add each sublayer's input to its output",
         get: |c| ON_OFF[usize::from(!c.residual)].into(),
         set: |c, v| c.residual = choice(v) == 0,
@@ -87,7 +95,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "norm",
         flag: "norm",
+        label: "LayerNorm",
         kind: Kind::Choice(NORMS),
+        choice_labels: &[],
         help: "normalisation: off, pre (x + F(LN(x))) or post (LN(x + F(x)))",
         get: |c| NORMS[c.norm as usize].into(),
         set: |c, v| c.norm = [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post][choice(v)],
@@ -95,7 +105,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "final_norm",
         flag: "final-norm",
+        label: "Final norm",
         kind: Kind::Choice(ON_OFF),
+        choice_labels: &["on (pre-norm)", "off"],
         help: "a pre-norm stack ends with a final norm before the readout (as GPT-2's ln_f)",
         get: |c| ON_OFF[usize::from(!c.final_norm)].into(),
         set: |c, v| c.final_norm = choice(v) == 0,
@@ -103,7 +115,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "norm_kind",
         flag: "norm-kind",
+        label: "Norm kind",
         kind: Kind::Choice(NORM_KINDS),
+        choice_labels: &["LayerNorm", "RMSNorm"],
         help: "LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)",
         get: |c| NORM_KINDS[c.norm_kind as usize].into(),
         set: |c, v| c.norm_kind = [NormKind::LayerNorm, NormKind::RmsNorm][choice(v)],
@@ -111,7 +125,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "sublayer",
         flag: "sublayer",
+        label: "Sublayer",
         kind: Kind::Choice(SUBLAYERS),
+        choice_labels: &["relu(xW)", "FFN (GELU)", "attention", "attention + FFN blocks"],
         help: "what each sublayer computes",
         get: |c| SUBLAYERS[c.sublayer as usize].into(),
         set: |c, v| {
@@ -122,7 +138,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "width",
         flag: "width",
+        label: "Width",
         kind: Kind::Int { min: 8, max: 128, multiple_of: 4 },
+        choice_labels: &[],
         help: "features per token d",
         get: |c| c.width.to_string(),
         set: |c, v| c.width = int(v) as usize,
@@ -130,7 +148,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "tokens",
         flag: "tokens",
+        label: "Tokens",
         kind: Kind::Int { min: 1, max: 256, multiple_of: 1 },
+        choice_labels: &[],
         help: "tokens per sequence T",
         get: |c| c.tokens.to_string(),
         set: |c, v| c.tokens = int(v) as usize,
@@ -138,7 +158,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "gain",
         flag: "init-gain",
+        label: "Init gain",
         kind: Kind::Float { min: 0.01, max: 10.0 },
+        choice_labels: &[],
         help: "weights ~ N(0, gain²/fan_in)",
         get: |c| format_float(c.init_gain),
         set: |c, v| c.init_gain = float(v),
@@ -146,7 +168,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "optimizer",
         flag: "optimizer",
+        label: "Optimiser",
         kind: Kind::Choice(OPTIMIZERS),
+        choice_labels: &["SGD", "Adam"],
         help: "plain SGD or Adam",
         get: |c| OPTIMIZERS[c.optimizer as usize].into(),
         set: |c, v| c.optimizer = [OptimizerKind::Sgd, OptimizerKind::Adam][choice(v)],
@@ -154,7 +178,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "lr",
         flag: "lr",
+        label: "Learning rate",
         kind: Kind::Float { min: 1e-6, max: 10.0 },
+        choice_labels: &[],
         help: "peak learning rate",
         get: |c| format_float(c.learning_rate),
         set: |c, v| c.learning_rate = float(v),
@@ -162,7 +188,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "warmup",
         flag: "warmup",
+        label: "Warmup steps",
         kind: Kind::Int { min: 0, max: 100_000, multiple_of: 1 },
+        choice_labels: &[],
         help: "steps of linear learning-rate warmup",
         get: |c| c.warmup_steps.to_string(),
         set: |c, v| c.warmup_steps = int(v) as usize,
@@ -170,7 +198,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "seed",
         flag: "seed",
+        label: "Seed",
         kind: Kind::Seed,
+        choice_labels: &[],
         help: "fixes initialisation, data and batch order",
         get: |c| c.seed.to_string(),
         set: |c, v| {
@@ -182,7 +212,9 @@ pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "steps",
         flag: "steps",
+        label: "Steps",
         kind: Kind::Int { min: 0, max: 1_000_000, multiple_of: 1 },
+        choice_labels: &[],
         help: "training steps of a run; Play continues a finished run for as many again",
         get: |c| c.steps.to_string(),
         set: |c, v| c.steps = int(v) as usize,
@@ -252,6 +284,28 @@ impl ParamSpec {
             },
             Kind::Choice(_) | Kind::Seed => self.default_text(),
         }
+    }
+
+    /// Sets `value` on `config` if the table allows it (as `parse` would have); else an error
+    /// and `config` is unchanged.
+    pub(crate) fn set_checked(&self, config: &mut Config, value: Value) -> Result<(), ConfigError> {
+        let allowed = match (self.kind, value) {
+            (Kind::Int { min, max, multiple_of }, Value::Int(i)) => {
+                (min..=max).contains(&i) && i % multiple_of == 0
+            }
+            (Kind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
+            (Kind::Choice(words), Value::Choice(i)) => i < words.len(),
+            (Kind::Seed, Value::Seed(_)) => true,
+            _ => false,
+        };
+        if !allowed {
+            return Err(ConfigError {
+                name: self.name.into(),
+                message: format!("{value:?} is not {}", self.allowed()),
+            });
+        }
+        (self.set)(config, value);
+        Ok(())
     }
 
     pub fn check(&self, text: &str) -> Result<(), ConfigError> {

@@ -7,14 +7,14 @@
 
 use crate::config::Config;
 use crate::model::stats::Histogram;
-use crate::training::knockout::Knockout;
 use crate::training::loss_history::{Bucket, HistoryParts, LossHistory};
 use crate::training::report::Snapshot;
-use crate::training::wire::{Reader, Writer};
+use crate::wire::{Reader, Writer};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Frame {
-    /// The restart this frame belongs to: the page drops frames of older generations.
+    /// The page's desired state this frame answers: the page drops frames from before its
+    /// last restart.
     pub generation: u32,
     pub config: Config,
     /// Training updates applied.
@@ -28,9 +28,6 @@ pub struct Frame {
     /// What the readout reads on the probe batch, on the reader's axis.
     pub histogram: Histogram,
     pub history: LossHistory,
-    /// The last layer knockout of this run and the step it was measured at (training goes
-    /// on, so it may be older than `step`).
-    pub knockout: Option<(usize, Knockout)>,
 }
 
 impl Frame {
@@ -59,7 +56,7 @@ impl Frame {
         let mut w = Writer(Vec::with_capacity(4096));
         w.u32(MAGIC);
         w.u32(self.generation);
-        w.str(&self.config.to_query());
+        self.config.write(&mut w);
         w.u64(self.step as u64);
         w.opt_usize(self.diverged_at);
         w.u64(self.stop_at as u64);
@@ -97,12 +94,6 @@ impl Frame {
         }
         w.f64s(p.first);
         w.f64s(p.recent);
-        w.opt_usize(self.knockout.as_ref().map(|(at, _)| *at));
-        if let Some((_, k)) = &self.knockout {
-            w.f64(k.intact_loss);
-            w.f64s(&k.loss);
-            w.f64s(&k.output_change);
-        }
         w.0
     }
 
@@ -113,11 +104,7 @@ impl Frame {
             return Err("not a frame".into());
         }
         let generation = r.u32()?;
-        let mut config = Config::default();
-        for pair in r.str()?.split('&').filter(|p| !p.is_empty()) {
-            let (name, value) = pair.split_once('=').ok_or("a frame's configuration is malformed")?;
-            config.set(name, value).map_err(|e| e.to_string())?;
-        }
+        let config = Config::read(&mut r)?;
         let step = r.usize()?;
         let diverged_at = r.opt_usize()?;
         let stop_at = r.usize()?;
@@ -171,22 +158,12 @@ impl Frame {
             recent: &recent,
             recent_at,
         })?;
-        let knockout = match r.opt_usize()? {
-            None => None,
-            Some(at) => {
-                let k = Knockout { intact_loss: r.f64()?, loss: r.f64s()?, output_change: r.f64s()? };
-                if k.loss.len() != depth || k.output_change.len() != depth {
-                    return Err("a frame's knockout does not match its depth".into());
-                }
-                Some((at, k))
-            }
-        };
         if r.at != bytes.len() {
             return Err("trailing bytes after a frame".into());
         }
-        Ok(Frame { generation, config, step, diverged_at, stop_at, init, now, histogram, history, knockout })
+        Ok(Frame { generation, config, step, diverged_at, stop_at, init, now, histogram, history })
     }
 }
 
-/// "APF3": an ablation-playground frame, version 3 (with the readout's std and the knockout).
-const MAGIC: u32 = 0x3346_5041;
+/// "APF4": an ablation-playground frame, version 4 (the configuration as values, not text).
+const MAGIC: u32 = 0x3446_5041;

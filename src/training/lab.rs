@@ -1,63 +1,43 @@
-//! The comparisons a widget asked for, computed beside its live run (in the same worker, in
-//! time slices): the pinned runs, "All four" and the depth sweep. Each is an ordinary run (or
-//! several) from the seed, so every number equals the single run with the same configuration.
-//! `state()` gives what the page draws, as plain data with a checked binary encoding.
+//! The comparisons a widget asked for, on the page's side: the pinned runs, All four, the depth
+//! sweep and the layer knockout, each made of jobs (`job.rs`) that workers of a pool run. The
+//! lab hands out the jobs still wanted, takes their reports and says what the page draws, as
+//! plain data. Every job starts from the seed, so every number equals the single run with the
+//! same configuration, whichever worker ran it.
 
-use crate::config::{Config, NormPlacement, Pin};
-use crate::training::compare::Comparison;
+use crate::config::{Config, Pin};
+use crate::training::compare::four_combinations;
 use crate::training::frame::Frame;
-use crate::training::run_queue::Outcome;
-use crate::training::session::Session;
-use crate::training::sweep::{DepthSweep, SweepSeries, DEFAULT_SWEEP_DEPTHS};
-use crate::training::wire::{Reader, Writer};
+use crate::training::job::{Job, Report};
+use crate::training::knockout::Knockout;
+use crate::training::outcome::Outcome;
+use crate::training::sweep::{SweepSeries, DEFAULT_SWEEP_DEPTHS};
 
 /// Steps of each run of "All four" and of the depth sweep on the page: the README table's
 /// count, long enough for the combinations to part ways, short enough for a sweep up to depth
 /// 96 to finish in under a minute on a laptop.
 pub const LAB_STEPS: usize = 500;
 
-/// A pin's run: not started, training (the only state that holds a stack), or done (only its
-/// frame is kept, so that finished pins cost no memory beyond their curves).
-enum PinRun {
-    Waiting(Pin),
-    Training(Pin, Box<Session>),
-    Done(Pin, Box<Frame>),
+/// One job of the lab: what it asks and what it has given so far.
+struct Slot {
+    id: u32,
+    job: Job,
+    done: bool,
+    report: Option<Report>,
 }
 
-impl PinRun {
-    fn pin(&self) -> &Pin {
-        match self {
-            PinRun::Waiting(p) | PinRun::Training(p, _) | PinRun::Done(p, _) => p,
-        }
-    }
-
-    /// Trains up to `budget` steps (starting the run counts as one); returns the steps taken.
-    fn advance(&mut self, budget: usize) -> usize {
-        let mut taken = 0;
-        if budget == 0 {
-            return 0;
-        }
-        if let PinRun::Waiting(p) = self {
-            *self = PinRun::Training(p.clone(), Box::new(Session::new(&p.config)));
-            taken += 1;
-        }
-        if let PinRun::Training(p, session) = self {
-            while taken < budget && session.train_step() {
-                taken += 1;
-            }
-            if !session.running() {
-                *self = PinRun::Done(p.clone(), Box::new(session.frame()));
-            }
-        }
-        taken
-    }
+struct Group {
+    config: Config,
+    slots: Vec<Slot>,
 }
 
 #[derive(Default)]
 pub struct Lab {
-    pins: Vec<PinRun>,
-    compare: Option<Comparison>,
-    sweep: Option<DepthSweep>,
+    next_id: u32,
+    pins: Vec<Slot>,
+    compare: Option<Group>,
+    /// The sweep's slots are depth by depth, the four combinations at each.
+    sweep: Option<Group>,
+    knockout: Option<(usize, Slot)>,
 }
 
 /// One pin: its run's frame at the pin's step, or as far as it got (none before it starts).
@@ -90,6 +70,7 @@ pub struct SweepState {
     pub steps: usize,
     pub depths: Vec<usize>,
     pub runs_finished: usize,
+    /// Each combination over the depths from the shallowest up to the first not finished.
     pub series: Vec<SweepSeries>,
 }
 
@@ -99,229 +80,194 @@ impl SweepState {
     }
 }
 
+/// The knockout of the live run at `step`: each layer's measurements so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KnockoutState {
+    pub step: usize,
+    pub done: bool,
+    pub result: Knockout,
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LabState {
     pub pins: Vec<PinState>,
     pub compare: Option<CompareState>,
     pub sweep: Option<SweepState>,
+    pub knockout: Option<KnockoutState>,
+}
+
+fn outcome(slot: &Slot) -> Option<&Outcome> {
+    match &slot.report {
+        Some(Report::Run(o)) => Some(o),
+        _ => None,
+    }
 }
 
 impl Lab {
-    /// Keeps exactly these pins: runs already under way for a pin that stays are kept.
+    fn slot(&mut self, job: Job) -> Slot {
+        self.next_id += 1;
+        Slot { id: self.next_id, job, done: false, report: None }
+    }
+
+    /// Keeps exactly these pins: a pin that stays keeps its job and what it has given.
     pub fn set_pins(&mut self, pins: &[Pin]) {
         let mut old = std::mem::take(&mut self.pins);
         for pin in pins {
-            let run = match old.iter().position(|r| r.pin() == pin) {
+            let slot = match old.iter().position(|s| s.job == Job::Pin(pin.clone())) {
                 Some(i) => old.remove(i),
-                None => PinRun::Waiting(pin.clone()),
+                None => self.slot(Job::Pin(pin.clone())),
             };
-            self.pins.push(run);
+            self.pins.push(slot);
         }
     }
 
     /// Starts "All four" for `config` (replacing one under way).
     pub fn start_compare(&mut self, config: &Config) {
-        self.compare = Some(Comparison::new(config, LAB_STEPS));
+        let slots = four_combinations(config)
+            .into_iter()
+            .map(|config| self.slot(Job::Run { config, steps: LAB_STEPS, keep_loss: true }))
+            .collect();
+        self.compare = Some(Group { config: config.clone(), slots });
     }
 
     /// Starts the depth sweep of `config` over the default depths (replacing one under way).
     pub fn start_sweep(&mut self, config: &Config) {
-        self.sweep = Some(DepthSweep::new(config, &DEFAULT_SWEEP_DEPTHS, LAB_STEPS).expect("valid depths"));
+        // a sweep keeps four numbers per run, not its curve
+        let slots = DEFAULT_SWEEP_DEPTHS
+            .iter()
+            .flat_map(|&depth| four_combinations(&Config { depth, ..config.clone() }))
+            .map(|config| self.slot(Job::Run { config, steps: LAB_STEPS, keep_loss: false }))
+            .collect();
+        self.sweep = Some(Group { config: config.clone(), slots });
+    }
+
+    /// Starts the knockout of the live run's stack (a `Job::Knockout`), replacing any other.
+    pub fn start_knockout(&mut self, job: Job) {
+        let Job::Knockout { step, .. } = job else { return };
+        let slot = self.slot(job);
+        self.knockout = Some((step, slot));
+    }
+
+    /// Forgets the knockout: the live run it measured has been restarted.
+    pub fn clear_knockout(&mut self) {
+        self.knockout = None;
+    }
+
+    fn slots(&self) -> impl Iterator<Item = &Slot> {
+        // the knockout is one quick measurement; the sweep's many runs come last
+        let groups = [&self.compare, &self.sweep].into_iter().flatten().flat_map(|g| &g.slots);
+        self.knockout.iter().map(|(_, s)| s).chain(&self.pins).chain(groups)
+    }
+
+    fn slot_mut(&mut self, id: u32) -> Option<&mut Slot> {
+        let groups = [&mut self.compare, &mut self.sweep].into_iter().flatten().flat_map(|g| &mut g.slots);
+        self.knockout.iter_mut().map(|(_, s)| s).chain(&mut self.pins).chain(groups).find(|s| s.id == id)
+    }
+
+    /// The jobs still wanted, in the order they should run.
+    pub fn wanted(&self) -> Vec<u32> {
+        self.slots().filter(|s| !s.done).map(|s| s.id).collect()
     }
 
     /// Something is left to compute.
     pub fn busy(&self) -> bool {
-        self.pins.iter().any(|p| !matches!(p, PinRun::Done(..)))
-            || self.compare.as_ref().is_some_and(|c| !c.is_done())
-            || self.sweep.as_ref().is_some_and(|s| !s.is_done())
+        self.slots().any(|s| !s.done)
     }
 
-    /// Takes up to `max_steps` training steps: the pins first, then "All four", then the sweep.
-    /// Returns whether anything is left.
-    pub fn advance(&mut self, max_steps: usize) -> bool {
-        let mut budget = max_steps;
-        for p in &mut self.pins {
-            budget -= p.advance(budget);
-        }
-        if let Some(c) = self.compare.as_mut().filter(|c| !c.is_done()) {
-            c.advance(budget);
-            budget = 0;
-        }
-        if let Some(s) = self.sweep.as_mut().filter(|_| budget > 0) {
-            s.advance(budget);
-        }
-        self.busy()
+    /// Job `id`, encoded for a worker, if it is still wanted.
+    pub fn job(&self, id: u32) -> Option<Vec<u8>> {
+        self.slots().find(|s| s.id == id && !s.done).map(|s| s.job.encode(id))
     }
 
-    /// What the page draws now (each pin probed at its current step).
-    pub fn state(&mut self) -> LabState {
+    /// Takes a job's report (`Report::encode`'s bytes); returns whether it was still wanted (a
+    /// report of a replaced comparison is dropped). Damaged bytes are an error.
+    pub fn report(&mut self, bytes: &[u8]) -> Result<bool, String> {
+        let (id, done, report) = Report::decode(bytes)?;
+        self.take_report(id, done, report)
+    }
+
+    /// `report`, decoded.
+    pub fn take_report(&mut self, id: u32, done: bool, report: Report) -> Result<bool, String> {
+        let Some(slot) = self.slot_mut(id).filter(|s| !s.done) else { return Ok(false) };
+        let fits = matches!(
+            (&slot.job, &report),
+            (Job::Run { .. }, Report::Run(_))
+                | (Job::Pin(_), Report::Pin(_))
+                | (Job::Knockout { .. }, Report::Knockout(_))
+        );
+        if !fits {
+            return Err("a report of another kind than its job".into());
+        }
+        slot.report = Some(report);
+        slot.done = done;
+        if let (true, Job::Knockout { weights, .. }) = (done, &mut slot.job) {
+            *weights = Vec::new(); // the result is all that is kept
+        }
+        Ok(true)
+    }
+
+    /// What the page draws now.
+    pub fn state(&self) -> LabState {
         let pins = self
             .pins
-            .iter_mut()
-            .map(|p| match p {
-                PinRun::Waiting(pin) => PinState { pin: pin.clone(), done: false, frame: None },
-                PinRun::Training(pin, s) => {
-                    PinState { pin: pin.clone(), done: false, frame: Some(s.frame()) }
-                }
-                PinRun::Done(pin, f) => PinState { pin: pin.clone(), done: true, frame: Some((**f).clone()) },
+            .iter()
+            .map(|s| {
+                let Job::Pin(pin) = &s.job else { unreachable!("pins hold pin jobs") };
+                let frame = match &s.report {
+                    Some(Report::Pin(f)) => Some((**f).clone()),
+                    _ => None,
+                };
+                PinState { pin: pin.clone(), done: s.done, frame }
             })
             .collect();
-        let compare = self.compare.as_ref().map(|c| {
-            let mut rows: Vec<CompareRow> =
-                c.entries().iter().map(|o| CompareRow { done: true, run: o.clone() }).collect();
-            for config in &c.configs()[rows.len()..] {
-                let run = match c.current().filter(|r| r.config() == config) {
-                    Some(run) => Outcome::of(run, true),
-                    None => Outcome::pending(config),
-                };
-                rows.push(CompareRow { done: false, run });
-            }
-            CompareState { config: c.configs()[3].clone(), steps: c.steps(), rows }
+        let compare = self.compare.as_ref().map(|g| {
+            let rows = g
+                .slots
+                .iter()
+                .map(|s| {
+                    let Job::Run { config, .. } = &s.job else { unreachable!("runs") };
+                    let run = outcome(s).cloned().unwrap_or_else(|| Outcome::pending(config));
+                    CompareRow { done: s.done, run }
+                })
+                .collect();
+            let both_on = &four_combinations(&g.config)[3];
+            CompareState { config: both_on.clone(), steps: LAB_STEPS, rows }
         });
-        let sweep = self.sweep.as_ref().map(|s| SweepState {
-            config: s.config().clone(),
-            steps: s.steps(),
-            depths: s.depths().to_vec(),
-            runs_finished: s.runs_finished(),
-            series: s.series().to_vec(),
+        let sweep = self.sweep.as_ref().map(|g| {
+            let series = (0..4)
+                .map(|combination| {
+                    let runs: Vec<&Outcome> = g
+                        .slots
+                        .iter()
+                        .skip(combination)
+                        .step_by(4)
+                        .map_while(|s| outcome(s).filter(|_| s.done))
+                        .collect();
+                    let first = &four_combinations(&g.config)[combination];
+                    SweepSeries {
+                        residual: first.residual,
+                        norm: first.norm,
+                        final_loss: runs.iter().map(|o| o.final_loss).collect(),
+                        grad_ratio: runs.iter().map(|o| o.grad_ratio).collect(),
+                        diverged_at: runs.iter().map(|o| o.diverged_at).collect(),
+                    }
+                })
+                .collect();
+            SweepState {
+                config: g.config.clone(),
+                steps: LAB_STEPS,
+                depths: DEFAULT_SWEEP_DEPTHS.to_vec(),
+                runs_finished: g.slots.iter().filter(|s| s.done).count(),
+                series,
+            }
         });
-        LabState { pins, compare, sweep }
-    }
-}
-
-const MAGIC: u32 = 0x314C_5041; // "APL1": an ablation-playground lab state, version 1
-
-fn put_switches(w: &mut Writer, residual: bool, norm: NormPlacement) {
-    w.u32(u32::from(residual));
-    w.u32(norm as u32);
-}
-
-fn get_switches(r: &mut Reader) -> Result<(bool, NormPlacement), String> {
-    let residual = r.u32()? != 0;
-    let norm = match r.u32()? {
-        0 => NormPlacement::Off,
-        1 => NormPlacement::Pre,
-        2 => NormPlacement::Post,
-        _ => return Err("a lab state's norm is out of range".into()),
-    };
-    Ok((residual, norm))
-}
-
-fn get_config(r: &mut Reader) -> Result<Config, String> {
-    let mut config = Config::default();
-    for pair in r.str()?.split('&').filter(|p| !p.is_empty()) {
-        let (name, value) = pair.split_once('=').ok_or("a lab state's configuration is malformed")?;
-        config.set(name, value).map_err(|e| e.to_string())?;
-    }
-    Ok(config)
-}
-
-impl LabState {
-    pub fn encode(&self) -> Vec<u8> {
-        let mut w = Writer(Vec::with_capacity(1024));
-        w.u32(MAGIC);
-        w.u64(self.pins.len() as u64);
-        for p in &self.pins {
-            w.str(&p.pin.text());
-            w.u32(u32::from(p.done));
-            w.u32(u32::from(p.frame.is_some()));
-            if let Some(f) = &p.frame {
-                w.bytes(&f.encode());
-            }
-        }
-        w.u32(u32::from(self.compare.is_some()));
-        if let Some(c) = &self.compare {
-            w.str(&c.config.to_query());
-            w.u64(c.steps as u64);
-            w.u64(c.rows.len() as u64);
-            for row in &c.rows {
-                let o = &row.run;
-                w.str(&o.config.to_query());
-                w.u32(u32::from(row.done));
-                for x in [o.init_top_std, o.grad_ratio, o.final_loss] {
-                    w.f64(x);
-                }
-                w.opt_usize(o.diverged_at);
-                w.f64s(&o.loss);
-            }
-        }
-        w.u32(u32::from(self.sweep.is_some()));
-        if let Some(s) = &self.sweep {
-            w.str(&s.config.to_query());
-            w.u64(s.steps as u64);
-            w.u64(s.depths.len() as u64);
-            for &d in &s.depths {
-                w.u64(d as u64);
-            }
-            w.u64(s.runs_finished as u64);
-            w.u64(s.series.len() as u64);
-            for series in &s.series {
-                put_switches(&mut w, series.residual, series.norm);
-                w.f64s(&series.final_loss);
-                w.f64s(&series.grad_ratio);
-                w.u64(series.diverged_at.len() as u64);
-                for &at in &series.diverged_at {
-                    w.opt_usize(at);
-                }
-            }
-        }
-        w.0
-    }
-
-    /// Reads what `encode` wrote; anything else is an error, never a panic.
-    pub fn decode(bytes: &[u8]) -> Result<LabState, String> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.u32()? != MAGIC {
-            return Err("not a lab state".into());
-        }
-        let mut pins = Vec::new();
-        for _ in 0..r.len(16)? {
-            let pin = Pin::parse(&r.str()?).map_err(|e| e.to_string())?;
-            let done = r.u32()? != 0;
-            let frame = if r.u32()? != 0 { Some(Frame::decode(r.bytes()?)?) } else { None };
-            if done && frame.is_none() {
-                return Err("a finished pin without its frame".into());
-            }
-            pins.push(PinState { pin, done, frame });
-        }
-        let compare = if r.u32()? != 0 {
-            let config = get_config(&mut r)?;
-            let steps = r.usize()?;
-            let mut rows = Vec::new();
-            for _ in 0..r.len(48)? {
-                let config = get_config(&mut r)?;
-                let done = r.u32()? != 0;
-                let (init_top_std, grad_ratio, final_loss) = (r.f64()?, r.f64()?, r.f64()?);
-                let diverged_at = r.opt_usize()?;
-                let loss = r.f64s()?;
-                let run = Outcome { config, init_top_std, grad_ratio, final_loss, diverged_at, loss };
-                rows.push(CompareRow { done, run });
-            }
-            Some(CompareState { config, steps, rows })
-        } else {
-            None
-        };
-        let sweep = if r.u32()? != 0 {
-            let config = get_config(&mut r)?;
-            let steps = r.usize()?;
-            let depths = (0..r.len(8)?).map(|_| r.usize()).collect::<Result<Vec<_>, _>>()?;
-            let runs_finished = r.usize()?;
-            let mut series = Vec::new();
-            for _ in 0..r.len(24)? {
-                let (residual, norm) = get_switches(&mut r)?;
-                let final_loss = r.f64s()?;
-                let grad_ratio = r.f64s()?;
-                let diverged_at = (0..r.len(8)?).map(|_| r.opt_usize()).collect::<Result<Vec<_>, _>>()?;
-                if grad_ratio.len() != final_loss.len() || diverged_at.len() != final_loss.len() {
-                    return Err("a sweep's lists differ in length".into());
-                }
-                series.push(SweepSeries { residual, norm, final_loss, grad_ratio, diverged_at });
-            }
-            Some(SweepState { config, steps, depths, runs_finished, series })
-        } else {
-            None
-        };
-        r.done()?;
-        Ok(LabState { pins, compare, sweep })
+        let knockout = self.knockout.as_ref().map(|(step, s)| {
+            let result = match &s.report {
+                Some(Report::Knockout(k)) => k.clone(),
+                _ => Knockout { intact_loss: f64::NAN, loss: Vec::new(), output_change: Vec::new() },
+            };
+            KnockoutState { step: *step, done: s.done, result }
+        });
+        LabState { pins, compare, sweep, knockout }
     }
 }

@@ -6,13 +6,14 @@ pub mod compare;
 pub mod data;
 pub mod frame;
 pub mod initial_layers;
+pub mod job;
 pub mod knockout;
 pub mod lab;
 pub mod loss_history;
 pub mod optim;
+pub mod outcome;
 pub mod report;
-pub mod run_queue;
+
 pub mod session;
 pub mod sweep;
 pub mod train;
-pub mod wire;

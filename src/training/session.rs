@@ -7,7 +7,6 @@ use crate::config::Config;
 use crate::model::stats::{histogram, Histogram, Range};
 use crate::training::frame::Frame;
 use crate::training::initial_layers::{same_shapes, InitialLayers};
-use crate::training::knockout::{Knockout, KnockoutInProgress};
 use crate::training::loss_history::LossHistory;
 use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
 use crate::training::train::Trainer;
@@ -23,10 +22,8 @@ pub struct Session {
     /// The stack's activations are the probe's (no training step since the last probe).
     probed: bool,
     stop_at: usize,
+    /// The page's desired state this session last answered (frames carry it).
     generation: u32,
-    /// The last finished knockout and its step; a knockout in progress (training waits).
-    knockout: Option<(usize, Knockout)>,
-    knocking: Option<KnockoutInProgress>,
 }
 
 fn default_range() -> (f64, f64) {
@@ -51,8 +48,6 @@ impl Session {
             probed: true,
             stop_at: config.steps,
             generation: 0,
-            knockout: None,
-            knocking: None,
         }
     }
 
@@ -60,6 +55,11 @@ impl Session {
     pub fn with_generation(mut self, generation: u32) -> Session {
         self.generation = generation;
         self
+    }
+
+    /// Frames from now on answer the page's desired state number `generation`.
+    pub fn set_generation(&mut self, generation: u32) {
+        self.generation = generation;
     }
 
     /// Starts again from the seed with `config` (a new `generation`), keeping the axis and the
@@ -84,39 +84,29 @@ impl Session {
         }
         self.init = Snapshot::take(&mut self.trainer);
         self.now = self.init.clone();
-        self.knockout = None;
-        self.knocking = None;
         self.history = LossHistory::default();
         self.probed = true;
         self.stop_at = config.steps;
     }
 
-    /// Training can go on: not diverged, below the step limit and no knockout in progress.
+    /// Training can go on: not diverged and below the step limit.
     pub fn running(&self) -> bool {
-        self.trainer.diverged_at.is_none() && self.trainer.step < self.stop_at && self.knocking.is_none()
+        self.trainer.diverged_at.is_none() && self.trainer.step < self.stop_at
     }
 
-    /// Starts knocking out each layer of the stack as trained so far, on the probe batch; the
-    /// run waits until `advance_knockout` has done every layer.
-    pub fn start_knockout(&mut self) {
-        self.knocking = Some(KnockoutInProgress::new(&mut self.trainer));
+    /// The configuration being trained.
+    pub fn config(&self) -> &Config {
+        &self.trainer.config
     }
 
-    /// A knockout is in progress.
-    pub fn knocking(&self) -> bool {
-        self.knocking.is_some()
+    /// Training updates applied.
+    pub fn step(&self) -> usize {
+        self.trainer.step
     }
 
-    /// Knocks out up to `layers` more layers (a probe forward pass each); true when done.
-    pub fn advance_knockout(&mut self, layers: usize) -> bool {
-        let Some(k) = &mut self.knocking else { return true };
-        if !k.advance(&mut self.trainer, layers) {
-            return false;
-        }
-        let done = self.knocking.take().expect("in progress").into_result();
-        self.knockout = Some((self.trainer.step, done));
-        self.probed = false; // the stream now holds a forward pass without its backward
-        true
+    /// The trainer, for measurements of the stack as trained so far (the knockout's weights).
+    pub fn trainer(&mut self) -> &mut Trainer<f32> {
+        &mut self.trainer
     }
 
     /// One training step if the run is going on; returns whether one was taken.
@@ -132,7 +122,6 @@ impl Session {
 
     /// One training step even past the step limit (the Step button); not after a divergence.
     pub fn single_step(&mut self) -> bool {
-        self.advance_knockout(usize::MAX);
         if self.trainer.step >= self.stop_at {
             self.stop_at = self.trainer.step + 1;
         }
@@ -185,7 +174,6 @@ impl Session {
             now: self.now.clone(),
             histogram: self.histogram(),
             history: self.history.clone(),
-            knockout: self.knockout.clone(),
         }
     }
 }

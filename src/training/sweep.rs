@@ -4,7 +4,7 @@
 
 use crate::config::{find, Config, ConfigError, NormPlacement, Value};
 use crate::training::compare::four_combinations;
-use crate::training::run_queue::RunQueue;
+use crate::training::outcome::run_all;
 
 /// The page's and the CLI's depths: doubling, plus the lesson's 12 and 24.
 pub const DEFAULT_SWEEP_DEPTHS: [usize; 8] = [1, 2, 4, 8, 12, 24, 48, 96];
@@ -64,76 +64,30 @@ pub struct SweepSeries {
     pub diverged_at: Vec<Option<usize>>,
 }
 
-/// The runs of a sweep, depth by depth (the four combinations at each), so that the chart
-/// fills in from the shallow end.
-pub struct DepthSweep {
-    /// The configuration swept (its depth and switches are the sweep's to vary).
-    config: Config,
-    depths: Vec<usize>,
-    queue: RunQueue,
-}
-
-impl DepthSweep {
-    /// The sweep of `config` over `depths` (checked with `check_depths`), `steps` per run.
-    pub fn new(config: &Config, depths: &[usize], steps: usize) -> Result<DepthSweep, ConfigError> {
-        check_depths(depths)?;
-        let configs =
-            depths.iter().flat_map(|&depth| four_combinations(&Config { depth, ..config.clone() })).collect();
-        // a sweep keeps four numbers per run, not its curve
-        Ok(DepthSweep {
-            config: config.clone(),
-            depths: depths.to_vec(),
-            queue: RunQueue::new(configs, steps, false),
-        })
-    }
-
-    /// Takes up to `max_steps` training steps and says whether every run is done.
-    pub fn advance(&mut self, max_steps: usize) -> bool {
-        self.queue.advance(max_steps)
-    }
-
-    pub fn is_done(&self) -> bool {
-        self.queue.is_done()
-    }
-
-    /// The configuration swept.
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    pub fn depths(&self) -> &[usize] {
-        &self.depths
-    }
-
-    pub fn steps(&self) -> usize {
-        self.queue.steps()
-    }
-
-    /// Runs finished so far, out of `4 × depths`.
-    pub fn runs_finished(&self) -> usize {
-        self.queue.finished().len()
-    }
-
-    /// The four combinations in the order of `four_combinations`, each over the depths whose
-    /// run of that combination has finished.
-    pub fn series(&self) -> [SweepSeries; 4] {
-        std::array::from_fn(|combination| {
-            let config = &self.queue.configs()[combination];
-            let runs: Vec<_> = self.queue.finished().iter().skip(combination).step_by(4).collect();
-            SweepSeries {
-                residual: config.residual,
-                norm: config.norm,
-                final_loss: runs.iter().map(|o| o.final_loss).collect(),
-                grad_ratio: runs.iter().map(|o| o.grad_ratio).collect(),
-                diverged_at: runs.iter().map(|o| o.diverged_at).collect(),
-            }
-        })
-    }
-}
-
 /// The sweep of `config` over `depths`, each run trained for `steps` updates.
 pub fn sweep(config: &Config, depths: &[usize], steps: usize) -> Result<[SweepSeries; 4], ConfigError> {
-    let mut sweep = DepthSweep::new(config, depths, steps)?;
-    sweep.advance(usize::MAX);
-    Ok(sweep.series())
+    sweep_on(config, depths, steps, 1)
+}
+
+/// `sweep` on up to `threads` threads: the same bits.
+pub fn sweep_on(
+    config: &Config,
+    depths: &[usize],
+    steps: usize,
+    threads: usize,
+) -> Result<[SweepSeries; 4], ConfigError> {
+    check_depths(depths)?;
+    let configs: Vec<Config> =
+        depths.iter().flat_map(|&depth| four_combinations(&Config { depth, ..config.clone() })).collect();
+    let outcomes = run_all(&configs, steps, false, threads);
+    Ok(std::array::from_fn(|combination| {
+        let runs: Vec<_> = outcomes.iter().skip(combination).step_by(4).collect();
+        SweepSeries {
+            residual: configs[combination].residual,
+            norm: configs[combination].norm,
+            final_loss: runs.iter().map(|o| o.final_loss).collect(),
+            grad_ratio: runs.iter().map(|o| o.grad_ratio).collect(),
+            diverged_at: runs.iter().map(|o| o.diverged_at).collect(),
+        }
+    }))
 }

@@ -1,6 +1,7 @@
 //! Training: forward, backward, update, record — like TensorFlow Playground's `oneStep()`.
 
 use crate::config::Config;
+use crate::model::param::Params;
 use crate::model::real::Real;
 use crate::model::stack::{outputs, Stack};
 use crate::training::data::DataStream;
@@ -57,6 +58,30 @@ impl<F: Real> Trainer<F> {
         self.config = config.clone();
         self.step = 0;
         self.diverged_at = None;
+    }
+
+    /// The stack's parameters, in `Params::visit` order (what a knockout job carries).
+    pub fn weights(&mut self) -> Vec<F> {
+        let mut out = Vec::new();
+        self.stack.visit(&mut |p| out.extend_from_slice(p.value.as_slice()));
+        out
+    }
+
+    /// Sets the stack's parameters to `weights` (from `weights` on a trainer of the same
+    /// configuration); an error, changing nothing of use, if they do not fit.
+    pub fn load_weights(&mut self, weights: &[F]) -> Result<(), String> {
+        let mut count = 0;
+        self.stack.visit(&mut |p| count += p.value.len());
+        if count != weights.len() {
+            return Err(format!("{} weights for a stack of {count}", weights.len()));
+        }
+        let mut rest = weights;
+        self.stack.visit(&mut |p| {
+            let (these, others) = rest.split_at(p.value.len());
+            p.value.as_mut_slice().copy_from_slice(these);
+            rest = others;
+        });
+        Ok(())
     }
 
     /// Frees the big buffers (layers, activations, Adam's moments) of a trainer about to be

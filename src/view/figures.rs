@@ -2,21 +2,21 @@
 //! through the same chart code the page draws on its canvases (for `<noscript>`, print, and
 //! lesson images).
 
-use crate::training::compare::switches_label;
 use crate::training::knockout::Knockout;
 use crate::training::loss_history::LossHistory;
+use crate::training::outcome::Outcome;
 use crate::training::report::Run;
-use crate::training::run_queue::Outcome;
 use crate::training::sweep::SweepSeries;
 use crate::view::charts::{self, compare::LossCurve, depth::DepthCurves, sweep::SweepCurve, Theme};
-use crate::view::words::histogram_subject;
+use crate::view::words::{combination_name, histogram_subject};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub const SIZE: (u32, u32) = (640, 480);
 
 /// The three panels as SVG documents: `[("histogram", svg), ("loss", svg), ("depth", svg)]`.
 pub fn panels_svg(run: &Run, dark: bool) -> Result<Vec<(&'static str, String)>, String> {
-    let theme = if dark { Theme::dark(1.0) } else { Theme::light(1.0) };
+    let theme = theme(dark);
     let mut out = Vec::new();
     let mut svg = String::new();
     charts::histogram::draw(
@@ -55,15 +55,41 @@ fn theme(dark: bool) -> Theme {
     }
 }
 
+/// All four's chart from its runs (in the order of `four_combinations`, a run in progress
+/// partial), each named as the lesson names it: what the page's canvas and the SVG both draw.
+pub fn draw_compare<'a, DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    runs: impl IntoIterator<Item = &'a Outcome>,
+    steps: usize,
+    theme: &Theme,
+) -> charts::ChartResult {
+    let runs: Vec<&Outcome> = runs.into_iter().collect();
+    let labels: Vec<String> =
+        runs.iter().map(|o| combination_name(o.config.residual, o.config.norm)).collect();
+    let curves: Vec<LossCurve> = runs.iter().zip(&labels).map(|(o, label)| LossCurve::of(o, label)).collect();
+    charts::compare::draw(area, &curves, steps, theme)
+}
+
+/// The depth sweep's two charts from its series, each named as the lesson names it: what the
+/// page's canvas and the SVG both draw.
+pub fn draw_sweep<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    depths: &[usize],
+    series: &[SweepSeries],
+    steps: usize,
+    theme: &Theme,
+) -> charts::ChartResult {
+    let labels: Vec<String> = series.iter().map(|s| combination_name(s.residual, s.norm)).collect();
+    let curves: Vec<SweepCurve> =
+        series.iter().zip(&labels).map(|(s, label)| SweepCurve::of(s, label)).collect();
+    charts::sweep::draw(area, depths, &curves, steps, theme)
+}
+
 /// "All four" as an SVG document: the four runs' loss curves.
 pub fn compare_svg(entries: &[Outcome], steps: usize, dark: bool) -> Result<String, String> {
-    let labels: Vec<String> =
-        entries.iter().map(|o| switches_label(o.config.residual, o.config.norm)).collect();
-    let curves: Vec<LossCurve> =
-        entries.iter().zip(&labels).map(|(o, label)| LossCurve::of(o, label)).collect();
     let mut svg = String::new();
     let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-    charts::compare::draw(&area, &curves, steps, &theme(dark))?;
+    draw_compare(&area, entries, steps, &theme(dark))?;
     drop(area);
     Ok(svg)
 }
@@ -75,12 +101,9 @@ pub fn sweep_svg(
     steps: usize,
     dark: bool,
 ) -> Result<String, String> {
-    let labels: Vec<String> = series.iter().map(|s| switches_label(s.residual, s.norm)).collect();
-    let curves: Vec<SweepCurve> =
-        series.iter().zip(&labels).map(|(s, label)| SweepCurve::of(s, label)).collect();
     let mut svg = String::new();
     let area = SVGBackend::with_string(&mut svg, (SIZE.0 * 2, SIZE.1)).into_drawing_area();
-    charts::sweep::draw(&area, depths, &curves, steps, &theme(dark))?;
+    draw_sweep(&area, depths, series, steps, &theme(dark))?;
     drop(area);
     Ok(svg)
 }

@@ -1,14 +1,14 @@
 //! A tiny JSON writer for the CLI's report (non-finite numbers become `null`), and the
 //! report's JSON form.
 
-use crate::config::{Config, Kind, NormPlacement, PARAMS};
+use crate::config::{Config, Kind, NormPlacement, Settings, PARAMS, PIN};
 use crate::model::stats::Histogram;
 use crate::training::compare::switch_words;
 use crate::training::frame::Frame;
 use crate::training::knockout::Knockout;
 use crate::training::lab::LabState;
+use crate::training::outcome::Outcome;
 use crate::training::report::{Run, Snapshot};
-use crate::training::run_queue::Outcome;
 use crate::training::sweep::SweepSeries;
 use crate::view::words::pin_label;
 use std::fmt::Write;
@@ -226,7 +226,18 @@ pub fn lab_json(state: &LabState, live: &Config) -> Json {
         ]);
         Json::Obj(fields)
     });
-    Json::Obj(vec![("pins", Json::Arr(pins.collect())), ("compare", compare), ("sweep", sweep)])
+    // a knockout shows once every layer is measured
+    let knockout = state.knockout.as_ref().filter(|k| k.done).map_or(Json::Null, |k| {
+        let Json::Obj(mut fields) = k.result.json() else { unreachable!("an object") };
+        fields.insert(0, ("step", Json::Int(k.step as i128)));
+        Json::Obj(fields)
+    });
+    Json::Obj(vec![
+        ("pins", Json::Arr(pins.collect())),
+        ("compare", compare),
+        ("sweep", sweep),
+        ("knockout", knockout),
+    ])
 }
 
 impl Knockout {
@@ -253,14 +264,6 @@ pub fn frame_json(f: &Frame, readouts_only: bool) -> Json {
         ("diverged_at", opt(f.diverged_at)),
         ("finished", Json::Bool(f.finished())),
         ("stop_at", Json::Int(f.stop_at as i128)),
-        (
-            "knockout",
-            f.knockout.as_ref().map_or(Json::Null, |(at, k)| {
-                let Json::Obj(mut fields) = k.json() else { unreachable!("an object") };
-                fields.insert(0, ("step", Json::Int(*at as i128)));
-                Json::Obj(fields)
-            }),
-        ),
     ];
     if !readouts_only {
         let h = &f.history;
@@ -285,5 +288,39 @@ pub fn frame_json(f: &Frame, readouts_only: bool) -> Json {
             ),
         ]);
     }
+    Json::Obj(fields)
+}
+
+/// What `.value` and the element's events carry: every parameter (the 64-bit seed as text, which
+/// survives JavaScript's doubles), the pins as their text, the live run's readouts from `frame`
+/// (none before the first), and the comparisons.
+pub fn value_json(settings: &Settings, frame: Option<&Frame>, lab: &LabState) -> Json {
+    let Json::Obj(mut fields) = config_json(&settings.config) else { unreachable!("an object") };
+    for (name, value) in &mut fields {
+        if *name == "seed" {
+            *value = Json::Str(settings.config.seed.to_string());
+        }
+    }
+    fields.push(("pin", Json::Str(settings.get(PIN).unwrap_or_default())));
+    let opt = |s: Option<usize>| s.map_or(Json::Null, |s| Json::Int(s as i128));
+    fields.extend(match frame {
+        Some(f) => [
+            ("step", Json::Int(f.step as i128)),
+            ("loss", Json::Num(f.loss())),
+            ("act_std", Json::Num(f.act_std())),
+            ("diverged_at", opt(f.diverged_at)),
+            ("finished", Json::Bool(f.finished())),
+        ],
+        None => [
+            ("step", Json::Int(0)),
+            ("loss", Json::Null),
+            ("act_std", Json::Null),
+            ("diverged_at", Json::Null),
+            ("finished", Json::Bool(false)),
+        ],
+    });
+    let live = frame.map(|f| f.config.clone()).unwrap_or_else(|| settings.config.clone());
+    let Json::Obj(comparisons) = lab_json(lab, &live) else { unreachable!("an object") };
+    fields.extend(comparisons);
     Json::Obj(fields)
 }

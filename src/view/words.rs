@@ -3,7 +3,7 @@
 
 use crate::config::{Config, NormKind, NormPlacement, PARAMS};
 use crate::training::frame::Frame;
-use crate::training::lab::{CompareRow, CompareState, PinState, SweepState};
+use crate::training::lab::{CompareRow, CompareState, KnockoutState, PinState, SweepState};
 use crate::training::report::Snapshot;
 use crate::view::charts::short;
 
@@ -369,10 +369,13 @@ pub fn sweep_summary(s: &SweepState) -> String {
 }
 
 /// The knockout's text alternative: every bar, and how they compare with the intact stack.
-pub fn knockout_summary(m: &Frame) -> String {
-    let Some((at, k)) = &m.knockout else {
+pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
+    let Some(KnockoutState { step: at, done, result: k }) = knockout else {
         return "No layer knocked out yet: press Knock out layers to measure each layer of the trained stack.".into();
     };
+    if !done {
+        return format!("Knocking out each layer of the stack at step {at}: {} done.", k.loss.len());
+    }
     let bars: Vec<String> = k
         .loss
         .iter()
@@ -413,7 +416,6 @@ mod tests {
             now: now.clone(),
             histogram,
             history: losses.iter().copied().collect::<LossHistory>(),
-            knockout: None,
         }
     }
 

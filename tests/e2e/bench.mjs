@@ -1,11 +1,16 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick]   (serves dist/; about three minutes, --quick about one)
+//   node tests/e2e/bench.mjs [--quick] [--comparisons]
+//     (serves dist/, or E2E_DIST; about five minutes, --quick about two; --comparisons runs only
+//     the comparisons' part, which also runs against an older build's dist)
 //
 // Prints markdown tables for BENCHMARKS.md: training throughput and frame rate at depth 96;
 // the longest main-thread task while training each sublayer kind at depth 96 and at the
 // largest setting (with how fast a click is answered there); slider latency while training;
-// a long run at depth 1 (frame times and memory early and after 150 000+ steps); the bundle.
+// a long run at depth 1 (frame times and memory early and after 150 000+ steps); the bundle;
+// and the comparisons: the live run's pace while All four trains at depth 96, the depth sweep's
+// time at the default settings (by the pool's size), and the workers' memory at the largest
+// setting.
 // Timings come from performance.now() inside the page (coarsened by Chromium to 0.1 ms).
 
 import { readdir, readFile } from 'node:fs/promises';
@@ -24,6 +29,7 @@ import {
 } from './lib.mjs';
 
 const QUICK = process.argv.includes('--quick');
+const ONLY_COMPARISONS = process.argv.includes('--comparisons');
 const TRAIN_SECONDS = QUICK ? 4 : 10;
 const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
@@ -206,6 +212,76 @@ async function bundleSizes() {
 
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
+/** Steps per second of the live run over `ms`, read from the frames on screen. */
+async function liveRate(page, ms) {
+  const a = await page.evaluate(() => [performance.now(), window.ablationPlayground.playground.step]);
+  await page.waitForTimeout(ms);
+  const b = await page.evaluate(() => [performance.now(), window.ablationPlayground.playground.step]);
+  return ((b[1] - a[1]) * 1000) / (b[0] - a[0]);
+}
+
+/** Seconds from the Depth sweep button to its last run drawn (the live run training). */
+async function sweepSeconds(page) {
+  await page.getByRole('button', { name: 'Depth sweep', exact: true }).click();
+  const t0 = await page.evaluate(() => performance.now());
+  await page.waitForFunction(() => {
+    const s = window.ablationPlayground.value.sweep;
+    return s && s.runs_finished === s.runs_total;
+  }, null, { timeout: 300_000, polling: 20 });
+  return ((await page.evaluate(() => performance.now())) - t0) / 1000;
+}
+
+/** The comparisons: the live run's pace while All four trains, the sweep's time by the pool's
+ *  size, and the memory at the largest setting. Works against builds without a pool too. */
+async function comparisons(browser, server, row, out, problems) {
+  const pairs = QUICK ? 3 : 5;
+  const ratios = [];
+  const rates = [];
+  for (let k = 0; k < pairs; k++) {
+    const p = await open(browser, server, '/?depth=96');
+    await p.page.waitForTimeout(1500);
+    const alone = await liveRate(p.page, 3000);
+    await p.page.getByRole('button', { name: 'All four', exact: true }).click();
+    await p.page.waitForTimeout(500);
+    const during = await liveRate(p.page, 3000);
+    problems.push(...p.problems);
+    await p.context.close();
+    rates.push([alone, during]);
+    ratios.push(during / alone);
+  }
+  out.push('| the comparisons | value |', '|---|---:|');
+  row(`live steps/s at depth 96, alone → while All four trains (${pairs} pairs)`, rates.map(([a, d]) => `${a.toFixed(0)} → ${d.toFixed(0)}`).join(', '));
+  row('live run\'s pace while All four trains, median of the paired ratios', `${(100 * median(ratios)).toFixed(0)}%`);
+  const p = await open(browser, server, '/');
+  await p.page.waitForTimeout(1000);
+  const pooled = await p.page.evaluate(() => typeof window.ablationPlayground.playground.resizePool === 'function');
+  const cores = await p.page.evaluate(() => navigator.hardwareConcurrency);
+  const sizes = pooled ? [1, 2, 3, 4] : [null];
+  const repeats = QUICK ? 2 : 3;
+  for (const size of sizes) {
+    const times = [];
+    for (let k = 0; k < repeats; k++) {
+      if (size) await p.page.evaluate((n) => window.ablationPlayground.playground.resizePool(n), size);
+      times.push(await sweepSeconds(p.page));
+    }
+    const label = size ? `${size} pool worker${size > 1 ? 's' : ''}` : 'no pool (the live run\'s worker)';
+    row(`depth sweep at the default settings, ${label}, ${cores} cores: median (runs)`, `${median(times).toFixed(2)} s (${times.map((t) => t.toFixed(2)).join(', ')})`);
+  }
+  problems.push(...p.problems);
+  await p.context.close();
+  {
+    const q = await open(browser, server, LARGEST);
+    await q.page.waitForTimeout(2000);
+    await q.page.getByRole('button', { name: 'All four', exact: true }).click();
+    await q.page.waitForTimeout(QUICK ? 15_000 : 25_000);
+    const m = await q.page.evaluate(() => window.ablationPlayground.playground.memory);
+    problems.push(...q.problems);
+    await q.context.close();
+    row('wasm memory at the largest setting with All four under way: live worker / pool / page', `${mib(m.engine)} / ${m.pool == null ? '(shared)' : mib(m.pool)} / ${mib(m.page)}`);
+  }
+  out.push('');
+}
+
 async function main() {
   const started = Date.now();
   const server = await startServer();
@@ -214,84 +290,88 @@ async function main() {
   const problems = [];
   const row = (...cells) => out.push(`| ${cells.join(' | ')} |`);
   try {
-    // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
-    {
-      const p = await open(browser, server, '/?depth=96');
-      await p.page.waitForTimeout(1000);
-      const w = await window_(p.page, TRAIN_SECONDS);
-      const lat = await sliderLatency(p.page, QUICK ? 8 : 20);
-      const rebuild = await rebuildMs(p.page, QUICK ? 5 : 15);
-      problems.push(...p.problems);
-      await p.context.close();
-      out.push('| depth 96, defaults, training | value |', '|---|---:|');
-      row(`training steps/s (${w.seconds.toFixed(1)} s, ${w.mode})`, w.stepsPerSecond.toFixed(0));
-      row('animation frames/s (page)', w.fps.toFixed(1));
-      row('frames drawn/s (status line updates)', w.drawnPerSecond.toFixed(1));
-      row('frame interval median / p95', `${fmt(w.frameMedian)} / ${fmt(w.frameP95)} ms`);
-      row('longest main-thread task', w.longTasks ? `${fmt(w.longest)} ms (${w.longTasks} over 50 ms)` : 'none over 50 ms');
-      row('one training step in the worker (wasm), mean of the last slice', `${w.stepMs.toFixed(2)} ms`);
-      row('rebuild after a seed change, in the worker (wasm), median', `${rebuild.toFixed(2)} ms`);
-      const ms = lat.map((l) => l.ms);
-      const fr = lat.map((l) => l.frames);
-      row(`slider input → new depth drawn, median (max), ${lat.length} samples`, `${fmt(median(ms))} ms (${fmt(Math.max(...ms))}); ${median(fr)} frames (${Math.max(...fr)})`);
-      out.push('');
-    }
-    // 2. Each sublayer kind at depth 96, and the largest setting.
-    out.push('| training at depth 96 | steps/s | wasm step | rebuild | longest main-thread task | frames/s |', '|---|---:|---:|---:|---:|---:|');
-    for (const sublayer of ['mlp', 'ffn', 'attention', 'block']) {
-      const p = await open(browser, server, `/?depth=96&sublayer=${sublayer}`);
-      await p.page.waitForTimeout(1000);
-      const w = await window_(p.page, TRAIN_SECONDS);
-      const rebuild = await rebuildMs(p.page, QUICK ? 3 : 7);
-      problems.push(...p.problems);
-      await p.context.close();
-      row(sublayer, w.stepsPerSecond.toFixed(1), `${w.stepMs.toFixed(2)} ms`, `${rebuild.toFixed(1)} ms`, w.longTasks ? `${fmt(w.longest)} ms` : 'none over 50 ms', w.fps.toFixed(1));
-    }
-    {
-      const t0 = Date.now();
-      const p = await open(browser, server, LARGEST);
-      const firstStatus = (Date.now() - t0) / 1000;
-      const w = await window_(p.page, TRAIN_SECONDS);
-      const r = await responsiveness(p.page, 3);
-      problems.push(...p.problems);
-      await p.context.close();
-      row(`largest: \`${LARGEST.slice(2)}\``, w.stepsPerSecond.toFixed(2), `${(w.stepMs ?? NaN).toFixed(0)} ms`, '', w.longTasks ? `${fmt(w.longest)} ms` : 'none over 50 ms', w.fps.toFixed(1));
-      out.push('');
-      out.push(`Largest setting: first status line ${firstStatus.toFixed(1)} s after navigation; a setTimeout(0) waits ${fmt(r.timeoutWait.median)} ms median (${fmt(r.timeoutWait.max)} max); real clicks (Pause/Play, through the browser) answered in ${r.answers.join(', ')} ms from the input event to the frame that shows the new label (the driver's round trips: ${r.clicks.join(', ')} ms).`);
-      out.push('');
-    }
-    // 3. A long run at depth 1.
-    {
-      const p = await open(browser, server, '/?depth=1&steps=1000000');
-      await p.page.waitForTimeout(1000);
-      const early = await window_(p.page, 5);
-      const target = 150_000;
-      const deadline = Date.now() + 180_000;
-      while ((await p.page.evaluate(() => window.ablationPlayground.playground.step)) < target && Date.now() < deadline) {
-        await p.page.waitForTimeout(2000);
+    if (!ONLY_COMPARISONS) {
+      // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
+      {
+        const p = await open(browser, server, '/?depth=96');
+        await p.page.waitForTimeout(1000);
+        const w = await window_(p.page, TRAIN_SECONDS);
+        const lat = await sliderLatency(p.page, QUICK ? 8 : 20);
+        const rebuild = await rebuildMs(p.page, QUICK ? 5 : 15);
+        problems.push(...p.problems);
+        await p.context.close();
+        out.push('| depth 96, defaults, training | value |', '|---|---:|');
+        row(`training steps/s (${w.seconds.toFixed(1)} s, ${w.mode})`, w.stepsPerSecond.toFixed(0));
+        row('animation frames/s (page)', w.fps.toFixed(1));
+        row('frames drawn/s (status line updates)', w.drawnPerSecond.toFixed(1));
+        row('frame interval median / p95', `${fmt(w.frameMedian)} / ${fmt(w.frameP95)} ms`);
+        row('longest main-thread task', w.longTasks ? `${fmt(w.longest)} ms (${w.longTasks} over 50 ms)` : 'none over 50 ms');
+        row('one training step in the worker (wasm), mean of the last slice', `${w.stepMs.toFixed(2)} ms`);
+        row('rebuild after a seed change, in the worker (wasm), median', `${rebuild.toFixed(2)} ms`);
+        const ms = lat.map((l) => l.ms);
+        const fr = lat.map((l) => l.frames);
+        row(`slider input → new depth drawn, median (max), ${lat.length} samples`, `${fmt(median(ms))} ms (${fmt(Math.max(...ms))}); ${median(fr)} frames (${Math.max(...fr)})`);
+        out.push('');
       }
-      const late = await window_(p.page, 5);
-      problems.push(...p.problems);
-      await p.context.close();
-      out.push('| long run, depth 1 | first seconds | after the run |', '|---|---:|---:|');
-      row('steps reached', early.step, late.step);
-      row('training steps/s', early.stepsPerSecond.toFixed(0), late.stepsPerSecond.toFixed(0));
-      row('frame interval median / p95', `${fmt(early.frameMedian)} / ${fmt(early.frameP95)} ms`, `${fmt(late.frameMedian)} / ${fmt(late.frameP95)} ms`);
-      row('frames drawn/s', early.drawnPerSecond.toFixed(1), late.drawnPerSecond.toFixed(1));
-      row('wasm memory, worker / page', `${mib(early.memory.engine)} / ${mib(early.memory.page)}`, `${mib(late.memory.engine)} / ${mib(late.memory.page)}`);
-      row('JS heap (page)', mib(early.heap), mib(late.heap));
-      out.push('');
-      if (late.step < target) problems.push(`the long run reached only ${late.step} steps`);
+      // 2. Each sublayer kind at depth 96, and the largest setting.
+      out.push('| training at depth 96 | steps/s | wasm step | rebuild | longest main-thread task | frames/s |', '|---|---:|---:|---:|---:|---:|');
+      for (const sublayer of ['mlp', 'ffn', 'attention', 'block']) {
+        const p = await open(browser, server, `/?depth=96&sublayer=${sublayer}`);
+        await p.page.waitForTimeout(1000);
+        const w = await window_(p.page, TRAIN_SECONDS);
+        const rebuild = await rebuildMs(p.page, QUICK ? 3 : 7);
+        problems.push(...p.problems);
+        await p.context.close();
+        row(sublayer, w.stepsPerSecond.toFixed(1), `${w.stepMs.toFixed(2)} ms`, `${rebuild.toFixed(1)} ms`, w.longTasks ? `${fmt(w.longest)} ms` : 'none over 50 ms', w.fps.toFixed(1));
+      }
+      {
+        const t0 = Date.now();
+        const p = await open(browser, server, LARGEST);
+        const firstStatus = (Date.now() - t0) / 1000;
+        const w = await window_(p.page, TRAIN_SECONDS);
+        const r = await responsiveness(p.page, 3);
+        problems.push(...p.problems);
+        await p.context.close();
+        row(`largest: \`${LARGEST.slice(2)}\``, w.stepsPerSecond.toFixed(2), `${(w.stepMs ?? NaN).toFixed(0)} ms`, '', w.longTasks ? `${fmt(w.longest)} ms` : 'none over 50 ms', w.fps.toFixed(1));
+        out.push('');
+        out.push(`Largest setting: first status line ${firstStatus.toFixed(1)} s after navigation; a setTimeout(0) waits ${fmt(r.timeoutWait.median)} ms median (${fmt(r.timeoutWait.max)} max); real clicks (Pause/Play, through the browser) answered in ${r.answers.join(', ')} ms from the input event to the frame that shows the new label (the driver's round trips: ${r.clicks.join(', ')} ms).`);
+        out.push('');
+      }
+      // 3. A long run at depth 1.
+      {
+        const p = await open(browser, server, '/?depth=1&steps=1000000');
+        await p.page.waitForTimeout(1000);
+        const early = await window_(p.page, 5);
+        const target = 150_000;
+        const deadline = Date.now() + 180_000;
+        while ((await p.page.evaluate(() => window.ablationPlayground.playground.step)) < target && Date.now() < deadline) {
+          await p.page.waitForTimeout(2000);
+        }
+        const late = await window_(p.page, 5);
+        problems.push(...p.problems);
+        await p.context.close();
+        out.push('| long run, depth 1 | first seconds | after the run |', '|---|---:|---:|');
+        row('steps reached', early.step, late.step);
+        row('training steps/s', early.stepsPerSecond.toFixed(0), late.stepsPerSecond.toFixed(0));
+        row('frame interval median / p95', `${fmt(early.frameMedian)} / ${fmt(early.frameP95)} ms`, `${fmt(late.frameMedian)} / ${fmt(late.frameP95)} ms`);
+        row('frames drawn/s', early.drawnPerSecond.toFixed(1), late.drawnPerSecond.toFixed(1));
+        row('wasm memory, worker / page', `${mib(early.memory.engine)} / ${mib(early.memory.page)}`, `${mib(late.memory.engine)} / ${mib(late.memory.page)}`);
+        row('JS heap (page)', mib(early.heap), mib(late.heap));
+        out.push('');
+        if (late.step < target) problems.push(`the long run reached only ${late.step} steps`);
+      }
     }
+    // 4. The comparisons.
+    await comparisons(browser, server, row, out, problems);
   } finally {
     await browser.close().catch(() => {});
     await server.close();
   }
-  const bundle = await bundleSizes();
-  out.push('| shipped file | raw / gzip -9 |', '|---|---:|');
+  const bundle = ONLY_COMPARISONS ? [] : await bundleSizes();
+  if (bundle.length) out.push('| shipped file | raw / gzip -9 |', '|---|---:|');
   for (const b of bundle) row(`\`dist/${b.name}\``, `${kib(b.raw)} / ${kib(b.gzip)}`);
   const total = bundle.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });
-  row('total', `${kib(total.raw)} / ${kib(total.gzip)}`);
+  if (bundle.length) row('total', `${kib(total.raw)} / ${kib(total.gzip)}`);
   console.log(out.join('\n'));
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)`);
   if (problems.length) {

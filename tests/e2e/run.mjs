@@ -18,6 +18,7 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
+import { PARAMS } from '../../www/schema.js';
 import {
   ROOT,
   canvasColours,
@@ -381,7 +382,10 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
   await tab('summary');
   await page.keyboard.press('Enter');
   assert(await page.locator('details[data-control="more"]').evaluate((d) => d.open), 'Enter on More should open it');
-  for (const param of ['preset', 'final_norm', 'sublayer', 'norm_kind', 'optimizer', 'lr', 'warmup', 'gain', 'width', 'tokens', 'seed']) await tab(param);
+  // the More panel's fields, in the parameter table's order (the schema the panel is built from)
+  const more = PARAMS.map((p) => p.name).filter((n) => !['depth', 'residual', 'norm', 'steps'].includes(n));
+  assert(more.at(-1) === 'seed', `the seed is the last field before Steps: ${more}`);
+  for (const param of ['preset', ...more]) await tab(param);
 
   // A control inside More, operated from the keyboard: the seed.
   await page.keyboard.press('ArrowUp'); // number input: 1 → 2

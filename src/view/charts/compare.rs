@@ -6,7 +6,7 @@ use super::{
     Theme,
 };
 use crate::training::loss_history::LossHistory;
-use crate::training::run_queue::Outcome;
+use crate::training::outcome::Outcome;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -20,10 +20,6 @@ impl Writer {
             self.f64(x);
         }
     }
-    pub fn str(&mut self, s: &str) {
-        self.u64(s.len() as u64);
-        self.0.extend_from_slice(s.as_bytes());
-    }
 }
 
 pub(crate) struct Reader<'a> {
@@ -62,13 +58,6 @@ impl Reader<'_> {
         let n = self.len(8)?;
         (0..n).map(|_| self.f64()).collect()
     }
-    pub fn str(&mut self) -> Result<String, String> {
-        let n = self.len(1)?;
-        let s = std::str::from_utf8(&self.bytes[self.at..self.at + n])
-            .map_err(|_| "a frame's text is not UTF-8")?;
-        self.at += n;
-        Ok(s.to_string())
-    }
 }
 
 impl Writer {
@@ -100,5 +89,27 @@ impl Reader<'_> {
         } else {
             Err("trailing bytes".into())
         }
+    }
+}
+
+impl Writer {
+    pub fn f32s(&mut self, xs: &[f32]) {
+        self.u64(xs.len() as u64);
+        self.0.reserve(4 * xs.len());
+        for &x in xs {
+            self.0.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+}
+
+impl Reader<'_> {
+    pub fn f32s(&mut self) -> Result<Vec<f32>, String> {
+        let n = self.len(4)?;
+        let out = self.bytes[self.at..self.at + 4 * n]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
+            .collect();
+        self.at += 4 * n;
+        Ok(out)
     }
 }

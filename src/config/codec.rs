@@ -1,0 +1,101 @@
+//! A configuration as bytes, for crossing between threads: every parameter of the table, in
+//! table order, as its value (not its text), so the receiver reads it without parsing a query.
+//! Decoding checks every value against the table: damaged bytes are an error, never a panic.
+
+use super::pins::{Pin, MAX_PINS};
+use super::settings::Config;
+use super::table::{Kind, Value, PARAMS};
+use crate::wire::{Reader, Writer};
+
+impl Config {
+    pub(crate) fn write(&self, w: &mut Writer) {
+        for spec in PARAMS {
+            match spec.parse(&(spec.get)(self)).expect("a config's own values are valid") {
+                Value::Int(i) => w.u64(i as u64),
+                Value::Float(x) => w.f64(x),
+                Value::Choice(i) => w.u32(i as u32),
+                Value::Seed(s) => w.u64(s),
+            }
+        }
+    }
+
+    pub(crate) fn read(r: &mut Reader) -> Result<Config, String> {
+        let mut config = Config::default();
+        for spec in PARAMS {
+            let value = match spec.kind {
+                Kind::Int { .. } => Value::Int(r.u64()? as i64),
+                Kind::Float { .. } => Value::Float(r.f64()?),
+                Kind::Choice(_) => Value::Choice(r.u32()? as usize),
+                Kind::Seed => Value::Seed(r.u64()?),
+            };
+            spec.set_checked(&mut config, value).map_err(|e| e.to_string())?;
+        }
+        Ok(config)
+    }
+
+    /// The configuration as bytes (`Config::decode` reads them).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = Writer(Vec::with_capacity(8 * PARAMS.len()));
+        self.write(&mut w);
+        w.0
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<Config, String> {
+        let mut r = Reader { bytes, at: 0 };
+        let config = Config::read(&mut r)?;
+        r.done()?;
+        Ok(config)
+    }
+}
+
+pub(crate) fn write_pins(w: &mut Writer, pins: &[Pin]) {
+    w.u64(pins.len() as u64);
+    for p in pins {
+        p.config.write(w);
+    }
+}
+
+pub(crate) fn read_pins(r: &mut Reader) -> Result<Vec<Pin>, String> {
+    let n = r.len(4 * PARAMS.len())?; // each value takes at least 4 bytes
+    if n > MAX_PINS {
+        return Err(format!("{n} pins; at most {MAX_PINS}"));
+    }
+    (0..n).map(|_| Config::read(r).map(|config| Pin { config })).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{NormPlacement, SublayerKind};
+
+    #[test]
+    fn configs_cross_as_bytes_and_damage_is_an_error() {
+        let c = Config {
+            depth: 96,
+            residual: false,
+            norm: NormPlacement::Post,
+            sublayer: SublayerKind::Block,
+            learning_rate: 0.0003,
+            seed: u64::MAX,
+            steps: 1_000_000,
+            ..Config::default()
+        };
+        let bytes = c.encode();
+        assert_eq!(Config::decode(&bytes).unwrap(), c);
+        for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
+            assert!(Config::decode(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(Config::decode(&longer).is_err());
+        // a value out of the table's range is refused, with the parameter's name
+        let mut deep = bytes.clone();
+        deep[..8].copy_from_slice(&97u64.to_le_bytes());
+        let e = Config::decode(&deep).unwrap_err();
+        assert!(e.starts_with("depth:"), "{e}");
+        let mut nan = Config::default().encode();
+        let at = 8 + 4 * 5 + 8 + 8; // gain comes after depth, five choices, width and tokens
+        nan[at..at + 8].copy_from_slice(&f64::NAN.to_le_bytes());
+        assert!(Config::decode(&nan).unwrap_err().starts_with("gain:"));
+    }
+}

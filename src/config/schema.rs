@@ -1,0 +1,91 @@
+//! The parameter table as a JavaScript module (`www/schema.js`): the names, kinds, ranges,
+//! choices, defaults, labels and help that the element's attributes, the More panel and the
+//! message checks use, so that the page never types the list again. `tests/schema.rs` fails
+//! when the file in the repository differs from what this writes (`scripts/schema.sh` rewrites it).
+
+use super::pins::{MAX_PINS, MAX_PIN_STEPS, PIN};
+use super::presets::{PRESET, PRESETS};
+use super::table::{Kind, PARAMS};
+
+/// A JavaScript string literal.
+fn js(text: &str) -> String {
+    let mut out = String::from("'");
+    for c in text.chars() {
+        match c {
+            '\\' => out += "\\\\",
+            '\'' => out += "\\'",
+            '\n' => out += "\\n",
+            c if (c as u32) < 0x20 => out += &format!("\\u{:04x}", c as u32),
+            c => out.push(c),
+        }
+    }
+    out + "'"
+}
+
+fn list(items: impl IntoIterator<Item = String>) -> String {
+    format!("[{}]", items.into_iter().collect::<Vec<_>>().join(", "))
+}
+
+/// The module's text.
+pub fn schema_js() -> String {
+    let mut s = String::from(
+        "// Generated from the parameter table (src/config/table.rs) by scripts/schema.sh: do not edit.\n\
+         // tests/schema.rs fails when this file is stale.\n\n",
+    );
+    s += "/** Every parameter, in table order: URL parameter, attribute and message field. */\n";
+    s += "export const PARAMS = Object.freeze([\n";
+    for p in PARAMS {
+        let kind = match p.kind {
+            Kind::Int { min, max, multiple_of } => {
+                format!("kind: 'int', min: {min}, max: {max}, step: {multiple_of}")
+            }
+            Kind::Float { min, max } => format!("kind: 'float', min: {min}, max: {max}"),
+            Kind::Choice(words) => {
+                let labels = if p.choice_labels.is_empty() { words } else { p.choice_labels };
+                format!(
+                    "kind: 'choice', choices: {}, labels: {}",
+                    list(words.iter().map(|w| js(w))),
+                    list(labels.iter().map(|w| js(w)))
+                )
+            }
+            Kind::Seed => format!("kind: 'seed', min: 0, max: {}", js(&u64::MAX.to_string())),
+        };
+        s += &format!(
+            "  Object.freeze({{ name: {}, flag: {}, label: {}, {kind}, default: {}, help: {} }}),\n",
+            js(p.name),
+            js(p.flag),
+            js(p.label),
+            js(&p.default_text()),
+            js(p.help)
+        );
+    }
+    s += "]);\n\n";
+    s += "/** The presets, for the menu: each sets every parameter. */\n";
+    s += "export const PRESETS = Object.freeze([\n";
+    for p in PRESETS {
+        s += &format!("  Object.freeze({{ name: {}, help: {} }}),\n", js(p.name), js(p.help));
+    }
+    s += "]);\n\n";
+    s += &format!("export const PRESET = {};\nexport const PIN = {};\n", js(PRESET), js(PIN));
+    s += &format!("export const MAX_PINS = {MAX_PINS};\nexport const MAX_PIN_STEPS = {MAX_PIN_STEPS};\n\n");
+    s += "/** Every name the state takes, as attributes and messages do: the preset first (it sets\n";
+    s += " *  every parameter, and the others then adjust it), the parameters, then the pins. */\n";
+    s += "export const STATE_NAMES = Object.freeze([PRESET, ...PARAMS.map((p) => p.name), PIN]);\n";
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_choice_has_a_label_for_each_word() {
+        for p in PARAMS {
+            if let Kind::Choice(words) = p.kind {
+                assert!(p.choice_labels.is_empty() || p.choice_labels.len() == words.len(), "{}", p.name);
+            }
+            assert!(!p.label.is_empty(), "{}", p.name);
+        }
+        assert_eq!(js("it's a\\b\n"), "'it\\'s a\\\\b\\n'");
+    }
+}

@@ -1,0 +1,128 @@
+//! The reader's settings on the page: the configuration, the pins and the notices about values
+//! that were replaced. Every change says which parameters it changed, so that the page restarts
+//! only when the model's parameters changed and the attributes and the address follow.
+
+use super::pins::{add_pin, parse_pins, pins_text, Pin, PIN};
+use super::query::{lenient_pins, read_query};
+use super::settings::Config;
+use super::table::PARAMS;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Settings {
+    pub config: Config,
+    pub pins: Vec<Pin>,
+    notices: Vec<String>,
+}
+
+impl Settings {
+    /// Settings from a URL query, leniently (`take_notices` says what was replaced).
+    pub fn from_query(query: &str) -> Settings {
+        let (config, pins, notices) = read_query(query);
+        Settings { config, pins, notices }
+    }
+
+    /// Sets one parameter by its table name (`pin` replaces the pins, `preset` sets them all);
+    /// returns the names whose values changed. A bad value is an error and changes nothing.
+    pub fn set(&mut self, name: &str, text: &str) -> Result<Vec<&'static str>, String> {
+        let before = self.clone();
+        if name == PIN {
+            self.pins = parse_pins(text).map_err(|e| e.to_string())?;
+        } else {
+            self.config.set(name, text).map_err(|e| e.to_string())?;
+        }
+        Ok(self.changed_since(&before))
+    }
+
+    /// Like `set`, but a bad value falls back to the nearest valid one (a bad pin list to the
+    /// good pins in it), with a notice.
+    pub fn set_leniently(&mut self, name: &str, text: &str) -> Vec<&'static str> {
+        let before = self.clone();
+        let notices = if name == PIN {
+            let (pins, notices) = lenient_pins([text]);
+            self.pins = pins;
+            notices
+        } else {
+            self.config.apply_leniently([(name, text)])
+        };
+        self.notices.extend(notices);
+        self.changed_since(&before)
+    }
+
+    /// The names of the parameters (then `pin`) whose values differ from `before`'s.
+    fn changed_since(&self, before: &Settings) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = PARAMS
+            .iter()
+            .filter(|p| (p.get)(&self.config) != (p.get)(&before.config))
+            .map(|p| p.name)
+            .collect();
+        if self.pins != before.pins {
+            names.push(PIN);
+        }
+        names
+    }
+
+    /// A parameter's value as text (`pin`: the pins as one `;`-separated list; `preset`: the
+    /// preset these settings are exactly, or `custom`).
+    pub fn get(&self, name: &str) -> Option<String> {
+        if name == PIN {
+            return Some(pins_text(&self.pins));
+        }
+        self.config.get(name)
+    }
+
+    /// Every parameter as a URL query, in table order, then the pins (if any).
+    pub fn query(&self) -> String {
+        let mut q = self.config.to_query();
+        if !self.pins.is_empty() {
+            q += &format!("&{PIN}={}", pins_text(&self.pins));
+        }
+        q
+    }
+
+    /// Pins the current configuration at `step`; an error in words if that pin cannot be added.
+    pub fn add_pin(&mut self, step: usize) -> Result<(), String> {
+        add_pin(&mut self.pins, &self.config, step)
+    }
+
+    /// Removes pin number `index` (from 0); out of range does nothing.
+    pub fn remove_pin(&mut self, index: usize) {
+        if index < self.pins.len() {
+            self.pins.remove(index);
+        }
+    }
+
+    /// The notices since the last call.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_change_names_what_it_changed() {
+        let mut s = Settings::from_query("depth=7");
+        assert_eq!(s.set("depth", "8").unwrap(), ["depth"]);
+        assert!(s.set("depth", "8").unwrap().is_empty(), "the same value changes nothing");
+        assert!(s.set("depth", "0").is_err());
+        assert_eq!(s.config.depth, 8, "a refused value changes nothing");
+        let changed = s.set("preset", "explode").unwrap();
+        assert!(
+            changed.contains(&"gain") && changed.contains(&"optimizer") && changed.contains(&"depth"),
+            "{changed:?}"
+        );
+        assert!(!changed.contains(&"preset"), "a preset is not a parameter of its own");
+        assert_eq!(s.set("pin", "@5").unwrap(), ["pin"]);
+        assert_eq!(s.set_leniently("width", "61"), ["width"]);
+        assert_eq!(s.config.width, 60, "the nearest multiple of 4");
+        assert_eq!(s.take_notices().len(), 1);
+        s.add_pin(9).unwrap();
+        assert!(s.query().ends_with(&format!("&pin={}", s.get("pin").unwrap())));
+        s.remove_pin(7);
+        s.remove_pin(0);
+        assert_eq!(s.pins.len(), 1);
+        assert_eq!(Settings::from_query(&s.query()).query(), s.query(), "a query round-trips");
+    }
+}

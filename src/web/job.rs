@@ -1,0 +1,42 @@
+//! One job of the comparisons, in a worker of the pool: started from its bytes (`View.job`),
+//! advanced in slices, reporting what it has so far (`View.report`).
+
+use super::js_error;
+use crate::training::job::{self, JobRunner};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub struct Job {
+    id: u32,
+    runner: JobRunner,
+}
+
+#[wasm_bindgen]
+impl Job {
+    /// Starts the job these bytes describe; damaged bytes are an error.
+    #[wasm_bindgen(constructor)]
+    pub fn new(bytes: &[u8]) -> Result<Job, JsError> {
+        let (id, job) = job::Job::decode(bytes).map_err(js_error)?;
+        Ok(Job { id, runner: JobRunner::new(job).map_err(js_error)? })
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// Takes up to `max_steps` more steps (a knockout: layers); true once done.
+    pub fn advance(&mut self, max_steps: u32) -> bool {
+        self.runner.advance(max_steps as usize)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> bool {
+        self.runner.is_done()
+    }
+
+    /// What the job has given so far, encoded for `View.report`.
+    pub fn report(&mut self) -> Vec<u8> {
+        self.runner.encoded_report(self.id)
+    }
+}

@@ -1,0 +1,84 @@
+//! The live run, in its own Web Worker (or on the page's thread as a fallback): trains in
+//! slices and encodes frames. Configurations arrive as bytes (`Settings.configBytes`).
+
+use super::js_error;
+use crate::config::Config;
+use crate::training::job::Job;
+use crate::training::session;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub struct Session {
+    inner: session::Session,
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// A session for a configuration (`Settings.configBytes()`), answering desired state
+    /// number `generation`; damaged bytes are an error.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: &[u8], generation: u32) -> Result<Session, JsError> {
+        let config = Config::decode(config).map_err(js_error)?;
+        Ok(Session { inner: session::Session::new(&config).with_generation(generation) })
+    }
+
+    /// Brings the run to desired state number `generation`: starts again from the seed if
+    /// `config` is not the configuration being trained or `again` (Reset) says so (if only the
+    /// step limit changed, the run goes on with the new limit). Returns whether it started
+    /// again. Damaged bytes are an error.
+    pub fn want(&mut self, config: &[u8], generation: u32, again: bool) -> Result<bool, JsError> {
+        let config = Config::decode(config).map_err(js_error)?;
+        let restart = again || config != *self.inner.config();
+        if restart {
+            self.inner.restart(&config, generation);
+        }
+        self.inner.set_generation(generation);
+        Ok(restart)
+    }
+
+    /// Trains up to `max_steps` steps while the run goes on; returns how many it took.
+    pub fn train(&mut self, max_steps: u32) -> u32 {
+        let mut steps = 0;
+        while steps < max_steps && self.inner.train_step() {
+            steps += 1;
+        }
+        steps
+    }
+
+    /// One step even at the step limit (the Step button); none after a divergence.
+    pub fn step(&mut self) -> bool {
+        self.inner.single_step()
+    }
+
+    /// Play on a finished run continues it for another `steps` steps.
+    #[wasm_bindgen(js_name = continueRun)]
+    pub fn continue_run(&mut self) {
+        self.inner.continue_run();
+    }
+
+    /// Not diverged and below the step limit.
+    #[wasm_bindgen(getter)]
+    pub fn running(&self) -> bool {
+        self.inner.running()
+    }
+
+    pub fn rescale(&mut self) {
+        self.inner.rescale();
+    }
+
+    #[wasm_bindgen(js_name = resetScale)]
+    pub fn reset_scale(&mut self) {
+        self.inner.reset_scale();
+    }
+
+    /// Measures the probe batch and encodes what the page shows now.
+    pub fn frame(&mut self) -> Vec<u8> {
+        self.inner.frame().encode()
+    }
+
+    /// The knockout of the stack as trained so far, as a job for the pool (`View.startKnockout`).
+    #[wasm_bindgen(js_name = knockoutJob)]
+    pub fn knockout_job(&mut self) -> Vec<u8> {
+        Job::knockout_of(&mut self.inner).encode(0)
+    }
+}

@@ -1,0 +1,79 @@
+//! The reader's settings on the page's thread: checks what the reader types against the one
+//! parameter table, keeps the configuration and the pins, and says what each change changed.
+
+use super::js_error;
+use crate::config;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub struct Settings {
+    pub(super) inner: config::Settings,
+}
+
+#[wasm_bindgen]
+impl Settings {
+    /// Settings from a URL query. Invalid or unknown parameters fall back to the nearest valid
+    /// value or the default; `takeNotices` says which.
+    #[wasm_bindgen(constructor)]
+    pub fn new(query: &str) -> Settings {
+        Settings { inner: config::Settings::from_query(query) }
+    }
+
+    /// Sets one parameter by its URL name (`pin` replaces the pins, `preset` sets every
+    /// parameter) and returns the names it changed. A bad value is an error and changes nothing.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<Vec<String>, JsError> {
+        let changed = self.inner.set(name, value).map_err(js_error)?;
+        Ok(changed.into_iter().map(String::from).collect())
+    }
+
+    /// Like `set`, but an invalid value falls back to the nearest valid one with a notice (a
+    /// bad pin list keeps its good pins, with a notice).
+    #[wasm_bindgen(js_name = setLeniently)]
+    pub fn set_leniently(&mut self, name: &str, value: &str) -> Vec<String> {
+        self.inner.set_leniently(name, value).into_iter().map(String::from).collect()
+    }
+
+    /// A parameter's current value as text (`pin`: the pins as one `;`-separated list).
+    pub fn get(&self, name: &str) -> Option<String> {
+        self.inner.get(name)
+    }
+
+    /// Every parameter as a URL query, in table order, then the pins (if any).
+    pub fn query(&self) -> String {
+        self.inner.query()
+    }
+
+    /// The model's configuration as bytes: what the live run's worker restarts from.
+    #[wasm_bindgen(js_name = configBytes)]
+    pub fn config_bytes(&self) -> Vec<u8> {
+        self.inner.config.encode()
+    }
+
+    /// Pins the current settings at `step`; an error in words if that pin cannot be added.
+    #[wasm_bindgen(js_name = addPin)]
+    pub fn add_pin(&mut self, step: u32) -> Result<(), JsError> {
+        self.inner.add_pin(step as usize).map_err(|e| JsError::new(&e))
+    }
+
+    /// Removes pin number `index` (from 0); out of range does nothing.
+    #[wasm_bindgen(js_name = removePin)]
+    pub fn remove_pin(&mut self, index: u32) {
+        self.inner.remove_pin(index as usize);
+    }
+
+    #[wasm_bindgen(getter, js_name = pinCount)]
+    pub fn pin_count(&self) -> u32 {
+        self.inner.pins.len() as u32
+    }
+
+    /// Every parameter as JSON, numbers as numbers.
+    pub fn json(&self) -> String {
+        crate::view::json::config_json(&self.inner.config).to_string()
+    }
+
+    /// Notices about parameters that were replaced or ignored, since the last call.
+    #[wasm_bindgen(js_name = takeNotices)]
+    pub fn take_notices(&mut self) -> Vec<String> {
+        self.inner.take_notices()
+    }
+}

@@ -1,0 +1,160 @@
+// What the element, the iframe's messages and the page share: the controller of one widget. Each
+// command returns a promise that resolves once its effect is drawn. Given before the widget has
+// started, play and pause say how it starts (and resolve at once); the others wait for it (a
+// widget that is never shown never starts).
+
+import { showSettings } from './controls.js';
+import { PARAMS, PIN } from './schema.js';
+import { CONTROLS, PANELS, isOff } from './template.js';
+
+/** The commands a host can give (element methods, the iframe's messages): each a controller
+ *  method that returns a promise; `unpin` takes the pin's index. */
+export const COMMANDS = Object.freeze(['play', 'pause', 'step', 'reset', 'pin', 'unpin', 'compare', 'sweep', 'knockout']);
+
+const DEFAULTS = Object.fromEntries([...PARAMS.map((p) => [p.name, p.default]), [PIN, '']]);
+
+/** The controller of widget `w`, over the widget's own steps (playground.js). */
+export function createController(w, widget) {
+  const { created, markCreated, drawn, want, run, restart, sendPins, startLab, set, value, present, changed, listOf } = widget;
+  /** `command`, at once if the widget has started, else once it has (then its promise). */
+  const whenCreated = (command) => (...args) =>
+    w.settings ? command(...args) : created.then(() => (w.stopped ? undefined : command(...args)));
+
+  const controller = {
+    /** Read-only access for scripts and tests: the settings and the last frame drawn. */
+    get playground() {
+      const { settings, view, driver, pool } = w;
+      if (!settings) return null;
+      return {
+        get step() {
+          return view.step;
+        },
+        get generation() {
+          return view.generation;
+        },
+        get mode() {
+          return driver.mode;
+        },
+        get memory() {
+          return { engine: driver.engineMemory, page: w.bindings.memoryBytes(), pool: pool.info.memory };
+        },
+        get timings() {
+          return driver.timings;
+        },
+        /** The live run's worker and the pool's, and the jobs each ran. */
+        get workers() {
+          return { live: driver.workerId, pool: pool.info };
+        },
+        /** The frame on screen answers the newest desired state. */
+        get settled() {
+          return view.generation === w.live.generation && !w.incoming && !w.redraw;
+        },
+        get: (name) => settings.get(name),
+        query: () => settings.query(),
+        stateJson: () => (view.hasFrame ? view.stateJson(false) : 'null'),
+        /** For tests: a new live worker, sent the newest desired state. */
+        replaceWorker: () => driver.replace(),
+        /** For tests: at most `n` workers in the comparisons' pool. */
+        resizePool: (n) => pool.resize(n),
+      };
+    },
+    get playing() {
+      return w.playing;
+    },
+    get value() {
+      return value();
+    },
+    set,
+    /** Sets a parameter back to its default (`pin`: no pins). */
+    unset(name) {
+      set(name, DEFAULTS[name] ?? '', { lenient: true });
+    },
+    /** Sets a presentation option as its attribute or URL parameter reads (`controls`,
+     *  `panels`, `autoplay`; null: the default); false if `name` is not one. */
+    setOption(name, text) {
+      // autoplay says how a widget starts: removed later, it leaves the run as it is
+      if (name === 'autoplay') text != null && (isOff(text) ? controller.pause() : controller.play());
+      else if (name === 'controls') controller.show({ controls: listOf('controls', text, CONTROLS, w.notice) });
+      else if (name === 'panels') controller.show({ panels: listOf('panels', text, PANELS, w.notice) });
+      else return false;
+      return true;
+    },
+    /** Shows only the given controls and panels (Sets of names; null shows all). */
+    show({ controls = w.shown.controls, panels = w.shown.panels } = {}) {
+      w.shown = { controls, panels };
+      present();
+      showSettings(w);
+      changed();
+    },
+    play() {
+      w.playing = true;
+      if (w.view?.finished) want({ extensions: w.live.extensions + 1 });
+      run();
+      showSettings(w);
+      return drawn();
+    },
+    pause() {
+      w.playing = false;
+      run();
+      showSettings(w);
+      return drawn();
+    },
+    step: whenCreated(() => {
+      w.playing = false;
+      want({ playing: false, steps: w.live.steps + 1 });
+      run();
+      showSettings(w);
+      return drawn();
+    }),
+    reset: whenCreated(() => {
+      restart();
+      return drawn();
+    }),
+    /** The histogram's axis: fitted to the activations now, or back to −4…4. */
+    fitAxis: whenCreated((fit) => {
+      want({ axisRequests: w.live.axisRequests + 1, fit: Boolean(fit) });
+      return drawn();
+    }),
+    drawn,
+    /** Pins the live run at its current step (at most three pins). */
+    pin: whenCreated(async () => {
+      if (!w.view.hasFrame) await drawn(); // the run's first frame says its step
+      try {
+        w.settings.addPin(w.view.step);
+      } catch (e) {
+        w.notice([e.message ?? String(e)]);
+        return;
+      }
+      sendPins();
+      w.options.onParam?.('pin', w.settings.get('pin'));
+      return drawn();
+    }),
+    /** Removes pin number `index` (from 0). */
+    unpin: whenCreated((index) => {
+      w.settings.removePin(index >>> 0);
+      sendPins();
+      w.options.onParam?.('pin', w.settings.get('pin'));
+      return drawn();
+    }),
+    compare: whenCreated(() => startLab('compare')),
+    sweep: whenCreated(() => startLab('sweep')),
+    knockout: whenCreated(() => startLab('knockout')),
+    /** The link that reproduces this state on the playground page. */
+    link() {
+      const url = new URL(w.options.linkBase ?? location.href);
+      url.search = w.settings ? w.settings.query() : '';
+      return url.href;
+    },
+    destroy() {
+      w.stopped = true;
+      // nothing more will be drawn: every promise still waiting resolves, commands waiting
+      // for the start are dropped
+      for (const [, resolve] of w.waiting.splice(0)) resolve();
+      markCreated();
+      w.driver?.stop();
+      w.pool?.stop();
+      w.disconnect();
+    },
+  };
+  return controller;
+}

@@ -1,0 +1,114 @@
+// The controls, bound to the parameter table's schema: the More panel is built from it, every
+// control shows the settings, and every reader's change goes to `set` by its parameter's name.
+
+import { PARAMS, PRESETS } from './schema.js';
+
+/** The parameters with a control of their own in the main row; the rest go under More. */
+const OWN_CONTROLS = ['depth', 'residual', 'norm'];
+let radioGroups = 0;
+
+/** One parameter's control under More: a menu for a choice, a number field otherwise. */
+function paramControl(p) {
+  const label = document.createElement('label');
+  label.title = p.help;
+  let input;
+  if (p.kind === 'choice') {
+    input = document.createElement('select');
+    p.choices.forEach((word, i) => input.append(new Option(p.labels[i], word)));
+  } else {
+    input = document.createElement('input');
+    input.type = 'number';
+    input.min = String(p.min);
+    if (p.kind !== 'seed') input.max = String(p.max);
+    input.step = p.kind === 'float' ? 'any' : String(p.step ?? 1);
+  }
+  input.dataset.param = p.name;
+  label.append(`${p.label} `, input);
+  return label;
+}
+
+/** Fills the More panel and the preset menu from the schema; returns the parameter inputs. */
+export function buildMore(root) {
+  const preset = root.querySelector('[data-el="preset"]');
+  for (const p of PRESETS) {
+    const option = new Option(p.name, p.name);
+    option.title = p.help;
+    preset.append(option);
+  }
+  const grid = root.querySelector('.ap-more-grid');
+  for (const p of PARAMS) if (!OWN_CONTROLS.includes(p.name)) grid.append(paramControl(p));
+  const radios = [...root.querySelectorAll('[data-el="placement"] input')];
+  const group = `ap-placement-${++radioGroups}`;
+  for (const r of radios) r.name = group;
+  return { params: [...root.querySelectorAll('[data-param]')], radios };
+}
+
+/**
+ * A `controls` or `panels` list as its attribute reads: a Set of the names it gives (in any
+ * case), or null (all, or the default panels) if it gives none; unknown names get a notice.
+ */
+export function listOf(what, text, allowed, notice) {
+  if (text == null || String(text).trim() === '') return null;
+  const names = String(text).toLowerCase().split(/[\s,]+/).filter(Boolean);
+  const known = names.filter((n) => allowed.includes(n));
+  const unknown = names.filter((n) => !allowed.includes(n));
+  if (unknown.length) {
+    const quoted = unknown.slice(0, 4).map((n) => `"${n.slice(0, 30)}"`).join(', ') + (unknown.length > 4 ? ', …' : '');
+    const fallback = known.length ? '' : `; showing the default ${what}`;
+    notice([`${what}: ignored ${quoted} (the names are ${allowed.join(', ')})${fallback}`]);
+  }
+  return known.length ? new Set(known) : null;
+}
+
+/** Every control shows `settings` (after a change, a bad value, on load). */
+export function showSettings(w) {
+  const { el, settings, controls } = w;
+  if (!settings) return;
+  const depth = settings.get('depth');
+  el('depth').value = depth;
+  el('depth').setAttribute('aria-valuetext', `${depth} layers`);
+  el('depth-value').textContent = depth;
+  el('residual').checked = settings.get('residual') === 'on';
+  const norm = settings.get('norm');
+  el('layernorm').checked = norm !== 'off';
+  el('placement').hidden = norm === 'off' || (w.shown.controls != null && !w.shown.controls.has('placement'));
+  if (norm !== 'off') for (const r of controls.radios) r.checked = r.value === norm;
+  for (const input of controls.params) input.value = settings.get(input.dataset.param);
+  el('preset').value = settings.get('preset');
+  el('play').textContent = w.playing ? 'Pause' : 'Play';
+}
+
+/** The reader's changes: `set(name, value)`, then `emit` the element's input and change events. */
+export function bindControls(w, { set, emit }) {
+  const { el, controls } = w;
+  const commit = (name, value) => {
+    set(name, value);
+    emit('input');
+    emit('change');
+  };
+  el('depth').addEventListener('input', (e) => {
+    set('depth', e.target.value);
+    emit('input');
+  });
+  el('depth').addEventListener('change', () => emit('change'));
+  // Page Up/Down move by ten layers (a browser's own step is a tenth of the range, 9.5, rounded)
+  el('depth').addEventListener('keydown', (e) => {
+    const by = { PageUp: 10, PageDown: -10 }[e.key];
+    if (!by) return;
+    e.preventDefault();
+    const slider = e.target;
+    const next = Math.min(Number(slider.max), Math.max(Number(slider.min), Number(slider.value) + by));
+    if (String(next) === slider.value) return;
+    slider.value = String(next);
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    slider.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  el('residual').addEventListener('change', (e) => commit('residual', e.target.checked ? 'on' : 'off'));
+  el('layernorm').addEventListener('change', (e) => {
+    const placement = controls.radios.find((r) => r.checked)?.value ?? 'pre';
+    commit('norm', e.target.checked ? placement : 'off');
+  });
+  for (const r of controls.radios) r.addEventListener('change', () => commit('norm', r.value));
+  el('preset').addEventListener('change', (e) => commit('preset', e.target.value));
+  for (const input of controls.params) input.addEventListener('change', () => commit(input.dataset.param, input.value));
+}

@@ -1,0 +1,75 @@
+// A worker of the comparisons' pool: runs one job at a time (a wasm `Job`, from `View.job`) in
+// slices and reports what it has so far. In a worker of the pool (worker.js), or on the page's
+// thread when no worker can start. No maths here. It imports nothing, so that a bundler may
+// copy it as a file on its own (the worker imports it by URL).
+
+/** Work this long between looks at the inbox (a cancel, a new job). */
+export const JOB_SLICE_MS = 20;
+/** On the page's thread, leave room for drawing. */
+export const PAGE_JOB_SLICE_MS = 4;
+/** What a job has given so far, at most this often (and its end at once). */
+const REPORT_MS = 100;
+/** ...and at most one report per this many times the report's own cost. */
+const REPORT_SHARE = 6;
+
+/** `report(bytes, done, id)` gets every report of job `id`. */
+export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onError = () => {} } = {}) {
+  const loop = { job: null, scheduled: false, stopped: false, lastReport: -Infinity, reportMs: REPORT_MS };
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    loop.scheduled = false;
+    try {
+      tick();
+    } catch (e) {
+      loop.job = null;
+      onError(e?.message ?? String(e));
+    }
+  };
+  function schedule() {
+    if (!loop.scheduled && !loop.stopped && loop.job) {
+      loop.scheduled = true;
+      channel.port2.postMessage(0);
+    }
+  }
+
+  function tick() {
+    const job = loop.job;
+    if (!job) return;
+    const end = performance.now() + sliceMs;
+    let done = false;
+    do done = job.advance(1);
+    while (!done && performance.now() < end);
+    if (done || performance.now() - loop.lastReport >= loop.reportMs) {
+      const t0 = performance.now();
+      report(job.report(), done, job.id);
+      loop.lastReport = performance.now();
+      loop.reportMs = Math.max(REPORT_MS, REPORT_SHARE * (loop.lastReport - t0));
+    }
+    if (done) {
+      job.free();
+      loop.job = null;
+    }
+    schedule();
+  }
+
+  return {
+    /** Starts the job these bytes describe, dropping any other. */
+    run(bytes) {
+      if (loop.stopped) return;
+      loop.job?.free();
+      loop.job = new bindings.Job(bytes);
+      loop.lastReport = performance.now(); // the first report after a slice or two
+      schedule();
+    },
+    cancel() {
+      loop.job?.free();
+      loop.job = null;
+    },
+    stop() {
+      loop.stopped = true;
+      loop.job?.free();
+      loop.job = null;
+      channel.port1.close();
+    },
+  };
+}

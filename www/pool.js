@@ -1,0 +1,158 @@
+// The comparisons' workers: pins, All four, the sweep and the knockout are jobs (`View.wanted`,
+// `View.job`) that run in a pool of Web Workers of their own, never in the live run's. The pool
+// grows only while jobs wait, up to one worker fewer than the reader's cores (at most
+// MAX_WORKERS), and lets an idle worker go after IDLE_MS. Every job starts from the seed, so
+// its numbers are the same bits whichever worker runs it. Without workers, the jobs run on the
+// page's thread, one at a time.
+
+import { createJobLoop, PAGE_JOB_SLICE_MS } from './jobs.js';
+import { KIND } from './protocol.js';
+import { startWorker } from './workers.js';
+
+/** Each worker holds one run's memory (README, "Memory"): this bounds the pool's. */
+export const MAX_WORKERS = 4;
+/** An idle worker is let go after this long. */
+const IDLE_MS = 30_000;
+
+/** The pool's size on this machine: one worker fewer than its cores (the live run has one). */
+export function defaultPoolSize() {
+  const cores = Number(globalThis.navigator?.hardwareConcurrency) || 2;
+  return Math.max(1, Math.min(MAX_WORKERS, cores - 1));
+}
+
+/**
+ * `onReport(bytes, done)` gets every job's report, for `View.report`, then calls `sync` again;
+ * `onNotice(text)` says when the jobs fall back to the page's thread.
+ * Returns { sync(view), stop(), info, size }.
+ */
+export function createPool(bindings, { onReport, onNotice, onError, size: startSize = defaultPoolSize() }) {
+  let size = startSize;
+  const pool = {
+    /** { id, handle, job (its id, or 0), timer, jobs (how many it ran) } */
+    workers: [],
+    local: null,
+    view: null,
+    stopped: false,
+    memory: new Map(),
+  };
+
+  function received(worker, m) {
+    if (m.kind !== KIND.report) return;
+    pool.memory.set(worker.id, m.memory ?? 0);
+    if (m.done && worker.job === m.id) {
+      worker.job = 0;
+      worker.jobs++;
+    }
+    onReport(m.bytes, m.done);
+  }
+
+  function fallBack(reason) {
+    if (pool.local || pool.stopped) return;
+    for (const w of pool.workers) w.handle?.terminate();
+    onNotice(`The comparisons run on the page's thread (slower): ${reason}`);
+    const worker = { id: 0, job: 0, jobs: 0, timer: 0, handle: null };
+    const loop = createJobLoop(bindings, (bytes, done, id) => received(worker, { kind: KIND.report, bytes, done, id }), {
+      sliceMs: PAGE_JOB_SLICE_MS,
+      onError,
+    });
+    worker.handle = {
+      post(m) {
+        if (m.kind === KIND.job) loop.run(m.bytes);
+        else if (m.kind === KIND.cancel) loop.cancel();
+      },
+      terminate: () => loop.stop(),
+    };
+    pool.workers = [worker];
+    pool.local = loop;
+    if (pool.view) sync(pool.view);
+  }
+
+  function spawn() {
+    const worker = { id: 0, job: 0, jobs: 0, timer: 0, handle: null };
+    const handle = startWorker('jobs', {
+      onMessage: (m) => received(worker, m),
+      onFailed: fallBack,
+      onError,
+    });
+    if (!handle) return null;
+    worker.id = handle.id;
+    worker.handle = handle;
+    pool.workers.push(worker);
+    return worker;
+  }
+
+  function assign(worker, id, view) {
+    const bytes = view.job(id);
+    if (!bytes.length) return;
+    clearTimeout(worker.timer);
+    worker.timer = 0;
+    worker.job = id;
+    worker.handle.post({ kind: KIND.job, bytes }, [bytes.buffer]);
+  }
+
+  function idle(worker) {
+    if (worker.timer || pool.local) return;
+    worker.timer = setTimeout(() => {
+      worker.handle.terminate();
+      pool.workers = pool.workers.filter((w) => w !== worker);
+      pool.memory.delete(worker.id);
+    }, IDLE_MS);
+  }
+
+  /** Hands the view's wanted jobs to the workers: drops jobs no longer wanted, gives each idle
+   *  worker the next one, and starts workers while jobs wait and the pool has room. */
+  function sync(view) {
+    if (pool.stopped) return;
+    pool.view = view;
+    const wanted = [...view.wanted()];
+    for (const w of pool.workers) {
+      if (w.job && !wanted.includes(w.job)) {
+        w.handle.post({ kind: KIND.cancel });
+        w.job = 0;
+      }
+    }
+    const running = new Set(pool.workers.map((w) => w.job).filter(Boolean));
+    const waiting = wanted.filter((id) => !running.has(id));
+    for (const w of pool.workers) if (!w.job && waiting.length) assign(w, waiting.shift(), view);
+    const room = pool.local ? 0 : size - pool.workers.length;
+    for (let i = 0; i < room && waiting.length; i++) {
+      const w = spawn();
+      if (!w) break;
+      assign(w, waiting.shift(), view);
+    }
+    for (const w of pool.workers) if (!w.job) idle(w);
+  }
+
+  function stop() {
+    pool.stopped = true;
+    for (const w of pool.workers) {
+      clearTimeout(w.timer);
+      w.handle.terminate();
+    }
+    pool.workers = [];
+  }
+
+  if (typeof Worker === 'undefined') fallBack('this browser has no Web Workers');
+  return {
+    sync,
+    stop,
+    /** For tests: at most `n` workers from now on (those over it go when idle). */
+    resize(n) {
+      size = Math.max(1, n >>> 0);
+      for (const w of pool.workers.filter((x) => !x.job).slice(size)) {
+        clearTimeout(w.timer);
+        w.handle.terminate();
+        pool.workers = pool.workers.filter((x) => x !== w);
+      }
+    },
+    /** For tests and the benchmark: the workers, the jobs each ran, their wasm memory. */
+    get info() {
+      return {
+        size,
+        mode: pool.local ? 'page' : 'worker',
+        workers: pool.workers.map((w) => ({ id: w.id, job: w.job, jobs: w.jobs })),
+        memory: [...pool.memory.values()].reduce((a, b) => a + b, 0),
+      };
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// The one protocol between the page and its workers. Every message is `{ kind, ... }` with a
+// kind from this file; numbers travel as the bytes of the core's checked binary codec.
+//
+// The page → the live run's worker:
+//   boot    { role: 'live' | 'jobs', bindings, wasm, engine, jobs }  where the code is
+//   state   { state, done }  the desired state (below): the worker reconciles its run to
+//           the newest one; `done`, sent to a replacement worker, is a state whose one-shot
+//           requests the worker it replaces did already
+// The page → a worker of the pool:
+//   boot    as above, role 'jobs'
+//   job     { bytes }   run this job (`View.job(id)`), replacing any other
+//   cancel  {}          drop the job under way
+// A worker → the page:
+//   ready | boot-failed { message } | error { message }
+//   frame     { bytes, memory, timings }   the live run now (the frame names its generation)
+//   knockout  { bytes, generation }        the live run's stack, for a knockout job
+//   report    { bytes, done, worker }       what a job has given so far (`View.report`)
+
+export const KIND = Object.freeze({
+  boot: 'boot',
+  state: 'state',
+  job: 'job',
+  cancel: 'cancel',
+  ready: 'ready',
+  bootFailed: 'boot-failed',
+  error: 'error',
+  frame: 'frame',
+  knockout: 'knockout',
+  report: 'report',
+});
+
+/**
+ * The live run the page wants. `generation` numbers every desired state the page sends; a frame
+ * says which one it answers. `config` is `Settings.configBytes()`. The one-shot requests are
+ * counters, so that a state can be sent again, or to a new worker, without doing anything twice:
+ * a worker acts when a counter moves past the value it last saw (and a new worker starts from
+ * the counters of the first state it gets).
+ */
+export function initialState(config) {
+  return {
+    generation: 1,
+    config,
+    /** Reset: start again from the seed even with the same configuration. */
+    restarts: 0,
+    playing: false,
+    /** Step presses: one step each, even at the step limit. */
+    steps: 0,
+    /** Play on a finished run: another `steps` steps each. */
+    extensions: 0,
+    /** The histogram's axis: `fit` to the data, or back to the default, at each request. */
+    axisRequests: 0,
+    fit: false,
+    /** Knock out layers: the worker sends its stack's weights for a job of the pool. */
+    knockouts: 0,
+  };
+}
+
+/** The same bytes (two configurations, or a configuration and what a worker was sent). */
+export function sameBytes(a, b) {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,78 @@
+// Drawing a frame: the charts on their canvases (sized to the device's pixels, in the colours
+// the widget's CSS resolves to) and every word beside them, all from the View's one frame.
+
+import { pinListWriter, tableWriter } from './comparisons.js';
+
+/** The panels, in the order of `View.texts()`'s summaries: each one's canvas, the View's draw
+ *  call and what says it has something to draw. */
+const PANELS = [
+  ['histogram', 'histogram', 'drawHistogram', null],
+  ['loss', 'loss', 'drawLoss', null],
+  ['depth', 'depthplot', 'drawDepth', null],
+  ['compare', 'compare', 'drawCompare', 'hasCompare'],
+  ['sweep', 'sweep', 'drawSweep', 'hasSweep'],
+  ['knockout', 'knockout', 'drawKnockout', 'hasKnockout'],
+];
+
+function sizeCanvas(canvas) {
+  const scale = devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(canvas.clientWidth * scale));
+  const h = Math.max(1, Math.round(canvas.clientHeight * scale));
+  if (canvas.width !== w || canvas.height !== h) {
+    canvas.width = w;
+    canvas.height = h;
+  }
+  return scale;
+}
+
+/** A renderer for widget `w`; `onRemovePin(i)` is a reader's Remove on the pins' list. */
+export function createRenderer(w, { onRemovePin }) {
+  const { el } = w;
+  const canvases = Object.fromEntries(PANELS.map(([name, canvas]) => [name, el(canvas)]));
+  const dark = matchMedia('(prefers-color-scheme: dark)');
+  // The charts' colours, as the browser resolves the widget's CSS (and so the host's --ap-*
+  // theme): read again after a change (dark mode, resize) and at most once a second otherwise.
+  const palette = { text: null, at: 0 };
+  function colours(now) {
+    if (palette.text === null || now - palette.at > 1000) {
+      palette.text = [...el('palette').children].map((c) => getComputedStyle(c).color).join(';');
+      palette.at = now;
+    }
+    return palette.text;
+  }
+  // All four's table and the pins' list, from the core's words (no numbers formatted here)
+  const writeCompareTable = tableWriter(el('compare-table'), 5);
+  const writePins = pinListWriter(el('pins'), onRemovePin);
+
+  return {
+    dark,
+    /** Colours are read again at the next draw. */
+    forgetColours() {
+      palette.text = null;
+    },
+    draw(now) {
+      const { view } = w;
+      const [isDark, c] = [dark.matches, colours(now)];
+      for (const [name, , draw, has] of PANELS) {
+        const canvas = canvases[name];
+        if ((has && !view[has]) || canvas.closest('[hidden]')) continue;
+        view[draw](canvas, sizeCanvas(canvas), isDark, c);
+      }
+    },
+    /** Every word on screen, from the same frame as the charts. */
+    write() {
+      const { view } = w;
+      const [status, caption, ...summaries] = view.texts();
+      el('status').textContent = status;
+      el('caption').textContent = caption;
+      for (const [i, [name]] of PANELS.entries()) {
+        const text = summaries[i];
+        if (el(`${name}-summary`).textContent === text) continue;
+        el(`${name}-summary`).textContent = text;
+        canvases[name].setAttribute('aria-label', text);
+      }
+      writeCompareTable(view.compareTable());
+      writePins(view.pinLabels());
+    },
+  };
+}

@@ -1,0 +1,114 @@
+// The widget's markup, the names of its controls and panels, and the error box that replaces
+// a widget that could not start. The More panel's parameters are added from the schema
+// (controls.js).
+
+/** Every control and panel, by the names used in `controls=` and `panels=`. */
+export const CONTROLS = Object.freeze(['depth', 'residual', 'norm', 'placement', 'play', 'more', 'copy', 'compare']);
+export const PANELS = Object.freeze(['histogram', 'loss', 'depth', 'compare', 'sweep', 'knockout']);
+/** The comparison panels: shown once started, or whenever `panels=` names them. */
+export const LAB_PANELS = Object.freeze(['compare', 'sweep', 'knockout']);
+
+/** Whether a presentation flag (`autoplay`, `embed`) says no: off, false, 0 or no, any case. */
+export const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(String(v).trim().toLowerCase());
+
+export const TEMPLATE = `
+  <div class="ap-notice" data-el="notice" role="note" aria-live="polite" part="notice"></div>
+  <form class="ap-controls" data-el="controls" part="controls">
+    <div class="ap-depth" data-control="depth">
+      <label>Depth <input type="range" data-el="depth" name="depth" min="1" max="96" step="1" value="12"></label>
+      <output data-el="depth-value" aria-hidden="true">12</output>
+    </div>
+    <label class="ap-switch" data-control="residual">
+      <input type="checkbox" role="switch" data-el="residual" checked> Residual
+    </label>
+    <label class="ap-switch" data-control="norm">
+      <input type="checkbox" role="switch" data-el="layernorm" checked> LayerNorm
+    </label>
+    <fieldset class="ap-placement" data-el="placement" data-control="placement">
+      <legend>Placement</legend>
+      <label><input type="radio" value="pre" checked> pre</label>
+      <label><input type="radio" value="post"> post</label>
+    </fieldset>
+    <div class="ap-buttons" data-control="play">
+      <button type="button" data-el="play">Pause</button>
+      <button type="button" data-el="step">Step</button>
+      <button type="button" data-el="reset">Reset</button>
+    </div>
+    <div class="ap-buttons" data-control="copy">
+      <button type="button" data-el="copy">Copy link</button>
+      <input type="text" readonly data-el="link" aria-label="Link to this state" hidden>
+    </div>
+    <div class="ap-compare" data-control="compare">
+      <div class="ap-buttons">
+        <button type="button" data-el="pin">Pin</button>
+        <button type="button" data-el="run-compare">All four</button>
+        <button type="button" data-el="run-sweep">Depth sweep</button>
+        <button type="button" data-el="run-knockout">Knock out layers</button>
+      </div>
+      <ul class="ap-pins" data-el="pins" aria-label="Pinned runs" hidden></ul>
+    </div>
+    <details class="ap-more" data-control="more">
+      <summary>More</summary>
+      <div class="ap-more-grid">
+        <label>Preset <select data-el="preset"><option value="custom" disabled>custom</option></select></label>
+      </div>
+    </details>
+  </form>
+  <p class="ap-status" role="status" data-el="status" part="status">Loading…</p>
+  <p class="ap-caption" data-el="caption" part="caption"></p>
+  <div class="ap-error" role="alert" data-el="error" part="error" hidden></div>
+  <div class="ap-palette" data-el="palette" aria-hidden="true">
+    <i class="ap-c-bg"></i><i class="ap-c-fg"></i><i class="ap-c-grid"></i><i class="ap-c-accent"></i><i class="ap-c-alert"></i>
+  </div>
+  <div class="ap-panels" data-el="panels" part="panels">
+    <figure class="ap-panel" data-panel="histogram" part="panel histogram">
+      <canvas data-el="histogram" role="img" aria-label="Histogram of the final activations"></canvas>
+      <figcaption data-el="histogram-summary"></figcaption>
+      <div class="ap-panel-buttons">
+        <button type="button" data-el="rescale">Fit axis to data</button>
+        <button type="button" data-el="reset-scale">Axis −4…4</button>
+      </div>
+    </figure>
+    <figure class="ap-panel" data-panel="loss" part="panel loss">
+      <canvas data-el="loss" role="img" aria-label="Training loss"></canvas>
+      <figcaption data-el="loss-summary"></figcaption>
+    </figure>
+    <figure class="ap-panel" data-panel="depth" part="panel depth">
+      <canvas data-el="depthplot" role="img" aria-label="Gradient norm and activation std per layer"></canvas>
+      <figcaption data-el="depth-summary"></figcaption>
+    </figure>
+    <figure class="ap-panel ap-wide" data-panel="compare" part="panel compare" hidden>
+      <canvas data-el="compare" role="img" aria-label="All four combinations"></canvas>
+      <figcaption data-el="compare-summary"></figcaption>
+      <table class="ap-table" data-el="compare-table"></table>
+      <div class="ap-panel-buttons"><button type="button" data-el="again-compare">Train all four</button></div>
+    </figure>
+    <figure class="ap-panel ap-wide" data-panel="sweep" part="panel sweep" hidden>
+      <canvas data-el="sweep" role="img" aria-label="Depth sweep"></canvas>
+      <figcaption data-el="sweep-summary"></figcaption>
+      <div class="ap-panel-buttons"><button type="button" data-el="again-sweep">Sweep depths</button></div>
+    </figure>
+    <figure class="ap-panel" data-panel="knockout" part="panel knockout" hidden>
+      <canvas data-el="knockout" role="img" aria-label="Layer knockout"></canvas>
+      <figcaption data-el="knockout-summary"></figcaption>
+      <div class="ap-panel-buttons"><button type="button" data-el="again-knockout">Knock out each layer</button></div>
+    </figure>
+  </div>`;
+
+/** Shows a readable message in place of a dead widget. */
+export function showError(root, message) {
+  let box = root.querySelector('[data-el="error"]');
+  if (!box) {
+    // not mounted yet (the wasm did not load): the box alone
+    box = Object.assign(document.createElement('div'), { className: 'ap-error' });
+    box.setAttribute('role', 'alert');
+    box.setAttribute('part', 'error');
+    box.dataset.el = 'error';
+    root.prepend(box);
+  }
+  box.textContent = `The playground stopped: ${String(message).replace(/\.+$/, '')}. Reload the page to try again.`;
+  box.hidden = false;
+  const status = root.querySelector('[data-el="status"]');
+  if (status && status.textContent === 'Loading…') status.textContent = 'The playground could not start.';
+}
+
