@@ -202,9 +202,10 @@ fn comparisons_are_jobs_a_worker_runs_from_their_bytes() {
         let mut job = Job::new(&view.job(id)).unwrap();
         assert_eq!(job.id(), id);
         while !job.advance(50) {
-            assert!(view.report(&job.report()).unwrap(), "a report part way is taken");
+            assert_eq!(view.report(&job.report()).unwrap(), 2, "a report part way is taken");
         }
-        assert!(view.report(&job.report()).unwrap());
+        assert!(job.progressive(), "All four's curves grow as they train");
+        assert_eq!(view.report(&job.report()).unwrap(), 2);
     }
     assert!(view.wanted().is_empty() && view.has_compare());
     assert_eq!(view.compare_table().len(), 5 * 5, "a header and four rows of five cells");
@@ -217,6 +218,14 @@ fn comparisons_are_jobs_a_worker_runs_from_their_bytes() {
     view.start_knockout(&live.knockout_job()).unwrap();
     let mut job = Job::new(&view.job(view.wanted()[0])).unwrap();
     while !job.advance(1) {}
-    assert!(view.report(&job.report()).unwrap() && view.has_knockout());
+    assert!(view.report(&job.report()).unwrap() == 2 && view.has_knockout());
+    // a sweep's runs keep no curve: only their end is reported; a report of a replaced job is dropped
+    view.start_sweep(&settings);
+    let first = view.wanted()[0];
+    let mut sweep_job = Job::new(&view.job(first)).unwrap();
+    assert!(!sweep_job.progressive());
+    let stale = sweep_job.report();
+    view.start_sweep(&settings);
+    assert_eq!(view.report(&stale).unwrap(), 0);
     assert!(view.knockout_summary().contains("at step 5"), "{}", view.knockout_summary());
 }

@@ -15,7 +15,7 @@ const DEFAULTS = Object.fromEntries([...PARAMS.map((p) => [p.name, p.default]), 
 
 /** The controller of widget `w`, over the widget's own steps (playground.js). */
 export function createController(w, widget) {
-  const { created, markCreated, drawn, want, run, restart, sendPins, startLab, set, value, present, changed, listOf } = widget;
+  const { created, markCreated, drawn, want, run, restart, sendPins, startComparison, set, value, present, changed, listOf } = widget;
   /** `command`, at once if the widget has started, else once it has (then its promise). */
   const whenCreated = (command) => (...args) =>
     w.settings ? command(...args) : created.then(() => (w.stopped ? undefined : command(...args)));
@@ -47,7 +47,7 @@ export function createController(w, widget) {
         },
         /** The frame on screen answers the newest desired state. */
         get settled() {
-          return view.generation === w.live.generation && !w.incoming && !w.redraw;
+          return view.generation === w.live.generation && !w.incoming && !w.stale.live && !w.stale.comparisons;
         },
         get: (name) => settings.get(name),
         query: () => settings.query(),
@@ -136,9 +136,9 @@ export function createController(w, widget) {
       w.options.onParam?.('pin', w.settings.get('pin'));
       return drawn();
     }),
-    compare: whenCreated(() => startLab('compare')),
-    sweep: whenCreated(() => startLab('sweep')),
-    knockout: whenCreated(() => startLab('knockout')),
+    compare: whenCreated(() => startComparison('compare')),
+    sweep: whenCreated(() => startComparison('sweep')),
+    knockout: whenCreated(() => startComparison('knockout')),
     /** The link that reproduces this state on the playground page. */
     link() {
       const url = new URL(w.options.linkBase ?? location.href);

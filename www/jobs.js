@@ -14,7 +14,7 @@ const REPORT_SHARE = 6;
 
 /** `report(bytes, done, id)` gets every report of job `id`. */
 export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onError = () => {} } = {}) {
-  const loop = { job: null, scheduled: false, stopped: false, lastReport: -Infinity, reportMs: REPORT_MS };
+  const loop = { job: null, scheduled: false, stopped: false, lastReport: -Infinity, reportMs: REPORT_MS, pace: 1, rest: 0 };
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {
     loop.scheduled = false;
@@ -26,7 +26,7 @@ export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onErro
     }
   };
   function schedule() {
-    if (!loop.scheduled && !loop.stopped && loop.job) {
+    if (!loop.scheduled && !loop.rest && !loop.stopped && loop.job) {
       loop.scheduled = true;
       channel.port2.postMessage(0);
     }
@@ -39,7 +39,8 @@ export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onErro
     let done = false;
     do done = job.advance(1);
     while (!done && performance.now() < end);
-    if (done || performance.now() - loop.lastReport >= loop.reportMs) {
+    // a job whose partial results show nothing (a sweep's run) reports only its end
+    if (done || (job.progressive && performance.now() - loop.lastReport >= loop.reportMs)) {
       const t0 = performance.now();
       report(job.report(), done, job.id);
       loop.lastReport = performance.now();
@@ -49,7 +50,13 @@ export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onErro
       job.free();
       loop.job = null;
     }
-    schedule();
+    // at a pace below 1, rest after each slice so that the job takes that share of a core
+    if (loop.pace < 1 && loop.job) {
+      loop.rest = setTimeout(() => {
+        loop.rest = 0;
+        schedule();
+      }, (sliceMs * (1 - loop.pace)) / loop.pace);
+    } else schedule();
   }
 
   return {
@@ -64,6 +71,15 @@ export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onErro
     cancel() {
       loop.job?.free();
       loop.job = null;
+    },
+    /** The share of a core the jobs take from now on (1: all of it). */
+    pace(share) {
+      loop.pace = Math.min(1, Math.max(0.05, Number(share) || 1));
+      if (loop.pace === 1 && loop.rest) {
+        clearTimeout(loop.rest);
+        loop.rest = 0;
+        schedule();
+      }
     },
     stop() {
       loop.stopped = true;

@@ -14,7 +14,7 @@ import { noticeBoard } from './notices.js';
 import { createPool } from './pool.js';
 import { initialState } from './protocol.js';
 import { createRenderer } from './render.js';
-import { CONTROLS, LAB_PANELS, PANELS, TEMPLATE } from './template.js';
+import { CONTROLS, COMPARISON_PANELS, PANELS, TEMPLATE } from './template.js';
 
 export { isOff, showError } from './template.js';
 import { showError } from './template.js';
@@ -71,8 +71,9 @@ export function mount(root, bindings, options = {}) {
     frameRequested: false,
     /** The newest frame's bytes, not yet drawn. */
     incoming: null,
-    /** Draw the current frame again (resize, theme, panels, a comparison's report). */
-    redraw: false,
+    /** What to draw again: the live run's panels (a new frame, a command), the comparisons'
+     *  panels (a report), or both (resize, theme, panels, pins). */
+    stale: { live: false, comparisons: false },
     /** [generation, resolve]: promises waiting for a frame that answers that state. */
     waiting: [],
     updateDue: 0,
@@ -85,7 +86,7 @@ export function mount(root, bindings, options = {}) {
     }
     for (const p of root.querySelectorAll('[data-panel]')) {
       const name = p.dataset.panel;
-      p.hidden = w.shown.panels != null ? !w.shown.panels.has(name) : LAB_PANELS.includes(name) && !w.started[name];
+      p.hidden = w.shown.panels != null ? !w.shown.panels.has(name) : COMPARISON_PANELS.includes(name) && !w.started[name];
     }
   }
   present();
@@ -97,7 +98,7 @@ export function mount(root, bindings, options = {}) {
   /** Resolves once a frame answering the newest desired state is on screen, drawn after now. */
   function drawn() {
     if (!w.driver || w.stopped) return Promise.resolve();
-    w.redraw = true;
+    w.stale.live = true;
     wake();
     return new Promise((resolve) => w.waiting.push([w.live.generation, resolve]));
   }
@@ -139,13 +140,15 @@ export function mount(root, bindings, options = {}) {
     });
     w.pool = createPool(bindings, {
       onReport(bytes, done) {
+        let taken = 0;
         try {
-          w.view.report(bytes);
+          taken = w.view.report(bytes); // 1: a pin's, drawn in the live run's panels
         } catch (e) {
           notice([`ignored a damaged comparison (${e.message ?? e})`]);
         }
         if (done) w.pool.sync(w.view);
-        w.redraw = true;
+        if (taken === 1) w.stale.live = true;
+        if (taken) w.stale.comparisons = true;
         wake();
       },
       onNotice: (text) => notice([text]),
@@ -157,7 +160,7 @@ export function mount(root, bindings, options = {}) {
     status();
     if (w.settings.pinCount > 0) sendPins();
     // a lesson that shows only a comparison panel shows it filling in, as it would a run
-    if (w.playing) for (const name of ['compare', 'sweep']) if (w.shown.panels?.has(name)) startLab(name);
+    if (w.playing) for (const name of ['compare', 'sweep']) if (w.shown.panels?.has(name)) startComparison(name);
     showSettings(w);
     markCreated();
   }
@@ -179,7 +182,7 @@ export function mount(root, bindings, options = {}) {
   }
 
   /** Starts a comparison: 'compare' (All four), 'sweep' or 'knockout'. */
-  function startLab(name) {
+  function startComparison(name) {
     w.started[name] = true;
     if (name === 'knockout') want({ knockouts: w.live.knockouts + 1 });
     else {
@@ -203,7 +206,7 @@ export function mount(root, bindings, options = {}) {
 
   function changed() {
     w.renderer.forgetColours();
-    w.redraw = true;
+    w.stale = { live: true, comparisons: true };
     w.updateDue = 0;
     wake();
   }
@@ -265,7 +268,8 @@ export function mount(root, bindings, options = {}) {
         const bytes = w.incoming;
         w.incoming = null;
         if (view.load(bytes, w.runGeneration)) {
-          w.redraw = true;
+          w.stale.live = true;
+          w.pool.liveTrains(w.live.playing && !view.finished && view.divergedAt === undefined);
           // the run stopped by itself (step limit or divergence) under the newest state: Play
           // continues it
           if (w.playing && view.generation === w.live.generation && (view.finished || view.divergedAt !== undefined)) {
@@ -276,9 +280,10 @@ export function mount(root, bindings, options = {}) {
           }
         }
       }
-      if (w.redraw && view.hasFrame) {
-        w.redraw = false;
-        w.renderer.draw(now);
+      if ((w.stale.live || w.stale.comparisons) && view.hasFrame) {
+        const stale = w.stale;
+        w.stale = { live: false, comparisons: false };
+        w.renderer.draw(now, stale);
         w.renderer.write();
         update(now);
         for (let i = w.waiting.length - 1; i >= 0; i--) {
@@ -299,7 +304,7 @@ export function mount(root, bindings, options = {}) {
 
   const emit = (type) => onEvent(type, value());
   const controller = createController(w, {
-    created, markCreated, drawn, want, run, restart, sendPins, startLab, set, value, present, changed, listOf,
+    created, markCreated, drawn, want, run, restart, sendPins, startComparison, set, value, present, changed, listOf,
   });
   w.renderer = createRenderer(w, {
     onRemovePin(i) {
@@ -350,7 +355,7 @@ export function mount(root, bindings, options = {}) {
 function wireButtons(w, controller) {
   const { el } = w;
   el('pin').addEventListener('click', () => controller.pin());
-  for (const name of LAB_PANELS) {
+  for (const name of COMPARISON_PANELS) {
     el(`run-${name}`).addEventListener('click', () => controller[name]());
     el(`again-${name}`).addEventListener('click', () => controller[name]());
   }

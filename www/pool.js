@@ -13,11 +13,19 @@ import { startWorker } from './workers.js';
 export const MAX_WORKERS = 4;
 /** An idle worker is let go after this long. */
 const IDLE_MS = 30_000;
+/** While the live run trains, the jobs together take the cores left after the live run's and
+ *  the page's (its drawing and the compositor take most of one), and at least this many, so
+ *  that the reader's live run keeps its pace; otherwise each takes a whole core. */
+const MIN_SHARE = 0.5;
 
-/** The pool's size on this machine: one worker fewer than its cores (the live run has one). */
+/** The pool's size on this machine: a worker per core, at most MAX_WORKERS. While the live
+ *  run trains they share what it leaves (`setPace`); when it is paused or done they have it all. */
 export function defaultPoolSize() {
-  const cores = Number(globalThis.navigator?.hardwareConcurrency) || 2;
-  return Math.max(1, Math.min(MAX_WORKERS, cores - 1));
+  return Math.max(1, Math.min(MAX_WORKERS, cores()));
+}
+
+function cores() {
+  return Number(globalThis.navigator?.hardwareConcurrency) || 2;
 }
 
 /**
@@ -34,7 +42,20 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
     view: null,
     stopped: false,
     memory: new Map(),
+    liveTraining: false,
+    /** The share of a core each job takes now. */
+    pace: 1,
   };
+
+  /** Each job's share of a core: while the live run trains, the busy jobs share the cores it
+   *  and the page leave (at least MIN_SHARE of one); otherwise a whole core each. */
+  function setPace() {
+    const busy = Math.max(1, pool.workers.filter((w) => w.job).length);
+    const pace = pool.liveTraining ? Math.min(1, Math.max(MIN_SHARE, cores() - 2) / busy) : 1;
+    if (pace === pool.pace) return;
+    pool.pace = pace;
+    for (const w of pool.workers) w.handle.post({ kind: KIND.pace, share: pace });
+  }
 
   function received(worker, m) {
     if (m.kind !== KIND.report) return;
@@ -59,6 +80,7 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
       post(m) {
         if (m.kind === KIND.job) loop.run(m.bytes);
         else if (m.kind === KIND.cancel) loop.cancel();
+        else if (m.kind === KIND.pace) loop.pace(m.share);
       },
       terminate: () => loop.stop(),
     };
@@ -78,6 +100,7 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
     worker.id = handle.id;
     worker.handle = handle;
     pool.workers.push(worker);
+    if (pool.pace !== 1) handle.post({ kind: KIND.pace, share: pool.pace });
     return worker;
   }
 
@@ -113,14 +136,24 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
     }
     const running = new Set(pool.workers.map((w) => w.job).filter(Boolean));
     const waiting = wanted.filter((id) => !running.has(id));
-    for (const w of pool.workers) if (!w.job && waiting.length) assign(w, waiting.shift(), view);
+    // while the live run trains, only as many jobs at once as the cores it and the page leave
+    const limit = pool.liveTraining ? Math.min(size, Math.max(1, cores() - 2)) : size;
+    let busy = running.size;
+    for (const w of pool.workers) {
+      if (!w.job && waiting.length && busy < limit) {
+        assign(w, waiting.shift(), view);
+        busy++;
+      }
+    }
     const room = pool.local ? 0 : size - pool.workers.length;
-    for (let i = 0; i < room && waiting.length; i++) {
+    for (let i = 0; i < room && waiting.length && busy < limit; i++) {
       const w = spawn();
       if (!w) break;
       assign(w, waiting.shift(), view);
+      busy++;
     }
     for (const w of pool.workers) if (!w.job) idle(w);
+    setPace();
   }
 
   function stop() {
@@ -136,6 +169,12 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
   return {
     sync,
     stop,
+    /** Whether the live run is training now (the page says so as its frames come). */
+    liveTrains(training) {
+      if (training === pool.liveTraining) return;
+      pool.liveTraining = training;
+      if (pool.view) sync(pool.view); // more jobs at once when it stops, and each one's pace
+    },
     /** For tests: at most `n` workers from now on (those over it go when idle). */
     resize(n) {
       size = Math.max(1, n >>> 0);
@@ -151,6 +190,7 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
         size,
         mode: pool.local ? 'page' : 'worker',
         workers: pool.workers.map((w) => ({ id: w.id, job: w.job, jobs: w.jobs })),
+        pace: pool.pace,
         memory: [...pool.memory.values()].reduce((a, b) => a + b, 0),
       };
     },

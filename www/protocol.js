@@ -10,6 +10,8 @@
 //   boot    as above, role 'jobs'
 //   job     { bytes }   run this job (`View.job(id)`), replacing any other
 //   cancel  {}          drop the job under way
+//   pace    { share }   take this share of a core (less while the live run trains on a
+//                       machine with no core to spare)
 // A worker → the page:
 //   ready | boot-failed { message } | error { message }
 //   frame     { bytes, memory, timings }   the live run now (the frame names its generation)
@@ -21,6 +23,7 @@ export const KIND = Object.freeze({
   state: 'state',
   job: 'job',
   cancel: 'cancel',
+  pace: 'pace',
   ready: 'ready',
   bootFailed: 'boot-failed',
   error: 'error',

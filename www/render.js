@@ -1,17 +1,18 @@
 // Drawing a frame: the charts on their canvases (sized to the device's pixels, in the colours
 // the widget's CSS resolves to) and every word beside them, all from the View's one frame.
 
-import { pinListWriter, tableWriter } from './comparisons.js';
+import { pinListWriter, tableWriter } from './lists.js';
 
 /** The panels, in the order of `View.texts()`'s summaries: each one's canvas, the View's draw
- *  call and what says it has something to draw. */
+ *  call, what says it has something to draw, and what it shows: the live run (and the pins)
+ *  or the other comparisons. */
 const PANELS = [
-  ['histogram', 'histogram', 'drawHistogram', null],
-  ['loss', 'loss', 'drawLoss', null],
-  ['depth', 'depthplot', 'drawDepth', null],
-  ['compare', 'compare', 'drawCompare', 'hasCompare'],
-  ['sweep', 'sweep', 'drawSweep', 'hasSweep'],
-  ['knockout', 'knockout', 'drawKnockout', 'hasKnockout'],
+  ['histogram', 'histogram', 'drawHistogram', null, 'live'],
+  ['loss', 'loss', 'drawLoss', null, 'live'],
+  ['depth', 'depthplot', 'drawDepth', null, 'live'],
+  ['compare', 'compare', 'drawCompare', 'hasCompare', 'comparisons'],
+  ['sweep', 'sweep', 'drawSweep', 'hasSweep', 'comparisons'],
+  ['knockout', 'knockout', 'drawKnockout', 'hasKnockout', 'comparisons'],
 ];
 
 function sizeCanvas(canvas) {
@@ -50,12 +51,15 @@ export function createRenderer(w, { onRemovePin }) {
     forgetColours() {
       palette.text = null;
     },
-    draw(now) {
+    /** Draws the panels that `stale` names: the live run's after a frame or a pin's report,
+     *  the comparisons' after theirs. */
+    draw(now, stale) {
       const { view } = w;
       const [isDark, c] = [dark.matches, colours(now)];
-      for (const [name, , draw, has] of PANELS) {
+      for (const [name, , draw, has, shows] of PANELS) {
         const canvas = canvases[name];
-        if ((has && !view[has]) || canvas.closest('[hidden]')) continue;
+        const due = shows === 'live' ? stale.live : stale.comparisons;
+        if (!due || (has && !view[has]) || canvas.closest('[hidden]')) continue;
         view[draw](canvas, sizeCanvas(canvas), isDark, c);
       }
     },

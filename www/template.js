@@ -6,7 +6,7 @@
 export const CONTROLS = Object.freeze(['depth', 'residual', 'norm', 'placement', 'play', 'more', 'copy', 'compare']);
 export const PANELS = Object.freeze(['histogram', 'loss', 'depth', 'compare', 'sweep', 'knockout']);
 /** The comparison panels: shown once started, or whenever `panels=` names them. */
-export const LAB_PANELS = Object.freeze(['compare', 'sweep', 'knockout']);
+export const COMPARISON_PANELS = Object.freeze(['compare', 'sweep', 'knockout']);
 
 /** Whether a presentation flag (`autoplay`, `embed`) says no: off, false, 0 or no, any case. */
 export const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(String(v).trim().toLowerCase());

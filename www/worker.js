@@ -12,6 +12,7 @@ function receive(m) {
   if (m.kind === KIND.state) handle.want(m.state, m.done);
   else if (m.kind === KIND.job) handle.run(m.bytes);
   else if (m.kind === KIND.cancel) handle.cancel();
+  else if (m.kind === KIND.pace) handle.pace(m.share);
 }
 
 self.onmessage = async (e) => {

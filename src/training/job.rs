@@ -89,6 +89,12 @@ impl JobRunner {
         self.is_done()
     }
 
+    /// Its reports part way show something: a run that keeps no curve (the sweep's) only
+    /// gives its numbers at the end.
+    pub fn progressive(&self) -> bool {
+        !matches!(self.progress, Progress::Run(_, false))
+    }
+
     pub fn is_done(&self) -> bool {
         match &self.progress {
             Progress::Run(run, _) => run.is_done(),

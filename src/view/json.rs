@@ -4,9 +4,9 @@
 use crate::config::{Config, Kind, NormPlacement, Settings, PARAMS, PIN};
 use crate::model::stats::Histogram;
 use crate::training::compare::switch_words;
+use crate::training::comparisons::ComparisonsState;
 use crate::training::frame::Frame;
 use crate::training::knockout::Knockout;
-use crate::training::lab::LabState;
 use crate::training::outcome::Outcome;
 use crate::training::report::{Run, Snapshot};
 use crate::training::sweep::SweepSeries;
@@ -194,7 +194,7 @@ pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
 
 /// The comparisons for `.value` and the events: the pins (with their labels against `live`),
 /// All four's rows and the depth sweep, each `null` until started.
-pub fn lab_json(state: &LabState, live: &Config) -> Json {
+pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
     let pins = state.pins.iter().map(|p| {
         Json::Obj(vec![
             ("pin", Json::Str(p.pin.text())),
@@ -294,7 +294,7 @@ pub fn frame_json(f: &Frame, readouts_only: bool) -> Json {
 /// What `.value` and the element's events carry: every parameter (the 64-bit seed as text, which
 /// survives JavaScript's doubles), the pins as their text, the live run's readouts from `frame`
 /// (none before the first), and the comparisons.
-pub fn value_json(settings: &Settings, frame: Option<&Frame>, lab: &LabState) -> Json {
+pub fn value_json(settings: &Settings, frame: Option<&Frame>, comparisons: &ComparisonsState) -> Json {
     let Json::Obj(mut fields) = config_json(&settings.config) else { unreachable!("an object") };
     for (name, value) in &mut fields {
         if *name == "seed" {
@@ -320,7 +320,7 @@ pub fn value_json(settings: &Settings, frame: Option<&Frame>, lab: &LabState) ->
         ],
     });
     let live = frame.map(|f| f.config.clone()).unwrap_or_else(|| settings.config.clone());
-    let Json::Obj(comparisons) = lab_json(lab, &live) else { unreachable!("an object") };
+    let Json::Obj(comparisons) = comparisons_json(comparisons, &live) else { unreachable!("an object") };
     fields.extend(comparisons);
     Json::Obj(fields)
 }

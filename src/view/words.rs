@@ -2,8 +2,8 @@
 //! panels, all computed from measured numbers (never from a table of expected outcomes).
 
 use crate::config::{Config, NormKind, NormPlacement, PARAMS};
+use crate::training::comparisons::{CompareRow, CompareState, KnockoutState, PinState, SweepState};
 use crate::training::frame::Frame;
-use crate::training::lab::{CompareRow, CompareState, KnockoutState, PinState, SweepState};
 use crate::training::report::Snapshot;
 use crate::view::charts::short;
 

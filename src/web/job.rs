@@ -30,6 +30,13 @@ impl Job {
         self.runner.advance(max_steps as usize)
     }
 
+    /// Its reports part way show something (a curve growing, a pin training): a sweep's runs
+    /// keep no curve, so only their end is worth a report.
+    #[wasm_bindgen(getter)]
+    pub fn progressive(&self) -> bool {
+        self.runner.progressive()
+    }
+
     #[wasm_bindgen(getter)]
     pub fn done(&self) -> bool {
         self.runner.is_done()

@@ -6,12 +6,12 @@ use super::canvas::{draw_on, theme};
 use super::js_error;
 use super::settings::Settings;
 use crate::config::Config;
+use crate::training::comparisons::{Comparisons, ComparisonsState};
 use crate::training::frame::Frame;
 use crate::training::job::Job;
-use crate::training::lab::{Lab, LabState};
 use crate::view::charts::{self, depth::DepthCurves, Pinned};
 use crate::view::figures::{draw_compare, draw_sweep};
-use crate::view::json::{frame_json, lab_json, value_json};
+use crate::view::json::{comparisons_json, frame_json, value_json};
 use crate::view::words;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
@@ -20,9 +20,9 @@ use web_sys::HtmlCanvasElement;
 #[derive(Default)]
 pub struct View {
     frame: Option<Frame>,
-    lab: Lab,
-    /// The comparisons' state, made again after each change of the lab.
-    shown: LabState,
+    comparisons: Comparisons,
+    /// The comparisons' state, made again after each change of the comparisons.
+    shown: ComparisonsState,
 }
 
 impl View {
@@ -60,7 +60,7 @@ impl View {
     fn with_pins(
         &self,
         summary: String,
-        pins: fn(&[crate::training::lab::PinState], &Config) -> String,
+        pins: fn(&[crate::training::comparisons::PinState], &Config) -> String,
     ) -> String {
         match &self.frame {
             Some(f) if !self.shown.pins.is_empty() => {
@@ -70,8 +70,8 @@ impl View {
         }
     }
 
-    fn lab_changed(&mut self) {
-        self.shown = self.lab.state();
+    fn comparisons_changed(&mut self) {
+        self.shown = self.comparisons.state();
     }
 }
 
@@ -152,58 +152,61 @@ impl View {
     /// Keeps exactly the settings' pins (a pin that stays keeps what it has computed).
     #[wasm_bindgen(js_name = setPins)]
     pub fn set_pins(&mut self, settings: &Settings) {
-        self.lab.set_pins(&settings.inner.pins);
-        self.lab_changed();
+        self.comparisons.set_pins(&settings.inner.pins);
+        self.comparisons_changed();
     }
 
     /// Starts "All four" at the settings' configuration.
     #[wasm_bindgen(js_name = startCompare)]
     pub fn start_compare(&mut self, settings: &Settings) {
-        self.lab.start_compare(&settings.inner.config);
-        self.lab_changed();
+        self.comparisons.start_compare(&settings.inner.config);
+        self.comparisons_changed();
     }
 
     /// Starts the depth sweep at the settings' configuration.
     #[wasm_bindgen(js_name = startSweep)]
     pub fn start_sweep(&mut self, settings: &Settings) {
-        self.lab.start_sweep(&settings.inner.config);
-        self.lab_changed();
+        self.comparisons.start_sweep(&settings.inner.config);
+        self.comparisons_changed();
     }
 
     /// Starts the knockout of the live run from its worker's `Session.knockoutJob()`.
     #[wasm_bindgen(js_name = startKnockout)]
     pub fn start_knockout(&mut self, bytes: &[u8]) -> Result<(), JsError> {
         let (_, job) = Job::decode(bytes).map_err(js_error)?;
-        self.lab.start_knockout(job);
-        self.lab_changed();
+        self.comparisons.start_knockout(job);
+        self.comparisons_changed();
         Ok(())
     }
 
     /// Forgets the knockout of a live run that has been restarted.
     #[wasm_bindgen(js_name = clearKnockout)]
     pub fn clear_knockout(&mut self) {
-        self.lab.clear_knockout();
-        self.lab_changed();
+        self.comparisons.clear_knockout();
+        self.comparisons_changed();
     }
 
     /// The ids of the jobs still wanted, in the order they should run.
     pub fn wanted(&self) -> Vec<u32> {
-        self.lab.wanted()
+        self.comparisons.wanted()
     }
 
     /// Job `id`, encoded for a worker (empty if it is no longer wanted).
     pub fn job(&self, id: u32) -> Vec<u8> {
-        self.lab.job(id).unwrap_or_default()
+        self.comparisons.job(id).unwrap_or_default()
     }
 
-    /// Takes a job's report (`Job.report()`); returns whether it was still wanted. Damaged
-    /// bytes are an error and change nothing.
-    pub fn report(&mut self, bytes: &[u8]) -> Result<bool, JsError> {
-        let taken = self.lab.report(bytes).map_err(js_error)?;
-        if taken {
-            self.lab_changed();
+    /// Takes a job's report (`Job.report()`); returns 0 if it was no longer wanted, 1 if it was
+    /// a pin's (drawn in the live run's panels), 2 for the other comparisons. Damaged bytes are
+    /// an error and change nothing.
+    pub fn report(&mut self, bytes: &[u8]) -> Result<u32, JsError> {
+        let (id, done, report) = crate::training::job::Report::decode(bytes).map_err(js_error)?;
+        let pin = self.comparisons.is_pin(id);
+        if !self.comparisons.take_report(id, done, report).map_err(js_error)? {
+            return Ok(0);
         }
-        Ok(taken)
+        self.comparisons_changed();
+        Ok(if pin { 1 } else { 2 })
     }
 
     /// The pins' labels, against the live run ("pinned: Residual OFF · step 500").
@@ -255,9 +258,9 @@ impl View {
 
     /// The comparisons as JSON (pins, All four, the sweep, the knockout): what `.value` and the
     /// events carry.
-    #[wasm_bindgen(js_name = labJson)]
-    pub fn lab_json(&self) -> String {
-        lab_json(&self.shown, &self.live_config()).to_string()
+    #[wasm_bindgen(js_name = comparisonsJson)]
+    pub fn comparisons_json(&self) -> String {
+        comparisons_json(&self.shown, &self.live_config()).to_string()
     }
 
     /// What `.value` and the element's events carry, as one JSON text: the settings, the

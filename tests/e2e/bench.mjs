@@ -1,8 +1,9 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick] [--comparisons]
-//     (serves dist/, or E2E_DIST; about five minutes, --quick about two; --comparisons runs only
-//     the comparisons' part, which also runs against an older build's dist)
+//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--vs DIR]
+//     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
+//     only the comparisons' part; --vs DIR alternates its pace and sweep figures with another
+//     build's site, for instance the last commit's, page by page, for paired ratios)
 //
 // Prints markdown tables for BENCHMARKS.md: training throughput and frame rate at depth 96;
 // the longest main-thread task while training each sublayer kind at depth 96 and at the
@@ -231,55 +232,94 @@ async function sweepSeconds(page) {
   return ((await page.evaluate(() => performance.now())) - t0) / 1000;
 }
 
-/** The comparisons: the live run's pace while All four trains, the sweep's time by the pool's
- *  size, and the memory at the largest setting. Works against builds without a pool too. */
-async function comparisons(browser, server, row, out, problems) {
-  const pairs = QUICK ? 3 : 5;
-  const ratios = [];
-  const rates = [];
-  for (let k = 0; k < pairs; k++) {
-    const p = await open(browser, server, '/?depth=96');
-    await p.page.waitForTimeout(1500);
-    const alone = await liveRate(p.page, 3000);
-    await p.page.getByRole('button', { name: 'All four', exact: true }).click();
-    await p.page.waitForTimeout(500);
-    const during = await liveRate(p.page, 3000);
-    problems.push(...p.problems);
-    await p.context.close();
-    rates.push([alone, during]);
-    ratios.push(during / alone);
-  }
-  out.push('| the comparisons | value |', '|---|---:|');
-  row(`live steps/s at depth 96, alone → while All four trains (${pairs} pairs)`, rates.map(([a, d]) => `${a.toFixed(0)} → ${d.toFixed(0)}`).join(', '));
-  row('live run\'s pace while All four trains, median of the paired ratios', `${(100 * median(ratios)).toFixed(0)}%`);
-  const p = await open(browser, server, '/');
-  await p.page.waitForTimeout(1000);
-  const pooled = await p.page.evaluate(() => typeof window.ablationPlayground.playground.resizePool === 'function');
-  const cores = await p.page.evaluate(() => navigator.hardwareConcurrency);
-  const sizes = pooled ? [1, 2, 3, 4] : [null];
-  const repeats = QUICK ? 2 : 3;
-  for (const size of sizes) {
-    const times = [];
-    for (let k = 0; k < repeats; k++) {
-      if (size) await p.page.evaluate((n) => window.ablationPlayground.playground.resizePool(n), size);
-      times.push(await sweepSeconds(p.page));
-    }
-    const label = size ? `${size} pool worker${size > 1 ? 's' : ''}` : 'no pool (the live run\'s worker)';
-    row(`depth sweep at the default settings, ${label}, ${cores} cores: median (runs)`, `${median(times).toFixed(2)} s (${times.map((t) => t.toFixed(2)).join(', ')})`);
-  }
+/** The live run's steps/s at depth 96 alone, then while All four trains, on a fresh page. */
+async function paceWhileAllFour(browser, server, problems) {
+  const p = await open(browser, server, '/?depth=96');
+  await p.page.waitForTimeout(1500);
+  const alone = await liveRate(p.page, 3000);
+  await p.page.getByRole('button', { name: 'All four', exact: true }).click();
+  await p.page.waitForTimeout(500);
+  const during = await liveRate(p.page, 3000);
   problems.push(...p.problems);
   await p.context.close();
-  {
-    const q = await open(browser, server, LARGEST);
-    await q.page.waitForTimeout(2000);
-    await q.page.getByRole('button', { name: 'All four', exact: true }).click();
-    await q.page.waitForTimeout(QUICK ? 15_000 : 25_000);
-    const m = await q.page.evaluate(() => window.ablationPlayground.playground.memory);
-    problems.push(...q.problems);
-    await q.context.close();
-    row('wasm memory at the largest setting with All four under way: live worker / pool / page', `${mib(m.engine)} / ${m.pool == null ? '(shared)' : mib(m.pool)} / ${mib(m.page)}`);
+  return { alone, during, ratio: during / alone };
+}
+
+/** One depth sweep at the default settings on a fresh page (a finished sweep's state would
+ *  otherwise answer at once), with at most `size` pool workers if the build has a pool. */
+async function sweepOnce(browser, server, size, problems) {
+  const p = await open(browser, server, '/');
+  await p.page.waitForTimeout(500);
+  if (size) await p.page.evaluate((n) => window.ablationPlayground.playground.resizePool?.(n), size);
+  const seconds = await sweepSeconds(p.page);
+  problems.push(...p.problems);
+  await p.context.close();
+  return seconds;
+}
+
+const list = (xs, digits) => xs.map((x) => x.toFixed(digits)).join(', ');
+
+/** The comparisons: the live run's pace while All four trains, the sweep's time by the pool's
+ *  size, and the memory at the largest setting. With `--vs DIR`, the pace and the default
+ *  sweep alternate between DIR's build (`base`) and this one, pair by pair, for paired ratios. */
+async function comparisons(browser, server, row, out, problems) {
+  const vsAt = process.argv.indexOf('--vs');
+  const base = vsAt > 0 ? await startServer(process.argv[vsAt + 1]) : null;
+  try {
+    const pairs = QUICK ? 3 : 5;
+    out.push('| the comparisons | value |', '|---|---:|');
+    const paces = [];
+    const basePaces = [];
+    for (let k = 0; k < pairs; k++) {
+      if (base && k % 2 === 1) basePaces.push(await paceWhileAllFour(browser, base, problems));
+      paces.push(await paceWhileAllFour(browser, server, problems));
+      if (base && k % 2 === 0) basePaces.push(await paceWhileAllFour(browser, base, problems));
+    }
+    const show = (ps) => ps.map((x) => `${x.alone.toFixed(0)} → ${x.during.toFixed(0)}`).join(', ');
+    row(`live steps/s at depth 96, alone → while All four trains (${pairs} pages)`, show(paces));
+    row("live run's pace while All four trains, median", `${(100 * median(paces.map((x) => x.ratio))).toFixed(0)}%`);
+    if (base) {
+      row(`the same in the base build (${process.argv[vsAt + 1]})`, show(basePaces));
+      row("base build's pace while All four trains, median", `${(100 * median(basePaces.map((x) => x.ratio))).toFixed(0)}%`);
+    }
+    const cores = await (async () => {
+      const p = await open(browser, server, '/?autoplay=off');
+      const n = await p.page.evaluate(() => navigator.hardwareConcurrency);
+      await p.context.close();
+      return n;
+    })();
+    const repeats = QUICK ? 3 : 5;
+    if (base) {
+      const ours = [];
+      const theirs = [];
+      for (let k = 0; k < repeats; k++) {
+        if (k % 2) theirs.push(await sweepOnce(browser, base, null, problems));
+        ours.push(await sweepOnce(browser, server, null, problems));
+        if (!(k % 2)) theirs.push(await sweepOnce(browser, base, null, problems));
+      }
+      const ratios = ours.map((t, i) => t / theirs[i]);
+      row(`depth sweep at the default settings, default pool, ${cores} cores: this build / base, s`, `${list(ours, 2)} / ${list(theirs, 2)}`);
+      row('depth sweep time, this build ÷ base: median of the paired ratios', `${median(ratios).toFixed(2)}× (${list(ratios, 2)})`);
+    }
+    for (const size of [1, 2, 3, 4]) {
+      const times = [];
+      for (let k = 0; k < (QUICK ? 2 : 3); k++) times.push(await sweepOnce(browser, server, size, problems));
+      row(`depth sweep at the default settings, at most ${size} pool worker${size > 1 ? 's' : ''}, ${cores} cores: median (runs)`, `${median(times).toFixed(2)} s (${list(times, 2)})`);
+    }
+    {
+      const q = await open(browser, server, LARGEST);
+      await q.page.waitForTimeout(2000);
+      await q.page.getByRole('button', { name: 'All four', exact: true }).click();
+      await q.page.waitForTimeout(QUICK ? 15_000 : 25_000);
+      const m = await q.page.evaluate(() => window.ablationPlayground.playground.memory);
+      problems.push(...q.problems);
+      await q.context.close();
+      row('wasm memory at the largest setting with All four under way: live worker / pool / page', `${mib(m.engine)} / ${m.pool == null ? '(shared)' : mib(m.pool)} / ${mib(m.page)}`);
+    }
+    out.push('');
+  } finally {
+    await base?.close();
   }
-  out.push('');
 }
 
 async function main() {

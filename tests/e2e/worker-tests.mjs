@@ -78,16 +78,18 @@ export default function registerWorkerTests({ test, assert, AssertionError }) {
     const runs = [];
     for (const workers of [1, 3]) {
       await page.evaluate((n) => window.ablationPlayground.playground.resizePool(n), workers);
+      // paused, the pool has every core (training, it leaves this 2-core machine's to the live run)
+      if (workers > 1) await page.getByRole('button', { name: 'Pause', exact: true }).click();
       await page.getByRole('button', { name: 'All four', exact: true }).click();
       const during = await rate(700);
       await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done), null, 'All four did not finish', 60_000);
       const info = await pg(page, 'workers');
       const used = info.pool.workers.filter((w) => w.jobs > 0);
-      assert(used.length >= 1 && used.length <= workers, `${workers} pool workers allowed, these ran jobs: ${JSON.stringify(info)}`);
+      assert(used.length >= Math.min(2, workers) && used.length <= workers, `${workers} pool workers allowed, these ran jobs: ${JSON.stringify(info)}`);
       assert(used.every((w) => w.id !== info.live) && info.live > 0, `a job ran in the live worker: ${JSON.stringify(info)}`);
       if (workers === 1) {
-        // one core for the live run, one for the pool: the live run keeps most of its pace
-        // (sharing its worker, as before, halved it); BENCHMARKS.md records the real ratio
+        // the pool leaves the live run its pace (sharing its worker, as before, halved it);
+        // BENCHMARKS.md records the real ratio
         assert(during >= 0.6 * alone, `the live run fell from ${alone.toFixed(0)} to ${during.toFixed(0)} steps/s while All four trained`);
       }
       runs.push((await page.evaluate(() => window.ablationPlayground.value.compare)).runs);

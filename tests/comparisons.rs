@@ -4,9 +4,9 @@
 
 use ablation_playground::config::{parse_pins, Config, NormPlacement, Pin};
 use ablation_playground::training::compare::compare;
+use ablation_playground::training::comparisons::{Comparisons, COMPARISON_STEPS};
 use ablation_playground::training::job::{Job, JobRunner, Report};
 use ablation_playground::training::knockout::knockout;
-use ablation_playground::training::lab::{Lab, LAB_STEPS};
 use ablation_playground::training::report::{run, trained};
 use ablation_playground::training::session::Session;
 use ablation_playground::training::sweep::{sweep, DEFAULT_SWEEP_DEPTHS};
@@ -22,7 +22,7 @@ fn bits(xs: &[f64]) -> Vec<u64> {
 /// A pool of `workers` runners: each idle one takes the next wanted job that nobody runs
 /// (through its bytes) and advances it `slice` steps a turn, reporting through bytes. The last
 /// worker reports first, so results arrive out of order. Returns the reports taken part way.
-fn run_pool(lab: &mut Lab, workers: usize, slice: usize) -> usize {
+fn run_pool(comparisons: &mut Comparisons, workers: usize, slice: usize) -> usize {
     let mut slots: Vec<Option<(u32, JobRunner)>> = (0..workers).map(|_| None).collect();
     let mut partial = 0;
     loop {
@@ -31,8 +31,8 @@ fn run_pool(lab: &mut Lab, workers: usize, slice: usize) -> usize {
                 continue;
             }
             let busy: Vec<u32> = slots.iter().flatten().map(|(id, _)| *id).collect();
-            if let Some(id) = lab.wanted().into_iter().find(|id| !busy.contains(id)) {
-                let (decoded, job) = Job::decode(&lab.job(id).unwrap()).unwrap();
+            if let Some(id) = comparisons.wanted().into_iter().find(|id| !busy.contains(id)) {
+                let (decoded, job) = Job::decode(&comparisons.job(id).unwrap()).unwrap();
                 assert_eq!(decoded, id);
                 slots[w] = Some((id, JobRunner::new(job).unwrap()));
             }
@@ -44,7 +44,7 @@ fn run_pool(lab: &mut Lab, workers: usize, slice: usize) -> usize {
             let Some((id, runner)) = slot else { continue };
             let done = runner.advance(slice);
             let bytes = runner.encoded_report(*id);
-            if lab.report(&bytes).unwrap() && !done {
+            if comparisons.report(&bytes).unwrap() && !done {
                 partial += 1;
             }
             if done {
@@ -61,11 +61,11 @@ fn a_pin_is_its_run_recomputed_from_the_seed() {
     while live.train_step() {}
     let live_frame = live.frame();
 
-    let mut lab = Lab::default();
+    let mut comparisons = Comparisons::default();
     let pins = parse_pins(&Pin::new(&config, 37).text()).unwrap();
-    lab.set_pins(&pins);
-    assert!(run_pool(&mut lab, 1, 3) > 0, "a pin reports as it trains");
-    let state = lab.state();
+    comparisons.set_pins(&pins);
+    assert!(run_pool(&mut comparisons, 1, 3) > 0, "a pin reports as it trains");
+    let state = comparisons.state();
     assert_eq!(state.pins.len(), 1);
     let p = &state.pins[0];
     assert!(p.done);
@@ -78,29 +78,29 @@ fn a_pin_is_its_run_recomputed_from_the_seed() {
     assert_eq!(bits(&a.init.grad_norm), bits(&r.init.grad_norm));
 
     // a pin that stays keeps its run; a new one starts from the seed
-    lab.set_pins(&[pins[0].clone(), Pin::new(&small(2), 5)]);
-    assert_eq!(lab.wanted().len(), 1, "only the new pin is wanted");
-    run_pool(&mut lab, 2, 2);
-    assert_eq!(lab.state().pins[0], state.pins[0]);
-    lab.set_pins(&[]);
-    assert!(lab.state().pins.is_empty() && !lab.busy());
+    comparisons.set_pins(&[pins[0].clone(), Pin::new(&small(2), 5)]);
+    assert_eq!(comparisons.wanted().len(), 1, "only the new pin is wanted");
+    run_pool(&mut comparisons, 2, 2);
+    assert_eq!(comparisons.state().pins[0], state.pins[0]);
+    comparisons.set_pins(&[]);
+    assert!(comparisons.state().pins.is_empty() && !comparisons.busy());
 }
 
 #[test]
 fn all_four_and_the_sweep_from_any_number_of_workers_equal_their_single_runs() {
     let config = Config { norm: NormPlacement::Post, ..small(3) };
-    let single_compare = compare(&config, LAB_STEPS);
+    let single_compare = compare(&config, COMPARISON_STEPS);
     let single_sweep =
-        sweep(&Config { depth: 1, ..config.clone() }, &DEFAULT_SWEEP_DEPTHS, LAB_STEPS).unwrap();
+        sweep(&Config { depth: 1, ..config.clone() }, &DEFAULT_SWEEP_DEPTHS, COMPARISON_STEPS).unwrap();
     for workers in [1, 3] {
-        let mut lab = Lab::default();
-        lab.start_compare(&config);
-        lab.start_sweep(&Config { depth: 1, ..config.clone() });
-        assert_eq!(lab.wanted().len(), 4 + 4 * DEFAULT_SWEEP_DEPTHS.len());
-        assert!(run_pool(&mut lab, workers, 97) > 0);
-        let state = lab.state();
+        let mut comparisons = Comparisons::default();
+        comparisons.start_compare(&config);
+        comparisons.start_sweep(&Config { depth: 1, ..config.clone() });
+        assert_eq!(comparisons.wanted().len(), 4 + 4 * DEFAULT_SWEEP_DEPTHS.len());
+        assert!(run_pool(&mut comparisons, workers, 97) > 0);
+        let state = comparisons.state();
         let c = state.compare.as_ref().unwrap();
-        assert_eq!(c.steps, LAB_STEPS);
+        assert_eq!(c.steps, COMPARISON_STEPS);
         for (row, single) in c.rows.iter().zip(&single_compare) {
             assert!(row.done);
             let row = &row.run;
@@ -121,39 +121,42 @@ fn all_four_and_the_sweep_from_any_number_of_workers_equal_their_single_runs() {
 
 #[test]
 fn part_way_a_row_shows_its_run_and_a_sweep_fills_in_from_the_shallow_end() {
-    let mut lab = Lab::default();
-    lab.start_compare(&small(2));
-    lab.start_sweep(&small(2));
-    let ids = lab.wanted();
+    let mut comparisons = Comparisons::default();
+    comparisons.start_compare(&small(2));
+    comparisons.start_sweep(&small(2));
+    let ids = comparisons.wanted();
     // the second row's run, five steps in, reports before the first has started
-    let (_, job) = Job::decode(&lab.job(ids[1]).unwrap()).unwrap();
+    let (_, job) = Job::decode(&comparisons.job(ids[1]).unwrap()).unwrap();
     let mut runner = JobRunner::new(job).unwrap();
     runner.advance(5);
-    assert!(lab.report(&runner.encoded_report(ids[1])).unwrap());
-    let c = lab.state().compare.unwrap();
+    assert!(comparisons.report(&runner.encoded_report(ids[1])).unwrap());
+    let c = comparisons.state().compare.unwrap();
     assert!(!c.rows[0].done && c.rows[0].run.loss.is_empty(), "not started");
     assert!(!c.rows[1].done && c.rows[1].run.loss.len() == 5, "in progress");
     // a sweep run at depth 2 that finishes before depth 1 waits for it
     let deep = ids[4 + 4]; // both off at the second depth
-    let (_, job) = Job::decode(&lab.job(deep).unwrap()).unwrap();
+    let (_, job) = Job::decode(&comparisons.job(deep).unwrap()).unwrap();
     let Report::Run(outcome) = ablation_playground::training::job::run_job(job).unwrap() else {
         panic!("a run")
     };
-    assert!(lab.report(&Report::Run(outcome).encode(deep, true)).unwrap());
-    let s = lab.state().sweep.unwrap();
+    assert!(comparisons.report(&Report::Run(outcome).encode(deep, true)).unwrap());
+    let s = comparisons.state().sweep.unwrap();
     assert_eq!((s.runs_finished, s.series[0].final_loss.len()), (1, 0), "depth 1 is not in yet");
     // a new All four replaces the old: the old one's reports are dropped
-    lab.start_compare(&small(3));
-    assert!(!lab.report(&runner.encoded_report(ids[1])).unwrap(), "a replaced job's report is dropped");
-    assert!(lab.job(ids[1]).is_none());
+    comparisons.start_compare(&small(3));
+    assert!(
+        !comparisons.report(&runner.encoded_report(ids[1])).unwrap(),
+        "a replaced job's report is dropped"
+    );
+    assert!(comparisons.job(ids[1]).is_none());
     // damaged bytes are an error, never a panic
     let bytes = runner.encoded_report(ids[1]);
     for cut in [0, 3, 10, bytes.len() / 2, bytes.len() - 1] {
-        assert!(lab.report(&bytes[..cut]).is_err(), "cut at {cut}");
+        assert!(comparisons.report(&bytes[..cut]).is_err(), "cut at {cut}");
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    assert!(lab.report(&longer).is_err());
+    assert!(comparisons.report(&longer).is_err());
 }
 
 #[test]
@@ -164,20 +167,20 @@ fn the_knockout_from_the_live_runs_weights_equals_the_knockout_of_the_live_stack
         let job = Job::knockout_of(&mut live);
         let Job::Knockout { step, .. } = &job else { panic!("a knockout job") };
         assert_eq!(*step, 25);
-        let mut lab = Lab::default();
+        let mut comparisons = Comparisons::default();
         let (_, decoded) = Job::decode(&job.encode(0)).unwrap();
         assert_eq!(decoded, job, "the weights cross intact");
-        lab.start_knockout(decoded);
-        run_pool(&mut lab, 1, 2);
-        let k = lab.state().knockout.unwrap();
+        comparisons.start_knockout(decoded);
+        run_pool(&mut comparisons, 1, 2);
+        let k = comparisons.state().knockout.unwrap();
         assert!(k.done && k.step == 25);
         let (_, mut trainer) = trained(&config, 25);
         let direct = knockout(&mut trainer);
         assert_eq!(bits(&k.result.loss), bits(&direct.loss), "{config:?}");
         assert_eq!(bits(&k.result.output_change), bits(&direct.output_change));
         assert_eq!(k.result.intact_loss.to_bits(), direct.intact_loss.to_bits());
-        lab.clear_knockout();
-        assert!(lab.state().knockout.is_none());
+        comparisons.clear_knockout();
+        assert!(comparisons.state().knockout.is_none());
     }
     // weights that do not fit are an error, not a panic
     let Job::Knockout { config, step, mut weights } = Job::knockout_of(&mut Session::new(&small(3))) else {
@@ -194,10 +197,10 @@ fn the_value_a_host_reads_holds_the_settings_the_readouts_and_the_comparisons() 
     let pin = "depth:3,width:8,tokens:4,seed:18446744073709551615@4";
     let settings =
         Settings::from_query(&format!("depth=3&width=8&tokens=4&seed=18446744073709551615&pin={pin}"));
-    let mut lab = Lab::default();
-    lab.set_pins(&settings.pins);
+    let mut comparisons = Comparisons::default();
+    comparisons.set_pins(&settings.pins);
     let before: serde_json::Value =
-        serde_json::from_str(&value_json(&settings, None, &lab.state()).to_string()).unwrap();
+        serde_json::from_str(&value_json(&settings, None, &comparisons.state()).to_string()).unwrap();
     assert_eq!(before["seed"], "18446744073709551615", "the 64-bit seed as text");
     assert_eq!((before["depth"].as_i64(), before["step"].as_i64()), (Some(3), Some(0)));
     assert!(before["loss"].is_null() && before["knockout"].is_null() && before["compare"].is_null());
@@ -210,9 +213,9 @@ fn the_value_a_host_reads_holds_the_settings_the_readouts_and_the_comparisons() 
         live.train_step();
     }
     let frame = live.frame();
-    run_pool(&mut lab, 1, 10);
+    run_pool(&mut comparisons, 1, 10);
     let after: serde_json::Value =
-        serde_json::from_str(&value_json(&settings, Some(&frame), &lab.state()).to_string()).unwrap();
+        serde_json::from_str(&value_json(&settings, Some(&frame), &comparisons.state()).to_string()).unwrap();
     assert_eq!(after["step"].as_i64(), Some(4));
     // (serde_json's own float parsing may be one unit of the last place off)
     let near = |v: &serde_json::Value| (v.as_f64().unwrap() - frame.loss()).abs() < 1e-12;

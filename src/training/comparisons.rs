@@ -1,6 +1,6 @@
 //! The comparisons a widget asked for, on the page's side: the pinned runs, All four, the depth
-//! sweep and the layer knockout, each made of jobs (`job.rs`) that workers of a pool run. The
-//! lab hands out the jobs still wanted, takes their reports and says what the page draws, as
+//! sweep and the layer knockout, each made of jobs (`job.rs`) that workers of a pool run. It
+//! hands out the jobs still wanted, takes their reports and says what the page draws, as
 //! plain data. Every job starts from the seed, so every number equals the single run with the
 //! same configuration, whichever worker ran it.
 
@@ -15,9 +15,9 @@ use crate::training::sweep::{SweepSeries, DEFAULT_SWEEP_DEPTHS};
 /// Steps of each run of "All four" and of the depth sweep on the page: the README table's
 /// count, long enough for the combinations to part ways, short enough for a sweep up to depth
 /// 96 to finish in under a minute on a laptop.
-pub const LAB_STEPS: usize = 500;
+pub const COMPARISON_STEPS: usize = 500;
 
-/// One job of the lab: what it asks and what it has given so far.
+/// One job of the comparisons: what it asks and what it has given so far.
 struct Slot {
     id: u32,
     job: Job,
@@ -31,7 +31,7 @@ struct Group {
 }
 
 #[derive(Default)]
-pub struct Lab {
+pub struct Comparisons {
     next_id: u32,
     pins: Vec<Slot>,
     compare: Option<Group>,
@@ -89,7 +89,7 @@ pub struct KnockoutState {
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct LabState {
+pub struct ComparisonsState {
     pub pins: Vec<PinState>,
     pub compare: Option<CompareState>,
     pub sweep: Option<SweepState>,
@@ -103,7 +103,7 @@ fn outcome(slot: &Slot) -> Option<&Outcome> {
     }
 }
 
-impl Lab {
+impl Comparisons {
     fn slot(&mut self, job: Job) -> Slot {
         self.next_id += 1;
         Slot { id: self.next_id, job, done: false, report: None }
@@ -125,7 +125,7 @@ impl Lab {
     pub fn start_compare(&mut self, config: &Config) {
         let slots = four_combinations(config)
             .into_iter()
-            .map(|config| self.slot(Job::Run { config, steps: LAB_STEPS, keep_loss: true }))
+            .map(|config| self.slot(Job::Run { config, steps: COMPARISON_STEPS, keep_loss: true }))
             .collect();
         self.compare = Some(Group { config: config.clone(), slots });
     }
@@ -136,7 +136,7 @@ impl Lab {
         let slots = DEFAULT_SWEEP_DEPTHS
             .iter()
             .flat_map(|&depth| four_combinations(&Config { depth, ..config.clone() }))
-            .map(|config| self.slot(Job::Run { config, steps: LAB_STEPS, keep_loss: false }))
+            .map(|config| self.slot(Job::Run { config, steps: COMPARISON_STEPS, keep_loss: false }))
             .collect();
         self.sweep = Some(Group { config: config.clone(), slots });
     }
@@ -186,6 +186,11 @@ impl Lab {
         self.take_report(id, done, report)
     }
 
+    /// Whether job `id` is a pin's (drawn in the live run's panels).
+    pub fn is_pin(&self, id: u32) -> bool {
+        self.pins.iter().any(|s| s.id == id)
+    }
+
     /// `report`, decoded.
     pub fn take_report(&mut self, id: u32, done: bool, report: Report) -> Result<bool, String> {
         let Some(slot) = self.slot_mut(id).filter(|s| !s.done) else { return Ok(false) };
@@ -207,7 +212,7 @@ impl Lab {
     }
 
     /// What the page draws now.
-    pub fn state(&self) -> LabState {
+    pub fn state(&self) -> ComparisonsState {
         let pins = self
             .pins
             .iter()
@@ -231,7 +236,7 @@ impl Lab {
                 })
                 .collect();
             let both_on = &four_combinations(&g.config)[3];
-            CompareState { config: both_on.clone(), steps: LAB_STEPS, rows }
+            CompareState { config: both_on.clone(), steps: COMPARISON_STEPS, rows }
         });
         let sweep = self.sweep.as_ref().map(|g| {
             let series = (0..4)
@@ -255,7 +260,7 @@ impl Lab {
                 .collect();
             SweepState {
                 config: g.config.clone(),
-                steps: LAB_STEPS,
+                steps: COMPARISON_STEPS,
                 depths: DEFAULT_SWEEP_DEPTHS.to_vec(),
                 runs_finished: g.slots.iter().filter(|s| s.done).count(),
                 series,
@@ -268,6 +273,6 @@ impl Lab {
             };
             KnockoutState { step: *step, done: s.done, result }
         });
-        LabState { pins, compare, sweep, knockout }
+        ComparisonsState { pins, compare, sweep, knockout }
     }
 }
