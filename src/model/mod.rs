@@ -3,6 +3,7 @@
 
 pub mod activation;
 pub mod attention;
+pub mod embedding;
 pub mod ffn;
 pub mod lanes;
 pub mod layer;

@@ -11,6 +11,8 @@
 
 pub mod compare;
 pub mod comparisons;
+pub mod copy_task;
+pub mod corpus;
 pub mod data;
 pub mod frame;
 pub mod initial_layers;
