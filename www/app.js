@@ -4,7 +4,7 @@
 import { loadBindings } from './assets.js';
 import { COMMANDS } from './controller.js';
 import { mount, showError, isOff } from './playground.js';
-import { PRESET } from './schema.js';
+import { PRESET, STATE_NAMES } from './schema.js';
 
 /** URL parameters about presentation, not about the model. */
 const PRESENTATION = ['controls', 'panels', 'embed', 'autoplay', 'allow'];
@@ -72,7 +72,9 @@ function start(root, bindings) {
           console.warn(`ablation-playground: ignored ${name.slice(0, 40)}: not a short string or number`);
           continue;
         }
-        if (!controller.setOption(name, String(value))) controller.set(name, String(value), { lenient: true });
+        // a parameter of the table (an unknown name goes there too, and gets a notice), or a
+        // presentation option
+        if (STATE_NAMES.includes(name) || !controller.setOption(name, String(value))) controller.set(name, String(value), { lenient: true });
       }
     } else if (command === 'unpin') {
       controller.unpin(Number.isInteger(m.index) ? m.index : 0);

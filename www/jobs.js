@@ -8,7 +8,7 @@ export const JOB_SLICE_MS = 20;
 /** On the page's thread, leave room for drawing. */
 export const PAGE_JOB_SLICE_MS = 4;
 /** What a job has given so far, at most this often (and its end at once). */
-const REPORT_MS = 100;
+const REPORT_MS = 200;
 /** ...and at most one report per this many times the report's own cost. */
 const REPORT_SHARE = 6;
 
