@@ -197,6 +197,8 @@ export function mount(root, bindings, options = {}) {
   /** Trains only while playing and on screen. */
   function run() {
     if (w.driver && w.live.playing !== (w.playing && w.visible)) want({ playing: w.playing && w.visible });
+    // paused or scrolled away, the comparisons may have every core at once
+    if (!(w.playing && w.visible)) w.pool?.liveTrains(false);
     status();
   }
 
