@@ -27,26 +27,26 @@ impl Params<f64> for Tiny {
 }
 
 impl Tiny {
-    fn loss(&self, ids: &[u32], targets: &[u32], scored: &[bool]) -> f64 {
+    /// The embedded batch `x` and its `logits`.
+    fn forward(&self, ids: &[u32]) -> (DMatrix<f64>, DMatrix<f64>) {
         let d = self.embedding.tokens.value.ncols();
         let v = self.unembedding.weight.value.ncols();
         let mut x = DMatrix::zeros(ids.len(), d);
         self.embedding.forward(ids, &mut x);
         let mut logits = DMatrix::zeros(ids.len(), v);
         self.unembedding.forward(&x, &mut logits);
-        cross_entropy(&logits, targets, scored)
+        (x, logits)
+    }
+
+    fn loss(&self, ids: &[u32], targets: &[u32], scored: &[bool]) -> f64 {
+        cross_entropy(&self.forward(ids).1, targets, scored)
     }
 
     fn backward(&mut self, ids: &[u32], targets: &[u32], scored: &[bool]) {
-        let d = self.embedding.tokens.value.ncols();
-        let v = self.unembedding.weight.value.ncols();
-        let mut x = DMatrix::zeros(ids.len(), d);
-        self.embedding.forward(ids, &mut x);
-        let mut logits = DMatrix::zeros(ids.len(), v);
-        self.unembedding.forward(&x, &mut logits);
-        let mut dlogits = DMatrix::zeros(ids.len(), v);
+        let (x, logits) = self.forward(ids);
+        let mut dlogits = DMatrix::zeros(logits.nrows(), logits.ncols());
         cross_entropy_backward(&logits, targets, scored, &mut dlogits);
-        let mut dx = DMatrix::zeros(ids.len(), d);
+        let mut dx = DMatrix::zeros(x.nrows(), x.ncols());
         self.unembedding.backward(&x, &dlogits, &mut dx, false);
         self.embedding.backward(ids, &dx);
     }
