@@ -88,7 +88,8 @@ export function createController(w, widget) {
     },
     play() {
       w.playing = true;
-      if (w.view?.finished) want({ extensions: w.live.extensions + 1 });
+      // one state for both: the run continued and playing (run() then has nothing to send)
+      if (w.view?.finished) want({ extensions: w.live.extensions + 1, playing: w.visible });
       run();
       showSettings(w);
       return drawn();

@@ -239,23 +239,18 @@ impl Comparisons {
             CompareState { config: both_on.clone(), steps: COMPARISON_STEPS, rows }
         });
         let sweep = self.sweep.as_ref().map(|g| {
-            let series = (0..4)
-                .map(|combination| {
-                    let runs: Vec<&Outcome> = g
+            let series = four_combinations(&g.config)
+                .iter()
+                .enumerate()
+                .map(|(combination, first)| {
+                    // the depths up to the first whose run of this combination is not done
+                    let runs = g
                         .slots
                         .iter()
                         .skip(combination)
                         .step_by(4)
-                        .map_while(|s| outcome(s).filter(|_| s.done))
-                        .collect();
-                    let first = &four_combinations(&g.config)[combination];
-                    SweepSeries {
-                        residual: first.residual,
-                        norm: first.norm,
-                        final_loss: runs.iter().map(|o| o.final_loss).collect(),
-                        grad_ratio: runs.iter().map(|o| o.grad_ratio).collect(),
-                        diverged_at: runs.iter().map(|o| o.diverged_at).collect(),
-                    }
+                        .map_while(|s| outcome(s).filter(|_| s.done));
+                    SweepSeries::of(first, runs)
                 })
                 .collect();
             SweepState {

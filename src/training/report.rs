@@ -83,15 +83,9 @@ impl RunInProgress {
     }
 
     /// Takes up to `max_steps` more steps (the last, measuring-only step counts as one) and
-    /// says whether the run is done.
+    /// says whether the run is done. After a divergence `one_step` only returns NaN, so the
+    /// remaining losses are filled in at once, free of charge.
     pub fn advance(&mut self, max_steps: usize) -> bool {
-        self.advance_counting(max_steps);
-        self.is_done()
-    }
-
-    /// `advance`, returning how many steps it actually took. After a divergence `one_step`
-    /// only returns NaN, so the remaining losses are filled in at once, free of charge.
-    pub(crate) fn advance_counting(&mut self, max_steps: usize) -> usize {
         let mut taken = 0;
         while taken < max_steps && !self.is_done() {
             if self.trainer.diverged_at.is_some() {
@@ -102,7 +96,7 @@ impl RunInProgress {
             self.loss.push(self.trainer.one_step(update));
             taken += 1;
         }
-        taken
+        self.is_done()
     }
 
     pub fn is_done(&self) -> bool {

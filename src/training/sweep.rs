@@ -4,7 +4,7 @@
 
 use crate::config::{find, Config, ConfigError, NormPlacement, Value};
 use crate::training::compare::four_combinations;
-use crate::training::outcome::run_all;
+use crate::training::outcome::{run_all, Outcome};
 
 /// The page's and the CLI's depths: doubling, plus the lesson's 12 and 24.
 pub const DEFAULT_SWEEP_DEPTHS: [usize; 8] = [1, 2, 4, 8, 12, 24, 48, 96];
@@ -81,13 +81,20 @@ pub fn sweep_on(
         depths.iter().flat_map(|&depth| four_combinations(&Config { depth, ..config.clone() })).collect();
     let outcomes = run_all(&configs, steps, false, threads);
     Ok(std::array::from_fn(|combination| {
-        let runs: Vec<_> = outcomes.iter().skip(combination).step_by(4).collect();
+        SweepSeries::of(&configs[combination], outcomes.iter().skip(combination).step_by(4))
+    }))
+}
+
+impl SweepSeries {
+    /// The series of `first`'s combination from its runs, shallowest depth first.
+    pub fn of<'a>(first: &Config, runs: impl Iterator<Item = &'a Outcome>) -> SweepSeries {
+        let runs: Vec<&Outcome> = runs.collect();
         SweepSeries {
-            residual: configs[combination].residual,
-            norm: configs[combination].norm,
+            residual: first.residual,
+            norm: first.norm,
             final_loss: runs.iter().map(|o| o.final_loss).collect(),
             grad_ratio: runs.iter().map(|o| o.grad_ratio).collect(),
             diverged_at: runs.iter().map(|o| o.diverged_at).collect(),
         }
-    }))
+    }
 }
