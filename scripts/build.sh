@@ -28,7 +28,7 @@ mkdir -p "$pkg"
 cp www/*.js www/widget.css "$pkg/"
 rm "$pkg/app.js"
 mv "$pkg/ablation-playground.js" "$pkg/element.js"
-cp "$dir/ablation-playground.js" "$dir/ablation-playground_bg.wasm" "$pkg/"
+cp "$dir/ablation-playground.js" "$dir/ablation-playground_bg.wasm" www/data/shakespeare.txt "$pkg/"
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 cat > "$pkg/package.json" <<JSON
 {
@@ -52,6 +52,7 @@ configureAssets({
   engine: new URL('./engine.js', import.meta.url),
   jobs: new URL('./jobs.js', import.meta.url),
   css: new URL('./widget.css', import.meta.url),
+  text: new URL('./shakespeare.txt', import.meta.url),
 });
 JS
 cat > "$pkg/index.js" <<'JS'

@@ -68,6 +68,9 @@ impl Writer {
         self.u64(b.len() as u64);
         self.0.extend_from_slice(b);
     }
+    pub fn str(&mut self, s: &str) {
+        self.bytes(s.as_bytes());
+    }
 }
 
 impl Reader<'_> {
@@ -82,6 +85,9 @@ impl Reader<'_> {
         let out = &self.bytes[self.at..self.at + n];
         self.at += n;
         Ok(out)
+    }
+    pub fn str(&mut self) -> Result<String, String> {
+        String::from_utf8(self.bytes()?.to_vec()).map_err(|_| "a text that is not UTF-8".into())
     }
     pub fn done(&self) -> Result<(), String> {
         if self.at == self.bytes.len() {

@@ -3,6 +3,7 @@
 
 use ablation_playground::config::*;
 use ablation_playground::model::attention::Attention;
+use ablation_playground::model::batch::{Batch, Tokens};
 use ablation_playground::model::ffn::Ffn;
 use ablation_playground::model::linear::Linear;
 use ablation_playground::model::loss::{mse, mse_backward};
@@ -172,7 +173,46 @@ fn sublayer_gradients() {
     let mut rng = Draw::fresh(Rng::new(2, Stream::Layer(0)));
     check_op(Mlp::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "mlp (relu)");
     check_op(Ffn::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "ffn (gelu)");
-    check_op(Attention::<f64>::new(7, 8, 1.0, &mut rng), 7, 8, 8, "attention");
+    check_op(Attention::<f64>::new(7, 7, 8, 1.0, &mut rng), 7, 8, 8, "attention");
+    // batches of several sequences: a token sees only its own sequence's earlier tokens
+    check_op(Attention::<f64>::new(8, 4, 8, 1.0, &mut rng), 8, 8, 8, "attention, 2 sequences of 4");
+    check_op(Attention::<f64>::new(9, 3, 8, 1.0, &mut rng), 9, 8, 8, "attention, 3 sequences of 3");
+}
+
+/// The sequence tasks' whole model, ids → embeddings → stack → unembedding → cross-entropy
+/// (over the scored positions only, for the copy task), against finite differences of every
+/// parameter, the embeddings' included.
+#[test]
+fn whole_stack_gradients_on_the_sequence_tasks() {
+    for (task, sublayer, residual, norm) in [
+        (TaskKind::Copy, SublayerKind::Block, true, NormPlacement::Pre),
+        (TaskKind::Copy, SublayerKind::Attention, false, NormPlacement::Post),
+        (TaskKind::Text, SublayerKind::Block, true, NormPlacement::Pre),
+        (TaskKind::Text, SublayerKind::Mlp, true, NormPlacement::Off),
+    ] {
+        let config = Config {
+            task,
+            sublayer,
+            residual,
+            norm,
+            depth: 2,
+            width: 8,
+            tokens: 8,
+            context: 4,
+            ..Config::default()
+        };
+        let what = format!("{config:?}");
+        let mut stack = Stack::<f64>::new(&config);
+        let mut rng = Rng::new(4, Stream::Data);
+        let ids: Vec<u32> = (0..8).map(|_| (rng.next_u64() % config.vocab() as u64) as u32).collect();
+        let next: Vec<u32> = (0..8).map(|_| (rng.next_u64() % config.vocab() as u64) as u32).collect();
+        let scored = if task == TaskKind::Copy { (0..8).map(|t| t % 4 >= 2).collect() } else { vec![] };
+        let batch = Batch::Tokens(Tokens { ids, next, scored });
+        stack.forward_batch(&batch);
+        stack.backward_batch(&batch);
+        assert!(stack.embedding.is_some(), "{what}");
+        check_params(&mut stack, 3, &what, |s| s.forward_batch(&batch));
+    }
 }
 
 #[test]

@@ -149,32 +149,34 @@ fn the_floors_are_the_entropies_of_the_training_text() {
 
 #[test]
 fn the_copy_task_is_seeded_and_every_scored_answer_is_in_its_prompt() {
-    let task = CopyTask { symbols: 10, length: 8 };
-    let examples = |seed| {
-        let mut rng = Rng::new(seed, Stream::Data);
-        (0..50).map(|_| task.example(&mut rng)).collect::<Vec<_>>()
-    };
-    assert_eq!(examples(1), examples(1));
-    assert_ne!(examples(1), examples(2));
-    for e in examples(3) {
-        assert_eq!((e.inputs.len(), e.targets.len(), e.scored.len()), (16, 16, 16));
-        assert_eq!(e.inputs[8], 10, "the separator");
-        assert_eq!(e.scored.iter().filter(|&&s| s).count(), 8, "the repeated half");
-        for t in 0..16 {
-            if e.scored[t] {
-                assert_eq!(
-                    e.targets[t],
-                    e.inputs[t - task.length],
-                    "the answer is {} positions back",
-                    task.length
-                );
-            }
-            if t + 1 < 16 {
-                assert_eq!(e.targets[t], e.inputs[t + 1], "targets are the next tokens");
+    for context in [16, 15, 2, 3] {
+        let task = CopyTask { symbols: 10, context };
+        let length = task.length();
+        let examples = |seed| task.batch(50, &mut Rng::new(seed, Stream::Data));
+        assert_eq!(examples(1), examples(1));
+        assert_ne!(examples(1), examples(2));
+        let all = examples(3);
+        assert_eq!(
+            (all.ids.len(), all.next.len(), all.scored.len()),
+            (50 * context, 50 * context, 50 * context)
+        );
+        for e in 0..50 {
+            let at = |v: &[u32], t: usize| v[e * context + t];
+            let scored = |t: usize| all.scored[e * context + t];
+            let sep = context % 2 + length; // where the separator between string and copy stands
+            assert_eq!(at(&all.ids, sep), 10, "the separator, context {context}");
+            assert_eq!((0..context).filter(|&t| scored(t)).count(), length, "the repeated half");
+            for t in 0..context {
+                if scored(t) {
+                    assert_eq!(at(&all.next, t), at(&all.ids, t - length), "the answer is {length} back");
+                }
+                if t + 1 < context {
+                    assert_eq!(at(&all.next, t), at(&all.ids, t + 1), "targets are the next tokens");
+                }
             }
         }
+        assert!((task.chance() - 10f64.ln()).abs() < 1e-15);
     }
-    assert!((task.chance() - 10f64.ln()).abs() < 1e-15);
 }
 
 #[test]

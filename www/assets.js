@@ -11,6 +11,8 @@ export const assets = {
   engine: new URL('./engine.js', HERE).href,
   jobs: new URL('./jobs.js', HERE).href,
   css: new URL('./widget.css', HERE).href,
+  /** The text task's text, fetched by a worker only when that task is chosen. */
+  text: new URL('./data/shakespeare.txt', HERE).href,
   /** The playground page a copied link points to (none in the npm package). */
   page: new URL('../index.html', HERE).href,
 };

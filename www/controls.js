@@ -4,7 +4,7 @@
 import { PARAMS, PRESETS } from './schema.js';
 
 /** The parameters with a control of their own in the main row; the rest go under More. */
-const OWN_CONTROLS = ['depth', 'residual', 'norm'];
+const OWN_CONTROLS = ['depth', 'residual', 'norm', 'task', 'temperature'];
 let radioGroups = 0;
 
 /** One parameter's control under More: a menu for a choice, a number field otherwise. */
@@ -35,6 +35,9 @@ export function buildMore(root) {
     option.title = p.help;
     preset.append(option);
   }
+  const task = PARAMS.find((p) => p.name === 'task');
+  task.choices.forEach((word, i) => root.querySelector('[data-el="task"]').append(new Option(task.labels[i], word)));
+  root.querySelector('[data-el="task"]').title = task.help;
   const grid = root.querySelector('.ap-more-grid');
   for (const p of PARAMS) if (!OWN_CONTROLS.includes(p.name)) grid.append(paramControl(p));
   const radios = [...root.querySelectorAll('[data-el="placement"] input')];
@@ -74,12 +77,20 @@ export function showSettings(w) {
   el('placement').hidden = norm === 'off' || (w.shown.controls != null && !w.shown.controls.has('placement'));
   if (norm !== 'off') for (const r of controls.radios) r.checked = r.value === norm;
   for (const input of controls.params) input.value = settings.get(input.dataset.param);
+  el('task').value = settings.get('task');
+  // "The model writes" belongs to the sequence tasks
+  const sequenceTask = settings.get('task') !== 'teacher';
+  if (w.sequenceTask !== sequenceTask) {
+    w.sequenceTask = sequenceTask;
+    w.present?.();
+  }
   el('preset').value = settings.get('preset');
   el('play').textContent = w.playing ? 'Pause' : 'Play';
 }
 
-/** The reader's changes: `set(name, value)`, then `emit` the element's input and change events. */
-export function bindControls(w, { set, emit }) {
+/** The reader's changes: `set(name, value)` (the Task menu: `chooseTask(task)`, which applies
+ *  the task's defaults), then `emit` the element's input and change events. */
+export function bindControls(w, { set, chooseTask, emit }) {
   const { el, controls } = w;
   const commit = (name, value) => {
     set(name, value);
@@ -110,5 +121,10 @@ export function bindControls(w, { set, emit }) {
   });
   for (const r of controls.radios) r.addEventListener('change', () => commit('norm', r.value));
   el('preset').addEventListener('change', (e) => commit('preset', e.target.value));
+  el('task').addEventListener('change', (e) => {
+    chooseTask(e.target.value);
+    emit('input');
+    emit('change');
+  });
   for (const input of controls.params) input.addEventListener('change', () => commit(input.dataset.param, input.value));
 }

@@ -2,7 +2,8 @@
 // (with a notice). Either way the page sends its desired state (protocol.js) and receives
 // frames; a replacement worker is sent the newest desired state, never a replay of commands.
 
-import { createEngine, PAGE_SLICE_MS } from './engine.js';
+import { assets } from './assets.js';
+import { createEngine, PAGE_SLICE_MS, textLoader } from './engine.js';
 import { KIND, initialState, sameBytes } from './protocol.js';
 import { startWorker } from './workers.js';
 
@@ -12,11 +13,12 @@ const BUSY_MS = 250;
 
 /**
  * `onFrame(bytes)` gets every frame, `onKnockout(bytes, generation)` the stack for a knockout
- * job; `onNotice(text)` says when training falls back to the page's thread; `onError(text)`
+ * job, `onTextFailed(message, generation)` that a state asking for the text task could not
+ * have its text; `onNotice(text)` says when training falls back to the page's thread; `onError(text)`
  * reports a broken engine. Returns the driver: { want(state), replace(), stop(), mode,
  * workerId, engineMemory, timings }.
  */
-export function startDriver(bindings, { onFrame, onKnockout, onNotice, onError }) {
+export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNotice, onError }) {
   const run = {
     worker: null,
     local: null,
@@ -48,6 +50,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onNotice, onError }
       driver.timings = m.timings;
       onFrame(m.bytes);
     } else if (m.kind === KIND.knockout) onKnockout(m.bytes, m.generation);
+    else if (m.kind === KIND.textFailed) onTextFailed(m.message, m.generation);
   }
 
   function fallBack(reason) {
@@ -60,8 +63,10 @@ export function startDriver(bindings, { onFrame, onKnockout, onNotice, onError }
     const post = {
       frame: (bytes, timings) => received({ kind: KIND.frame, bytes, memory: bindings.memoryBytes(), timings: { ...timings } }),
       knockout: (bytes, generation) => received({ kind: KIND.knockout, bytes, generation }),
+      textFailed: (message, generation) => received({ kind: KIND.textFailed, message, generation }),
     };
-    run.local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError });
+    const ensureText = textLoader(bindings, assets.text);
+    run.local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError, ensureText });
     if (run.state) run.local.want(run.state, run.done);
   }
 

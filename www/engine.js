@@ -16,12 +16,42 @@ const FRAME_MS = 15;
 const PROBE_SHARE = 6;
 /** A burst of Step presses is taken at most this many steps a turn. */
 const STEPS_PER_TURN = 100;
+/** What the model writes is made again at most this often while training... */
+const WRITE_MS = 400;
+/** ...and at most once per this many times its own cost: it takes at most a tenth of the time. */
+const WRITE_SHARE = 10;
+
+/**
+ * `ensureText()` for a worker (or the page): a promise that the text task's text, fetched from
+ * `url` at the first call, is in `bindings`' wasm (its length and hash checked there). Fetched
+ * once and kept across task switches; a failure is not kept, so a later choice tries again.
+ */
+export function textLoader(bindings, url) {
+  let loading = null;
+  return function ensureText() {
+    if (bindings.textInstalled()) return Promise.resolve();
+    loading ??= (async () => {
+      let response;
+      try {
+        response = await fetch(url);
+      } catch (e) {
+        throw new Error(`the text could not be fetched (${e?.message ?? e})`);
+      }
+      if (!response.ok) throw new Error(`the text could not be fetched (HTTP ${response.status} for ${url})`);
+      bindings.installText(new Uint8Array(await response.arrayBuffer()));
+    })().catch((e) => {
+      loading = null;
+      throw e;
+    });
+    return loading;
+  };
+}
 
 /**
  * `post.frame(bytes, timings)` gets every frame; `post.knockout(bytes, generation)` the stack
  * for a knockout job.
  */
-export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onError = () => {} } = {}) {
+export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onError = () => {}, ensureText = null } = {}) {
   const loop = {
     session: null,
     /** The newest desired state, not yet applied (a burst of them applies only the last). */
@@ -36,6 +66,10 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     stopped: false,
     lastPost: -Infinity,
     frameMs: FRAME_MS,
+    /** What the model writes is made again no sooner than this. */
+    writeDue: 0,
+    /** The text is being fetched for the desired state waiting in `wanted`. */
+    fetching: false,
   };
   const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false };
   // A zero-delay task that lets queued messages run first (setTimeout(0) is clamped to 4 ms).
@@ -60,7 +94,22 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
    *  one-shot requests whose counters moved. */
   function reconcile() {
     const state = loop.wanted;
-    if (!state) return;
+    if (!state || loop.fetching) return;
+    // the text task's text first, fetched only when a state asks for it; a state that cannot
+    // have it is not applied, and the page hears why
+    if (bindings.needsText(state.config, false)) {
+      loop.fetching = true;
+      (ensureText ? ensureText() : Promise.reject(new Error('no text loader')))
+        .catch((e) => {
+          if (loop.wanted === state) loop.wanted = null;
+          post.textFailed?.(e?.message ?? String(e), state.generation);
+        })
+        .finally(() => {
+          loop.fetching = false;
+          schedule();
+        });
+      return;
+    }
     loop.wanted = null;
     const t0 = performance.now();
     const seen = loop.seen ?? state;
@@ -99,6 +148,15 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       timings.stepMs = (performance.now() - start) / Math.max(1, steps);
       // training shows at the display's pace, and its last step as soon as the run stops
       if (performance.now() - loop.lastPost >= loop.frameMs || !session.running) send();
+    }
+    // what the model writes: a few times a second at most while training, and at once for
+    // weights that have stopped changing
+    if (session.writingStale && (performance.now() >= loop.writeDue || !busy())) {
+      const t0 = performance.now();
+      session.write();
+      const t1 = performance.now();
+      loop.writeDue = t1 + Math.max(WRITE_MS, WRITE_SHARE * (t1 - t0));
+      if (!busy()) send();
     }
     timings.tickMs = performance.now() - tickStart;
     if (busy()) schedule();

@@ -13,8 +13,8 @@ const REPORT_MS = 200;
 const REPORT_SHARE = 6;
 
 /** `report(bytes, done, id)` gets every report of job `id`. */
-export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onError = () => {} } = {}) {
-  const loop = { job: null, scheduled: false, stopped: false, lastReport: -Infinity, reportMs: REPORT_MS, pace: 1, rest: 0 };
+export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onError = () => {}, ensureText = null } = {}) {
+  const loop = { job: null, scheduled: false, stopped: false, lastReport: -Infinity, reportMs: REPORT_MS, pace: 1, rest: 0, runs: 0 };
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {
     loop.scheduled = false;
@@ -64,11 +64,25 @@ export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onErro
     run(bytes) {
       if (loop.stopped) return;
       loop.job?.free();
-      loop.job = new bindings.Job(bytes);
-      loop.lastReport = performance.now(); // the first report after a slice or two
-      schedule();
+      loop.job = null;
+      const run = ++loop.runs;
+      const start = () => {
+        if (loop.stopped || run !== loop.runs) return; // cancelled, or another job came
+        try {
+          loop.job = new bindings.Job(bytes);
+        } catch (e) {
+          return onError(e?.message ?? String(e));
+        }
+        loop.lastReport = performance.now(); // the first report after a slice or two
+        schedule();
+      };
+      // a job on the text task fetches the text first (once per worker)
+      if (!bindings.needsText(bytes, true)) start();
+      else if (!ensureText) onError('the text task needs its text, and this worker cannot fetch it');
+      else ensureText().then(start, (e) => run === loop.runs && onError(e?.message ?? String(e)));
     },
     cancel() {
+      loop.runs++;
       loop.job?.free();
       loop.job = null;
     },

@@ -14,7 +14,7 @@ import { noticeBoard } from './notices.js';
 import { createPool } from './pool.js';
 import { initialState } from './protocol.js';
 import { createRenderer } from './render.js';
-import { CONTROLS, COMPARISON_PANELS, PANELS, TEMPLATE } from './template.js';
+import { CONTROLS, COMPARISON_PANELS, PANELS, TASK_PANELS, TEMPLATE } from './template.js';
 
 export { isOff, showError } from './template.js';
 import { showError } from './template.js';
@@ -74,6 +74,8 @@ export function mount(root, bindings, options = {}) {
     /** What to draw again: the live run's panels (a new frame, a command), the comparisons'
      *  panels (a report), or both (resize, theme, panels, pins). */
     stale: { live: false, comparisons: false },
+    /** The task is a sequence task: "The model writes" has something to show. */
+    sequenceTask: false,
     /** [generation, resolve]: promises waiting for a frame that answers that state. */
     waiting: [],
     updateDue: 0,
@@ -86,9 +88,13 @@ export function mount(root, bindings, options = {}) {
     }
     for (const p of root.querySelectorAll('[data-panel]')) {
       const name = p.dataset.panel;
-      p.hidden = w.shown.panels != null ? !w.shown.panels.has(name) : COMPARISON_PANELS.includes(name) && !w.started[name];
+      p.hidden =
+        w.shown.panels != null
+          ? !w.shown.panels.has(name) || (TASK_PANELS.includes(name) && !w.sequenceTask)
+          : (COMPARISON_PANELS.includes(name) && !w.started[name]) || (TASK_PANELS.includes(name) && !w.sequenceTask);
     }
   }
+  w.present = present;
   present();
 
   let markCreated;
@@ -134,6 +140,12 @@ export function mount(root, bindings, options = {}) {
         w.view.startKnockout(bytes);
         w.pool.sync(w.view);
         changed();
+      },
+      onTextFailed(message, generation) {
+        if (generation < w.runGeneration) return; // a state since replaced
+        // the widget goes on with the task it had: the text is there for another try later
+        notice([`The text task could not start: ${message}. Back to the regression task.`]);
+        chooseTask('teacher');
       },
       onNotice: (text) => notice([text]),
       onError: fail,
@@ -236,6 +248,21 @@ export function mount(root, bindings, options = {}) {
     if (names.includes('pin')) sendPins();
   }
 
+  /** Chooses a task with its defaults, as the Task menu does (a bad name gets a notice). */
+  function chooseTask(task) {
+    if (!w.settings) return set('task', task);
+    let names = [];
+    try {
+      names = w.settings.chooseTask(String(task));
+    } catch (e) {
+      notice([e.message ?? String(e)]);
+    }
+    notice(w.settings.takeNotices());
+    showSettings(w);
+    for (const n of names) onParam(n, w.settings.get(n));
+    if (names.length) restart();
+  }
+
   /** The state and readouts: the settings now, the readouts of the last frame drawn. */
   function value() {
     return w.settings ? JSON.parse(w.view.valueJson(w.settings)) : null;
@@ -316,7 +343,7 @@ export function mount(root, bindings, options = {}) {
       el('pin').focus();
     },
   });
-  bindControls(w, { set, emit });
+  bindControls(w, { set, chooseTask, emit });
   wireButtons(w, controller);
 
   const ro = new ResizeObserver(changed);

@@ -5,6 +5,8 @@
 // its numbers are the same bits whichever worker runs it. Without workers, the jobs run on the
 // page's thread, one at a time.
 
+import { assets } from './assets.js';
+import { textLoader } from './engine.js';
 import { createJobLoop, PAGE_JOB_SLICE_MS } from './jobs.js';
 import { KIND } from './protocol.js';
 import { startWorker } from './workers.js';
@@ -75,6 +77,7 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
     const loop = createJobLoop(bindings, (bytes, done, id) => received(worker, { kind: KIND.report, bytes, done, id }), {
       sliceMs: PAGE_JOB_SLICE_MS,
       onError,
+      ensureText: textLoader(bindings, assets.text),
     });
     worker.handle = {
       post(m) {

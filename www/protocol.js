@@ -2,7 +2,8 @@
 // kind from this file; numbers travel as the bytes of the core's checked binary codec.
 //
 // The page → the live run's worker:
-//   boot    { role: 'live' | 'jobs', bindings, wasm, engine, jobs }  where the code is
+//   boot    { role: 'live' | 'jobs', bindings, wasm, engine, jobs, text }  where the code
+//           and the text task's text are
 //   state   { state, done }  the desired state (below): the worker reconciles its run to
 //           the newest one; `done`, sent to a replacement worker, is a state whose one-shot
 //           requests the worker it replaces did already
@@ -16,6 +17,8 @@
 //   ready | boot-failed { message } | error { message }
 //   frame     { bytes, memory, timings }   the live run now (the frame names its generation)
 //   knockout  { bytes, generation }        the live run's stack, for a knockout job
+//   text-failed { message, generation }    the text task's text could not be loaded for that
+//                                          state, which the worker did not apply
 //   report    { bytes, done, worker }       what a job has given so far (`View.report`)
 
 export const KIND = Object.freeze({
@@ -29,6 +32,7 @@ export const KIND = Object.freeze({
   error: 'error',
   frame: 'frame',
   knockout: 'knockout',
+  textFailed: 'text-failed',
   report: 'report',
 });
 

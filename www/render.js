@@ -45,6 +45,32 @@ export function createRenderer(w, { onRemovePin }) {
   const writeCompareTable = tableWriter(el('compare-table'), 5);
   const writePins = pinListWriter(el('pins'), onRemovePin);
 
+  /** "The model writes": the core's parts as spans; a wrong symbol is marked by colour and
+   *  by a ✗ (CSS), and named for a screen reader. */
+  let written = null;
+  function writeWriting() {
+    const { view } = w;
+    const heading = view.writingHeading;
+    if (el('writes-heading').textContent !== heading) el('writes-heading').textContent = heading;
+    const parts = view.writingParts();
+    const key = parts.join('\u0000');
+    if (key === written) return;
+    written = key;
+    const out = el('writes-text');
+    out.replaceChildren();
+    for (let i = 0; i < parts.length; i += 2) {
+      const [kind, text] = [parts[i], parts[i + 1]];
+      if (kind === 'wrote') out.append(text);
+      else {
+        const span = document.createElement(kind === 'wrong' ? 'mark' : 'span');
+        span.className = `ap-${kind}`;
+        span.textContent = text;
+        if (kind === 'wrong') span.setAttribute('aria-label', `${text} (wrong)`);
+        out.append(span);
+      }
+    }
+  }
+
   return {
     dark,
     /** Colours are read again at the next draw. */
@@ -77,6 +103,7 @@ export function createRenderer(w, { onRemovePin }) {
       }
       writeCompareTable(view.compareTable());
       writePins(view.pinLabels());
+      writeWriting();
     },
   };
 }

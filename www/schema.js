@@ -8,15 +8,18 @@ export const PARAMS = Object.freeze([
   Object.freeze({ name: 'norm', flag: 'norm', label: 'LayerNorm', kind: 'choice', choices: ['off', 'pre', 'post'], labels: ['off', 'pre', 'post'], default: 'pre', help: 'normalisation: off, pre (x + F(LN(x))) or post (LN(x + F(x)))' }),
   Object.freeze({ name: 'final_norm', flag: 'final-norm', label: 'Final norm', kind: 'choice', choices: ['on', 'off'], labels: ['on (pre-norm)', 'off'], default: 'on', help: 'a pre-norm stack ends with a final norm before the readout (as GPT-2\'s ln_f)' }),
   Object.freeze({ name: 'norm_kind', flag: 'norm-kind', label: 'Norm kind', kind: 'choice', choices: ['layernorm', 'rmsnorm'], labels: ['LayerNorm', 'RMSNorm'], default: 'layernorm', help: 'LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)' }),
+  Object.freeze({ name: 'task', flag: 'task', label: 'Task', kind: 'choice', choices: ['teacher', 'text', 'copy'], labels: ['Regression (y = xA)', 'Text: next character', 'Copy a string'], default: 'teacher', help: 'what the stack learns: a random linear map, the next character of Shakespeare, or a string copied after a separator' }),
   Object.freeze({ name: 'sublayer', flag: 'sublayer', label: 'Sublayer', kind: 'choice', choices: ['mlp', 'ffn', 'attention', 'block'], labels: ['relu(xW)', 'FFN (GELU)', 'attention', 'attention + FFN blocks'], default: 'mlp', help: 'what each sublayer computes' }),
   Object.freeze({ name: 'width', flag: 'width', label: 'Width', kind: 'int', min: 8, max: 128, step: 4, default: '32', help: 'features per token d' }),
-  Object.freeze({ name: 'tokens', flag: 'tokens', label: 'Tokens', kind: 'int', min: 1, max: 256, step: 1, default: '64', help: 'tokens per sequence T' }),
+  Object.freeze({ name: 'tokens', flag: 'tokens', label: 'Tokens', kind: 'int', min: 1, max: 256, step: 1, default: '64', help: 'tokens per batch T, a multiple of the context' }),
+  Object.freeze({ name: 'context', flag: 'context', label: 'Context', kind: 'int', min: 0, max: 256, step: 1, default: '0', help: 'positions per sequence; attention is causal within each (0: one sequence of all the tokens)' }),
   Object.freeze({ name: 'gain', flag: 'init-gain', label: 'Init gain', kind: 'float', min: 0.01, max: 10, default: '1', help: 'weights ~ N(0, gain²/fan_in)' }),
   Object.freeze({ name: 'optimizer', flag: 'optimizer', label: 'Optimiser', kind: 'choice', choices: ['sgd', 'adam'], labels: ['SGD', 'Adam'], default: 'adam', help: 'plain SGD or Adam' }),
   Object.freeze({ name: 'lr', flag: 'lr', label: 'Learning rate', kind: 'float', min: 0.000001, max: 10, default: '0.01', help: 'peak learning rate' }),
   Object.freeze({ name: 'warmup', flag: 'warmup', label: 'Warmup steps', kind: 'int', min: 0, max: 100000, step: 1, default: '0', help: 'steps of linear learning-rate warmup' }),
   Object.freeze({ name: 'seed', flag: 'seed', label: 'Seed', kind: 'seed', min: 0, max: '18446744073709551615', default: '1', help: 'fixes initialisation, data and batch order' }),
   Object.freeze({ name: 'steps', flag: 'steps', label: 'Steps', kind: 'int', min: 0, max: 1000000, step: 1, default: '5000', help: 'training steps of a run; Play continues a finished run for as many again' }),
+  Object.freeze({ name: 'temperature', flag: 'temperature', label: 'Temperature', kind: 'float', min: 0, max: 2, default: '0.8', help: 'what the model writes is sampled at this temperature (0: always the likeliest character)' }),
 ]);
 
 /** The presets, for the menu: each sets every parameter. */
@@ -24,6 +27,8 @@ export const PRESETS = Object.freeze([
   Object.freeze({ name: 'default', help: 'the reset state: 12 layers, both switches on (pre-norm), Adam' }),
   Object.freeze({ name: 'explode', help: 'the blow-up: a plain stack (both switches off) with init gain 2, trained by SGD at lr 0.1' }),
   Object.freeze({ name: 'gradient-experiment', help: 'vanishing gradients: 0.5·relu(xW) with neither residual nor norm (init gain 0.5)' }),
+  Object.freeze({ name: 'text', help: 'next-character prediction on three Shakespeare plays: 12 attention + FFN sublayers' }),
+  Object.freeze({ name: 'copy', help: 'copy a string of 8 digits after a separator: only attention can look back for it' }),
 ]);
 
 export const PRESET = 'preset';

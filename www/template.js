@@ -3,8 +3,10 @@
 // (controls.js).
 
 /** Every control and panel, by the names used in `controls=` and `panels=`. */
-export const CONTROLS = Object.freeze(['depth', 'residual', 'norm', 'placement', 'play', 'more', 'copy', 'compare']);
-export const PANELS = Object.freeze(['histogram', 'loss', 'depth', 'compare', 'sweep', 'knockout']);
+export const CONTROLS = Object.freeze(['depth', 'residual', 'norm', 'placement', 'task', 'play', 'more', 'copy', 'compare']);
+export const PANELS = Object.freeze(['histogram', 'loss', 'depth', 'writes', 'compare', 'sweep', 'knockout']);
+/** Panels shown only on a sequence task (unless `panels=` names them). */
+export const TASK_PANELS = Object.freeze(['writes']);
 /** The comparison panels: shown once started, or whenever `panels=` names them. */
 export const COMPARISON_PANELS = Object.freeze(['compare', 'sweep', 'knockout']);
 
@@ -29,6 +31,7 @@ export const TEMPLATE = `
       <label><input type="radio" value="pre" checked> pre</label>
       <label><input type="radio" value="post"> post</label>
     </fieldset>
+    <label class="ap-task" data-control="task">Task <select data-el="task"></select></label>
     <div class="ap-buttons" data-control="play">
       <button type="button" data-el="play">Pause</button>
       <button type="button" data-el="step">Step</button>
@@ -77,6 +80,12 @@ export const TEMPLATE = `
       <canvas data-el="depthplot" role="img" aria-label="Gradient norm and activation std per layer"></canvas>
       <figcaption data-el="depth-summary"></figcaption>
     </figure>
+    <section class="ap-panel ap-wide ap-writes" data-panel="writes" part="panel writes" aria-label="The model writes" hidden>
+      <h3 class="ap-writes-title">The model writes</h3>
+      <p class="ap-writes-heading" data-el="writes-heading"></p>
+      <pre class="ap-writes-text" data-el="writes-text"></pre>
+      <label class="ap-temperature">Temperature <input type="number" data-param="temperature" min="0" max="2" step="0.1"></label>
+    </section>
     <figure class="ap-panel ap-wide" data-panel="compare" part="panel compare" hidden>
       <canvas data-el="compare" role="img" aria-label="All four combinations"></canvas>
       <figcaption data-el="compare-summary"></figcaption>

@@ -25,20 +25,22 @@ self.onmessage = async (e) => {
   KIND = m.kinds;
   try {
     const live = m.role === 'live';
-    const [bindings, loop] = await Promise.all([import(m.bindings), import(live ? m.engine : m.jobs)]);
+    const [bindings, engine, loop] = await Promise.all([import(m.bindings), import(m.engine), import(live ? m.engine : m.jobs)]);
     await bindings.default({ module_or_path: m.wasm });
     const onError = (message) => self.postMessage({ kind: KIND.error, message });
+    const ensureText = engine.textLoader(bindings, m.text);
     if (live) {
       const post = {
         frame: (bytes, timings) =>
           self.postMessage({ kind: KIND.frame, bytes, memory: bindings.memoryBytes(), timings }, [bytes.buffer]),
         knockout: (bytes, generation) => self.postMessage({ kind: KIND.knockout, bytes, generation }, [bytes.buffer]),
+        textFailed: (message, generation) => self.postMessage({ kind: KIND.textFailed, message, generation }),
       };
-      handle = loop.createEngine(bindings, post, { onError });
+      handle = loop.createEngine(bindings, post, { onError, ensureText });
     } else {
       const report = (bytes, done, id) =>
         self.postMessage({ kind: KIND.report, bytes, done, id, memory: bindings.memoryBytes() }, [bytes.buffer]);
-      handle = loop.createJobLoop(bindings, report, { onError });
+      handle = loop.createJobLoop(bindings, report, { onError, ensureText });
     }
     self.postMessage({ kind: KIND.ready });
     for (const c of early.splice(0)) receive(c);

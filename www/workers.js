@@ -69,8 +69,8 @@ export function startWorker(role, { onMessage, onFailed, onError }) {
     if (!handle.booted) fail(`the worker script did not load (${e.message || 'blocked or missing'})`);
     else onError(e.message || 'the worker failed');
   };
-  const { bindings, wasm, engine, jobs } = assets;
+  const { bindings, wasm, engine, jobs, text } = assets;
   // the worker answers in the protocol's kinds, which it is sent (it imports nothing itself)
-  w.postMessage({ kind: KIND.boot, role, bindings, wasm, engine, jobs, kinds: KIND });
+  w.postMessage({ kind: KIND.boot, role, bindings, wasm, engine, jobs, text, kinds: KIND });
   return handle;
 }

@@ -137,7 +137,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
         config.set(name, &value).expect("checked above");
     }
     config.steps = steps;
+    config.check_together().map_err(|e| format!("--{}: {}", find_flag_of(&e.name), e.message))?;
     Ok(Options { config, steps, svg_dir, dark, compare, knockout, sweep, threads })
+}
+
+/// The flag of a parameter named `name` (as the table spells it).
+fn find_flag_of(name: &str) -> &'static str {
+    PARAMS.iter().find(|p| p.name == name).map_or("?", |p| p.flag)
 }
 
 fn write_svgs(dir: &Path, figures: &[(&str, String)]) -> Result<(), String> {

@@ -36,6 +36,16 @@ pub enum SublayerKind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskKind {
+    /// Regress a fixed random linear map of random tokens, `y = x A`: position-wise.
+    Teacher,
+    /// Predict the next character of a real English text (three Shakespeare plays).
+    Text,
+    /// Copy a random string after a separator: only attention can look back for it.
+    Copy,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptimizerKind {
     Sgd,
     Adam,
@@ -45,6 +55,8 @@ pub enum OptimizerKind {
 pub struct Config {
     /// Number of sublayers, 1..=96.
     pub depth: usize,
+    /// What the stack learns.
+    pub task: TaskKind,
     /// Add each sublayer's input to its output.
     pub residual: bool,
     /// Where the norm sits: off, pre or post.
@@ -59,8 +71,11 @@ pub struct Config {
     pub sublayer: SublayerKind,
     /// Features per token d, a multiple of 4 (the attention heads) in 8..=128.
     pub width: usize,
-    /// Tokens per sequence T, 1..=256.
+    /// Tokens per batch T, 1..=256, a multiple of the context.
     pub tokens: usize,
+    /// Positions per sequence C, 0..=256: attention is causal within each of the T / C
+    /// sequences of a batch. 0 means one sequence of all the tokens (the teacher's default).
+    pub context: usize,
     /// Weights ~ N(0, gain²/fan_in); 1 keeps a linear layer's output variance, 0.01..=10.
     pub init_gain: f64,
     pub optimizer: OptimizerKind,
@@ -73,6 +88,9 @@ pub struct Config {
     /// Training steps of a run on the page, 0..=1000000: it stops there, and Play continues it
     /// for as many again (at least one). (The CLI's `--steps` defaults to 500.)
     pub steps: usize,
+    /// What the model writes is sampled at this temperature; 0 is greedy. It changes no
+    /// training: a run goes on when only this changes.
+    pub temperature: f64,
 }
 
 /// The page's step limit: the depth-96 stack reaches it in under 20 s at 300 steps/s, every
@@ -80,10 +98,17 @@ pub struct Config {
 /// left open stops spending the reader's battery.
 pub const DEFAULT_STEPS: usize = 5000;
 
+/// The distinct characters of the shipped text (`training::corpus` checks a loaded text has
+/// exactly these many; its hash fixes which).
+pub const TEXT_VOCAB: usize = 70;
+/// The copy task's symbols (shown as the digits 0–9); the separator is one more token.
+pub const COPY_SYMBOLS: usize = 10;
+
 impl Default for Config {
     fn default() -> Self {
         Config {
             depth: 12,
+            task: TaskKind::Teacher,
             residual: true,
             norm: NormPlacement::Pre,
             final_norm: true,
@@ -91,12 +116,14 @@ impl Default for Config {
             sublayer: SublayerKind::Mlp,
             width: 32,
             tokens: 64,
+            context: 0,
             init_gain: 1.0,
             optimizer: OptimizerKind::Adam,
             learning_rate: 0.01,
             warmup_steps: 0,
             seed: 1,
             steps: DEFAULT_STEPS,
+            temperature: 0.8,
         }
     }
 }
@@ -120,5 +147,58 @@ impl Config {
     /// The stack has a final norm between its last sublayer and the readout.
     pub fn has_final_norm(&self) -> bool {
         self.final_norm && self.norm == NormPlacement::Pre
+    }
+
+    /// Tokens a sequence task's model reads and predicts (none for the teacher).
+    pub fn vocab(&self) -> usize {
+        match self.task {
+            TaskKind::Teacher => 0,
+            TaskKind::Text => TEXT_VOCAB,
+            TaskKind::Copy => COPY_SYMBOLS + 1,
+        }
+    }
+
+    /// Positions per sequence: `context`, or all the tokens when it is 0.
+    pub fn sequence(&self) -> usize {
+        if self.context == 0 {
+            self.tokens
+        } else {
+            self.context
+        }
+    }
+
+    /// Sequences per batch.
+    pub fn sequences(&self) -> usize {
+        self.tokens / self.sequence()
+    }
+
+    /// The rules between parameters that the table's ranges cannot say: the tokens are whole
+    /// sequences, and a copy sequence has room for a symbol and its copy.
+    pub fn check_together(&self) -> Result<(), ConfigError> {
+        if self.context > self.tokens || !self.tokens.is_multiple_of(self.sequence()) {
+            return Err(ConfigError {
+                name: "tokens".into(),
+                message: format!("{} is not a multiple of context {}", self.tokens, self.context),
+            });
+        }
+        if self.task == TaskKind::Copy && self.sequence() < 2 {
+            return Err(ConfigError {
+                name: "context".into(),
+                message: "the copy task needs at least 2 positions per sequence".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Makes `check_together` hold by changing the tokens (to a multiple of the context, at
+    /// least one sequence) or, for a copy sequence too short, the context; says what changed.
+    pub fn settle(&mut self) -> Option<String> {
+        let error = self.check_together().err()?;
+        if self.task == TaskKind::Copy && self.sequence() < 2 {
+            self.context = 2;
+        }
+        let c = self.sequence();
+        self.tokens = (self.tokens / c).max(1) * c;
+        Some(format!("{error}; using tokens {}, context {}", self.tokens, self.context))
     }
 }

@@ -3,6 +3,7 @@
 //! only when the model's parameters changed and the attributes and the address follow.
 
 use super::pins::{add_pin, parse_pins, pins_text, Pin, PIN};
+use super::presets::task_defaults;
 use super::query::{lenient_pins, read_query};
 use super::settings::Config;
 use super::table::PARAMS;
@@ -29,7 +30,30 @@ impl Settings {
             self.pins = parse_pins(text).map_err(|e| e.to_string())?;
         } else {
             self.config.set(name, text).map_err(|e| e.to_string())?;
+            // a value the other parameters do not allow moves them (the tokens to whole sequences)
+            self.notices.extend(self.config.settle());
         }
+        Ok(self.changed_since(&before))
+    }
+
+    /// Chooses a task as the page's Task control does: that task's defaults (`task_defaults`),
+    /// keeping the switches, the depth, the norm's kind, the seed and the sampling temperature.
+    /// Returns the names that changed; an unknown task is an error and changes nothing.
+    pub fn choose_task(&mut self, word: &str) -> Result<Vec<&'static str>, String> {
+        let before = self.clone();
+        let mut chosen = before.config.clone();
+        chosen.set("task", word).map_err(|e| e.to_string())?;
+        let c = &before.config;
+        self.config = Config {
+            depth: c.depth,
+            residual: c.residual,
+            norm: c.norm,
+            final_norm: c.final_norm,
+            norm_kind: c.norm_kind,
+            seed: c.seed,
+            temperature: c.temperature,
+            ..task_defaults(chosen.task)
+        };
         Ok(self.changed_since(&before))
     }
 

@@ -3,7 +3,7 @@
 //! Every entry point parses through it, so they accept and reject exactly the same things.
 
 use super::presets::{find_preset, PRESET, PRESETS};
-use super::settings::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, SublayerKind};
+use super::settings::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, SublayerKind, TaskKind};
 
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
@@ -46,6 +46,7 @@ const NORMS: &[&str] = &["off", "pre", "post"];
 const NORM_KINDS: &[&str] = &["layernorm", "rmsnorm"];
 const SUBLAYERS: &[&str] = &["mlp", "ffn", "attention", "block"];
 const OPTIMIZERS: &[&str] = &["sgd", "adam"];
+const TASKS: &[&str] = &["teacher", "text", "copy"];
 
 fn choice(v: Value) -> usize {
     match v {
@@ -123,6 +124,17 @@ pub const PARAMS: &[ParamSpec] = &[
         set: |c, v| c.norm_kind = [NormKind::LayerNorm, NormKind::RmsNorm][choice(v)],
     },
     ParamSpec {
+        name: "task",
+        flag: "task",
+        label: "Task",
+        kind: Kind::Choice(TASKS),
+        choice_labels: &["Regression (y = xA)", "Text: next character", "Copy a string"],
+        help: "what the stack learns: a random linear map, the next character of Shakespeare, \
+               or a string copied after a separator",
+        get: |c| TASKS[c.task as usize].into(),
+        set: |c, v| c.task = [TaskKind::Teacher, TaskKind::Text, TaskKind::Copy][choice(v)],
+    },
+    ParamSpec {
         name: "sublayer",
         flag: "sublayer",
         label: "Sublayer",
@@ -151,9 +163,19 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Tokens",
         kind: Kind::Int { min: 1, max: 256, multiple_of: 1 },
         choice_labels: &[],
-        help: "tokens per sequence T",
+        help: "tokens per batch T, a multiple of the context",
         get: |c| c.tokens.to_string(),
         set: |c, v| c.tokens = int(v) as usize,
+    },
+    ParamSpec {
+        name: "context",
+        flag: "context",
+        label: "Context",
+        kind: Kind::Int { min: 0, max: 256, multiple_of: 1 },
+        choice_labels: &[],
+        help: "positions per sequence; attention is causal within each (0: one sequence of all the tokens)",
+        get: |c| c.context.to_string(),
+        set: |c, v| c.context = int(v) as usize,
     },
     ParamSpec {
         name: "gain",
@@ -218,6 +240,16 @@ pub const PARAMS: &[ParamSpec] = &[
         help: "training steps of a run; Play continues a finished run for as many again",
         get: |c| c.steps.to_string(),
         set: |c, v| c.steps = int(v) as usize,
+    },
+    ParamSpec {
+        name: "temperature",
+        flag: "temperature",
+        label: "Temperature",
+        kind: Kind::Float { min: 0.0, max: 2.0 },
+        choice_labels: &[],
+        help: "what the model writes is sampled at this temperature (0: always the likeliest character)",
+        get: |c| format_float(c.temperature),
+        set: |c, v| c.temperature = float(v),
     },
 ];
 
@@ -337,7 +369,7 @@ impl Config {
         for spec in PARAMS {
             spec.check(&(spec.get)(self))?;
         }
-        Ok(())
+        self.check_together()
     }
 
     /// Sets one parameter by its table name from text; on error the config is unchanged.
@@ -393,6 +425,7 @@ impl Config {
                 notices.push(format!("{e}; using {fallback}"));
             }
         }
+        notices.extend(self.settle());
         notices
     }
 

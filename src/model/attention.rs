@@ -5,6 +5,11 @@
 //! `F(x) = C W_o`. Scores and probabilities are column-major `(T, T)`, `S[t, s]` with query t
 //! down a column: the softmax then runs over key columns s and vectorises across the queries
 //! t ≥ s that see key s, while every query's own max and sum still go over s = 0, 1, …, t in order.
+//!
+//! A batch of T tokens is T / C sequences of C positions (the `context`): a token sees only the
+//! earlier tokens of its own sequence. With one sequence the heads' columns of Q, K and V are
+//! used in place; with several, each sequence's rows of a head are first copied side by side
+//! (T·d numbers per matrix, against the T·d² of each projection), so one set of kernels serves both.
 
 use crate::model::linear::Linear;
 use crate::model::matmul::{gemm_nn_lower_a, gemm_nt_lower_c, gemm_tn_lower_a};
@@ -28,11 +33,20 @@ pub struct Attention<F: Real> {
     probs: Vec<F>,     // H × (T, T) column-major P per head
     row_max: Vec<F>,   // (T) per query: the max score, then Σ_s P dP
     row_sum: Vec<F>,   // (T) per query: Σ_s exp
+    /// Positions per sequence C (T when the batch is one sequence).
+    context: usize,
+    /// One sequence's rows of a head's Q, K, V and C (or their gradients), each (C, d_h),
+    /// when the batch holds several sequences.
+    gathered: [Vec<F>; 4],
 }
 
 impl<F: Real> Attention<F> {
-    pub fn new(tokens: usize, width: usize, gain: f64, draw: &mut Draw<F>) -> Self {
+    /// For batches of `tokens` tokens in sequences of `context` positions (a divisor of `tokens`).
+    pub fn new(tokens: usize, context: usize, width: usize, gain: f64, draw: &mut Draw<F>) -> Self {
+        assert!(context > 0 && tokens.is_multiple_of(context), "{tokens} tokens in sequences of {context}");
         let m = || DMatrix::zeros(tokens, width);
+        let several = tokens > context;
+        let gathered = || if several { vec![F::zero(); context * (width / HEADS)] } else { Vec::new() };
         Attention {
             wq: Linear::new(width, width, gain, false, draw),
             wk: Linear::new(width, width, gain, false, draw),
@@ -42,9 +56,11 @@ impl<F: Real> Attention<F> {
             k: m(),
             v: m(),
             ctx: m(),
-            probs: vec![F::zero(); HEADS * tokens * tokens],
+            probs: vec![F::zero(); HEADS * tokens * context],
             row_max: vec![F::zero(); tokens],
             row_sum: vec![F::zero(); tokens],
+            context,
+            gathered: [gathered(), gathered(), gathered(), gathered()],
         }
     }
 
@@ -62,6 +78,11 @@ impl<F: Real> Attention<F> {
         self.wq.forward(x, &mut self.q);
         self.wk.forward(x, &mut self.k);
         self.wv.forward(x, &mut self.v);
+        if self.context < t {
+            self.attend_by_sequences(dh, scale);
+            self.wo.forward(&self.ctx, y);
+            return;
+        }
         for h in 0..HEADS {
             let cols = h * dh * t..(h + 1) * dh * t; // the head's columns, contiguous
             let p = &mut self.probs[h * t * t..(h + 1) * t * t];
@@ -86,9 +107,12 @@ impl<F: Real> Attention<F> {
         let scale = F::of(1.0 / (dh as f64).sqrt());
         let Scratch { dq, dk, dv, dctx, dp, .. } = scratch;
         let [dq, dk, dv, dctx] = [dq, dk, dv, dctx].map(|m| sized(m, t, d));
-        dp.resize(t * t, F::zero());
+        dp.resize(t * self.context, F::zero());
         self.wo.backward(&self.ctx, dy, dctx, false);
-        for h in 0..HEADS {
+        if self.context < t {
+            self.back_by_sequences(dh, scale, [&mut *dq, &mut *dk, &mut *dv, &mut *dctx], dp);
+        }
+        for h in (0..HEADS).filter(|_| self.context == t) {
             let cols = h * dh * t..(h + 1) * dh * t;
             let p = &self.probs[h * t * t..(h + 1) * t * t];
             let dc = &dctx.as_slice()[cols.clone()];
@@ -108,6 +132,89 @@ impl<F: Real> Attention<F> {
         self.wq.backward(x, dq, dx, false);
         self.wk.backward(x, dk, dx, true);
         self.wv.backward(x, dv, dx, true);
+    }
+}
+
+impl<F: Real> Attention<F> {
+    /// The forward's heads when the batch holds several sequences: `C = P V` per head and per
+    /// sequence, on that sequence's rows copied side by side.
+    fn attend_by_sequences(&mut self, dh: usize, scale: F) {
+        let (t, c) = (self.q.nrows(), self.context);
+        let [gq, gk, gv, gc] = &mut self.gathered;
+        for h in 0..HEADS {
+            for b in 0..t / c {
+                let rows = Rows { t, c, dh, h, b };
+                rows.gather(self.q.as_slice(), gq);
+                rows.gather(self.k.as_slice(), gk);
+                rows.gather(self.v.as_slice(), gv);
+                let p = &mut self.probs[(h * (t / c) + b) * c * c..][..c * c];
+                gemm_nt_lower_c(c, dh, gq, gk, p);
+                softmax_causal(p, c, scale, &mut self.row_max[..c], &mut self.row_sum[..c]);
+                gemm_nn_lower_a(c, dh, p, gv, gc);
+                rows.scatter(gc, self.ctx.as_mut_slice());
+            }
+        }
+    }
+
+    /// The backward's heads when the batch holds several sequences: `dQ`, `dK`, `dV` from
+    /// `dC`, per head and per sequence, as `backward` does for one.
+    fn back_by_sequences(&mut self, dh: usize, scale: F, grads: [&mut DMatrix<F>; 4], dp: &mut [F]) {
+        let (t, c) = (self.q.nrows(), self.context);
+        let [dq, dk, dv, dctx] = grads;
+        let [ga, gb, gd, gg] = &mut self.gathered;
+        for h in 0..HEADS {
+            for b in 0..t / c {
+                let rows = Rows { t, c, dh, h, b };
+                let p = &self.probs[(h * (t / c) + b) * c * c..][..c * c];
+                rows.gather(dctx.as_slice(), gg); // dC_h
+                rows.gather(self.v.as_slice(), ga); // V_h
+                                                    // dV_h = Pᵀ dC_h
+                gemm_tn_lower_a(c, dh, p, gg, gd);
+                rows.scatter(gd, dv.as_mut_slice());
+                // dP = dC_h V_hᵀ, then dS
+                gemm_nt_lower_c(c, dh, gg, ga, dp);
+                softmax_causal_backward(p, dp, c, scale, &mut self.row_max[..c]);
+                // dQ_h = dS K_h
+                rows.gather(self.k.as_slice(), ga);
+                gemm_nn_lower_a(c, dh, dp, ga, gb);
+                rows.scatter(gb, dq.as_mut_slice());
+                // dK_h = dSᵀ Q_h
+                rows.gather(self.q.as_slice(), ga);
+                gemm_tn_lower_a(c, dh, dp, ga, gb);
+                rows.scatter(gb, dk.as_mut_slice());
+            }
+        }
+    }
+}
+
+/// Sequence `b`'s rows of head `h`'s columns in a column-major (T, d) matrix: d_h runs of C
+/// contiguous numbers.
+struct Rows {
+    t: usize,
+    c: usize,
+    dh: usize,
+    h: usize,
+    b: usize,
+}
+
+impl Rows {
+    fn run(&self, j: usize) -> std::ops::Range<usize> {
+        let start = (self.h * self.dh + j) * self.t + self.b * self.c;
+        start..start + self.c
+    }
+
+    /// Copies them from `m` into `out`, a column-major (C, d_h).
+    fn gather<F: Real>(&self, m: &[F], out: &mut [F]) {
+        for j in 0..self.dh {
+            out[j * self.c..(j + 1) * self.c].copy_from_slice(&m[self.run(j)]);
+        }
+    }
+
+    /// Writes `part`, a column-major (C, d_h), into them in `m`.
+    fn scatter<F: Real>(&self, part: &[F], m: &mut [F]) {
+        for j in 0..self.dh {
+            m[self.run(j)].copy_from_slice(&part[j * self.c..(j + 1) * self.c]);
+        }
     }
 }
 

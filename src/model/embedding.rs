@@ -22,6 +22,13 @@ impl<F: Real> Embedding<F> {
         }
     }
 
+    /// Back to `new`'s state in place, from the same `draw`.
+    pub fn init(&mut self, draw: &mut Draw<F>) {
+        let std = 0.5f64.sqrt();
+        draw.fill(self.tokens.value.as_mut_slice(), std);
+        draw.fill(self.positions.value.as_mut_slice(), std);
+    }
+
     /// `x[t] = E[ids[t]] + P[t mod C]`                       ids (T) → x (T, d)
     pub fn forward(&self, ids: &[u32], x: &mut DMatrix<F>) {
         let context = self.positions.value.nrows();

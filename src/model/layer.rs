@@ -43,7 +43,7 @@ impl<F: Real> Layer<F> {
     /// kept copy of what it drew (the buffers are new either way).
     pub fn with_draw(config: &Config, index: usize, draw: &mut Draw<F>) -> Self {
         let (t, d) = (config.tokens, config.width);
-        let sublayer = Sublayer::new(config.sublayer, index, t, d, config.init_gain, draw);
+        let sublayer = Sublayer::new(config.sublayer, index, t, config.sequence(), d, config.init_gain, draw);
         Layer {
             residual: config.residual,
             placement: config.norm,

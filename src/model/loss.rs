@@ -71,3 +71,22 @@ pub fn cross_entropy_backward<F: Real>(
         }
     }
 }
+
+/// The likeliest token at each position: the first of the largest logits.
+pub fn argmax_row<F: Real>(logits: &DMatrix<F>, row: usize) -> u32 {
+    let mut best = 0;
+    for c in 1..logits.ncols() {
+        if logits[(row, c)] > logits[(row, best)] {
+            best = c;
+        }
+    }
+    best as u32
+}
+
+/// The share of scored positions whose likeliest token is the next one (exact-token accuracy).
+pub fn accuracy<F: Real>(logits: &DMatrix<F>, targets: &[u32], scored: &[bool]) -> f64 {
+    let rows = (0..logits.nrows()).filter(|&t| scored.is_empty() || scored[t]);
+    let (right, count) = rows
+        .fold((0usize, 0usize), |(r, n), t| (r + usize::from(argmax_row(logits, t) == targets[t]), n + 1));
+    right as f64 / count.max(1) as f64
+}

@@ -3,6 +3,7 @@
 
 pub mod activation;
 pub mod attention;
+pub mod batch;
 pub mod embedding;
 pub mod ffn;
 pub mod lanes;

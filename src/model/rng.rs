@@ -23,6 +23,10 @@ pub enum Stream {
     Teacher,
     Probe,
     Data,
+    /// A sequence task's embeddings.
+    Embedding,
+    /// What the model writes.
+    Sample,
 }
 
 impl Stream {
@@ -32,6 +36,8 @@ impl Stream {
             Stream::Teacher => 2,
             Stream::Probe => 3,
             Stream::Data => 4,
+            Stream::Embedding => 5,
+            Stream::Sample => 6,
             Stream::Layer(i) => 1000 + i as u64,
         }
     }

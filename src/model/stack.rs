@@ -1,15 +1,20 @@
 //! The whole model: `depth` layers on the residual stream, then a learned linear readout.
 //!
 //! `x₀` is the input batch, `x_{ℓ+1} = layer_ℓ(x_ℓ)`, prediction `ŷ = LN_f(x_L) R` for a
-//! pre-norm stack with its final norm (GPT-2's `ln_f`) and `ŷ = x_L R` otherwise, loss MSE.
+//! pre-norm stack with its final norm (GPT-2's `ln_f`) and `ŷ = x_L R` otherwise. On the
+//! teacher task `x₀` is the batch's features and the loss MSE; on a sequence task `x₀` is the
+//! tokens' and positions' embeddings, the readout is the unembedding (one logit per token of
+//! the vocabulary) and the loss the softmax cross-entropy of the next token.
 //! The stack keeps every `x_ℓ` (the per-depth panel and the histogram read them) and, after
 //! `backward` (the probe's, not a training step's), the norm of `∂L/∂x_ℓ` at every depth and of
 //! `∂L/∂W` for every sublayer.
 
-use crate::config::Config;
+use crate::config::{Config, TaskKind};
+use crate::model::batch::{Batch, Tokens};
+use crate::model::embedding::Embedding;
 use crate::model::layer::Layer;
 use crate::model::linear::Linear;
-use crate::model::loss::{mse, mse_backward};
+use crate::model::loss::{cross_entropy, cross_entropy_backward, mse, mse_backward};
 use crate::model::norm::Norm;
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
@@ -19,6 +24,8 @@ use crate::model::stats::{all_finite, frobenius, mean_std, moments, Moments};
 use nalgebra::DMatrix;
 
 pub struct Stack<F: Real> {
+    /// A sequence task's token and position embeddings, which make `x₀`.
+    pub embedding: Option<Embedding<F>>,
     pub layers: Vec<Layer<F>>,
     /// The final norm of a pre-norm stack, between `x_L` and the readout.
     pub final_norm: Option<Norm<F>>,
@@ -38,8 +45,9 @@ pub struct Stack<F: Real> {
     pub weight_grad_norm: Vec<f64>,
     /// Every layer adds its input to its output (before any post-norm).
     residual: bool,
-    /// Where each layer's parameters, the final norm's and the readout's begin in `visit`'s
-    /// order (depth + 2 entries): how an optimiser pairs a part of the model with its state.
+    /// Where each layer's parameters, the final norm's, the readout's and the embedding's begin
+    /// in `visit`'s order (depth + 3 entries): how an optimiser pairs a part of the model with
+    /// its state.
     first_param: Vec<usize>,
 }
 
@@ -47,9 +55,30 @@ pub struct Stack<F: Real> {
 /// complete, and the position of its first parameter in `visit`'s order.
 pub type UpdatePart<'a, F> = dyn FnMut(&mut dyn Params<F>, usize) + 'a;
 
-/// Outputs of the readout: as many as features.
+/// Outputs of the readout: as many as features on the teacher task, else one per token.
 pub fn outputs(config: &Config) -> usize {
-    config.width
+    match config.task {
+        TaskKind::Teacher => config.width,
+        _ => config.vocab(),
+    }
+}
+
+/// What a pass is measured against.
+#[derive(Clone, Copy)]
+enum Target<'a, F: Real> {
+    Values(&'a DMatrix<F>),
+    Next(&'a Tokens),
+    /// No loss: the pass is for its outputs (what the model writes).
+    None,
+}
+
+impl<'a, F: Real> Target<'a, F> {
+    fn of(batch: &'a Batch<F>) -> Self {
+        match batch {
+            Batch::Values { y, .. } => Target::Values(y),
+            Batch::Tokens(tokens) => Target::Next(tokens),
+        }
+    }
 }
 
 impl<F: Real> Stack<F> {
@@ -64,7 +93,7 @@ impl<F: Real> Stack<F> {
         let (t, d, k) = (config.tokens, config.width, outputs(config));
         let mut draw = Draw::fresh(Rng::new(config.seed, Stream::Readout));
         let mut final_norm = config.has_final_norm().then(|| Norm::new(config.norm_kind, t, d));
-        let mut first_param = Vec::with_capacity(config.depth + 2);
+        let mut first_param = Vec::with_capacity(config.depth + 3);
         let mut count = 0;
         for layer in &mut layers {
             first_param.push(count);
@@ -75,11 +104,19 @@ impl<F: Real> Stack<F> {
             n.visit(&mut |_| count += 1);
         }
         first_param.push(count);
+        let mut readout = Linear::new(d, k, 1.0, false, &mut draw);
+        readout.visit(&mut |_| count += 1);
+        first_param.push(count);
+        let embedding = (config.task != TaskKind::Teacher).then(|| {
+            let mut draw = Draw::fresh(Rng::new(config.seed, Stream::Embedding));
+            Embedding::new(config.vocab(), config.sequence(), d, &mut draw)
+        });
         Stack {
+            embedding,
             layers,
             top: if final_norm.is_some() { DMatrix::zeros(t, d) } else { DMatrix::zeros(0, d) },
             final_norm,
-            readout: Linear::new(d, k, 1.0, false, &mut draw),
+            readout,
             stream: vec![DMatrix::zeros(t, d); config.depth + 1],
             pred: DMatrix::zeros(t, k),
             dpred: DMatrix::zeros(t, k),
@@ -99,18 +136,39 @@ impl<F: Real> Stack<F> {
             n.init();
         }
         self.readout.init(1.0, &mut Draw::fresh(Rng::new(config.seed, Stream::Readout)));
+        if let Some(e) = &mut self.embedding {
+            e.init(&mut Draw::fresh(Rng::new(config.seed, Stream::Embedding)));
+        }
     }
 
-    /// Runs the batch `x` through the stack and returns the loss against `target`.
+    /// Runs the features `x` through the stack and returns the loss against `target` (the
+    /// teacher task).
     pub fn forward(&mut self, x: &DMatrix<F>, target: &DMatrix<F>) -> f64 {
-        self.forward_skipping(x, target, None)
+        self.stream[0].copy_from(x);
+        self.forward_from_input(Target::Values(target), None)
     }
 
-    /// `forward` with layer `skip` (if any) knocked out, replaced by the identity
+    /// Runs `batch` through the stack and returns its loss.
+    pub fn forward_batch(&mut self, batch: &Batch<F>) -> f64 {
+        self.forward_skipping(batch, None)
+    }
+
+    /// `forward_batch` with layer `skip` (if any) knocked out, replaced by the identity
     /// `x_{ℓ+1} = x_ℓ`: the layer knockout. Every other layer and the readout run as in
     /// `forward`, so knocking out layer ℓ gives the bits of the stack built without it.
-    pub fn forward_skipping(&mut self, x: &DMatrix<F>, target: &DMatrix<F>, skip: Option<usize>) -> f64 {
-        self.stream[0].copy_from(x);
+    pub fn forward_skipping(&mut self, batch: &Batch<F>, skip: Option<usize>) -> f64 {
+        match batch {
+            Batch::Values { x, .. } => self.stream[0].copy_from(x),
+            Batch::Tokens(tokens) => {
+                let e = self.embedding.as_ref().expect("a sequence task's stack has an embedding");
+                e.forward(&tokens.ids, &mut self.stream[0]); // x₀ = E[ids] + P[positions]
+            }
+        }
+        self.forward_from_input(Target::of(batch), skip)
+    }
+
+    /// The pass from `x₀` (already in the stream) to the loss.
+    fn forward_from_input(&mut self, target: Target<F>, skip: Option<usize>) -> f64 {
         for (l, layer) in self.layers.iter_mut().enumerate() {
             let (below, above) = self.stream.split_at_mut(l + 1);
             if skip == Some(l) {
@@ -127,32 +185,82 @@ impl<F: Real> Stack<F> {
             }
             None => self.readout.forward(x_top, &mut self.pred), // ŷ = x_L R
         }
-        mse(&self.pred, target)
+        match target {
+            Target::Values(y) => mse(&self.pred, y),
+            Target::Next(tokens) => cross_entropy(&self.pred, &tokens.next, &tokens.scored),
+            Target::None => f64::NAN,
+        }
+    }
+
+    /// The readout's outputs of the last pass, (T, d_out): on a sequence task, the logits.
+    pub fn prediction(&self) -> &DMatrix<F> {
+        &self.pred
+    }
+
+    /// Runs `ids` through a sequence task's stack without a loss: the logits are `prediction`.
+    pub fn forward_ids(&mut self, ids: &[u32]) {
+        let e = self.embedding.as_ref().expect("a sequence task's stack has an embedding");
+        e.forward(ids, &mut self.stream[0]);
+        self.forward_from_input(Target::None, None);
+    }
+
+    /// The parameters, in `Params::visit` order.
+    pub fn weights(&mut self) -> Vec<F> {
+        let mut out = Vec::new();
+        self.visit(&mut |p| out.extend_from_slice(p.value.as_slice()));
+        out
+    }
+
+    /// Sets the parameters to `weights` (from `weights` of a stack of the same configuration,
+    /// or of one that differs only in its tokens); an error, changing nothing, if they do not fit.
+    pub fn load_weights(&mut self, weights: &[F]) -> Result<(), String> {
+        let mut count = 0;
+        self.visit(&mut |p| count += p.value.len());
+        if count != weights.len() {
+            return Err(format!("{} weights for a stack of {count}", weights.len()));
+        }
+        let mut rest = weights;
+        self.visit(&mut |p| {
+            let (these, others) = rest.split_at(p.value.len());
+            p.value.as_mut_slice().copy_from_slice(these);
+            rest = others;
+        });
+        Ok(())
     }
 
     /// Back-propagates the loss of the last `forward`; fills every gradient and the norms.
     pub fn backward(&mut self, target: &DMatrix<F>) {
-        self.back_propagate(target, true, None);
+        self.back_propagate(Target::Values(target), true, None);
+    }
+
+    /// `backward` for the last `forward_batch` of `batch`.
+    pub fn backward_batch(&mut self, batch: &Batch<F>) {
+        self.back_propagate(Target::of(batch), true, None);
     }
 
     /// `backward` without the norms, which only the panels read.
     pub fn backward_gradients(&mut self, target: &DMatrix<F>) {
-        self.back_propagate(target, false, None);
+        self.back_propagate(Target::Values(target), false, None);
     }
 
     /// `backward_gradients`, handing each part of the model to `update` as soon as its
     /// gradients are complete and its weights are no longer needed by the pass: the final norm
     /// and the readout first, then layers L − 1 down to 0, each with the position of its first
-    /// parameter in `visit`'s order. What a training step does: an optimiser updating there
-    /// finds the layer's gradients and weights still in cache, and gives the bits it gives
-    /// after the whole pass (each parameter's update reads only its own gradient and state).
-    pub fn backward_updating(&mut self, target: &DMatrix<F>, update: &mut UpdatePart<F>) {
-        self.back_propagate(target, false, Some(update));
+    /// parameter in `visit`'s order (the embedding last). What a training step does: an
+    /// optimiser updating there finds the layer's gradients and weights still in cache, and
+    /// gives the bits it gives after the whole pass (each parameter's update reads only its
+    /// own gradient and state).
+    pub fn backward_updating(&mut self, batch: &Batch<F>, update: &mut UpdatePart<F>) {
+        self.back_propagate(Target::of(batch), false, Some(update));
     }
 
-    fn back_propagate(&mut self, target: &DMatrix<F>, norms: bool, mut update: Option<&mut UpdatePart<F>>) {
+    fn back_propagate(&mut self, target: Target<F>, norms: bool, mut update: Option<&mut UpdatePart<F>>) {
         let depth = self.layers.len();
-        mse_backward(&self.pred, target, &mut self.dpred);
+        match target {
+            Target::Values(y) => mse_backward(&self.pred, y, &mut self.dpred),
+            Target::Next(t) => cross_entropy_backward(&self.pred, &t.next, &t.scored, &mut self.dpred),
+            Target::None => unreachable!("a pass without a loss has nothing to back-propagate"),
+        }
         let [g_top, g_next] = &mut self.grad;
         match &mut self.final_norm {
             Some(ln) => {
@@ -182,6 +290,13 @@ impl<F: Real> Stack<F> {
                 update(&mut self.layers[l], self.first_param[l]);
             }
             std::mem::swap(&mut dy, &mut dx);
+        }
+        // dy now holds ∂L/∂x₀
+        if let (Some(e), Target::Next(tokens)) = (&mut self.embedding, target) {
+            e.backward(&tokens.ids, dy);
+            if let Some(update) = update {
+                update(e, self.first_param[depth + 2]);
+            }
         }
     }
 
@@ -236,5 +351,8 @@ impl<F: Real> Params<F> for Stack<F> {
             n.visit(f);
         }
         self.readout.visit(f);
+        if let Some(e) = &mut self.embedding {
+            e.visit(f);
+        }
     }
 }

@@ -19,12 +19,13 @@ pub enum Sublayer<F: Real> {
 }
 
 impl<F: Real> Sublayer<F> {
-    /// Sublayer `index` of a stack of `kind`: a `block` stack alternates attention (even
-    /// indices) and FFN (odd), as in a Transformer block.
+    /// Sublayer `index` of a stack of `kind`, for batches of `tokens` in sequences of `context`:
+    /// a `block` stack alternates attention (even indices) and FFN (odd), as in a Transformer block.
     pub fn new(
         kind: SublayerKind,
         index: usize,
         tokens: usize,
+        context: usize,
         width: usize,
         gain: f64,
         draw: &mut Draw<F>,
@@ -32,9 +33,11 @@ impl<F: Real> Sublayer<F> {
         match kind {
             SublayerKind::Mlp => Sublayer::Mlp(Mlp::new(tokens, width, gain, draw)),
             SublayerKind::Ffn => Sublayer::Ffn(Ffn::new(tokens, width, gain, draw)),
-            SublayerKind::Attention => Sublayer::Attention(Attention::new(tokens, width, gain, draw)),
+            SublayerKind::Attention => {
+                Sublayer::Attention(Attention::new(tokens, context, width, gain, draw))
+            }
             SublayerKind::Block if index.is_multiple_of(2) => {
-                Sublayer::Attention(Attention::new(tokens, width, gain, draw))
+                Sublayer::Attention(Attention::new(tokens, context, width, gain, draw))
             }
             SublayerKind::Block => Sublayer::Ffn(Ffn::new(tokens, width, gain, draw)),
         }

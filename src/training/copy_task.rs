@@ -1,25 +1,19 @@
-//! The copy task: a seeded random string of `length` symbols, a separator, then the same string
-//! again. Only the repeated half is scored, and every answer there is determined by the prompt:
-//! the symbol `length + 1` positions back. A sublayer that works on each position alone
-//! (`mlp`, `ffn`) cannot look back, so it stays at chance, `ln symbols`; attention can.
+//! The copy task: a seeded random string of symbols, a separator, then the same string again.
+//! Only the repeated half is scored, and every answer there is determined by the prompt: the
+//! symbol `length` positions back. A sublayer that works on each position alone (`mlp`, `ffn`)
+//! cannot look back, so it stays at chance, `ln symbols`; attention can.
 
+use crate::model::batch::Tokens;
 use crate::model::rng::Rng;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CopyTask {
     /// Distinct symbols in a string (ids `0..symbols`); the separator is id `symbols`.
     pub symbols: usize,
-    /// Symbols in the string to copy.
-    pub length: usize,
-}
-
-/// One example: `inputs[t]` and the next token `targets[t]` for each position, and whether the
-/// loss counts that position (the repeated half).
-#[derive(Clone, Debug, PartialEq)]
-pub struct CopyExample {
-    pub inputs: Vec<u32>,
-    pub targets: Vec<u32>,
-    pub scored: Vec<bool>,
+    /// Positions per example, at least 2: the string (`context / 2` symbols), the separator and
+    /// the copy but its last symbol, which is only ever a target. An odd context starts with one
+    /// more separator.
+    pub context: usize,
 }
 
 impl CopyTask {
@@ -28,10 +22,9 @@ impl CopyTask {
         self.symbols + 1
     }
 
-    /// Positions per example: the string, the separator and the copy but its last symbol (which
-    /// is only ever a target).
-    pub fn context(&self) -> usize {
-        2 * self.length
+    /// Symbols in the string to copy.
+    pub fn length(&self) -> usize {
+        self.context / 2
     }
 
     /// Chance on the scored positions: every symbol equally likely, `ln symbols` nats.
@@ -39,19 +32,38 @@ impl CopyTask {
         libm::log(self.symbols as f64)
     }
 
-    /// The next example from `rng`.
-    pub fn example(&self, rng: &mut Rng) -> CopyExample {
-        let string: Vec<u32> =
-            (0..self.length).map(|_| (rng.next_u64() % self.symbols as u64) as u32).collect();
-        let mut sequence = string.clone();
-        sequence.push(self.symbols as u32);
+    /// Appends the next example from `rng` to `out`: `context` inputs, their next tokens, and
+    /// which of them the loss counts.
+    pub fn example(&self, rng: &mut Rng, out: &mut Tokens) {
+        let (n, length, separator) = (self.context, self.length(), self.symbols as u32);
+        let string: Vec<u32> = (0..length).map(|_| (rng.next_u64() % self.symbols as u64) as u32).collect();
+        let mut sequence = Vec::with_capacity(n + 1);
+        if n % 2 == 1 {
+            sequence.push(separator);
+        }
         sequence.extend_from_slice(&string);
-        let n = self.context();
-        CopyExample {
-            inputs: sequence[..n].to_vec(),
-            targets: sequence[1..=n].to_vec(),
-            // the target at the separator is the string's first symbol; from there on, the copy
-            scored: (0..n).map(|t| t >= self.length).collect(),
+        let middle = sequence.len(); // the separator between the string and its copy
+        sequence.push(separator);
+        sequence.extend_from_slice(&string);
+        out.ids.extend_from_slice(&sequence[..n]);
+        out.next.extend_from_slice(&sequence[1..=n]);
+        // the target at the separator is the string's first symbol; from there on, the copy
+        out.scored.extend((0..n).map(|t| t >= middle));
+    }
+
+    /// A batch of `count` examples.
+    pub fn batch(&self, count: usize, rng: &mut Rng) -> Tokens {
+        let mut out = Tokens::default();
+        (0..count).for_each(|_| self.example(rng, &mut out));
+        out
+    }
+
+    /// A symbol or the separator as a character: the digits, then `|`.
+    pub fn char_of(&self, id: u32) -> char {
+        if id as usize == self.symbols {
+            '|'
+        } else {
+            char::from_digit(id, 36).unwrap_or('?')
         }
     }
 }

@@ -4,7 +4,10 @@
 //! each character comes gives) and the bigram entropy (what knowing the character before
 //! gives: the best a stack that cannot move information between positions can do).
 
+use crate::config::TEXT_VOCAB;
+use crate::model::batch::Tokens;
 use crate::model::rng::Rng;
+use std::sync::OnceLock;
 
 /// The shipped text, `www/data/shakespeare.txt`: its length in bytes and its `fnv1a` hash, the
 /// checks a fetched copy must pass.
@@ -19,7 +22,37 @@ pub fn shakespeare(bytes: &[u8]) -> Result<Corpus, String> {
             bytes.len()
         ));
     }
-    Corpus::new(std::str::from_utf8(bytes).map_err(|_| "the text is not UTF-8")?)
+    let corpus = Corpus::new(std::str::from_utf8(bytes).map_err(|_| "the text is not UTF-8")?)?;
+    assert_eq!(corpus.vocab.len(), TEXT_VOCAB, "the shipped text's characters");
+    Ok(corpus)
+}
+
+static TEXT: OnceLock<Corpus> = OnceLock::new();
+
+/// Makes the shipped text, from its fetched bytes, the one the text task trains on; an error
+/// in words (and nothing installed) if they are not the shipped ones. Every copy that passes
+/// the checks is the same text, so installing again changes nothing.
+pub fn install_text(bytes: &[u8]) -> Result<(), String> {
+    if TEXT.get().is_none() {
+        let corpus = shakespeare(bytes)?;
+        let _ = TEXT.set(corpus);
+    }
+    Ok(())
+}
+
+/// The text task's text, if it is there: in the browser once `install_text` has had it;
+/// natively it is read into the program (the wasm never holds it).
+pub fn text() -> Option<&'static Corpus> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if TEXT.get().is_none() {
+        install_text(include_bytes!("../../www/data/shakespeare.txt")).expect("the shipped text");
+    }
+    TEXT.get()
+}
+
+/// The text task's text, which a caller has made sure is there (`text()` is `Some`).
+pub fn the_text() -> &'static Corpus {
+    text().expect("the text task needs the text: install_text first")
 }
 
 /// The share of the text held out, from its end.
@@ -106,6 +139,17 @@ impl Corpus {
         for _ in 0..count {
             let start = (rng.next_u64() % starts as u64) as usize;
             out.extend_from_slice(&part[start..(start + context + 1).min(part.len())]);
+        }
+        out
+    }
+
+    /// `sequences` windows of `context` positions from `part`, as a batch: each window's
+    /// inputs and, one position on, their next characters, every position scored.
+    pub fn batch(part: &[u32], context: usize, sequences: usize, rng: &mut Rng) -> Tokens {
+        let mut out = Tokens::default();
+        for w in Corpus::windows(part, context, sequences, rng).chunks_exact(context + 1) {
+            out.ids.extend_from_slice(&w[..context]);
+            out.next.extend_from_slice(&w[1..]);
         }
         out
     }

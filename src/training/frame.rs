@@ -7,8 +7,12 @@
 
 use crate::config::Config;
 use crate::model::stats::Histogram;
+use crate::training::corpus::Floors;
 use crate::training::loss_history::{Bucket, HistoryParts, LossHistory};
 use crate::training::report::Snapshot;
+use crate::training::task::TaskFloors;
+use crate::training::train::Eval;
+use crate::training::writing::Writing;
 use crate::wire::{Reader, Writer};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -28,6 +32,11 @@ pub struct Frame {
     /// What the readout reads on the probe batch, on the reader's axis.
     pub histogram: Histogram,
     pub history: LossHistory,
+    /// A sequence task's held-out measurements so far (at most `FRAME_EVALS`, evenly spaced).
+    pub evals: Vec<Eval>,
+    pub floors: Option<TaskFloors>,
+    /// What the model wrote last.
+    pub writing: Option<Writing>,
 }
 
 impl Frame {
@@ -94,6 +103,35 @@ impl Frame {
         }
         w.f64s(p.first);
         w.f64s(p.recent);
+        w.u64(self.evals.len() as u64);
+        for e in &self.evals {
+            w.u64(e.step as u64);
+            w.f64(e.loss);
+            w.f64(e.accuracy);
+        }
+        match self.floors {
+            None => w.u32(0),
+            Some(TaskFloors::Text(f)) => {
+                w.u32(1);
+                w.f64(f.unigram);
+                w.f64(f.bigram);
+            }
+            Some(TaskFloors::Copy { chance }) => {
+                w.u32(2);
+                w.f64(chance);
+            }
+        }
+        match &self.writing {
+            None => w.u32(0),
+            Some(wr) => {
+                w.u32(1);
+                w.u64(wr.step as u64);
+                w.str(&wr.text);
+                w.u64(wr.given as u64);
+                w.u64(wr.wrong.len() as u64);
+                wr.wrong.iter().for_each(|&i| w.u32(i));
+            }
+        }
         w.0
     }
 
@@ -158,12 +196,45 @@ impl Frame {
             recent: &recent,
             recent_at,
         })?;
+        let n = r.len(24)?;
+        let evals = (0..n)
+            .map(|_| Ok(Eval { step: r.usize()?, loss: r.f64()?, accuracy: r.f64()? }))
+            .collect::<Result<Vec<_>, String>>()?;
+        let floors = match r.u32()? {
+            0 => None,
+            1 => Some(TaskFloors::Text(Floors { unigram: r.f64()?, bigram: r.f64()? })),
+            2 => Some(TaskFloors::Copy { chance: r.f64()? }),
+            _ => return Err("a frame's floors are of no known kind".into()),
+        };
+        let writing = match r.u32()? {
+            0 => None,
+            1 => {
+                let (step, text, given) = (r.usize()?, r.str()?, r.usize()?);
+                let n = r.len(4)?;
+                let wrong = (0..n).map(|_| r.u32()).collect::<Result<Vec<_>, _>>()?;
+                Some(Writing { step, text, given, wrong })
+            }
+            _ => return Err("a frame's writing is of no known kind".into()),
+        };
         if r.at != bytes.len() {
             return Err("trailing bytes after a frame".into());
         }
-        Ok(Frame { generation, config, step, diverged_at, stop_at, init, now, histogram, history })
+        Ok(Frame {
+            generation,
+            config,
+            step,
+            diverged_at,
+            stop_at,
+            init,
+            now,
+            histogram,
+            history,
+            evals,
+            floors,
+            writing,
+        })
     }
 }
 
-/// "APF4": an ablation-playground frame, version 4 (the configuration as values, not text).
-const MAGIC: u32 = 0x3446_5041;
+/// "APF5": an ablation-playground frame, version 5 (with a task's measurements and writing).
+const MAGIC: u32 = 0x3546_5041;

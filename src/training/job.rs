@@ -34,6 +34,14 @@ pub enum Report {
 }
 
 impl Job {
+    /// The configuration the job trains or measures.
+    pub fn config(&self) -> &Config {
+        match self {
+            Job::Run { config, .. } | Job::Knockout { config, .. } => config,
+            Job::Pin(pin) => &pin.config,
+        }
+    }
+
     /// The knockout of `session`'s stack as trained so far: its weights, for a worker of the pool.
     pub fn knockout_of(session: &mut Session) -> Job {
         let (config, step) = (session.config().clone(), session.step());

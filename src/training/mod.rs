@@ -24,4 +24,6 @@ pub mod outcome;
 pub mod report;
 pub mod session;
 pub mod sweep;
+pub mod task;
 pub mod train;
+pub mod writing;

@@ -2,7 +2,9 @@
 
 use crate::config::Config;
 use crate::model::stats::{histogram, mean_std, Histogram, Range};
-use crate::training::train::Trainer;
+use crate::training::task::{floors, TaskFloors};
+use crate::training::train::{Eval, Trainer};
+use crate::training::writing::{write, Writing};
 
 /// The histogram's fixed axis: wide enough for a healthy unit-scale stream, narrow enough
 /// that an exploding one piles up visibly at both edges.
@@ -47,6 +49,24 @@ pub struct Run {
     pub diverged_at: Option<usize>,
     /// What the readout reads on the probe batch after training, on the fixed axis.
     pub histogram: Histogram,
+    /// A sequence task's floors, held-out measurements and what the trained stack writes.
+    pub task: Option<TaskRecord>,
+}
+
+/// What a sequence task adds to a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskRecord {
+    pub floors: TaskFloors,
+    pub evals: Vec<Eval>,
+    pub writing: Writing,
+}
+
+impl TaskRecord {
+    /// The record of `trainer`'s run so far, with what its stack writes now (`None` for the teacher).
+    pub fn of(trainer: &mut Trainer<f32>) -> Option<TaskRecord> {
+        let writing = write(trainer, &mut None)?;
+        Some(TaskRecord { floors: floors(&trainer.config)?, evals: trainer.evals.clone(), writing })
+    }
 }
 
 /// Trains `config` for `steps` updates and measures it before and after.
@@ -133,7 +153,9 @@ impl RunInProgress {
         let mut trainer = self.trainer;
         let last = Snapshot::take(&mut trainer);
         let histogram = histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
+        let task = TaskRecord::of(&mut trainer);
         let run = Run {
+            task,
             config: trainer.config.clone(),
             init: self.init,
             last,

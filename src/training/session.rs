@@ -3,13 +3,19 @@
 //! browsers or time: the worker (or the page, as a fallback) calls `train_step` as often as its
 //! time slice allows and sends `frame()` to be drawn.
 
-use crate::config::Config;
+use crate::config::{Config, TaskKind};
+use crate::model::stack::Stack;
 use crate::model::stats::{histogram, Histogram, Range};
 use crate::training::frame::Frame;
 use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::loss_history::LossHistory;
 use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
-use crate::training::train::Trainer;
+use crate::training::task::floors;
+use crate::training::train::{Eval, Trainer};
+use crate::training::writing::{copy_examples, write, Writing};
+
+/// Held-out measurements a frame carries at most: evenly spaced, the last always among them.
+pub const FRAME_EVALS: usize = 256;
 
 pub struct Session {
     trainer: Trainer<f32>,
@@ -24,6 +30,9 @@ pub struct Session {
     stop_at: usize,
     /// The page's desired state this session last answered (frames carry it).
     generation: u32,
+    /// What the model wrote last, and the sampling stack (`writing::write`'s cache).
+    writing: Option<Writing>,
+    twin: Option<(Config, Stack<f32>)>,
 }
 
 fn default_range() -> (f64, f64) {
@@ -48,7 +57,15 @@ impl Session {
             probed: true,
             stop_at: config.steps,
             generation: 0,
+            writing: None,
+            twin: None,
         }
+        .with_copy_examples()
+    }
+
+    fn with_copy_examples(mut self) -> Session {
+        self.copy_examples();
+        self
     }
 
     /// The same session, as restart number `generation`.
@@ -63,15 +80,24 @@ impl Session {
     }
 
     /// Starts again from the seed with `config` (a new `generation`), keeping the axis and the
-    /// initial layers. If only the step limit changed, the run goes on with the new limit.
-    pub fn restart(&mut self, config: &Config, generation: u32) {
+    /// initial layers. If only the step limit or the sampling temperature changed, the run goes
+    /// on; returns whether it started again.
+    pub fn restart(&mut self, config: &Config, generation: u32) -> bool {
         self.generation = generation;
         let old = &self.trainer.config;
-        let only_steps = config.steps != old.steps && Config { steps: old.steps, ..config.clone() } == *old;
-        if only_steps {
+        let same_run = *config != *old
+            && Config { steps: old.steps, temperature: old.temperature, ..config.clone() } == *old;
+        if same_run {
+            // only the step limit or the sampling changed: the run goes on
+            if config.steps != old.steps {
+                self.stop_at = config.steps;
+            }
+            if config.temperature != old.temperature {
+                self.writing = None;
+            }
             self.trainer.config.steps = config.steps;
-            self.stop_at = config.steps;
-            return;
+            self.trainer.config.temperature = config.temperature;
+            return false;
         }
         if same_shapes(&self.trainer.config, config) {
             // a seed or gain change: new weights in the old run's buffers, nothing allocated
@@ -87,6 +113,9 @@ impl Session {
         self.history = LossHistory::default();
         self.probed = true;
         self.stop_at = config.steps;
+        self.writing = None;
+        self.copy_examples();
+        true
     }
 
     /// Training can go on: not diverged and below the step limit.
@@ -148,12 +177,38 @@ impl Session {
         self.range = default_range();
     }
 
-    /// Probes the current weights if they changed since the last probe.
+    /// Probes the current weights if they changed since the last probe (and, on the copy
+    /// task, reads the held-out examples the stack copies from the probe's pass).
     fn measure(&mut self) {
         if self.trainer.diverged_at.is_none() && !self.probed {
             self.now = Snapshot::take(&mut self.trainer);
             self.probed = true;
+            self.copy_examples();
         }
+    }
+
+    /// On the copy task, what the stack copies of the held-out examples, from the probe's
+    /// pass that `Snapshot::take` just made.
+    fn copy_examples(&mut self) {
+        if self.trainer.config.task == TaskKind::Copy {
+            self.writing = Some(copy_examples(&self.trainer));
+        }
+    }
+
+    /// Lets the current weights write (on the text task, about 200 sampled characters: some
+    /// training steps' work, which the caller spaces out); frames carry it until the next.
+    pub fn write(&mut self) {
+        if self.trainer.diverged_at.is_none()
+            && self.writing.as_ref().is_none_or(|w| w.step != self.trainer.step)
+        {
+            self.writing = write(&mut self.trainer, &mut self.twin);
+        }
+    }
+
+    /// Whether what the model wrote is older than its weights (or there is none yet).
+    pub fn writing_is_stale(&self) -> bool {
+        self.trainer.config.task != TaskKind::Teacher
+            && self.writing.as_ref().is_none_or(|w| w.step != self.trainer.step)
     }
 
     fn histogram(&self) -> Histogram {
@@ -174,6 +229,17 @@ impl Session {
             now: self.now.clone(),
             histogram: self.histogram(),
             history: self.history.clone(),
+            evals: thinned(&self.trainer.evals, FRAME_EVALS),
+            floors: floors(&self.trainer.config),
+            writing: self.writing.clone(),
         }
     }
+}
+
+/// At most `n` of `evals`, evenly spaced by index, the last always among them.
+pub fn thinned(evals: &[Eval], n: usize) -> Vec<Eval> {
+    let stride = evals.len().div_ceil(n.max(1)).max(1);
+    let mut out: Vec<Eval> = evals.iter().rev().step_by(stride).copied().collect();
+    out.reverse();
+    out
 }

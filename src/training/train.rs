@@ -1,22 +1,38 @@
 //! Training: forward, backward, update, record — like TensorFlow Playground's `oneStep()`.
 
-use crate::config::Config;
-use crate::model::param::Params;
+use crate::config::{Config, TaskKind};
+use crate::model::batch::Batch;
+use crate::model::loss::accuracy;
 use crate::model::real::Real;
-use crate::model::stack::{outputs, Stack};
-use crate::training::data::DataStream;
+use crate::model::stack::Stack;
 use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::optim::Optimizer;
-use nalgebra::DMatrix;
+use crate::training::task::Batches;
+
+/// A sequence task measures the held-out loss every this many steps (and at the end): often
+/// enough for a curve, at a forward pass per 25 steps.
+pub const EVAL_EVERY: usize = 25;
+
+/// The held-out measurement at one step: the probe batch's loss and, for the copy task, the
+/// share of its copied symbols that the stack gets right (NaN for the others).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Eval {
+    pub step: usize,
+    pub loss: f64,
+    pub accuracy: f64,
+}
 
 pub struct Trainer<F: Real> {
     pub config: Config,
     pub stack: Stack<F>,
     optimizer: Optimizer<F>,
-    data: DataStream<F>,
-    x: DMatrix<F>, // (T, d) the current batch
-    y: DMatrix<F>, // (T, d_out) its targets
-    probe: (DMatrix<F>, DMatrix<F>),
+    data: Batches<F>,
+    /// The current training batch.
+    batch: Batch<F>,
+    /// The fixed probe batch, which is held out.
+    probe: Batch<F>,
+    /// A sequence task's held-out measurements, every `EVAL_EVERY` steps from step 0.
+    pub evals: Vec<Eval>,
     /// Updates applied so far.
     pub step: usize,
     /// The step at which a loss or an activation stopped being finite; training stops there.
@@ -31,16 +47,15 @@ impl<F: Real> Trainer<F> {
     /// A trainer for `config` that starts from `stack`, which must be `Stack::new(config)`'s twin.
     pub fn with_stack(config: &Config, mut stack: Stack<F>) -> Self {
         let optimizer = Optimizer::new(config, &mut stack);
-        let (t, d, k) = (config.tokens, config.width, outputs(config));
-        let data = DataStream::new(config.seed, d, k);
+        let data = Batches::new(config);
         Trainer {
             config: config.clone(),
             stack,
             optimizer,
-            probe: data.probe(t),
+            probe: data.probe(config),
+            batch: Batches::empty(config),
             data,
-            x: DMatrix::zeros(t, d),
-            y: DMatrix::zeros(t, k),
+            evals: Vec::new(),
             step: 0,
             diverged_at: None,
         }
@@ -52,9 +67,9 @@ impl<F: Real> Trainer<F> {
         debug_assert!(same_shapes(&self.config, config));
         initial.init_stack(config, &mut self.stack);
         self.optimizer.reset(config);
-        let (t, d, k) = (config.tokens, config.width, outputs(config));
-        self.data = DataStream::new(config.seed, d, k);
-        self.probe = self.data.probe(t);
+        self.data = Batches::new(config);
+        self.probe = self.data.probe(config);
+        self.evals.clear();
         self.config = config.clone();
         self.step = 0;
         self.diverged_at = None;
@@ -62,26 +77,13 @@ impl<F: Real> Trainer<F> {
 
     /// The stack's parameters, in `Params::visit` order (what a knockout job carries).
     pub fn weights(&mut self) -> Vec<F> {
-        let mut out = Vec::new();
-        self.stack.visit(&mut |p| out.extend_from_slice(p.value.as_slice()));
-        out
+        self.stack.weights()
     }
 
     /// Sets the stack's parameters to `weights` (from `weights` on a trainer of the same
     /// configuration); an error, changing nothing of use, if they do not fit.
     pub fn load_weights(&mut self, weights: &[F]) -> Result<(), String> {
-        let mut count = 0;
-        self.stack.visit(&mut |p| count += p.value.len());
-        if count != weights.len() {
-            return Err(format!("{} weights for a stack of {count}", weights.len()));
-        }
-        let mut rest = weights;
-        self.stack.visit(&mut |p| {
-            let (these, others) = rest.split_at(p.value.len());
-            p.value.as_mut_slice().copy_from_slice(these);
-            rest = others;
-        });
-        Ok(())
+        self.stack.load_weights(weights)
     }
 
     /// Frees the big buffers (layers, activations, Adam's moments) of a trainer about to be
@@ -99,8 +101,11 @@ impl<F: Real> Trainer<F> {
         if self.diverged_at.is_some() {
             return f64::NAN;
         }
-        self.data.next_batch(&mut self.x, &mut self.y);
-        let loss = self.stack.forward(&self.x, &self.y);
+        if self.config.task != TaskKind::Teacher && (self.step.is_multiple_of(EVAL_EVERY) || !update) {
+            self.evaluate();
+        }
+        self.data.next(&mut self.batch);
+        let loss = self.stack.forward_batch(&self.batch);
         if !loss.is_finite() || !self.stack.all_finite() {
             self.diverged_at = Some(self.step);
             return loss;
@@ -109,26 +114,42 @@ impl<F: Real> Trainer<F> {
             // each layer updated as soon as its backward is done (the norms are the probe's business)
             let rule = self.optimizer.begin(self.step);
             let optimizer = &mut self.optimizer;
-            self.stack.backward_updating(&self.y, &mut |part, first| optimizer.apply(&rule, first, part));
+            self.stack.backward_updating(&self.batch, &mut |part, first| optimizer.apply(&rule, first, part));
             self.step += 1;
         }
         loss
+    }
+
+    /// Measures the held-out loss (and the copy task's accuracy) now, once per step.
+    fn evaluate(&mut self) {
+        if self.evals.last().is_some_and(|e| e.step == self.step) {
+            return;
+        }
+        let loss = self.stack.forward_batch(&self.probe);
+        let accuracy = match (&self.probe, self.config.task) {
+            (Batch::Tokens(t), TaskKind::Copy) => accuracy(self.stack.prediction(), &t.next, &t.scored),
+            _ => f64::NAN,
+        };
+        self.evals.push(Eval { step: self.step, loss, accuracy });
+    }
+
+    /// The fixed probe batch.
+    pub fn probe_batch(&self) -> &Batch<F> {
+        &self.probe
     }
 
     /// Forward only on the fixed probe batch, with layer `skip` (if any) replaced by the
     /// identity: the layer knockout's measurement. Returns the probe loss; the stack's stream
     /// holds the pass's activations.
     pub fn probe_forward_skipping(&mut self, skip: Option<usize>) -> f64 {
-        let (x, y) = &self.probe;
-        self.stack.forward_skipping(x, y, skip)
+        self.stack.forward_skipping(&self.probe, skip)
     }
 
     /// Forward and backward on the fixed probe batch, without updating: fills the stack's
     /// activations and gradient norms for the panels. Returns the probe loss.
     pub fn probe(&mut self) -> f64 {
-        let (x, y) = &self.probe;
-        let loss = self.stack.forward(x, y);
-        self.stack.backward(y);
+        let loss = self.stack.forward_batch(&self.probe);
+        self.stack.backward_batch(&self.probe);
         loss
     }
 }

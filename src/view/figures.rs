@@ -7,6 +7,9 @@ use crate::training::loss_history::LossHistory;
 use crate::training::outcome::Outcome;
 use crate::training::report::Run;
 use crate::training::sweep::SweepSeries;
+use crate::training::task::TaskFloors;
+use crate::training::train::Eval;
+use crate::view::charts::loss::HeldOut;
 use crate::view::charts::{self, compare::LossCurve, depth::DepthCurves, sweep::SweepCurve, Theme};
 use crate::view::words::{combination_name, histogram_subject};
 use plotters::coord::Shift;
@@ -27,11 +30,14 @@ pub fn panels_svg(run: &Run, dark: bool) -> Result<Vec<(&'static str, String)>, 
         &theme,
     )?;
     out.push(("histogram", std::mem::take(&mut svg)));
+    let (evals, floors) =
+        run.task.as_ref().map_or_else(Default::default, |t| held_out_parts(&t.evals, Some(t.floors)));
     charts::loss::draw(
         &SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
         &run.loss.iter().copied().collect::<LossHistory>(),
         run.diverged_at,
         &[],
+        &HeldOut { loss: &evals, floors: &floors },
         &theme,
     )?;
     out.push(("loss", std::mem::take(&mut svg)));
@@ -121,4 +127,19 @@ pub fn knockout_svg(knockout: &Knockout, dark: bool) -> Result<String, String> {
     )?;
     drop(area);
     Ok(svg)
+}
+
+/// The held-out loss at each measured step, and each floor with its name.
+pub type HeldOutParts = (Vec<(usize, f64)>, Vec<(&'static str, f64)>);
+
+/// The loss panel's held-out curve and named floors, from a sequence task's measurements (the
+/// page's and the CLI's figure alike).
+pub fn held_out_parts(evals: &[Eval], floors: Option<TaskFloors>) -> HeldOutParts {
+    let loss = evals.iter().map(|e| (e.step, e.loss)).collect();
+    let floors = match floors {
+        None => vec![],
+        Some(TaskFloors::Text(f)) => vec![("unigram", f.unigram), ("bigram", f.bigram)],
+        Some(TaskFloors::Copy { chance }) => vec![("chance", chance)],
+    };
+    (loss, floors)
 }

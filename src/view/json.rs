@@ -1,15 +1,17 @@
 //! A tiny JSON writer for the CLI's report (non-finite numbers become `null`), and the
 //! report's JSON form.
 
-use crate::config::{Config, Kind, NormPlacement, Settings, PARAMS, PIN};
+use crate::config::{Config, Kind, NormPlacement, Settings, TaskKind, PARAMS, PIN};
 use crate::model::stats::Histogram;
 use crate::training::compare::switch_words;
 use crate::training::comparisons::ComparisonsState;
 use crate::training::frame::Frame;
 use crate::training::knockout::Knockout;
 use crate::training::outcome::Outcome;
-use crate::training::report::{Run, Snapshot};
+use crate::training::report::{Run, Snapshot, TaskRecord};
 use crate::training::sweep::SweepSeries;
+use crate::training::task::TaskFloors;
+use crate::training::train::Eval;
 use crate::view::words::pin_label;
 use std::fmt::Write;
 
@@ -137,8 +139,36 @@ impl Run {
             ("loss", Json::nums(&self.loss)),
             ("diverged_at", step_json(self.diverged_at)),
             ("histogram", histogram_json(&self.histogram)),
+            ("task", task_json(&self.config, self.task.as_ref())),
         ]
     }
+}
+
+/// The report's `task`: its name and, for a sequence task, the vocabulary, the floors, the
+/// held-out loss (and the copy task's accuracy) at each measured step, and what it writes.
+pub fn task_json(config: &Config, record: Option<&TaskRecord>) -> Json {
+    let name = ("name", Json::Str(config.get("task").unwrap_or_default()));
+    let Some(r) = record else { return Json::Obj(vec![name]) };
+    let pairs = |f: fn(&Eval) -> f64| {
+        Json::Arr(
+            r.evals.iter().map(|e| Json::Arr(vec![Json::Int(e.step as i128), Json::Num(f(e))])).collect(),
+        )
+    };
+    let floors = match r.floors {
+        TaskFloors::Text(f) => vec![("unigram", Json::Num(f.unigram)), ("bigram", Json::Num(f.bigram))],
+        TaskFloors::Copy { chance } => vec![("chance", Json::Num(chance))],
+    };
+    let mut fields = vec![
+        name,
+        ("vocab", Json::Int(config.vocab() as i128)),
+        ("floors", Json::Obj(floors)),
+        ("val_loss", pairs(|e| e.loss)),
+    ];
+    if config.task == TaskKind::Copy {
+        fields.push(("accuracy", pairs(|e| e.accuracy)));
+    }
+    fields.push(("sample", Json::Str(r.writing.text.clone())));
+    Json::Obj(fields)
 }
 
 /// A step, or `null` for none.

@@ -5,6 +5,7 @@ use crate::config::{Config, NormKind, NormPlacement, PARAMS};
 use crate::training::comparisons::{CompareRow, CompareState, KnockoutState, PinState, SweepState};
 use crate::training::frame::Frame;
 use crate::training::report::Snapshot;
+use crate::training::task::TaskFloors;
 use crate::view::charts::short;
 
 fn norm_name(c: &Config) -> &'static str {
@@ -35,6 +36,12 @@ pub fn status_line(m: &Frame) -> String {
         short(m.act_std()),
         short(m.loss())
     );
+    if let Some(e) = m.evals.last() {
+        s += &format!(" · held-out {}", short(e.loss));
+        if e.accuracy.is_finite() {
+            s += &format!(" · {:.0}% copied", 100.0 * e.accuracy);
+        }
+    }
     match m.diverged_at {
         Some(at) => s += &format!(" · diverged at step {at}"),
         // the updates applied: five presses of Step read `step 5`
@@ -104,6 +111,8 @@ pub fn caption(m: &Frame) -> String {
     let steps = m.history.len();
     let training = if let Some(at) = m.diverged_at {
         format!("Training diverged at step {at}: a loss or activation stopped being finite.")
+    } else if let Some(task) = task_sentence(m) {
+        task
     } else if steps < 20 {
         "Training is starting.".to_string()
     } else {
@@ -128,6 +137,47 @@ pub fn caption(m: &Frame) -> String {
         String::new()
     };
     format!("{who}, at initialisation {forward}{backward}.{later} {training}{finished}")
+}
+
+/// What a sequence task's held-out loss means, against its floors: the text's unigram and
+/// bigram lines, or the copy task's chance (`None` for the teacher).
+pub fn task_sentence(m: &Frame) -> Option<String> {
+    let e = m.evals.last()?;
+    let (loss, bits) = (e.loss, e.loss / std::f64::consts::LN_2);
+    let at = if e.step == 0 { "at initialisation".to_string() } else { format!("at step {}", e.step) };
+    Some(match m.floors? {
+        TaskFloors::Text(f) => {
+            let meaning = if loss < f.bigram {
+                "below the bigram line: it uses more context than the character before"
+            } else if loss < f.unigram {
+                "between the unigram and bigram lines: it has learned at most which character follows which"
+            } else {
+                "above the unigram line: it has not even learned how often each character comes"
+            };
+            format!(
+                "Held-out loss {} nats per character ({} bits) {at}, {meaning} (unigram {}, bigram {}).",
+                short(loss),
+                short(bits),
+                short(f.unigram),
+                short(f.bigram)
+            )
+        }
+        TaskFloors::Copy { chance } => {
+            let copied = format!("{:.0}%", 100.0 * e.accuracy);
+            let meaning = if loss > 0.9 * chance {
+                "at chance: it cannot look back at the string"
+            } else if e.accuracy > 0.99 {
+                "every held-out symbol copied"
+            } else {
+                "below chance: it is learning to look back"
+            };
+            format!(
+                "Held-out loss {} nats {at} (chance {}), {meaning}: {copied} of the held-out symbols copied right.",
+                short(loss),
+                short(chance)
+            )
+        }
+    })
 }
 
 /// What the histogram shows, for its title: what the readout reads.
@@ -172,7 +222,7 @@ pub fn loss_summary(m: &Frame) -> String {
     let (Some(last), Some(first)) = (h.last(), h.first()) else {
         return "No training steps yet.".into();
     };
-    match m.diverged_at {
+    let training = match m.diverged_at {
         Some(at) => format!("Training loss started at {} and diverged at step {at}.", short(first)),
         None => format!(
             "Training loss at step {}: {} (started at {}, lowest {}; smoothed {}).",
@@ -181,6 +231,53 @@ pub fn loss_summary(m: &Frame) -> String {
             short(first),
             short(h.lowest()),
             short(h.buckets().last().map_or(last, |b| b.smooth)),
+        ),
+    };
+    let held_out = match (m.evals.last(), m.floors) {
+        (Some(e), Some(floors)) => {
+            let floors = match floors {
+                TaskFloors::Text(f) => format!("unigram {}, bigram {}", short(f.unigram), short(f.bigram)),
+                TaskFloors::Copy { chance } => format!("chance {}", short(chance)),
+            };
+            format!(" Held-out loss at step {}: {} nats; the lines: {floors}.", e.step, short(e.loss))
+        }
+        _ => String::new(),
+    };
+    training + &held_out
+}
+
+/// What the model wrote, in runs of one kind: `given` (the prompt), `wrote`, or `wrong` (a
+/// copied symbol that is not the string's).
+pub fn writing_parts(w: &crate::training::writing::Writing) -> Vec<(&'static str, String)> {
+    let mut parts: Vec<(&'static str, String)> = Vec::new();
+    for (i, c) in w.text.chars().enumerate() {
+        let kind = if i < w.given {
+            "given"
+        } else if w.wrong.contains(&(i as u32)) {
+            "wrong"
+        } else {
+            "wrote"
+        };
+        match parts.last_mut() {
+            Some((k, text)) if *k == kind && kind != "wrong" => text.push(c),
+            _ => parts.push((kind, c.to_string())),
+        }
+    }
+    parts
+}
+
+/// What the model writes, for the panel's heading: whose weights, at which temperature.
+pub fn writing_heading(m: &Frame) -> String {
+    match (&m.writing, m.config.task) {
+        (None, _) | (_, crate::config::TaskKind::Teacher) => String::new(),
+        (Some(w), crate::config::TaskKind::Copy) => {
+            format!("Held-out strings and the stack's copies at step {} (wrong symbols marked ✗)", w.step)
+        }
+        (Some(w), _) => format!(
+            "At step {}, from the prompt {:?}, temperature {}",
+            w.step,
+            crate::training::writing::PROMPT,
+            short(m.config.temperature)
         ),
     }
 }
@@ -416,6 +513,9 @@ mod tests {
             now: now.clone(),
             histogram,
             history: losses.iter().copied().collect::<LossHistory>(),
+            evals: Vec::new(),
+            floors: None,
+            writing: None,
         }
     }
 

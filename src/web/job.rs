@@ -17,6 +17,7 @@ impl Job {
     #[wasm_bindgen(constructor)]
     pub fn new(bytes: &[u8]) -> Result<Job, JsError> {
         let (id, job) = job::Job::decode(bytes).map_err(js_error)?;
+        super::check_text(job.config())?;
         Ok(Job { id, runner: JobRunner::new(job).map_err(js_error)? })
     }
 

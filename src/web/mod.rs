@@ -33,6 +33,39 @@ pub fn memory_bytes() -> f64 {
     (core::arch::wasm32::memory_size(0) * 65536) as f64
 }
 
+/// Makes the fetched bytes of the shipped text (`data/shakespeare.txt`) the text task's text;
+/// an error in words if they are not the shipped ones (their length and hash are checked).
+#[wasm_bindgen(js_name = installText)]
+pub fn install_text(bytes: &[u8]) -> Result<(), JsError> {
+    crate::training::corpus::install_text(bytes).map_err(js_error)
+}
+
+/// Whether this worker's wasm holds the text (fetched once, then kept across task switches).
+#[wasm_bindgen(js_name = textInstalled)]
+pub fn text_installed() -> bool {
+    crate::training::corpus::text().is_some()
+}
+
+/// Whether a configuration (`Settings.configBytes`) or, with `job`, a job's bytes (`View.job`)
+/// needs the text and it is not here yet: the worker fetches it first.
+#[wasm_bindgen(js_name = needsText)]
+pub fn needs_text(bytes: &[u8], job: bool) -> bool {
+    let task = if job {
+        crate::training::job::Job::decode(bytes).map(|(_, j)| j.config().task)
+    } else {
+        crate::config::Config::decode(bytes).map(|c| c.task)
+    };
+    task == Ok(crate::config::TaskKind::Text) && !text_installed()
+}
+
+/// An error for a configuration that needs the text when it is not here (never a panic).
+pub(crate) fn check_text(config: &crate::config::Config) -> Result<(), JsError> {
+    if config.task == crate::config::TaskKind::Text && !text_installed() {
+        return Err(JsError::new("the text task's text has not been loaded"));
+    }
+    Ok(())
+}
+
 fn js_error(e: impl std::fmt::Display) -> JsError {
     JsError::new(&e.to_string())
 }

@@ -19,6 +19,7 @@ impl Session {
     #[wasm_bindgen(constructor)]
     pub fn new(config: &[u8], generation: u32) -> Result<Session, JsError> {
         let config = Config::decode(config).map_err(js_error)?;
+        super::check_text(&config)?;
         Ok(Session { inner: session::Session::new(&config).with_generation(generation) })
     }
 
@@ -28,12 +29,22 @@ impl Session {
     /// again. Damaged bytes are an error.
     pub fn want(&mut self, config: &[u8], generation: u32, again: bool) -> Result<bool, JsError> {
         let config = Config::decode(config).map_err(js_error)?;
-        let restart = again || config != *self.inner.config();
-        if restart {
-            self.inner.restart(&config, generation);
-        }
+        super::check_text(&config)?;
+        let restart = (again || config != *self.inner.config()) && self.inner.restart(&config, generation);
         self.inner.set_generation(generation);
         Ok(restart)
+    }
+
+    /// Lets the current weights write what the page's "The model writes" shows: on the text
+    /// task about 200 sampled characters, some steps' work (the caller spaces the calls out).
+    pub fn write(&mut self) {
+        self.inner.write();
+    }
+
+    /// What the model wrote is older than its weights: a `write` would show something new.
+    #[wasm_bindgen(getter, js_name = writingStale)]
+    pub fn writing_stale(&self) -> bool {
+        self.inner.writing_is_stale()
     }
 
     /// Trains up to `max_steps` steps while the run goes on; returns how many it took.

@@ -26,6 +26,14 @@ impl Settings {
         Ok(changed.into_iter().map(String::from).collect())
     }
 
+    /// Chooses a task as the Task control does: its defaults, keeping the switches, the depth
+    /// and the seed; returns the names it changed. An unknown task is an error.
+    #[wasm_bindgen(js_name = chooseTask)]
+    pub fn choose_task(&mut self, task: &str) -> Result<Vec<String>, JsError> {
+        let changed = self.inner.choose_task(task).map_err(js_error)?;
+        Ok(changed.into_iter().map(String::from).collect())
+    }
+
     /// Like `set`, but an invalid value falls back to the nearest valid one with a notice (a
     /// bad pin list keeps its good pins, with a notice).
     #[wasm_bindgen(js_name = setLeniently)]

@@ -9,8 +9,9 @@ use crate::config::Config;
 use crate::training::comparisons::{Comparisons, ComparisonsState};
 use crate::training::frame::Frame;
 use crate::training::job::Job;
+use crate::view::charts::loss::HeldOut;
 use crate::view::charts::{self, depth::DepthCurves, Pinned};
-use crate::view::figures::{draw_compare, draw_sweep};
+use crate::view::figures::{draw_compare, draw_sweep, held_out_parts};
 use crate::view::json::{comparisons_json, frame_json, value_json};
 use crate::view::words;
 use wasm_bindgen::prelude::*;
@@ -270,6 +271,20 @@ impl View {
         value_json(&settings.inner, self.frame.as_ref(), &self.shown).to_string()
     }
 
+    /// The heading of "The model writes" (empty on the teacher task, which writes nothing).
+    #[wasm_bindgen(getter, js_name = writingHeading)]
+    pub fn writing_heading(&self) -> String {
+        self.text(words::writing_heading)
+    }
+
+    /// What the model wrote, as pairs of strings: a part's kind (`given`, `wrote` or `wrong`)
+    /// and its text, in order.
+    #[wasm_bindgen(js_name = writingParts)]
+    pub fn writing_parts(&self) -> Vec<String> {
+        let Some(w) = self.frame.as_ref().and_then(|f| f.writing.as_ref()) else { return Vec::new() };
+        words::writing_parts(w).into_iter().flat_map(|(kind, text)| [kind.to_string(), text]).collect()
+    }
+
     /// Every sentence on screen, from the frame and the comparisons: the status line, the
     /// caption, then the summaries of the histogram, loss, per-layer, All four, sweep and
     /// knockout panels.
@@ -365,7 +380,9 @@ impl View {
     ) -> Result<(), JsError> {
         let (f, theme) = (self.frame()?, theme(scale, dark, colours));
         let pins = self.pinned();
-        draw_on(canvas, |area| charts::loss::draw(area, &f.history, f.diverged_at, &pins, &theme))
+        let (loss, floors) = held_out_parts(&f.evals, f.floors);
+        let held_out = HeldOut { loss: &loss, floors: &floors };
+        draw_on(canvas, |area| charts::loss::draw(area, &f.history, f.diverged_at, &pins, &held_out, &theme))
     }
 
     #[wasm_bindgen(js_name = drawDepth)]

@@ -1,4 +1,6 @@
-//! Panel 2: the training loss, on a log axis, with a marker where a run diverges.
+//! Panel 2: the training loss, on a log axis, with a marker where a run diverges. On a
+//! sequence task also the held-out loss, and the floors as labelled lines: the text's unigram
+//! and bigram entropies, or the copy task's chance.
 
 use super::{
     err, frame, legend, legend_width, log_range, pinned_colour, pinned_legend, short, style_mesh,
@@ -11,18 +13,28 @@ use plotters::prelude::*;
 /// `history` holds at most `loss_history::CAPACITY` buckets, so the cost of a frame does not
 /// grow with the run: each bucket is one column of the band (its lowest and highest loss, the
 /// noise of fresh batches) and one point of the smoothed line.
+/// A sequence task's additions to the loss panel: the held-out loss at measured steps and the
+/// floors, each with its name.
+#[derive(Default)]
+pub struct HeldOut<'a> {
+    pub loss: &'a [(usize, f64)],
+    pub floors: &'a [(&'static str, f64)],
+}
+
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     history: &LossHistory,
     diverged_at: Option<usize>,
     pins: &[Pinned],
+    held_out: &HeldOut,
     theme: &Theme,
 ) -> ChartResult {
     area.fill(&theme.background).map_err(err)?;
     let buckets = history.buckets();
     let n = pins.iter().map(|p| p.history.len()).fold(history.len(), usize::max).max(2);
     let pinned = pins.iter().flat_map(|p| p.history.buckets().iter().map(|b| b.smooth));
-    let (lo, hi) = log_range(buckets.iter().flat_map(|b| [b.min, b.max]).chain(pinned));
+    let extra = held_out.loss.iter().map(|&(_, l)| l).chain(held_out.floors.iter().map(|&(_, f)| f));
+    let (lo, hi) = log_range(buckets.iter().flat_map(|b| [b.min, b.max]).chain(pinned).chain(extra));
     let title = match (history.last(), diverged_at) {
         (_, Some(s)) => format!("training loss · diverged at step {s}"),
         // one loss per update: after n updates the count is n
@@ -68,6 +80,35 @@ pub fn draw<DB: DrawingBackend>(
     }
     let smooth = buckets.iter().filter(|b| positive(b.smooth)).map(|b| (b.start + b.count - 1, b.smooth));
     chart.draw_series(LineSeries::new(smooth, theme.now.stroke_width(theme.px(2.0)))).map_err(err)?;
+    // the floors: dashed lines across, named at their left end
+    for &(name, floor) in held_out.floors.iter().filter(|(_, f)| positive(*f)) {
+        let style = theme.text.mix(0.6).stroke_width(theme.px(1.0));
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(0, floor), (n - 1, floor)],
+                theme.px(4.0),
+                theme.px(3.0),
+                style,
+            ))
+            .map_err(err)?;
+        let label =
+            Text::new(format!("{name} {}", short(floor)), (0, floor), theme.font(10.0).color(&theme.text));
+        chart.plotting_area().draw(&label).map_err(err)?;
+    }
+    // the held-out loss, with a dot at each measurement and its name at the last
+    let measured: Vec<(usize, f64)> = held_out.loss.iter().copied().filter(|&(_, l)| positive(l)).collect();
+    if !measured.is_empty() {
+        chart
+            .draw_series(LineSeries::new(measured.iter().copied(), theme.other.stroke_width(theme.px(2.0))))
+            .map_err(err)?;
+        if let Some(&last) = measured.last() {
+            let dot = Circle::new(last, theme.px(3.0), theme.other.filled());
+            chart.plotting_area().draw(&dot).map_err(err)?;
+            let label =
+                Text::new(format!("held-out {}", short(last.1)), last, theme.font(11.0).color(&theme.other));
+            chart.plotting_area().draw(&label).map_err(err)?;
+        }
+    }
     if let Some(s) = diverged_at {
         let line = PathElement::new(vec![(s, lo), (s, hi)], theme.alert.stroke_width(theme.px(2.0)));
         chart.plotting_area().draw(&line).map_err(err)?;

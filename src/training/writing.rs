@@ -1,0 +1,126 @@
+//! What the model writes, from its current weights. On the text: about 200 characters sampled
+//! one at a time from a fixed prompt, each from the softmax of the logits at the temperature
+//! (the likeliest character at 0), seeded. On the copy task: the first held-out examples of
+//! the probe batch, the string and the stack's copy of it, its wrong symbols marked.
+//!
+//! Sampling runs a twin of the stack built for one sequence (`tokens` = the context), with the
+//! trained weights copied in: a character costs one pass over C positions, not over the batch.
+
+use crate::config::{Config, TaskKind};
+use crate::model::batch::Batch;
+use crate::model::loss::argmax_row;
+use crate::model::rng::{Rng, Stream};
+use crate::model::stack::Stack;
+use crate::training::corpus::the_text;
+use crate::training::task::copy_task;
+use crate::training::train::Trainer;
+use nalgebra::DMatrix;
+
+/// The text the sample starts from: a speaker's name, as the plays print them.
+pub const PROMPT: &str = "OTHELLO.\n";
+/// Characters sampled after the prompt.
+pub const SAMPLE_CHARS: usize = 200;
+/// Held-out copy examples shown.
+pub const COPY_EXAMPLES: usize = 3;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Writing {
+    /// The step of the weights that wrote it.
+    pub step: usize,
+    pub text: String,
+    /// The first characters of `text` that the model was given, not wrote.
+    pub given: usize,
+    /// Positions (in characters) of `text` that are wrong: the copy task's mistakes.
+    pub wrong: Vec<u32>,
+}
+
+/// One token from a row of logits: the likeliest at temperature 0, else drawn from
+/// `softmax(logits / temperature)` with one uniform number of `rng` (in f64, max subtracted).
+pub fn sample_token(logits: &DMatrix<f32>, row: usize, temperature: f64, rng: &mut Rng) -> u32 {
+    if temperature <= 0.0 {
+        return argmax_row(logits, row);
+    }
+    let v = logits.ncols();
+    let max = (0..v).map(|c| f64::from(logits[(row, c)])).fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> =
+        (0..v).map(|c| libm::exp((f64::from(logits[(row, c)]) - max) / temperature)).collect();
+    let total: f64 = weights.iter().sum();
+    let mut u = rng.uniform() * total;
+    for (c, w) in weights.iter().enumerate() {
+        if u < *w {
+            return c as u32;
+        }
+        u -= w;
+    }
+    (v - 1) as u32
+}
+
+/// The one-sequence twin of a stack of `config`, for sampling.
+pub fn twin_config(config: &Config) -> Config {
+    Config { tokens: config.sequence(), context: config.sequence(), ..config.clone() }
+}
+
+/// What `trainer`'s stack writes now. `twin` caches the sampling stack between calls (it is
+/// rebuilt when the configuration changes). The copy task's examples come from the probe
+/// batch, in one forward pass; the teacher writes nothing.
+pub fn write(trainer: &mut Trainer<f32>, twin: &mut Option<(Config, Stack<f32>)>) -> Option<Writing> {
+    match trainer.config.task {
+        TaskKind::Teacher => None,
+        TaskKind::Text => Some(write_text(trainer, twin)),
+        TaskKind::Copy => {
+            trainer.probe_forward_skipping(None);
+            Some(copy_examples(trainer))
+        }
+    }
+}
+
+fn write_text(trainer: &mut Trainer<f32>, twin: &mut Option<(Config, Stack<f32>)>) -> Writing {
+    let config = twin_config(&trainer.config);
+    if twin.as_ref().is_none_or(|(c, _)| *c != config) {
+        *twin = Some((config.clone(), Stack::new(&config)));
+    }
+    let (_, stack) = twin.as_mut().expect("just made");
+    stack.load_weights(&trainer.weights()).expect("the twin has the stack's parameters");
+    let corpus = the_text();
+    let c = config.sequence();
+    let mut ids = corpus.encode(PROMPT);
+    let given = ids.len();
+    let mut rng = Rng::new(config.seed, Stream::Sample);
+    let mut window = vec![0u32; c];
+    for _ in 0..SAMPLE_CHARS {
+        // the last C ids, from position 0; later positions are padding the causal mask ignores
+        let seen = &ids[ids.len().saturating_sub(c)..];
+        window[..seen.len()].copy_from_slice(seen);
+        stack.forward_ids(&window);
+        ids.push(sample_token(stack.prediction(), seen.len() - 1, config.temperature, &mut rng));
+    }
+    Writing { step: trainer.step, text: corpus.decode(&ids), given, wrong: Vec::new() }
+}
+
+/// The copy task's held-out examples, read from the last pass, which must be the probe
+/// batch's (as `Snapshot::take` leaves it); `write` makes that pass first.
+pub fn copy_examples(trainer: &Trainer<f32>) -> Writing {
+    let task = copy_task(&trainer.config);
+    let Batch::Tokens(probe) = trainer.probe_batch() else { unreachable!("the copy task's probe is tokens") };
+    let logits = trainer.stack.prediction();
+    let (c, mut text, mut wrong) = (task.context, String::new(), Vec::new());
+    for e in 0..COPY_EXAMPLES.min(trainer.config.sequences()) {
+        if e > 0 {
+            text.push('\n');
+        }
+        // the string and the separator as given, then what the stack predicts for each copied symbol
+        let rows = e * c..(e + 1) * c;
+        let first = rows.clone().find(|&t| probe.is_scored(t)).unwrap_or(rows.end);
+        for t in rows.start..=first.min(rows.end - 1) {
+            text.push(task.char_of(probe.ids[t]));
+        }
+        for t in first..rows.end {
+            let guess = argmax_row(logits, t);
+            if guess != probe.next[t] {
+                wrong.push(text.chars().count() as u32);
+            }
+            text.push(task.char_of(guess));
+        }
+    }
+    Writing { step: trainer.step, text, given: 0, wrong }
+}
