@@ -158,6 +158,7 @@ fn every_sweep_entry_is_the_single_run_bit_for_bit() {
                     final_loss: s.final_loss[j],
                     diverged_at: s.diverged_at[j],
                     loss: Vec::new(),
+                    held_out: Default::default(),
                 };
                 assert_outcome_is_the_run(&outcome, &single, false);
             }

@@ -419,3 +419,67 @@ fn a_preset_applies_first_and_other_flags_adjust_it() {
         "{err}"
     );
 }
+
+#[test]
+fn the_sequence_tasks_add_their_block_and_the_teacher_only_its_name() {
+    let plain = ablate(&["--depth", "3", "--steps", "4"]);
+    let teacher = ablate(&["--depth", "3", "--steps", "4", "--task", "teacher"]);
+    assert_eq!(plain.stdout, teacher.stdout, "--task teacher changes nothing");
+    let r: Value = serde_json::from_slice(&teacher.stdout).unwrap();
+    assert_eq!(r["task"], serde_json::json!({ "name": "teacher" }));
+
+    let steps = 205; // the held-out loss is measured at steps 0, 100, 200 and the last
+    let text = report(&["--preset", "text", "--depth", "2", "--steps", &steps.to_string()]);
+    let t = &text["task"];
+    assert_eq!((t["name"].as_str(), t["vocab"].as_u64()), (Some("text"), Some(70)));
+    let (uni, bi) = (t["floors"]["unigram"].as_f64().unwrap(), t["floors"]["bigram"].as_f64().unwrap());
+    assert!(bi < uni && (uni - 3.30).abs() < 0.02 && (bi - 2.46).abs() < 0.02, "{uni} {bi}");
+    let val = t["val_loss"].as_array().unwrap();
+    let at: Vec<u64> = val.iter().map(|p| p[0].as_u64().unwrap()).collect();
+    assert_eq!(at, [0, 100, 200, steps as u64]);
+    assert!(val.iter().all(|p| p[1].as_f64().unwrap() > 0.0));
+    assert!(val[3][1].as_f64() < val[0][1].as_f64(), "it learns: {val:?}");
+    let sample = t["sample"].as_str().unwrap();
+    assert!(
+        sample.starts_with("OTHELLO.\n") && sample.chars().count() == "OTHELLO.\n".len() + 200,
+        "{sample:?}"
+    );
+    assert!(t.get("accuracy").is_none(), "only the copy task has an accuracy");
+    assert_eq!(text["config"]["task"], "text");
+    assert_eq!(
+        (text["config"]["tokens"].as_u64(), text["config"]["context"].as_u64()),
+        (Some(128), Some(32))
+    );
+
+    let copy = report(&["--preset", "copy", "--depth", "2", "--steps", "30"]);
+    let t = &copy["task"];
+    assert_eq!((t["name"].as_str(), t["vocab"].as_u64()), (Some("copy"), Some(11)));
+    assert!((t["floors"]["chance"].as_f64().unwrap() - 10f64.ln()).abs() < 1e-12);
+    let accuracy = t["accuracy"].as_array().unwrap();
+    assert_eq!(accuracy.len(), t["val_loss"].as_array().unwrap().len());
+    assert!(accuracy.iter().all(|p| (0.0..=1.0).contains(&p[1].as_f64().unwrap())));
+    // one held-out example: eight digits, the separator, and the stack's eight
+    let sample = t["sample"].as_str().unwrap();
+    let first = sample.lines().next().unwrap();
+    assert!(first.len() == 17 && first.as_bytes()[8] == b'|', "{sample:?}");
+
+    // All four on a task carries each combination's held-out loss and sample
+    let four = report(&["--preset", "copy", "--depth", "2", "--steps", "3", "--compare"]);
+    for row in four["compare"].as_array().unwrap() {
+        assert!(
+            row["val_loss"].as_f64().is_some() && row["sample"].as_str().is_some_and(|s| !s.is_empty()),
+            "{row}"
+        );
+    }
+
+    for bad in [["--task", "poetry"], ["--context", "48"]] {
+        let out = ablate(&bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!("ablate: {}", if bad[0] == "--task" { "--task" } else { "--tokens" })),
+            "{err}"
+        );
+    }
+}

@@ -159,7 +159,8 @@ fn every_number_on_screen_comes_from_one_frame() {
     let status = words::status_line(&f);
     let mut svg = String::new();
     let area = SVGBackend::with_string(&mut svg, (640, 480)).into_drawing_area();
-    charts::loss::draw(&area, &f.history, f.diverged_at, &[], &Default::default(), &Theme::light(1.0)).unwrap();
+    charts::loss::draw(&area, &f.history, f.diverged_at, &[], &Default::default(), &Theme::light(1.0))
+        .unwrap();
     drop(area);
     let mut hist = String::new();
     let area = SVGBackend::with_string(&mut hist, (640, 480)).into_drawing_area();

@@ -71,6 +71,27 @@ export function createRenderer(w, { onRemovePin }) {
     }
   }
 
+  /** What each combination of All four writes: its name, then its text. */
+  let compareWritten = null;
+  function writeCompareWritings() {
+    const parts = w.view.compareWritings();
+    const key = parts.join('\u0000');
+    if (key === compareWritten) return;
+    compareWritten = key;
+    const out = el('compare-writes');
+    out.replaceChildren();
+    for (let i = 0; i < parts.length; i += 2) {
+      const figure = document.createElement('figure');
+      const caption = document.createElement('figcaption');
+      caption.textContent = `${parts[i]} writes`;
+      const text = document.createElement('pre');
+      text.className = 'ap-writes-text';
+      text.textContent = parts[i + 1];
+      figure.append(caption, text);
+      out.append(figure);
+    }
+  }
+
   return {
     dark,
     /** Colours are read again at the next draw. */
@@ -104,6 +125,7 @@ export function createRenderer(w, { onRemovePin }) {
       writeCompareTable(view.compareTable());
       writePins(view.pinLabels());
       writeWriting();
+      writeCompareWritings();
     },
   };
 }

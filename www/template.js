@@ -90,6 +90,7 @@ export const TEMPLATE = `
       <canvas data-el="compare" role="img" aria-label="All four combinations"></canvas>
       <figcaption data-el="compare-summary"></figcaption>
       <table class="ap-table" data-el="compare-table"></table>
+      <div class="ap-compare-writes" data-el="compare-writes" aria-label="What each combination writes"></div>
       <div class="ap-panel-buttons"><button type="button" data-el="again-compare">Train all four</button></div>
     </figure>
     <figure class="ap-panel ap-wide" data-panel="sweep" part="panel sweep" hidden>

@@ -27,6 +27,8 @@ pub enum Stream {
     Embedding,
     /// What the model writes.
     Sample,
+    /// A sequence task's held-out set.
+    HeldOut,
 }
 
 impl Stream {
@@ -38,6 +40,7 @@ impl Stream {
             Stream::Data => 4,
             Stream::Embedding => 5,
             Stream::Sample => 6,
+            Stream::HeldOut => 7,
             Stream::Layer(i) => 1000 + i as u64,
         }
     }

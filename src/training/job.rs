@@ -7,7 +7,7 @@
 use crate::config::{read_pins, write_pins, Config, Pin};
 use crate::training::frame::Frame;
 use crate::training::knockout::{Knockout, KnockoutInProgress};
-use crate::training::outcome::Outcome;
+use crate::training::outcome::{Outcome, TaskEnd};
 use crate::training::report::RunInProgress;
 use crate::training::session::Session;
 use crate::training::train::Trainer;
@@ -144,6 +144,9 @@ pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     }
     w.opt_usize(o.diverged_at);
     w.f64s(&o.loss);
+    w.f64(o.held_out.loss);
+    w.f64(o.held_out.accuracy);
+    w.str(&o.held_out.sample);
 }
 
 pub(crate) fn read_outcome(r: &mut Reader) -> Result<Outcome, String> {
@@ -151,7 +154,8 @@ pub(crate) fn read_outcome(r: &mut Reader) -> Result<Outcome, String> {
     let (init_top_std, grad_ratio, final_loss) = (r.f64()?, r.f64()?, r.f64()?);
     let diverged_at = r.opt_usize()?;
     let loss = r.f64s()?;
-    Ok(Outcome { config, init_top_std, grad_ratio, final_loss, diverged_at, loss })
+    let held_out = TaskEnd { loss: r.f64()?, accuracy: r.f64()?, sample: r.str()? };
+    Ok(Outcome { config, init_top_std, grad_ratio, final_loss, diverged_at, loss, held_out })
 }
 
 impl Job {

@@ -21,6 +21,22 @@ pub struct Outcome {
     /// Every loss of the run (`steps + 1` values once done, NaN after divergence), or empty if
     /// the queue was told not to keep curves.
     pub loss: Vec<f64>,
+    /// A sequence task's end: the last held-out loss and copy accuracy (NaN otherwise), and
+    /// what the trained stack writes (empty for the teacher, or while the run goes on).
+    pub held_out: TaskEnd,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskEnd {
+    pub loss: f64,
+    pub accuracy: f64,
+    pub sample: String,
+}
+
+impl Default for TaskEnd {
+    fn default() -> Self {
+        TaskEnd { loss: f64::NAN, accuracy: f64::NAN, sample: String::new() }
+    }
 }
 
 impl Outcome {
@@ -33,6 +49,7 @@ impl Outcome {
             final_loss: f64::NAN,
             diverged_at: None,
             loss: Vec::new(),
+            held_out: TaskEnd::default(),
         }
     }
 
@@ -48,6 +65,7 @@ impl Outcome {
             final_loss: last.unwrap_or(f64::NAN),
             diverged_at: run.diverged_at(),
             loss: if keep_loss { run.loss().to_vec() } else { Vec::new() },
+            held_out: run.task_end(),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::config::Config;
 use crate::model::stats::{histogram, mean_std, Histogram, Range};
+use crate::training::outcome::TaskEnd;
 use crate::training::task::{floors, TaskFloors};
 use crate::training::train::{Eval, Trainer};
 use crate::training::writing::{write, Writing};
@@ -63,8 +64,12 @@ pub struct TaskRecord {
 
 impl TaskRecord {
     /// The record of `trainer`'s run so far, with what its stack writes now (`None` for the teacher).
-    pub fn of(trainer: &mut Trainer<f32>) -> Option<TaskRecord> {
-        let writing = write(trainer, &mut None)?;
+    /// (`written`, if the run already let it write).
+    pub fn of(trainer: &mut Trainer<f32>, written: Option<Writing>) -> Option<TaskRecord> {
+        let writing = match written {
+            Some(w) => w,
+            None => write(trainer, &mut None)?,
+        };
         Some(TaskRecord { floors: floors(&trainer.config)?, evals: trainer.evals.clone(), writing })
     }
 }
@@ -87,6 +92,8 @@ pub fn trained(config: &Config, steps: usize) -> (Run, Trainer<f32>) {
 /// Either way it is the same calls of `one_step` in the same order: the same bits.
 pub struct RunInProgress {
     trainer: Trainer<f32>,
+    /// What the trained stack writes, once the run is done (a sequence task's).
+    written: Option<Writing>,
     init: Snapshot,
     /// Loss before each update, then after the last: `steps + 1` values once done.
     loss: Vec<f64>,
@@ -99,7 +106,7 @@ impl RunInProgress {
     pub fn new(config: &Config, steps: usize) -> RunInProgress {
         let mut trainer = Trainer::<f32>::new(config);
         let init = Snapshot::take(&mut trainer);
-        RunInProgress { trainer, init, loss: Vec::with_capacity(steps + 1), steps }
+        RunInProgress { trainer, written: None, init, loss: Vec::with_capacity(steps + 1), steps }
     }
 
     /// Takes up to `max_steps` more steps (the last, measuring-only step counts as one) and
@@ -116,7 +123,21 @@ impl RunInProgress {
             self.loss.push(self.trainer.one_step(update));
             taken += 1;
         }
+        if self.is_done() && self.written.is_none() && self.trainer.diverged_at.is_none() {
+            self.written = write(&mut self.trainer, &mut None);
+        }
         self.is_done()
+    }
+
+    /// A sequence task's end, once the run is done: the last held-out measurement and what
+    /// the trained stack writes (NaN and empty before, and for the teacher).
+    pub fn task_end(&self) -> TaskEnd {
+        let last = self.trainer.evals.last().filter(|_| self.is_done());
+        TaskEnd {
+            loss: last.map_or(f64::NAN, |e| e.loss),
+            accuracy: last.map_or(f64::NAN, |e| e.accuracy),
+            sample: self.written.as_ref().map(|w| w.text.clone()).unwrap_or_default(),
+        }
     }
 
     pub fn is_done(&self) -> bool {
@@ -153,7 +174,7 @@ impl RunInProgress {
         let mut trainer = self.trainer;
         let last = Snapshot::take(&mut trainer);
         let histogram = histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
-        let task = TaskRecord::of(&mut trainer);
+        let task = TaskRecord::of(&mut trainer, self.written);
         let run = Run {
             task,
             config: trainer.config.clone(),

@@ -192,6 +192,13 @@ fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
         ("final_loss", Json::Num(o.final_loss)),
         ("diverged_at", step_json(o.diverged_at)),
     ]);
+    if o.config.task != TaskKind::Teacher {
+        fields.push(("val_loss", Json::Num(o.held_out.loss)));
+        if o.config.task == TaskKind::Copy {
+            fields.push(("accuracy", Json::Num(o.held_out.accuracy)));
+        }
+        fields.push(("sample", Json::Str(o.held_out.sample.clone())));
+    }
     fields
 }
 
@@ -280,6 +287,28 @@ impl Knockout {
     }
 }
 
+/// A sequence task's readouts: the last held-out loss (`val_loss`) and copy accuracy
+/// (`accuracy`, the copy task only), the floors, and what the model wrote (`sample`); `null`
+/// where there are none (the teacher, or before the first frame).
+fn task_readouts(frame: Option<&Frame>) -> [(&'static str, Json); 4] {
+    let last = frame.and_then(|f| f.evals.last());
+    let num = |x: Option<f64>| x.filter(|x| x.is_finite()).map_or(Json::Null, Json::Num);
+    let floors = match frame.and_then(|f| f.floors) {
+        None => Json::Null,
+        Some(TaskFloors::Text(f)) => {
+            Json::Obj(vec![("unigram", Json::Num(f.unigram)), ("bigram", Json::Num(f.bigram))])
+        }
+        Some(TaskFloors::Copy { chance }) => Json::Obj(vec![("chance", Json::Num(chance))]),
+    };
+    let sample = frame.and_then(|f| f.writing.as_ref()).map_or(Json::Null, |w| Json::Str(w.text.clone()));
+    [
+        ("val_loss", num(last.map(|e| e.loss))),
+        ("accuracy", num(last.map(|e| e.accuracy))),
+        ("floors", floors),
+        ("sample", sample),
+    ]
+}
+
 /// A frame as JSON: the configuration and readouts, and unless `readouts_only` the panel data
 /// (the probe at initialisation and now, the histogram, the bounded loss history as
 /// `[start, count, min, max, smoothed]` buckets).
@@ -295,6 +324,7 @@ pub fn frame_json(f: &Frame, readouts_only: bool) -> Json {
         ("finished", Json::Bool(f.finished())),
         ("stop_at", Json::Int(f.stop_at as i128)),
     ];
+    fields.extend(task_readouts(Some(f)));
     if !readouts_only {
         let h = &f.history;
         let buckets = h
@@ -349,6 +379,7 @@ pub fn value_json(settings: &Settings, frame: Option<&Frame>, comparisons: &Comp
             ("finished", Json::Bool(false)),
         ],
     });
+    fields.extend(task_readouts(frame));
     let live = frame.map(|f| f.config.clone()).unwrap_or_else(|| settings.config.clone());
     let Json::Obj(comparisons) = comparisons_json(comparisons, &live) else { unreachable!("an object") };
     fields.extend(comparisons);

@@ -388,7 +388,9 @@ pub fn compare_table(c: &CompareState) -> Vec<[String; 5]> {
     for CompareRow { done, run: row } in &c.rows {
         let done = *done;
         let num = |x: f64| if x.is_nan() && !done { "…".to_string() } else { short(x) };
-        let loss = if done {
+        let loss = if done && row.held_out.loss.is_finite() {
+            format!("{} (held-out {})", short(row.final_loss), short(row.held_out.loss))
+        } else if done {
             short(row.final_loss)
         } else if row.loss.is_empty() {
             "…".into()
@@ -409,6 +411,16 @@ pub fn compare_table(c: &CompareState) -> Vec<[String; 5]> {
         ]);
     }
     rows
+}
+
+/// What each combination of All four writes once trained (a sequence task's): pairs of its
+/// name and its text.
+pub fn compare_writings(c: &CompareState) -> Vec<(String, String)> {
+    c.rows
+        .iter()
+        .filter(|r| r.done && !r.run.held_out.sample.is_empty())
+        .map(|r| (combination_name(r.run.config.residual, r.run.config.norm), r.run.held_out.sample.clone()))
+        .collect()
 }
 
 /// What "All four" was run on, for its caption and its chart's text alternative.

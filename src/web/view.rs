@@ -285,6 +285,14 @@ impl View {
         words::writing_parts(w).into_iter().flat_map(|(kind, text)| [kind.to_string(), text]).collect()
     }
 
+    /// What each combination of All four writes once trained, as pairs of strings: its name
+    /// and its text (none on the teacher task).
+    #[wasm_bindgen(js_name = compareWritings)]
+    pub fn compare_writings(&self) -> Vec<String> {
+        let Some(c) = &self.shown.compare else { return Vec::new() };
+        words::compare_writings(c).into_iter().flat_map(|(name, text)| [name, text]).collect()
+    }
+
     /// Every sentence on screen, from the frame and the comparisons: the status line, the
     /// caption, then the summaries of the histogram, loss, per-layer, All four, sweep and
     /// knockout panels.

@@ -36,6 +36,7 @@ import registerEmbedTests from './embed-tests.mjs';
 import registerWorkerTests from './worker-tests.mjs';
 import registerHostTests from './host-tests.mjs';
 import registerCompareTests from './compare-tests.mjs';
+import registerTaskTests from './task-tests.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -791,6 +792,8 @@ registerWorkerTests({ test, assert, AssertionError });
 registerHostTests({ test, assert, AssertionError });
 // The comparisons: pins, All four, the depth sweep, the knockout.
 registerCompareTests({ test, assert, AssertionError });
+// The sequence tasks: the text fetched once, the floors, what the model writes, failures.
+registerTaskTests({ test, assert, AssertionError });
 
 // ---------------------------------------------------------------------------------------
 // The runner

@@ -9,6 +9,12 @@ use super::{
 use crate::training::loss_history::LossHistory;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// A floor's name sits on its line; the held-out loss's left of its last point (inside the
+/// plot however far the run has gone).
+const ABOVE: Pos = Pos { h_pos: HPos::Left, v_pos: VPos::Bottom };
+const LEFT: Pos = Pos { h_pos: HPos::Right, v_pos: VPos::Bottom };
 
 /// `history` holds at most `loss_history::CAPACITY` buckets, so the cost of a frame does not
 /// grow with the run: each bucket is one column of the band (its lowest and highest loss, the
@@ -91,8 +97,11 @@ pub fn draw<DB: DrawingBackend>(
                 style,
             ))
             .map_err(err)?;
-        let label =
-            Text::new(format!("{name} {}", short(floor)), (0, floor), theme.font(10.0).color(&theme.text));
+        let label = Text::new(
+            format!("{name} {}", short(floor)),
+            (0, floor),
+            theme.font(10.0).color(&theme.text).pos(ABOVE),
+        );
         chart.plotting_area().draw(&label).map_err(err)?;
     }
     // the held-out loss, with a dot at each measurement and its name at the last
@@ -104,8 +113,11 @@ pub fn draw<DB: DrawingBackend>(
         if let Some(&last) = measured.last() {
             let dot = Circle::new(last, theme.px(3.0), theme.other.filled());
             chart.plotting_area().draw(&dot).map_err(err)?;
-            let label =
-                Text::new(format!("held-out {}", short(last.1)), last, theme.font(11.0).color(&theme.other));
+            let label = Text::new(
+                format!("held-out {}", short(last.1)),
+                last,
+                theme.font(11.0).color(&theme.other).pos(LEFT),
+            );
             chart.plotting_area().draw(&label).map_err(err)?;
         }
     }

@@ -1,0 +1,144 @@
+// End-to-end tests of the sequence tasks (README, "The tasks"): choosing Text fetches the
+// text once and trains; the floors are drawn and named; "The model writes" fills and changes;
+// a missing or damaged text gives a notice and a working widget; the copy task marks its
+// mistakes; the text task works from another origin under a strict Content-Security-Policy.
+//
+// Registered into run.mjs's runner, so every test here also fails on any console error,
+// uncaught exception, failed request (the tests that break the text on purpose say so) or
+// visible error box.
+
+import { TEST_PAGES, canvasHash, makeWaitFor, startServer } from './lib.mjs';
+
+const TEXT_PATH = '/www/data/shakespeare.txt';
+
+export default function registerTaskTests({ test, assert, AssertionError }) {
+  const waitFor = makeWaitFor(AssertionError);
+  const status = (page) => page.textContent('[data-ap-root] [data-el="status"]');
+  const writes = (page) => page.textContent('[data-ap-root] [data-el="writes-text"]');
+  /** The live run's `.value`, as a script reads it. */
+  const value = (page) => page.evaluate(() => window.ablationPlayground.value);
+
+  test('Text: chosen, it fetches the text once, trains below the bigram line, names the floors and writes', async ({ page, load, note }) => {
+    const fetched = [];
+    page.on('request', (r) => r.url().endsWith(TEXT_PATH) && fetched.push(r.url()));
+    await load('/');
+    assert(fetched.length === 0, 'the default page does not fetch the text');
+    const region = page.getByRole('region', { name: 'The model writes' });
+    assert(!(await region.isVisible()), 'the regression task writes nothing, so the panel is hidden');
+    const lossBefore = await canvasHash(page, 'loss');
+    note('choosing Text');
+    await page.selectOption('[data-ap-root] [data-el="task"]', 'text');
+    await waitFor(page, () => /held-out/.test(document.querySelector('[data-ap-root] [data-el="status"]').textContent), null, 'no held-out loss in the status line', 20_000);
+    assert(fetched.length === 1, `the text was fetched once: ${fetched.length}`);
+    assert(await region.isVisible(), '"The model writes" is shown on the text task');
+    const v = await value(page);
+    assert(v.task === 'text' && v.sublayer === 'block' && v.tokens === 128 && v.context === 32, `the task's defaults: ${JSON.stringify(v)}`);
+    assert(v.depth === 12 && v.residual === 'on' && v.norm === 'pre', 'the switches and the depth are kept');
+    assert(v.floors && Math.abs(v.floors.unigram - 3.3) < 0.02 && Math.abs(v.floors.bigram - 2.46) < 0.02, `floors in .value: ${JSON.stringify(v.floors)}`);
+    const summary = await page.textContent('[data-ap-root] [data-el="loss-summary"]');
+    assert(/unigram 3\.3\d?/.test(summary) && /bigram 2\.46/.test(summary) && /Held-out loss/.test(summary), `the loss summary names the floors: ${summary}`);
+    assert((await canvasHash(page, 'loss')) !== lossBefore, 'the loss panel was drawn again');
+    note('waiting for the first sample');
+    await waitFor(page, () => document.querySelector('[data-ap-root] [data-el="writes-text"]').textContent.startsWith('OTHELLO.\n'), null, 'nothing written from the prompt', 20_000);
+    const first = await writes(page);
+    assert(first.length >= 150, `about 200 characters: ${first.length}`);
+    note('waiting for the held-out loss to cross the bigram line');
+    await waitFor(
+      page,
+      () => {
+        const v = window.ablationPlayground.value;
+        return v.val_loss !== null && v.val_loss < v.floors.bigram;
+      },
+      null,
+      () => 'the held-out loss never crossed below the bigram line in 60 s',
+      60_000,
+    );
+    const caption = await page.textContent('[data-ap-root] [data-el="caption"]');
+    assert(/below the bigram line/.test(caption), `the caption says what the loss means: ${caption}`);
+    const later = await writes(page);
+    assert(later !== first, 'the sample changes as the weights train');
+    note('switching away and back');
+    await page.selectOption('[data-ap-root] [data-el="task"]', 'teacher');
+    await waitFor(page, () => !/held-out/.test(document.querySelector('[data-ap-root] [data-el="status"]').textContent), null, 'back on the regression task', 10_000);
+    assert(!(await region.isVisible()), 'the panel hides again');
+    await page.selectOption('[data-ap-root] [data-el="task"]', 'text');
+    await waitFor(page, () => /held-out/.test(document.querySelector('[data-ap-root] [data-el="status"]').textContent), null, 'the text task again', 20_000);
+    assert(fetched.length === 1, `the text stays cached across task switches: fetched ${fetched.length} times`);
+  });
+
+  test('Text: a missing or damaged text gives a notice, and the widget trains on the regression task', async ({ page, load, problems }) => {
+    for (const [what, answer] of [
+      ['missing', (route) => route.fulfill({ status: 404, body: 'no' })],
+      ['damaged', async (route) => {
+        const response = await route.fetch();
+        const body = Buffer.from(await response.body());
+        body[1000] ^= 1; // one bit: the length is right, the hash is not
+        return route.fulfill({ response, body });
+      }],
+    ]) {
+      await page.unroute('**/shakespeare.txt');
+      await page.route('**/shakespeare.txt', answer);
+      await load('/');
+      await page.selectOption('[data-ap-root] [data-el="task"]', 'text');
+      await waitFor(page, () => /text task could not start/.test(document.querySelector('[data-ap-root] [data-el="notice"]').textContent), null, `no notice for a ${what} text`, 20_000);
+      const notice = await page.textContent('[data-ap-root] [data-el="notice"]');
+      assert(what === 'missing' ? /HTTP 404/.test(notice) : /not the one shipped/.test(notice), `the notice says why (${what}): ${notice}`);
+      await waitFor(page, () => window.ablationPlayground.value.task === 'teacher', null, 'back on the regression task', 10_000);
+      const a = (await value(page)).step;
+      await page.waitForTimeout(1500);
+      const b = (await value(page)).step;
+      assert(b > a, `the widget trains on (${what}): step ${a} → ${b}`);
+      // the 404 is the test's own doing
+      for (let i = problems.length - 1; i >= 0; i--) if (/shakespeare\.txt/.test(problems[i])) problems.splice(i, 1);
+    }
+  });
+
+  test('Copy: the attention stack copies the held-out strings; wrong symbols are marked by colour and by a mark', async ({ page, load }) => {
+    await load('/?preset=copy&steps=600');
+    const marks = async () =>
+      page.evaluate(() => {
+        const m = [...document.querySelectorAll('[data-ap-root] [data-el="writes-text"] mark.ap-wrong')];
+        return m.map((e) => ({ label: e.getAttribute('aria-label'), after: getComputedStyle(e, '::after').content, colour: getComputedStyle(e).color, line: getComputedStyle(e).textDecorationLine }));
+      });
+    await waitFor(page, () => document.querySelector('[data-ap-root] [data-el="writes-text"]').textContent.includes('|'), null, 'no copy examples', 15_000);
+    const early = await marks();
+    assert(early.length > 0, 'an untrained stack gets symbols wrong, and they are marked');
+    assert(early.every((m) => /wrong/.test(m.label) && m.after.includes('✗') && m.line.includes('underline')), `every mistake has a mark besides its colour: ${JSON.stringify(early[0])}`);
+    await waitFor(page, () => window.ablationPlayground.value.finished, null, 'the copy run did not finish', 60_000);
+    const v = await value(page);
+    assert(v.accuracy > 0.9 && v.val_loss < 0.5 * v.floors.chance, `block attention copies: accuracy ${v.accuracy}, loss ${v.val_loss}, chance ${v.floors.chance}`);
+    const s = await status(page);
+    assert(/% copied/.test(s), `the status line says how much is copied: ${s}`);
+  });
+
+  test('Text works from another origin under a strict Content-Security-Policy (the text is a connect-src fetch)', async ({ page, baseUrl }) => {
+    const host = await startServer();
+    try {
+      const csp =
+        `default-src 'none'; script-src ${baseUrl} 'wasm-unsafe-eval'; worker-src blob: ${baseUrl}; ` +
+        `connect-src ${baseUrl}; style-src ${baseUrl}; img-src ${baseUrl}; ` +
+        `require-trusted-types-for 'script'; trusted-types ablation-playground`;
+      TEST_PAGES.set(
+        '/__test/csp-text.html',
+        () =>
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>text under CSP</title>` +
+          `<meta http-equiv="Content-Security-Policy" content="${csp}">` +
+          `<script type="module" src="${baseUrl}/www/ablation-playground.js"></script></head>` +
+          `<body><ablation-playground id="w" preset="text" panels="loss,writes"></ablation-playground></body></html>`,
+      );
+      const violations = [];
+      page.on('console', (m) => /Content Security Policy|Refused to/i.test(m.text()) && violations.push(m.text()));
+      await page.goto(`${host.url}/__test/csp-text.html`);
+      await waitFor(page, () => (document.getElementById('w')?.value?.val_loss ?? null) !== null && document.getElementById('w').value.step > 100, null, 'the text task did not train under CSP', 30_000);
+      const w = await page.evaluate(() => {
+        const s = document.getElementById('w').shadowRoot;
+        return { sample: s.querySelector('[data-el="writes-text"]').textContent, notice: s.querySelector('[data-el="notice"]').textContent };
+      });
+      await waitFor(page, () => document.getElementById('w').shadowRoot.querySelector('[data-el="writes-text"]').textContent.startsWith('OTHELLO.'), null, 'nothing written under CSP', 15_000);
+      assert(w.notice === '', `a notice under CSP: ${w.notice}`);
+      assert(!violations.length, `CSP violations: ${violations.join(' | ')}`);
+    } finally {
+      await host.close();
+    }
+  });
+}
