@@ -23,6 +23,7 @@ cargo test --release
 say "wasm tests (the core in wasm must reproduce the native run bit for bit)"
 cargo build --release --quiet --bin ablate
 ABLATE_REFERENCE="$(target/release/ablate $(cat tests/reference-run.args))" \
+ABLATE_TASK_REFERENCE="$(target/release/ablate $(cat tests/reference-task.args))" \
   cargo test --release --target wasm32-unknown-unknown
 
 say "release page build (the authors' build command)"

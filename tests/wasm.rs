@@ -8,12 +8,19 @@ use ablation_playground::Config;
 use wasm_bindgen_test::*;
 
 fn reference_config() -> (Config, usize) {
-    let args: Vec<&str> = include_str!("reference-run.args").split_whitespace().collect();
+    config_of(include_str!("reference-run.args"))
+}
+
+/// The configuration and steps of `ablate` flags (`--preset` first, as the CLI applies it).
+fn config_of(args: &str) -> (Config, usize) {
+    let args: Vec<&str> = args.split_whitespace().collect();
     let mut config = Config::default();
     let mut steps = 0;
     for pair in args.chunks(2) {
         let flag = pair[0].trim_start_matches("--");
-        if flag == "steps" {
+        if flag == "preset" {
+            config.set("preset", pair[1]).unwrap();
+        } else if flag == "steps" {
             steps = pair[1].parse().unwrap();
             config.steps = steps; // as the CLI reports it
         } else {
@@ -32,6 +39,20 @@ fn wasm_run_equals_native_run_bit_for_bit() {
     let (config, steps) = reference_config();
     let wasm = run(&config, steps).json().to_string();
     assert_eq!(wasm, native.trim());
+}
+
+/// The text task in wasm: the text installed from its bytes (the test's own copy; the shipped
+/// wasm never holds it), then embeddings, attention within sequences, the cross-entropy, the
+/// held-out loss and the sampled text all as the native CLI gives them.
+#[wasm_bindgen_test]
+fn the_text_task_in_wasm_equals_the_native_run_bit_for_bit() {
+    let Some(native) = option_env!("ABLATE_TASK_REFERENCE") else {
+        panic!("run through scripts/test.sh, which sets ABLATE_TASK_REFERENCE from the native CLI");
+    };
+    assert!(ablation_playground::training::corpus::text().is_none(), "no text until it is installed");
+    ablation_playground::training::corpus::install_text(include_bytes!("../www/data/shakespeare.txt")).unwrap();
+    let (config, steps) = config_of(include_str!("reference-task.args"));
+    assert_eq!(run(&config, steps).json().to_string(), native.trim());
 }
 
 #[wasm_bindgen_test]
