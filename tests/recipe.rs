@@ -199,3 +199,57 @@ fn post_norm_at_48_lower_lr_rescues_it_like_warmup() {
     assert!(lower < 0.85 && warm < 0.85, "both rescue it: lr 0.003 {lower}, warmup {warm}");
     assert!((lower - warm).abs() < 0.1, "about equally: lr 0.003 {lower}, warmup {warm}");
 }
+
+/// The sequence tasks' claims (README, "What really happens on the text and copy tasks"), over
+/// the same three seeds at depth 12: the held-out loss at the end of a run of the task's own
+/// defaults with the given changes.
+mod tasks {
+    use ablation_playground::config::{copy_defaults, text_defaults, Config, NormPlacement, SublayerKind};
+    use ablation_playground::training::corpus::the_text;
+    use ablation_playground::training::report::run;
+
+    fn held_out(config: &Config, steps: usize) -> Vec<(f64, f64)> {
+        super::SEEDS
+            .iter()
+            .map(|&seed| {
+                let r = run(&Config { seed, ..config.clone() }, steps);
+                let last = r.task.expect("a sequence task's record").evals.last().copied().unwrap();
+                assert_eq!(last.step, steps);
+                (last.loss, last.accuracy)
+            })
+            .collect()
+    }
+
+    fn median(mut xs: Vec<f64>) -> f64 {
+        xs.sort_by(f64::total_cmp);
+        xs[xs.len() / 2]
+    }
+
+    #[test]
+    fn text_only_a_stack_with_attention_gets_below_the_bigram_line() {
+        let floors = the_text().floors();
+        let steps = 1500;
+        let block = held_out(&text_defaults(), steps);
+        let mlp = held_out(&Config { sublayer: SublayerKind::Mlp, ..text_defaults() }, steps);
+        let plain = held_out(&Config { residual: false, norm: NormPlacement::Off, ..text_defaults() }, steps);
+        let losses = |v: &[(f64, f64)]| v.iter().map(|x| x.0).collect::<Vec<_>>();
+        // attention + FFN blocks, both switches on: below the bigram line on every seed
+        assert!(block.iter().all(|&(l, _)| l < floors.bigram), "block {:?} vs bigram {}", losses(&block), floors.bigram);
+        assert!(median(losses(&block)) < floors.bigram - 0.1, "block {:?}", losses(&block));
+        // no attention: at the bigram line at best (the held-out set's noise is about ±0.03)
+        assert!(mlp.iter().all(|&(l, _)| l > floors.bigram - 0.05), "mlp {:?} vs bigram {}", losses(&mlp), floors.bigram);
+        assert!(median(losses(&mlp)) < floors.unigram - 0.5, "mlp learns the bigrams: {:?}", losses(&mlp));
+        // both switches off: the characters' frequencies only
+        assert!(plain.iter().all(|&(l, _)| l > floors.unigram - 0.1), "both off {:?} vs unigram {}", losses(&plain), floors.unigram);
+    }
+
+    #[test]
+    fn copy_attention_copies_and_a_position_wise_stack_stays_at_chance() {
+        let chance = 10f64.ln();
+        let steps = 500;
+        let block = held_out(&copy_defaults(), steps);
+        let mlp = held_out(&Config { sublayer: SublayerKind::Mlp, ..copy_defaults() }, steps);
+        assert!(block.iter().all(|&(l, a)| a > 0.95 && l < 0.2 * chance), "block: {block:?}");
+        assert!(mlp.iter().all(|&(l, a)| a < 0.2 && l > 0.9 * chance), "mlp: {mlp:?}");
+    }
+}
