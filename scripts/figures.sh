@@ -8,6 +8,6 @@ cargo build --release --quiet --bin ablate
 grep -v '^#' www/figures/list.txt | while read -r name flags; do
   [ -n "$name" ] || continue
   # shellcheck disable=SC2086
-  target/release/ablate $flags --steps 500 --seed 1 --svg "www/figures/$name" > /dev/null
+  target/release/ablate --steps 500 --seed 1 $flags --svg "www/figures/$name" > /dev/null
 done
 echo "figures written to www/figures/"

@@ -13,9 +13,11 @@ fn committed_figures_are_up_to_date() {
         let name = words.next().unwrap();
         let flags: Vec<&str> = words.collect();
         let dir = std::env::temp_dir().join(format!("ablate-figures-{}-{name}", std::process::id()));
+        // as scripts/figures.sh: 500 steps and seed 1 unless the line says otherwise
         let out = Command::new(env!("CARGO_BIN_EXE_ablate"))
+            .args(["--steps", "500", "--seed", "1"])
             .args(&flags)
-            .args(["--steps", "500", "--seed", "1", "--svg", dir.to_str().unwrap()])
+            .args(["--svg", dir.to_str().unwrap()])
             .output()
             .unwrap();
         assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));

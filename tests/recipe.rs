@@ -234,13 +234,28 @@ mod tasks {
         let plain = held_out(&Config { residual: false, norm: NormPlacement::Off, ..text_defaults() }, steps);
         let losses = |v: &[(f64, f64)]| v.iter().map(|x| x.0).collect::<Vec<_>>();
         // attention + FFN blocks, both switches on: below the bigram line on every seed
-        assert!(block.iter().all(|&(l, _)| l < floors.bigram), "block {:?} vs bigram {}", losses(&block), floors.bigram);
+        assert!(
+            block.iter().all(|&(l, _)| l < floors.bigram),
+            "block {:?} vs bigram {}",
+            losses(&block),
+            floors.bigram
+        );
         assert!(median(losses(&block)) < floors.bigram - 0.1, "block {:?}", losses(&block));
         // no attention: at the bigram line at best (the held-out set's noise is about ±0.03)
-        assert!(mlp.iter().all(|&(l, _)| l > floors.bigram - 0.05), "mlp {:?} vs bigram {}", losses(&mlp), floors.bigram);
+        assert!(
+            mlp.iter().all(|&(l, _)| l > floors.bigram - 0.05),
+            "mlp {:?} vs bigram {}",
+            losses(&mlp),
+            floors.bigram
+        );
         assert!(median(losses(&mlp)) < floors.unigram - 0.5, "mlp learns the bigrams: {:?}", losses(&mlp));
         // both switches off: the characters' frequencies only
-        assert!(plain.iter().all(|&(l, _)| l > floors.unigram - 0.1), "both off {:?} vs unigram {}", losses(&plain), floors.unigram);
+        assert!(
+            plain.iter().all(|&(l, _)| l > floors.unigram - 0.1),
+            "both off {:?} vs unigram {}",
+            losses(&plain),
+            floors.unigram
+        );
     }
 
     #[test]

@@ -50,7 +50,8 @@ fn the_text_task_in_wasm_equals_the_native_run_bit_for_bit() {
         panic!("run through scripts/test.sh, which sets ABLATE_TASK_REFERENCE from the native CLI");
     };
     assert!(ablation_playground::training::corpus::text().is_none(), "no text until it is installed");
-    ablation_playground::training::corpus::install_text(include_bytes!("../www/data/shakespeare.txt")).unwrap();
+    ablation_playground::training::corpus::install_text(include_bytes!("../www/data/shakespeare.txt"))
+        .unwrap();
     let (config, steps) = config_of(include_str!("reference-task.args"));
     assert_eq!(run(&config, steps).json().to_string(), native.trim());
 }

@@ -71,14 +71,14 @@ export function createRenderer(w, { onRemovePin }) {
     }
   }
 
-  /** What each combination of All four writes: its name, then its text. */
-  let compareWritten = null;
-  function writeCompareWritings() {
-    const parts = w.view.compareWritings();
+  /** Texts beside the live one, from the View's pairs of strings (a name, then its text):
+   *  each as a figure, captioned "… writes", in the element `name`. */
+  const shownPairs = {};
+  function writePairs(name, parts) {
     const key = parts.join('\u0000');
-    if (key === compareWritten) return;
-    compareWritten = key;
-    const out = el('compare-writes');
+    if (key === shownPairs[name]) return;
+    shownPairs[name] = key;
+    const out = el(name);
     out.replaceChildren();
     for (let i = 0; i < parts.length; i += 2) {
       const figure = document.createElement('figure');
@@ -125,7 +125,8 @@ export function createRenderer(w, { onRemovePin }) {
       writeCompareTable(view.compareTable());
       writePins(view.pinLabels());
       writeWriting();
-      writeCompareWritings();
+      writePairs('compare-writes', view.compareWritings());
+      writePairs('pin-writes', view.pinWritings());
     },
   };
 }

@@ -84,6 +84,7 @@ export const TEMPLATE = `
       <h3 class="ap-writes-title">The model writes</h3>
       <p class="ap-writes-heading" data-el="writes-heading"></p>
       <pre class="ap-writes-text" data-el="writes-text"></pre>
+      <div class="ap-compare-writes" data-el="pin-writes" aria-label="What the pinned runs wrote"></div>
       <label class="ap-temperature">Temperature <input type="number" data-param="temperature" min="0" max="2" step="0.1"></label>
     </section>
     <figure class="ap-panel ap-wide" data-panel="compare" part="panel compare" hidden>

@@ -115,7 +115,13 @@ impl JobRunner {
     pub fn report(&mut self) -> Report {
         match &mut self.progress {
             Progress::Run(run, keep_loss) => Report::Run(Outcome::of(run, *keep_loss)),
-            Progress::Pin(session) => Report::Pin(Box::new(session.frame())),
+            Progress::Pin(session) => {
+                // a pin keeps what its stack writes at the pin's step (written once, at the end)
+                if !session.running() {
+                    session.write();
+                }
+                Report::Pin(Box::new(session.frame()))
+            }
             Progress::Knockout(_, knocking) => Report::Knockout(knocking.result().clone()),
         }
     }

@@ -266,6 +266,17 @@ pub fn writing_parts(w: &crate::training::writing::Writing) -> Vec<(&'static str
     parts
 }
 
+/// What each pinned run wrote at its step (a sequence task's): pairs of its label and text.
+pub fn pin_writings(pins: &[PinState], live: &Config) -> Vec<(String, String)> {
+    pins.iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let w = p.frame.as_ref()?.writing.as_ref()?;
+            Some((format!("{} {} (step {})", i + 1, pin_label(&p.pin.config, live), w.step), w.text.clone()))
+        })
+        .collect()
+}
+
 /// What the model writes, for the panel's heading: whose weights, at which temperature.
 pub fn writing_heading(m: &Frame) -> String {
     match (&m.writing, m.config.task) {

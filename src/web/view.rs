@@ -285,6 +285,16 @@ impl View {
         words::writing_parts(w).into_iter().flat_map(|(kind, text)| [kind.to_string(), text]).collect()
     }
 
+    /// What each pinned run wrote at its step, as pairs of strings: its label and its text.
+    #[wasm_bindgen(js_name = pinWritings)]
+    pub fn pin_writings(&self) -> Vec<String> {
+        let live = self.live_config();
+        words::pin_writings(&self.shown.pins, &live)
+            .into_iter()
+            .flat_map(|(label, text)| [label, text])
+            .collect()
+    }
+
     /// What each combination of All four writes once trained, as pairs of strings: its name
     /// and its text (none on the teacher task).
     #[wasm_bindgen(js_name = compareWritings)]

@@ -64,6 +64,11 @@ export default function registerTaskTests({ test, assert, AssertionError }) {
     await page.selectOption('[data-ap-root] [data-el="task"]', 'text');
     await waitFor(page, () => /held-out/.test(document.querySelector('[data-ap-root] [data-el="status"]').textContent), null, 'the text task again', 20_000);
     assert(fetched.length === 1, `the text stays cached across task switches: fetched ${fetched.length} times`);
+    note('pinning the run (the pin trains in a worker of the pool, which fetches its own copy)');
+    await page.click('[data-ap-root] [data-el="pin"]');
+    await waitFor(page, () => document.querySelectorAll('[data-ap-root] [data-el="pin-writes"] figure').length === 1, null, 'the pinned run keeps no sample', 60_000);
+    const pinned = await page.textContent('[data-ap-root] [data-el="pin-writes"]');
+    assert(/^1 .* writes/.test(pinned) && pinned.includes('OTHELLO.'), `the pin's sample, labelled: ${pinned.slice(0, 80)}`);
   });
 
   test('Text: a missing or damaged text gives a notice, and the widget trains on the regression task', async ({ page, load, problems }) => {
@@ -109,6 +114,11 @@ export default function registerTaskTests({ test, assert, AssertionError }) {
     assert(v.accuracy > 0.9 && v.val_loss < 0.5 * v.floors.chance, `block attention copies: accuracy ${v.accuracy}, loss ${v.val_loss}, chance ${v.floors.chance}`);
     const s = await status(page);
     assert(/% copied/.test(s), `the status line says how much is copied: ${s}`);
+    // All four: each combination's copies beside the others'
+    await page.click('[data-ap-root] [data-el="run-compare"]');
+    await waitFor(page, () => document.querySelectorAll('[data-ap-root] [data-el="compare-writes"] figure').length === 4, null, 'All four did not show what each combination writes', 90_000);
+    const four = await page.$$eval('[data-ap-root] [data-el="compare-writes"] figcaption', (c) => c.map((e) => e.textContent));
+    assert(four.some((c) => /both on/.test(c)) && four.some((c) => /both off/.test(c)), `the combinations are named: ${four}`);
   });
 
   test('Text works from another origin under a strict Content-Security-Policy (the text is a connect-src fetch)', async ({ page, baseUrl }) => {
