@@ -81,17 +81,17 @@ export const TEMPLATE = `
       <figcaption data-el="depth-summary"></figcaption>
     </figure>
     <section class="ap-panel ap-wide ap-writes" data-panel="writes" part="panel writes" aria-label="The model writes" hidden>
-      <h3 class="ap-writes-title">The model writes</h3>
+      <p class="ap-writes-title">The model writes</p>
       <p class="ap-writes-heading" data-el="writes-heading"></p>
       <pre class="ap-writes-text" data-el="writes-text"></pre>
-      <div class="ap-compare-writes" data-el="pin-writes" aria-label="What the pinned runs wrote"></div>
+      <div class="ap-compare-writes" data-el="pin-writes" role="group" aria-label="What the pinned runs wrote"></div>
       <label class="ap-temperature">Temperature <input type="number" data-param="temperature" min="0" max="2" step="0.1"></label>
     </section>
     <figure class="ap-panel ap-wide" data-panel="compare" part="panel compare" hidden>
       <canvas data-el="compare" role="img" aria-label="All four combinations"></canvas>
       <figcaption data-el="compare-summary"></figcaption>
       <table class="ap-table" data-el="compare-table"></table>
-      <div class="ap-compare-writes" data-el="compare-writes" aria-label="What each combination writes"></div>
+      <div class="ap-compare-writes" data-el="compare-writes" role="group" aria-label="What each combination writes"></div>
       <div class="ap-panel-buttons"><button type="button" data-el="again-compare">Train all four</button></div>
     </figure>
     <figure class="ap-panel ap-wide" data-panel="sweep" part="panel sweep" hidden>

@@ -775,14 +775,14 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
   // =======================================================================================
   // 8. The example lesson
 
-  test('the example lesson: four live instances, prose buttons drive them, noscript figures exist', async ({ page, baseUrl }) => {
+  test('the example lesson: six live instances, prose buttons drive them, noscript figures exist', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/www/lesson.html`);
     await waitFor(page, () => {
       const els = [...document.querySelectorAll('ablation-playground')];
-      return els.length === 4 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
-    }, null, async () => `expected four mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
+      return els.length === 6 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
+    }, null, async () => `expected six mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
     const ids = await page.evaluate(() => [...document.querySelectorAll('ablation-playground')].map((e) => e.id));
-    assert(sameJson(ids, ['four', 'deep', 'placement', 'knock']), `instances: ${ids}`);
+    assert(sameJson(ids, ['four', 'deep', 'placement', 'knock', 'text', 'copy']), `instances: ${ids}`);
     await waitElStatus(page, 'four', /^12 layers · Residual OFF · LayerNorm OFF · /, 15_000);
     // controls="..." hides what it does not list
     assert(await page.locator('#deep [data-control="depth"]').isHidden(), '#deep has controls without depth: its slider should be hidden');
@@ -843,7 +843,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
       }
       return out;
     });
-    assert(figures.filter((f) => f.pageUrl === '/www/lesson.html').length === 7, `the lesson's noscript should reference 7 figures: ${JSON.stringify(figures.map((f) => f.url))}`);
+    assert(figures.filter((f) => f.pageUrl === '/www/lesson.html').length === 11, `the lesson's noscript should reference 11 figures: ${JSON.stringify(figures.map((f) => f.url))}`);
     for (const f of figures) {
       assert(f.status === 200, `${f.url}: HTTP ${f.status}`);
       assert(/^image\/svg\+xml/.test(f.type), `${f.url} is served as ${f.type}`);

@@ -757,7 +757,7 @@ for (const colorScheme of ['light', 'dark']) {
   }, { colorScheme });
 }
 
-test('axe-core finds no WCAG 2.2 AA violation in the example lesson (four elements) and the comparison panels', async ({ page, baseUrl }) => {
+test('axe-core finds no WCAG 2.2 AA violation in the example lesson (six elements), the comparison panels and a sequence task\'s panels', async ({ page, baseUrl }) => {
   await page.goto(`${baseUrl}/www/lesson.html`);
   await waitFor(page, () => [...document.querySelectorAll('ablation-playground')].every((e) => e.shadowRoot?.querySelector('[data-el="status"]')), null,
     'the lesson\'s elements were not mounted', 30_000);
@@ -770,6 +770,11 @@ test('axe-core finds no WCAG 2.2 AA violation in the example lesson (four elemen
   await waitFor(page, () => window.ablationPlayground.value.knockout?.loss?.length === 3, null, 'the knockout did not finish');
   const panels = await axeViolations(page);
   assert(panels.length === 0, `the comparison panels: ${panels.join('; ')}`);
+  // the copy task: the Task menu, "The model writes" with its marked mistakes, the temperature
+  await page.goto(`${baseUrl}/?preset=copy&steps=5&depth=2`);
+  await waitFor(page, () => document.querySelector('[data-ap-root] [data-el="writes-text"]')?.textContent.includes('|'), null, 'the copy examples did not show');
+  const task = await axeViolations(page);
+  assert(task.length === 0, `the copy task's panels: ${task.join('; ')}`);
 });
 
 test('misspelt controls and panels lists are named in a notice and never hide everything', async ({ page, load }) => {
