@@ -43,6 +43,29 @@ fn time_step(config: &Config) -> (f64, f64) {
     time(|| step(&mut trainer))
 }
 
+/// The text task's own work (embedding, the unembedding over 70 characters, the softmax
+/// cross-entropy, and the held-out loss every 100 steps) against the same stack and tokens on
+/// the teacher task: the two alternated `rounds` times, each round's ratio of medians, and
+/// the median of those ratios (paired: a busy minute slows both sides of a round).
+pub fn task_overhead(config: &Config, rounds: usize) -> (f64, f64, f64) {
+    use ablation_playground::config::TaskKind;
+    let teacher = Config { task: TaskKind::Teacher, ..config.clone() };
+    let mut ratios = Vec::new();
+    let (mut t_ms, mut x_ms) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let t = time_step(&teacher).0;
+        let x = time_step(config).0;
+        ratios.push(x / t);
+        t_ms.push(t);
+        x_ms.push(x);
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    (median(t_ms), median(x_ms), median(ratios))
+}
+
 fn main() {
     // `cargo bench -- <filter>` runs the rows whose label contains the filter
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-')).unwrap_or_default();
@@ -63,6 +86,21 @@ fn main() {
                 median / depth as f64
             );
         }
+    }
+    let text = ablation_playground::config::text_defaults();
+    for (label, config) in [
+        ("text task, defaults (block depth 12, 128 tokens as 4 x 32)", text.clone()),
+        ("text task, block depth 48", Config { depth: 48, ..text.clone() }),
+        (
+            "text task, block depth 96, width 128, 256 tokens as 4 x 64",
+            Config { depth: 96, width: 128, tokens: 256, context: 64, ..text.clone() },
+        ),
+    ] {
+        if !label.contains(&filter) {
+            continue;
+        }
+        let (teacher, task, ratio) = task_overhead(&config, 5);
+        println!("{label:<62} teacher {teacher:>8.3} ms  text {task:>8.3} ms  text / teacher {ratio:.3} (median of 5 paired rounds)");
     }
     for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
         let label = format!("{sublayer:?} rebuild, depth 96").to_lowercase();

@@ -36,6 +36,38 @@ fn median_ms(batches: usize, mut f: impl FnMut()) -> f64 {
     times[batches / 2]
 }
 
+/// The text task's own work against the same stack and tokens on the teacher task, in wasm: the
+/// two alternated in 5 rounds, the median of the rounds' ratios (`benches/step.rs`'s twin).
+#[wasm_bindgen_test]
+#[ignore]
+fn text_task_against_the_teacher() {
+    use ablation_playground::config::{text_defaults, TaskKind};
+    use ablation_playground::Trainer;
+    ablation_playground::training::corpus::install_text(include_bytes!("../www/data/shakespeare.txt"))
+        .unwrap();
+    log("wasm: one training step, the text task against the teacher on the same stack and tokens (ms, median)");
+    let text = text_defaults();
+    for (label, config) in [
+        ("defaults (block depth 12, 128 tokens as 4 x 32)", text.clone()),
+        (
+            "block depth 96, width 128, 256 tokens as 4 x 64",
+            Config { depth: 96, width: 128, tokens: 256, context: 64, ..text.clone() },
+        ),
+    ] {
+        let teacher = Config { task: TaskKind::Teacher, ..config.clone() };
+        let step_ms = |config: &Config| {
+            let mut trainer = Trainer::<f32>::new(config);
+            median_ms(7, || {
+                trainer.one_step(true);
+            })
+        };
+        let mut rounds: Vec<(f64, f64)> = (0..5).map(|_| (step_ms(&teacher), step_ms(&config))).collect();
+        rounds.sort_by(|a, b| (a.1 / a.0).total_cmp(&(b.1 / b.0)));
+        let (t, x) = rounds[2];
+        log(&format!("{label:<50} teacher {t:>8.3}  text {x:>8.3}  text / teacher {:.3}", x / t));
+    }
+}
+
 #[wasm_bindgen_test]
 #[ignore]
 fn step_and_rebuild_at_depth_96() {

@@ -1,8 +1,8 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--vs DIR]
+//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--vs DIR]
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
-//     only the comparisons' part; --vs DIR alternates its pace and sweep figures with another
+//     only the comparisons' part; --tasks only the sequence tasks' part; --vs DIR alternates its pace and sweep figures with another
 //     build's site, for instance the last commit's, page by page, for paired ratios)
 //
 // Prints markdown tables for BENCHMARKS.md: training throughput and frame rate at depth 96;
@@ -31,6 +31,7 @@ import {
 
 const QUICK = process.argv.includes('--quick');
 const ONLY_COMPARISONS = process.argv.includes('--comparisons');
+const ONLY_TASKS = process.argv.includes('--tasks');
 const TRAIN_SECONDS = QUICK ? 4 : 10;
 const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
@@ -322,6 +323,28 @@ async function comparisons(browser, server, row, out, problems) {
   }
 }
 
+/** The sequence tasks' part of the benchmark (see main). */
+async function tasks(browser, server, row, out, problems) {
+  const settings = [
+    ['text, defaults (block depth 12, 128 tokens as 4 × 32)', '/?preset=text&steps=1000000'],
+    ['teacher, the same stack and tokens', '/?preset=text&task=teacher&steps=1000000'],
+    ['copy, defaults (block depth 12, 8 × 16)', '/?preset=copy&steps=1000000'],
+    ['text, block depth 96, width 128, 256 tokens as 4 × 64', '/?preset=text&depth=96&width=128&tokens=256&context=64&steps=1000000'],
+    ['text, block depth 96, width 128, one sequence of 256', '/?preset=text&depth=96&width=128&tokens=256&context=256&steps=1000000'],
+  ];
+  out.push('| sequence task | steps/s | frames/s | longest main-thread task | writing, share of the worker |', '|---|---:|---:|---:|---:|');
+  for (const [label, path] of settings) {
+    const p = await open(browser, server, path);
+    await p.page.waitForTimeout(3000);
+    const w = await window_(p.page, TRAIN_SECONDS);
+    const share = await p.page.evaluate(() => window.ablationPlayground.playground.timings?.writeShare ?? NaN);
+    problems.push(...p.problems);
+    await p.context.close();
+    row(label, w.stepsPerSecond.toFixed(1), w.fps.toFixed(1), w.longTasks ? `${fmt(w.longest)} ms (${w.longTasks} over 50 ms)` : 'none over 50 ms', Number.isFinite(share) ? `${(100 * share).toFixed(1)}%` : '–');
+  }
+  out.push('');
+}
+
 async function main() {
   const started = Date.now();
   const server = await startServer();
@@ -330,7 +353,7 @@ async function main() {
   const problems = [];
   const row = (...cells) => out.push(`| ${cells.join(' | ')} |`);
   try {
-    if (!ONLY_COMPARISONS) {
+    if (!ONLY_COMPARISONS && !ONLY_TASKS) {
       // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
       {
         const p = await open(browser, server, '/?depth=96');
@@ -402,12 +425,16 @@ async function main() {
       }
     }
     // 4. The comparisons.
-    await comparisons(browser, server, row, out, problems);
+    if (!ONLY_TASKS) await comparisons(browser, server, row, out, problems);
+    // 5. The sequence tasks: steps/s and frames/s at their defaults (and the teacher on the
+    // same stack and tokens), the longest main-thread task, and the share of the worker's
+    // time that writing the samples took.
+    if (!ONLY_COMPARISONS) await tasks(browser, server, row, out, problems);
   } finally {
     await browser.close().catch(() => {});
     await server.close();
   }
-  const bundle = ONLY_COMPARISONS ? [] : await bundleSizes();
+  const bundle = ONLY_COMPARISONS || ONLY_TASKS ? [] : await bundleSizes();
   if (bundle.length) out.push('| shipped file | raw / gzip -9 |', '|---|---:|');
   for (const b of bundle) row(`\`dist/${b.name}\``, `${kib(b.raw)} / ${kib(b.gzip)}`);
   const total = bundle.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });
