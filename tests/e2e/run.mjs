@@ -364,6 +364,9 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
   await page.keyboard.press('ArrowLeft');
   await waitStatus(page, /· LayerNorm ON \(pre\) ·/);
 
+  // The Task menu, next to the switches (choosing from it is the task tests' business).
+  await tab('task');
+
   // Play/Pause, Step, Reset.
   await tab('play');
   await page.keyboard.press('Space');
@@ -384,7 +387,8 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
   await page.keyboard.press('Enter');
   assert(await page.locator('details[data-control="more"]').evaluate((d) => d.open), 'Enter on More should open it');
   // the More panel's fields, in the parameter table's order (the schema the panel is built from)
-  const more = PARAMS.map((p) => p.name).filter((n) => !['depth', 'residual', 'norm', 'steps'].includes(n));
+  // (the task has its menu beside the switches, the temperature its field in "The model writes")
+  const more = PARAMS.map((p) => p.name).filter((n) => !['depth', 'residual', 'norm', 'task', 'temperature', 'steps'].includes(n));
   assert(more.at(-1) === 'seed', `the seed is the last field before Steps: ${more}`);
   for (const param of ['preset', ...more]) await tab(param);
 
