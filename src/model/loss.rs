@@ -29,47 +29,85 @@ pub fn mse_backward<F: Real>(pred: &DMatrix<F>, target: &DMatrix<F>, dpred: &mut
 
 /// Mean softmax cross-entropy, in nats, of `logits` (T, V) against the next tokens `targets`
 /// (T), over the positions `scored` marks (all of them if `scored` is empty):
-/// `L = −mean_t log softmax(logits[t])[targets[t]]`, in f64 with the max subtracted.
-pub fn cross_entropy<F: Real>(logits: &DMatrix<F>, targets: &[u32], scored: &[bool]) -> f64 {
+/// `L = −mean_t log softmax(logits[t])[targets[t]]`; and each position's softmax into `probs`
+/// (T, V), which `cross_entropy_backward_from_probs` turns into the gradient. The logits are
+/// column-major, so each step goes down a whole column at once: the rows' maxima, then
+/// `exp(l − max)` in `F` (`exp_det`, the same bits natively and in wasm) and the rows' sums, in
+/// column order; the loss itself is summed in f64 (`max + ln Σ − l_target` per scored row).
+/// (In f64 with `libm::exp`, three exponentials per logit between the loss and its backward
+/// took a fifth of a depth-12 text step.)
+pub fn softmax_cross_entropy<F: Real>(
+    logits: &DMatrix<F>,
+    targets: &[u32],
+    scored: &[bool],
+    probs: &mut DMatrix<F>,
+) -> f64 {
     let (t, v) = logits.shape();
+    let (l, p) = (logits.as_slice(), probs.as_mut_slice());
+    let mut max: Vec<F> = l[..t].to_vec();
+    for c in 1..v {
+        for (m, &x) in max.iter_mut().zip(&l[c * t..(c + 1) * t]) {
+            *m = m.max(x);
+        }
+    }
+    let mut sum = vec![F::zero(); t];
+    for c in 0..v {
+        let (col, out) = (&l[c * t..(c + 1) * t], &mut p[c * t..(c + 1) * t]);
+        for (((e, &x), &m), acc) in out.iter_mut().zip(col).zip(&max).zip(&mut sum) {
+            *e = (x - m).exp_det();
+            *acc += *e;
+        }
+    }
     let mut total = 0.0;
     let mut count = 0usize;
     for row in 0..t {
-        if !scored.is_empty() && !scored[row] {
-            continue;
+        if scored.is_empty() || scored[row] {
+            let target = l[targets[row] as usize * t + row];
+            total += max[row].f64() + libm::log(sum[row].f64()) - target.f64();
+            count += 1;
         }
-        let max = (0..v).map(|c| logits[(row, c)].f64()).fold(f64::NEG_INFINITY, f64::max);
-        let sum: f64 = (0..v).map(|c| libm::exp(logits[(row, c)].f64() - max)).sum();
-        total += max + libm::log(sum) - logits[(row, targets[row] as usize)].f64();
-        count += 1;
+    }
+    let inverse: Vec<F> = sum.iter().map(|&s| F::one() / s).collect();
+    for c in 0..v {
+        for (e, &r) in p[c * t..(c + 1) * t].iter_mut().zip(&inverse) {
+            *e *= r;
+        }
     }
     total / count.max(1) as f64
 }
 
-/// `∂L/∂logits[t] = (softmax(logits[t]) − onehot(targets[t])) / n` at the scored positions,
-/// zero elsewhere (n: how many are scored).
+/// In place: `probs` (from `softmax_cross_entropy`) becomes `∂L/∂logits`:
+/// `(softmax − onehot(target)) / n` at the scored positions, zero elsewhere (n: how many).
+pub fn cross_entropy_backward_from_probs<F: Real>(probs: &mut DMatrix<F>, targets: &[u32], scored: &[bool]) {
+    let (t, v) = probs.shape();
+    let count = if scored.is_empty() { t } else { scored.iter().filter(|&&s| s).count() };
+    let scale = F::of(1.0 / count.max(1) as f64);
+    let p = probs.as_mut_slice();
+    for row in 0..t {
+        p[targets[row] as usize * t + row] -= F::one();
+    }
+    for c in 0..v {
+        for (row, g) in p[c * t..(c + 1) * t].iter_mut().enumerate() {
+            *g = if scored.is_empty() || scored[row] { *g * scale } else { F::zero() };
+        }
+    }
+}
+
+/// `softmax_cross_entropy`'s loss alone.
+pub fn cross_entropy<F: Real>(logits: &DMatrix<F>, targets: &[u32], scored: &[bool]) -> f64 {
+    let mut probs = DMatrix::zeros(logits.nrows(), logits.ncols());
+    softmax_cross_entropy(logits, targets, scored, &mut probs)
+}
+
+/// `∂L/∂logits` of `cross_entropy` into `dlogits`.
 pub fn cross_entropy_backward<F: Real>(
     logits: &DMatrix<F>,
     targets: &[u32],
     scored: &[bool],
     dlogits: &mut DMatrix<F>,
 ) {
-    let (t, v) = logits.shape();
-    let count = if scored.is_empty() { t } else { scored.iter().filter(|&&s| s).count() };
-    let scale = 1.0 / count.max(1) as f64;
-    for row in 0..t {
-        if !scored.is_empty() && !scored[row] {
-            (0..v).for_each(|c| dlogits[(row, c)] = F::zero());
-            continue;
-        }
-        let max = (0..v).map(|c| logits[(row, c)].f64()).fold(f64::NEG_INFINITY, f64::max);
-        let sum: f64 = (0..v).map(|c| libm::exp(logits[(row, c)].f64() - max)).sum();
-        for c in 0..v {
-            let p = libm::exp(logits[(row, c)].f64() - max) / sum;
-            let onehot = if c == targets[row] as usize { 1.0 } else { 0.0 };
-            dlogits[(row, c)] = F::of(scale * (p - onehot));
-        }
-    }
+    softmax_cross_entropy(logits, targets, scored, dlogits);
+    cross_entropy_backward_from_probs(dlogits, targets, scored);
 }
 
 /// The likeliest token at each position: the first of the largest logits.

@@ -14,7 +14,7 @@ use crate::model::batch::{Batch, Tokens};
 use crate::model::embedding::Embedding;
 use crate::model::layer::Layer;
 use crate::model::linear::Linear;
-use crate::model::loss::{cross_entropy, cross_entropy_backward, mse, mse_backward};
+use crate::model::loss::{cross_entropy_backward_from_probs, mse, mse_backward, softmax_cross_entropy};
 use crate::model::norm::Norm;
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
@@ -187,7 +187,10 @@ impl<F: Real> Stack<F> {
         }
         match target {
             Target::Values(y) => mse(&self.pred, y),
-            Target::Next(tokens) => cross_entropy(&self.pred, &tokens.next, &tokens.scored),
+            // the softmax waits in dpred for the backward, which subtracts the targets
+            Target::Next(tokens) => {
+                softmax_cross_entropy(&self.pred, &tokens.next, &tokens.scored, &mut self.dpred)
+            }
             Target::None => f64::NAN,
         }
     }
@@ -258,7 +261,7 @@ impl<F: Real> Stack<F> {
         let depth = self.layers.len();
         match target {
             Target::Values(y) => mse_backward(&self.pred, y, &mut self.dpred),
-            Target::Next(t) => cross_entropy_backward(&self.pred, &t.next, &t.scored, &mut self.dpred),
+            Target::Next(t) => cross_entropy_backward_from_probs(&mut self.dpred, &t.next, &t.scored),
             Target::None => unreachable!("a pass without a loss has nothing to back-propagate"),
         }
         let [g_top, g_next] = &mut self.grad;
