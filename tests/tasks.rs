@@ -285,3 +285,30 @@ fn a_batch_of_sequences_is_each_sequence_on_its_own() {
         }
     }
 }
+
+#[test]
+fn a_sample_written_a_few_characters_at_a_time_is_the_sample_written_at_once() {
+    use ablation_playground::config::{Config, TaskKind};
+    use ablation_playground::training::frame::Frame;
+    use ablation_playground::training::session::Session;
+    let config =
+        Config { depth: 2, task: TaskKind::Text, tokens: 64, context: 32, steps: 10, ..Config::default() };
+    let trained = || {
+        let mut s = Session::new(&config);
+        while s.train_step() {}
+        s
+    };
+    let (mut at_once, mut by_parts) = (trained(), trained());
+    at_once.write();
+    let mut calls = 0;
+    while by_parts.write_some(7) {
+        calls += 1;
+    }
+    assert_eq!(calls, 200 / 7, "a call per 7 characters until the 200th");
+    let writing = |s: &mut Session| Frame::decode(&s.frame().encode()).unwrap().writing.unwrap();
+    assert_eq!(writing(&mut at_once), writing(&mut by_parts));
+    assert!(
+        !by_parts.write_some(7) && !by_parts.writing_is_stale(),
+        "nothing more to write for these weights"
+    );
+}

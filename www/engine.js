@@ -20,6 +20,11 @@ const STEPS_PER_TURN = 100;
 const WRITE_MS = 400;
 /** ...and at most once per this many times its own cost: it takes at most a tenth of the time. */
 const WRITE_SHARE = 10;
+/** A sample is written this long at a time, between training slices (a whole one takes
+ *  seconds at depth 96 and width 128), so that the inbox is read as often as training allows. */
+const WRITE_SLICE_MS = 4;
+/** While training, writing takes at most this share of the worker's time since the run began. */
+const WRITE_SHARE_MAX = 0.09;
 
 /**
  * `ensureText()` for a worker (or the page): a promise that the text task's text, fetched from
@@ -68,6 +73,10 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     frameMs: FRAME_MS,
     /** What the model writes is made again no sooner than this. */
     writeDue: 0,
+    /** A sample is under way; its cost so far; characters per call, sized to WRITE_SLICE_MS. */
+    writing: false,
+    writeCost: 0,
+    charsPerCall: 1,
     /** The text is being fetched for the desired state waiting in `wanted`. */
     fetching: false,
   };
@@ -123,6 +132,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       timings.restartMs = performance.now() - t0;
       timings.writeMs = 0;
       since = performance.now();
+      loop.writeCost = 0;
+      loop.charsPerCall = 1; // a new stack's characters may cost far more: measure again
     }
     const session = loop.session;
     loop.stepsOwed += Math.max(0, state.steps - seen.steps);
@@ -157,23 +168,34 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       if (performance.now() - loop.lastPost >= loop.frameMs || !session.running) send();
     }
     // what the model writes: a few times a second at most while training, and at once for
-    // weights that have stopped changing
-    if (session.writingStale && (performance.now() >= loop.writeDue || !busy())) {
+    // weights that have stopped changing; a slice of a sample per turn, and while training
+    // only as long as writing has taken under a tenth of the time since the run began (one
+    // character at depth 96 with a context of 256 costs a third of a second)
+    const training = (loop.playing && session.running) || loop.stepsOwed > 0;
+    const withinShare = timings.writeMs <= (WRITE_SHARE_MAX * (performance.now() - since));
+    const due = loop.writing || (session.writingStale && (performance.now() >= loop.writeDue || !training));
+    if (due && (!training || withinShare)) {
       const t0 = performance.now();
-      session.write();
+      loop.writing = session.writeSome(loop.charsPerCall);
       const t1 = performance.now();
-      loop.writeDue = t1 + Math.max(WRITE_MS, WRITE_SHARE * (t1 - t0));
+      const perChar = (t1 - t0) / loop.charsPerCall;
+      loop.charsPerCall = Math.max(1, Math.min(200, Math.round(WRITE_SLICE_MS / Math.max(perChar, 1e-3))));
+      loop.writeCost += t1 - t0;
       timings.writeMs += t1 - t0;
       timings.writeShare = timings.writeMs / Math.max(1, t1 - since);
-      if (!busy()) send();
+      if (!loop.writing) {
+        loop.writeDue = t1 + Math.max(WRITE_MS, WRITE_SHARE * loop.writeCost);
+        loop.writeCost = 0;
+        if (!busy()) send();
+      }
     }
     timings.tickMs = performance.now() - tickStart;
     if (busy()) schedule();
   }
 
-  /** Work is left: training while playing, or Step presses. */
+  /** Work is left: training while playing, Step presses, or a sample under way. */
   function busy() {
-    return (loop.playing && loop.session.running) || loop.stepsOwed > 0;
+    return (loop.playing && loop.session.running) || loop.stepsOwed > 0 || loop.writing;
   }
 
   /** Probes, encodes and posts a frame; keeps the probe's share of the time bounded. */

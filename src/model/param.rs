@@ -30,8 +30,14 @@ impl<F: Real> Param<F> {
 /// `keep`, also appended there, in drawing order), or copied from such a kept draw. A copy has
 /// the same bits as the draw, and costs a memcpy instead of a normal sample per weight.
 pub enum Draw<'a, F: Real> {
-    Fresh { rng: Rng, keep: Option<&'a mut Vec<F>> },
+    Fresh {
+        rng: Rng,
+        keep: Option<&'a mut Vec<F>>,
+    },
     Kept(&'a [F]),
+    /// Zeros, for a stack whose weights are about to be copied in (the sampling twin): no
+    /// normals drawn.
+    Zeros,
 }
 
 impl<'a, F: Real> Draw<'a, F> {
@@ -60,6 +66,7 @@ impl<'a, F: Real> Draw<'a, F> {
                 *values = rest;
                 out.copy_from_slice(these);
             }
+            Draw::Zeros => out.fill(F::zero()),
         }
     }
 }

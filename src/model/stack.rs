@@ -86,6 +86,15 @@ impl<F: Real> Stack<F> {
         Self::with_layers(config, (0..config.depth).map(|i| Layer::new(config, i)).collect())
     }
 
+    /// A stack of `config`'s shapes whose layers' weights are all zero, drawn from no stream:
+    /// for one whose weights are copied in at once (`load_weights`).
+    pub fn unweighted(config: &Config) -> Self {
+        Self::with_layers(
+            config,
+            (0..config.depth).map(|i| Layer::with_draw(config, i, &mut Draw::Zeros)).collect(),
+        )
+    }
+
     /// A stack made of the given layers, which must be `Layer::new(config, i)` for i = 0, 1, …
     /// (for example clones kept from a stack of another depth with the same seed).
     pub fn with_layers(config: &Config, mut layers: Vec<Layer<F>>) -> Self {

@@ -65,7 +65,9 @@ impl JobRunner {
     pub fn new(job: Job) -> Result<JobRunner, String> {
         let progress = match job {
             Job::Run { config, steps, keep_loss } => {
-                Progress::Run(Box::new(RunInProgress::new(&config, steps)), keep_loss)
+                // All four's runs keep their curve and write; the sweep's do neither
+                let run = RunInProgress::new(&config, steps);
+                Progress::Run(Box::new(if keep_loss { run } else { run.without_writing() }), keep_loss)
             }
             Job::Pin(pin) => Progress::Pin(Box::new(Session::new(&pin.config))),
             Job::Knockout { config, weights, .. } => {

@@ -75,7 +75,9 @@ impl Outcome {
 /// shared, so the outcomes are the same bits on any number of threads.
 pub fn run_all(configs: &[Config], steps: usize, keep_loss: bool, threads: usize) -> Vec<Outcome> {
     let run = |config: &Config| {
-        let mut run = RunInProgress::new(config, steps);
+        let run = RunInProgress::new(config, steps);
+        // All four's runs keep their curve and write; the sweep's do neither
+        let mut run = if keep_loss { run } else { run.without_writing() };
         run.advance(usize::MAX);
         Outcome::of(&run, keep_loss)
     };

@@ -92,8 +92,9 @@ pub fn trained(config: &Config, steps: usize) -> (Run, Trainer<f32>) {
 /// Either way it is the same calls of `one_step` in the same order: the same bits.
 pub struct RunInProgress {
     trainer: Trainer<f32>,
-    /// What the trained stack writes, once the run is done (a sequence task's).
+    /// What the trained stack writes, once the run is done (a sequence task's, if asked).
     written: Option<Writing>,
+    writes: bool,
     init: Snapshot,
     /// Loss before each update, then after the last: `steps + 1` values once done.
     loss: Vec<f64>,
@@ -106,7 +107,14 @@ impl RunInProgress {
     pub fn new(config: &Config, steps: usize) -> RunInProgress {
         let mut trainer = Trainer::<f32>::new(config);
         let init = Snapshot::take(&mut trainer);
-        RunInProgress { trainer, written: None, init, loss: Vec::with_capacity(steps + 1), steps }
+        RunInProgress {
+            trainer,
+            written: None,
+            writes: true,
+            init,
+            loss: Vec::with_capacity(steps + 1),
+            steps,
+        }
     }
 
     /// Takes up to `max_steps` more steps (the last, measuring-only step counts as one) and
@@ -123,10 +131,17 @@ impl RunInProgress {
             self.loss.push(self.trainer.one_step(update));
             taken += 1;
         }
-        if self.is_done() && self.written.is_none() && self.trainer.diverged_at.is_none() {
+        if self.writes && self.is_done() && self.written.is_none() && self.trainer.diverged_at.is_none() {
             self.written = write(&mut self.trainer, &mut None);
         }
         self.is_done()
+    }
+
+    /// The same run, but its trained stack writes nothing (a sweep's runs: nobody reads it,
+    /// and at depth 96 a sample costs seconds).
+    pub fn without_writing(mut self) -> RunInProgress {
+        self.writes = false;
+        self
     }
 
     /// A sequence task's end, once the run is done: the last held-out measurement and what

@@ -4,7 +4,6 @@
 //! time slice allows and sends `frame()` to be drawn.
 
 use crate::config::{Config, TaskKind};
-use crate::model::stack::Stack;
 use crate::model::stats::{histogram, Histogram, Range};
 use crate::training::frame::Frame;
 use crate::training::initial_layers::{same_shapes, InitialLayers};
@@ -12,7 +11,7 @@ use crate::training::loss_history::LossHistory;
 use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
 use crate::training::task::floors;
 use crate::training::train::{Eval, Trainer};
-use crate::training::writing::{copy_examples, write, Writing};
+use crate::training::writing::{copy_examples, write, Sampling, Twin, Writing};
 
 /// Held-out measurements a frame carries at most: evenly spaced, the last always among them.
 pub const FRAME_EVALS: usize = 256;
@@ -32,7 +31,9 @@ pub struct Session {
     generation: u32,
     /// What the model wrote last, and the sampling stack (`writing::write`'s cache).
     writing: Option<Writing>,
-    twin: Option<(Config, Stack<f32>)>,
+    twin: Twin,
+    /// A text sample being written, a few characters per call of `write_some`.
+    sampling: Option<Sampling>,
 }
 
 fn default_range() -> (f64, f64) {
@@ -59,6 +60,7 @@ impl Session {
             generation: 0,
             writing: None,
             twin: None,
+            sampling: None,
         }
         .with_copy_examples()
     }
@@ -94,6 +96,7 @@ impl Session {
             }
             if config.temperature != old.temperature {
                 self.writing = None;
+                self.sampling = None;
             }
             self.trainer.config.steps = config.steps;
             self.trainer.config.temperature = config.temperature;
@@ -114,6 +117,7 @@ impl Session {
         self.probed = true;
         self.stop_at = config.steps;
         self.writing = None;
+        self.sampling = None;
         self.copy_examples();
         true
     }
@@ -195,14 +199,36 @@ impl Session {
         }
     }
 
-    /// Lets the current weights write (on the text task, about 200 sampled characters: some
-    /// training steps' work, which the caller spaces out); frames carry it until the next.
+    /// Lets the current weights write, at once (on the text task, 200 sampled characters:
+    /// some training steps' work); frames carry it until the next.
     pub fn write(&mut self) {
-        if self.trainer.diverged_at.is_none()
-            && self.writing.as_ref().is_none_or(|w| w.step != self.trainer.step)
-        {
+        if self.trainer.diverged_at.is_none() && self.writing_is_stale() {
+            self.sampling = None;
             self.writing = write(&mut self.trainer, &mut self.twin);
         }
+    }
+
+    /// Writes up to `chars` more characters of a text sample, beginning one with the current
+    /// weights if none is under way and what was written is stale; returns whether a sample
+    /// is still under way (its weights are those of the step it began at). On the copy task
+    /// the examples are written at once.
+    pub fn write_some(&mut self, chars: usize) -> bool {
+        if self.trainer.config.task != TaskKind::Text {
+            self.write();
+            return false;
+        }
+        if self.sampling.is_none() {
+            if self.trainer.diverged_at.is_some() || !self.writing_is_stale() {
+                return false;
+            }
+            self.sampling = Some(Sampling::begin(&mut self.trainer, &mut self.twin));
+        }
+        let done = self.sampling.as_mut().expect("under way").advance(&mut self.twin, chars);
+        if done.is_some() {
+            self.writing = done;
+            self.sampling = None;
+        }
+        self.sampling.is_some()
     }
 
     /// Whether what the model wrote is older than its weights (or there is none yet).

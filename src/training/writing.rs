@@ -60,13 +60,22 @@ pub fn twin_config(config: &Config) -> Config {
     Config { tokens: config.sequence(), context: config.sequence(), ..config.clone() }
 }
 
-/// What `trainer`'s stack writes now. `twin` caches the sampling stack between calls (it is
-/// rebuilt when the configuration changes). The copy task's examples come from the probe
-/// batch, in one forward pass; the teacher writes nothing.
-pub fn write(trainer: &mut Trainer<f32>, twin: &mut Option<(Config, Stack<f32>)>) -> Option<Writing> {
+/// The sampling stack, cached between samples (rebuilt when the configuration changes).
+pub type Twin = Option<(Config, Stack<f32>)>;
+
+/// What `trainer`'s stack writes now, at once. `twin` caches the sampling stack. The copy
+/// task's examples come from the probe batch, in one forward pass; the teacher writes nothing.
+pub fn write(trainer: &mut Trainer<f32>, twin: &mut Twin) -> Option<Writing> {
     match trainer.config.task {
         TaskKind::Teacher => None,
-        TaskKind::Text => Some(write_text(trainer, twin)),
+        TaskKind::Text => {
+            let mut sampling = Sampling::begin(trainer, twin);
+            Some(loop {
+                if let Some(w) = sampling.advance(twin, SAMPLE_CHARS) {
+                    break w;
+                }
+            })
+        }
         TaskKind::Copy => {
             trainer.probe_forward_skipping(None);
             Some(copy_examples(trainer))
@@ -74,27 +83,62 @@ pub fn write(trainer: &mut Trainer<f32>, twin: &mut Option<(Config, Stack<f32>)>
     }
 }
 
-fn write_text(trainer: &mut Trainer<f32>, twin: &mut Option<(Config, Stack<f32>)>) -> Writing {
-    let config = twin_config(&trainer.config);
-    if twin.as_ref().is_none_or(|(c, _)| *c != config) {
-        *twin = Some((config.clone(), Stack::new(&config)));
+/// A text sample being written, a few characters at a time (at depth 96 and width 128 a
+/// whole sample takes seconds: the worker writes it between its training slices). The twin
+/// holds the weights of the step it began at until it is done.
+pub struct Sampling {
+    ids: Vec<u32>,
+    given: usize,
+    rng: Rng,
+    step: usize,
+    window: Vec<u32>,
+    temperature: f64,
+}
+
+impl Sampling {
+    /// Starts a sample of `trainer`'s stack as it is now: its weights go into the twin.
+    pub fn begin(trainer: &mut Trainer<f32>, twin: &mut Twin) -> Sampling {
+        let config = twin_config(&trainer.config);
+        if twin.as_ref().is_none_or(|(c, _)| *c != config) {
+            // its weights are copied in just below: none drawn for it
+            *twin = Some((config.clone(), Stack::unweighted(&config)));
+        }
+        let (_, stack) = twin.as_mut().expect("just made");
+        stack.load_weights(&trainer.weights()).expect("the twin has the stack's parameters");
+        let ids = the_text().encode(PROMPT);
+        Sampling {
+            given: ids.len(),
+            ids,
+            rng: Rng::new(config.seed, Stream::Sample),
+            step: trainer.step,
+            window: vec![0u32; config.sequence()],
+            temperature: config.temperature,
+        }
     }
-    let (_, stack) = twin.as_mut().expect("just made");
-    stack.load_weights(&trainer.weights()).expect("the twin has the stack's parameters");
-    let corpus = the_text();
-    let c = config.sequence();
-    let mut ids = corpus.encode(PROMPT);
-    let given = ids.len();
-    let mut rng = Rng::new(config.seed, Stream::Sample);
-    let mut window = vec![0u32; c];
-    for _ in 0..SAMPLE_CHARS {
-        // the last C ids, from position 0; later positions are padding the causal mask ignores
-        let seen = &ids[ids.len().saturating_sub(c)..];
-        window[..seen.len()].copy_from_slice(seen);
-        stack.forward_ids(&window);
-        ids.push(sample_token(stack.prediction(), seen.len() - 1, config.temperature, &mut rng));
+
+    /// Samples up to `chars` more characters with the twin `begin` filled; the sample once it
+    /// has `SAMPLE_CHARS`.
+    pub fn advance(&mut self, twin: &mut Twin, chars: usize) -> Option<Writing> {
+        let (_, stack) = twin.as_mut().expect("a sampling's twin");
+        let c = self.window.len();
+        for _ in 0..chars.max(1) {
+            if self.ids.len() - self.given >= SAMPLE_CHARS {
+                break;
+            }
+            // the last C ids, from position 0; later positions are padding the causal mask ignores
+            let seen = &self.ids[self.ids.len().saturating_sub(c)..];
+            self.window[..seen.len()].copy_from_slice(seen);
+            stack.forward_ids(&self.window);
+            let next = sample_token(stack.prediction(), seen.len() - 1, self.temperature, &mut self.rng);
+            self.ids.push(next);
+        }
+        (self.ids.len() - self.given >= SAMPLE_CHARS).then(|| Writing {
+            step: self.step,
+            text: the_text().decode(&self.ids),
+            given: self.given,
+            wrong: Vec::new(),
+        })
     }
-    Writing { step: trainer.step, text: corpus.decode(&ids), given, wrong: Vec::new() }
 }
 
 /// The copy task's held-out examples, read from the last pass, which must be the probe

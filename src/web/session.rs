@@ -35,10 +35,12 @@ impl Session {
         Ok(restart)
     }
 
-    /// Lets the current weights write what the page's "The model writes" shows: on the text
-    /// task about 200 sampled characters, some steps' work (the caller spaces the calls out).
-    pub fn write(&mut self) {
-        self.inner.write();
+    /// Writes up to `chars` more characters of what "The model writes" shows (a sample begun
+    /// with the current weights if none is under way and the last is stale); returns whether
+    /// a sample is still under way. The caller spaces the samples out and sizes the calls.
+    #[wasm_bindgen(js_name = writeSome)]
+    pub fn write_some(&mut self, chars: u32) -> bool {
+        self.inner.write_some(chars as usize)
     }
 
     /// What the model wrote is older than its weights: a `write` would show something new.
