@@ -9,7 +9,7 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, TEST_PAGES, makeWaitFor, startServer } from './lib.mjs';
+import { DIST, TEST_PAGES, makeWaitFor, startServer, strictCsp } from './lib.mjs';
 
 /** A host page on its own origin that embeds one element from `widget` (the dist/ origin). */
 function hostPage(widget, { head = '', element = '<ablation-playground id="w" depth="6" panels="histogram,loss"></ablation-playground>' } = {}) {
@@ -140,10 +140,7 @@ export default function registerHostTests({ test, assert, AssertionError }) {
     const host = await startServer();
     try {
       // Trusted Types too: the widget's HTML and worker URLs go through its named policy.
-      const csp =
-        `default-src 'none'; script-src ${baseUrl} 'wasm-unsafe-eval'; worker-src blob: ${baseUrl}; ` +
-        `connect-src ${baseUrl}; style-src ${baseUrl}; img-src ${baseUrl}; ` +
-        `require-trusted-types-for 'script'; trusted-types ablation-playground`;
+      const csp = strictCsp(baseUrl);
       const head = `<meta http-equiv="Content-Security-Policy" content="${csp}">`;
       TEST_PAGES.set('/__test/csp.html', () => hostPage(baseUrl, { head }));
       const violations = [];

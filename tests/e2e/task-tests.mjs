@@ -7,7 +7,7 @@
 // uncaught exception, failed request (the tests that break the text on purpose say so) or
 // visible error box.
 
-import { TEST_PAGES, canvasHash, makeWaitFor, startServer } from './lib.mjs';
+import { TEST_PAGES, canvasHash, makeWaitFor, startServer, strictCsp } from './lib.mjs';
 
 const TEXT_PATH = '/www/data/shakespeare.txt';
 
@@ -124,10 +124,7 @@ export default function registerTaskTests({ test, assert, AssertionError }) {
   test('Text works from another origin under a strict Content-Security-Policy (the text is a connect-src fetch)', async ({ page, baseUrl }) => {
     const host = await startServer();
     try {
-      const csp =
-        `default-src 'none'; script-src ${baseUrl} 'wasm-unsafe-eval'; worker-src blob: ${baseUrl}; ` +
-        `connect-src ${baseUrl}; style-src ${baseUrl}; img-src ${baseUrl}; ` +
-        `require-trusted-types-for 'script'; trusted-types ablation-playground`;
+      const csp = strictCsp(baseUrl);
       TEST_PAGES.set(
         '/__test/csp-text.html',
         () =>
