@@ -312,3 +312,15 @@ fn a_sample_written_a_few_characters_at_a_time_is_the_sample_written_at_once() {
         "nothing more to write for these weights"
     );
 }
+
+#[test]
+fn a_run_on_the_page_measures_its_held_out_loss_where_it_stops() {
+    use ablation_playground::config::{copy_defaults, Config};
+    use ablation_playground::training::session::Session;
+    let mut s = Session::new(&Config { depth: 2, steps: 30, ..copy_defaults() });
+    while s.train_step() {}
+    let f = s.frame();
+    let steps: Vec<usize> = f.evals.iter().map(|e| e.step).collect();
+    assert_eq!(steps, [0, 30], "step 0, then the step the run stopped at");
+    assert!(f.evals[1].accuracy.is_finite());
+}

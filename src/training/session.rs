@@ -150,6 +150,10 @@ impl Session {
         let loss = self.trainer.one_step(true);
         self.history.push(loss);
         self.probed = false;
+        if !self.running() {
+            // where a run stops, its held-out loss is measured, whatever the step
+            self.trainer.evaluate();
+        }
         true
     }
 

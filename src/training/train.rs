@@ -125,9 +125,13 @@ impl<F: Real> Trainer<F> {
         loss
     }
 
-    /// Measures the held-out loss (and the copy task's accuracy) now, once per step.
-    fn evaluate(&mut self) {
-        if self.evals.last().is_some_and(|e| e.step == self.step) {
+    /// Measures the held-out loss (and the copy task's accuracy) now, once per step (a
+    /// sequence task's; nothing on the teacher, or after a divergence).
+    pub fn evaluate(&mut self) {
+        if self.config.task == TaskKind::Teacher
+            || self.diverged_at.is_some()
+            || self.evals.last().is_some_and(|e| e.step == self.step)
+        {
             return;
         }
         let (mut loss, mut right) = (0.0, 0.0);

@@ -288,7 +288,7 @@ pub fn writing_heading(m: &Frame) -> String {
             "At step {}, from the prompt {:?}, temperature {}",
             w.step,
             crate::training::writing::PROMPT,
-            short(m.config.temperature)
+            crate::config::format_float(m.config.temperature)
         ),
     }
 }

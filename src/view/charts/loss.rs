@@ -11,10 +11,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-/// A floor's name sits on its line; the held-out loss's left of its last point (inside the
-/// plot however far the run has gone).
+/// A floor's name sits on its line; the held-out loss's beside its last point, on the side
+/// with room (inside the plot however far the run has gone).
 const ABOVE: Pos = Pos { h_pos: HPos::Left, v_pos: VPos::Bottom };
 const LEFT: Pos = Pos { h_pos: HPos::Right, v_pos: VPos::Bottom };
+const RIGHT: Pos = Pos { h_pos: HPos::Left, v_pos: VPos::Bottom };
 
 /// `history` holds at most `loss_history::CAPACITY` buckets, so the cost of a frame does not
 /// grow with the run: each bucket is one column of the band (its lowest and highest loss, the
@@ -113,10 +114,12 @@ pub fn draw<DB: DrawingBackend>(
         if let Some(&last) = measured.last() {
             let dot = Circle::new(last, theme.px(3.0), theme.other.filled());
             chart.plotting_area().draw(&dot).map_err(err)?;
+            // left of the last point once it is past the middle, else right of it: inside the plot
+            let side = if 2 * last.0 >= n { LEFT } else { RIGHT };
             let label = Text::new(
                 format!("held-out {}", short(last.1)),
                 last,
-                theme.font(11.0).color(&theme.other).pos(LEFT),
+                theme.font(11.0).color(&theme.other).pos(side),
             );
             chart.plotting_area().draw(&label).map_err(err)?;
         }
