@@ -16,7 +16,8 @@ SWITCHES = [
     ("residual alone", ["--residual", "on", "--norm", "off"]),
     ("both on (pre)", ["--residual", "on", "--norm", "pre"]),
 ]
-SUBLAYERS = [(f"both on (pre), {s}", ["--sublayer", s]) for s in ["mlp", "ffn", "attention", "block"]]
+# (the presets' sublayer is `block`: the "both on (pre)" rows are its rows)
+SUBLAYERS = [(f"both on (pre), {s}", ["--sublayer", s]) for s in ["mlp", "ffn", "attention"]]
 PLACEMENT = [
     ("post-norm", ["--norm", "post"]),
     ("post-norm, warmup 300", ["--norm", "post", "--warmup", "300"]),
