@@ -223,3 +223,19 @@ fn the_value_a_host_reads_holds_the_settings_the_readouts_and_the_comparisons() 
     let pin = &after["pins"][0];
     assert!(pin["done"].as_bool().unwrap() && near(&pin["loss"]), "the pin is the live run at step 4: {pin}");
 }
+
+#[test]
+fn a_jobs_configuration_reads_from_its_bytes_without_the_rest() {
+    use ablation_playground::config::{Pin, TaskKind};
+    let config = Config { task: TaskKind::Copy, depth: 3, context: 16, ..Config::default() };
+    let jobs = [
+        Job::Run { config: config.clone(), steps: 5, keep_loss: true },
+        Job::Pin(Pin { config: Config { seed: 9, ..config.clone() } }),
+        Job::knockout_of(&mut Session::new(&config)),
+    ];
+    for job in jobs {
+        let bytes = job.encode(4);
+        assert_eq!(Job::config_in(&bytes).as_ref(), Ok(job.config()));
+        assert!(Job::config_in(&bytes[..6]).is_err() && Job::config_in(b"not a job at all").is_err());
+    }
+}

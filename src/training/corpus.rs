@@ -66,6 +66,8 @@ pub struct Corpus {
     pub ids: Vec<u32>,
     /// `ids[..held_out_from]` is trained on, the rest held out.
     pub held_out_from: usize,
+    /// The training text's floors, counted once (every frame of a text run names them).
+    floors: Floors,
 }
 
 /// The entropies a model's loss is read against, in nats per character.
@@ -89,6 +91,19 @@ fn entropy(counts: impl Iterator<Item = u64> + Clone) -> f64 {
     -counts.filter(|&n| n > 0).map(|n| n as f64 / total).map(|p| p * libm::log(p)).sum::<f64>()
 }
 
+/// The unigram and bigram entropies of `train`, ids into a vocabulary of `v`.
+fn count_floors(v: usize, train: &[u32]) -> Floors {
+    let mut unigram = vec![0u64; v];
+    train.iter().for_each(|&c| unigram[c as usize] += 1);
+    let mut pairs = vec![0u64; v * v];
+    train.windows(2).for_each(|w| pairs[w[0] as usize * v + w[1] as usize] += 1);
+    let mut firsts = vec![0u64; v];
+    train.windows(2).for_each(|w| firsts[w[0] as usize] += 1);
+    // H(X_t | X_{t−1}) = H(X_{t−1}, X_t) − H(X_{t−1}), over the same pairs
+    let bigram = entropy(pairs.iter().copied()) - entropy(firsts.iter().copied());
+    Floors { unigram: entropy(unigram.iter().copied()), bigram }
+}
+
 impl Corpus {
     /// The corpus of `text`: an error in words if it is too short to train and hold out, or
     /// has fewer than two distinct characters.
@@ -105,7 +120,8 @@ impl Corpus {
             return Err(format!("the text has {} characters; at least 20 are needed", ids.len()));
         }
         let held_out_from = ids.len() - ((ids.len() as f64 * HELD_OUT).ceil() as usize).max(2);
-        Ok(Corpus { vocab, ids, held_out_from })
+        let floors = count_floors(vocab.len(), &ids[..held_out_from]);
+        Ok(Corpus { vocab, ids, held_out_from, floors })
     }
 
     pub fn train(&self) -> &[u32] {
@@ -118,17 +134,7 @@ impl Corpus {
 
     /// The floors of the training text.
     pub fn floors(&self) -> Floors {
-        let v = self.vocab.len();
-        let train = self.train();
-        let mut unigram = vec![0u64; v];
-        train.iter().for_each(|&c| unigram[c as usize] += 1);
-        let mut pairs = vec![0u64; v * v];
-        train.windows(2).for_each(|w| pairs[w[0] as usize * v + w[1] as usize] += 1);
-        let mut firsts = vec![0u64; v];
-        train.windows(2).for_each(|w| firsts[w[0] as usize] += 1);
-        // H(X_t | X_{t−1}) = H(X_{t−1}, X_t) − H(X_{t−1}), over the same pairs
-        let bigram = entropy(pairs.iter().copied()) - entropy(firsts.iter().copied());
-        Floors { unigram: entropy(unigram.iter().copied()), bigram }
+        self.floors
     }
 
     /// `count` windows of `context + 1` consecutive ids from `part`, starting where `rng` says:

@@ -193,6 +193,24 @@ impl Job {
     }
 
     /// Reads what `encode` wrote: the job and its id. Anything else is an error, never a panic.
+    /// The configuration of the job these bytes describe, read without the rest (a knockout
+    /// job carries every weight of the stack): what a worker checks before it starts the job.
+    pub fn config_in(bytes: &[u8]) -> Result<Config, String> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.u32()? != JOB_MAGIC {
+            return Err("not a job".into());
+        }
+        let _id = r.u32()?;
+        match r.u32()? {
+            0 | 2 => Config::read(&mut r),
+            1 => {
+                let _pins = r.u64()?; // one, as `encode` writes a pin job
+                Config::read(&mut r)
+            }
+            _ => Err("an unknown kind of job".into()),
+        }
+    }
+
     pub fn decode(bytes: &[u8]) -> Result<(u32, Job), String> {
         let mut r = Reader { bytes, at: 0 };
         if r.u32()? != JOB_MAGIC {

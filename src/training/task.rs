@@ -16,10 +16,32 @@ use nalgebra::DMatrix;
 /// Positions a sequence task's held-out loss is measured on (at least).
 pub const EVAL_POSITIONS: usize = 2048;
 
-pub enum Batches<F: Real> {
+pub struct Batches<F: Real> {
+    /// The training batches' stream (the teacher's `DataStream` keeps its own).
+    rng: Rng,
+    source: Source<F>,
+}
+
+enum Source<F: Real> {
     Teacher(DataStream<F>),
-    Text { rng: Rng, context: usize, sequences: usize },
-    Copy { rng: Rng, task: CopyTask, sequences: usize },
+    Text { context: usize, sequences: usize },
+    Copy { task: CopyTask, sequences: usize },
+}
+
+impl<F: Real> Source<F> {
+    /// A sequence task's batch from `rng`: windows of the text's training or held-out part, or
+    /// copy examples (whose held-out ones differ by their stream alone). None for the teacher.
+    fn tokens(&self, held_out: bool, rng: &mut Rng) -> Option<Tokens> {
+        match self {
+            Source::Teacher(_) => None,
+            Source::Text { context, sequences } => {
+                let text = the_text();
+                let part = if held_out { text.held_out() } else { text.train() };
+                Some(Corpus::batch(part, *context, *sequences, rng))
+            }
+            Source::Copy { task, sequences } => Some(task.batch(*sequences, rng)),
+        }
+    }
 }
 
 /// What a loss is read against: the text's unigram and bigram entropies, or the copy task's chance.
@@ -45,15 +67,13 @@ pub fn floors(config: &Config) -> Option<TaskFloors> {
 
 impl<F: Real> Batches<F> {
     pub fn new(config: &Config) -> Self {
-        let rng = Rng::new(config.seed, Stream::Data);
         let (context, sequences) = (config.sequence(), config.sequences());
-        match config.task {
-            TaskKind::Teacher => {
-                Batches::Teacher(DataStream::new(config.seed, config.width, outputs(config)))
-            }
-            TaskKind::Text => Batches::Text { rng, context, sequences },
-            TaskKind::Copy => Batches::Copy { rng, task: copy_task(config), sequences },
-        }
+        let source = match config.task {
+            TaskKind::Teacher => Source::Teacher(DataStream::new(config.seed, config.width, outputs(config))),
+            TaskKind::Text => Source::Text { context, sequences },
+            TaskKind::Copy => Source::Copy { task: copy_task(config), sequences },
+        };
+        Batches { rng: Rng::new(config.seed, Stream::Data), source }
     }
 
     /// An empty batch of `config`'s shapes, for `next` to fill.
@@ -69,13 +89,10 @@ impl<F: Real> Batches<F> {
 
     /// Overwrites `batch` with the next training batch.
     pub fn next(&mut self, batch: &mut Batch<F>) {
-        match (self, batch) {
-            (Batches::Teacher(data), Batch::Values { x, y }) => data.next_batch(x, y),
-            (Batches::Text { rng, context, sequences }, Batch::Tokens(tokens)) => {
-                *tokens = Corpus::batch(the_text().train(), *context, *sequences, rng);
-            }
-            (Batches::Copy { rng, task, sequences }, Batch::Tokens(tokens)) => {
-                *tokens = task.batch(*sequences, rng);
+        match (&mut self.source, batch) {
+            (Source::Teacher(data), Batch::Values { x, y }) => data.next_batch(x, y),
+            (source, Batch::Tokens(tokens)) => {
+                *tokens = source.tokens(false, &mut self.rng).expect("a sequence task's batch");
             }
             _ => unreachable!("a batch of the task's own kind"),
         }
@@ -89,29 +106,19 @@ impl<F: Real> Batches<F> {
     pub fn held_out(&self, config: &Config) -> Vec<Batch<F>> {
         let mut rng = Rng::new(config.seed, Stream::HeldOut);
         let batches = EVAL_POSITIONS.div_ceil(config.tokens);
-        let batch = |rng: &mut Rng| match self {
-            Batches::Teacher(_) => None,
-            Batches::Text { context, sequences, .. } => {
-                Some(Batch::Tokens(Corpus::batch(the_text().held_out(), *context, *sequences, rng)))
-            }
-            Batches::Copy { task, sequences, .. } => Some(Batch::Tokens(task.batch(*sequences, rng))),
-        };
-        (0..batches).map_while(|_| batch(&mut rng)).collect()
+        (0..batches).map_while(|_| self.source.tokens(true, &mut rng).map(Batch::Tokens)).collect()
     }
 
     /// The fixed probe batch: the same at every step and every reload. For the text, windows of
     /// the held-out part; for the copy task, examples from a stream no training batch draws.
     pub fn probe(&self, config: &Config) -> Batch<F> {
         let mut rng = Rng::new(config.seed, Stream::Probe);
-        match self {
-            Batches::Teacher(data) => {
+        match &self.source {
+            Source::Teacher(data) => {
                 let (x, y) = data.probe(config.tokens);
                 Batch::Values { x, y }
             }
-            Batches::Text { context, sequences, .. } => {
-                Batch::Tokens(Corpus::batch(the_text().held_out(), *context, *sequences, &mut rng))
-            }
-            Batches::Copy { task, sequences, .. } => Batch::Tokens(task.batch(*sequences, &mut rng)),
+            source => Batch::Tokens(source.tokens(true, &mut rng).expect("a sequence task's batch")),
         }
     }
 }

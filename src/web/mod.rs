@@ -50,17 +50,19 @@ pub fn text_installed() -> bool {
 /// needs the text and it is not here yet: the worker fetches it first.
 #[wasm_bindgen(js_name = needsText)]
 pub fn needs_text(bytes: &[u8], job: bool) -> bool {
-    let task = if job {
-        crate::training::job::Job::decode(bytes).map(|(_, j)| j.config().task)
-    } else {
-        crate::config::Config::decode(bytes).map(|c| c.task)
-    };
-    task == Ok(crate::config::TaskKind::Text) && !text_installed()
+    let config =
+        if job { crate::training::job::Job::config_in(bytes) } else { crate::config::Config::decode(bytes) };
+    config.is_ok_and(|c| lacks_text(&c))
+}
+
+/// `config` is on the text task, and this wasm does not hold the text.
+fn lacks_text(config: &crate::config::Config) -> bool {
+    config.task == crate::config::TaskKind::Text && !text_installed()
 }
 
 /// An error for a configuration that needs the text when it is not here (never a panic).
 pub(crate) fn check_text(config: &crate::config::Config) -> Result<(), JsError> {
-    if config.task == crate::config::TaskKind::Text && !text_installed() {
+    if lacks_text(config) {
         return Err(JsError::new("the text task's text has not been loaded"));
     }
     Ok(())
