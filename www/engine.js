@@ -171,7 +171,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     // weights that have stopped changing; a slice of a sample per turn, and while training
     // only as long as writing has taken under a tenth of the time since the run began (one
     // character at depth 96 with a context of 256 costs a third of a second)
-    const training = (loop.playing && session.running) || loop.stepsOwed > 0;
+    const training = trainingLeft();
     const withinShare = timings.writeMs <= (WRITE_SHARE_MAX * (performance.now() - since));
     const due = loop.writing || (session.writingStale && (performance.now() >= loop.writeDue || !training));
     if (due && (!training || withinShare)) {
@@ -193,9 +193,14 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     if (busy()) schedule();
   }
 
-  /** Work is left: training while playing, Step presses, or a sample under way. */
+  /** Work is left: training, or a sample under way. */
   function busy() {
-    return (loop.playing && loop.session.running) || loop.stepsOwed > 0 || loop.writing;
+    return trainingLeft() || loop.writing;
+  }
+
+  /** Training is left: while playing, or Step presses. */
+  function trainingLeft() {
+    return (loop.playing && loop.session.running) || loop.stepsOwed > 0;
   }
 
   /** Probes, encodes and posts a frame; keeps the probe's share of the time bounded. */
