@@ -11,6 +11,7 @@ import { bindControls, buildMore, listOf, showSettings } from './controls.js';
 import { createController } from './controller.js';
 import { startDriver } from './driver.js';
 import { noticeBoard } from './notices.js';
+import { watchSurroundings } from './observers.js';
 import { createPool } from './pool.js';
 import { initialState } from './protocol.js';
 import { createRenderer } from './render.js';
@@ -20,6 +21,9 @@ export { isOff, showError } from './template.js';
 import { showError } from './template.js';
 
 const UPDATE_EVERY_MS = 250; // playground-update events for the host: often enough, not a flood
+/** While comparisons share the machine's cores with the live run, its panels are drawn at
+ *  most this often (30 a second), leaving the drawing's time to the training. */
+const CROWDED_DRAW_MS = 33;
 
 /**
  * Mounts a playground into `root` (which receives TEMPLATE).
@@ -69,6 +73,8 @@ export function mount(root, bindings, options = {}) {
     visible: false,
     stopped: false,
     frameRequested: false,
+    /** When the panels were last drawn. */
+    drawnAt: -Infinity,
     /** The newest frame's bytes, not yet drawn. */
     incoming: null,
     /** What to draw again: the live run's panels (a new frame, a command), the comparisons'
@@ -309,7 +315,10 @@ export function mount(root, bindings, options = {}) {
           }
         }
       }
-      if ((w.stale.live || w.stale.comparisons) && view.hasFrame) {
+      const held = w.stale.live && !w.stale.comparisons && w.pool.crowded && now - w.drawnAt < CROWDED_DRAW_MS;
+      if (held) wake();
+      else if ((w.stale.live || w.stale.comparisons) && view.hasFrame) {
+        w.drawnAt = now;
         const stale = w.stale;
         w.stale = { live: false, comparisons: false };
         w.renderer.draw(now, stale);
@@ -346,36 +355,18 @@ export function mount(root, bindings, options = {}) {
   bindControls(w, { set, chooseTask, emit });
   wireButtons(w, controller);
 
-  const ro = new ResizeObserver(changed);
-  ro.observe(el('panels'));
-  w.renderer.dark.addEventListener('change', changed);
-  // Moved to a screen of another pixel density: redraw the canvases at the new resolution
-  // (a media query for the current density, asked again after each change).
-  let density = matchMedia(`(resolution: ${devicePixelRatio}dppx)`);
-  function densityChanged() {
-    density.removeEventListener('change', densityChanged);
-    density = matchMedia(`(resolution: ${devicePixelRatio}dppx)`);
-    density.addEventListener('change', densityChanged);
-    changed();
-  }
-  density.addEventListener('change', densityChanged);
-  // Lazy and polite: compute only near the viewport, pause when scrolled away.
-  const io = new IntersectionObserver(
-    (entries) => {
-      w.visible = entries[entries.length - 1].isIntersecting;
+  const stopWatching = watchSurroundings(w, {
+    changed,
+    visibility(near) {
+      w.visible = near;
       if (w.visible && !w.settings) wake();
       else if (w.settings) run();
       if (w.visible) changed();
     },
-    { rootMargin: '200px' },
-  );
-  io.observe(root);
+  });
   w.disconnect = () => {
     clearTimeout(w.updateTimer);
-    io.disconnect();
-    ro.disconnect();
-    w.renderer.dark.removeEventListener('change', changed);
-    density.removeEventListener('change', densityChanged);
+    stopWatching();
   };
   return controller;
 }

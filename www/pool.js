@@ -178,6 +178,11 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
       pool.liveTraining = training;
       if (pool.view) sync(pool.view); // more jobs at once when it stops, and each one's pace
     },
+    /** Jobs are sharing the cores with the live run (there are none to spare): the page should
+     *  draw less often, to leave them time. */
+    get crowded() {
+      return pool.pace < 1;
+    },
     /** For tests: at most `n` workers from now on (those over it go when idle). */
     resize(n) {
       size = Math.max(1, n >>> 0);
