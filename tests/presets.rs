@@ -9,7 +9,7 @@ fn preset(name: &str) -> Config {
 
 #[test]
 fn the_lessons_presets_exist() {
-    for name in ["default", "explode", "gradient-experiment"] {
+    for name in ["default", "explode", "gradient-experiment", "break-and-heal"] {
         assert!(PRESETS.iter().any(|p| p.name == name), "{name}");
     }
     assert_eq!(preset("default"), Config::default());
@@ -59,4 +59,49 @@ fn gradient_experiment_loses_the_gradient_with_depth() {
     let with_residual = run(&Config { residual: true, ..c.clone() }, 0);
     let g = &with_residual.init.grad_norm;
     assert!(g[0] / g[c.depth] > 0.5, "with the residual: {}", g[0] / g[c.depth]);
+}
+
+/// The lesson's story, through the CLI as a lesson's author would check it: `--preset
+/// break-and-heal`, then only the switches flipped, over three seeds at depth 12.
+#[test]
+fn break_and_heal_keeps_the_lessons_three_clicks() {
+    use std::process::Command;
+    let ablate = |seed: u64, switches: &[&str]| -> serde_json::Value {
+        let seed = seed.to_string();
+        let mut args = vec!["--preset", "break-and-heal", "--seed", &seed];
+        args.extend(switches);
+        let out = Command::new(env!("CARGO_BIN_EXE_ablate")).args(&args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    // the loss where a run ends: the mean of its last 50 (NaN if it diverged)
+    let end = |r: &serde_json::Value| -> f64 {
+        let loss: Vec<f64> =
+            r["loss"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap_or(f64::NAN)).collect();
+        loss[loss.len() - 50..].iter().sum::<f64>() / 50.0
+    };
+    let top =
+        |r: &serde_json::Value| r["init"]["act_std"].as_array().unwrap().last().unwrap().as_f64().unwrap();
+    for seed in [1, 2, 3] {
+        let off = ablate(seed, &[]);
+        assert_eq!(off["config"]["depth"], 12);
+        let norm = ablate(seed, &["--norm", "pre"]);
+        let both = ablate(seed, &["--norm", "pre", "--residual", "on"]);
+        // click 1: the histogram detonates, and the loss does not descend (it diverges or
+        // ends near 1, what predicting nothing costs)
+        assert!(top(&off) >= 20.0, "seed {seed}: both off, std at the top {}", top(&off));
+        let off_end = end(&off);
+        assert!(
+            !off["diverged_at"].is_null() || (0.8..1.2).contains(&off_end),
+            "seed {seed}: both off ends at {off_end}"
+        );
+        // click 2: std 1.00, but the loss plateaus high
+        let std = norm["init"]["readout_std"].as_f64().unwrap();
+        assert!((std - 1.0).abs() < 0.005, "seed {seed}: LayerNorm on, act. std {std}");
+        let plateau = end(&norm);
+        assert!((0.4..1.0).contains(&plateau), "seed {seed}: LayerNorm alone ends at {plateau}");
+        // click 3: the loss dives, to a small fraction of click 2's
+        let dive = end(&both);
+        assert!(dive < plateau / 5.0, "seed {seed}: both on ends at {dive}, LayerNorm alone at {plateau}");
+    }
 }

@@ -1,7 +1,7 @@
 //! The session behind the page and the frames it sends, natively: what the worker runs is
 //! exactly this code compiled to wasm.
 
-use ablation_playground::training::frame::Frame;
+use ablation_playground::training::frame::{Frame, Shows};
 use ablation_playground::training::loss_history::CAPACITY;
 use ablation_playground::training::report::run;
 use ablation_playground::training::session::Session;
@@ -164,7 +164,7 @@ fn every_number_on_screen_comes_from_one_frame() {
     drop(area);
     let mut hist = String::new();
     let area = SVGBackend::with_string(&mut hist, (640, 480)).into_drawing_area();
-    charts::histogram::draw(&area, &f.histogram, "x", f.act_std(), &Theme::light(1.0)).unwrap();
+    charts::histogram::draw(&area, &f.histogram, "x", f.act_std(), &[], &Theme::light(1.0)).unwrap();
     drop(area);
     let std = charts::short(f.act_std());
     let loss = charts::short(f.loss());
@@ -232,4 +232,64 @@ fn a_restart_in_place_equals_a_fresh_session_bit_for_bit() {
             }
         }
     }
+}
+
+/// The explode preset diverges at step 2 (seed 1): after it, the panels keep the last finite
+/// state, found by replaying the run from the seed, and say which step they show.
+#[test]
+fn after_a_divergence_the_panels_show_the_last_finite_state_and_say_so() {
+    let config = (ablation_playground::config::find_preset("explode").expect("a preset").config)();
+    let mut s = Session::new(&config);
+    while s.train_step() {}
+    let at = s.diverged_at().expect("the explode preset diverges");
+    assert!(at >= 1, "diverged at step {at}");
+    // the replay runs in slices, as the worker calls it; meanwhile frames say it is under way
+    assert!(s.recovering());
+    let finding = s.frame();
+    assert_eq!(finding.shows, Shows::Finding);
+    assert_eq!(finding.diverged_at, Some(at));
+    while s.recovering() {
+        s.recover(1);
+    }
+    let f = s.frame();
+    assert_eq!((f.shows, f.diverged_at, f.step), (Shows::LastFinite(at - 1), Some(at), at));
+    // the state is the one a run stopped one step before the divergence would measure
+    let mut before = Session::new(&Config { steps: at - 1, ..config.clone() });
+    while before.train_step() {}
+    let b = before.frame();
+    // (as Debug text: the backward of so large a stream overflows, and NaN ≠ NaN)
+    assert_eq!(format!("{:?}", f.now), format!("{:?}", b.now), "the probe of the last finite state");
+    assert_eq!(f.histogram, b.histogram, "its histogram");
+    assert_eq!(s.trainer().weights(), before.trainer().weights(), "its weights (a knockout's)");
+    // finite, with its values beyond the axis piled at the edges, and no NaN
+    let h = &f.histogram;
+    assert_eq!(h.nan, 0, "{h:?}");
+    assert!(h.counts.iter().sum::<u32>() + h.below + h.above > 0, "{h:?}");
+    assert!(f.act_std().is_finite(), "{}", f.act_std());
+    // the titles and summaries say which step they show; the status line keeps the divergence
+    let long = format!("step {}, the last finite state; diverged at step {at}", at - 1);
+    assert_eq!(words::shown_state(&f).first(), Some(&long));
+    let summary = words::histogram_summary(&f);
+    assert!(
+        summary.starts_with(&format!("Step {}, the last finite state; diverged at step {at}. ", at - 1)),
+        "{summary}"
+    );
+    assert!(!summary.contains("NaN"), "{summary}");
+    assert!(words::depth_summary(&f).starts_with("Step "), "{}", words::depth_summary(&f));
+    assert!(words::status_line(&f).ends_with(&format!(" · diverged at step {at}")));
+    let mut svg = String::new();
+    charts::histogram::draw(
+        &SVGBackend::with_string(&mut svg, (640, 480)).into_drawing_area(),
+        &f.histogram,
+        &words::histogram_subject(&f.config),
+        f.act_std(),
+        &words::shown_state(&f),
+        &Theme::light(1.0),
+    )
+    .unwrap();
+    assert!(svg.contains(&long), "the title names the step shown");
+    assert!(svg.contains("<rect"), "bars");
+    // a restart forgets the divergence
+    s.restart(&Config { seed: 2, ..config }, 1);
+    assert_eq!((s.frame().shows, s.diverged_at()), (Shows::Now, None));
 }

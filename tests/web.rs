@@ -227,5 +227,5 @@ fn comparisons_are_jobs_a_worker_runs_from_their_bytes() {
     let stale = sweep_job.report();
     view.start_sweep(&settings);
     assert_eq!(view.report(&stale).unwrap(), 0);
-    assert!(view.knockout_summary().contains("at step 5"), "{}", view.knockout_summary());
+    assert!(view.knockout_summary().contains("At step 5,"), "{}", view.knockout_summary());
 }

@@ -167,6 +167,14 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       // training shows at the display's pace, and its last step as soon as the run stops
       if (performance.now() - loop.lastPost >= loop.frameMs || !session.running) send();
     }
+    // after a divergence, the run is replayed from the seed to its last finite state, in
+    // slices as training is, and the frame that shows it is sent at once
+    if (session.recovering) {
+      const end = performance.now() + sliceMs;
+      do session.recover(1);
+      while (session.recovering && performance.now() < end);
+      if (!session.recovering) send();
+    }
     // what the model writes: a few times a second at most while training, and at once for
     // weights that have stopped changing; a slice of a sample per turn, and while training
     // only as long as writing has taken under a tenth of the time since the run began (one
@@ -195,7 +203,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
 
   /** Work is left: training, or a sample under way. */
   function busy() {
-    return trainingLeft() || loop.writing;
+    return trainingLeft() || loop.writing || loop.session.recovering;
   }
 
   /** Training is left: while playing, or Step presses. */

@@ -26,6 +26,22 @@ function sizeCanvas(canvas) {
   return scale;
 }
 
+/** Fills a table inside `details`, which is hidden while the table is empty, and open at
+ *  first only while the table is short (at most FOLD_ROWS rows); then the reader decides. */
+const FOLD_ROWS = 12;
+function foldedTable(details, write) {
+  let filled = false;
+  return (cells, columns) => {
+    write(cells);
+    details.hidden = cells.length === 0;
+    if (cells.length === 0) filled = false;
+    else if (!filled) {
+      filled = true;
+      details.open = cells.length / columns - 1 <= FOLD_ROWS;
+    }
+  };
+}
+
 /** A renderer for widget `w`; `onRemovePin(i)` is a reader's Remove on the pins' list. */
 export function createRenderer(w, { onRemovePin }) {
   const { el } = w;
@@ -43,6 +59,9 @@ export function createRenderer(w, { onRemovePin }) {
   }
   // All four's table and the pins' list, from the core's words (no numbers formatted here)
   const writeCompareTable = tableWriter(el('compare-table'), 5);
+  // the sweep's and the knockout's numbers, folded away when long (the reader opens them)
+  const writeSweepTable = foldedTable(el('sweep-details'), tableWriter(el('sweep-table'), 5));
+  const writeKnockoutTable = foldedTable(el('knockout-details'), tableWriter(el('knockout-table'), 3));
   const writePins = pinListWriter(el('pins'), onRemovePin);
 
   /** "The model writes": the core's parts as spans; a wrong symbol is marked by colour and
@@ -123,6 +142,8 @@ export function createRenderer(w, { onRemovePin }) {
         canvases[name].setAttribute('aria-label', text);
       }
       writeCompareTable(view.compareTable());
+      writeSweepTable(view.sweepTable(), 5);
+      writeKnockoutTable(view.knockoutTable(), 3);
       writePins(view.pinLabels());
       writeWriting();
       writePairs('compare-writes', view.compareWritings());

@@ -29,6 +29,7 @@ export const PRESETS = Object.freeze([
   Object.freeze({ name: 'gradient-experiment', help: 'vanishing gradients: 0.5·relu(xW) with neither residual nor norm (init gain 0.5)' }),
   Object.freeze({ name: 'text', help: 'next-character prediction on three Shakespeare plays: 12 attention + FFN sublayers' }),
   Object.freeze({ name: 'copy', help: 'copy a string of 8 digits after a separator: only attention can look back for it' }),
+  Object.freeze({ name: 'break-and-heal', help: 'the lesson\'s story in three clicks: both switches off with init gain 2.25 and Adam; turn LayerNorm on, then Residual' }),
 ]);
 
 export const PRESET = 'preset';

@@ -97,11 +97,13 @@ export const TEMPLATE = `
     <figure class="ap-panel ap-wide" data-panel="sweep" part="panel sweep" hidden>
       <canvas data-el="sweep" role="img" aria-label="Depth sweep"></canvas>
       <figcaption data-el="sweep-summary"></figcaption>
+      <details class="ap-numbers" data-el="sweep-details" hidden><summary>The sweep's numbers</summary><table class="ap-table" data-el="sweep-table"></table></details>
       <div class="ap-panel-buttons"><button type="button" data-el="again-sweep">Sweep depths</button></div>
     </figure>
     <figure class="ap-panel" data-panel="knockout" part="panel knockout" hidden>
       <canvas data-el="knockout" role="img" aria-label="Layer knockout"></canvas>
       <figcaption data-el="knockout-summary"></figcaption>
+      <details class="ap-numbers" data-el="knockout-details" hidden><summary>Each layer's numbers</summary><table class="ap-table" data-el="knockout-table"></table></details>
       <div class="ap-panel-buttons"><button type="button" data-el="again-knockout">Knock out each layer</button></div>
     </figure>
   </div>`;

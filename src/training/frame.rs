@@ -31,12 +31,27 @@ pub struct Frame {
     pub now: Snapshot,
     /// What the readout reads on the probe batch, on the reader's axis.
     pub histogram: Histogram,
+    /// The state the histogram and the per-layer panel show (`now`).
+    pub shows: Shows,
     pub history: LossHistory,
     /// A sequence task's held-out measurements so far (at most `FRAME_EVALS`, evenly spaced).
     pub evals: Vec<Eval>,
     pub floors: Option<TaskFloors>,
     /// What the model wrote last.
     pub writing: Option<Writing>,
+}
+
+/// Which state a frame's histogram and per-layer panel show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shows {
+    /// The weights as trained so far.
+    Now,
+    /// After a divergence: the last finite state, the weights after this many updates (the
+    /// step before the divergence).
+    LastFinite(usize),
+    /// After a divergence, while the session replays the run from the seed to reach the last
+    /// finite state: the last state probed before it.
+    Finding,
 }
 
 impl Frame {
@@ -85,6 +100,14 @@ impl Frame {
         }
         for c in [h.below, h.above, h.nan] {
             w.u32(c);
+        }
+        match self.shows {
+            Shows::Now => w.u32(0),
+            Shows::LastFinite(step) => {
+                w.u32(1);
+                w.u64(step as u64);
+            }
+            Shows::Finding => w.u32(2),
         }
         let p = self.history.parts();
         w.u64(p.buckets.len() as u64);
@@ -170,6 +193,12 @@ impl Frame {
         let bins = r.len(4)?;
         let counts = (0..bins).map(|_| r.u32()).collect::<Result<Vec<_>, _>>()?;
         let histogram = Histogram { lo, hi, counts, below: r.u32()?, above: r.u32()?, nan: r.u32()? };
+        let shows = match r.u32()? {
+            0 => Shows::Now,
+            1 => Shows::LastFinite(r.usize()?),
+            2 => Shows::Finding,
+            _ => return Err("a frame's shown state is of no known kind".into()),
+        };
         let n = r.len(40)?;
         let buckets = (0..n)
             .map(|_| {
@@ -228,6 +257,7 @@ impl Frame {
             init,
             now,
             histogram,
+            shows,
             history,
             evals,
             floors,
@@ -236,5 +266,5 @@ impl Frame {
     }
 }
 
-/// "APF5": an ablation-playground frame, version 5 (with a task's measurements and writing).
-const MAGIC: u32 = 0x3546_5041;
+/// "APF6": an ablation-playground frame, version 6 (which state its panels show).
+const MAGIC: u32 = 0x3646_5041;

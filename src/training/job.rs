@@ -44,8 +44,9 @@ impl Job {
 
     /// The knockout of `session`'s stack as trained so far: its weights, for a worker of the pool.
     pub fn knockout_of(session: &mut Session) -> Job {
-        let (config, step) = (session.config().clone(), session.step());
-        Job::Knockout { config, step, weights: session.trainer().weights() }
+        // the weights first: after a divergence they are the last finite state's
+        let weights = session.trainer().weights();
+        Job::Knockout { config: session.config().clone(), step: session.step(), weights }
     }
 }
 
@@ -91,6 +92,8 @@ impl JobRunner {
                 while taken < max_steps && session.train_step() {
                     taken += 1;
                 }
+                // a pin of a diverged run shows its last finite state, as the live run does
+                session.recover(max_steps.saturating_sub(taken));
             }
             Progress::Knockout(trainer, knocking) => {
                 knocking.advance(trainer, max_steps);
@@ -108,7 +111,7 @@ impl JobRunner {
     pub fn is_done(&self) -> bool {
         match &self.progress {
             Progress::Run(run, _) => run.is_done(),
-            Progress::Pin(session) => !session.running(),
+            Progress::Pin(session) => !session.running() && !session.recovering(),
             Progress::Knockout(_, knocking) => knocking.is_done(),
         }
     }
@@ -119,7 +122,7 @@ impl JobRunner {
             Progress::Run(run, keep_loss) => Report::Run(Outcome::of(run, *keep_loss)),
             Progress::Pin(session) => {
                 // a pin keeps what its stack writes at the pin's step (written once, at the end)
-                if !session.running() {
+                if !session.running() && !session.recovering() {
                     session.write();
                 }
                 Report::Pin(Box::new(session.frame()))

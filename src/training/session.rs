@@ -5,7 +5,7 @@
 
 use crate::config::{Config, TaskKind};
 use crate::model::stats::{histogram, Histogram, Range};
-use crate::training::frame::Frame;
+use crate::training::frame::{Frame, Shows};
 use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::loss_history::LossHistory;
 use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
@@ -20,7 +20,17 @@ pub struct Session {
     trainer: Trainer<f32>,
     initial: InitialLayers<f32>,
     init: Snapshot,
+    /// The probe of the state the panels show, its histogram, and which state that is.
     now: Snapshot,
+    shown: Histogram,
+    shows: Shows,
+    /// Where the run diverged. The trainer then starts again from the seed and replays the
+    /// run to the step before (`replay_to`), in slices (`recover`), so that the panels show the
+    /// last finite state; its weights are then the ones a knockout measures and that write.
+    diverged_at: Option<usize>,
+    replay_to: Option<usize>,
+    /// The held-out measurements of the run before it diverged, kept through the replay.
+    kept_evals: Vec<Eval>,
     /// The histogram's axis: fixed while the reader drags, until they rescale.
     range: (f64, f64),
     history: LossHistory,
@@ -48,12 +58,18 @@ impl Session {
         let mut initial = InitialLayers::default();
         let mut trainer = Trainer::with_stack(config, initial.stack(config));
         let init = Snapshot::take(&mut trainer);
+        let range = default_range();
         Session {
+            shown: stream_histogram(&trainer, range),
+            shows: Shows::Now,
+            diverged_at: None,
+            replay_to: None,
+            kept_evals: Vec::new(),
             trainer,
             initial,
             now: init.clone(),
             init,
-            range: default_range(),
+            range,
             history: LossHistory::default(),
             probed: true,
             stop_at: config.steps,
@@ -113,6 +129,11 @@ impl Session {
         }
         self.init = Snapshot::take(&mut self.trainer);
         self.now = self.init.clone();
+        self.shown = self.histogram();
+        self.shows = Shows::Now;
+        self.diverged_at = None;
+        self.replay_to = None;
+        self.kept_evals = Vec::new();
         self.history = LossHistory::default();
         self.probed = true;
         self.stop_at = config.steps;
@@ -124,7 +145,52 @@ impl Session {
 
     /// Training can go on: not diverged and below the step limit.
     pub fn running(&self) -> bool {
-        self.trainer.diverged_at.is_none() && self.trainer.step < self.stop_at
+        self.diverged_at.is_none() && self.trainer.step < self.stop_at
+    }
+
+    /// The step at which the run diverged, if it did.
+    pub fn diverged_at(&self) -> Option<usize> {
+        self.diverged_at
+    }
+
+    /// After a divergence, the replay to the last finite state is still under way.
+    pub fn recovering(&self) -> bool {
+        self.replay_to.is_some()
+    }
+
+    /// Replays up to `max_steps` more steps towards the last finite state after a divergence;
+    /// once there, probes it, and the panels show it. Returns the steps replayed.
+    pub fn recover(&mut self, max_steps: usize) -> usize {
+        let Some(target) = self.replay_to else { return 0 };
+        let mut steps = 0;
+        while self.trainer.step < target && self.trainer.diverged_at.is_none() && steps < max_steps {
+            self.trainer.replay_step();
+            steps += 1;
+        }
+        if self.trainer.step >= target || self.trainer.diverged_at.is_some() {
+            self.replay_to = None;
+            self.trainer.evals = std::mem::take(&mut self.kept_evals);
+            self.probed = false;
+            self.measure();
+            self.shows = Shows::LastFinite(self.trainer.step);
+        }
+        steps
+    }
+
+    /// Ends a replay under way at once (before anything reads the stack's weights).
+    fn settle(&mut self) {
+        self.recover(usize::MAX);
+    }
+
+    /// The run diverged at `at`: the trainer starts again from the seed, to be replayed to
+    /// step `at - 1` (a divergence at step 0 shows the initial state).
+    fn diverged(&mut self, at: usize) {
+        self.diverged_at = Some(at);
+        self.kept_evals = std::mem::take(&mut self.trainer.evals);
+        let config = self.trainer.config.clone();
+        self.trainer.restart(&config, &mut self.initial);
+        self.replay_to = Some(at.saturating_sub(1));
+        self.shows = Shows::Finding;
     }
 
     /// The configuration being trained.
@@ -139,6 +205,7 @@ impl Session {
 
     /// The trainer, for measurements of the stack as trained so far (the knockout's weights).
     pub fn trainer(&mut self) -> &mut Trainer<f32> {
+        self.settle();
         &mut self.trainer
     }
 
@@ -150,7 +217,9 @@ impl Session {
         let loss = self.trainer.one_step(true);
         self.history.push(loss);
         self.probed = false;
-        if !self.running() {
+        if let Some(at) = self.trainer.diverged_at {
+            self.diverged(at);
+        } else if !self.running() {
             // where a run stops, its held-out loss is measured, whatever the step
             self.trainer.evaluate();
         }
@@ -174,22 +243,28 @@ impl Session {
 
     /// Fits the histogram's axis to the current activations; it then stays fixed again.
     pub fn rescale(&mut self) {
+        self.settle();
         self.measure();
         let auto = histogram(self.trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, Range::Auto);
         let half = auto.lo.abs().max(auto.hi.abs()).max(1e-6);
         self.range = (-half, half);
+        self.shown = self.histogram();
     }
 
     /// Back to the default axis.
     pub fn reset_scale(&mut self) {
+        self.settle();
+        self.measure();
         self.range = default_range();
+        self.shown = self.histogram();
     }
 
     /// Probes the current weights if they changed since the last probe (and, on the copy
     /// task, reads the held-out examples the stack copies from the probe's pass).
     fn measure(&mut self) {
-        if self.trainer.diverged_at.is_none() && !self.probed {
+        if self.trainer.diverged_at.is_none() && !self.recovering() && !self.probed {
             self.now = Snapshot::take(&mut self.trainer);
+            self.shown = self.histogram();
             self.probed = true;
             self.copy_examples();
         }
@@ -206,7 +281,7 @@ impl Session {
     /// Lets the current weights write, at once (on the text task, 200 sampled characters:
     /// some training steps' work); frames carry it until the next.
     pub fn write(&mut self) {
-        if self.trainer.diverged_at.is_none() && self.writing_is_stale() {
+        if self.trainer.diverged_at.is_none() && !self.recovering() && self.writing_is_stale() {
             self.sampling = None;
             self.writing = write(&mut self.trainer, &mut self.twin);
         }
@@ -222,7 +297,7 @@ impl Session {
             return false;
         }
         if self.sampling.is_none() {
-            if self.trainer.diverged_at.is_some() || !self.writing_is_stale() {
+            if self.trainer.diverged_at.is_some() || self.recovering() || !self.writing_is_stale() {
                 return false;
             }
             self.sampling = Some(Sampling::begin(&mut self.trainer, &mut self.twin));
@@ -242,8 +317,7 @@ impl Session {
     }
 
     fn histogram(&self) -> Histogram {
-        let (lo, hi) = self.range;
-        histogram(self.trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi))
+        stream_histogram(&self.trainer, self.range)
     }
 
     /// What the page shows now, measured on the probe batch.
@@ -252,18 +326,27 @@ impl Session {
         Frame {
             generation: self.generation,
             config: self.trainer.config.clone(),
-            step: self.trainer.step,
-            diverged_at: self.trainer.diverged_at,
+            step: self.diverged_at.unwrap_or(self.trainer.step),
+            diverged_at: self.diverged_at,
             stop_at: self.stop_at,
             init: self.init.clone(),
             now: self.now.clone(),
-            histogram: self.histogram(),
+            histogram: self.shown.clone(),
+            shows: self.shows,
             history: self.history.clone(),
-            evals: thinned(&self.trainer.evals, FRAME_EVALS),
+            evals: thinned(
+                if self.recovering() { &self.kept_evals } else { &self.trainer.evals },
+                FRAME_EVALS,
+            ),
             floors: floors(&self.trainer.config),
             writing: self.writing.clone(),
         }
     }
+}
+
+/// What the readout reads, from the stack's last pass (the probe's), on the axis `lo..hi`.
+fn stream_histogram(trainer: &Trainer<f32>, (lo, hi): (f64, f64)) -> Histogram {
+    histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi))
 }
 
 /// At most `n` of `evals`, evenly spaced by index, the last always among them.

@@ -109,6 +109,17 @@ impl<F: Real> Trainer<F> {
         if self.config.task != TaskKind::Teacher && (self.step.is_multiple_of(EVAL_EVERY) || !update) {
             self.evaluate();
         }
+        self.step_on_next_batch(update)
+    }
+
+    /// One step again as it went the first time, from a restarted trainer: the same batch
+    /// and update as `one_step(true)`, without the held-out measurements (which the first
+    /// pass kept). Returns the loss.
+    pub fn replay_step(&mut self) -> f64 {
+        self.step_on_next_batch(true)
+    }
+
+    fn step_on_next_batch(&mut self, update: bool) -> f64 {
         self.data.next(&mut self.batch);
         let loss = self.stack.forward_batch(&self.batch);
         if !loss.is_finite() || !self.stack.all_finite() {

@@ -5,28 +5,36 @@
 use crate::training::knockout::Knockout;
 use crate::training::loss_history::LossHistory;
 use crate::training::outcome::Outcome;
-use crate::training::report::Run;
+use crate::training::report::{self, Run};
 use crate::training::sweep::SweepSeries;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
 use crate::view::charts::loss::HeldOut;
 use crate::view::charts::{self, compare::LossCurve, depth::DepthCurves, sweep::SweepCurve, Theme};
-use crate::view::words::{combination_name, histogram_subject};
+use crate::view::words::{combination_name, histogram_subject, last_finite_state};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub const SIZE: (u32, u32) = (640, 480);
 
 /// The three panels as SVG documents: `[("histogram", svg), ("loss", svg), ("depth", svg)]`.
+/// A run that diverged shows its last finite state in the histogram and the per-layer panel,
+/// as the page does: the same run stopped one step before (the loss panel keeps the whole run).
 pub fn panels_svg(run: &Run, dark: bool) -> Result<Vec<(&'static str, String)>, String> {
     let theme = theme(dark);
     let mut out = Vec::new();
     let mut svg = String::new();
+    let finite = run.diverged_at.map(|at| (at, report::run(&run.config, at.saturating_sub(1))));
+    let (shown, notes) = match &finite {
+        Some((at, before)) => (before, last_finite_state(at.saturating_sub(1), *at)),
+        None => (run, vec![]),
+    };
     charts::histogram::draw(
         &SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
-        &run.histogram,
+        &shown.histogram,
         &histogram_subject(&run.config),
-        run.last.readout_std,
+        shown.last.readout_std,
+        &notes,
         &theme,
     )?;
     out.push(("histogram", std::mem::take(&mut svg)));
@@ -43,12 +51,17 @@ pub fn panels_svg(run: &Run, dark: bool) -> Result<Vec<(&'static str, String)>, 
     out.push(("loss", std::mem::take(&mut svg)));
     let curves = DepthCurves {
         grad_init: &run.init.grad_norm,
-        grad_now: &run.last.grad_norm,
+        grad_now: &shown.last.grad_norm,
         std_init: &run.init.act_std,
-        std_now: &run.last.act_std,
+        std_now: &shown.last.act_std,
         pins: &[],
     };
-    charts::depth::draw(&SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), &curves, &theme)?;
+    charts::depth::draw(
+        &SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
+        &curves,
+        &notes,
+        &theme,
+    )?;
     out.push(("depth", svg));
     Ok(out)
 }

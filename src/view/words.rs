@@ -3,8 +3,9 @@
 
 use crate::config::{Config, NormKind, NormPlacement, PARAMS};
 use crate::training::comparisons::{CompareRow, CompareState, KnockoutState, PinState, SweepState};
-use crate::training::frame::Frame;
+use crate::training::frame::{Frame, Shows};
 use crate::training::report::Snapshot;
+use crate::training::sweep::SweepSeries;
 use crate::training::task::TaskFloors;
 use crate::view::charts::short;
 
@@ -180,6 +181,42 @@ pub fn task_sentence(m: &Frame) -> Option<String> {
     })
 }
 
+/// After a divergence, which state the histogram and the per-layer panel show, for their
+/// titles, longest first: `["step 1, the last finite state; diverged at step 2", "step 1, the
+/// last finite state"]`. None before a divergence.
+pub fn shown_state(m: &Frame) -> Vec<String> {
+    match (m.shows, m.diverged_at) {
+        (Shows::LastFinite(step), Some(at)) => last_finite_state(step, at),
+        (Shows::Finding, Some(at)) => vec![
+            format!("diverged at step {at}; finding the last finite state"),
+            "finding the last finite state".into(),
+        ],
+        _ => vec![],
+    }
+}
+
+/// A panel's title note for the last finite state at `step` of a run that diverged `at`,
+/// longest first.
+pub fn last_finite_state(step: usize, at: usize) -> Vec<String> {
+    vec![
+        format!("step {step}, the last finite state; diverged at step {at}"),
+        format!("step {step}, the last finite state"),
+    ]
+}
+
+/// The sentence that opens a panel's text alternative after a divergence: "Step 1, the last
+/// finite state; diverged at step 2. " (empty before one).
+fn shown_state_sentence(m: &Frame) -> String {
+    match shown_state(m).first() {
+        Some(s) => {
+            let mut c = s.chars();
+            let first = c.next().map(|f| f.to_uppercase().collect::<String>()).unwrap_or_default();
+            format!("{first}{}. ", c.as_str())
+        }
+        None => String::new(),
+    }
+}
+
 /// What the histogram shows, for its title: what the readout reads.
 pub fn histogram_subject(c: &Config) -> String {
     if c.has_final_norm() {
@@ -204,7 +241,8 @@ pub fn histogram_summary(m: &Frame) -> String {
         format!("the {total} final activations x_L, which the readout reads")
     };
     let mut s = format!(
-        "Histogram of {what}, on an axis from {} to {}: std {}",
+        "{}Histogram of {what}, on an axis from {} to {}: std {}",
+        shown_state_sentence(m),
         short(h.lo),
         short(h.hi),
         short(std)
@@ -298,8 +336,9 @@ pub fn depth_summary(m: &Frame) -> String {
     let (init, now) = (&m.init, &m.now);
     let top = now.grad_norm.len() - 1;
     format!(
-        "Gradient norm ‖∂L/∂x‖ at layer 0: {} now ({} at initialisation); at the top, layer {top}: {} now ({} at initialisation). \
+        "{}Gradient norm ‖∂L/∂x‖ at layer 0: {} now ({} at initialisation); at the top, layer {top}: {} now ({} at initialisation). \
          Activation std from {} at the input to {} at the top now ({} at initialisation).",
+        shown_state_sentence(m),
         short(now.grad_norm[0]),
         short(init.grad_norm[0]),
         short(now.grad_norm[top]),
@@ -460,35 +499,80 @@ pub fn compare_summary(c: &CompareState) -> String {
     s + "."
 }
 
-/// The depth sweep's text alternative: every number the chart shows.
+/// The depth sweep in one sentence, for its caption and its chart's accessible name: at the
+/// deepest depth swept so far, which combination ends lowest and by how much, and from which
+/// depth each other one falls five times behind it or diverges. The numbers are in
+/// `sweep_table`.
 pub fn sweep_summary(s: &SweepState) -> String {
-    let mut out = format!(
-        "Loss after {} steps and initial gradient ratio against depth ({} of {} runs done)",
-        s.steps,
-        s.runs_finished,
-        s.runs_total()
-    );
-    for series in &s.series {
-        if series.final_loss.is_empty() {
-            continue;
-        }
-        let cells: Vec<String> = series
-            .final_loss
-            .iter()
-            .zip(&series.grad_ratio)
-            .zip(&series.diverged_at)
-            .zip(&s.depths)
-            .map(|(((l, g), at), d)| match at {
-                Some(at) => format!("depth {d}: diverged at step {at} (✕), ratio {}", short(*g)),
-                None => format!("depth {d}: loss {}, ratio {}", short(*l), short(*g)),
-            })
-            .collect();
-        out += &format!(". {}: {}", combination_name(series.residual, series.norm), cells.join(", "));
+    let progress = format!("{} of {} runs", s.runs_finished, s.runs_total());
+    let reached = s.series.iter().map(|x| x.final_loss.len()).min().unwrap_or(0);
+    let ended =
+        |x: &SweepSeries, i: usize| if x.diverged_at[i].is_some() { f64::INFINITY } else { x.final_loss[i] };
+    let name = |x: &SweepSeries| combination_name(x.residual, x.norm);
+    if reached == 0 {
+        return format!("Loss after {} steps and initial gradient ratio against depth: {progress} done, none at every combination yet.", s.steps);
     }
-    out + "."
+    let deepest = reached - 1;
+    let mut order: Vec<&SweepSeries> = s.series.iter().collect();
+    order.sort_by(|a, b| ended(a, deepest).total_cmp(&ended(b, deepest)));
+    let (best, next) = (order[0], order.get(1));
+    let at = s.depths[deepest];
+    let mut out = format!(
+        "After {} steps at depth {at}, {} ends lowest ({}",
+        s.steps,
+        name(best),
+        short(best.final_loss[deepest])
+    );
+    if let Some(next) = next {
+        let (b, n) = (ended(best, deepest), ended(next, deepest));
+        if n.is_finite() && b > 0.0 {
+            out += &format!(", {}× below {}", short(n / b), name(next));
+        }
+    }
+    out += ")";
+    let behind: Vec<String> = order[1..]
+        .iter()
+        .filter_map(|x| {
+            let first =
+                (0..reached).find(|&i| x.diverged_at[i].is_some() || ended(x, i) >= 5.0 * ended(best, i))?;
+            let how = if x.diverged_at[first].is_some() { "diverges" } else { "falls 5× behind" };
+            Some(format!("{} {how} from depth {}", name(x), s.depths[first]))
+        })
+        .collect();
+    if !behind.is_empty() {
+        out += &format!("; {}", behind.join(", "));
+    }
+    format!("{out} ({progress} done).")
 }
 
-/// The knockout's text alternative: every bar, and how they compare with the intact stack.
+/// The depth sweep as a table: a header row, then a row per depth swept so far, each
+/// combination's loss after the steps (✕ and the step if it diverged) and gradient ratio.
+pub fn sweep_table(s: &SweepState) -> Vec<Vec<String>> {
+    let mut header = vec!["depth".to_string()];
+    header.extend(
+        s.series.iter().map(|x| format!("{}: loss, gradient ratio", combination_name(x.residual, x.norm))),
+    );
+    let mut rows = vec![header];
+    for (i, d) in s.depths.iter().enumerate() {
+        if s.series.iter().all(|x| x.final_loss.len() <= i) {
+            break;
+        }
+        let mut row = vec![d.to_string()];
+        for x in &s.series {
+            row.push(match (x.final_loss.get(i), x.diverged_at.get(i)) {
+                (_, Some(Some(at))) => format!("✕ diverged at step {at}, {}", short(x.grad_ratio[i])),
+                (Some(l), _) => format!("{}, {}", short(*l), short(x.grad_ratio[i])),
+                _ => "…".into(),
+            });
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// The knockout in one sentence, for its caption and its chart's accessible name: which
+/// layer matters most, by how much, and how many layers the stack barely needs. The numbers
+/// are in `knockout_table`.
 pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
     let Some(KnockoutState { step: at, done, result: k }) = knockout else {
         return "No layer knocked out yet: press Knock out layers to measure each layer of the trained stack.".into();
@@ -496,26 +580,43 @@ pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
     if !done {
         return format!("Knocking out each layer of the stack at step {at}: {} done.", k.loss.len());
     }
-    let bars: Vec<String> = k
-        .loss
-        .iter()
-        .zip(&k.output_change)
-        .enumerate()
-        .map(|(l, (loss, change))| {
-            format!("layer {l}: loss {}, output change {}%", short(*loss), short(100.0 * change))
-        })
-        .collect();
+    let n = k.loss.len();
+    let Some((worst, &loss)) = k.loss.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) else {
+        return format!("The stack at step {at} has no layer to knock out.");
+    };
+    let doubling = k.loss.iter().filter(|&&l| l > 2.0 * k.intact_loss || l.is_nan()).count();
+    let barely = k.output_change.iter().filter(|&&c| c < 0.05).count();
+    let times = if k.intact_loss > 0.0 {
+        format!(", {}× the intact {}", short(loss / k.intact_loss), short(k.intact_loss))
+    } else {
+        String::new()
+    };
     format!(
-        "Each layer knocked out in turn at step {at} (the layer becomes the identity), on the probe batch. Intact loss {}. {}.",
-        short(k.intact_loss),
-        bars.join("; ")
+        "At step {at}, knocking out layer {worst} hurts most (loss {}{times}); {doubling} of {n} layers more than double the loss without them, and {barely} move the output by less than 5%.",
+        short(loss)
     )
+}
+
+/// The knockout as a table: a header row, then each layer's loss without it and how far the
+/// output moves.
+pub fn knockout_table(knockout: Option<&KnockoutState>) -> Vec<[String; 3]> {
+    let Some(KnockoutState { result: k, .. }) = knockout else { return vec![] };
+    let mut rows = vec![[
+        "layer knocked out".to_string(),
+        format!("loss (intact {})", short(k.intact_loss)),
+        "output change".to_string(),
+    ]];
+    for (l, (loss, change)) in k.loss.iter().zip(&k.output_change).enumerate() {
+        rows.push([l.to_string(), short(*loss), format!("{}%", short(100.0 * change))]);
+    }
+    rows
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::stats::Histogram;
+    use crate::training::frame::Shows;
     use crate::training::loss_history::LossHistory;
 
     fn frame(
@@ -535,6 +636,7 @@ mod tests {
             init: init.clone(),
             now: now.clone(),
             histogram,
+            shows: Shows::Now,
             history: losses.iter().copied().collect::<LossHistory>(),
             evals: Vec::new(),
             floors: None,

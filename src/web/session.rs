@@ -58,6 +58,18 @@ impl Session {
         steps
     }
 
+    /// After a divergence, replays up to `max_steps` steps of the run towards its last finite
+    /// state, which the frames then show; returns how many it replayed.
+    pub fn recover(&mut self, max_steps: u32) -> u32 {
+        self.inner.recover(max_steps as usize) as u32
+    }
+
+    /// After a divergence, the replay to the last finite state is under way.
+    #[wasm_bindgen(getter)]
+    pub fn recovering(&self) -> bool {
+        self.inner.recovering()
+    }
+
     /// One step even at the step limit (the Step button); none after a divergence.
     pub fn step(&mut self) -> bool {
         self.inner.single_step()

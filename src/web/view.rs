@@ -242,6 +242,21 @@ impl View {
             .map_or_else(Vec::new, |c| words::compare_table(c).into_iter().flatten().collect())
     }
 
+    /// The depth sweep as a table, row by row (the first is the header), 5 cells each, flattened.
+    #[wasm_bindgen(js_name = sweepTable)]
+    pub fn sweep_table(&self) -> Vec<String> {
+        self.shown
+            .sweep
+            .as_ref()
+            .map_or_else(Vec::new, |s| words::sweep_table(s).into_iter().flatten().collect())
+    }
+
+    /// The knockout as a table, row by row (the first is the header), 3 cells each, flattened.
+    #[wasm_bindgen(js_name = knockoutTable)]
+    pub fn knockout_table(&self) -> Vec<String> {
+        words::knockout_table(self.shown.knockout.as_ref().filter(|k| k.done)).into_iter().flatten().collect()
+    }
+
     #[wasm_bindgen(getter, js_name = compareSummary)]
     pub fn compare_summary(&self) -> String {
         self.shown.compare.as_ref().map_or_else(|| "Not run yet.".into(), words::compare_summary)
@@ -383,6 +398,7 @@ impl View {
                 &f.histogram,
                 &words::histogram_subject(&f.config),
                 f.act_std(),
+                &words::shown_state(f),
                 &theme,
             )
         })
@@ -419,6 +435,7 @@ impl View {
             std_now: &f.now.act_std,
             pins: &self.pinned(),
         };
-        draw_on(canvas, |area| charts::depth::draw(area, &curves, &theme))
+        let notes = words::shown_state(f);
+        draw_on(canvas, |area| charts::depth::draw(area, &curves, &notes, &theme))
     }
 }

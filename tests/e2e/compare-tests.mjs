@@ -121,7 +121,12 @@ export default function registerCompareTests({ test, assert, AssertionError }) {
     const long = await page.evaluate(() => window.__long);
     assert(long.length === 0, `main-thread tasks over 50 ms while the sweep ran: ${long.map((d) => d.toFixed(0)).join(', ')} ms`);
     const summary = await el(page, 'sweep-summary').textContent();
-    assert(/depth 1: loss [0-9.e-]+, ratio/.test(summary), `the sweep's text alternative lists its numbers: ${summary.slice(0, 200)}`);
+    assert(/^After \d+ steps at depth \d+, .* ends lowest/.test(summary) && summary.length < 400, `the sweep's summary is one sentence: ${summary}`);
+    assert((await el(page, 'sweep').getAttribute('aria-label')) === summary, 'the canvas is named by the sentence');
+    const rows = await page.locator('main[data-ap-root] [data-el="sweep-table"] tbody tr').count();
+    assert(rows >= 1, `the sweep's numbers are a table: ${rows} rows`);
+    const cell = await page.locator('main[data-ap-root] [data-el="sweep-table"] tbody tr').first().locator('td').nth(1).textContent();
+    assert(/^[0-9.e-]+, [0-9.e-]+$|^✕/.test(cell), `a cell holds the loss and the gradient ratio: ${cell}`);
     assert(await el(page, 'histogram').isHidden(), 'panels=sweep,loss hides the histogram');
   });
 
@@ -135,7 +140,11 @@ export default function registerCompareTests({ test, assert, AssertionError }) {
     const probe = JSON.parse(await page.evaluate(() => window.ablationPlayground.playground.stateJson())).now.probe_loss;
     assert(Object.is(k.intact_loss, probe), `the intact loss is the live probe loss: ${k.intact_loss} vs ${probe}`);
     const label = await el(page, 'knockout').getAttribute('aria-label');
-    for (let l = 0; l < 6; l++) assert(label.includes(`layer ${l}: loss`), `the canvas's text alternative names layer ${l}: ${label}`);
+    assert(/^At step 300, knocking out layer \d hurts most/.test(label) && label.length < 300, `the canvas's name is one sentence: ${label}`);
+    const cells = await page.locator('main[data-ap-root] [data-el="knockout-table"] tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+    assert(cells.length === 6, `a row per layer: ${JSON.stringify(cells)}`);
+    assert(await page.locator('main[data-ap-root] [data-el="knockout-details"]').evaluate((d) => d.open), 'six rows: the table is open');
+    for (let l = 0; l < 6; l++) assert(cells[l][0] === String(l) && /^[0-9.e-]+$/.test(cells[l][1]), `layer ${l}'s row: ${cells[l]}`);
     const cli = await ablate(['--depth', '6', '--steps', '300', '--knockout']);
     for (let l = 0; l < 6; l++) assert(Object.is(cli.knockout.loss[l], k.loss[l]), `layer ${l}: page ${k.loss[l]}, CLI ${cli.knockout.loss[l]}`);
   });

@@ -795,7 +795,18 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     assert(printed >= 8, `in print the static figures show (${printed} visible)`);
     await page.emulateMedia({ media: 'screen' });
 
-    // Section 1's "both on" button.
+    // Section 1's three clicks: the break-and-heal preset, then only the switches.
+    await waitElStatus(page, 'four', /^12 layers · Residual OFF · LayerNorm OFF · act\. std = [0-9.e]+ · /, 15_000);
+    assert((await value(page, 'four')).gain === 2.25, 'the element starts as the preset break-and-heal');
+    await page.getByRole('button', { name: '2. LayerNorm on' }).click();
+    await waitElStatus(page, 'four', /^12 layers · Residual OFF · LayerNorm ON \(pre\) · /);
+    await page.getByRole('button', { name: '3. Residual on too' }).click();
+    await waitElStatus(page, 'four', /^12 layers · Residual ON · LayerNorm ON \(pre\) · /);
+    assert((await value(page, 'four')).gain === 2.25, 'the clicks keep the preset\'s init gain');
+    await page.getByRole('button', { name: '1. both off' }).click();
+    await waitElStatus(page, 'four', /^12 layers · Residual OFF · LayerNorm OFF · /);
+
+    // Section 1's "both on" button (the default recipe).
     await page.getByRole('button', { name: 'both on', exact: true }).click();
     const a = await attrs(page, 'four');
     assert(a.residual === 'on' && a.norm === 'pre', `"both on" should set residual="on" norm="pre": ${JSON.stringify(a)}`);

@@ -546,6 +546,62 @@ test('divergence is a normal state, and the widget recovers from it', async ({ p
   });
 });
 
+test('after the explode preset diverges, the histogram still draws bars and says which step it shows', async ({ page, load, shot }) => {
+  await load('/?preset=explode');
+  const s = await waitStatus(page, /· diverged at step 2$/, 15_000);
+  assert(s.std > 1e6, `the status line keeps the last finite state's std: ${s.text}`);
+  await page.waitForFunction(() => /^Step 1, the last finite state; diverged at step 2\. /.test(document.querySelector('[data-el="histogram-summary"]').textContent), null, { timeout: 10_000 })
+    .catch(async () => assert(false, `the histogram's summary: ${await el(page, 'histogram-summary').textContent()}`));
+  const summary = await el(page, 'histogram-summary').textContent();
+  assert(!/NaN/.test(summary) && /\b[1-9][0-9]* above it/.test(summary), `values beyond the axis, no NaN: ${summary}`);
+  assert(/^Step 1, the last finite state/.test(await el(page, 'depth-summary').textContent()), 'the per-layer panel says which step it shows');
+  const label = await el(page, 'histogram').getAttribute('aria-label');
+  assert(label === summary, 'the canvas is named by the same words');
+  // bars: the alert colour (values piled at the edge) and the accent (the zeros of ReLU)
+  const colours = await canvasColours(page, 'histogram');
+  assert(colours.colours > 8, `the histogram draws: ${JSON.stringify(colours)}`);
+  const alertPixels = await page.evaluate(() => {
+    const root = document.querySelector('[data-ap-root]');
+    // the alert colour, as the widget's CSS resolves it (the palette's fifth swatch)
+    const [r, g, b] = getComputedStyle(root.querySelector('[data-el="palette"]').children[4]).color.match(/[0-9.]+/g).map(Number);
+    const c = root.querySelector('[data-el="histogram"]');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - r) < 3 && Math.abs(d[i + 1] - g) < 3 && Math.abs(d[i + 2] - b) < 3) n++;
+    return n;
+  });
+  assert(alertPixels > 100, `values beyond the axis pile up at its edge in the alert colour: ${alertPixels} pixels`);
+  await shot('explode-last-finite');
+});
+
+/** The live run's smoothed loss at its last step (the loss panel's line). */
+async function smoothedLoss(page) {
+  const buckets = JSON.parse(await page.evaluate(() => window.ablationPlayground.playground.stateJson())).loss_history.buckets;
+  return buckets[buckets.length - 1][4];
+}
+
+test('break-and-heal: the lesson\'s three clicks, flipping only the switches', async ({ page, load }) => {
+  await load('/?preset=break-and-heal&steps=300');
+  const off = await waitStatus(page, /^12 layers · Residual OFF · LayerNorm OFF · /);
+  const init = JSON.parse(await page.evaluate(() => window.ablationPlayground.playground.stateJson())).init;
+  assert(init.act_std[12] >= 20, `click 1: std at the top ≥ 20 at initialisation: ${init.act_std[12]}`);
+  await page.waitForFunction(() => window.ablationPlayground.value.finished, null, { timeout: 30_000 });
+  const lossOff = await smoothedLoss(page);
+  assert(lossOff > 0.7, `click 1: the loss does not descend below ~1: ${lossOff} (${off.text})`);
+  // a finished run stays paused when a switch changes: Play trains the new one
+  await page.getByRole('switch', { name: 'LayerNorm' }).click();
+  await waitStatus(page, /^12 layers · Residual OFF · LayerNorm ON \(pre\) · act\. std = 1\.00 · /);
+  await page.getByRole('button', { name: 'Play' }).click();
+  await page.waitForFunction(() => window.ablationPlayground.value.finished && window.ablationPlayground.value.norm === 'pre', null, { timeout: 30_000 });
+  const plateau = await smoothedLoss(page);
+  await page.getByRole('switch', { name: 'Residual' }).click();
+  await waitStatus(page, /^12 layers · Residual ON · LayerNorm ON \(pre\) · act\. std = 1\.00 · /);
+  await page.getByRole('button', { name: 'Play' }).click();
+  await page.waitForFunction(() => window.ablationPlayground.value.finished && window.ablationPlayground.value.residual === 'on', null, { timeout: 30_000 });
+  const dive = await smoothedLoss(page);
+  assert(plateau > 0.4 && dive < plateau / 4, `click 2 plateaus (${plateau}), click 3 dives (${dive})`);
+});
+
 // Regression test (a bug found and fixed): the status line, caption and figcaptions were refreshed only in a frame that also
 // redraws; the frame in which training diverges redraws, but skips the text if the last text
 // refresh was under 250 ms (caption: 1 s) ago, and after that nothing is dirty again. So a

@@ -2,14 +2,15 @@
 //! a legend that also says where a run diverged.
 
 use super::{
-    combination_colours, err, frame, legend, log_range, log_ticks, short, style_mesh, ChartResult, Corner,
-    Theme,
+    beyond_label, combination_colours, comparable_top, err, frame, legend, log_range, log_ticks,
+    place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Theme,
 };
 use crate::training::loss_history::LossHistory;
 use crate::training::outcome::Outcome;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One run's curve: its label, its losses (NaN after divergence) and the divergence step.
 pub struct LossCurve<'a> {
@@ -39,29 +40,67 @@ pub fn draw<DB: DrawingBackend>(
     // so each is drawn as the loss panel's smoothed line, in a bounded number of points.
     let histories: Vec<LossHistory> = curves.iter().map(|c| c.loss.iter().copied().collect()).collect();
     let positive = |v: f64| v.is_finite() && v > 0.0;
-    let (lo, hi) = log_range(histories.iter().flat_map(|h| h.buckets().iter().map(|b| b.smooth)));
+    // each run's smoothed line, stopping where it diverged (every later loss is NaN)
+    let lines: Vec<Vec<(usize, f64)>> = curves
+        .iter()
+        .zip(&histories)
+        .map(|(curve, history)| {
+            let end = curve.diverged_at.unwrap_or(usize::MAX);
+            history
+                .buckets()
+                .iter()
+                .map(|b| (b.start + b.count - 1, b.smooth))
+                .filter(|&(step, smooth)| step <= end && positive(smooth))
+                .collect()
+        })
+        .collect();
+    // one run far past the others would flatten them: the axis ends above the comparable
+    // ones, and the others are marked where they leave it
+    let largest = |line: &Vec<(usize, f64)>| line.iter().map(|p| p.1).fold(0.0, f64::max);
+    let cut = comparable_top(lines.iter().map(largest));
+    let (lo, hi) = log_range(lines.iter().flatten().map(|p| p.1).filter(|v| cut.is_none_or(|t| *v <= t)));
+    let x_frac = |step: usize| step as f64 / steps.max(1) as f64;
+    let taken: Vec<(f64, f64)> = lines
+        .iter()
+        .flat_map(|line| {
+            let points: Vec<(f64, f64)> = line.iter().map(|&(x, y)| (x_frac(x), y.min(hi))).collect();
+            plot_fractions(&points, lo, hi)
+        })
+        .collect();
+    let (corner, free) =
+        place_legend(area, curves.len(), 250.0, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
+    // the clipped runs run along the cut, under the legend's room
+    let (clip, hi) = (hi, raised_top(lo, hi, free));
     let title = format!("the four combinations · {steps} steps");
+    let ticks: Vec<f64> = log_ticks(lo, hi).into_iter().filter(|&t| t <= hi * 1.0001).collect();
     let mut chart = frame(area, title, theme)
-        .build_cartesian_2d(0..steps.max(1), (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
+        .build_cartesian_2d(0..steps.max(1), (lo..hi).log_scale().with_key_points(ticks))
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
     let colours = combination_colours(theme);
     let mut entries = Vec::new();
-    for (i, (curve, history)) in curves.iter().zip(&histories).enumerate() {
+    let mut beyond = 0;
+    for (i, (curve, line)) in curves.iter().zip(&lines).enumerate() {
         let colour = colours[i % colours.len()];
-        // the average stands still after a divergence (every later loss is NaN): the line
-        // stops there
-        let end = curve.diverged_at.unwrap_or(usize::MAX);
-        let points: Vec<(usize, f64)> = history
-            .buckets()
-            .iter()
-            .map(|b| (b.start + b.count - 1, b.smooth))
-            .filter(|&(step, smooth)| step <= end && positive(smooth))
-            .collect();
+        let points: Vec<(usize, f64)> = line.iter().map(|&(x, y)| (x, y.min(clip))).collect();
         let last = points.last().copied();
-        chart.draw_series(LineSeries::new(points, colour.stroke_width(theme.px(2.0)))).map_err(err)?;
+        chart
+            .draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(theme.px(2.0))))
+            .map_err(err)?;
+        let top = largest(line);
+        if top > clip {
+            if let Some(&(x, _)) = points.iter().find(|p| p.1 >= clip) {
+                let pos = Pos::new(if x_frac(x) > 0.5 { HPos::Right } else { HPos::Left }, VPos::Top);
+                let (px, py) = chart.backend_coord(&(x, clip));
+                let at = (px, py + theme.px(4.0) as i32 + theme.px(13.0) as i32 * beyond);
+                let label =
+                    Text::new(beyond_label(curve.label, top), at, theme.font(11.0).color(&colour).pos(pos));
+                area.draw(&label).map_err(err)?;
+                beyond += 1;
+            }
+        }
         let label = match (curve.diverged_at, curve.loss.last()) {
             (Some(s), _) => {
                 // a cross where the curve ends
@@ -75,6 +114,6 @@ pub fn draw<DB: DrawingBackend>(
         };
         entries.push((colour, label));
     }
-    legend(area, chart.plotting_area().get_pixel_range(), Corner::TopRight, &entries, 250.0, theme)?;
+    legend(area, chart.plotting_area().get_pixel_range(), corner, &entries, 250.0, theme)?;
     area.present().map_err(err)
 }

@@ -1,7 +1,10 @@
 //! Panel 3: per depth ℓ, the stream gradient ‖∂L/∂x_ℓ‖ and the activation std, at
 //! initialisation and now, on a log axis.
 
-use super::{err, frame, legend_width, log_range, pinned_colour, style_mesh, ChartResult, Pinned, Theme};
+use super::{
+    err, fitted_title, frame, legend_width, log_range, pinned_colour, place_legend, plot_fractions,
+    raised_top, style_mesh, ChartResult, Corner, Pinned, Theme,
+};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -22,6 +25,7 @@ fn points(values: &[f64]) -> impl Iterator<Item = (usize, f64)> + Clone + '_ {
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     c: &DepthCurves,
+    notes: &[String],
     theme: &Theme,
 ) -> ChartResult {
     area.fill(&theme.background).map_err(err)?;
@@ -30,9 +34,26 @@ pub fn draw<DB: DrawingBackend>(
     let all = [c.grad_init, c.grad_now, c.std_init, c.std_now];
     let pinned = c.pins.iter().flat_map(|p| p.grad.iter().chain(p.std).copied());
     let (lo, hi) = log_range(all.iter().flat_map(|s| s.iter().copied()).chain(pinned));
-    let mut chart = frame(area, "per layer ℓ: ‖∂L/∂x_ℓ‖ and act. std".into(), theme)
-        .build_cartesian_2d(0usize..depth, (lo..hi).log_scale())
-        .map_err(err)?;
+    // the legend goes in a top corner the curves leave empty, or above them
+    let pin_labels: Vec<_> =
+        c.pins.iter().enumerate().map(|(i, p)| (theme.text, format!("{} {}", i + 1, p.label))).collect();
+    let legend_w = legend_width(&pin_labels);
+    let rows = 4 + c.pins.len();
+    let pinned_curves = c.pins.iter().flat_map(|p| [p.grad, p.std]);
+    let taken: Vec<(f64, f64)> = all
+        .into_iter()
+        .chain(pinned_curves)
+        .flat_map(|values| {
+            let points: Vec<(f64, f64)> = points(values).map(|(l, v)| (l as f64 / depth as f64, v)).collect();
+            plot_fractions(&points, lo, hi)
+        })
+        .collect();
+    let (corner, free) =
+        place_legend(area, rows, legend_w, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
+    let hi = raised_top(lo, hi, free);
+    let title = fitted_title(area, "per layer ℓ: ‖∂L/∂x_ℓ‖ and act. std", notes, theme);
+    let mut chart =
+        frame(area, title, theme).build_cartesian_2d(0usize..depth, (lo..hi).log_scale()).map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(depth.min(8) + 1)
@@ -71,14 +92,14 @@ pub fn draw<DB: DrawingBackend>(
     // of this chart together on a canvas.
     let (xs, ys) = chart.plotting_area().get_pixel_range();
     // wide enough for the pins' labels, if any (else the 150 px the four curves need)
-    let pin_labels: Vec<_> =
-        c.pins.iter().enumerate().map(|(i, p)| (theme.text, format!("{} {}", i + 1, p.label))).collect();
-    let (line, pad, width) =
-        (theme.px(13.0) as i32, theme.px(6.0) as i32, theme.px(legend_width(&pin_labels)) as i32);
-    let (x0, y0) = (xs.end - width - pad, ys.start + pad);
-    let rows = 4 + c.pins.len() as i32;
+    let (line, pad, width) = (theme.px(13.0) as i32, theme.px(6.0) as i32, theme.px(legend_w) as i32);
+    let x0 = match corner {
+        Corner::TopRight => xs.end - width - pad,
+        Corner::TopLeft => xs.start + pad,
+    };
+    let y0 = ys.start + pad;
     let box_ = Rectangle::new(
-        [(x0, y0), (xs.end - pad, y0 + pad + line * rows)],
+        [(x0, y0), (x0 + width, y0 + pad + line * rows as i32)],
         theme.background.mix(0.85).filled(),
     );
     area.draw(&box_).map_err(err)?;

@@ -1,6 +1,6 @@
 //! Panel 1: the distribution of what the readout reads, on a fixed axis with overflow counts.
 
-use super::{err, frame, short, style_mesh, ChartResult, Theme};
+use super::{err, fitted_title, frame, short, style_mesh, ChartResult, Theme};
 use crate::model::stats::Histogram;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -10,15 +10,16 @@ pub fn draw<DB: DrawingBackend>(
     h: &Histogram,
     subject: &str,
     std: f64,
+    notes: &[String],
     theme: &Theme,
 ) -> ChartResult {
     area.fill(&theme.background).map_err(err)?;
     let bins = h.counts.len();
     let peak = h.counts.iter().copied().max().unwrap_or(0).max(1);
     let width = (h.hi - h.lo) / bins as f64;
-    let mut chart = frame(area, format!("{subject} · std = {}", short(std)), theme)
-        .build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1)
-        .map_err(err)?;
+    let title = fitted_title(area, &format!("{subject} · std = {}", short(std)), notes, theme);
+    let mut chart =
+        frame(area, title, theme).build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1).map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(9).y_labels(4).x_label_formatter(&|x| short(*x)).draw().map_err(err)?;
@@ -68,6 +69,7 @@ mod tests {
             h,
             "x",
             1.0,
+            &[],
             &Theme::light(1.0),
         )
         .unwrap();

@@ -3,8 +3,8 @@
 //! and bigram entropies, or the copy task's chance.
 
 use super::{
-    err, frame, legend, legend_width, log_range, pinned_colour, pinned_legend, short, style_mesh,
-    ChartResult, Corner, Pinned, Theme,
+    beyond_label, comparable_top, err, frame, legend, legend_width, log_range, pinned_colour, pinned_legend,
+    place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Pinned, Theme,
 };
 use crate::training::loss_history::LossHistory;
 use plotters::coord::Shift;
@@ -39,9 +39,40 @@ pub fn draw<DB: DrawingBackend>(
     area.fill(&theme.background).map_err(err)?;
     let buckets = history.buckets();
     let n = pins.iter().map(|p| p.history.len()).fold(history.len(), usize::max).max(2);
+    let positive = |v: f64| v.is_finite() && v > 0.0;
     let pinned = pins.iter().flat_map(|p| p.history.buckets().iter().map(|b| b.smooth));
     let extra = held_out.loss.iter().map(|&(_, l)| l).chain(held_out.floors.iter().map(|&(_, f)| f));
-    let (lo, hi) = log_range(buckets.iter().flat_map(|b| [b.min, b.max]).chain(pinned).chain(extra));
+    // a pin far past the live run (or the live run far past its pins) would flatten the
+    // others: the axis ends above the comparable ones, and the others are marked
+    let largest = |values: &mut dyn Iterator<Item = f64>| values.filter(|v| positive(*v)).fold(0.0, f64::max);
+    let live_largest = largest(&mut buckets.iter().map(|b| b.max));
+    let pin_largest: Vec<f64> =
+        pins.iter().map(|p| largest(&mut p.history.buckets().iter().map(|b| b.smooth))).collect();
+    let cut = comparable_top(std::iter::once(live_largest).chain(pin_largest.iter().copied()));
+    let within = |v: &f64| cut.is_none_or(|t| *v <= t);
+    let (lo, hi) =
+        log_range(buckets.iter().flat_map(|b| [b.min, b.max]).chain(pinned).filter(within).chain(extra));
+    let clip = hi;
+    // the pins' legend goes in a top corner the curves leave empty, or above them
+    let entries = pinned_legend(pins, theme);
+    let mut corner = Corner::TopRight;
+    let mut hi = hi;
+    if !pins.is_empty() {
+        let x_frac = |step: usize| step as f64 / (n - 1) as f64;
+        let curve = |points: Vec<(f64, f64)>| plot_fractions(&points, lo, hi);
+        let live = buckets.iter().filter(|b| positive(b.min) && positive(b.max));
+        let mut taken = curve(live.clone().map(|b| (x_frac(b.start), b.min.min(clip))).collect());
+        taken.extend(curve(live.map(|b| (x_frac(b.start + b.count - 1), b.max.min(clip))).collect()));
+        for p in pins {
+            let line = p.history.buckets().iter().filter(|b| positive(b.smooth));
+            taken.extend(curve(line.map(|b| (x_frac(b.start + b.count - 1), b.smooth.min(clip))).collect()));
+        }
+        let width = legend_width(&entries);
+        let (at, free) =
+            place_legend(area, entries.len(), width, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
+        corner = at;
+        hi = raised_top(lo, hi, free);
+    }
     let title = match (history.last(), diverged_at) {
         (_, Some(s)) => format!("training loss · diverged at step {s}"),
         // one loss per update: after n updates the count is n
@@ -53,7 +84,8 @@ pub fn draw<DB: DrawingBackend>(
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
-    let positive = |v: f64| v.is_finite() && v > 0.0;
+    // series past the cut: (name, largest value, first step at the cut, colour)
+    let mut beyond: Vec<(String, f64, usize, RGBColor)> = Vec::new();
     // pinned runs first, under the live one: their smoothed loss, numbered at its end
     for (i, p) in pins.iter().enumerate() {
         let line: Vec<(usize, f64)> = p
@@ -61,8 +93,11 @@ pub fn draw<DB: DrawingBackend>(
             .buckets()
             .iter()
             .filter(|b| positive(b.smooth))
-            .map(|b| (b.start + b.count - 1, b.smooth))
+            .map(|b| (b.start + b.count - 1, b.smooth.min(clip)))
             .collect();
+        if let Some(&(x, _)) = line.iter().find(|p| p.1 >= clip).filter(|_| pin_largest[i] > clip) {
+            beyond.push((format!("pin {}", i + 1), pin_largest[i], x, pinned_colour(theme)));
+        }
         let style = pinned_colour(theme).stroke_width(theme.px(1.5));
         chart.draw_series(LineSeries::new(line.iter().copied(), style)).map_err(err)?;
         if let Some(&end) = line.last() {
@@ -75,17 +110,21 @@ pub fn draw<DB: DrawingBackend>(
     let raw = theme.now.mix(0.35);
     if history.per_bucket() == 1 {
         // every step is its own bucket: the raw losses as a thin line
-        let points = shown().map(|b| (b.start, b.min));
+        let points = shown().map(|b| (b.start, b.min.min(clip)));
         chart.draw_series(LineSeries::new(points, raw.stroke_width(theme.px(1.0)))).map_err(err)?;
     } else {
         // lowest losses left to right, then highest right to left: the band's outline
         let outline: Vec<(usize, f64)> = shown()
-            .map(|b| (b.start, b.min))
-            .chain(shown().rev().map(|b| (b.start + b.count - 1, b.max)))
+            .map(|b| (b.start, b.min.min(clip)))
+            .chain(shown().rev().map(|b| (b.start + b.count - 1, b.max.min(clip))))
             .collect();
         chart.draw_series(std::iter::once(Polygon::new(outline, raw.filled()))).map_err(err)?;
     }
-    let smooth = buckets.iter().filter(|b| positive(b.smooth)).map(|b| (b.start + b.count - 1, b.smooth));
+    if let Some(b) = shown().find(|b| b.max >= clip).filter(|_| live_largest > clip) {
+        beyond.push(("now".into(), live_largest, b.start, theme.now));
+    }
+    let smooth =
+        buckets.iter().filter(|b| positive(b.smooth)).map(|b| (b.start + b.count - 1, b.smooth.min(clip)));
     chart.draw_series(LineSeries::new(smooth, theme.now.stroke_width(theme.px(2.0)))).map_err(err)?;
     // the floors: dashed lines across, named at their left end
     for &(name, floor) in held_out.floors.iter().filter(|(_, f)| positive(*f)) {
@@ -134,10 +173,16 @@ pub fn draw<DB: DrawingBackend>(
         );
         chart.plotting_area().draw(&label).map_err(err)?;
     }
+    for (k, (name, top, x, colour)) in beyond.into_iter().enumerate() {
+        let side = if 2 * x >= n { HPos::Right } else { HPos::Left };
+        let (px, py) = chart.backend_coord(&(x, clip));
+        let at = (px, py + theme.px(4.0) as i32 + theme.px(13.0) as i32 * k as i32);
+        let style = theme.font(11.0).color(&colour).pos(Pos::new(side, VPos::Top));
+        area.draw(&Text::new(beyond_label(&name, top), at, style)).map_err(err)?;
+    }
     if !pins.is_empty() {
         let plot = chart.plotting_area().get_pixel_range();
-        let entries = pinned_legend(pins, theme);
-        legend(area, plot, Corner::TopRight, &entries, legend_width(&entries), theme)?;
+        legend(area, plot, corner, &entries, legend_width(&entries), theme)?;
     }
     area.present().map_err(err)
 }

@@ -133,6 +133,24 @@ pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(
     builder
 }
 
+/// `title`, followed by the first of `notes` (longest first) with which it fits across
+/// `area`, or by the last (shortest) if none does; `title` alone without notes.
+pub(crate) fn fitted_title<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    notes: &[String],
+    theme: &Theme,
+) -> String {
+    // 13 px sans-serif: about 6.6 px a character on average
+    let room = f64::from(area.dim_in_pixel().0) / theme.scale - 2.0 * 8.0;
+    let fits = |t: &str| t.chars().count() as f64 * 6.6 <= room;
+    let with = |note: &String| format!("{title} · {note}");
+    match notes.iter().map(with).find(|t| fits(t)) {
+        Some(t) => t,
+        None => notes.last().map_or_else(|| title.to_string(), with),
+    }
+}
+
 /// The grid and axis style every chart shares.
 pub(crate) fn style_mesh<'a, 'b, X, Y, XT, YT, DB>(mesh: &mut MeshStyle<'a, 'b, X, Y, DB>, theme: &Theme)
 where
@@ -183,11 +201,116 @@ pub(crate) fn legend_width(entries: &[(RGBColor, String)]) -> f64 {
     (40.0 + 5.6 * longest as f64).max(150.0)
 }
 
-/// Where a legend goes: the corner the chart's curves usually leave empty.
+/// Where a legend goes: a top corner of the plot that the chart's series leave empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Corner {
     TopLeft,
     TopRight,
+}
+
+/// The room a legend of `rows` entries, `width` px wide (unscaled), takes in the plot of a
+/// chart on `area` drawn by `frame`: its width and height as fractions of the plot's. The
+/// plot's size is estimated from `frame`'s margins and label areas, a little small, so that
+/// the fractions err on the large side.
+fn legend_fractions<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    rows: usize,
+    width: f64,
+    theme: &Theme,
+) -> (f64, f64) {
+    let (w, h) = area.dim_in_pixel();
+    let s = theme.scale;
+    let plot_w = (f64::from(w) - s * (8.0 + 18.0 + 46.0)) * 0.97;
+    let plot_h = (f64::from(h) - s * (8.0 + 8.0 + 26.0 + 22.0)) * 0.95;
+    // the box: 6 px from the plot's edge, 6 px of padding, 13 px a row (as `legend` draws it)
+    let box_w = s * (width + 6.0 + 4.0);
+    let box_h = s * (6.0 + 6.0 + 13.0 * rows as f64 + 4.0);
+    ((box_w / plot_w.max(1.0)).min(1.0), (box_h / plot_h.max(1.0)).min(0.8))
+}
+
+/// Where a legend goes so that it covers no data: the first of `corners` that none of
+/// `points` (x and y as fractions of the plot, y upwards, 0..=1) falls in; if every corner is
+/// taken, the first, with the top `free` fraction of the plot left to it: the caller raises
+/// its y axis so that the data end below (`raised_top`). Returns (corner, free).
+pub(crate) fn place_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    rows: usize,
+    width: f64,
+    points: &[(f64, f64)],
+    corners: &[Corner],
+    theme: &Theme,
+) -> (Corner, f64) {
+    let (fw, fh) = legend_fractions(area, rows, width, theme);
+    let inside = |corner: Corner, (x, y): (f64, f64)| {
+        let across = match corner {
+            Corner::TopLeft => x <= fw,
+            Corner::TopRight => x >= 1.0 - fw,
+        };
+        across && y >= 1.0 - fh
+    };
+    for &corner in corners {
+        if !points.iter().any(|&p| inside(corner, p)) {
+            return (corner, 0.0);
+        }
+    }
+    (corners[0], fh + 0.02)
+}
+
+/// The top of a log axis over `lo..hi` raised so that `hi` sits `free` (a fraction of the
+/// height) below it.
+pub(crate) fn raised_top(lo: f64, hi: f64, free: f64) -> f64 {
+    if free <= 0.0 {
+        return hi;
+    }
+    let (l, h) = (lo.ln(), hi.ln());
+    (l + (h - l) / (1.0 - free).max(0.2)).exp()
+}
+
+/// A series' points as fractions of a plot over `x` (a function to 0..=1) and the log axis
+/// `lo..hi`, with three more points on each segment between them (a line between two points
+/// can cross a corner that both points miss).
+pub(crate) fn plot_fractions(points: &[(f64, f64)], lo: f64, hi: f64) -> Vec<(f64, f64)> {
+    let (l, span) = (lo.ln(), (hi.ln() - lo.ln()).max(1e-12));
+    let at = |(x, y): (f64, f64)| (x, ((y.ln() - l) / span).clamp(0.0, 1.0));
+    let mut out = Vec::with_capacity(points.len() * 4);
+    for (i, &p) in points.iter().enumerate() {
+        out.push(at(p));
+        if let Some(&q) = points.get(i + 1) {
+            for k in 1..4 {
+                let t = f64::from(k) / 4.0;
+                // between the points in log space, as the log axis draws the line
+                let y = (p.1.ln() * (1.0 - t) + q.1.ln() * t).exp();
+                out.push(at((p.0 + (q.0 - p.0) * t, y)));
+            }
+        }
+    }
+    out
+}
+
+/// The value above which a log axis is cut so that comparable series stay readable: when,
+/// in order of their largest values, one series runs more than a hundredfold past the ones
+/// below it, the axis ends at those below (their largest value); None when all are
+/// comparable. `maxima` are the series' largest finite values.
+pub(crate) fn comparable_top(maxima: impl Iterator<Item = f64>) -> Option<f64> {
+    let mut m: Vec<f64> = maxima.filter(|v| v.is_finite() && *v > 0.0).collect();
+    m.sort_by(f64::total_cmp);
+    let mut top = *m.first()?;
+    for &x in &m[1..] {
+        if x > top * 100.0 {
+            return Some(top);
+        }
+        top = x;
+    }
+    None
+}
+
+/// The label of a series that runs past the cut axis, at the top: "residual alone: 3.4e31 ↑".
+pub(crate) fn beyond_label(name: &str, largest: f64) -> String {
+    if name.is_empty() {
+        format!("{} ↑", short(largest))
+    } else {
+        format!("{name}: {} ↑", short(largest))
+    }
 }
 
 /// A legend in a top corner of the plotting area `plot` (its pixel ranges): one line swatch

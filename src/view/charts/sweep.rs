@@ -3,13 +3,14 @@
 //! Both axes are logarithmic: depths double, losses and ratios span decades.
 
 use super::{
-    combination_colours, err, frame, legend, log_range, log_ticks, short, style_mesh, ChartResult, Corner,
-    Theme,
+    beyond_label, combination_colours, comparable_top, err, frame, legend, log_range, log_ticks,
+    place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Theme,
 };
 use crate::training::sweep::SweepSeries;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One combination across the depths; the lists may be shorter than the depths (a sweep in
 /// progress fills them in from the shallow end).
@@ -53,13 +54,55 @@ pub fn draw<'a, DB: DrawingBackend>(
     let x_range = (shallowest / 1.25)..(deepest.max(shallowest * 2.0) * 1.25);
     // a label at every depth swept: they are what the reader chose
     let depth_ticks: Vec<f64> = depths.iter().map(|&d| d as f64).collect();
+    let x_frac = |d: f64| (d.ln() - x_range.start.ln()) / (x_range.end.ln() - x_range.start.ln());
     for (panel, (sub_area, title)) in panels.into_iter().enumerate() {
         let values = |curve: &SweepCurve<'a>| if panel == 0 { curve.final_loss } else { curve.grad_ratio };
-        let (lo, hi) = log_range(curves.iter().flat_map(|c| values(c).iter().copied()));
+        let positive = |v: &f64| v.is_finite() && *v > 0.0;
+        // one combination far past the others would flatten them: the axis ends above the
+        // comparable ones, and the others are marked where they leave it
+        let largest =
+            |curve: &SweepCurve<'a>| values(curve).iter().copied().filter(positive).fold(0.0, f64::max);
+        let cut = comparable_top(curves.iter().map(largest));
+        let (lo, mut hi) = log_range(
+            curves.iter().flat_map(|c| values(c).iter().copied()).filter(|v| cut.is_none_or(|t| *v <= t)),
+        );
+        let points_of = |curve: &SweepCurve<'a>, hi: f64| -> Vec<(f64, f64)> {
+            let mut points: Vec<(f64, f64)> = depths
+                .iter()
+                .zip(values(curve))
+                .filter(|(_, v)| positive(v))
+                .map(|(&d, &v)| (d as f64, v.min(hi)))
+                .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0)); // the reader may list depths in any order
+            points
+        };
+        let mut corner = Corner::TopLeft;
+        let clip = hi;
+        if panel == 0 {
+            let taken: Vec<(f64, f64)> = curves
+                .iter()
+                .flat_map(|c| {
+                    let points: Vec<(f64, f64)> =
+                        points_of(c, hi).iter().map(|&(d, v)| (x_frac(d), v)).collect();
+                    plot_fractions(&points, lo, hi)
+                })
+                .collect();
+            let (at, free) = place_legend(
+                sub_area,
+                curves.len(),
+                150.0,
+                &taken,
+                &[Corner::TopLeft, Corner::TopRight],
+                theme,
+            );
+            corner = at;
+            hi = raised_top(lo, hi, free);
+        }
+        let ticks: Vec<f64> = log_ticks(lo, hi).into_iter().filter(|&t| t <= hi * 1.0001).collect();
         let mut chart = frame(sub_area, title, theme)
             .build_cartesian_2d(
                 x_range.clone().log_scale().with_key_points(depth_ticks.clone()),
-                (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)),
+                (lo..hi).log_scale().with_key_points(ticks),
             )
             .map_err(err)?;
         let mut mesh = chart.configure_mesh();
@@ -69,20 +112,34 @@ pub fn draw<'a, DB: DrawingBackend>(
             .draw()
             .map_err(err)?;
         let mut entries = Vec::new();
+        let mut beyond = 0;
         for (i, curve) in curves.iter().enumerate() {
             let colour = colours[i % colours.len()];
-            let mut points: Vec<(f64, f64)> = depths
-                .iter()
-                .zip(values(curve))
-                .filter(|(_, v)| v.is_finite() && **v > 0.0)
-                .map(|(&d, &v)| (d as f64, v))
-                .collect();
-            points.sort_by(|a, b| a.0.total_cmp(&b.0)); // the reader may list depths in any order
+            // the clipped ones run along the cut, under the legend's room
+            let points = points_of(curve, clip);
             chart
                 .draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(theme.px(2.0))))
                 .map_err(err)?;
             let dot = theme.px(3.0) as i32;
             chart.draw_series(points.iter().map(|&p| Circle::new(p, dot, colour.filled()))).map_err(err)?;
+            // past the axis's top: the largest value, named, where the curve first reaches it
+            let top = largest(curve);
+            if top > clip {
+                if let Some(&(d, _)) = points.iter().find(|p| p.1 >= clip) {
+                    let right = x_frac(d) > 0.5;
+                    let pos = Pos::new(if right { HPos::Right } else { HPos::Left }, VPos::Top);
+                    // in pixels, one line under the last such label
+                    let (x, y) = chart.backend_coord(&(d, clip));
+                    let at = (x, y + theme.px(4.0) as i32 + theme.px(13.0) as i32 * beyond);
+                    let label = Text::new(
+                        beyond_label(curve.label, top),
+                        at,
+                        theme.font(11.0).color(&colour).pos(pos),
+                    );
+                    area.draw(&label).map_err(err)?;
+                    beyond += 1;
+                }
+            }
             // a diverged run has no final loss: a cross at the top of the panel at its depth,
             // nudged sideways per combination so that four crosses at one depth stay visible
             if panel == 0 {
@@ -98,7 +155,7 @@ pub fn draw<'a, DB: DrawingBackend>(
         }
         if panel == 0 {
             // pixel ranges are the backend's, so the legend is drawn on the whole area
-            legend(area, chart.plotting_area().get_pixel_range(), Corner::TopLeft, &entries, 150.0, theme)?;
+            legend(area, chart.plotting_area().get_pixel_range(), corner, &entries, 150.0, theme)?;
         }
     }
     area.present().map_err(err)
