@@ -97,7 +97,7 @@ export const TEMPLATE = `
     <figure class="ap-panel ap-wide" data-panel="sweep" part="panel sweep" hidden>
       <canvas data-el="sweep" role="img" aria-label="Depth sweep"></canvas>
       <figcaption data-el="sweep-summary"></figcaption>
-      <details class="ap-numbers" data-el="sweep-details" hidden><summary>The sweep's numbers</summary><table class="ap-table" data-el="sweep-table"></table></details>
+      <details class="ap-numbers" data-el="sweep-details" hidden><summary>The numbers (each cell: the loss after the steps, then the gradient ratio at initialisation)</summary><table class="ap-table" data-el="sweep-table"></table></details>
       <div class="ap-panel-buttons"><button type="button" data-el="again-sweep">Sweep depths</button></div>
     </figure>
     <figure class="ap-panel" data-panel="knockout" part="panel knockout" hidden>

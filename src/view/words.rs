@@ -526,32 +526,63 @@ pub fn sweep_summary(s: &SweepState) -> String {
     if let Some(next) = next {
         let (b, n) = (ended(best, deepest), ended(next, deepest));
         if n.is_finite() && b > 0.0 {
-            out += &format!(", {}× below {}", short(n / b), name(next));
+            out += &format!(", {} below {}", times(n / b), name(next));
         }
     }
     out += ")";
-    let behind: Vec<String> = order[1..]
-        .iter()
-        .filter_map(|x| {
-            let first =
-                (0..reached).find(|&i| x.diverged_at[i].is_some() || ended(x, i) >= 5.0 * ended(best, i))?;
-            let how = if x.diverged_at[first].is_some() { "diverges" } else { "falls 5× behind" };
-            Some(format!("{} {how} from depth {}", name(x), s.depths[first]))
+    // where each other one breaks: diverges, or falls five times behind the best, grouped
+    let mut breaks: Vec<(usize, bool, Vec<String>)> = Vec::new();
+    for x in &order[1..] {
+        let broken = |i: usize| x.diverged_at[i].is_some() || ended(x, i) >= 5.0 * ended(best, i);
+        let Some(first) = (0..reached).find(|&i| broken(i)) else { continue };
+        let diverged = x.diverged_at[first].is_some();
+        match breaks.iter_mut().find(|(d, v, _)| *d == first && *v == diverged) {
+            Some((_, _, names)) => names.push(name(x)),
+            None => breaks.push((first, diverged, vec![name(x)])),
+        }
+    }
+    breaks.sort_by_key(|(d, _, _)| *d);
+    let said: Vec<String> = breaks
+        .into_iter()
+        .map(|(d, diverged, names)| {
+            let how = match (diverged, names.len() == 1) {
+                (true, true) => "diverges",
+                (true, false) => "diverge",
+                (false, true) => "falls 5× behind it",
+                (false, false) => "fall 5× behind it",
+            };
+            format!("{} {how} from depth {}", and_list(&names), s.depths[d])
         })
         .collect();
-    if !behind.is_empty() {
-        out += &format!("; {}", behind.join(", "));
+    if !said.is_empty() {
+        out += &format!("; {}", said.join("; "));
     }
     format!("{out} ({progress} done).")
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// A ratio as words: "10×" from 10 up, "2.5×" below.
+fn times(r: f64) -> String {
+    if r >= 10.0 {
+        format!("{r:.0}×")
+    } else {
+        format!("{r:.1}×")
+    }
 }
 
 /// The depth sweep as a table: a header row, then a row per depth swept so far, each
 /// combination's loss after the steps (✕ and the step if it diverged) and gradient ratio.
 pub fn sweep_table(s: &SweepState) -> Vec<Vec<String>> {
     let mut header = vec!["depth".to_string()];
-    header.extend(
-        s.series.iter().map(|x| format!("{}: loss, gradient ratio", combination_name(x.residual, x.norm))),
-    );
+    header.extend(s.series.iter().map(|x| combination_name(x.residual, x.norm)));
     let mut rows = vec![header];
     for (i, d) in s.depths.iter().enumerate() {
         if s.series.iter().all(|x| x.final_loss.len() <= i) {
@@ -586,13 +617,23 @@ pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
     };
     let doubling = k.loss.iter().filter(|&&l| l > 2.0 * k.intact_loss || l.is_nan()).count();
     let barely = k.output_change.iter().filter(|&&c| c < 0.05).count();
-    let times = if k.intact_loss > 0.0 {
-        format!(", {}× the intact {}", short(loss / k.intact_loss), short(k.intact_loss))
+    let worse = if k.intact_loss > 0.0 {
+        format!(", {} the intact {}", times(loss / k.intact_loss), short(k.intact_loss))
     } else {
         String::new()
     };
+    let doubling = match doubling {
+        d if d == n => format!("all {n} layers more than double the loss without them"),
+        1 => format!("1 of {n} layers more than doubles the loss without it"),
+        d => format!("{d} of {n} layers more than double the loss without them"),
+    };
+    let barely = match barely {
+        0 => "every one moves the output by 5% or more".to_string(),
+        1 => "1 moves the output by less than 5%".to_string(),
+        b => format!("{b} move the output by less than 5%"),
+    };
     format!(
-        "At step {at}, knocking out layer {worst} hurts most (loss {}{times}); {doubling} of {n} layers more than double the loss without them, and {barely} move the output by less than 5%.",
+        "At step {at}, knocking out layer {worst} hurts most (loss {}{worse}); {doubling}, and {barely}.",
         short(loss)
     )
 }

@@ -2,7 +2,7 @@
 //! a legend that also says where a run diverged.
 
 use super::{
-    beyond_label, combination_colours, comparable_top, err, frame, legend, log_range, log_ticks,
+    beyond_mark, combination_colours, comparable_top, err, frame, legend, legend_width, log_range, log_ticks,
     place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Theme,
 };
 use crate::training::loss_history::LossHistory;
@@ -60,6 +60,7 @@ pub fn draw<DB: DrawingBackend>(
     let cut = comparable_top(lines.iter().map(largest));
     let (lo, hi) = log_range(lines.iter().flatten().map(|p| p.1).filter(|v| cut.is_none_or(|t| *v <= t)));
     let x_frac = |step: usize| step as f64 / steps.max(1) as f64;
+    let colours = combination_colours(theme);
     let taken: Vec<(f64, f64)> = lines
         .iter()
         .flat_map(|line| {
@@ -67,8 +68,25 @@ pub fn draw<DB: DrawingBackend>(
             plot_fractions(&points, lo, hi)
         })
         .collect();
+    // each run's legend entry: its final loss or its divergence, and how far past the cut
+    let entries: Vec<(RGBColor, String)> = curves
+        .iter()
+        .zip(&lines)
+        .enumerate()
+        .map(|(i, (curve, line))| {
+            let label = match (curve.diverged_at, curve.loss.last()) {
+                (Some(s), _) => format!("{} · diverged at step {s}", curve.label),
+                (None, Some(&l)) => format!("{} · {}", curve.label, short(l)),
+                (None, None) => curve.label.to_string(),
+            };
+            let top = largest(line);
+            let label = if top > hi { format!("{label} · up to {} ↑", short(top)) } else { label };
+            (colours[i % colours.len()], label)
+        })
+        .collect();
+    let legend_w = legend_width(&entries).max(250.0);
     let (corner, free) =
-        place_legend(area, curves.len(), 250.0, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
+        place_legend(area, curves.len(), legend_w, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
     // the clipped runs run along the cut, under the legend's room
     let (clip, hi) = (hi, raised_top(lo, hi, free));
     let title = format!("the four combinations · {steps} steps");
@@ -79,8 +97,6 @@ pub fn draw<DB: DrawingBackend>(
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
-    let colours = combination_colours(theme);
-    let mut entries = Vec::new();
     let mut beyond = 0;
     for (i, (curve, line)) in curves.iter().zip(&lines).enumerate() {
         let colour = colours[i % colours.len()];
@@ -89,31 +105,25 @@ pub fn draw<DB: DrawingBackend>(
         chart
             .draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(theme.px(2.0))))
             .map_err(err)?;
+        // past the axis's top: the largest value, where the curve first reaches the cut
         let top = largest(line);
         if top > clip {
             if let Some(&(x, _)) = points.iter().find(|p| p.1 >= clip) {
                 let pos = Pos::new(if x_frac(x) > 0.5 { HPos::Right } else { HPos::Left }, VPos::Top);
                 let (px, py) = chart.backend_coord(&(x, clip));
                 let at = (px, py + theme.px(4.0) as i32 + theme.px(13.0) as i32 * beyond);
-                let label =
-                    Text::new(beyond_label(curve.label, top), at, theme.font(11.0).color(&colour).pos(pos));
+                let label = Text::new(beyond_mark(top), at, theme.font(11.0).color(&colour).pos(pos));
                 area.draw(&label).map_err(err)?;
                 beyond += 1;
             }
         }
-        let label = match (curve.diverged_at, curve.loss.last()) {
-            (Some(s), _) => {
-                // a cross where the curve ends
-                let (x, y) = last.unwrap_or((s, hi));
-                let cross = Text::new("✕", (x, y), theme.font(12.0).color(&colour));
-                chart.plotting_area().draw(&cross).map_err(err)?;
-                format!("{} · diverged at step {s}", curve.label)
-            }
-            (None, Some(&l)) => format!("{} · {}", curve.label, short(l)),
-            (None, None) => curve.label.to_string(),
-        };
-        entries.push((colour, label));
+        if let Some(s) = curve.diverged_at {
+            // a cross where the curve ends
+            let (x, y) = last.unwrap_or((s, hi));
+            let cross = Text::new("✕", (x, y), theme.font(12.0).color(&colour));
+            chart.plotting_area().draw(&cross).map_err(err)?;
+        }
     }
-    legend(area, chart.plotting_area().get_pixel_range(), corner, &entries, 250.0, theme)?;
+    legend(area, chart.plotting_area().get_pixel_range(), corner, &entries, legend_w, theme)?;
     area.present().map_err(err)
 }

@@ -3,7 +3,7 @@
 //! and bigram entropies, or the copy task's chance.
 
 use super::{
-    beyond_label, comparable_top, err, frame, legend, legend_width, log_range, pinned_colour, pinned_legend,
+    beyond_mark, comparable_top, err, frame, legend, legend_width, log_range, pinned_colour, pinned_legend,
     place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Pinned, Theme,
 };
 use crate::training::loss_history::LossHistory;
@@ -121,7 +121,7 @@ pub fn draw<DB: DrawingBackend>(
         chart.draw_series(std::iter::once(Polygon::new(outline, raw.filled()))).map_err(err)?;
     }
     if let Some(b) = shown().find(|b| b.max >= clip).filter(|_| live_largest > clip) {
-        beyond.push(("now".into(), live_largest, b.start, theme.now));
+        beyond.push((String::new(), live_largest, b.start, theme.now));
     }
     let smooth =
         buckets.iter().filter(|b| positive(b.smooth)).map(|b| (b.start + b.count - 1, b.smooth.min(clip)));
@@ -178,7 +178,8 @@ pub fn draw<DB: DrawingBackend>(
         let (px, py) = chart.backend_coord(&(x, clip));
         let at = (px, py + theme.px(4.0) as i32 + theme.px(13.0) as i32 * k as i32);
         let style = theme.font(11.0).color(&colour).pos(Pos::new(side, VPos::Top));
-        area.draw(&Text::new(beyond_label(&name, top), at, style)).map_err(err)?;
+        let text = if name.is_empty() { beyond_mark(top) } else { format!("{name} {}", beyond_mark(top)) };
+        area.draw(&Text::new(text, at, style)).map_err(err)?;
     }
     if !pins.is_empty() {
         let plot = chart.plotting_area().get_pixel_range();

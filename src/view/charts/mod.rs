@@ -304,13 +304,16 @@ pub(crate) fn comparable_top(maxima: impl Iterator<Item = f64>) -> Option<f64> {
     None
 }
 
-/// The label of a series that runs past the cut axis, at the top: "residual alone: 3.4e31 ↑".
+/// The mark where a series leaves the cut axis, at its top, in the series' colour: "↑ 3.4e31",
+/// its largest value. A legend names the series with the same value ("residual alone:
+/// 3.4e31 ↑"), `beyond_label`.
+pub(crate) fn beyond_mark(largest: f64) -> String {
+    format!("↑ {}", short(largest))
+}
+
+/// A legend's name for a series past the cut axis: "residual alone: 3.4e31 ↑".
 pub(crate) fn beyond_label(name: &str, largest: f64) -> String {
-    if name.is_empty() {
-        format!("{} ↑", short(largest))
-    } else {
-        format!("{name}: {} ↑", short(largest))
-    }
+    format!("{name}: {} ↑", short(largest))
 }
 
 /// A legend in a top corner of the plotting area `plot` (its pixel ranges): one line swatch

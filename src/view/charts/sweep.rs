@@ -3,8 +3,9 @@
 //! Both axes are logarithmic: depths double, losses and ratios span decades.
 
 use super::{
-    beyond_label, combination_colours, comparable_top, err, frame, legend, log_range, log_ticks,
-    place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Theme,
+    beyond_label, beyond_mark, combination_colours, comparable_top, err, frame, legend, legend_width,
+    log_range, log_ticks, place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner,
+    Theme,
 };
 use crate::training::sweep::SweepSeries;
 use plotters::coord::combinators::BindKeyPoints;
@@ -63,6 +64,17 @@ pub fn draw<'a, DB: DrawingBackend>(
         let largest =
             |curve: &SweepCurve<'a>| values(curve).iter().copied().filter(positive).fold(0.0, f64::max);
         let cut = comparable_top(curves.iter().map(largest));
+        // the legend names each combination, and one past the cut with its value
+        let names: Vec<(RGBColor, String)> = curves
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let past = cut.is_some_and(|t| largest(c) > t);
+                let name = if past { beyond_label(c.label, largest(c)) } else { c.label.to_string() };
+                (colours[i % colours.len()], name)
+            })
+            .collect();
+        let legend_w = legend_width(&names);
         let (lo, mut hi) = log_range(
             curves.iter().flat_map(|c| values(c).iter().copied()).filter(|v| cut.is_none_or(|t| *v <= t)),
         );
@@ -90,7 +102,7 @@ pub fn draw<'a, DB: DrawingBackend>(
             let (at, free) = place_legend(
                 sub_area,
                 curves.len(),
-                150.0,
+                legend_w,
                 &taken,
                 &[Corner::TopLeft, Corner::TopRight],
                 theme,
@@ -131,11 +143,7 @@ pub fn draw<'a, DB: DrawingBackend>(
                     // in pixels, one line under the last such label
                     let (x, y) = chart.backend_coord(&(d, clip));
                     let at = (x, y + theme.px(4.0) as i32 + theme.px(13.0) as i32 * beyond);
-                    let label = Text::new(
-                        beyond_label(curve.label, top),
-                        at,
-                        theme.font(11.0).color(&colour).pos(pos),
-                    );
+                    let label = Text::new(beyond_mark(top), at, theme.font(11.0).color(&colour).pos(pos));
                     area.draw(&label).map_err(err)?;
                     beyond += 1;
                 }
@@ -151,11 +159,12 @@ pub fn draw<'a, DB: DrawingBackend>(
                     }
                 }
             }
-            entries.push((colour, curve.label.to_string()));
+            let name = if top > clip { beyond_label(curve.label, top) } else { curve.label.to_string() };
+            entries.push((colour, name));
         }
         if panel == 0 {
             // pixel ranges are the backend's, so the legend is drawn on the whole area
-            legend(area, chart.plotting_area().get_pixel_range(), corner, &entries, 150.0, theme)?;
+            legend(area, chart.plotting_area().get_pixel_range(), corner, &entries, legend_w, theme)?;
         }
     }
     area.present().map_err(err)
