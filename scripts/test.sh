@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check: formatting, clippy (native and wasm32), native tests, wasm tests in
-# headless Chromium, the release page build, and the end-to-end browser tests.
+# headless Chromium, the release page build, and the end-to-end browser tests (with the real
+# hosts: MkDocs Material, Reveal.js, pandoc).
 # Installs what it needs on a fresh machine; quick and quiet when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,7 @@ bash scripts/build.sh
 if [ -f tests/e2e/package.json ]; then
   say "end-to-end tests in Chromium"
   ensure_e2e_deps
+  ensure_hosts
   node tests/e2e/run.mjs
 fi
 say "all checks passed"

@@ -49,10 +49,29 @@ ensure_chromium() {
 }
 
 ensure_e2e_deps() {
-  if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/vite ] || [ ! -d tests/e2e/node_modules/axe-core ]; then
-    say "installing playwright-core (with Vite, to bundle the npm package, and axe-core, to audit accessibility) for the browser tests"
+  if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/vite ] || [ ! -d tests/e2e/node_modules/axe-core ] || [ ! -d tests/e2e/node_modules/reveal.js ]; then
+    say "installing playwright-core (with Vite, to bundle the npm package, axe-core, to audit accessibility, and Reveal.js, a real host) for the browser tests"
     (cd tests/e2e && npm ci --silent --no-audit --no-fund)
   fi
+}
+
+MKDOCS_MATERIAL_VERSION=9.8.1 # the real hosts of the browser tests (tests/e2e/real-hosts.mjs)
+HOSTS_DIR="$TOOLS_DIR/hosts"
+
+# The hosts lessons are written in, for the browser tests: Debian's pandoc, and MkDocs
+# Material in a virtualenv of its own (Reveal.js comes with the e2e npm packages).
+ensure_hosts() {
+  if ! command -v pandoc >/dev/null; then
+    say "installing Debian's pandoc (for the filter's test)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pandoc >/dev/null
+  fi
+  if [ "$("$HOSTS_DIR/venv/bin/pip" show mkdocs-material 2>/dev/null | sed -n 's/^Version: //p')" != "$MKDOCS_MATERIAL_VERSION" ]; then
+    say "installing mkdocs-material $MKDOCS_MATERIAL_VERSION into $HOSTS_DIR/venv"
+    python3 -m venv "$HOSTS_DIR/venv"
+    "$HOSTS_DIR/venv/bin/pip" install --quiet --disable-pip-version-check "mkdocs-material==$MKDOCS_MATERIAL_VERSION"
+  fi
+  export AP_MKDOCS="$HOSTS_DIR/venv/bin/mkdocs" AP_PANDOC="$(command -v pandoc)"
 }
 
 ensure_page_tools() {

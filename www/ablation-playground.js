@@ -37,7 +37,11 @@ class AblationPlayground extends HTMLElement {
     const root = document.createElement('div');
     root.setAttribute('data-ap-root', '');
     root.className = 'ap';
-    shadow.replaceChildren(style, root);
+    // paints the system Canvas colour in the host's colour scheme: what shows where the host
+    // paints nothing (theme.js)
+    const probe = document.createElement('span');
+    probe.className = 'ap-canvas-probe';
+    shadow.replaceChildren(style, probe, root);
     this.#started = loadBindings()
       .then((b) => {
         this.#mounting = false;
@@ -48,6 +52,7 @@ class AblationPlayground extends HTMLElement {
           panels: this.getAttribute('panels'),
           autoplay: !isOff(this.getAttribute('autoplay')),
           linkBase: assets.page,
+          followHost: { host: this, probe },
           onParam: (name, value) => {
             if (name === this.#removing) return;
             this.#reflecting = true;

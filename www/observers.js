@@ -1,6 +1,9 @@
 // What the page around a widget does to it: its size, the screen's pixel density, the colour
-// scheme, and whether it is near the viewport. Each is watched by the browser's own observers
-// (never polled), and all of them are let go together.
+// scheme (and, for the element, the host's own theme: theme.js), and whether it is near the
+// viewport. Each is watched by the browser's own observers (never polled), and all of them are
+// let go together.
+
+import { followHost } from './theme.js';
 
 /**
  * Watches widget `w`'s surroundings: `changed()` after a resize, a density or colour-scheme
@@ -22,13 +25,46 @@ export function watchSurroundings(w, { changed, visibility }) {
     changed();
   }
   density.addEventListener('change', densityChanged);
-  // Lazy and polite: compute only near the viewport (200 px ahead), pause when scrolled away.
-  const io = new IntersectionObserver((entries) => visibility(entries[entries.length - 1].isIntersecting), {
-    rootMargin: '200px',
-  });
+  // Lazy and polite: compute only near the viewport (200 px ahead) and when shown, pause when
+  // scrolled away or hidden (a slide not yet shown in a deck is transparent, or invisible):
+  // the ancestors' class, style and hidden attributes, and the end of their transitions, say
+  // when to look again.
+  const seen = { near: false, shown: null };
+  const shown = () => !root.checkVisibility || root.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+  function report() {
+    const now = seen.near && shown();
+    if (now !== seen.shown) visibility((seen.shown = now));
+  }
+  const io = new IntersectionObserver(
+    (entries) => {
+      seen.near = entries[entries.length - 1].isIntersecting;
+      report();
+    },
+    { rootMargin: '200px' },
+  );
   io.observe(root);
+  const ancestors = new MutationObserver(report);
+  const host = w.options.followHost?.host;
+  for (let el = host?.parentElement; el; el = el.parentElement) {
+    ancestors.observe(el, { attributes: true, attributeFilter: ['class', 'style', 'hidden'] });
+  }
+  const settled = (e) => {
+    if (host && e.target instanceof Node && e.target.contains(host)) report();
+  };
+  document.addEventListener('transitionend', settled, true);
+  // the element follows its host's colours unless the host sets --ap-* (theme.js)
+  const follow = w.options.followHost;
+  w.theme = follow
+    ? followHost(w.bindings, follow.host, root, follow.probe, () => {
+        w.renderer.forgetColours();
+        changed();
+      })
+    : null;
   return () => {
+    w.theme?.stop();
     io.disconnect();
+    ancestors.disconnect();
+    document.removeEventListener('transitionend', settled, true);
     ro.disconnect();
     w.renderer.dark.removeEventListener('change', changed);
     density.removeEventListener('change', densityChanged);

@@ -63,6 +63,7 @@ export function mount(root, bindings, options = {}) {
     view: null,
     driver: null,
     pool: null,
+    theme: null, // the host's colours, followed (theme.js; observers.js starts it)
     /** Parameters given before the start: the last value of each wins. */
     pending: [...state],
     /** The live run the page wants (protocol.js), and the generation of its last restart:

@@ -121,7 +121,7 @@ export function createRenderer(w, { onRemovePin }) {
      *  the comparisons' after theirs. */
     draw(now, stale) {
       const { view } = w;
-      const [isDark, c] = [dark.matches, colours(now)];
+      const [isDark, c] = [w.theme?.dark ?? dark.matches, colours(now)];
       for (const [name, , draw, has, shows] of PANELS) {
         const canvas = canvases[name];
         const due = shows === 'live' ? stale.live : stale.comparisons;

@@ -74,6 +74,23 @@ pub fn schema_js() -> String {
     s
 }
 
+/// The parameter names and their command-line flags for the pandoc filter
+/// (`_extensions/ablation-playground/params.lua`): a div's attributes become `ablate` flags.
+pub fn schema_lua() -> String {
+    let mut s = String::from(
+        "-- Generated from the parameter table (src/config/table.rs) by scripts/schema.sh: do not edit.\n\
+         -- tests/schema.rs fails when this file is stale.\n\n\
+         -- Each attribute of an ablation-playground div (the element's attribute names) and the\n\
+         -- ablate flag that sets it.\n\
+         return {\n",
+    );
+    for name in std::iter::once((PRESET, PRESET)).chain(PARAMS.iter().map(|p| (p.name, p.flag))) {
+        s += &format!("  [\"{}\"] = \"{}\",\n", name.0, name.1);
+    }
+    s += "}\n";
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

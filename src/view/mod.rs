@@ -3,4 +3,5 @@
 pub mod charts;
 pub mod figures;
 pub mod json;
+pub mod theme;
 pub mod words;

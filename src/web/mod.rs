@@ -68,6 +68,15 @@ pub(crate) fn check_text(config: &crate::config::Config) -> Result<(), JsError> 
     Ok(())
 }
 
+/// The widget's colours in a host that does not theme it: from the text colour it inherits, the
+/// computed backgrounds of its ancestors (nearest first) and the page's canvas colour, as
+/// `color-scheme:dark;--ap-i-bg:#…;…` (view/theme.rs).
+#[wasm_bindgen(js_name = hostTheme)]
+pub fn host_theme(inherited: &str, backgrounds: Vec<String>, canvas: &str) -> String {
+    let backgrounds: Vec<&str> = backgrounds.iter().map(String::as_str).collect();
+    crate::view::theme::host_theme(inherited, crate::view::theme::painted(&backgrounds, canvas)).css()
+}
+
 fn js_error(e: impl std::fmt::Display) -> JsError {
     JsError::new(&e.to_string())
 }

@@ -136,6 +136,58 @@ export default function registerHostTests({ test, assert, AssertionError }) {
     }
   });
 
+  test('in a host that sets no --ap-*, the widget follows its theme toggled at run time (a class on <html>, a stylesheet swap), keeps 1rem, and --ap-* still win', async ({ page, baseUrl }) => {
+    const host = await startServer();
+    try {
+      const head = `<style>
+        body { font-size: 42px; background: rgb(250, 250, 250); color: rgb(20, 20, 20); }
+        html.night body { background: rgb(24, 26, 31); color: rgb(225, 228, 232); }
+      </style>`;
+      TEST_PAGES.set('/__test/theme.html', () => hostPage(baseUrl, { head }));
+      await page.goto(`${host.url}/__test/theme.html`);
+      await started(page);
+      const look = () =>
+        page.evaluate(() => {
+          const s = document.getElementById('w').shadowRoot;
+          const st = getComputedStyle(s.querySelector('[data-el="status"]'));
+          const c = s.querySelector('[data-el="histogram"]');
+          const [r, g, b] = c.getContext('2d').getImageData(2, 2, 1, 1).data;
+          return { fg: st.color, size: st.fontSize, panel: getComputedStyle(s.querySelector('[data-panel="histogram"]')).backgroundColor, chart: [r, g, b] };
+        });
+      const day = await look();
+      assert(day.size === '16px', `the widget keeps 1rem in a 42 px host: ${day.size}`);
+      assert(day.fg === 'rgb(20, 20, 20)' && day.panel === 'rgb(250, 250, 250)', `it takes the host's own text and background: ${JSON.stringify(day)}`);
+      // the host's own toggle: a class on <html>
+      await page.evaluate(() => document.documentElement.classList.add('night'));
+      await waitFor(page, () => {
+        const s = document.getElementById('w').shadowRoot;
+        return getComputedStyle(s.querySelector('[data-el="status"]')).color === 'rgb(225, 228, 232)';
+      }, null, async () => `after html.night: ${JSON.stringify(await look())}`, 3000);
+      await waitFor(page, () => {
+        const c = document.getElementById('w').shadowRoot.querySelector('[data-el="histogram"]');
+        const [r, g, b] = c.getContext('2d').getImageData(2, 2, 1, 1).data;
+        return r < 60 && g < 60 && b < 60;
+      }, null, async () => `the chart stays light at night: ${JSON.stringify(await look())}`, 3000);
+      // a stylesheet swapped in <head>
+      await page.evaluate(() => {
+        document.documentElement.classList.remove('night');
+        const sheet = document.createElement('style');
+        sheet.textContent = 'body { background: rgb(0, 0, 90); color: rgb(255, 255, 200); }';
+        document.head.append(sheet);
+      });
+      await waitFor(page, () => getComputedStyle(document.getElementById('w').shadowRoot.querySelector('[data-el="status"]')).color === 'rgb(255, 255, 200)',
+        null, async () => `after a stylesheet swap: ${JSON.stringify(await look())}`, 3000);
+      // the host's own --ap-* win, and --ap-font-size sizes it
+      await page.evaluate(() => document.getElementById('w').setAttribute('style', '--ap-bg: rgb(255, 255, 255); --ap-fg: rgb(40, 0, 0); --ap-font-size: 20px'));
+      await waitFor(page, () => {
+        const st = getComputedStyle(document.getElementById('w').shadowRoot.querySelector('[data-el="status"]'));
+        return st.color === 'rgb(40, 0, 0)' && st.fontSize === '20px';
+      }, null, async () => `--ap-fg and --ap-font-size: ${JSON.stringify(await look())}`, 3000);
+    } finally {
+      await host.close();
+    }
+  });
+
   test('the element runs under a strict Content-Security-Policy with Trusted Types, from another origin', async ({ page, baseUrl }) => {
     const host = await startServer();
     try {

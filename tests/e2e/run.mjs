@@ -37,6 +37,7 @@ import registerWorkerTests from './worker-tests.mjs';
 import registerHostTests from './host-tests.mjs';
 import registerCompareTests from './compare-tests.mjs';
 import registerTaskTests from './task-tests.mjs';
+import registerRealHostTests from './real-hosts.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -859,6 +860,8 @@ registerHostTests({ test, assert, AssertionError });
 registerCompareTests({ test, assert, AssertionError });
 // The sequence tasks: the text fetched once, the floors, what the model writes, failures.
 registerTaskTests({ test, assert, AssertionError });
+
+registerRealHostTests({ test, assert, AssertionError });
 
 // ---------------------------------------------------------------------------------------
 // The runner

@@ -1,0 +1,129 @@
+-- A pandoc Lua filter (and a Quarto extension: `filters: [ablation-playground]`) that turns
+--
+--   ::: {.ablation-playground depth=12 residual=off}
+--   Optional fallback text.
+--   :::
+--
+-- into the <ablation-playground> element in HTML output (with the script that defines it, once
+-- per document), and into a static figure elsewhere (PDF, docx, plain text): the figure the
+-- author names (`figure=path.svg`), else one drawn by `ablate --svg` from the same attributes
+-- when the metadata names the program, with its alt text (`alt="…"`, else the div's text,
+-- else words made from the attributes).
+--
+-- Metadata, all optional (or flat: `-M ablation-playground-ablate=path`):
+--   ablation-playground:
+--     src: ablation-playground/index.js   # the script that defines the element (HTML)
+--     ablate: path/to/ablate              # draws the figures for other formats
+--     figures: ablation-figures           # where it writes them
+--     panel: loss                         # which panel: histogram, loss or depth
+
+local here = (PANDOC_SCRIPT_FILE or ''):match('^(.*)[/\\]') or '.'
+local FLAGS = dofile(here .. '/params.lua')
+
+local options = { src = 'ablation-playground/index.js', ablate = nil, figures = 'ablation-figures', panel = 'loss' }
+local script_written = false
+local figures_made = 0
+
+local function meta_string(v)
+  if v == nil then return nil end
+  return pandoc.utils.stringify(v)
+end
+
+local function read_meta(meta)
+  local m = meta['ablation-playground']
+  for _, key in ipairs({ 'src', 'ablate', 'figures', 'panel' }) do
+    -- nested in the YAML, or flat (`pandoc -M ablation-playground-ablate=…`)
+    local v = meta_string(meta['ablation-playground-' .. key])
+    if type(m) == 'table' and m[key] ~= nil then v = meta_string(m[key]) end
+    if v and v ~= '' then options[key] = v end
+  end
+end
+
+local function escape(s)
+  return (s:gsub('&', '&amp;'):gsub('"', '&quot;'):gsub('<', '&lt;'):gsub('>', '&gt;'))
+end
+
+-- The div's attributes in their order, without the filter's own (figure, alt).
+local function attributes(div)
+  local out = {}
+  for _, kv in ipairs(div.attr.attributes) do
+    local k, v = kv[1], kv[2]
+    if k ~= 'figure' and k ~= 'alt' then table.insert(out, { k, v }) end
+  end
+  return out
+end
+
+local function attribute(div, name)
+  for _, kv in ipairs(div.attr.attributes) do
+    if kv[1] == name then return kv[2] end
+  end
+  return nil
+end
+
+local function html(div)
+  local open = { '<ablation-playground' }
+  if div.attr.identifier ~= '' then table.insert(open, ' id="' .. escape(div.attr.identifier) .. '"') end
+  for _, kv in ipairs(attributes(div)) do
+    table.insert(open, ' ' .. kv[1] .. '="' .. escape(kv[2]) .. '"')
+  end
+  table.insert(open, '>')
+  local blocks = {}
+  if not script_written then
+    script_written = true
+    table.insert(blocks, pandoc.RawBlock('html', '<script type="module" src="' .. escape(options.src) .. '"></script>'))
+  end
+  table.insert(blocks, pandoc.RawBlock('html', table.concat(open)))
+  -- the div's content stays inside: what a reader without JavaScript sees
+  for _, b in ipairs(div.content) do table.insert(blocks, b) end
+  table.insert(blocks, pandoc.RawBlock('html', '</ablation-playground>'))
+  return blocks
+end
+
+-- `ablate --svg DIR` with the div's attributes as flags; the panel's path, or nil.
+local function draw(div)
+  if not options.ablate then return nil end
+  figures_made = figures_made + 1
+  local dir = options.figures .. '/' .. (div.attr.identifier ~= '' and div.attr.identifier or ('figure-' .. figures_made))
+  local args = {}
+  for _, kv in ipairs(attributes(div)) do
+    local flag = FLAGS[kv[1]]
+    if flag then
+      table.insert(args, '--' .. flag)
+      table.insert(args, kv[2])
+    end
+  end
+  table.insert(args, '--svg')
+  table.insert(args, dir)
+  local ok, err = pcall(pandoc.pipe, options.ablate, args, '')
+  if not ok then
+    io.stderr:write('ablation-playground: ablate failed: ' .. tostring(err) .. '\n')
+    return nil
+  end
+  return dir .. '/' .. options.panel .. '.svg'
+end
+
+local function describe(div)
+  local words = {}
+  for _, kv in ipairs(attributes(div)) do table.insert(words, kv[1] .. ' ' .. kv[2]) end
+  if #words == 0 then return 'The ablation playground at its default settings' end
+  return 'The ablation playground: ' .. table.concat(words, ', ')
+end
+
+local function static(div)
+  local path = attribute(div, 'figure') or draw(div)
+  local text = pandoc.utils.stringify(div.content)
+  local alt = attribute(div, 'alt') or (text ~= '' and text) or describe(div)
+  if not path then
+    -- nothing to draw with: the words alone
+    return { pandoc.Para({ pandoc.Emph({ pandoc.Str(alt) }) }) }
+  end
+  return { pandoc.Para({ pandoc.Image({ pandoc.Str(alt) }, path, alt) }) }
+end
+
+local function Div(div)
+  if not div.classes:includes('ablation-playground') then return nil end
+  if FORMAT:match('html') or FORMAT:match('revealjs') then return html(div) end
+  return static(div)
+end
+
+return { { Meta = read_meta }, { Div = Div } }

@@ -1,0 +1,25 @@
+-- Generated from the parameter table (src/config/table.rs) by scripts/schema.sh: do not edit.
+-- tests/schema.rs fails when this file is stale.
+
+-- Each attribute of an ablation-playground div (the element's attribute names) and the
+-- ablate flag that sets it.
+return {
+  ["preset"] = "preset",
+  ["depth"] = "depth",
+  ["residual"] = "residual",
+  ["norm"] = "norm",
+  ["final_norm"] = "final-norm",
+  ["norm_kind"] = "norm-kind",
+  ["task"] = "task",
+  ["sublayer"] = "sublayer",
+  ["width"] = "width",
+  ["tokens"] = "tokens",
+  ["context"] = "context",
+  ["gain"] = "init-gain",
+  ["optimizer"] = "optimizer",
+  ["lr"] = "lr",
+  ["warmup"] = "warmup",
+  ["seed"] = "seed",
+  ["steps"] = "steps",
+  ["temperature"] = "temperature",
+}
