@@ -2,7 +2,8 @@
 # Builds the static site, ready to upload, into DIR (default: dist/ in the repository),
 # installing what it needs (as scripts/serve.sh and scripts/test.sh do). DIR is replaced.
 # DIR/package/ is the same widget as an npm-style package for bundler-based sites:
-# `import 'ablation-playground'` registers the element (nothing is published).
+# `import 'ablation-playground'` registers the element (nothing is published), and
+# DIR/python/ablation_playground-VERSION-py3-none-any.whl the notebook widget.
 #   scripts/build.sh [DIR]
 set -euo pipefail
 here="$(pwd)"
@@ -61,4 +62,7 @@ cat > "$pkg/index.js" <<'JS'
 import './locations.js';
 import './element.js';
 JS
-say "site written to $dir (upload all of it; see the README's Embedding section)"
+# The notebook widget: a wheel whose front end inlines all of the package (README, "Notebooks")
+python3 scripts/wheel.py "$pkg" "$dir/python" >/dev/null
+say "site written to $dir (upload all of it; see the README's Embedding section), the notebook widget to $dir/python/"
+

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check: formatting, clippy (native and wasm32), native tests, wasm tests in
 # headless Chromium, the release page build, and the end-to-end browser tests (with the real
-# hosts: MkDocs Material, Reveal.js, pandoc).
+# hosts: MkDocs Material, Reveal.js, pandoc, JupyterLab), and the notebook widget's Python tests.
 # Installs what it needs on a fresh machine; quick and quiet when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +34,9 @@ if [ -f tests/e2e/package.json ]; then
   say "end-to-end tests in Chromium"
   ensure_e2e_deps
   ensure_hosts
+  say "the notebook widget's Python tests (on the wheel just built)"
+  "$AP_HOSTS_VENV/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps dist/python/ablation_playground-*-py3-none-any.whl
+  "$AP_HOSTS_VENV/bin/python" -m unittest discover -s python/tests
   node tests/e2e/run.mjs
 fi
 say "all checks passed"

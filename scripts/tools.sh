@@ -55,11 +55,14 @@ ensure_e2e_deps() {
   fi
 }
 
-MKDOCS_MATERIAL_VERSION=9.8.1 # the real hosts of the browser tests (tests/e2e/real-hosts.mjs)
+MKDOCS_MATERIAL_VERSION=9.8.1 # the real hosts of the browser tests (tests/e2e/real-hosts.mjs,
+JUPYTERLAB_VERSION=4.6.6      # notebook-tests.mjs)
+ANYWIDGET_VERSION=0.11.0
 HOSTS_DIR="$TOOLS_DIR/hosts"
 
 # The hosts lessons are written in, for the browser tests: Debian's pandoc, and MkDocs
-# Material in a virtualenv of its own (Reveal.js comes with the e2e npm packages).
+# Material, JupyterLab and anywidget in a virtualenv of their own (Reveal.js comes with the e2e
+# npm packages).
 ensure_hosts() {
   if ! command -v pandoc >/dev/null; then
     say "installing Debian's pandoc (for the filter's test)"
@@ -71,7 +74,11 @@ ensure_hosts() {
     python3 -m venv "$HOSTS_DIR/venv"
     "$HOSTS_DIR/venv/bin/pip" install --quiet --disable-pip-version-check "mkdocs-material==$MKDOCS_MATERIAL_VERSION"
   fi
-  export AP_MKDOCS="$HOSTS_DIR/venv/bin/mkdocs" AP_PANDOC="$(command -v pandoc)"
+  if [ "$("$HOSTS_DIR/venv/bin/pip" show jupyterlab anywidget 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' ')" != "$JUPYTERLAB_VERSION $ANYWIDGET_VERSION " ]; then
+    say "installing jupyterlab $JUPYTERLAB_VERSION and anywidget $ANYWIDGET_VERSION into $HOSTS_DIR/venv (about a minute)"
+    "$HOSTS_DIR/venv/bin/pip" install --quiet --disable-pip-version-check "jupyterlab==$JUPYTERLAB_VERSION" "anywidget==$ANYWIDGET_VERSION"
+  fi
+  export AP_MKDOCS="$HOSTS_DIR/venv/bin/mkdocs" AP_PANDOC="$(command -v pandoc)" AP_HOSTS_VENV="$HOSTS_DIR/venv"
 }
 
 ensure_page_tools() {

@@ -4,17 +4,27 @@
 
 const HERE = import.meta.url;
 
+/** `path` beside these scripts; '' where they have no folder (imported from a blob: URL, as the
+ *  notebook widget's are: its module names every file with configureAssets). */
+function near(path) {
+  try {
+    return new URL(path, HERE).href;
+  } catch {
+    return '';
+  }
+}
+
 export const assets = {
-  bindings: new URL('../ablation-playground.js', HERE).href,
-  wasm: new URL('../ablation-playground_bg.wasm', HERE).href,
-  worker: new URL('./worker.js', HERE).href,
-  engine: new URL('./engine.js', HERE).href,
-  jobs: new URL('./jobs.js', HERE).href,
-  css: new URL('./widget.css', HERE).href,
+  bindings: near('../ablation-playground.js'),
+  wasm: near('../ablation-playground_bg.wasm'),
+  worker: near('./worker.js'),
+  engine: near('./engine.js'),
+  jobs: near('./jobs.js'),
+  css: near('./widget.css'),
   /** The text task's text, fetched by a worker only when that task is chosen. */
-  text: new URL('./data/shakespeare.txt', HERE).href,
-  /** The playground page a copied link points to (none in the npm package). */
-  page: new URL('../index.html', HERE).href,
+  text: near('./data/shakespeare.txt'),
+  /** The playground page a copied link points to (none in the npm package or a notebook). */
+  page: near('../index.html'),
 };
 
 let bindings = null;

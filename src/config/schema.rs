@@ -91,6 +91,38 @@ pub fn schema_lua() -> String {
     s
 }
 
+/// The parameters as the notebook widget's traits (`python/ablation_playground/_params.py`):
+/// each name, its kind (`switch` for an on/off choice, a Python bool; `choice`, a string;
+/// `int`, `float`, `seed`, numbers), its default and its choices.
+pub fn schema_py() -> String {
+    let py = |t: &str| format!("{t:?}");
+    let mut s = String::from(
+        "# Generated from the parameter table (src/config/table.rs) by scripts/schema.sh: do not edit.\n\
+         # tests/schema.rs fails when this file is stale.\n\n\
+         # (name, kind, default, choices, help) for each parameter, in the table's order.\n\
+         PARAMS = [\n",
+    );
+    for p in PARAMS {
+        let (kind, default, choices) = match p.kind {
+            Kind::Choice(words) if words == ["on", "off"] => {
+                ("switch", if p.default_text() == "on" { "True".into() } else { "False".into() }, "()".into())
+            }
+            Kind::Choice(words) => (
+                "choice",
+                py(&p.default_text()),
+                format!("({},)", words.iter().map(|w| py(w)).collect::<Vec<_>>().join(", ")),
+            ),
+            Kind::Int { .. } => ("int", p.default_text(), "()".into()),
+            Kind::Float { .. } => ("float", p.default_text(), "()".into()),
+            Kind::Seed => ("seed", p.default_text(), "()".into()),
+        };
+        s += &format!("    ({}, {}, {default}, {choices}, {}),\n", py(p.name), py(kind), py(p.help));
+    }
+    s += "]\n\n";
+    s += &format!("PRESETS = ({},)\n", PRESETS.iter().map(|p| py(p.name)).collect::<Vec<_>>().join(", "));
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

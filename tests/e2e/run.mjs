@@ -38,6 +38,7 @@ import registerHostTests from './host-tests.mjs';
 import registerCompareTests from './compare-tests.mjs';
 import registerTaskTests from './task-tests.mjs';
 import registerRealHostTests from './real-hosts.mjs';
+import registerNotebookTests from './notebook-tests.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -862,6 +863,7 @@ registerCompareTests({ test, assert, AssertionError });
 registerTaskTests({ test, assert, AssertionError });
 
 registerRealHostTests({ test, assert, AssertionError });
+registerNotebookTests({ test, assert, AssertionError });
 
 // ---------------------------------------------------------------------------------------
 // The runner

@@ -1,0 +1,25 @@
+# Generated from the parameter table (src/config/table.rs) by scripts/schema.sh: do not edit.
+# tests/schema.rs fails when this file is stale.
+
+# (name, kind, default, choices, help) for each parameter, in the table's order.
+PARAMS = [
+    ("depth", "int", 12, (), "number of sublayers"),
+    ("residual", "switch", True, (), "add each sublayer's input to its output"),
+    ("norm", "choice", "pre", ("off", "pre", "post",), "normalisation: off, pre (x + F(LN(x))) or post (LN(x + F(x)))"),
+    ("final_norm", "switch", True, (), "a pre-norm stack ends with a final norm before the readout (as GPT-2's ln_f)"),
+    ("norm_kind", "choice", "layernorm", ("layernorm", "rmsnorm",), "LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)"),
+    ("task", "choice", "teacher", ("teacher", "text", "copy",), "what the stack learns: a random linear map, the next character of Shakespeare, or a string copied after a separator"),
+    ("sublayer", "choice", "mlp", ("mlp", "ffn", "attention", "block",), "what each sublayer computes"),
+    ("width", "int", 32, (), "features per token d"),
+    ("tokens", "int", 64, (), "tokens per batch T, a multiple of the context"),
+    ("context", "int", 0, (), "positions per sequence; attention is causal within each (0: one sequence of all the tokens)"),
+    ("gain", "float", 1, (), "weights ~ N(0, gain²/fan_in)"),
+    ("optimizer", "choice", "adam", ("sgd", "adam",), "plain SGD or Adam"),
+    ("lr", "float", 0.01, (), "peak learning rate"),
+    ("warmup", "int", 0, (), "steps of linear learning-rate warmup"),
+    ("seed", "seed", 1, (), "fixes initialisation, data and batch order"),
+    ("steps", "int", 5000, (), "training steps of a run; Play continues a finished run for as many again"),
+    ("temperature", "float", 0.8, (), "what the model writes is sampled at this temperature (0: always the likeliest character)"),
+]
+
+PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "break-and-heal",)

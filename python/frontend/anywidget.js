@@ -1,0 +1,138 @@
+// The notebook widget's front end, for anywidget: `render({ model, el })` puts an
+// <ablation-playground> element into `el` and keeps its attributes and the model's traits in
+// step, both ways. Self-contained: BUNDLE, written above this by scripts/wheel.py, holds the
+// widget's modules as text, the wasm, the stylesheet and the text task's text, and they load
+// from blob: URLs, because anywidget imports this module from one (its import.meta.url is a
+// blob:, so nothing can be found beside it). No maths here either: every number is the core's.
+
+const METHODS = ['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'knockout'];
+/** Traits beside the parameters, and their attributes. */
+const EXTRAS = [['preset', 'preset'], ['pinned', 'pin'], ['controls', 'controls'], ['panels', 'panels'], ['autoplay', 'autoplay']];
+
+function blob(parts, type) {
+  return URL.createObjectURL(new Blob(parts, { type }));
+}
+
+function bytes(base64) {
+  const text = atob(base64);
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+  return out;
+}
+
+let loading = null;
+/** The widget's modules from blob: URLs, each module's relative imports pointed at the others'
+ *  (once per evaluation of this module; the element is defined once per page). */
+function load() {
+  loading ??= (async () => {
+    const urls = {};
+    const visit = (name) => {
+      if (urls[name]) return urls[name];
+      const source = BUNDLE.modules[name].replace(/((?:from|import)\s*\(?\s*)(['"])\.\/([\w.-]+\.js)\2/g,
+        (_, before, quote, dependency) => `${before}${quote}${visit(dependency)}${quote}`);
+      return (urls[name] = blob([source], 'text/javascript'));
+    };
+    const assets = await import(visit('assets.js'));
+    assets.configureAssets({
+      bindings: visit('ablation-playground.js'),
+      wasm: blob([bytes(BUNDLE.wasm)], 'application/wasm'),
+      worker: visit('worker.js'),
+      engine: visit('engine.js'),
+      jobs: visit('jobs.js'),
+      css: blob([BUNDLE.css], 'text/css'),
+      text: blob([bytes(BUNDLE.text)], 'text/plain'),
+    });
+    const [schema, template] = await Promise.all([import(visit('schema.js')), import(visit('template.js'))]);
+    await import(visit('element.js'));
+    return { params: schema.PARAMS, controls: template.CONTROLS };
+  })();
+  return loading;
+}
+
+const isSwitch = (p) => p.kind === 'choice' && p.choices.length === 2 && p.choices[0] === 'on' && p.choices[1] === 'off';
+
+/** A trait's value as the attribute's text, and back. */
+function toText(p, value) {
+  if (p && isSwitch(p)) return value ? 'on' : 'off';
+  if (p == null && typeof value === 'boolean') return value ? 'on' : 'off';
+  return String(value);
+}
+function fromText(p, text) {
+  if (isSwitch(p)) return text === 'on';
+  if (p.kind === 'int' || p.kind === 'seed' || p.kind === 'float') return Number(text);
+  return text;
+}
+
+async function render({ model, el }) {
+  const { params, controls } = await load();
+  const byName = Object.fromEntries(params.map((p) => [p.name, p]));
+  const element = document.createElement('ablation-playground');
+  // the traits that differ from their defaults become attributes (a preset first, as always)
+  for (const p of params) {
+    const value = model.get(p.name);
+    if (toText(p, value) !== toText(p, fromText(p, p.default))) element.setAttribute(p.name, toText(p, value));
+  }
+  for (const [name, attribute] of EXTRAS) {
+    const value = model.get(name);
+    if (value === '' || value == null || (name === 'autoplay' && value === true)) continue;
+    element.setAttribute(attribute, toText(null, value));
+  }
+  // no playground page to link to from a notebook: Copy link is left out unless asked for
+  if (model.get('controls') == null) element.setAttribute('controls', controls.filter((c) => c !== 'copy').join(','));
+
+  // the widget → the kernel: attributes the widget rewrites (a control moved, a preset applied)
+  const observer = new MutationObserver((records) => {
+    let changed = false;
+    for (const name of new Set(records.map((r) => r.attributeName))) {
+      const p = byName[name];
+      if (!p) continue;
+      const text = element.getAttribute(name);
+      const value = fromText(p, text ?? p.default);
+      if (value !== model.get(name)) {
+        model.set(name, value);
+        changed = true;
+      }
+    }
+    if (changed) model.save_changes();
+  });
+  observer.observe(element, { attributes: true, attributeFilter: params.map((p) => p.name) });
+  const sendValue = () => {
+    model.set('value', element.value ?? {});
+    model.save_changes();
+  };
+  element.addEventListener('playground-update', sendValue);
+  element.addEventListener('change', sendValue);
+
+  // the kernel → the widget: a trait set from a cell restarts it in that state
+  const handlers = [];
+  const on = (event, handler) => {
+    model.on(event, handler);
+    handlers.push([event, handler]);
+  };
+  for (const p of params) {
+    on(`change:${p.name}`, () => {
+      const text = toText(p, model.get(p.name));
+      if (element.getAttribute(p.name) !== text) element.setAttribute(p.name, text);
+    });
+  }
+  for (const [name, attribute] of EXTRAS) {
+    on(`change:${name}`, () => {
+      const value = model.get(name);
+      if (value === '' || value == null) element.removeAttribute(attribute);
+      else element.setAttribute(attribute, toText(null, value));
+    });
+  }
+  on('msg:custom', (message) => {
+    if (METHODS.includes(message?.method)) element[message.method]();
+  });
+
+  el.append(element);
+  // re-running the cell or closing the notebook removes the view: the element stops its worker
+  return () => {
+    observer.disconnect();
+    for (const [event, handler] of handlers) model.off(event, handler);
+    element.remove();
+  };
+}
+
+export default { render };

@@ -1,0 +1,70 @@
+"""The notebook widget's traits, natively: one per parameter of the table, each of the kind
+its values take, synced, validated, and the methods as messages to the front end.
+
+Run with the package installed (scripts/test.sh installs the wheel it built):
+    python -m unittest discover -s python/tests
+"""
+
+import unittest
+
+import traitlets
+
+from ablation_playground import PARAMS, PRESETS, Playground
+
+METHODS = ("play", "pause", "step", "reset", "pin", "compare", "sweep", "knockout")
+
+
+class Traits(unittest.TestCase):
+    def test_every_parameter_is_a_synced_trait_of_its_kind_with_the_tables_default(self):
+        w = Playground()
+        kinds = {"switch": traitlets.Bool, "choice": traitlets.Enum, "int": traitlets.Int, "seed": traitlets.Int, "float": traitlets.Float}
+        for name, kind, default, choices, _ in PARAMS:
+            trait = w.traits()[name]
+            self.assertIsInstance(trait, kinds[kind], name)
+            self.assertTrue(trait.metadata.get("sync"), f"{name} is not synced")
+            self.assertEqual(getattr(w, name), default, name)
+            if kind == "choice":
+                self.assertEqual(tuple(trait.values), choices, name)
+        for name in ("preset", "pinned", "controls", "panels", "autoplay", "value"):
+            self.assertTrue(w.traits()[name].metadata.get("sync"), name)
+        self.assertIn("break-and-heal", PRESETS)
+
+    def test_the_readmes_example(self):
+        w = Playground(depth=12, residual=False)
+        self.assertEqual((w.depth, w.residual, w.norm), (12, False, "pre"))
+        self.assertIsInstance(w.residual, bool)
+        w.norm = "post"
+        self.assertEqual(w.norm, "post")
+        self.assertEqual(w.value, {})
+
+    def test_a_bad_value_is_refused(self):
+        w = Playground()
+        with self.assertRaises(traitlets.TraitError):
+            w.norm = "sideways"
+        with self.assertRaises(traitlets.TraitError):
+            w.residual = "on"
+        with self.assertRaises(traitlets.TraitError):
+            w.depth = "twelve"
+        self.assertEqual(w.norm, "pre")
+
+    def test_the_methods_are_messages_to_the_front_end(self):
+        w = Playground()
+        sent = []
+        w.send = sent.append
+        for name in METHODS:
+            getattr(w, name)()
+        self.assertEqual(sent, [{"method": name} for name in METHODS])
+
+    def test_the_front_end_is_one_self_contained_module(self):
+        esm = Playground._esm
+        text = esm.read_text() if hasattr(esm, "read_text") else str(esm)
+        self.assertIn("const BUNDLE = ", text)
+        # the wasm inlined: base64 of its magic number, "\0asm"
+        self.assertIn('"wasm": "AGFzbQ', text)
+        for module in ("element.js", "worker.js", "engine.js", "jobs.js", "assets.js", "ablation-playground.js"):
+            self.assertIn(f'"{module}": ', text, module)
+        self.assertIn("export default { render }", text)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,182 @@
+// The notebook widget (python/, built by scripts/build.sh into dist/python/*.whl): its front end
+// loaded exactly as anywidget loads it, from a blob: URL with a model offering get, set, on,
+// off and save_changes; and one notebook in a real JupyterLab from PyPI (installed by the test
+// command, scripts/tools.sh ensure_notebook), with a real kernel.
+//
+// Registered into run.mjs's runner: a console error, an uncaught exception or a failed request
+// fails a test here too.
+
+import { execFile, spawn } from 'node:child_process';
+import { readdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { DIST, TEST_PAGES, makeWaitFor } from './lib.mjs';
+
+const run = promisify(execFile);
+const VENV = process.env.AP_HOSTS_VENV ?? '';
+const python = () => (VENV ? join(VENV, 'bin', 'python') : 'python3');
+
+/** The wheel's front end, as anywidget reads it (`_esm`). */
+async function frontEnd() {
+  const dir = join(DIST, 'python');
+  const wheel = (await readdir(dir)).find((f) => f.endsWith('-py3-none-any.whl'));
+  const read = "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read('ablation_playground/static/widget.js').decode())";
+  return (await run('python3', ['-c', read, join(dir, wheel)], { maxBuffer: 64 << 20 })).stdout;
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  await new Promise((ok) => server.close(ok));
+  return port;
+}
+
+export default function registerNotebookTests({ test, assert, AssertionError }) {
+  const waitFor = makeWaitFor(AssertionError);
+
+  test('notebook: the front end loads from a blob: URL as anywidget loads it, trains, and syncs its traits both ways', async ({ page, baseUrl }) => {
+    const esm = await frontEnd();
+    TEST_PAGES.set('/__test/anywidget.html', () => '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a notebook</title></head><body><div id="out"></div></body></html>');
+    await page.goto(`${baseUrl}/__test/anywidget.html`);
+    await page.evaluate(async ({ esm, schemaUrl }) => {
+      const { PARAMS } = await import(schemaUrl);
+      // the kernel's side: every trait at its default, as the Python class starts them
+      const isSwitch = (p) => p.kind === 'choice' && p.choices.join() === 'on,off';
+      const state = { preset: '', pinned: '', controls: null, panels: 'histogram,loss', autoplay: true, value: {} };
+      for (const p of PARAMS) state[p.name] = isSwitch(p) ? p.default === 'on' : ['int', 'float', 'seed'].includes(p.kind) ? Number(p.default) : p.default;
+      Object.assign(state, { depth: 6, residual: false });
+      const handlers = {};
+      const model = {
+        saved: 0,
+        get: (k) => state[k],
+        set: (k, v) => {
+          const old = state[k];
+          state[k] = v;
+          if (old !== v) for (const h of handlers[`change:${k}`] ?? []) h();
+        },
+        on: (e, h) => (handlers[e] ??= []).push(h),
+        off: (e, h) => (handlers[e] = (handlers[e] ?? []).filter((x) => x !== h)),
+        save_changes() {
+          this.saved++;
+        },
+        send: (m) => {
+          for (const h of handlers['msg:custom'] ?? []) h(m);
+        },
+      };
+      window.nb = { model, state, handlers };
+      const url = URL.createObjectURL(new Blob([esm], { type: 'text/javascript' }));
+      const widget = (await import(url)).default;
+      window.nb.cleanup = await widget.render({ model, el: document.getElementById('out') });
+      window.nb.render = (el) => widget.render({ model, el });
+      window.nb.esmUrl = url;
+    }, { esm, schemaUrl: `${baseUrl}/www/schema.js` });
+    const element = () => page.locator('#out ablation-playground');
+    await waitFor(page, () => (document.querySelector('#out ablation-playground')?.value?.step ?? 0) > 3, null, 'the widget did not train', 30_000);
+    const first = await page.evaluate(() => document.querySelector('#out ablation-playground').value);
+    assert(first.depth === 6 && first.residual === 'off', `the model's traits set the widget: ${JSON.stringify(first).slice(0, 120)}`);
+    // the widget → the kernel: value, and a slider move
+    await waitFor(page, () => window.nb.state.value?.step > 0 && window.nb.model.saved > 0, null, 'value never reached the model');
+    const slider = page.getByLabel('Depth');
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await waitFor(page, () => window.nb.state.depth === 8, null, async () => `a slider move did not reach the model: depth ${await page.evaluate(() => window.nb.state.depth)}`);
+    // the kernel → the widget: a trait set from a cell restarts it
+    await page.evaluate(() => window.nb.model.set('norm', 'post'));
+    await waitFor(page, () => document.querySelector('#out ablation-playground').value?.norm === 'post', null, 'norm = "post" did not reach the widget');
+    assert((await element().getAttribute('norm')) === 'post', 'the attribute follows');
+    await page.evaluate(() => window.nb.model.set('residual', true));
+    await waitFor(page, () => document.querySelector('#out ablation-playground').value?.residual === 'on', null, 'residual = True did not reach the widget');
+    // a method: pause, as w.pause() sends it
+    await page.evaluate(() => window.nb.model.send({ method: 'pause' }));
+    await waitFor(page, () => document.querySelector('#out ablation-playground').shadowRoot.querySelector('[data-el="play"]').textContent === 'Play', null, 'pause() did not pause');
+    // the cell run again: the module evaluated anew from a new blob: URL, the old view cleaned up
+    await page.evaluate(async (esm) => {
+      window.nb.cleanup();
+      const url = URL.createObjectURL(new Blob([esm], { type: 'text/javascript' }));
+      const widget = (await import(url)).default;
+      window.nb.cleanup = await widget.render({ model: window.nb.model, el: document.getElementById('out') });
+    }, esm);
+    const count = await page.evaluate(() => document.querySelectorAll('#out ablation-playground').length);
+    assert(count === 1, `one view after the cell ran again: ${count}`);
+    await waitFor(page, () => (document.querySelector('#out ablation-playground')?.value?.step ?? 0) > 0 || document.querySelector('#out ablation-playground')?.value?.norm === 'post', null, 'the new view did not start');
+  });
+
+  test('notebook: a real JupyterLab from PyPI runs the Playground, follows a trait set from a cell, and writes a slider move back to the kernel', async ({ page, problems }) => {
+    const dir = await mkdtemp(join(tmpdir(), 'ap-lab-'));
+    const port = await freePort();
+    const cells = [
+      'from ablation_playground import Playground\nw = Playground(depth=6, residual=False, panels="histogram,loss")\nw',
+      'w.norm = "post"',
+      'print("depth is", w.depth)',
+    ];
+    const notebook = {
+      cells: cells.map((source) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source })),
+      metadata: { kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' } },
+      nbformat: 4,
+      nbformat_minor: 5,
+    };
+    await writeFile(join(dir, 'lesson.ipynb'), JSON.stringify(notebook));
+    const lab = spawn(join(VENV, 'bin', 'jupyter'), [
+      'lab', '--no-browser', `--port=${port}`, '--ip=127.0.0.1', `--ServerApp.root_dir=${dir}`,
+      '--IdentityProvider.token=', '--ServerApp.password=', '--ServerApp.disable_check_xsrf=True',
+      '--LabApp.news_url=', '--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate',
+      '--LabApp.extension_manager=readonly', '--allow-root',
+    ], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    lab.stderr.on('data', (d) => (log += d));
+    lab.on('error', (e) => (log += `could not start ${join(VENV, 'bin', 'jupyter')}: ${e.message} (scripts/test.sh installs it; AP_HOSTS_VENV names its virtualenv)`));
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      // up once it answers (a first start builds its caches: give it time)
+      let up = false;
+      for (let i = 0; i < 240 && !up && lab.exitCode === null; i++) {
+        up = await fetch(`${url}/api/status`).then((r) => r.ok, () => false);
+        if (!up) await new Promise((ok) => setTimeout(ok, 250));
+      }
+      assert(up, `JupyterLab did not start: ${log.slice(-600)}`);
+      await page.goto(`${url}/lab/tree/lesson.ipynb`);
+      const run = async (n) => {
+        const cell = page.locator('.jp-Notebook .jp-Cell').nth(n);
+        await cell.locator('.jp-InputArea-editor').click();
+        await page.keyboard.press('Shift+Enter');
+      };
+      await page.locator('.jp-Notebook .jp-Cell').first().waitFor({ timeout: 30_000 });
+      // the kernel is up once the status bar reads Idle
+      await waitFor(page, () => /\| Idle/.test(document.querySelector('.jp-StatusBar-Widget, #jp-main-statusbar')?.textContent ?? ''), null,
+        async () => `the kernel did not start: ${await page.locator('#jp-main-statusbar').textContent().catch(() => '?')}`, 30_000);
+      await run(0);
+      await waitFor(page, () => (document.querySelector('ablation-playground')?.value?.step ?? 0) > 3, null, async () => `the widget did not train in JupyterLab (${log.slice(-400)})`, 40_000);
+      const v = await page.evaluate(() => document.querySelector('ablation-playground').value);
+      assert(v.depth === 6 && v.residual === 'off', `the widget took the constructor's traits: ${JSON.stringify(v).slice(0, 120)}`);
+      // a trait set from a cell
+      await run(1);
+      await waitFor(page, () => document.querySelector('ablation-playground').value?.norm === 'post', null, 'w.norm = "post" from a cell did not reach the widget', 20_000);
+      // a slider move, back to the kernel (the mouse: JupyterLab takes the arrow keys)
+      const slider = page.getByLabel('Depth');
+      await slider.scrollIntoViewIfNeeded();
+      const box = await slider.boundingBox();
+      await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2);
+      await waitFor(page, () => document.querySelector('ablation-playground').value?.depth > 20, null, 'the slider did not move');
+      const depth = await page.evaluate(() => document.querySelector('ablation-playground').value.depth);
+      await page.waitForTimeout(500);
+      await run(2);
+      const output = () => page.locator('.jp-Notebook .jp-Cell').nth(2).locator('.jp-OutputArea').textContent().catch(() => '');
+      await waitFor(page, (d) => [...document.querySelectorAll('.jp-Notebook .jp-Cell')][2]?.querySelector('.jp-OutputArea')?.textContent.includes(`depth is ${d}`), depth,
+        async () => `the kernel did not hear the slider (depth ${depth}): ${await output()}`, 20_000);
+    } finally {
+      // leave JupyterLab's page first: it saves its workspace to a server about to go, and
+      // requests of its own cut short by leaving (its busy favicon) are not the widget's
+      const before = problems.length;
+      await page.goto('about:blank').catch(() => {});
+      const origin = `http://127.0.0.1:${port}/`;
+      for (let i = problems.length - 1; i >= before; i--) if (problems[i].includes(origin) && /ERR_ABORTED/.test(problems[i])) problems.splice(i, 1);
+      lab.kill('SIGTERM');
+      await new Promise((ok) => (lab.exitCode !== null ? ok() : lab.once('exit', ok)));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+}
