@@ -7,8 +7,8 @@
 use crate::config::{read_pins, write_pins, Config, Pin};
 use crate::training::frame::Frame;
 use crate::training::knockout::{Knockout, KnockoutInProgress};
-use crate::training::outcome::{Outcome, TaskEnd};
-use crate::training::report::RunInProgress;
+use crate::training::outcome::Outcome;
+use crate::training::report::{RunInProgress, TaskEnd};
 use crate::training::session::Session;
 use crate::training::train::Trainer;
 use crate::wire::{Reader, Writer};

@@ -3,7 +3,7 @@
 //! are made of. The page's comparisons run the same runs as jobs (`job.rs`) in a pool.
 
 use crate::config::Config;
-use crate::training::report::RunInProgress;
+use crate::training::report::{RunInProgress, TaskEnd};
 
 /// What a comparison keeps of a finished run: a row of the lesson's table.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,19 +24,6 @@ pub struct Outcome {
     /// A sequence task's end: the last held-out loss and copy accuracy (NaN otherwise), and
     /// what the trained stack writes (empty for the teacher, or while the run goes on).
     pub held_out: TaskEnd,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct TaskEnd {
-    pub loss: f64,
-    pub accuracy: f64,
-    pub sample: String,
-}
-
-impl Default for TaskEnd {
-    fn default() -> Self {
-        TaskEnd { loss: f64::NAN, accuracy: f64::NAN, sample: String::new() }
-    }
 }
 
 impl Outcome {

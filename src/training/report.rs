@@ -2,7 +2,6 @@
 
 use crate::config::Config;
 use crate::model::stats::{histogram, mean_std, Histogram, Range};
-use crate::training::outcome::TaskEnd;
 use crate::training::task::{floors, TaskFloors};
 use crate::training::train::{Eval, Trainer};
 use crate::training::writing::{write, Writing};
@@ -52,6 +51,21 @@ pub struct Run {
     pub histogram: Histogram,
     /// A sequence task's floors, held-out measurements and what the trained stack writes.
     pub task: Option<TaskRecord>,
+}
+
+/// A sequence task's end, as a comparison keeps it: the last held-out loss and copy accuracy
+/// (NaN otherwise), and what the trained stack writes (empty for the teacher).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskEnd {
+    pub loss: f64,
+    pub accuracy: f64,
+    pub sample: String,
+}
+
+impl Default for TaskEnd {
+    fn default() -> Self {
+        TaskEnd { loss: f64::NAN, accuracy: f64::NAN, sample: String::new() }
+    }
 }
 
 /// What a sequence task adds to a run.
