@@ -63,8 +63,6 @@ export function followHost(bindings, host, root, probe, onChange) {
     get dark() {
       return state.dark;
     },
-    /** Looks again now (the widget was moved, or its host's style changed). */
-    check: apply,
     stop() {
       observer.disconnect();
       scheme.removeEventListener('change', soon);

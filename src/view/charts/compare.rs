@@ -2,15 +2,15 @@
 //! a legend that also says where a run diverged.
 
 use super::{
-    beyond_mark, combination_colours, comparable_top, err, frame, legend, legend_width, log_range, log_ticks,
-    place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Theme,
+    beyond_mark, combination_colours, comparable_top, draw_beyond, err, frame, legend, legend_width,
+    log_range, log_ticks, place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner,
+    Theme,
 };
 use crate::training::loss_history::LossHistory;
 use crate::training::outcome::Outcome;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One run's curve: its label, its losses (NaN after divergence) and the divergence step.
 pub struct LossCurve<'a> {
@@ -90,7 +90,7 @@ pub fn draw<DB: DrawingBackend>(
     // the clipped runs run along the cut, under the legend's room
     let (clip, hi) = (hi, raised_top(lo, hi, free));
     let title = format!("the four combinations · {steps} steps");
-    let ticks: Vec<f64> = log_ticks(lo, hi).into_iter().filter(|&t| t <= hi * 1.0001).collect();
+    let ticks = log_ticks(lo, hi);
     let mut chart = frame(area, title, theme)
         .build_cartesian_2d(0..steps.max(1), (lo..hi).log_scale().with_key_points(ticks))
         .map_err(err)?;
@@ -109,11 +109,8 @@ pub fn draw<DB: DrawingBackend>(
         let top = largest(line);
         if top > clip {
             if let Some(&(x, _)) = points.iter().find(|p| p.1 >= clip) {
-                let pos = Pos::new(if x_frac(x) > 0.5 { HPos::Right } else { HPos::Left }, VPos::Top);
-                let (px, py) = chart.backend_coord(&(x, clip));
-                let at = (px, py + theme.px(4.0) as i32 + theme.px(13.0) as i32 * beyond);
-                let label = Text::new(beyond_mark(top), at, theme.font(11.0).color(&colour).pos(pos));
-                area.draw(&label).map_err(err)?;
+                let at = chart.backend_coord(&(x, clip));
+                draw_beyond(area, at, beyond, x_frac(x) > 0.5, beyond_mark(top), colour, theme)?;
                 beyond += 1;
             }
         }

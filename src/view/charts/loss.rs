@@ -3,8 +3,9 @@
 //! and bigram entropies, or the copy task's chance.
 
 use super::{
-    beyond_mark, comparable_top, err, frame, legend, legend_width, log_range, pinned_colour, pinned_legend,
-    place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Pinned, Theme,
+    beyond_mark, comparable_top, draw_beyond, err, frame, legend, legend_width, log_range, pinned_colour,
+    pinned_legend, place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Pinned,
+    Theme,
 };
 use crate::training::loss_history::LossHistory;
 use plotters::coord::Shift;
@@ -173,13 +174,9 @@ pub fn draw<DB: DrawingBackend>(
         );
         chart.plotting_area().draw(&label).map_err(err)?;
     }
-    for (k, (name, top, x, colour)) in beyond.into_iter().enumerate() {
-        let side = if 2 * x >= n { HPos::Right } else { HPos::Left };
-        let (px, py) = chart.backend_coord(&(x, clip));
-        let at = (px, py + theme.px(4.0) as i32 + theme.px(13.0) as i32 * k as i32);
-        let style = theme.font(11.0).color(&colour).pos(Pos::new(side, VPos::Top));
+    for (row, (name, top, x, colour)) in beyond.into_iter().enumerate() {
         let text = if name.is_empty() { beyond_mark(top) } else { format!("{name} {}", beyond_mark(top)) };
-        area.draw(&Text::new(text, at, style)).map_err(err)?;
+        draw_beyond(area, chart.backend_coord(&(x, clip)), row, 2 * x >= n, text, colour, theme)?;
     }
     if !pins.is_empty() {
         let plot = chart.plotting_area().get_pixel_range();

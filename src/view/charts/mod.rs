@@ -14,6 +14,7 @@ use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::RGBColor;
 
 /// Colours and sizes of one rendering. `scale` multiplies every size in pixels (the canvas's
@@ -311,6 +312,24 @@ pub(crate) fn beyond_mark(largest: f64) -> String {
     format!("↑ {}", short(largest))
 }
 
+/// Draws `text` (a `beyond_mark`) in `colour` just under the cut at pixel `at`, where a series
+/// first reaches it: the `row`-th such mark a line under the one before, and to the left of
+/// `at` when `right` (past the plot's middle), so that it stays inside the plot.
+pub(crate) fn draw_beyond<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    (x, y): (i32, i32),
+    row: usize,
+    right: bool,
+    text: String,
+    colour: RGBColor,
+    theme: &Theme,
+) -> ChartResult {
+    let side = if right { HPos::Right } else { HPos::Left };
+    let at = (x, y + theme.px(4.0) as i32 + theme.px(13.0) as i32 * row as i32);
+    let style = theme.font(11.0).color(&colour).pos(Pos::new(side, VPos::Top));
+    area.draw(&Text::new(text, at, style)).map_err(err)
+}
+
 /// A legend's name for a series past the cut axis: "residual alone: 3.4e31 ↑".
 pub(crate) fn beyond_label(name: &str, largest: f64) -> String {
     format!("{name}: {} ↑", short(largest))
@@ -375,7 +394,8 @@ pub(crate) fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     }
 }
 
-/// Where to put the labels of a log axis over `lo..hi`, whole decades as `log_range` gives:
+/// Where to put the labels of a log axis over `lo..hi`, from whole decades as `log_range` gives
+/// (a top raised for a legend, `raised_top`, may end between them: no label above it):
 /// at 1, 2 and 5 in each decade when the axis spans one or two decades (plotters' own choice
 /// leaves a one-decade axis with a single label), else at every decade, or every few: at most
 /// about seven labels, which a half-height panel on a phone still separates.
@@ -386,10 +406,15 @@ pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
         let mut ticks: Vec<f64> =
             (first..first + decades).flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e))).collect();
         ticks.push(10f64.powi(first + decades));
+        ticks.retain(|&t| t <= hi * 1.0001);
         ticks
     } else {
         let every = (decades as usize).div_ceil(6);
-        (first..=first + decades).step_by(every).map(|e| 10f64.powi(e)).collect()
+        (first..=first + decades)
+            .step_by(every)
+            .map(|e| 10f64.powi(e))
+            .filter(|&t| t <= hi * 1.0001)
+            .collect()
     }
 }
 

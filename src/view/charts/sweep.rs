@@ -3,15 +3,14 @@
 //! Both axes are logarithmic: depths double, losses and ratios span decades.
 
 use super::{
-    beyond_label, beyond_mark, combination_colours, comparable_top, err, frame, legend, legend_width,
-    log_range, log_ticks, place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner,
-    Theme,
+    beyond_label, beyond_mark, combination_colours, comparable_top, draw_beyond, err, frame, legend,
+    legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, short, style_mesh,
+    ChartResult, Corner, Theme,
 };
 use crate::training::sweep::SweepSeries;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One combination across the depths; the lists may be shorter than the depths (a sweep in
 /// progress fills them in from the shallow end).
@@ -110,7 +109,7 @@ pub fn draw<'a, DB: DrawingBackend>(
             corner = at;
             hi = raised_top(lo, hi, free);
         }
-        let ticks: Vec<f64> = log_ticks(lo, hi).into_iter().filter(|&t| t <= hi * 1.0001).collect();
+        let ticks = log_ticks(lo, hi);
         let mut chart = frame(sub_area, title, theme)
             .build_cartesian_2d(
                 x_range.clone().log_scale().with_key_points(depth_ticks.clone()),
@@ -123,7 +122,6 @@ pub fn draw<'a, DB: DrawingBackend>(
             .y_label_formatter(&|y| short(*y))
             .draw()
             .map_err(err)?;
-        let mut entries = Vec::new();
         let mut beyond = 0;
         for (i, curve) in curves.iter().enumerate() {
             let colour = colours[i % colours.len()];
@@ -138,13 +136,8 @@ pub fn draw<'a, DB: DrawingBackend>(
             let top = largest(curve);
             if top > clip {
                 if let Some(&(d, _)) = points.iter().find(|p| p.1 >= clip) {
-                    let right = x_frac(d) > 0.5;
-                    let pos = Pos::new(if right { HPos::Right } else { HPos::Left }, VPos::Top);
-                    // in pixels, one line under the last such label
-                    let (x, y) = chart.backend_coord(&(d, clip));
-                    let at = (x, y + theme.px(4.0) as i32 + theme.px(13.0) as i32 * beyond);
-                    let label = Text::new(beyond_mark(top), at, theme.font(11.0).color(&colour).pos(pos));
-                    area.draw(&label).map_err(err)?;
+                    let at = chart.backend_coord(&(d, clip));
+                    draw_beyond(area, at, beyond, x_frac(d) > 0.5, beyond_mark(top), colour, theme)?;
                     beyond += 1;
                 }
             }
@@ -159,12 +152,10 @@ pub fn draw<'a, DB: DrawingBackend>(
                     }
                 }
             }
-            let name = if top > clip { beyond_label(curve.label, top) } else { curve.label.to_string() };
-            entries.push((colour, name));
         }
         if panel == 0 {
             // pixel ranges are the backend's, so the legend is drawn on the whole area
-            legend(area, chart.plotting_area().get_pixel_range(), corner, &entries, legend_w, theme)?;
+            legend(area, chart.plotting_area().get_pixel_range(), corner, &names, legend_w, theme)?;
         }
     }
     area.present().map_err(err)
