@@ -76,6 +76,10 @@ fn assert_outcome_is_the_run(outcome: &Outcome, run: &Run, keeps_loss: bool) {
     assert_eq!(outcome.diverged_at, run.diverged_at, "{what}");
     if keeps_loss {
         assert_eq!(bits(&outcome.loss), bits(&run.loss), "{what}");
+        if run.diverged_at.is_none() {
+            // All four's rows keep the lens of the trained stack: the run's own, to the bit
+            assert_eq!(bits(&outcome.readout_loss), bits(&run.last.readout_loss), "{what}");
+        }
     }
 }
 
@@ -159,6 +163,7 @@ fn every_sweep_entry_is_the_single_run_bit_for_bit() {
                     diverged_at: s.diverged_at[j],
                     loss: Vec::new(),
                     held_out: Default::default(),
+                    readout_loss: Vec::new(),
                 };
                 assert_outcome_is_the_run(&outcome, &single, false);
             }

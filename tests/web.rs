@@ -159,21 +159,21 @@ fn the_charts_draw_on_a_canvas_and_follow_the_state() {
     session.train(10);
     let view = view_of(&mut session);
     let (h, l, d) = (canvas(400, 300), canvas(400, 300), canvas(400, 300));
-    view.draw_histogram(h.clone(), 1.0, false, "").unwrap();
-    view.draw_loss(l.clone(), 1.0, false, "").unwrap();
-    view.draw_depth(d.clone(), 1.0, true, "").unwrap();
+    view.draw("histogram", h.clone(), 1.0, false, "").unwrap();
+    view.draw("loss", l.clone(), 1.0, false, "").unwrap();
+    view.draw("depth", d.clone(), 1.0, true, "").unwrap();
     for c in [&h, &l, &d] {
         assert!(colours(c) > 3, "a chart draws more than a background");
     }
     // the page's colours reach the chart: a purple background instead of white
-    view.draw_histogram(h.clone(), 1.0, false, "rgb(80, 0, 120);rgb(255, 255, 255)").unwrap();
+    view.draw("histogram", h.clone(), 1.0, false, "rgb(80, 0, 120);rgb(255, 255, 255)").unwrap();
     let corner = pixels(&h)[..4].to_vec();
     assert_eq!(corner, [80, 0, 120, 255], "the background follows the computed colour");
-    view.draw_histogram(h.clone(), 1.0, false, "").unwrap();
+    view.draw("histogram", h.clone(), 1.0, false, "").unwrap();
     let before = pixels(&h);
     session.want(&Settings::new("depth=96&residual=off&norm=off").config_bytes(), 1, true).unwrap();
     let view = view_of(&mut session);
-    view.draw_histogram(h.clone(), 1.0, false, "").unwrap();
+    view.draw("histogram", h.clone(), 1.0, false, "").unwrap();
     assert_ne!(before, pixels(&h), "the histogram follows the configuration");
 }
 
@@ -186,8 +186,8 @@ fn a_diverged_run_is_a_normal_state() {
     assert!(view.status().contains(&format!("diverged at step {at}")), "{}", view.status());
     assert!(view.caption().contains("diverged"));
     let c = canvas(300, 200);
-    view.draw_loss(c.clone(), 2.0, false, "").unwrap();
-    view.draw_histogram(c, 2.0, false, "").unwrap();
+    view.draw("loss", c.clone(), 2.0, false, "").unwrap();
+    view.draw("histogram", c, 2.0, false, "").unwrap();
     assert_eq!(session.train(10), 0, "a diverged run does not train on");
 }
 
@@ -207,9 +207,19 @@ fn comparisons_are_jobs_a_worker_runs_from_their_bytes() {
         assert!(job.progressive(), "All four's curves grow as they train");
         assert_eq!(view.report(&job.report()).unwrap(), 2);
     }
-    assert!(view.wanted().is_empty() && view.has_compare());
-    assert_eq!(view.compare_table().len(), 5 * 5, "a header and four rows of five cells");
-    assert!(!view.compare_summary().contains('…'), "every row finished: {}", view.compare_summary());
+    let panels: serde_json::Value = serde_json::from_str(&view.panels()).unwrap();
+    let compare = &panels["panels"]["compare"];
+    assert!(view.wanted().is_empty() && compare["ready"] == true);
+    let table = compare["table"].as_array().unwrap();
+    assert!(
+        table.len() == 5 && table.iter().all(|r| r.as_array().unwrap().len() == 5),
+        "a header and four rows of five cells"
+    );
+    let summary = compare["summary"].as_str().unwrap();
+    assert!(!summary.contains('…'), "every row finished: {summary}");
+    // each row keeps what each depth of its trained stack would predict: x_0, x_1, x_2
+    let readout = compare["readout"].as_array().unwrap();
+    assert!(readout.len() == 5 && readout[1].as_array().unwrap().len() == 4, "{readout:?}");
     assert!(Job::new(&[1, 2, 3]).is_err(), "garbage is an error");
     assert!(view.report(&[1, 2, 3]).is_err());
     // the knockout travels from the live run's worker to a job
@@ -218,7 +228,9 @@ fn comparisons_are_jobs_a_worker_runs_from_their_bytes() {
     view.start_knockout(&live.knockout_job()).unwrap();
     let mut job = Job::new(&view.job(view.wanted()[0])).unwrap();
     while !job.advance(1) {}
-    assert!(view.report(&job.report()).unwrap() == 2 && view.has_knockout());
+    assert!(view.report(&job.report()).unwrap() == 2);
+    let panels: serde_json::Value = serde_json::from_str(&view.panels()).unwrap();
+    assert!(panels["panels"]["knockout"]["ready"] == true);
     // a sweep's runs keep no curve: only their end is reported; a report of a replaced job is dropped
     view.start_sweep(&settings);
     let first = view.wanted()[0];
@@ -227,5 +239,7 @@ fn comparisons_are_jobs_a_worker_runs_from_their_bytes() {
     let stale = sweep_job.report();
     view.start_sweep(&settings);
     assert_eq!(view.report(&stale).unwrap(), 0);
-    assert!(view.knockout_summary().contains("At step 5,"), "{}", view.knockout_summary());
+    let panels: serde_json::Value = serde_json::from_str(&view.panels()).unwrap();
+    let summary = panels["panels"]["knockout"]["summary"].as_str().unwrap();
+    assert!(summary.contains("At step 5,"), "{summary}");
 }

@@ -4,7 +4,7 @@
 import { PARAMS, PRESETS } from './schema.js';
 
 /** The parameters with a control of their own in the main row; the rest go under More. */
-const OWN_CONTROLS = ['depth', 'residual', 'norm', 'task', 'temperature'];
+const OWN_CONTROLS = ['depth', 'residual', 'norm', 'task', 'temperature', 'attention_layer'];
 let radioGroups = 0;
 
 /** One parameter's control under More: a menu for a choice, a number field otherwise. */

@@ -3,17 +3,9 @@
 
 import { pinListWriter, tableWriter } from './lists.js';
 
-/** The panels, in the order of `View.texts()`'s summaries: each one's canvas, the View's draw
- *  call, what says it has something to draw, and what it shows: the live run (and the pins)
- *  or the other comparisons. */
-const PANELS = [
-  ['histogram', 'histogram', 'drawHistogram', null, 'live'],
-  ['loss', 'loss', 'drawLoss', null, 'live'],
-  ['depth', 'depthplot', 'drawDepth', null, 'live'],
-  ['compare', 'compare', 'drawCompare', 'hasCompare', 'comparisons'],
-  ['sweep', 'sweep', 'drawSweep', 'hasSweep', 'comparisons'],
-  ['knockout', 'knockout', 'drawKnockout', 'hasKnockout', 'comparisons'],
-];
+/** How often at most the attention maps are drawn while training (a reader follows a heatmap
+ *  at a few pictures a second; drawing it at every frame would take the time from training). */
+const ATTENTION_EVERY_MS = 250;
 
 function sizeCanvas(canvas) {
   const scale = devicePixelRatio || 1;
@@ -44,8 +36,9 @@ function foldedTable(details, write) {
 
 /** A renderer for widget `w`; `onRemovePin(i)` is a reader's Remove on the pins' list. */
 export function createRenderer(w, { onRemovePin }) {
-  const { el } = w;
-  const canvases = Object.fromEntries(PANELS.map(([name, canvas]) => [name, el(canvas)]));
+  const { el, root } = w;
+  const panelOf = (name) => root.querySelector(`[data-panel="${name}"]`);
+  const canvasOf = (name) => panelOf(name)?.querySelector('canvas');
   const dark = matchMedia('(prefers-color-scheme: dark)');
   // The charts' colours, as the browser resolves the widget's CSS (and so the host's --ap-*
   // theme): read again after a change (dark mode, resize) and at most once a second otherwise.
@@ -57,13 +50,14 @@ export function createRenderer(w, { onRemovePin }) {
     }
     return palette.text;
   }
-  // All four's table and the pins' list, from the core's words (no numbers formatted here)
+  // the tables, from the core's words (no numbers formatted here), rows of cells
+  const flat = (rows) => [rows.flat(), rows[0]?.length ?? 1];
   const writeCompareTable = tableWriter(el('compare-table'), 5);
+  const compareReadout = { details: el('compare-readout-details'), write: null, columns: 0 };
   // the sweep's and the knockout's numbers, folded away when long (the reader opens them)
   const writeSweepTable = foldedTable(el('sweep-details'), tableWriter(el('sweep-table'), 5));
   const writeKnockoutTable = foldedTable(el('knockout-details'), tableWriter(el('knockout-table'), 3));
   const writePins = pinListWriter(el('pins'), onRemovePin);
-
   /** "The model writes": the core's parts as spans; a wrong symbol is marked by colour and
    *  by a ✗ (CSS), and named for a screen reader. */
   let written = null;
@@ -111,43 +105,95 @@ export function createRenderer(w, { onRemovePin }) {
     }
   }
 
+  /** The attention panel's layer menu: the stack's attention sublayers, the shown one chosen. */
+  let layersShown = '';
+  function writeLayerMenu({ layers = [], layer = null }) {
+    const select = panelOf('attention').querySelector('select');
+    const key = layers.join(',');
+    if (key !== layersShown) {
+      layersShown = key;
+      select.replaceChildren(...layers.map((l) => new Option(`${l}`, `${l}`)));
+    }
+    select.disabled = layers.length === 0;
+    if (layer !== null && select.value !== `${layer}`) select.value = `${layer}`;
+  }
+
+  /** One sentence per head, as a list (the canvas's name is the panel's summary). */
+  let headsShown = '';
+  function writeHeads(heads = []) {
+    const key = heads.join('\u0000');
+    if (key === headsShown) return;
+    headsShown = key;
+    el('attention-heads').replaceChildren(...heads.map((h) => Object.assign(document.createElement('li'), { textContent: h })));
+  }
+
+  // The attention maps are drawn at most every ATTENTION_EVERY_MS: one drawing waits for the
+  // rest of that time, so the last state always shows.
+  const attention = { at: -Infinity, timer: 0 };
+  function drawPanel(name, isDark, c) {
+    const canvas = canvasOf(name);
+    if (!canvas || canvas.closest('[hidden]')) return;
+    w.view.draw(name, canvas, sizeCanvas(canvas), isDark, c);
+  }
+
   return {
     dark,
     /** Colours are read again at the next draw. */
     forgetColours() {
       palette.text = null;
+      attention.at = -Infinity;
     },
     /** Draws the panels that `stale` names: the live run's after a frame or a pin's report,
      *  the comparisons' after theirs. */
     draw(now, stale) {
       const { view } = w;
       const [isDark, c] = [w.theme?.dark ?? dark.matches, colours(now)];
-      for (const [name, , draw, has, shows] of PANELS) {
-        const canvas = canvases[name];
-        const due = shows === 'live' ? stale.live : stale.comparisons;
-        if (!due || (has && !view[has]) || canvas.closest('[hidden]')) continue;
-        view[draw](canvas, sizeCanvas(canvas), isDark, c);
+      // every panel's record, read once a frame: the drawing and the words that follow it
+      w.record = JSON.parse(view.panels());
+      const { panels } = w.record;
+      for (const [name, { shows, ready }] of Object.entries(panels)) {
+        if (!(shows === 'live' ? stale.live : stale.comparisons) || !ready) continue;
+        if (name !== 'attention') drawPanel(name, isDark, c);
+        else if (now - attention.at >= ATTENTION_EVERY_MS) {
+          attention.at = now;
+          drawPanel(name, isDark, c);
+        } else if (!attention.timer) {
+          attention.timer = setTimeout(() => {
+            attention.timer = 0;
+            if (w.stopped) return;
+            attention.at = performance.now();
+            drawPanel('attention', w.theme?.dark ?? dark.matches, colours(attention.at));
+          }, ATTENTION_EVERY_MS - (now - attention.at));
+        }
       }
     },
     /** Every word on screen, from the same frame as the charts. */
     write() {
-      const { view } = w;
-      const [status, caption, ...summaries] = view.texts();
-      el('status').textContent = status;
-      el('caption').textContent = caption;
-      for (const [i, [name]] of PANELS.entries()) {
-        const text = summaries[i];
-        if (el(`${name}-summary`).textContent === text) continue;
-        el(`${name}-summary`).textContent = text;
-        canvases[name].setAttribute('aria-label', text);
+      const record = w.record ?? JSON.parse(w.view.panels());
+      el('status').textContent = record.status;
+      el('caption').textContent = record.caption;
+      for (const [name, { summary }] of Object.entries(record.panels)) {
+        const out = el(`${name}-summary`);
+        if (!out || out.textContent === summary) continue;
+        out.textContent = summary;
+        canvasOf(name)?.setAttribute('aria-label', summary);
       }
-      writeCompareTable(view.compareTable());
-      writeSweepTable(view.sweepTable(), 5);
-      writeKnockoutTable(view.knockoutTable(), 3);
-      writePins(view.pinLabels());
+      const { compare, sweep, knockout, attention: heads } = record.panels;
+      writeCompareTable(compare.table.flat());
+      const [cells, columns] = flat(compare.readout);
+      if (columns !== compareReadout.columns) {
+        compareReadout.columns = columns;
+        compareReadout.write = foldedTable(compareReadout.details, tableWriter(el('compare-readout'), columns));
+      }
+      compareReadout.write(cells, columns);
+      writeSweepTable(...flat(sweep.table));
+      writeKnockoutTable(...flat(knockout.table));
+      writeLayerMenu(heads);
+      writeHeads(heads.heads);
+      writePins(w.view.pinLabels());
       writeWriting();
-      writePairs('compare-writes', view.compareWritings());
-      writePairs('pin-writes', view.pinWritings());
+      writePairs('compare-writes', w.view.compareWritings());
+      writePairs('pin-writes', w.view.pinWritings());
     },
   };
 }

@@ -20,6 +20,7 @@ export const PARAMS = Object.freeze([
   Object.freeze({ name: 'seed', flag: 'seed', label: 'Seed', kind: 'seed', min: 0, max: '18446744073709551615', default: '1', help: 'fixes initialisation, data and batch order' }),
   Object.freeze({ name: 'steps', flag: 'steps', label: 'Steps', kind: 'int', min: 0, max: 1000000, step: 1, default: '5000', help: 'training steps of a run; Play continues a finished run for as many again' }),
   Object.freeze({ name: 'temperature', flag: 'temperature', label: 'Temperature', kind: 'float', min: 0, max: 2, default: '0.8', help: 'what the model writes is sampled at this temperature (0: always the likeliest character)' }),
+  Object.freeze({ name: 'attention_layer', flag: 'attention-layer', label: 'Layer', kind: 'int', min: 0, max: 95, step: 1, default: '0', help: 'which sublayer\'s heads the Attention panel shows (the nearest attention sublayer at or below it)' }),
 ]);
 
 /** The presets, for the menu: each sets every parameter. */

@@ -4,9 +4,9 @@
 
 /** Every control and panel, by the names used in `controls=` and `panels=`. */
 export const CONTROLS = Object.freeze(['depth', 'residual', 'norm', 'placement', 'task', 'play', 'more', 'copy', 'compare']);
-export const PANELS = Object.freeze(['histogram', 'loss', 'depth', 'writes', 'compare', 'sweep', 'knockout']);
+export const PANELS = Object.freeze(['histogram', 'loss', 'depth', 'readout', 'attention', 'writes', 'compare', 'sweep', 'knockout']);
 /** Panels shown only on a sequence task (unless `panels=` names them). */
-export const TASK_PANELS = Object.freeze(['writes']);
+export const TASK_PANELS = Object.freeze(['writes', 'attention']);
 /** The comparison panels: shown once started, or whenever `panels=` names them. */
 export const COMPARISON_PANELS = Object.freeze(['compare', 'sweep', 'knockout']);
 
@@ -80,6 +80,16 @@ export const TEMPLATE = `
       <canvas data-el="depthplot" role="img" aria-label="Gradient norm and activation std per layer"></canvas>
       <figcaption data-el="depth-summary"></figcaption>
     </figure>
+    <figure class="ap-panel" data-panel="readout" part="panel readout">
+      <canvas data-el="readout" role="img" aria-label="What each layer would predict"></canvas>
+      <figcaption data-el="readout-summary"></figcaption>
+    </figure>
+    <figure class="ap-panel ap-wide ap-attention" data-panel="attention" part="panel attention">
+      <canvas data-el="attention" role="img" aria-label="Where each attention head looks"></canvas>
+      <figcaption data-el="attention-summary"></figcaption>
+      <label class="ap-attention-layer">Attention of layer <select data-param="attention_layer"></select></label>
+      <ul class="ap-heads" data-el="attention-heads" aria-label="Where each head looks"></ul>
+    </figure>
     <section class="ap-panel ap-wide ap-writes" data-panel="writes" part="panel writes" aria-label="The model writes" hidden>
       <p class="ap-writes-title">The model writes</p>
       <p class="ap-writes-heading" data-el="writes-heading"></p>
@@ -91,6 +101,7 @@ export const TEMPLATE = `
       <canvas data-el="compare" role="img" aria-label="All four combinations"></canvas>
       <figcaption data-el="compare-summary"></figcaption>
       <table class="ap-table" data-el="compare-table"></table>
+      <details class="ap-numbers" data-el="compare-readout-details" hidden><summary>What each depth would predict</summary><table class="ap-table" data-el="compare-readout"></table></details>
       <div class="ap-compare-writes" data-el="compare-writes" role="group" aria-label="What each combination writes"></div>
       <div class="ap-panel-buttons"><button type="button" data-el="again-compare">Train all four</button></div>
     </figure>

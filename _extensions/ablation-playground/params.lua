@@ -22,4 +22,5 @@ return {
   ["seed"] = "seed",
   ["steps"] = "steps",
   ["temperature"] = "temperature",
+  ["attention_layer"] = "attention-layer",
 }

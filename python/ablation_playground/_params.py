@@ -20,6 +20,7 @@ PARAMS = [
     ("seed", "seed", 1, (), "fixes initialisation, data and batch order"),
     ("steps", "int", 5000, (), "training steps of a run; Play continues a finished run for as many again"),
     ("temperature", "float", 0.8, (), "what the model writes is sampled at this temperature (0: always the likeliest character)"),
+    ("attention_layer", "int", 0, (), "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)"),
 ]
 
 PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "break-and-heal",)

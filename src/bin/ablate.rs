@@ -2,12 +2,13 @@
 //! Run `ablate --help` for the flags; the README documents them and the JSON.
 
 use ablation_playground::config::{find_flag, preset_choices, PARAMS, PRESET, PRESETS};
+use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::compare::compare_on;
 use ablation_playground::training::knockout::knockout;
 use ablation_playground::training::report::trained;
 use ablation_playground::training::sweep::{parse_depths, sweep_on, DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
 use ablation_playground::view::figures::{compare_svg, knockout_svg, panels_svg, sweep_svg};
-use ablation_playground::view::json::{compare_json, sweep_json, Json};
+use ablation_playground::view::json::{attention_json, compare_json, sweep_json, Json};
 use ablation_playground::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -33,9 +34,12 @@ fn usage() -> String {
         s += &format!("  --{:<11} {} [{}]; {}\n", p.flag, p.help, p.default_text(), p.allowed());
     }
     s += &format!("  --steps      training steps [500]; an integer from 0 to {MAX_STEPS}\n");
-    s += "  --svg DIR    also write the three panels as DIR/histogram.svg, DIR/loss.svg, DIR/depth.svg\n";
+    s += "  --svg DIR    also write the panels as DIR/histogram.svg, DIR/loss.svg, DIR/depth.svg, DIR/readout.svg\n";
+    s += "               (and DIR/attention.svg for a sequence task's stack with attention)\n";
     s += "               (and compare.svg, sweep.svg, knockout.svg for the flags below)\n";
     s += "  --dark       draw the SVG panels in the dark theme\n";
+    s +=
+        "  --attention  add every attention sublayer's heads after training, on the probe's first sequence\n";
     s += "\ncomparisons, each trained for --steps and added to the report:\n";
     s += "  --compare    the four residual/norm combinations at this depth (norm: this placement, or pre)\n";
     let default_depths = DEFAULT_SWEEP_DEPTHS.map(|d| d.to_string()).join(",");
@@ -59,6 +63,7 @@ struct Options {
     dark: bool,
     compare: bool,
     knockout: bool,
+    attention: bool,
     /// The depths to sweep, if asked.
     sweep: Option<Vec<usize>>,
     threads: usize,
@@ -72,7 +77,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut steps = 500;
     let mut svg_dir = None;
     let mut dark = false;
-    let (mut compare, mut knockout, mut sweep) = (false, false, None);
+    let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
     let mut threads = available_threads();
     let mut i = 0;
     while i < args.len() {
@@ -84,6 +89,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "dark" => Some(&mut dark),
             "compare" => Some(&mut compare),
             "knockout" => Some(&mut knockout),
+            "attention" => Some(&mut attention),
             _ => None,
         };
         if let Some(on) = switch {
@@ -138,7 +144,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     }
     config.steps = steps;
     config.check_together().map_err(|e| format!("--{}: {}", find_flag_of(&e.name), e.message))?;
-    Ok(Options { config, steps, svg_dir, dark, compare, knockout, sweep, threads })
+    Ok(Options { config, steps, svg_dir, dark, compare, knockout, attention, sweep, threads })
 }
 
 /// The flag of a parameter named `name` (as the table spells it).
@@ -164,8 +170,13 @@ fn report(options: &Options) -> Result<String, String> {
     let (run, mut trainer) = trained(config, steps);
     let mut fields = run.json_fields();
     let mut figures = Vec::new();
+    trainer.probe_forward_skipping(None); // the attention maps are read from the probe's pass
     if draw {
-        figures = panels_svg(&run, dark).map_err(drawing_failed)?;
+        let shown = attention_maps(&trainer, config.attention_layer).filter(|_| run.diverged_at.is_none());
+        figures = panels_svg(&run, shown.as_ref(), dark).map_err(drawing_failed)?;
+    }
+    if options.attention {
+        fields.push(("attention", attention_json(&all_attention_maps(&trainer))));
     }
     if options.knockout {
         let knockout = knockout(&mut trainer);

@@ -106,6 +106,10 @@ pub const PRESET: &str = "preset";
 impl Config {
     /// The preset this configuration is exactly, if any.
     pub fn preset(&self) -> Option<&'static str> {
-        PRESETS.iter().find(|p| (p.config)() == *self).map(|p| p.name)
+        // the attention panel's layer changes what is shown, not the run
+        PRESETS
+            .iter()
+            .find(|p| Config { attention_layer: self.attention_layer, ..(p.config)() } == *self)
+            .map(|p| p.name)
     }
 }

@@ -91,6 +91,9 @@ pub struct Config {
     /// What the model writes is sampled at this temperature; 0 is greedy. It changes no
     /// training: a run goes on when only this changes.
     pub temperature: f64,
+    /// Which sublayer's heads the Attention panel shows (the nearest that attends, at or below
+    /// it). It changes no training: a run goes on when only this changes.
+    pub attention_layer: usize,
 }
 
 /// The page's step limit: the depth-96 stack reaches it in under 20 s at 300 steps/s, every
@@ -124,6 +127,7 @@ impl Default for Config {
             seed: 1,
             steps: DEFAULT_STEPS,
             temperature: 0.8,
+            attention_layer: 0,
         }
     }
 }
@@ -144,6 +148,12 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl Config {
+    /// The same run with the parameters that change no training (the sampling temperature,
+    /// the attention panel's layer) set to `other`'s: equal to `other` if only those differ.
+    pub fn with_views_of(&self, other: &Config) -> Config {
+        Config { temperature: other.temperature, attention_layer: other.attention_layer, ..self.clone() }
+    }
+
     /// The stack has a final norm between its last sublayer and the readout.
     pub fn has_final_norm(&self) -> bool {
         self.final_norm && self.norm == NormPlacement::Pre

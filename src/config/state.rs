@@ -37,7 +37,8 @@ impl Settings {
     }
 
     /// Chooses a task as the page's Task control does: that task's defaults (`task_defaults`),
-    /// keeping the switches, the depth, the norm's kind, the seed and the sampling temperature.
+    /// keeping the switches, the depth, the norm's kind, the seed, the sampling temperature and the
+    /// attention panel's layer.
     /// Returns the names that changed; an unknown task is an error and changes nothing.
     pub fn choose_task(&mut self, word: &str) -> Result<Vec<&'static str>, String> {
         let before = self.clone();
@@ -52,6 +53,7 @@ impl Settings {
             norm_kind: c.norm_kind,
             seed: c.seed,
             temperature: c.temperature,
+            attention_layer: c.attention_layer,
             ..task_defaults(chosen.task)
         };
         Ok(self.changed_since(&before))

@@ -251,6 +251,17 @@ pub const PARAMS: &[ParamSpec] = &[
         get: |c| format_float(c.temperature),
         set: |c, v| c.temperature = float(v),
     },
+    ParamSpec {
+        name: "attention_layer",
+        flag: "attention-layer",
+        label: "Layer",
+        kind: Kind::Int { min: 0, max: 95, multiple_of: 1 },
+        choice_labels: &[],
+        help:
+            "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)",
+        get: |c| c.attention_layer.to_string(),
+        set: |c, v| c.attention_layer = int(v) as usize,
+    },
 ];
 
 impl ParamSpec {

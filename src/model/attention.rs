@@ -136,6 +136,19 @@ impl<F: Real> Attention<F> {
 }
 
 impl<F: Real> Attention<F> {
+    /// Appends every head's attention weights in sequence `b` of the last forward: for each
+    /// head, C rows of C numbers, row q (the query's position) holding `P[q, s]` for the keys
+    /// s ≤ q and exact zeros for the future, which the kernels never compute nor read.
+    pub fn weights(&self, b: usize, out: &mut Vec<f32>) {
+        let (t, c) = (self.q.nrows(), self.context);
+        for h in 0..HEADS {
+            let p = &self.probs[(h * (t / c) + b) * c * c..][..c * c]; // column-major, P[q, s] at s·C + q
+            for q in 0..c {
+                out.extend((0..c).map(|s| if s <= q { p[s * c + q].f64() as f32 } else { 0.0 }));
+            }
+        }
+    }
+
     /// The forward's heads when the batch holds several sequences: `C = P V` per head and per
     /// sequence, on that sequence's rows copied side by side.
     fn attend_by_sequences(&mut self, dh: usize, scale: F) {

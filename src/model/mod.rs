@@ -8,6 +8,7 @@ pub mod embedding;
 pub mod ffn;
 pub mod lanes;
 pub mod layer;
+pub mod lens;
 pub mod linear;
 pub mod loss;
 pub mod matmul;

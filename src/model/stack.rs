@@ -65,7 +65,7 @@ pub fn outputs(config: &Config) -> usize {
 
 /// What a pass is measured against.
 #[derive(Clone, Copy)]
-enum Target<'a, F: Real> {
+pub(crate) enum Target<'a, F: Real> {
     Values(&'a DMatrix<F>),
     Next(&'a Tokens),
     /// No loss: the pass is for its outputs (what the model writes).
@@ -73,7 +73,7 @@ enum Target<'a, F: Real> {
 }
 
 impl<'a, F: Real> Target<'a, F> {
-    fn of(batch: &'a Batch<F>) -> Self {
+    pub(crate) fn of(batch: &'a Batch<F>) -> Self {
         match batch {
             Batch::Values { y, .. } => Target::Values(y),
             Batch::Tokens(tokens) => Target::Next(tokens),
@@ -186,13 +186,20 @@ impl<F: Real> Stack<F> {
                 layer.forward(&below[l], &mut above[0]); // x_{ℓ+1} = layer_ℓ(x_ℓ)
             }
         }
-        let x_top = &self.stream[self.layers.len()];
+        self.read_out(self.layers.len(), target)
+    }
+
+    /// The readout's pass from `x_ℓ` (ℓ = `layer`) to the loss: the final norm where the stack
+    /// has one, then `R`, then the loss against `target`. Every pass ends with it at ℓ = L, so
+    /// the readout of `x_L` (the lens at the top, `lens.rs`) is the model's own loss to the bit.
+    pub(crate) fn read_out(&mut self, layer: usize, target: Target<F>) -> f64 {
+        let x = &self.stream[layer];
         match &mut self.final_norm {
             Some(ln) => {
-                ln.forward(x_top, &mut self.top);
-                self.readout.forward(&self.top, &mut self.pred); // ŷ = LN_f(x_L) R
+                ln.forward(x, &mut self.top);
+                self.readout.forward(&self.top, &mut self.pred); // ŷ = LN_f(x_ℓ) R
             }
-            None => self.readout.forward(x_top, &mut self.pred), // ŷ = x_L R
+            None => self.readout.forward(x, &mut self.pred), // ŷ = x_ℓ R
         }
         match target {
             Target::Values(y) => mse(&self.pred, y),

@@ -6,6 +6,7 @@
 //! so a frame crosses `postMessage` as one transferable byte buffer.
 
 use crate::config::Config;
+use crate::model::lens::AttentionMaps;
 use crate::model::stats::Histogram;
 use crate::training::corpus::Floors;
 use crate::training::loss_history::{Bucket, HistoryParts, LossHistory};
@@ -39,6 +40,9 @@ pub struct Frame {
     pub floors: Option<TaskFloors>,
     /// What the model wrote last.
     pub writing: Option<Writing>,
+    /// The heads of the attention sublayer the reader chose, on the probe's first sequence
+    /// (a sequence task's stack with attention; one layer's maps, the one drawn).
+    pub attention: Option<AttentionMaps>,
 }
 
 /// Which state a frame's histogram and per-layer panel show.
@@ -90,6 +94,8 @@ impl Frame {
             w.f64s(&s.weight_grad_norm);
             w.f64(s.readout_std);
             w.f64(s.probe_loss);
+            w.f64s(&s.readout_loss);
+            w.f64s(&s.update_ratio);
         }
         let h = &self.histogram;
         w.f64(h.lo);
@@ -155,6 +161,20 @@ impl Frame {
                 wr.wrong.iter().for_each(|&i| w.u32(i));
             }
         }
+        match &self.attention {
+            None => w.u32(0),
+            Some(a) => {
+                w.u32(1);
+                w.u64(a.layer as u64);
+                w.u64(a.layers.len() as u64);
+                a.layers.iter().for_each(|&l| w.u64(l as u64));
+                w.str(&a.tokens.iter().collect::<String>());
+                w.u64(a.scored.len() as u64);
+                a.scored.iter().for_each(|&s| w.u32(u32::from(s)));
+                w.u64(a.heads as u64);
+                w.f32s(&a.weights);
+            }
+        }
         w.0
     }
 
@@ -176,6 +196,8 @@ impl Frame {
                 weight_grad_norm: r.f64s()?,
                 readout_std: r.f64()?,
                 probe_loss: r.f64()?,
+                readout_loss: r.f64s()?,
+                update_ratio: r.f64s()?,
             })
         };
         let init = snapshot(&mut r)?;
@@ -185,6 +207,8 @@ impl Frame {
             if s.act_std.len() != depth + 1
                 || s.grad_norm.len() != depth + 1
                 || s.weight_grad_norm.len() != depth
+                || ![0, depth + 1].contains(&s.readout_loss.len())
+                || s.update_ratio.len() != depth
             {
                 return Err("a frame's per-layer arrays do not match its depth".into());
             }
@@ -245,6 +269,28 @@ impl Frame {
             }
             _ => return Err("a frame's writing is of no known kind".into()),
         };
+        let attention = match r.u32()? {
+            0 => None,
+            1 => {
+                let layer = r.usize()?;
+                let n = r.len(8)?;
+                let layers = (0..n).map(|_| r.usize()).collect::<Result<Vec<_>, _>>()?;
+                let tokens: Vec<char> = r.str()?.chars().collect();
+                let n = r.len(4)?;
+                let scored = (0..n).map(|_| r.u32().map(|s| s != 0)).collect::<Result<Vec<_>, _>>()?;
+                let heads = r.usize()?;
+                let weights = r.f32s()?;
+                let c = tokens.len();
+                if scored.len() != c
+                    || heads.checked_mul(c * c) != Some(weights.len())
+                    || !layers.contains(&layer)
+                {
+                    return Err("a frame's attention maps do not match their sequence".into());
+                }
+                Some(AttentionMaps { layer, layers, tokens, scored, heads, weights })
+            }
+            _ => return Err("a frame's attention is of no known kind".into()),
+        };
         if r.at != bytes.len() {
             return Err("trailing bytes after a frame".into());
         }
@@ -262,9 +308,10 @@ impl Frame {
             evals,
             floors,
             writing,
+            attention,
         })
     }
 }
 
-/// "APF6": an ablation-playground frame, version 6 (which state its panels show).
-const MAGIC: u32 = 0x3646_5041;
+/// "APF7": an ablation-playground frame, version 7 (the lens: readouts, update ratios, attention).
+const MAGIC: u32 = 0x3746_5041;

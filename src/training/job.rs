@@ -146,7 +146,7 @@ pub fn run_job(job: Job) -> Result<Report, String> {
 }
 
 const JOB_MAGIC: u32 = 0x314A_5041; // "APJ1"
-const REPORT_MAGIC: u32 = 0x3152_5041; // "APR1"
+const REPORT_MAGIC: u32 = 0x3252_5041; // "APR2": outcomes carry their readout
 
 pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     o.config.write(w);
@@ -158,6 +158,7 @@ pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     w.f64(o.held_out.loss);
     w.f64(o.held_out.accuracy);
     w.str(&o.held_out.sample);
+    w.f64s(&o.readout_loss);
 }
 
 pub(crate) fn read_outcome(r: &mut Reader) -> Result<Outcome, String> {
@@ -166,7 +167,11 @@ pub(crate) fn read_outcome(r: &mut Reader) -> Result<Outcome, String> {
     let diverged_at = r.opt_usize()?;
     let loss = r.f64s()?;
     let held_out = TaskEnd { loss: r.f64()?, accuracy: r.f64()?, sample: r.str()? };
-    Ok(Outcome { config, init_top_std, grad_ratio, final_loss, diverged_at, loss, held_out })
+    let readout_loss = r.f64s()?;
+    if ![0, config.depth + 1].contains(&readout_loss.len()) {
+        return Err("an outcome's readout does not match its depth".into());
+    }
+    Ok(Outcome { config, init_top_std, grad_ratio, final_loss, diverged_at, loss, held_out, readout_loss })
 }
 
 impl Job {

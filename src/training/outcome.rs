@@ -24,6 +24,9 @@ pub struct Outcome {
     /// A sequence task's end: the last held-out loss and copy accuracy (NaN otherwise), and
     /// what the trained stack writes (empty for the teacher, or while the run goes on).
     pub held_out: TaskEnd,
+    /// The readout loss at every depth ℓ = 0..=L after the last step (All four's runs, once
+    /// done; empty otherwise).
+    pub readout_loss: Vec<f64>,
 }
 
 impl Outcome {
@@ -37,6 +40,7 @@ impl Outcome {
             diverged_at: None,
             loss: Vec::new(),
             held_out: TaskEnd::default(),
+            readout_loss: Vec::new(),
         }
     }
 
@@ -53,6 +57,7 @@ impl Outcome {
             diverged_at: run.diverged_at(),
             loss: if keep_loss { run.loss().to_vec() } else { Vec::new() },
             held_out: run.task_end(),
+            readout_loss: run.readout_loss(),
         }
     }
 }

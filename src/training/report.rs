@@ -1,6 +1,6 @@
 //! A full run as plain data: what the CLI prints and what static figures are drawn from.
 
-use crate::config::Config;
+use crate::config::{Config, TaskKind};
 use crate::model::stats::{histogram, mean_std, Histogram, Range};
 use crate::training::task::{floors, TaskFloors};
 use crate::training::train::{Eval, Trainer};
@@ -24,19 +24,37 @@ pub struct Snapshot {
     pub readout_std: f64,
     /// Loss on the probe batch.
     pub probe_loss: f64,
+    /// The loss the readout gets reading `x_ℓ` instead of `x_L`, ℓ = 0..=L: on the probe batch
+    /// for the teacher (its last equals `probe_loss`), on the held-out set at the last held-out
+    /// measurement for a sequence task (its last equals that measurement's loss).
+    pub readout_loss: Vec<f64>,
+    /// `‖x_{ℓ+1} − x_ℓ‖ / ‖x_ℓ‖` for each layer, on the probe batch.
+    pub update_ratio: Vec<f64>,
 }
 
 impl Snapshot {
+    /// Probes the trainer's stack. A sequence task's first snapshot measures the held-out set
+    /// first (step 0's measurement, which the first step would make), so the lens has numbers
+    /// at initialisation; the stack's last pass is then the probe's.
     pub fn take(trainer: &mut Trainer<f32>) -> Snapshot {
+        let sequence_task = trainer.config.task != TaskKind::Teacher;
+        if sequence_task && trainer.evals.is_empty() {
+            trainer.evaluate();
+        }
         let probe_loss = trainer.probe();
         let stack = &trainer.stack;
-        Snapshot {
+        let mut snapshot = Snapshot {
             act_std: stack.stream_stds(),
             grad_norm: stack.stream_grad_norm.clone(),
             weight_grad_norm: stack.weight_grad_norm.clone(),
             readout_std: mean_std(stack.readout_input().as_slice()).1,
             probe_loss,
-        }
+            readout_loss: Vec::new(),
+            update_ratio: stack.update_ratios(),
+        };
+        snapshot.readout_loss =
+            if sequence_task { trainer.readout_loss.clone() } else { trainer.probe_readout_losses() };
+        snapshot
     }
 }
 
@@ -109,6 +127,9 @@ pub struct RunInProgress {
     /// What the trained stack writes, once the run is done (a sequence task's, if asked).
     written: Option<Writing>,
     writes: bool,
+    /// The readout loss at every depth once done (`Snapshot::readout_loss`; empty after a
+    /// divergence on the teacher): what All four shows of each combination's layers.
+    readout: Option<Vec<f64>>,
     init: Snapshot,
     /// Loss before each update, then after the last: `steps + 1` values once done.
     loss: Vec<f64>,
@@ -125,6 +146,7 @@ impl RunInProgress {
             trainer,
             written: None,
             writes: true,
+            readout: None,
             init,
             loss: Vec::with_capacity(steps + 1),
             steps,
@@ -145,10 +167,33 @@ impl RunInProgress {
             self.loss.push(self.trainer.one_step(update));
             taken += 1;
         }
+        if self.writes && self.is_done() && self.readout.is_none() {
+            self.readout = Some(self.final_readout());
+        }
         if self.writes && self.is_done() && self.written.is_none() && self.trainer.diverged_at.is_none() {
             self.written = write(&mut self.trainer, &mut None);
         }
         self.is_done()
+    }
+
+    /// The readout loss at every depth after the last step: a sequence task's from its last
+    /// held-out measurement (where the run stopped, or before it diverged), the teacher's on
+    /// the probe batch (none after a divergence).
+    fn final_readout(&mut self) -> Vec<f64> {
+        let t = &mut self.trainer;
+        if t.config.task != TaskKind::Teacher {
+            t.readout_loss.clone()
+        } else if t.diverged_at.is_some() {
+            Vec::new()
+        } else {
+            t.probe_forward_skipping(None);
+            t.probe_readout_losses()
+        }
+    }
+
+    /// The readout loss at every depth once the run is done (All four's runs; empty otherwise).
+    pub fn readout_loss(&self) -> Vec<f64> {
+        self.readout.clone().unwrap_or_default()
     }
 
     /// The same run, but its trained stack writes nothing (a sweep's runs: nobody reads it,

@@ -4,7 +4,9 @@
 //! time slice allows and sends `frame()` to be drawn.
 
 use crate::config::{Config, TaskKind};
+use crate::model::lens::AttentionMaps;
 use crate::model::stats::{histogram, Histogram, Range};
+use crate::training::attention_view::attention_maps;
 use crate::training::frame::{Frame, Shows};
 use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::loss_history::LossHistory;
@@ -44,6 +46,10 @@ pub struct Session {
     twin: Twin,
     /// A text sample being written, a few characters per call of `write_some`.
     sampling: Option<Sampling>,
+    /// The chosen attention sublayer's heads on the probe's first sequence, from the last probe.
+    attention: Option<AttentionMaps>,
+    /// The lens at the last held-out measurement before a divergence, kept through the replay.
+    kept_readout: Vec<f64>,
 }
 
 fn default_range() -> (f64, f64) {
@@ -59,6 +65,7 @@ impl Session {
         let mut trainer = Trainer::with_stack(config, initial.stack(config));
         let init = Snapshot::take(&mut trainer);
         let range = default_range();
+        let attention = attention_maps(&trainer, config.attention_layer);
         Session {
             shown: stream_histogram(&trainer, range),
             shows: Shows::Now,
@@ -77,6 +84,8 @@ impl Session {
             writing: None,
             twin: None,
             sampling: None,
+            attention,
+            kept_readout: Vec::new(),
         }
         .with_copy_examples()
     }
@@ -103,10 +112,9 @@ impl Session {
     pub fn restart(&mut self, config: &Config, generation: u32) -> bool {
         self.generation = generation;
         let old = &self.trainer.config;
-        let same_run = *config != *old
-            && Config { steps: old.steps, temperature: old.temperature, ..config.clone() } == *old;
+        let same_run = *config != *old && Config { steps: old.steps, ..config.with_views_of(old) } == *old;
         if same_run {
-            // only the step limit or the sampling changed: the run goes on
+            // only the step limit, the sampling or the attention panel's layer changed: the run goes on
             if config.steps != old.steps {
                 self.stop_at = config.steps;
             }
@@ -114,8 +122,10 @@ impl Session {
                 self.writing = None;
                 self.sampling = None;
             }
-            self.trainer.config.steps = config.steps;
-            self.trainer.config.temperature = config.temperature;
+            if config.attention_layer != old.attention_layer {
+                self.probed = false; // the next frame probes, and reads the newly chosen layer
+            }
+            self.trainer.config = Config { steps: config.steps, ..old.with_views_of(config) };
             return false;
         }
         if same_shapes(&self.trainer.config, config) {
@@ -129,6 +139,8 @@ impl Session {
         }
         self.init = Snapshot::take(&mut self.trainer);
         self.now = self.init.clone();
+        self.attention = attention_maps(&self.trainer, config.attention_layer);
+        self.kept_readout = Vec::new();
         self.shown = self.histogram();
         self.shows = Shows::Now;
         self.diverged_at = None;
@@ -170,6 +182,7 @@ impl Session {
         if self.trainer.step >= target || self.trainer.diverged_at.is_some() {
             self.replay_to = None;
             self.trainer.evals = std::mem::take(&mut self.kept_evals);
+            self.trainer.readout_loss = std::mem::take(&mut self.kept_readout);
             self.probed = false;
             self.measure();
             self.shows = Shows::LastFinite(self.trainer.step);
@@ -187,6 +200,7 @@ impl Session {
     fn diverged(&mut self, at: usize) {
         self.diverged_at = Some(at);
         self.kept_evals = std::mem::take(&mut self.trainer.evals);
+        self.kept_readout = std::mem::take(&mut self.trainer.readout_loss);
         let config = self.trainer.config.clone();
         self.trainer.restart(&config, &mut self.initial);
         self.replay_to = Some(at.saturating_sub(1));
@@ -264,6 +278,7 @@ impl Session {
     fn measure(&mut self) {
         if self.trainer.diverged_at.is_none() && !self.recovering() && !self.probed {
             self.now = Snapshot::take(&mut self.trainer);
+            self.attention = attention_maps(&self.trainer, self.trainer.config.attention_layer);
             self.shown = self.histogram();
             self.probed = true;
             self.copy_examples();
@@ -340,6 +355,7 @@ impl Session {
             ),
             floors: floors(&self.trainer.config),
             writing: self.writing.clone(),
+            attention: self.attention.clone(),
         }
     }
 }

@@ -36,6 +36,11 @@ pub struct Trainer<F: Real> {
     held_out: Vec<Batch<F>>,
     /// A sequence task's held-out measurements, every `EVAL_EVERY` steps from step 0.
     pub evals: Vec<Eval>,
+    /// A sequence task's readout loss at every depth ℓ = 0..=L (the lens, `Stack::readout_losses`)
+    /// on the held-out set, at the last held-out measurement (empty before the first).
+    pub readout_loss: Vec<f64>,
+    /// One held-out batch's readout losses, summed into `readout_loss` (kept to allocate once).
+    readout_batch: Vec<f64>,
     /// Updates applied so far.
     pub step: usize,
     /// The step at which a loss or an activation stopped being finite; training stops there.
@@ -60,6 +65,8 @@ impl<F: Real> Trainer<F> {
             batch: Batches::empty(config),
             data,
             evals: Vec::new(),
+            readout_loss: Vec::new(),
+            readout_batch: Vec::new(),
             step: 0,
             diverged_at: None,
         }
@@ -75,6 +82,7 @@ impl<F: Real> Trainer<F> {
         self.probe = self.data.probe(config);
         self.held_out = self.data.held_out(config);
         self.evals.clear();
+        self.readout_loss.clear();
         self.config = config.clone();
         self.step = 0;
         self.diverged_at = None;
@@ -146,15 +154,26 @@ impl<F: Real> Trainer<F> {
             return;
         }
         let (mut loss, mut right) = (0.0, 0.0);
+        let depths = self.config.depth + 1;
+        self.readout_loss.clear();
+        self.readout_loss.resize(depths, 0.0);
+        self.readout_batch.resize(depths, 0.0);
         for batch in &self.held_out {
             loss += self.stack.forward_batch(batch);
             right += match (batch, self.config.task) {
                 (Batch::Tokens(t), TaskKind::Copy) => accuracy(self.stack.prediction(), &t.next, &t.scored),
                 _ => f64::NAN,
             };
+            // what each depth would predict, summed as the loss is: at L, the same numbers in
+            // the same order
+            self.stack.readout_losses(batch, &mut self.readout_batch);
+            for (sum, x) in self.readout_loss.iter_mut().zip(&self.readout_batch) {
+                *sum += x;
+            }
         }
         // every batch has as many scored positions: the mean of their means is the mean
         let n = self.held_out.len().max(1) as f64;
+        self.readout_loss.iter_mut().for_each(|x| *x /= n);
         self.evals.push(Eval { step: self.step, loss: loss / n, accuracy: right / n });
     }
 
@@ -168,6 +187,14 @@ impl<F: Real> Trainer<F> {
     /// holds the pass's activations.
     pub fn probe_forward_skipping(&mut self, skip: Option<usize>) -> f64 {
         self.stack.forward_skipping(&self.probe, skip)
+    }
+
+    /// The readout loss at every depth ℓ = 0..=L on the probe batch, whose forward must be the
+    /// stack's last pass (`probe` leaves it so): the teacher's lens.
+    pub fn probe_readout_losses(&mut self) -> Vec<f64> {
+        let mut out = vec![0.0; self.config.depth + 1];
+        self.stack.readout_losses(&self.probe, &mut out);
+        out
     }
 
     /// Forward and backward on the fixed probe batch, without updating: fills the stack's

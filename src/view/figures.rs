@@ -2,6 +2,7 @@
 //! through the same chart code the page draws on its canvases (for `<noscript>`, print, and
 //! lesson images).
 
+use crate::model::lens::AttentionMaps;
 use crate::training::knockout::Knockout;
 use crate::training::loss_history::LossHistory;
 use crate::training::outcome::Outcome;
@@ -10,17 +11,26 @@ use crate::training::sweep::SweepSeries;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
 use crate::view::charts::loss::HeldOut;
+use crate::view::charts::readout::ReadoutCurves;
 use crate::view::charts::{self, compare::LossCurve, depth::DepthCurves, sweep::SweepCurve, Theme};
+use crate::view::lens_words::{attention_title, head_titles, readout_floors};
 use crate::view::words::{combination_name, histogram_subject, last_finite_state};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub const SIZE: (u32, u32) = (640, 480);
+/// The attention panel: four heads side by side.
+pub const WIDE: (u32, u32) = (960, 300);
 
-/// The three panels as SVG documents: `[("histogram", svg), ("loss", svg), ("depth", svg)]`.
+/// The live run's panels as SVG documents: `[("histogram", svg), ("loss", svg), ("depth", svg),
+/// ("readout", svg)]`, and `("attention", svg)` for the `attention` maps given.
 /// A run that diverged shows its last finite state in the histogram and the per-layer panel,
 /// as the page does: the same run stopped one step before (the loss panel keeps the whole run).
-pub fn panels_svg(run: &Run, dark: bool) -> Result<Vec<(&'static str, String)>, String> {
+pub fn panels_svg(
+    run: &Run,
+    attention: Option<&AttentionMaps>,
+    dark: bool,
+) -> Result<Vec<(&'static str, String)>, String> {
     let theme = theme(dark);
     let mut out = Vec::new();
     let mut svg = String::new();
@@ -62,7 +72,37 @@ pub fn panels_svg(run: &Run, dark: bool) -> Result<Vec<(&'static str, String)>, 
         &notes,
         &theme,
     )?;
-    out.push(("depth", svg));
+    out.push(("depth", std::mem::take(&mut svg)));
+    let floors = readout_floors(run.task.as_ref().map(|t| t.floors));
+    let readout_notes = match run.task.as_ref().and_then(|t| t.evals.last()) {
+        Some(e) => vec![format!("held-out, step {}", e.step)],
+        None => vec![format!("probe batch, step {}", run.loss.len().saturating_sub(1))],
+    };
+    let curves = ReadoutCurves {
+        readout_init: &run.init.readout_loss,
+        readout_now: &shown.last.readout_loss,
+        ratio_init: &run.init.update_ratio,
+        ratio_now: &shown.last.update_ratio,
+        floors: &floors,
+        pins: &[],
+    };
+    charts::readout::draw(
+        &SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
+        &curves,
+        &if notes.is_empty() { readout_notes } else { notes.clone() },
+        &theme,
+    )?;
+    out.push(("readout", std::mem::take(&mut svg)));
+    if let Some(maps) = attention {
+        charts::attention::draw(
+            &SVGBackend::with_string(&mut svg, WIDE).into_drawing_area(),
+            maps,
+            &attention_title(maps),
+            &head_titles(maps),
+            &theme,
+        )?;
+        out.push(("attention", svg));
+    }
     Ok(out)
 }
 

@@ -2,6 +2,7 @@
 //! report's JSON form.
 
 use crate::config::{Config, Kind, NormPlacement, Settings, TaskKind, PARAMS, PIN};
+use crate::model::lens::AttentionMaps;
 use crate::model::stats::Histogram;
 use crate::training::compare::switch_words;
 use crate::training::comparisons::ComparisonsState;
@@ -92,6 +93,8 @@ impl Snapshot {
             ("grad_norm", Json::nums(&self.grad_norm)),
             ("weight_grad_norm", Json::nums(&self.weight_grad_norm)),
             ("probe_loss", Json::Num(self.probe_loss)),
+            ("readout_loss", Json::nums(&self.readout_loss)),
+            ("update_ratio", Json::nums(&self.update_ratio)),
         ])
     }
 }
@@ -140,8 +143,36 @@ impl Run {
             ("diverged_at", step_json(self.diverged_at)),
             ("histogram", histogram_json(&self.histogram)),
             ("task", task_json(&self.config, self.task.as_ref())),
+            ("layers", layers_json(&self.init, &self.last)),
         ]
     }
+}
+
+/// The lens at initialisation and at the end (or now): the readout loss at every depth
+/// ℓ = 0..=L and how much each layer changes the stream.
+pub fn layers_json(init: &Snapshot, last: &Snapshot) -> Json {
+    let pair = |f: fn(&Snapshot) -> &Vec<f64>| {
+        Json::Obj(vec![("init", Json::nums(f(init))), ("final", Json::nums(f(last)))])
+    };
+    Json::Obj(vec![("readout_loss", pair(|s| &s.readout_loss)), ("update_ratio", pair(|s| &s.update_ratio))])
+}
+
+/// Attention maps as the CLI's `--attention` reports them: the fixed sequence's characters and,
+/// per attention sublayer, each head's rows (row q: where position q looks).
+pub fn attention_json(maps: &[AttentionMaps]) -> Json {
+    let tokens = maps.first().map_or_else(String::new, |m| m.tokens.iter().collect());
+    let map = |m: &AttentionMaps| {
+        let c = m.size();
+        let heads = (0..m.heads).map(|h| {
+            let rows = m
+                .head(h)
+                .chunks(c.max(1))
+                .map(|row| Json::Arr(row.iter().map(|&x| Json::Num(f64::from(x))).collect()));
+            Json::Arr(rows.collect())
+        });
+        Json::Obj(vec![("layer", Json::Int(m.layer as i128)), ("heads", Json::Arr(heads.collect()))])
+    };
+    Json::Obj(vec![("tokens", Json::Str(tokens)), ("maps", Json::Arr(maps.iter().map(map).collect()))])
 }
 
 /// The report's `task`: its name and, for a sequence task, the vocabulary, the floors, the
@@ -191,6 +222,7 @@ fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
         ("grad_ratio", Json::Num(o.grad_ratio)),
         ("final_loss", Json::Num(o.final_loss)),
         ("diverged_at", step_json(o.diverged_at)),
+        ("readout_loss", Json::nums(&o.readout_loss)),
     ]);
     if o.config.task != TaskKind::Teacher {
         fields.push(("val_loss", Json::Num(o.held_out.loss)));
@@ -335,6 +367,7 @@ pub fn frame_json(f: &Frame, readouts_only: bool) -> Json {
         fields.extend([
             ("init", f.init.json()),
             ("now", f.now.json()),
+            ("layers", layers_json(&f.init, &f.now)),
             ("histogram", histogram_json(&f.histogram)),
             (
                 "loss_history",

@@ -3,5 +3,7 @@
 pub mod charts;
 pub mod figures;
 pub mod json;
+pub mod lens_words;
+pub mod panels;
 pub mod theme;
 pub mod words;

@@ -359,7 +359,10 @@ pub fn differences(config: &Config, from: &Config) -> Vec<String> {
     if config.norm != from.norm || (config.norm != NormPlacement::Off && config.norm_kind != from.norm_kind) {
         out.push(norm_label(config));
     }
-    for spec in PARAMS.iter().filter(|p| !["residual", "norm", "norm_kind", "steps"].contains(&p.name)) {
+    for spec in PARAMS
+        .iter()
+        .filter(|p| !["residual", "norm", "norm_kind", "steps", "attention_layer"].contains(&p.name))
+    {
         let (a, b) = ((spec.get)(config), (spec.get)(from));
         if a != b {
             out.push(format!("{} {a}", spec.name.replace('_', " ")));
@@ -682,6 +685,7 @@ mod tests {
             evals: Vec::new(),
             floors: None,
             writing: None,
+            attention: None,
         }
     }
 
@@ -696,6 +700,8 @@ mod tests {
             weight_grad_norm: vec![0.1; depth],
             readout_std: std_top,
             probe_loss: 1.5,
+            readout_loss: vec![1.5; depth + 1],
+            update_ratio: vec![0.2; depth],
         }
     }
 

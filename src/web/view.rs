@@ -10,9 +10,13 @@ use crate::training::comparisons::{Comparisons, ComparisonsState};
 use crate::training::frame::Frame;
 use crate::training::job::Job;
 use crate::view::charts::loss::HeldOut;
+use crate::view::charts::readout::ReadoutCurves;
+use crate::view::charts::Theme;
 use crate::view::charts::{self, depth::DepthCurves, Pinned};
 use crate::view::figures::{draw_compare, draw_sweep, held_out_parts};
 use crate::view::json::{comparisons_json, frame_json, value_json};
+use crate::view::lens_words::{attention_title, head_titles, readout_floors, readout_notes};
+use crate::view::panels::panels_json;
 use crate::view::words;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
@@ -56,19 +60,6 @@ impl View {
                 })
             })
             .collect()
-    }
-
-    fn with_pins(
-        &self,
-        summary: String,
-        pins: fn(&[crate::training::comparisons::PinState], &Config) -> String,
-    ) -> String {
-        match &self.frame {
-            Some(f) if !self.shown.pins.is_empty() => {
-                format!("{summary} Pinned runs: {}.", pins(&self.shown.pins, &f.config))
-            }
-            _ => summary,
-        }
     }
 
     fn comparisons_changed(&mut self) {
@@ -131,21 +122,6 @@ impl View {
     #[wasm_bindgen(getter)]
     pub fn caption(&self) -> String {
         self.text(words::caption)
-    }
-
-    #[wasm_bindgen(getter, js_name = histogramSummary)]
-    pub fn histogram_summary(&self) -> String {
-        self.text(words::histogram_summary)
-    }
-
-    #[wasm_bindgen(getter, js_name = lossSummary)]
-    pub fn loss_summary(&self) -> String {
-        self.with_pins(self.text(words::loss_summary), words::pins_loss_summary)
-    }
-
-    #[wasm_bindgen(getter, js_name = depthSummary)]
-    pub fn depth_summary(&self) -> String {
-        self.with_pins(self.text(words::depth_summary), words::pins_depth_summary)
     }
 
     // ---- the comparisons: what the page asks for, the jobs for the pool, their reports ----
@@ -217,61 +193,6 @@ impl View {
         self.shown.pins.iter().map(|p| words::pin_label(&p.pin.config, &live)).collect()
     }
 
-    #[wasm_bindgen(getter, js_name = hasCompare)]
-    pub fn has_compare(&self) -> bool {
-        self.shown.compare.is_some()
-    }
-
-    #[wasm_bindgen(getter, js_name = hasSweep)]
-    pub fn has_sweep(&self) -> bool {
-        self.shown.sweep.is_some()
-    }
-
-    /// A finished knockout is there to draw.
-    #[wasm_bindgen(getter, js_name = hasKnockout)]
-    pub fn has_knockout(&self) -> bool {
-        self.shown.knockout.as_ref().is_some_and(|k| k.done)
-    }
-
-    /// All four as a table, row by row (the first is the header), 5 cells each, flattened.
-    #[wasm_bindgen(js_name = compareTable)]
-    pub fn compare_table(&self) -> Vec<String> {
-        self.shown
-            .compare
-            .as_ref()
-            .map_or_else(Vec::new, |c| words::compare_table(c).into_iter().flatten().collect())
-    }
-
-    /// The depth sweep as a table, row by row (the first is the header), 5 cells each, flattened.
-    #[wasm_bindgen(js_name = sweepTable)]
-    pub fn sweep_table(&self) -> Vec<String> {
-        self.shown
-            .sweep
-            .as_ref()
-            .map_or_else(Vec::new, |s| words::sweep_table(s).into_iter().flatten().collect())
-    }
-
-    /// The knockout as a table, row by row (the first is the header), 3 cells each, flattened.
-    #[wasm_bindgen(js_name = knockoutTable)]
-    pub fn knockout_table(&self) -> Vec<String> {
-        words::knockout_table(self.shown.knockout.as_ref().filter(|k| k.done)).into_iter().flatten().collect()
-    }
-
-    #[wasm_bindgen(getter, js_name = compareSummary)]
-    pub fn compare_summary(&self) -> String {
-        self.shown.compare.as_ref().map_or_else(|| "Not run yet.".into(), words::compare_summary)
-    }
-
-    #[wasm_bindgen(getter, js_name = sweepSummary)]
-    pub fn sweep_summary(&self) -> String {
-        self.shown.sweep.as_ref().map_or_else(|| "Not run yet.".into(), words::sweep_summary)
-    }
-
-    #[wasm_bindgen(getter, js_name = knockoutSummary)]
-    pub fn knockout_summary(&self) -> String {
-        words::knockout_summary(self.shown.knockout.as_ref())
-    }
-
     /// The comparisons as JSON (pins, All four, the sweep, the knockout): what `.value` and the
     /// events carry.
     #[wasm_bindgen(js_name = comparisonsJson)]
@@ -318,20 +239,10 @@ impl View {
         words::compare_writings(c).into_iter().flat_map(|(name, text)| [name, text]).collect()
     }
 
-    /// Every sentence on screen, from the frame and the comparisons: the status line, the
-    /// caption, then the summaries of the histogram, loss, per-layer, All four, sweep and
-    /// knockout panels.
-    pub fn texts(&self) -> Vec<String> {
-        vec![
-            self.status(),
-            self.caption(),
-            self.histogram_summary(),
-            self.loss_summary(),
-            self.depth_summary(),
-            self.compare_summary(),
-            self.sweep_summary(),
-            self.knockout_summary(),
-        ]
+    /// Every panel's words as one named record (JSON): `{ status, caption, panels: { name:
+    /// { shows, ready, summary, … } } }` (`view::panels`).
+    pub fn panels(&self) -> String {
+        panels_json(self.frame.as_ref(), &self.shown).to_string()
     }
 
     /// The frame as JSON (configuration, readouts, panel data, the bounded loss history), for
@@ -343,55 +254,50 @@ impl View {
 
     // ---- the charts ----
 
-    #[wasm_bindgen(js_name = drawCompare)]
-    pub fn draw_compare(
+    /// Draws panel `name` (a key of `panels()`'s record) on `canvas`, at `scale` device pixels
+    /// per CSS pixel, in the widget's colours; nothing when it has nothing to draw yet.
+    pub fn draw(
         &self,
+        name: &str,
         canvas: HtmlCanvasElement,
         scale: f64,
         dark: bool,
         colours: &str,
     ) -> Result<(), JsError> {
         let theme = theme(scale, dark, colours);
+        match name {
+            "compare" => self.draw_compare(canvas, &theme),
+            "sweep" => self.draw_sweep(canvas, &theme),
+            "knockout" => self.draw_knockout(canvas, &theme),
+            "histogram" => self.draw_histogram(canvas, &theme),
+            "loss" => self.draw_loss(canvas, &theme),
+            "depth" => self.draw_depth(canvas, &theme),
+            "readout" => self.draw_readout(canvas, &theme),
+            "attention" => self.draw_attention(canvas, &theme),
+            _ => Err(JsError::new(&format!("no panel named {name:?}"))),
+        }
+    }
+}
+
+impl View {
+    fn draw_compare(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
         let Some(c) = &self.shown.compare else { return Ok(()) };
-        draw_on(canvas, |area| draw_compare(area, c.rows.iter().map(|r| &r.run), c.steps, &theme))
+        draw_on(canvas, |area| draw_compare(area, c.rows.iter().map(|r| &r.run), c.steps, theme))
     }
 
-    #[wasm_bindgen(js_name = drawSweep)]
-    pub fn draw_sweep(
-        &self,
-        canvas: HtmlCanvasElement,
-        scale: f64,
-        dark: bool,
-        colours: &str,
-    ) -> Result<(), JsError> {
-        let theme = theme(scale, dark, colours);
+    fn draw_sweep(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
         let Some(s) = &self.shown.sweep else { return Ok(()) };
-        draw_on(canvas, |area| draw_sweep(area, &s.depths, &s.series, s.steps, &theme))
+        draw_on(canvas, |area| draw_sweep(area, &s.depths, &s.series, s.steps, theme))
     }
 
-    #[wasm_bindgen(js_name = drawKnockout)]
-    pub fn draw_knockout(
-        &self,
-        canvas: HtmlCanvasElement,
-        scale: f64,
-        dark: bool,
-        colours: &str,
-    ) -> Result<(), JsError> {
-        let theme = theme(scale, dark, colours);
+    fn draw_knockout(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
         let Some(k) = self.shown.knockout.as_ref().filter(|k| k.done) else { return Ok(()) };
         let k = &k.result;
-        draw_on(canvas, |area| charts::knockout::draw(area, k.intact_loss, &k.loss, &k.output_change, &theme))
+        draw_on(canvas, |area| charts::knockout::draw(area, k.intact_loss, &k.loss, &k.output_change, theme))
     }
 
-    #[wasm_bindgen(js_name = drawHistogram)]
-    pub fn draw_histogram(
-        &self,
-        canvas: HtmlCanvasElement,
-        scale: f64,
-        dark: bool,
-        colours: &str,
-    ) -> Result<(), JsError> {
-        let (f, theme) = (self.frame()?, theme(scale, dark, colours));
+    fn draw_histogram(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
+        let f = self.frame()?;
         draw_on(canvas, |area| {
             charts::histogram::draw(
                 area,
@@ -399,35 +305,21 @@ impl View {
                 &words::histogram_subject(&f.config),
                 f.act_std(),
                 &words::shown_state(f),
-                &theme,
+                theme,
             )
         })
     }
 
-    #[wasm_bindgen(js_name = drawLoss)]
-    pub fn draw_loss(
-        &self,
-        canvas: HtmlCanvasElement,
-        scale: f64,
-        dark: bool,
-        colours: &str,
-    ) -> Result<(), JsError> {
-        let (f, theme) = (self.frame()?, theme(scale, dark, colours));
+    fn draw_loss(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
+        let f = self.frame()?;
         let pins = self.pinned();
         let (loss, floors) = held_out_parts(&f.evals, f.floors);
         let held_out = HeldOut { loss: &loss, floors: &floors };
-        draw_on(canvas, |area| charts::loss::draw(area, &f.history, f.diverged_at, &pins, &held_out, &theme))
+        draw_on(canvas, |area| charts::loss::draw(area, &f.history, f.diverged_at, &pins, &held_out, theme))
     }
 
-    #[wasm_bindgen(js_name = drawDepth)]
-    pub fn draw_depth(
-        &self,
-        canvas: HtmlCanvasElement,
-        scale: f64,
-        dark: bool,
-        colours: &str,
-    ) -> Result<(), JsError> {
-        let (f, theme) = (self.frame()?, theme(scale, dark, colours));
+    fn draw_depth(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
+        let f = self.frame()?;
         let curves = DepthCurves {
             grad_init: &f.init.grad_norm,
             grad_now: &f.now.grad_norm,
@@ -436,6 +328,34 @@ impl View {
             pins: &self.pinned(),
         };
         let notes = words::shown_state(f);
-        draw_on(canvas, |area| charts::depth::draw(area, &curves, &notes, &theme))
+        draw_on(canvas, |area| charts::depth::draw(area, &curves, &notes, theme))
+    }
+
+    fn draw_readout(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
+        let f = self.frame()?;
+        let floors = readout_floors(f.floors);
+        let pins: Vec<(String, &[f64])> = self
+            .pinned()
+            .into_iter()
+            .zip(self.shown.pins.iter().filter_map(|p| p.frame.as_ref()))
+            .map(|(p, frame)| (p.label, frame.now.readout_loss.as_slice()))
+            .collect();
+        let curves = ReadoutCurves {
+            readout_init: &f.init.readout_loss,
+            readout_now: &f.now.readout_loss,
+            ratio_init: &f.init.update_ratio,
+            ratio_now: &f.now.update_ratio,
+            floors: &floors,
+            pins: &pins,
+        };
+        let notes = readout_notes(f);
+        draw_on(canvas, |area| charts::readout::draw(area, &curves, &notes, theme))
+    }
+
+    fn draw_attention(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
+        let Some(maps) = self.frame()?.attention.as_ref() else { return Ok(()) };
+        draw_on(canvas, |area| {
+            charts::attention::draw(area, maps, &attention_title(maps), &head_titles(maps), theme)
+        })
     }
 }

@@ -2,11 +2,13 @@
 //! browser, SVG natively (tests, static figures). One file per chart, each a `draw` that follows
 //! the same steps: fill, `ChartBuilder`, mesh, series, `present`.
 
+pub mod attention;
 pub mod compare;
 pub mod depth;
 pub mod histogram;
 pub mod knockout;
 pub mod loss;
+pub mod readout;
 pub mod sweep;
 
 use crate::training::loss_history::LossHistory;

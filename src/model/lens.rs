@@ -1,0 +1,139 @@
+//! A lens on the trained stack: what each layer would predict if it were the last (the "logit
+//! lens": the model's own readout applied to `x_ℓ`), how much each layer changes the stream,
+//! and where each attention head looks.
+//!
+//! All three read the stack's last forward pass; none changes a weight or draws a random number.
+
+use crate::model::batch::{Batch, Tokens};
+use crate::model::real::Real;
+use crate::model::stack::{Stack, Target};
+use crate::model::stats::sum8;
+use crate::model::sublayer::Sublayer;
+
+impl<F: Real> Stack<F> {
+    /// The loss the model's readout gets when it reads `x_ℓ` instead of `x_L`, for ℓ = 0..=L,
+    /// into `out` (L + 1 numbers), on `batch`, whose forward must be the stack's last pass (its
+    /// stream is read). ℓ = L comes last, through the same `read_out` as every forward: its
+    /// value is the pass's own loss to the bit, and the readout's buffers (the prediction,
+    /// `LN_f(x_L)`) end as the forward left them.
+    pub fn readout_losses(&mut self, batch: &Batch<F>, out: &mut [f64]) {
+        assert_eq!(out.len(), self.layers.len() + 1, "one readout per depth 0..=L");
+        let target = Target::of(batch);
+        for (l, o) in out.iter_mut().enumerate() {
+            *o = self.read_out(l, target);
+        }
+    }
+
+    /// How much each layer changes the stream on the last pass: `‖x_{ℓ+1} − x_ℓ‖ / ‖x_ℓ‖`
+    /// (Frobenius norms over the batch) for ℓ = 0..L. 0/0 (a stream of zeros left as it is) is
+    /// 0; a change of a zero stream is ∞.
+    pub fn update_ratios(&self) -> Vec<f64> {
+        self.stream
+            .windows(2)
+            .map(|pair| {
+                let (x, y) = (pair[0].as_slice(), pair[1].as_slice());
+                let size = sum8(x, |v| v.f64() * v.f64()).sqrt();
+                let change = difference_norm(x, y);
+                if change == 0.0 {
+                    0.0
+                } else {
+                    change / size
+                }
+            })
+            .collect()
+    }
+
+    /// The sublayers that attend, by index.
+    pub fn attention_layers(&self) -> Vec<usize> {
+        (0..self.layers.len())
+            .filter(|&l| matches!(self.layers[l].sublayer, Sublayer::Attention(_)))
+            .collect()
+    }
+
+    /// Layer `layer`'s attention weights on sequence `b` of the last pass, every head's (C, C)
+    /// rows one after another (`Attention::weights`); None if that layer does not attend.
+    pub fn attention_weights(&self, layer: usize, b: usize) -> Option<Vec<f32>> {
+        match &self.layers.get(layer)?.sublayer {
+            Sublayer::Attention(a) => {
+                let mut out = Vec::new();
+                a.weights(b, &mut out);
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `‖x − y‖` in f64, summed as `sum8` sums (a fixed order, the same bits on every target).
+fn difference_norm<F: Real>(x: &[F], y: &[F]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    for (i, (&a, &b)) in x.iter().zip(y).enumerate() {
+        let d = b.f64() - a.f64();
+        acc[i % 8] += d * d;
+    }
+    crate::model::matmul::add_lanes(&acc).sqrt()
+}
+
+/// One attention sublayer's heads on one fixed sequence: what the Attention panel draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttentionMaps {
+    /// The sublayer shown, and every sublayer that attends (the reader's choices).
+    pub layer: usize,
+    pub layers: Vec<usize>,
+    /// The sequence's tokens as characters, one per position.
+    pub tokens: Vec<char>,
+    /// The positions the loss counts (all on the text; the repeated half on copy).
+    pub scored: Vec<bool>,
+    pub heads: usize,
+    /// `heads` maps of C rows of C weights: row q is where position q looks (`Attention::weights`).
+    pub weights: Vec<f32>,
+}
+
+/// Where one head looks: the offset back (query − key) that gets the largest mean weight over
+/// the scored rows, and that mean.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Focus {
+    pub offset: usize,
+    pub share: f64,
+}
+
+impl AttentionMaps {
+    /// Positions in the sequence.
+    pub fn size(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Head `h`'s (C, C) weights, row by row.
+    pub fn head(&self, h: usize) -> &[f32] {
+        let c = self.size();
+        &self.weights[h * c * c..(h + 1) * c * c]
+    }
+
+    /// Where head `h` looks: for every offset k, the mean over the scored rows q of the weight
+    /// `P[q, q − k]` (0 when q < k), and the offset with the largest (the nearest on a tie).
+    pub fn focus(&self, h: usize) -> Focus {
+        let (c, p) = (self.size(), self.head(h));
+        let rows: Vec<usize> = (0..c).filter(|&q| self.scored.get(q).copied().unwrap_or(true)).collect();
+        let mut best = Focus { offset: 0, share: f64::NEG_INFINITY };
+        for k in 0..c {
+            let total: f64 = rows.iter().filter(|&&q| q >= k).map(|&q| f64::from(p[q * c + q - k])).sum();
+            let share = total / rows.len().max(1) as f64;
+            if share > best.share {
+                best = Focus { offset: k, share };
+            }
+        }
+        best
+    }
+}
+
+/// The attention sublayer nearest to `wanted` at or below it (else the first above): which
+/// layer the panel shows when the reader names one that does not attend. None without attention.
+pub fn attention_layer_near(layers: &[usize], wanted: usize) -> Option<usize> {
+    layers.iter().rev().find(|&&l| l <= wanted).or_else(|| layers.first()).copied()
+}
+
+/// The first sequence of a token batch: its ids and which of its positions are scored.
+pub fn first_sequence(tokens: &Tokens, context: usize) -> (&[u32], Vec<bool>) {
+    let ids = &tokens.ids[..context.min(tokens.ids.len())];
+    (ids, (0..ids.len()).map(|t| tokens.is_scored(t)).collect())
+}

@@ -1,0 +1,36 @@
+//! Where the heads look, as the Attention panel and `ablate --attention` show it: an attention
+//! sublayer's weights on the first sequence of the fixed probe batch (a window of the
+//! held-out text, or one held-out copy example), with its characters.
+
+use crate::config::TaskKind;
+use crate::model::attention::HEADS;
+use crate::model::batch::Batch;
+use crate::model::lens::{attention_layer_near, first_sequence, AttentionMaps};
+use crate::training::corpus::the_text;
+use crate::training::task::copy_task;
+use crate::training::train::Trainer;
+
+/// The maps of attention sublayer `layer` (the nearest that attends, at or below it) from the
+/// stack's last pass, which must be the probe's (`Snapshot::take` leaves it so). None on the
+/// teacher task or for a stack without attention.
+pub fn attention_maps(trainer: &Trainer<f32>, layer: usize) -> Option<AttentionMaps> {
+    let Batch::Tokens(probe) = trainer.probe_batch() else { return None };
+    let layers = trainer.stack.attention_layers();
+    let layer = attention_layer_near(&layers, layer)?;
+    let config = &trainer.config;
+    let (ids, scored) = first_sequence(probe, config.sequence());
+    let tokens = match config.task {
+        TaskKind::Copy => {
+            let task = copy_task(config);
+            ids.iter().map(|&i| task.char_of(i)).collect()
+        }
+        _ => the_text().decode(ids).chars().collect(),
+    };
+    let weights = trainer.stack.attention_weights(layer, 0)?;
+    Some(AttentionMaps { layer, layers, tokens, scored, heads: HEADS, weights })
+}
+
+/// Every attention sublayer's maps, bottom to top (the CLI's `--attention`).
+pub fn all_attention_maps(trainer: &Trainer<f32>) -> Vec<AttentionMaps> {
+    trainer.stack.attention_layers().into_iter().filter_map(|l| attention_maps(trainer, l)).collect()
+}
