@@ -483,3 +483,82 @@ fn the_sequence_tasks_add_their_block_and_the_teacher_only_its_name() {
         );
     }
 }
+
+#[test]
+fn every_task_reports_its_layers_and_attention_on_request() {
+    // the regression: readouts on the probe batch, the last the probe loss
+    let r = report(&["--depth", "4", "--steps", "20"]);
+    let layers = &r["layers"];
+    for when in ["init", "final"] {
+        assert_eq!(layers["readout_loss"][when].as_array().unwrap().len(), 5, "{when}: L + 1 readouts");
+        assert_eq!(layers["update_ratio"][when].as_array().unwrap().len(), 4, "{when}: one ratio per layer");
+    }
+    assert_eq!(layers["readout_loss"]["final"][4], r["final"]["probe_loss"]);
+    assert_eq!(layers["readout_loss"]["init"][4], r["init"]["probe_loss"]);
+    assert!(r.get("attention").is_none(), "no attention block unless asked");
+    // a sequence task: the readout at the top is the held-out loss at the same moment
+    let args = ["--preset", "copy", "--depth", "4", "--steps", "30", "--attention"];
+    let r = report(&args);
+    let val = r["task"]["val_loss"].as_array().unwrap();
+    assert_eq!(r["layers"]["readout_loss"]["init"][4], val[0][1]);
+    assert_eq!(r["layers"]["readout_loss"]["final"][4], val[val.len() - 1][1]);
+    let attention = &r["attention"];
+    let tokens = attention["tokens"].as_str().unwrap();
+    assert_eq!(tokens.chars().count(), 16, "one character per position of the copy context");
+    assert!(tokens.contains('|'), "the copy example's separator: {tokens}");
+    let maps = attention["maps"].as_array().unwrap();
+    assert_eq!(
+        maps.iter().map(|m| m["layer"].as_u64().unwrap()).collect::<Vec<_>>(),
+        [0, 2],
+        "one map per attention sublayer"
+    );
+    for m in maps {
+        let heads = m["heads"].as_array().unwrap();
+        assert_eq!(heads.len(), 4);
+        for rows in heads {
+            let rows = rows.as_array().unwrap();
+            assert_eq!(rows.len(), 16);
+            for (q, row) in rows.iter().enumerate() {
+                let row: Vec<f64> = row.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+                assert_eq!(row.len(), 16);
+                assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-5);
+                assert!(row[q + 1..].iter().all(|&x| x == 0.0));
+            }
+        }
+    }
+    // the text task, a stack without attention: an empty list of maps
+    let r = report(&["--preset", "text", "--sublayer", "ffn", "--depth", "2", "--steps", "3", "--attention"]);
+    assert_eq!(r["attention"]["maps"].as_array().unwrap().len(), 0);
+    assert_eq!(r["layers"]["readout_loss"]["final"].as_array().unwrap().len(), 3);
+    // a bad flag: the usual one line and exit code 2
+    for bad in [&["--attention=yes"][..], &["--attention-layer", "96"], &["--attention-layer", "-1"]] {
+        let out = ablate(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).trim_end().lines().count(), 1, "{bad:?}");
+    }
+}
+
+#[test]
+fn svg_export_draws_the_lens_panels() {
+    let dir = std::env::temp_dir().join(format!("ablate-svg-{}-lens", std::process::id()));
+    report(&[
+        "--preset",
+        "copy",
+        "--depth",
+        "4",
+        "--steps",
+        "10",
+        "--attention-layer",
+        "3",
+        "--svg",
+        dir.to_str().unwrap(),
+    ]);
+    for (name, expected) in
+        [("readout", "loss read out at depth"), ("attention", "layer 2: where each position looks")]
+    {
+        let svg = std::fs::read_to_string(dir.join(format!("{name}.svg"))).unwrap();
+        roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(svg.contains(expected), "{name}: {expected}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

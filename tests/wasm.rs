@@ -3,7 +3,9 @@
 //! JSON to this test through the `ABLATE_REFERENCE` environment variable at compile time.
 #![cfg(target_arch = "wasm32")]
 
-use ablation_playground::training::report::run;
+use ablation_playground::training::attention_view::all_attention_maps;
+use ablation_playground::training::report::{run, trained};
+use ablation_playground::view::json::{attention_json, Json};
 use ablation_playground::Config;
 use wasm_bindgen_test::*;
 
@@ -13,7 +15,8 @@ fn reference_config() -> (Config, usize) {
 
 /// The configuration and steps of `ablate` flags (`--preset` first, as the CLI applies it).
 fn config_of(args: &str) -> (Config, usize) {
-    let args: Vec<&str> = args.split_whitespace().collect();
+    // `--attention` is a switch of the report, not of the configuration
+    let args: Vec<&str> = args.split_whitespace().filter(|a| *a != "--attention").collect();
     let mut config = Config::default();
     let mut steps = 0;
     for pair in args.chunks(2) {
@@ -53,7 +56,12 @@ fn the_text_task_in_wasm_equals_the_native_run_bit_for_bit() {
     ablation_playground::training::corpus::install_text(include_bytes!("../www/data/shakespeare.txt"))
         .unwrap();
     let (config, steps) = config_of(include_str!("reference-task.args"));
-    assert_eq!(run(&config, steps).json().to_string(), native.trim());
+    // the report as `ablate --attention` writes it: the lens and every head's map as well
+    let (run, mut trainer) = trained(&config, steps);
+    trainer.probe_forward_skipping(None);
+    let mut fields = run.json_fields();
+    fields.push(("attention", attention_json(&all_attention_maps(&trainer))));
+    assert_eq!(Json::Obj(fields).to_string(), native.trim());
 }
 
 #[wasm_bindgen_test]
