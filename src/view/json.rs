@@ -341,6 +341,25 @@ fn task_readouts(frame: Option<&Frame>) -> [(&'static str, Json); 4] {
     ]
 }
 
+/// The lens of the frame on screen (`null` before the first): the readout loss at every depth
+/// and the update ratios, at initialisation and now (`final`, as the CLI names the end), and
+/// the attention panel's layer with where each of its heads looks (`null` without one).
+fn lens_readouts(frame: Option<&Frame>) -> [(&'static str, Json); 2] {
+    let Some(f) = frame else { return [("layers", Json::Null), ("attention", Json::Null)] };
+    let attention = f.attention.as_ref().map_or(Json::Null, |m| {
+        let heads = (0..m.heads).map(|h| {
+            let focus = m.focus(h);
+            Json::Obj(vec![("offset", Json::Int(focus.offset as i128)), ("share", Json::Num(focus.share))])
+        });
+        Json::Obj(vec![
+            ("layer", Json::Int(m.layer as i128)),
+            ("tokens", Json::Str(m.tokens.iter().collect())),
+            ("heads", Json::Arr(heads.collect())),
+        ])
+    });
+    [("layers", layers_json(&f.init, &f.now)), ("attention", attention)]
+}
+
 /// A frame as JSON: the configuration and readouts, and unless `readouts_only` the panel data
 /// (the probe at initialisation and now, the histogram, the bounded loss history as
 /// `[start, count, min, max, smoothed]` buckets).
@@ -413,6 +432,7 @@ pub fn value_json(settings: &Settings, frame: Option<&Frame>, comparisons: &Comp
         ],
     });
     fields.extend(task_readouts(frame));
+    fields.extend(lens_readouts(frame));
     let live = frame.map(|f| f.config.clone()).unwrap_or_else(|| settings.config.clone());
     let Json::Obj(comparisons) = comparisons_json(comparisons, &live) else { unreachable!("an object") };
     fields.extend(comparisons);

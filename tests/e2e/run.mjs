@@ -37,6 +37,7 @@ import registerWorkerTests from './worker-tests.mjs';
 import registerHostTests from './host-tests.mjs';
 import registerCompareTests from './compare-tests.mjs';
 import registerTaskTests from './task-tests.mjs';
+import registerLensTests from './lens-tests.mjs';
 import registerRealHostTests from './real-hosts.mjs';
 import registerNotebookTests from './notebook-tests.mjs';
 
@@ -848,7 +849,7 @@ test('misspelt controls and panels lists are named in a notice and never hide ev
     panels: [...document.querySelectorAll('main [data-panel]')].filter((p) => !p.hidden).map((p) => p.dataset.panel),
   }));
   assert(shown.controls.join() === 'depth', `"Depth" shows the depth control alone: ${shown.controls}`);
-  assert(shown.panels.join() === 'histogram,loss,depth', `no known panel name shows the default panels: ${shown.panels}`);
+  assert(shown.panels.join() === 'histogram,loss,depth,readout', `no known panel name shows the default panels: ${shown.panels}`);
 });
 
 // The embedding tests (element, iframe, URL state, lesson, figures) live in their own file.
@@ -861,6 +862,8 @@ registerHostTests({ test, assert, AssertionError });
 registerCompareTests({ test, assert, AssertionError });
 // The sequence tasks: the text fetched once, the floors, what the model writes, failures.
 registerTaskTests({ test, assert, AssertionError });
+// The lens: what each layer would predict, how much each changes the stream, the heads' maps.
+registerLensTests({ test, assert, AssertionError });
 
 registerRealHostTests({ test, assert, AssertionError });
 registerNotebookTests({ test, assert, AssertionError });
