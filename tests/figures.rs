@@ -21,7 +21,16 @@ fn committed_figures_are_up_to_date() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
-        for panel in ["histogram", "loss", "depth"] {
+        // every panel it draws: the live run's four, and the attention maps of a stack with attention
+        let mut panels: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().trim_end_matches(".svg").to_string())
+            .collect();
+        panels.sort();
+        for panel in ["depth", "histogram", "loss", "readout"] {
+            assert!(panels.iter().any(|p| p == panel), "{name}: ablate --svg writes {panel}.svg");
+        }
+        for panel in &panels {
             let fresh = std::fs::read(dir.join(format!("{panel}.svg"))).unwrap();
             let committed =
                 std::fs::read(format!("{root}/www/figures/{name}/{panel}.svg")).unwrap_or_else(|_| {
@@ -32,5 +41,5 @@ fn committed_figures_are_up_to_date() {
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
-    assert!(checked >= 21, "the list names at least seven figures");
+    assert!(checked >= 28, "the list names at least seven figures");
 }

@@ -775,14 +775,14 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
   // =======================================================================================
   // 8. The example lesson
 
-  test('the example lesson: six live instances, prose buttons drive them, noscript figures exist', async ({ page, baseUrl }) => {
+  test('the example lesson: seven live instances, prose buttons drive them, noscript figures exist', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/www/lesson.html`);
     await waitFor(page, () => {
       const els = [...document.querySelectorAll('ablation-playground')];
-      return els.length === 6 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
-    }, null, async () => `expected six mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
+      return els.length === 7 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
+    }, null, async () => `expected seven mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
     const ids = await page.evaluate(() => [...document.querySelectorAll('ablation-playground')].map((e) => e.id));
-    assert(sameJson(ids, ['four', 'deep', 'placement', 'knock', 'text', 'copy']), `instances: ${ids}`);
+    assert(sameJson(ids, ['four', 'deep', 'placement', 'knock', 'text', 'copy', 'lens']), `instances: ${ids}`);
     await waitElStatus(page, 'four', /^12 layers · Residual OFF · LayerNorm OFF · /, 15_000);
     // controls="..." hides what it does not list
     assert(await page.locator('#deep [data-control="depth"]').isHidden(), '#deep has controls without depth: its slider should be hidden');
@@ -839,6 +839,16 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     await waitFor(page, () => document.getElementById('knock').value?.knockout?.loss.length === 12, null,
       async () => `#knock's knockout: ${JSON.stringify((await value(page, 'knock'))?.knockout)}`, 20_000);
 
+    // Section 6: the placement buttons set the lens instance's recipe; its lens panels show
+    await page.getByRole('button', { name: 'post-norm, with the warmup it needs' }).click();
+    await page.locator('#lens').scrollIntoViewIfNeeded();
+    await waitFor(page, () => {
+      const v = document.getElementById('lens').value;
+      return v?.norm === 'post' && v.warmup === 300 && v.lr === 0.003;
+    }, null, async () => `#lens after the post-norm button: ${JSON.stringify(await value(page, 'lens'))}`);
+    await waitFor(page, () => document.getElementById('lens').value?.attention?.heads.length === 4, null, '#lens shows no attention maps', 30_000);
+    assert(await page.locator('#lens [data-panel="readout"]').isVisible() && (await page.locator('#lens [data-panel="attention"]').isVisible()), '#lens shows the two lens panels');
+
     // The <noscript> figures (and the playground page's): fetched and parsed as SVG. A
     // DOMParser document runs no scripts, so its <noscript> content is parsed as elements.
     const figures = await page.evaluate(async () => {
@@ -854,7 +864,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
       }
       return out;
     });
-    assert(figures.filter((f) => f.pageUrl === '/www/lesson.html').length === 11, `the lesson's noscript should reference 11 figures: ${JSON.stringify(figures.map((f) => f.url))}`);
+    assert(figures.filter((f) => f.pageUrl === '/www/lesson.html').length === 13, `the lesson's noscript should reference 13 figures: ${JSON.stringify(figures.map((f) => f.url))}`);
     for (const f of figures) {
       assert(f.status === 200, `${f.url}: HTTP ${f.status}`);
       assert(/^image\/svg\+xml/.test(f.type), `${f.url} is served as ${f.type}`);

@@ -390,8 +390,9 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
   await page.keyboard.press('Enter');
   assert(await page.locator('details[data-control="more"]').evaluate((d) => d.open), 'Enter on More should open it');
   // the More panel's fields, in the parameter table's order (the schema the panel is built from)
-  // (the task has its menu beside the switches, the temperature its field in "The model writes")
-  const more = PARAMS.map((p) => p.name).filter((n) => !['depth', 'residual', 'norm', 'task', 'temperature', 'steps'].includes(n));
+  // (the task has its menu beside the switches, the temperature its field in "The model writes",
+  // the attention panel's layer its menu in that panel)
+  const more = PARAMS.map((p) => p.name).filter((n) => !['depth', 'residual', 'norm', 'task', 'temperature', 'attention_layer', 'steps'].includes(n));
   assert(more.at(-1) === 'seed', `the seed is the last field before Steps: ${more}`);
   for (const param of ['preset', ...more]) await tab(param);
 
@@ -820,7 +821,7 @@ for (const colorScheme of ['light', 'dark']) {
   }, { colorScheme });
 }
 
-test('axe-core finds no WCAG 2.2 AA violation in the example lesson (six elements), the comparison panels and a sequence task\'s panels', async ({ page, baseUrl }) => {
+test('axe-core finds no WCAG 2.2 AA violation in the example lesson (seven elements), the comparison panels and a sequence task\'s panels', async ({ page, baseUrl }) => {
   await page.goto(`${baseUrl}/www/lesson.html`);
   await waitFor(page, () => [...document.querySelectorAll('ablation-playground')].every((e) => e.shadowRoot?.querySelector('[data-el="status"]')), null,
     'the lesson\'s elements were not mounted', 30_000);
