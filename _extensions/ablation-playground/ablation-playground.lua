@@ -15,7 +15,8 @@
 --     src: ablation-playground/index.js   # the script that defines the element (HTML)
 --     ablate: path/to/ablate              # draws the figures for other formats
 --     figures: ablation-figures           # where it writes them
---     panel: loss                         # which panel: histogram, loss or depth
+--     panel: loss                         # which panel: histogram, loss, depth, readout or
+--                                         # attention (a div's own `panel=` wins)
 
 local here = (PANDOC_SCRIPT_FILE or ''):match('^(.*)[/\\]') or '.'
 local FLAGS = dofile(here .. '/params.lua')
@@ -43,12 +44,12 @@ local function escape(s)
   return (s:gsub('&', '&amp;'):gsub('"', '&quot;'):gsub('<', '&lt;'):gsub('>', '&gt;'))
 end
 
--- The div's attributes in their order, without the filter's own (figure, alt).
+-- The div's attributes in their order, without the filter's own (figure, alt, panel).
 local function attributes(div)
   local out = {}
   for _, kv in ipairs(div.attr.attributes) do
     local k, v = kv[1], kv[2]
-    if k ~= 'figure' and k ~= 'alt' then table.insert(out, { k, v }) end
+    if k ~= 'figure' and k ~= 'alt' and k ~= 'panel' then table.insert(out, { k, v }) end
   end
   return out
 end
@@ -99,7 +100,7 @@ local function draw(div)
     io.stderr:write('ablation-playground: ablate failed: ' .. tostring(err) .. '\n')
     return nil
   end
-  return dir .. '/' .. options.panel .. '.svg'
+  return dir .. '/' .. (attribute(div, 'panel') or options.panel) .. '.svg'
 end
 
 local function describe(div)

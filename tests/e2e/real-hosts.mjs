@@ -194,6 +194,10 @@ Reveal.initialize({ hash: false, transition: 'none' }).then(() => { window.deckR
           '::: {.ablation-playground depth=24 residual=off figure=figures/named.svg alt="A figure the author named"}',
           ':::',
           '',
+          '::: {.ablation-playground #heads preset=copy depth=2 panel=attention}',
+          'Where the copy heads look.',
+          ':::',
+          '',
         ].join('\n'),
       );
       const pandoc = (args) => run(PANDOC, ['--lua-filter', filter, 'lesson.md', ...args], { cwd: dir }).then((r) => r.stdout);
@@ -210,6 +214,11 @@ Reveal.initialize({ hash: false, transition: 'none' }).then(() => { window.deckR
       assert(md.includes('](ablation-figures/story/loss.svg'), `the drawn figure: ${md}`);
       const svg = await readFile(join(dir, 'ablation-figures', 'story', 'loss.svg'), 'utf8');
       assert(svg.startsWith('<svg') && svg.includes('training loss'), 'ablate drew the loss panel');
+      // a div's own panel: the attention maps of the copy stack
+      assert(md.includes('](ablation-figures/heads/attention.svg'), `the attention figure: ${md}`);
+      const heads = await readFile(join(dir, 'ablation-figures', 'heads', 'attention.svg'), 'utf8');
+      assert(heads.includes('where each position looks'), 'ablate drew the attention panel');
+      assert(html.includes('<ablation-playground id="heads" preset="copy" depth="2">'), `panel= is the filter's own: ${html}`);
       // the HTML, served with the package, trains
       await cp(join(DIST, 'package'), join(dir, 'ablation-playground'), { recursive: true });
       await writeFile(join(dir, 'index.html'), html);
