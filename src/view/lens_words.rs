@@ -153,10 +153,16 @@ pub fn head_titles(maps: &AttentionMaps) -> Vec<String> {
         .collect()
 }
 
-/// The chart's title: "layer 2's heads on “To be, or not…”".
-pub fn attention_title(maps: &AttentionMaps) -> String {
+/// The chart's title, longest first: "layer 2: where each position looks · “To be, or not”",
+/// then without the sequence, then "layer 2".
+pub fn attention_title(maps: &AttentionMaps) -> Vec<String> {
     let text: String = maps.tokens.iter().map(|&c| visible(c)).collect();
-    format!("layer {}: where each position looks · “{text}”", maps.layer)
+    let l = maps.layer;
+    vec![
+        format!("layer {l}: where each position looks · “{text}”"),
+        format!("layer {l}: where each position looks"),
+        format!("layer {l}"),
+    ]
 }
 
 /// The head that copies on the copy task: the one putting the most weight `length` positions

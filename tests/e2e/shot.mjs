@@ -1,13 +1,17 @@
-// A look at the page as a reader sees it: `node tests/e2e/shot.mjs OUT.png 'QUERY' [SECONDS] [WIDTH] [dark]`.
+// A look at the page as a reader sees it, for a person checking a change by eye (no test runs
+// it): `node tests/e2e/shot.mjs OUT.png 'QUERY' [SECONDS] [WIDTH] [light|dark] [PANEL]`
+// screenshots the whole page, or only the panel named (`readout`, `attention`, …), after
+// SECONDS of training, and prints every sentence on it.
 import { startServer, launchBrowser, openPage, loadPlayground } from './lib.mjs';
-const [out, query = '', seconds = '5', width = '1280', scheme = 'light'] = process.argv.slice(2);
+const [out, query = '', seconds = '5', width = '1280', scheme = 'light', panel] = process.argv.slice(2);
 const server = await startServer();
 const { url } = server;
 const browser = await launchBrowser();
 const { page, problems } = await openPage(browser, { viewport: { width: Number(width), height: 900 }, colorScheme: scheme });
 await loadPlayground(page, url, `/?${query}`);
 await page.waitForTimeout(Number(seconds) * 1000);
-await page.screenshot({ path: out, fullPage: true });
+if (panel) await page.locator(`[data-ap-root] [data-panel="${panel}"]`).screenshot({ path: out });
+else await page.screenshot({ path: out, fullPage: true });
 const texts = await page.evaluate(() => {
   const root = document.querySelector('[data-ap-root]');
   return [...root.querySelectorAll('figcaption, [data-el="status"], .ap-heads li')].map((e) => e.textContent).filter(Boolean);

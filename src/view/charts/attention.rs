@@ -3,7 +3,7 @@
 //! runs from the background (weight 0) to the accent (weight 1). The future (s > q), which a
 //! causal head cannot see, is drawn in the grid's colour, so the triangle shows.
 
-use super::{err, ChartResult, Theme};
+use super::{err, title_fits, ChartResult, Theme};
 use crate::model::lens::AttentionMaps;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -18,19 +18,21 @@ pub fn visible(c: char) -> char {
     }
 }
 
-/// `titles` has one title per head ("head 1 · 71% at 9 back").
+/// `title` is the chart's, longest first (the first that fits is drawn); `titles` has one
+/// title per head ("head 1 · 71% at 9 back").
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     maps: &AttentionMaps,
-    title: &str,
+    title: &[String],
     titles: &[String],
     theme: &Theme,
 ) -> ChartResult {
     area.fill(&theme.background).map_err(err)?;
     let (w, h) = area.dim_in_pixel();
     let line = theme.px(16.0);
-    let caption =
-        Text::new(title.to_string(), (theme.px(8.0) as i32, theme.px(3.0) as i32), theme.font(13.0));
+    let fitting = title.iter().find(|t| title_fits(area, t, theme)).or(title.last());
+    let title = fitting.cloned().unwrap_or_default();
+    let caption = Text::new(title, (theme.px(8.0) as i32, theme.px(3.0) as i32), theme.font(13.0));
     area.draw(&caption).map_err(err)?;
     let body = area.margin(line + theme.px(4.0), 0, 0, 0);
     // heads side by side where they fit as squares, else two by two

@@ -136,6 +136,29 @@ pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(
     builder
 }
 
+/// Whether a chart title fits across `area` (13 px sans-serif: about 6.6 px a character).
+pub(crate) fn title_fits<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    theme: &Theme,
+) -> bool {
+    let room = f64::from(area.dim_in_pixel().0) / theme.scale - 2.0 * 8.0;
+    title.chars().count() as f64 * 6.6 <= room
+}
+
+/// The first of `titles` (longest first) that fits across `area` with one of `notes`
+/// (`fitted_title`), else the last title fitted so.
+pub(crate) fn fitted_titles<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    titles: &[&str],
+    notes: &[String],
+    theme: &Theme,
+) -> String {
+    let fitted: Vec<String> = titles.iter().map(|t| fitted_title(area, t, notes, theme)).collect();
+    let first = fitted.iter().find(|t| title_fits(area, t, theme));
+    first.or(fitted.last()).cloned().unwrap_or_default()
+}
+
 /// `title`, followed by the first of `notes` (longest first) with which it fits across
 /// `area`, or by the last (shortest) if none does; `title` alone without notes.
 pub(crate) fn fitted_title<DB: DrawingBackend>(
@@ -144,9 +167,7 @@ pub(crate) fn fitted_title<DB: DrawingBackend>(
     notes: &[String],
     theme: &Theme,
 ) -> String {
-    // 13 px sans-serif: about 6.6 px a character on average
-    let room = f64::from(area.dim_in_pixel().0) / theme.scale - 2.0 * 8.0;
-    let fits = |t: &str| t.chars().count() as f64 * 6.6 <= room;
+    let fits = |t: &str| title_fits(area, t, theme);
     let with = |note: &String| format!("{title} · {note}");
     match notes.iter().map(with).find(|t| fits(t)) {
         Some(t) => t,

@@ -3,7 +3,7 @@
 //! below, per layer, how much it changes the stream, `‖x_{ℓ+1} − x_ℓ‖ / ‖x_ℓ‖`. Log axes.
 
 use super::{
-    err, fitted_title, frame, log_range, log_ticks, pinned_colour, short, style_mesh, ChartResult, Theme,
+    err, fitted_titles, frame, log_range, log_ticks, pinned_colour, short, style_mesh, ChartResult, Theme,
 };
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -41,7 +41,8 @@ pub fn draw<DB: DrawingBackend>(
     let (lo, hi) = log_range(all);
     // no legend box: the curves fill the plot's corners; the title names them and the floors
     // are labelled on their lines, as in the loss panel
-    let title = fitted_title(&top, "loss read out at depth ℓ (thin: at initialisation)", notes, theme);
+    let long = "loss read out at depth ℓ (thin: at initialisation)";
+    let title = fitted_titles(&top, &[long, "loss read out at depth ℓ", "readout loss"], notes, theme);
     let mut chart = frame(&top, title, theme)
         .build_cartesian_2d(0usize..depth, (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
         .map_err(err)?;
@@ -80,7 +81,9 @@ pub fn draw<DB: DrawingBackend>(
     // how much each layer changes the stream
     let layers = c.ratio_now.len().max(c.ratio_init.len()).max(1);
     let (lo, hi) = log_range(c.ratio_init.iter().chain(c.ratio_now).copied());
-    let title = "change of the stream ‖x_ℓ₊₁ − x_ℓ‖ / ‖x_ℓ‖ by layer ℓ".to_string();
+    let long = "change of the stream ‖x_ℓ₊₁ − x_ℓ‖ / ‖x_ℓ‖ by layer ℓ";
+    let title =
+        fitted_titles(&bottom, &[long, "change of the stream by layer ℓ", "change by layer"], &[], theme);
     let mut chart = frame(&bottom, title, theme)
         .build_cartesian_2d(
             -0.5..layers as f64 - 0.5,
