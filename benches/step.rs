@@ -66,6 +66,53 @@ pub fn task_overhead(config: &Config, rounds: usize) -> (f64, f64, f64) {
     (median(t_ms), median(x_ms), median(ratios))
 }
 
+/// The lens's share of a live worker's second, paired over `rounds`: the worker trains flat
+/// out and the page draws 60 frames a second, or one a step when steps are slower (a frame
+/// probes only weights it has not probed). Per frame it adds the update ratios and the
+/// attention maps (the regression: its readouts on the probe batch); per held-out measurement
+/// (every 100 steps) the readouts of each held-out batch (timed on the probe batch, of the same
+/// shape). Returns the medians of (ms per frame, ms per measurement, ms per step, share).
+pub fn lens_share(config: &Config, rounds: usize) -> [f64; 4] {
+    use ablation_playground::config::TaskKind;
+    use ablation_playground::training::attention_view::attention_maps;
+    use ablation_playground::training::task::EVAL_POSITIONS;
+    const FRAMES_PER_SECOND: f64 = 60.0;
+    let held_out_batches =
+        if config.task == TaskKind::Teacher { 0 } else { EVAL_POSITIONS.div_ceil(config.tokens) };
+    let mut trainer = Trainer::<f32>::new(config);
+    for _ in 0..20 {
+        trainer.one_step(true);
+    }
+    let mut rows: Vec<[f64; 4]> = Vec::new();
+    for _ in 0..rounds {
+        let step = time_step(config).0;
+        trainer.probe_forward_skipping(None);
+        let readout = time(|| {
+            std::hint::black_box(trainer.probe_readout_losses());
+        })
+        .0;
+        let per_frame = time(|| {
+            std::hint::black_box(trainer.stack.update_ratios());
+            if config.task == TaskKind::Teacher {
+                std::hint::black_box(trainer.probe_readout_losses()); // the regression's lens, on the probe
+            } else {
+                std::hint::black_box(attention_maps(&trainer, config.attention_layer));
+            }
+        })
+        .0;
+        let measurement = held_out_batches as f64 * readout;
+        let steps_per_second = 1000.0 / step;
+        let frames_per_second = FRAMES_PER_SECOND.min(steps_per_second);
+        let share = (frames_per_second * per_frame + steps_per_second / 100.0 * measurement) / 1000.0;
+        rows.push([per_frame, measurement, step, share]);
+    }
+    std::array::from_fn(|i| {
+        let mut v: Vec<f64> = rows.iter().map(|r| r[i]).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    })
+}
+
 fn main() {
     // `cargo bench -- <filter>` runs the rows whose label contains the filter
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-')).unwrap_or_default();
@@ -101,6 +148,25 @@ fn main() {
         }
         let (teacher, task, ratio) = task_overhead(&config, 5);
         println!("{label:<62} teacher {teacher:>8.3} ms  text {task:>8.3} ms  text / teacher {ratio:.3} (median of 5 paired rounds)");
+    }
+    for (label, config) in [
+        ("lens, text defaults (block depth 12, 128 tokens as 4 x 32)", text.clone()),
+        (
+            "lens, text, block depth 96, width 128, 256 tokens as 4 x 64",
+            Config { depth: 96, width: 128, tokens: 256, context: 64, ..text.clone() },
+        ),
+        ("lens, copy defaults", ablation_playground::config::copy_defaults()),
+        ("lens, regression defaults (mlp depth 12)", defaults.clone()),
+        ("lens, regression, mlp depth 96", Config { depth: 96, ..defaults.clone() }),
+    ] {
+        if !label.contains(&filter) {
+            continue;
+        }
+        let [frame, measurement, step, share] = lens_share(&config, 5);
+        println!(
+            "{label:<62} per frame {frame:.4} ms  per held-out measurement {measurement:.3} ms  step {step:.3} ms  share of the worker {:.2}% (medians of 5 rounds)",
+            100.0 * share
+        );
     }
     for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
         let label = format!("{sublayer:?} rebuild, depth 96").to_lowercase();

@@ -99,6 +99,7 @@ pub fn panels_svg(
             maps,
             &attention_title(maps),
             &head_titles(maps),
+            false,
             &theme,
         )?;
         out.push(("attention", svg));

@@ -6,8 +6,9 @@ use plotters::prelude::*;
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::Clamped;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 /// The charts' theme: light or dark, sized for the device-pixel ratio `scale`, in the colours
 /// the page computed from its CSS (`Theme::with_css_colours`; empty keeps the defaults).
@@ -90,6 +91,18 @@ impl DrawingBackend for Canvas {
         pos: BackendCoord,
     ) -> Result<(), Failure> {
         self.inner.draw_text(text, style, pos)
+    }
+    /// One `putImageData` for the whole picture (plotters' default puts it pixel by pixel).
+    fn blit_bitmap(&mut self, (x, y): BackendCoord, (w, h): (u32, u32), src: &[u8]) -> Result<(), Failure> {
+        let mut rgba = Vec::with_capacity(src.len() / 3 * 4);
+        for px in src.chunks_exact(3) {
+            rgba.extend_from_slice(&[px[0], px[1], px[2], 255]);
+        }
+        let failed = |e: JsValue| -> Failure {
+            DrawingErrorKind::FontError(format!("the bitmap could not be drawn: {e:?}").into())
+        };
+        let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w, h).map_err(failed)?;
+        self.context.put_image_data(&image, f64::from(x), f64::from(y)).map_err(failed)
     }
     fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32), Failure> {
         // the font string plotters-canvas draws with

@@ -355,7 +355,7 @@ impl View {
     fn draw_attention(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
         let Some(maps) = self.frame()?.attention.as_ref() else { return Ok(()) };
         draw_on(canvas, |area| {
-            charts::attention::draw(area, maps, &attention_title(maps), &head_titles(maps), theme)
+            charts::attention::draw(area, maps, &attention_title(maps), &head_titles(maps), true, theme)
         })
     }
 }

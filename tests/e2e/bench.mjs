@@ -331,6 +331,8 @@ async function tasks(browser, server, row, out, problems) {
     ['copy, defaults (block depth 12, 8 × 16)', '/?preset=copy&steps=1000000'],
     ['text, block depth 96, width 128, 256 tokens as 4 × 64', '/?preset=text&depth=96&width=128&tokens=256&context=64&steps=1000000'],
     ['text, block depth 96, width 128, one sequence of 256', '/?preset=text&depth=96&width=128&tokens=256&context=256&steps=1000000'],
+    // the largest attention maps a frame carries (4 heads of 256 × 256) at the fastest steps
+    ['text, block depth 2, one sequence of 256', '/?preset=text&depth=2&tokens=256&context=256&steps=1000000'],
   ];
   out.push('| sequence task | steps/s | frames/s | longest main-thread task | writing, share of the worker |', '|---|---:|---:|---:|---:|');
   for (const [label, path] of settings) {

@@ -6,8 +6,10 @@
 use super::{err, title_fits, ChartResult, Theme};
 use crate::model::lens::AttentionMaps;
 use plotters::coord::Shift;
+use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 /// A character as an axis label: a space and a line break made visible.
 pub fn visible(c: char) -> char {
@@ -19,12 +21,14 @@ pub fn visible(c: char) -> char {
 }
 
 /// `title` is the chart's, longest first (the first that fits is drawn); `titles` has one
-/// title per head ("head 1 · 71% at 9 back").
+/// title per head ("head 1 · 71% at 9 back"). `bitmap`: each head as one picture through the
+/// backend's `blit_bitmap` (the canvas's one call), else a rectangle per cell (SVG).
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     maps: &AttentionMaps,
     title: &[String],
     titles: &[String],
+    bitmap: bool,
     theme: &Theme,
 ) -> ChartResult {
     area.fill(&theme.background).map_err(err)?;
@@ -42,7 +46,7 @@ pub fn draw<DB: DrawingBackend>(
     let cells = body.split_evenly((rows, cols));
     for (hd, cell) in cells.iter().enumerate().take(heads) {
         let name = titles.get(hd).cloned().unwrap_or_else(|| format!("head {}", hd + 1));
-        draw_head(cell, maps, hd, &name, theme)?;
+        draw_head(cell, maps, hd, &name, bitmap, theme)?;
     }
     area.present().map_err(err)
 }
@@ -52,33 +56,54 @@ fn draw_head<DB: DrawingBackend>(
     maps: &AttentionMaps,
     hd: usize,
     title: &str,
+    bitmap: bool,
     theme: &Theme,
 ) -> ChartResult {
     let (w, h) = area.dim_in_pixel();
     let c = maps.size().max(1);
     let (label, pad, title_h) = (theme.px(11.0) as i32, theme.px(4.0) as i32, theme.px(15.0) as i32);
     // the square: what is left after the title above and a column of labels on the left and below
-    let side = ((w as i32 - label - 2 * pad).min(h as i32 - title_h - label - 2 * pad)).max(c as i32);
-    let cell = (side as f64 / c as f64).max(1.0);
+    let side = (w as i32 - label - 2 * pad).min(h as i32 - title_h - label - 2 * pad).max(1);
+    let cell = side as f64 / c as f64;
     let x0 = label + pad;
     let y0 = title_h + pad / 2;
     let style = theme.font(10.0);
     area.draw(&Text::new(title.to_string(), (x0, pad / 2), style.clone())).map_err(err)?;
     let p = maps.head(hd);
     let (bg, accent, future) = (theme.background, theme.now, theme.grid);
+    let shade = |wgt: f32| {
+        let wgt = f64::from(wgt).clamp(0.0, 1.0);
+        let mix = |a: u8, b: u8| (f64::from(a) * (1.0 - wgt) + f64::from(b) * wgt).round() as u8;
+        RGBColor(mix(bg.0, accent.0), mix(bg.1, accent.1), mix(bg.2, accent.2))
+    };
     let at = |i: usize| (i as f64 * cell).round() as i32;
-    for q in 0..c {
-        for s in 0..c {
-            let colour = if s > q {
-                future
-            } else {
-                let wgt = f64::from(p[q * c + s]).clamp(0.0, 1.0);
-                let mix = |a: u8, b: u8| (f64::from(a) * (1.0 - wgt) + f64::from(b) * wgt).round() as u8;
-                RGBColor(mix(bg.0, accent.0), mix(bg.1, accent.1), mix(bg.2, accent.2))
-            };
-            let r =
-                Rectangle::new([(x0 + at(s), y0 + at(q)), (x0 + at(s + 1), y0 + at(q + 1))], colour.filled());
-            area.draw(&r).map_err(err)?;
+    if bitmap {
+        // one picture of side × side pixels, each the largest weight of the cells it covers
+        // (a sharp head stays visible when the cells are smaller than a pixel), put down in one call
+        let n = side as usize;
+        let span = |i: usize| (i * c / n)..((i + 1) * c).div_ceil(n).max(i * c / n + 1);
+        let mut rgb = Vec::with_capacity(n * n * 3);
+        for py in 0..n {
+            for px in 0..n {
+                let (rows, cols) = (span(py), span(px));
+                let colour = if cols.start > rows.end - 1 {
+                    future
+                } else {
+                    let most =
+                        rows.flat_map(|q| cols.clone().filter(move |&s| s <= q).map(move |s| p[q * c + s]));
+                    shade(most.fold(0.0, f32::max))
+                };
+                rgb.extend_from_slice(&[colour.0, colour.1, colour.2]);
+            }
+        }
+        area.draw(&Bitmap { pos: (x0, y0), size: (side as u32, side as u32), rgb }).map_err(err)?;
+    } else {
+        for q in 0..c {
+            for s in 0..c {
+                let colour = if s > q { future } else { shade(p[q * c + s]) };
+                let corners = [(x0 + at(s), y0 + at(q)), (x0 + at(s + 1), y0 + at(q + 1))];
+                area.draw(&Rectangle::new(corners, colour.filled())).map_err(err)?;
+            }
         }
     }
     // the characters along both axes, every one that has room
@@ -93,4 +118,34 @@ fn draw_head<DB: DrawingBackend>(
         area.draw(&Text::new(text, (x0 + mid, y0 + at(c) + 2), below)).map_err(err)?;
     }
     Ok(())
+}
+
+/// An RGB picture put down by the backend's `blit_bitmap` at `pos` (plotters' own bitmap
+/// element needs its bitmap backend, a crate this would pull in for one call).
+struct Bitmap {
+    pos: (i32, i32),
+    size: (u32, u32),
+    rgb: Vec<u8>,
+}
+
+impl<'a> PointCollection<'a, (i32, i32)> for &'a Bitmap {
+    type Point = &'a (i32, i32);
+    type IntoIter = std::iter::Once<&'a (i32, i32)>;
+    fn point_iter(self) -> Self::IntoIter {
+        std::iter::once(&self.pos)
+    }
+}
+
+impl<DB: DrawingBackend> Drawable<DB> for Bitmap {
+    fn draw<I: Iterator<Item = BackendCoord>>(
+        &self,
+        mut pos: I,
+        backend: &mut DB,
+        _: (u32, u32),
+    ) -> Result<(), DrawingErrorKind<DB::ErrorType>> {
+        match pos.next() {
+            Some(at) => backend.blit_bitmap(at, self.size, &self.rgb),
+            None => Ok(()),
+        }
+    }
 }
