@@ -249,3 +249,19 @@ fn the_session_shows_the_chosen_layer_and_changing_it_keeps_the_run() {
     // the teacher has none
     assert!(Session::new(&Config::default()).frame().attention.is_none());
 }
+
+#[test]
+fn a_frame_carries_one_attention_layers_maps_whatever_the_depth() {
+    // depth 96 of blocks: 48 attention sublayers, and a frame holds the chosen one's alone
+    let config = Config { depth: 96, attention_layer: 95, ..tiny(TaskKind::Copy, NormPlacement::Pre) };
+    let mut session = Session::new(&config);
+    session.train_step();
+    let frame = session.frame();
+    let maps = frame.attention.as_ref().unwrap();
+    assert_eq!(maps.layers.len(), 48);
+    assert_eq!(maps.layer, 94, "the nearest attention sublayer at or below 95");
+    assert_eq!(maps.weights.len(), 4 * 8 * 8, "one layer's four heads of 8 × 8");
+    let without = ablation_playground::training::frame::Frame { attention: None, ..frame.clone() };
+    let extra = frame.encode().len() - without.encode().len();
+    assert!(extra < 4 * 8 * 8 * 4 + 64 + 48 * 8 + 64, "the maps add {extra} bytes: one layer's weights, the layer list and the sequence");
+}
