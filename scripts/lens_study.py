@@ -12,8 +12,10 @@ Used for the README's "What the layers do", the example lesson and tests/lens.rs
     cargo build --release && python3 scripts/lens_study.py --seeds 1 2 3 --depths 12 48
 Each cell is the median over the seeds, with the range in brackets.
 """
-import argparse, json, math, statistics, subprocess, sys
+import argparse, statistics, sys
 from concurrent.futures import ThreadPoolExecutor
+
+from task_study import fmt, run  # the same runs of ablate, the same cells
 
 TEXT = [
     ("pre-norm", ["--norm", "pre"]),
@@ -21,19 +23,6 @@ TEXT = [
     ("post-norm, lr 0.003, warmup 300", ["--norm", "post", "--lr", "0.003", "--warmup", "300"]),
     ("residual off (pre)", ["--residual", "off", "--norm", "pre"]),
 ]
-
-
-def run(args):
-    out = subprocess.run(["target/release/ablate", "--threads", "1", *args], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
-
-
-def fmt(xs, digits=3):
-    xs = [x for x in xs if x is not None and math.isfinite(x)]
-    if not xs:
-        return "–"
-    m = statistics.median(xs)
-    return f"{m:.{digits}g} [{min(xs):.{digits}g}–{max(xs):.{digits}g}]" if len(xs) > 1 else f"{m:.{digits}g}"
 
 
 def lens(report):

@@ -263,5 +263,8 @@ fn a_frame_carries_one_attention_layers_maps_whatever_the_depth() {
     assert_eq!(maps.weights.len(), 4 * 8 * 8, "one layer's four heads of 8 × 8");
     let without = ablation_playground::training::frame::Frame { attention: None, ..frame.clone() };
     let extra = frame.encode().len() - without.encode().len();
-    assert!(extra < 4 * 8 * 8 * 4 + 64 + 48 * 8 + 64, "the maps add {extra} bytes: one layer's weights, the layer list and the sequence");
+    assert!(
+        extra < 4 * 8 * 8 * 4 + 64 + 48 * 8 + 64,
+        "the maps add {extra} bytes: one layer's weights, the layer list and the sequence"
+    );
 }

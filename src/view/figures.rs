@@ -11,9 +11,8 @@ use crate::training::sweep::SweepSeries;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
 use crate::view::charts::loss::HeldOut;
-use crate::view::charts::readout::ReadoutCurves;
 use crate::view::charts::{self, compare::LossCurve, depth::DepthCurves, sweep::SweepCurve, Theme};
-use crate::view::lens_words::{attention_title, head_titles, readout_floors};
+use crate::view::lens_words::{attention_title, head_titles, readout_curves, readout_floors, readout_notes};
 use crate::view::words::{combination_name, histogram_subject, last_finite_state};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -74,18 +73,9 @@ pub fn panels_svg(
     )?;
     out.push(("depth", std::mem::take(&mut svg)));
     let floors = readout_floors(run.task.as_ref().map(|t| t.floors));
-    let readout_notes = match run.task.as_ref().and_then(|t| t.evals.last()) {
-        Some(e) => vec![format!("held-out, step {}", e.step)],
-        None => vec![format!("probe batch, step {}", run.loss.len().saturating_sub(1))],
-    };
-    let curves = ReadoutCurves {
-        readout_init: &run.init.readout_loss,
-        readout_now: &shown.last.readout_loss,
-        ratio_init: &run.init.update_ratio,
-        ratio_now: &shown.last.update_ratio,
-        floors: &floors,
-        pins: &[],
-    };
+    let last_eval = run.task.as_ref().and_then(|t| t.evals.last());
+    let readout_notes = readout_notes(last_eval, run.loss.len().saturating_sub(1));
+    let curves = readout_curves(&run.init, &shown.last, &floors, &[]);
     charts::readout::draw(
         &SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
         &curves,

@@ -5,8 +5,11 @@ use crate::config::TaskKind;
 use crate::model::lens::{AttentionMaps, Focus};
 use crate::training::copy_task::CopyTask;
 use crate::training::frame::Frame;
+use crate::training::report::Snapshot;
 use crate::training::task::TaskFloors;
+use crate::training::train::Eval;
 use crate::view::charts::attention::visible;
+use crate::view::charts::readout::ReadoutCurves;
 use crate::view::charts::short;
 
 /// The share of the way from the start line to the final loss that the summary looks for.
@@ -22,11 +25,30 @@ pub fn readout_floors(floors: Option<TaskFloors>) -> Vec<(String, f64)> {
     }
 }
 
-/// Where and when the readout was measured, for the chart's title, longest first.
-pub fn readout_notes(m: &Frame) -> Vec<String> {
-    match m.evals.last() {
+/// Where and when the readout was measured, for the chart's title, longest first: at the last
+/// held-out measurement (`last_eval`, a sequence task's), else on the probe batch at `step`.
+pub fn readout_notes(last_eval: Option<&Eval>, step: usize) -> Vec<String> {
+    match last_eval {
         Some(e) => vec![format!("held-out, step {}", e.step), format!("step {}", e.step)],
-        None => vec![format!("probe batch, step {}", m.step), format!("step {}", m.step)],
+        None => vec![format!("probe batch, step {step}"), format!("step {step}")],
+    }
+}
+
+/// The readout chart's curves from the probe at initialisation and at the moment shown, with
+/// the floors of the task and the pins' readouts.
+pub fn readout_curves<'a>(
+    init: &'a Snapshot,
+    now: &'a Snapshot,
+    floors: &'a [(String, f64)],
+    pins: &'a [(String, &'a [f64])],
+) -> ReadoutCurves<'a> {
+    ReadoutCurves {
+        readout_init: &init.readout_loss,
+        readout_now: &now.readout_loss,
+        ratio_init: &init.update_ratio,
+        ratio_now: &now.update_ratio,
+        floors,
+        pins,
     }
 }
 

@@ -17,10 +17,11 @@ fn table_json<R: AsRef<[String]>>(rows: &[R]) -> Json {
     )
 }
 
-/// The panels the live run draws: its summary, with the pins' where they have a say.
-fn live_panel(ready: bool, summary: String, extra: Vec<(&'static str, Json)>) -> Json {
+/// One panel's record: what it shows (`live`: the live run and the pins; `comparisons`),
+/// whether it has something to draw, its summary, and what else it names.
+fn panel(shows: &str, ready: bool, summary: String, extra: Vec<(&'static str, Json)>) -> Json {
     let mut fields = vec![
-        ("shows", Json::Str("live".into())),
+        ("shows", Json::Str(shows.into())),
         ("ready", Json::Bool(ready)),
         ("summary", Json::Str(summary)),
     ];
@@ -28,14 +29,12 @@ fn live_panel(ready: bool, summary: String, extra: Vec<(&'static str, Json)>) ->
     Json::Obj(fields)
 }
 
+fn live_panel(ready: bool, summary: String, extra: Vec<(&'static str, Json)>) -> Json {
+    panel("live", ready, summary, extra)
+}
+
 fn comparison_panel(ready: bool, summary: String, extra: Vec<(&'static str, Json)>) -> Json {
-    let mut fields = vec![
-        ("shows", Json::Str("comparisons".into())),
-        ("ready", Json::Bool(ready)),
-        ("summary", Json::Str(summary)),
-    ];
-    fields.extend(extra);
-    Json::Obj(fields)
+    panel("comparisons", ready, summary, extra)
 }
 
 fn with_pins(

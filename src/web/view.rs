@@ -10,12 +10,11 @@ use crate::training::comparisons::{Comparisons, ComparisonsState};
 use crate::training::frame::Frame;
 use crate::training::job::Job;
 use crate::view::charts::loss::HeldOut;
-use crate::view::charts::readout::ReadoutCurves;
 use crate::view::charts::Theme;
 use crate::view::charts::{self, depth::DepthCurves, Pinned};
 use crate::view::figures::{draw_compare, draw_sweep, held_out_parts};
 use crate::view::json::{comparisons_json, frame_json, value_json};
-use crate::view::lens_words::{attention_title, head_titles, readout_floors, readout_notes};
+use crate::view::lens_words::{attention_title, head_titles, readout_curves, readout_floors, readout_notes};
 use crate::view::panels::panels_json;
 use crate::view::words;
 use wasm_bindgen::prelude::*;
@@ -340,15 +339,8 @@ impl View {
             .zip(self.shown.pins.iter().filter_map(|p| p.frame.as_ref()))
             .map(|(p, frame)| (p.label, frame.now.readout_loss.as_slice()))
             .collect();
-        let curves = ReadoutCurves {
-            readout_init: &f.init.readout_loss,
-            readout_now: &f.now.readout_loss,
-            ratio_init: &f.init.update_ratio,
-            ratio_now: &f.now.update_ratio,
-            floors: &floors,
-            pins: &pins,
-        };
-        let notes = readout_notes(f);
+        let curves = readout_curves(&f.init, &f.now, &floors, &pins);
+        let notes = readout_notes(f.evals.last(), f.step);
         draw_on(canvas, |area| charts::readout::draw(area, &curves, &notes, theme))
     }
 

@@ -2,8 +2,8 @@
 //! initialisation and now, on a log axis.
 
 use super::{
-    err, fitted_title, frame, legend_width, log_range, pinned_colour, place_legend, plot_fractions,
-    raised_top, style_mesh, ChartResult, Corner, Pinned, Theme,
+    err, fitted_title, frame, legend_width, log_points, log_range, pinned_colour, place_legend,
+    plot_fractions, raised_top, style_mesh, ChartResult, Corner, Pinned, Theme,
 };
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -16,10 +16,6 @@ pub struct DepthCurves<'a> {
     pub std_now: &'a [f64],
     /// Pinned runs' curves at their steps (their depths may differ from the live run's).
     pub pins: &'a [Pinned<'a>],
-}
-
-fn points(values: &[f64]) -> impl Iterator<Item = (usize, f64)> + Clone + '_ {
-    values.iter().enumerate().filter(|(_, v)| v.is_finite() && **v > 0.0).map(|(i, &v)| (i, v))
 }
 
 pub fn draw<DB: DrawingBackend>(
@@ -44,7 +40,8 @@ pub fn draw<DB: DrawingBackend>(
         .into_iter()
         .chain(pinned_curves)
         .flat_map(|values| {
-            let points: Vec<(f64, f64)> = points(values).map(|(l, v)| (l as f64 / depth as f64, v)).collect();
+            let points: Vec<(f64, f64)> =
+                log_points(values).map(|(l, v)| (l as f64 / depth as f64, v)).collect();
             plot_fractions(&points, lo, hi)
         })
         .collect();
@@ -66,9 +63,9 @@ pub fn draw<DB: DrawingBackend>(
         let colour = pinned_colour(theme);
         for values in [p.grad, p.std] {
             chart
-                .draw_series(LineSeries::new(points(values), colour.stroke_width(theme.px(1.5))))
+                .draw_series(LineSeries::new(log_points(values), colour.stroke_width(theme.px(1.5))))
                 .map_err(err)?;
-            if let Some(end) = points(values).last() {
+            if let Some(end) = log_points(values).last() {
                 let number = Text::new(format!("{}", i + 1), end, theme.font(11.0).color(&colour));
                 chart.plotting_area().draw(&number).map_err(err)?;
             }
@@ -86,7 +83,7 @@ pub fn draw<DB: DrawingBackend>(
         // call per dash, which made this the slowest panel to draw at depth 96).
         let style =
             if now { colour.stroke_width(thick) } else { colour.mix(0.6).stroke_width(theme.px(1.5)) };
-        chart.draw_series(LineSeries::new(points(values), style)).map_err(err)?;
+        chart.draw_series(LineSeries::new(log_points(values), style)).map_err(err)?;
     }
     // The legend, drawn by hand in pixels: plotters' own series labels cost more than the rest
     // of this chart together on a canvas.

@@ -3,9 +3,7 @@
 //! moved, `‖x_L' − x_L‖ / ‖x_L‖`. Log axes: a knocked-out layer of a plain stack can cost
 //! orders of magnitude more than one of a residual stack.
 
-use super::{err, frame, log_range, log_ticks, short, style_mesh, ChartResult, Theme};
-use plotters::coord::combinators::{BindKeyPoints, WithKeyPoints};
-use plotters::coord::types::RangedCoordf64;
+use super::{err, layer_chart, log_range, short, ChartResult, LayerChart, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -37,9 +35,6 @@ pub fn draw<DB: DrawingBackend>(
     area.present().map_err(err)
 }
 
-/// A panel's chart: layers across, a log axis with chosen labels up.
-type BarChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, WithKeyPoints<LogCoord<f64>>>>;
-
 /// One panel: a bar per layer from the bottom of the log axis up to its value; a value that
 /// is not a positive number gets a cross at the top instead.
 fn bars<'a, DB: DrawingBackend>(
@@ -50,18 +45,8 @@ fn bars<'a, DB: DrawingBackend>(
     layers: usize,
     colour: RGBColor,
     theme: &Theme,
-) -> Result<BarChart<'a, DB>, String> {
-    let x_range = -0.5..layers as f64 - 0.5;
-    let mut chart = frame(area, title, theme)
-        .build_cartesian_2d(x_range, (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
-        .map_err(err)?;
-    let mut mesh = chart.configure_mesh();
-    style_mesh(&mut mesh, theme);
-    mesh.x_labels(layers.min(12))
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| short(*y))
-        .draw()
-        .map_err(err)?;
+) -> Result<LayerChart<'a, DB>, String> {
+    let chart = layer_chart(area, title, layers, (lo, hi), theme)?;
     let half_width = 0.4;
     for (l, &v) in values.iter().enumerate() {
         let x = l as f64;

@@ -394,6 +394,47 @@ pub(crate) fn legend<DB: DrawingBackend>(
     Ok(())
 }
 
+/// A per-depth series' points that a log axis can show: (ℓ, value) for the finite, positive values.
+pub(crate) fn log_points(values: &[f64]) -> impl Iterator<Item = (usize, f64)> + Clone + '_ {
+    values.iter().enumerate().filter(|(_, v)| v.is_finite() && **v > 0.0).map(|(i, &v)| (i, v))
+}
+
+/// A chart with one slot per layer across (`-0.5 .. layers − 0.5`) and a log axis up with
+/// chosen labels: the knockout's bars and the update ratios.
+pub(crate) type LayerChart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<
+        plotters::coord::types::RangedCoordf64,
+        plotters::coord::combinators::WithKeyPoints<LogCoord<f64>>,
+    >,
+>;
+
+/// `frame` with a `LayerChart`'s axes over `lo..hi`, its mesh drawn.
+pub(crate) fn layer_chart<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    title: String,
+    layers: usize,
+    (lo, hi): (f64, f64),
+    theme: &Theme,
+) -> Result<LayerChart<'a, DB>, String> {
+    use plotters::coord::combinators::BindKeyPoints;
+    let mut chart = frame(area, title, theme)
+        .build_cartesian_2d(
+            -0.5..layers as f64 - 0.5,
+            (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)),
+        )
+        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    style_mesh(&mut mesh, theme);
+    mesh.x_labels(layers.min(12))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| short(*y))
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
+}
+
 /// Any chart's error, as text (the backends' error types differ).
 pub type ChartResult = Result<(), String>;
 

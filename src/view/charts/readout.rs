@@ -3,7 +3,8 @@
 //! below, per layer, how much it changes the stream, `‖x_{ℓ+1} − x_ℓ‖ / ‖x_ℓ‖`. Log axes.
 
 use super::{
-    err, fitted_titles, frame, log_range, log_ticks, pinned_colour, short, style_mesh, ChartResult, Theme,
+    err, fitted_titles, frame, layer_chart, log_points, log_range, log_ticks, pinned_colour, short,
+    style_mesh, ChartResult, Theme,
 };
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -18,10 +19,6 @@ pub struct ReadoutCurves<'a> {
     pub ratio_now: &'a [f64],
     pub floors: &'a [(String, f64)],
     pub pins: &'a [(String, &'a [f64])],
-}
-
-fn points(values: &[f64]) -> impl Iterator<Item = (usize, f64)> + Clone + '_ {
-    values.iter().enumerate().filter(|(_, v)| v.is_finite() && **v > 0.0).map(|(i, &v)| (i, v))
 }
 
 pub fn draw<DB: DrawingBackend>(
@@ -63,19 +60,19 @@ pub fn draw<DB: DrawingBackend>(
     for (i, (_, values)) in c.pins.iter().enumerate() {
         let colour = pinned_colour(theme);
         chart
-            .draw_series(LineSeries::new(points(values), colour.stroke_width(theme.px(1.5))))
+            .draw_series(LineSeries::new(log_points(values), colour.stroke_width(theme.px(1.5))))
             .map_err(err)?;
-        if let Some(end) = points(values).last() {
+        if let Some(end) = log_points(values).last() {
             let number = Text::new(format!("{}", i + 1), end, theme.font(11.0).color(&colour));
             chart.plotting_area().draw(&number).map_err(err)?;
         }
     }
     let init_style = theme.now.mix(0.6).stroke_width(theme.px(1.5));
-    chart.draw_series(LineSeries::new(points(c.readout_init), init_style)).map_err(err)?;
+    chart.draw_series(LineSeries::new(log_points(c.readout_init), init_style)).map_err(err)?;
     let now_style = theme.now.stroke_width(theme.px(2.0));
-    chart.draw_series(LineSeries::new(points(c.readout_now), now_style)).map_err(err)?;
+    chart.draw_series(LineSeries::new(log_points(c.readout_now), now_style)).map_err(err)?;
     chart
-        .draw_series(points(c.readout_now).map(|p| Circle::new(p, theme.px(2.0), theme.now.filled())))
+        .draw_series(log_points(c.readout_now).map(|p| Circle::new(p, theme.px(2.0), theme.now.filled())))
         .map_err(err)?;
 
     // how much each layer changes the stream
@@ -84,19 +81,7 @@ pub fn draw<DB: DrawingBackend>(
     let long = "change of the stream ‖x_ℓ₊₁ − x_ℓ‖ / ‖x_ℓ‖ by layer ℓ";
     let title =
         fitted_titles(&bottom, &[long, "change of the stream by layer ℓ", "change by layer"], &[], theme);
-    let mut chart = frame(&bottom, title, theme)
-        .build_cartesian_2d(
-            -0.5..layers as f64 - 0.5,
-            (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)),
-        )
-        .map_err(err)?;
-    let mut mesh = chart.configure_mesh();
-    style_mesh(&mut mesh, theme);
-    mesh.x_labels(layers.min(12))
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| short(*y))
-        .draw()
-        .map_err(err)?;
+    let mut chart = layer_chart(&bottom, title, layers, (lo, hi), theme)?;
     let at = |values: &[f64]| -> Vec<(f64, f64)> {
         values
             .iter()
