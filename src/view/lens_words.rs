@@ -99,7 +99,7 @@ pub fn readout_summary(m: &Frame) -> String {
     let last = r[depth];
     let mut out = format!("{source}: the input x₀ gives {}, the top x_{depth} {}.", short(r[0]), short(last));
     if last.is_nan() || last >= start || depth == 0 {
-        out += &format!(" No depth reads out below {start_name} ({}) yet.", short(start));
+        out += &format!(" No layer's stream reads out below {start_name} ({}) yet.", short(start));
     } else {
         let reached =
             (0..=depth).find(|&l| start - r[l] >= MOST_OF_THE_WAY * (start - last)).unwrap_or(depth);

@@ -31,6 +31,10 @@ export default function registerLensTests({ test, assert, AssertionError }) {
     const { summary, label } = await named(page, 'readout');
     assert(summary === label && /Read out on the probe batch at step 300/.test(summary), `the canvas is named by its sentence: ${summary}`);
     assert(/A layer changes the stream by \d/.test(summary), `the update ratios in words: ${summary}`);
+    // the slider alone is labelled Depth (lesson scripts find it by that label), whatever the panels say
+    await page.goto('about:blank');
+    await load('/?depth=6&autoplay=off');
+    assert((await page.getByLabel('Depth').count()) === 1, 'one control labelled Depth before training');
   });
 
   for (const [task, query] of [
