@@ -8,7 +8,7 @@ export const PARAMS = Object.freeze([
   Object.freeze({ name: 'norm', flag: 'norm', label: 'LayerNorm', kind: 'choice', choices: ['off', 'pre', 'post'], labels: ['off', 'pre', 'post'], default: 'pre', help: 'normalisation: off, pre (x + F(LN(x))) or post (LN(x + F(x)))' }),
   Object.freeze({ name: 'final_norm', flag: 'final-norm', label: 'Final norm', kind: 'choice', choices: ['on', 'off'], labels: ['on (pre-norm)', 'off'], default: 'on', help: 'a pre-norm stack ends with a final norm before the readout (as GPT-2\'s ln_f)' }),
   Object.freeze({ name: 'norm_kind', flag: 'norm-kind', label: 'Norm kind', kind: 'choice', choices: ['layernorm', 'rmsnorm'], labels: ['LayerNorm', 'RMSNorm'], default: 'layernorm', help: 'LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)' }),
-  Object.freeze({ name: 'task', flag: 'task', label: 'Task', kind: 'choice', choices: ['teacher', 'text', 'copy'], labels: ['Regression (y = xA)', 'Text: next character', 'Copy a string'], default: 'teacher', help: 'what the stack learns: a random linear map, the next character of Shakespeare, or a string copied after a separator' }),
+  Object.freeze({ name: 'task', flag: 'task', label: 'Task', kind: 'choice', choices: ['teacher', 'text', 'copy', 'induction'], labels: ['Regression (y = xA)', 'Text: next character', 'Copy a string', 'Induction: repeat a string'], default: 'teacher', help: 'what the stack learns: a random linear map, the next character of Shakespeare, a string copied after a separator, or a string of any length repeated (two attention layers)' }),
   Object.freeze({ name: 'sublayer', flag: 'sublayer', label: 'Sublayer', kind: 'choice', choices: ['mlp', 'ffn', 'attention', 'block'], labels: ['relu(xW)', 'FFN (GELU)', 'attention', 'attention + FFN blocks'], default: 'mlp', help: 'what each sublayer computes' }),
   Object.freeze({ name: 'width', flag: 'width', label: 'Width', kind: 'int', min: 8, max: 128, step: 4, default: '32', help: 'features per token d' }),
   Object.freeze({ name: 'tokens', flag: 'tokens', label: 'Tokens', kind: 'int', min: 1, max: 256, step: 1, default: '64', help: 'tokens per batch T, a multiple of the context' }),
@@ -30,6 +30,7 @@ export const PRESETS = Object.freeze([
   Object.freeze({ name: 'gradient-experiment', help: 'vanishing gradients: 0.5·relu(xW) with neither residual nor norm (init gain 0.5)' }),
   Object.freeze({ name: 'text', help: 'next-character prediction on three Shakespeare plays: 12 attention + FFN sublayers' }),
   Object.freeze({ name: 'copy', help: 'copy a string of 8 digits after a separator: only attention can look back for it' }),
+  Object.freeze({ name: 'induction', help: 'repeat a string from any of its symbols: two attention layers learn it, one cannot' }),
   Object.freeze({ name: 'break-and-heal', help: 'the lesson\'s story in three clicks: both switches off with init gain 2.25 and Adam; turn LayerNorm on, then Residual' }),
 ]);
 

@@ -43,6 +43,16 @@ pub enum TaskKind {
     Text,
     /// Copy a random string after a separator: only attention can look back for it.
     Copy,
+    /// Repeat a random string of random length after a separator: the symbol to write follows
+    /// the current one's earlier occurrence, at no fixed offset (two attention layers).
+    Induction,
+}
+
+impl TaskKind {
+    /// A task scored by the symbols the stack copies right (copy, induction).
+    pub fn copies(self) -> bool {
+        matches!(self, TaskKind::Copy | TaskKind::Induction)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,6 +116,9 @@ pub const DEFAULT_STEPS: usize = 5000;
 pub const TEXT_VOCAB: usize = 70;
 /// The copy task's symbols (shown as the digits 0–9); the separator is one more token.
 pub const COPY_SYMBOLS: usize = 10;
+/// The induction task's symbols (shown as `0`–`9`, `a`–`f`); the separator and the padding
+/// are two more tokens.
+pub const INDUCTION_SYMBOLS: usize = 16;
 
 impl Default for Config {
     fn default() -> Self {
@@ -165,6 +178,7 @@ impl Config {
             TaskKind::Teacher => 0,
             TaskKind::Text => TEXT_VOCAB,
             TaskKind::Copy => COPY_SYMBOLS + 1,
+            TaskKind::Induction => INDUCTION_SYMBOLS + 2,
         }
     }
 
@@ -174,6 +188,16 @@ impl Config {
             self.tokens
         } else {
             self.context
+        }
+    }
+
+    /// The fewest positions a sequence of the task can have: a copy example a symbol and its
+    /// copy (2), an induction example a string of two, the separator and its repeat (4).
+    fn shortest_sequence(&self) -> usize {
+        match self.task {
+            TaskKind::Copy => 2,
+            TaskKind::Induction => 4,
+            _ => 1,
         }
     }
 
@@ -191,10 +215,14 @@ impl Config {
                 message: format!("{} is not a multiple of context {}", self.tokens, self.context),
             });
         }
-        if self.task == TaskKind::Copy && self.sequence() < 2 {
+        if self.sequence() < self.shortest_sequence() {
             return Err(ConfigError {
                 name: "context".into(),
-                message: "the copy task needs at least 2 positions per sequence".into(),
+                message: format!(
+                    "the {} task needs at least {} positions per sequence",
+                    if self.task == TaskKind::Copy { "copy" } else { "induction" },
+                    self.shortest_sequence()
+                ),
             });
         }
         Ok(())
@@ -204,8 +232,8 @@ impl Config {
     /// least one sequence) or, for a copy sequence too short, the context; says what changed.
     pub fn settle(&mut self) -> Option<String> {
         let error = self.check_together().err()?;
-        if self.task == TaskKind::Copy && self.sequence() < 2 {
-            self.context = 2;
+        if self.sequence() < self.shortest_sequence() {
+            self.context = self.shortest_sequence();
         }
         let c = self.sequence();
         self.tokens = (self.tokens / c).max(1) * c;

@@ -46,7 +46,7 @@ const NORMS: &[&str] = &["off", "pre", "post"];
 const NORM_KINDS: &[&str] = &["layernorm", "rmsnorm"];
 const SUBLAYERS: &[&str] = &["mlp", "ffn", "attention", "block"];
 const OPTIMIZERS: &[&str] = &["sgd", "adam"];
-const TASKS: &[&str] = &["teacher", "text", "copy"];
+const TASKS: &[&str] = &["teacher", "text", "copy", "induction"];
 
 fn choice(v: Value) -> usize {
     match v {
@@ -128,11 +128,18 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "task",
         label: "Task",
         kind: Kind::Choice(TASKS),
-        choice_labels: &["Regression (y = xA)", "Text: next character", "Copy a string"],
+        choice_labels: &[
+            "Regression (y = xA)",
+            "Text: next character",
+            "Copy a string",
+            "Induction: repeat a string",
+        ],
         help: "what the stack learns: a random linear map, the next character of Shakespeare, \
-               or a string copied after a separator",
+               a string copied after a separator, or a string of any length repeated (two attention layers)",
         get: |c| TASKS[c.task as usize].into(),
-        set: |c, v| c.task = [TaskKind::Teacher, TaskKind::Text, TaskKind::Copy][choice(v)],
+        set: |c, v| {
+            c.task = [TaskKind::Teacher, TaskKind::Text, TaskKind::Copy, TaskKind::Induction][choice(v)]
+        },
     },
     ParamSpec {
         name: "sublayer",

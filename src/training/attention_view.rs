@@ -2,12 +2,11 @@
 //! sublayer's weights on the first sequence of the fixed probe batch (a window of the
 //! held-out text, or one held-out copy example), with its characters.
 
-use crate::config::TaskKind;
 use crate::model::attention::HEADS;
 use crate::model::batch::Batch;
 use crate::model::lens::{attention_layer_near, first_sequence, AttentionMaps};
 use crate::training::corpus::the_text;
-use crate::training::task::copy_task;
+use crate::training::task::symbol_task;
 use crate::training::train::Trainer;
 
 /// The maps of attention sublayer `layer` (the nearest that attends, at or below it) from the
@@ -19,12 +18,9 @@ pub fn attention_maps(trainer: &Trainer<f32>, layer: usize) -> Option<AttentionM
     let layer = attention_layer_near(&layers, layer)?;
     let config = &trainer.config;
     let (ids, scored) = first_sequence(probe, config.sequence());
-    let tokens = match config.task {
-        TaskKind::Copy => {
-            let task = copy_task(config);
-            ids.iter().map(|&i| task.char_of(i)).collect()
-        }
-        _ => the_text().decode(ids).chars().collect(),
+    let tokens = match symbol_task(config) {
+        Some(task) => ids.iter().map(|&i| task.char_of(i)).collect(),
+        None => the_text().decode(ids).chars().collect(),
     };
     let weights = trainer.stack.attention_weights(layer, 0)?;
     Some(AttentionMaps { layer, layers, tokens, scored, heads: HEADS, weights })

@@ -145,7 +145,7 @@ impl Frame {
                 w.f64(f.unigram);
                 w.f64(f.bigram);
             }
-            Some(TaskFloors::Copy { chance }) => {
+            Some(TaskFloors::Chance { chance }) => {
                 w.u32(2);
                 w.f64(chance);
             }
@@ -256,7 +256,7 @@ impl Frame {
         let floors = match r.u32()? {
             0 => None,
             1 => Some(TaskFloors::Text(Floors { unigram: r.f64()?, bigram: r.f64()? })),
-            2 => Some(TaskFloors::Copy { chance: r.f64()? }),
+            2 => Some(TaskFloors::Chance { chance: r.f64()? }),
             _ => return Err("a frame's floors are of no known kind".into()),
         };
         let writing = match r.u32()? {

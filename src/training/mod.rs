@@ -16,6 +16,7 @@ pub mod copy_task;
 pub mod corpus;
 pub mod data;
 pub mod frame;
+pub mod induction_task;
 pub mod initial_layers;
 pub mod job;
 pub mod knockout;

@@ -288,7 +288,7 @@ impl Session {
     /// On the copy task, what the stack copies of the held-out examples, from the probe's
     /// pass that `Snapshot::take` just made.
     fn copy_examples(&mut self) {
-        if self.trainer.config.task == TaskKind::Copy {
+        if self.trainer.config.task.copies() {
             self.writing = Some(copy_examples(&self.trainer));
         }
     }

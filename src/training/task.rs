@@ -3,7 +3,7 @@
 //! stream; the fixed probe batch, which the panels and the held-out loss read, from its own
 //! stream, and for the text from the held-out end of the text.
 
-use crate::config::{Config, TaskKind, COPY_SYMBOLS};
+use crate::config::{Config, TaskKind, COPY_SYMBOLS, INDUCTION_SYMBOLS};
 use crate::model::batch::{Batch, Tokens};
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
@@ -11,6 +11,7 @@ use crate::model::stack::outputs;
 use crate::training::copy_task::CopyTask;
 use crate::training::corpus::{the_text, Corpus, Floors};
 use crate::training::data::DataStream;
+use crate::training::induction_task::InductionTask;
 use nalgebra::DMatrix;
 
 /// Positions a sequence task's held-out loss is measured on (at least).
@@ -25,7 +26,7 @@ pub struct Batches<F: Real> {
 enum Source<F: Real> {
     Teacher(DataStream<F>),
     Text { context: usize, sequences: usize },
-    Copy { task: CopyTask, sequences: usize },
+    Symbols { task: SymbolTask, sequences: usize },
 }
 
 impl<F: Real> Source<F> {
@@ -39,16 +40,17 @@ impl<F: Real> Source<F> {
                 let part = if held_out { text.held_out() } else { text.train() };
                 Some(Corpus::batch(part, *context, *sequences, rng))
             }
-            Source::Copy { task, sequences } => Some(task.batch(*sequences, rng)),
+            Source::Symbols { task, sequences } => Some(task.batch(*sequences, rng)),
         }
     }
 }
 
-/// What a loss is read against: the text's unigram and bigram entropies, or the copy task's chance.
+/// What a loss is read against: the text's unigram and bigram entropies, or the chance of a
+/// task of symbols (copy, induction).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TaskFloors {
     Text(Floors),
-    Copy { chance: f64 },
+    Chance { chance: f64 },
 }
 
 /// The copy task of `config`.
@@ -56,12 +58,58 @@ pub fn copy_task(config: &Config) -> CopyTask {
     CopyTask { symbols: COPY_SYMBOLS, context: config.sequence() }
 }
 
+/// The induction task of `config`.
+pub fn induction_task(config: &Config) -> InductionTask {
+    InductionTask { symbols: INDUCTION_SYMBOLS, context: config.sequence() }
+}
+
+/// A task scored by the symbols the stack copies right: its examples, chance and characters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SymbolTask {
+    Copy(CopyTask),
+    Induction(InductionTask),
+}
+
+impl SymbolTask {
+    pub fn batch(&self, count: usize, rng: &mut Rng) -> Tokens {
+        match self {
+            SymbolTask::Copy(t) => t.batch(count, rng),
+            SymbolTask::Induction(t) => t.batch(count, rng),
+        }
+    }
+
+    /// Chance on the scored positions, in nats.
+    pub fn chance(&self) -> f64 {
+        match self {
+            SymbolTask::Copy(t) => t.chance(),
+            SymbolTask::Induction(t) => t.chance(),
+        }
+    }
+
+    /// A token as a character.
+    pub fn char_of(&self, id: u32) -> char {
+        match self {
+            SymbolTask::Copy(t) => t.char_of(id),
+            SymbolTask::Induction(t) => t.char_of(id),
+        }
+    }
+}
+
+/// `config`'s task of symbols, if it is one.
+pub fn symbol_task(config: &Config) -> Option<SymbolTask> {
+    match config.task {
+        TaskKind::Copy => Some(SymbolTask::Copy(copy_task(config))),
+        TaskKind::Induction => Some(SymbolTask::Induction(induction_task(config))),
+        _ => None,
+    }
+}
+
 /// The floors of `config`'s task (none for the teacher).
 pub fn floors(config: &Config) -> Option<TaskFloors> {
     match config.task {
         TaskKind::Teacher => None,
         TaskKind::Text => Some(TaskFloors::Text(the_text().floors())),
-        TaskKind::Copy => Some(TaskFloors::Copy { chance: copy_task(config).chance() }),
+        _ => symbol_task(config).map(|t| TaskFloors::Chance { chance: t.chance() }),
     }
 }
 
@@ -71,7 +119,9 @@ impl<F: Real> Batches<F> {
         let source = match config.task {
             TaskKind::Teacher => Source::Teacher(DataStream::new(config.seed, config.width, outputs(config))),
             TaskKind::Text => Source::Text { context, sequences },
-            TaskKind::Copy => Source::Copy { task: copy_task(config), sequences },
+            TaskKind::Copy | TaskKind::Induction => {
+                Source::Symbols { task: symbol_task(config).expect("a task of symbols"), sequences }
+            }
         };
         Batches { rng: Rng::new(config.seed, Stream::Data), source }
     }

@@ -161,7 +161,9 @@ impl<F: Real> Trainer<F> {
         for batch in &self.held_out {
             loss += self.stack.forward_batch(batch);
             right += match (batch, self.config.task) {
-                (Batch::Tokens(t), TaskKind::Copy) => accuracy(self.stack.prediction(), &t.next, &t.scored),
+                (Batch::Tokens(t), task) if task.copies() => {
+                    accuracy(self.stack.prediction(), &t.next, &t.scored)
+                }
                 _ => f64::NAN,
             };
             // what each depth would predict, summed as the loss is: at L, the same numbers in

@@ -12,7 +12,7 @@ use crate::model::loss::argmax_row;
 use crate::model::rng::{Rng, Stream};
 use crate::model::stack::Stack;
 use crate::training::corpus::the_text;
-use crate::training::task::copy_task;
+use crate::training::task::symbol_task;
 use crate::training::train::Trainer;
 use nalgebra::DMatrix;
 
@@ -76,7 +76,7 @@ pub fn write(trainer: &mut Trainer<f32>, twin: &mut Twin) -> Option<Writing> {
                 }
             })
         }
-        TaskKind::Copy => {
+        TaskKind::Copy | TaskKind::Induction => {
             trainer.probe_forward_skipping(None);
             Some(copy_examples(trainer))
         }
@@ -141,13 +141,16 @@ impl Sampling {
     }
 }
 
-/// The copy task's held-out examples, read from the last pass, which must be the probe
-/// batch's (as `Snapshot::take` leaves it); `write` makes that pass first.
+/// A task of symbols' held-out examples (copy, induction), read from the last pass, which must
+/// be the probe batch's (as `Snapshot::take` leaves it); `write` makes that pass first. An
+/// induction example's padding is left out.
 pub fn copy_examples(trainer: &Trainer<f32>) -> Writing {
-    let task = copy_task(&trainer.config);
-    let Batch::Tokens(probe) = trainer.probe_batch() else { unreachable!("the copy task's probe is tokens") };
+    let task = symbol_task(&trainer.config).expect("a task of symbols");
+    let Batch::Tokens(probe) = trainer.probe_batch() else {
+        unreachable!("a task of symbols' probe is tokens")
+    };
     let logits = trainer.stack.prediction();
-    let (c, mut text, mut wrong) = (task.context, String::new(), Vec::new());
+    let (c, mut text, mut wrong) = (trainer.config.sequence(), String::new(), Vec::new());
     for e in 0..COPY_EXAMPLES.min(trainer.config.sequences()) {
         if e > 0 {
             text.push('\n');
@@ -156,7 +159,10 @@ pub fn copy_examples(trainer: &Trainer<f32>) -> Writing {
         let rows = e * c..(e + 1) * c;
         let first = rows.clone().find(|&t| probe.is_scored(t)).unwrap_or(rows.end);
         for t in rows.start..=first.min(rows.end - 1) {
-            text.push(task.char_of(probe.ids[t]));
+            let given = task.char_of(probe.ids[t]);
+            if given != '·' {
+                text.push(given);
+            }
         }
         for t in first..rows.end {
             let guess = argmax_row(logits, t);

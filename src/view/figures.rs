@@ -183,7 +183,7 @@ pub fn held_out_parts(evals: &[Eval], floors: Option<TaskFloors>) -> HeldOutPart
     let floors = match floors {
         None => vec![],
         Some(TaskFloors::Text(f)) => vec![("unigram", f.unigram), ("bigram", f.bigram)],
-        Some(TaskFloors::Copy { chance }) => vec![("chance", chance)],
+        Some(TaskFloors::Chance { chance }) => vec![("chance", chance)],
     };
     (loss, floors)
 }

@@ -187,7 +187,7 @@ pub fn task_json(config: &Config, record: Option<&TaskRecord>) -> Json {
     };
     let floors = match r.floors {
         TaskFloors::Text(f) => vec![("unigram", Json::Num(f.unigram)), ("bigram", Json::Num(f.bigram))],
-        TaskFloors::Copy { chance } => vec![("chance", Json::Num(chance))],
+        TaskFloors::Chance { chance } => vec![("chance", Json::Num(chance))],
     };
     let mut fields = vec![
         name,
@@ -195,7 +195,7 @@ pub fn task_json(config: &Config, record: Option<&TaskRecord>) -> Json {
         ("floors", Json::Obj(floors)),
         ("val_loss", pairs(|e| e.loss)),
     ];
-    if config.task == TaskKind::Copy {
+    if config.task.copies() {
         fields.push(("accuracy", pairs(|e| e.accuracy)));
     }
     fields.push(("sample", Json::Str(r.writing.text.clone())));
@@ -226,7 +226,7 @@ fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
     ]);
     if o.config.task != TaskKind::Teacher {
         fields.push(("val_loss", Json::Num(o.held_out.loss)));
-        if o.config.task == TaskKind::Copy {
+        if o.config.task.copies() {
             fields.push(("accuracy", Json::Num(o.held_out.accuracy)));
         }
         fields.push(("sample", Json::Str(o.held_out.sample.clone())));
@@ -330,7 +330,7 @@ fn task_readouts(frame: Option<&Frame>) -> [(&'static str, Json); 4] {
         Some(TaskFloors::Text(f)) => {
             Json::Obj(vec![("unigram", Json::Num(f.unigram)), ("bigram", Json::Num(f.bigram))])
         }
-        Some(TaskFloors::Copy { chance }) => Json::Obj(vec![("chance", Json::Num(chance))]),
+        Some(TaskFloors::Chance { chance }) => Json::Obj(vec![("chance", Json::Num(chance))]),
     };
     let sample = frame.and_then(|f| f.writing.as_ref()).map_or(Json::Null, |w| Json::Str(w.text.clone()));
     [

@@ -20,7 +20,7 @@ const MOST_OF_THE_WAY: f64 = 0.8;
 pub fn readout_floors(floors: Option<TaskFloors>) -> Vec<(String, f64)> {
     match floors {
         Some(TaskFloors::Text(f)) => vec![("unigram".into(), f.unigram), ("bigram".into(), f.bigram)],
-        Some(TaskFloors::Copy { chance }) => vec![("chance".into(), chance)],
+        Some(TaskFloors::Chance { chance }) => vec![("chance".into(), chance)],
         None => vec![],
     }
 }
@@ -93,7 +93,7 @@ pub fn readout_summary(m: &Frame) -> String {
     };
     let (start_name, start) = match m.floors {
         Some(TaskFloors::Text(f)) => ("the unigram line".to_string(), f.unigram),
-        Some(TaskFloors::Copy { chance }) => ("chance".to_string(), chance),
+        Some(TaskFloors::Chance { chance }) => ("chance".to_string(), chance),
         None => ("the input's own readout".to_string(), r[0]),
     };
     let last = r[depth];
@@ -230,6 +230,64 @@ pub fn attention_summary(m: &Frame) -> String {
                 offset_words(task.length())
             ),
         };
+    }
+    if m.config.task == TaskKind::Induction {
+        out += &induction_sentence(maps);
+    }
+    out
+}
+
+/// The share of head `h`'s weight, over the positions after the first that are not padding,
+/// one position back: a previous-symbol head has most of it.
+pub fn previous_share(maps: &AttentionMaps, h: usize) -> f64 {
+    let (c, p) = (maps.size(), maps.head(h));
+    let rows: Vec<usize> = (1..c).filter(|&q| maps.tokens[q] != '·').collect();
+    rows.iter().map(|&q| f64::from(p[q * c + q - 1])).sum::<f64>() / rows.len().max(1) as f64
+}
+
+/// The share of head `h`'s weight, over the scored positions of an induction example, on the
+/// position just after the current symbol's one earlier occurrence in the string (where the
+/// symbol to write stands): a look-up head has most of it. None without such a position.
+pub fn lookup_share(maps: &AttentionMaps, h: usize) -> Option<f64> {
+    let (c, p) = (maps.size(), maps.head(h));
+    let separator = maps.tokens.iter().position(|&t| t == '|')?;
+    let shares: Vec<f64> = (separator + 1..c)
+        .filter(|&q| maps.scored.get(q).copied().unwrap_or(false))
+        .filter_map(|q| {
+            let mut earlier = (0..separator).filter(|&j| maps.tokens[j] == maps.tokens[q]);
+            match (earlier.next(), earlier.next()) {
+                (Some(j), None) => Some(f64::from(p[q * c + j + 1])),
+                _ => None,
+            }
+        })
+        .collect();
+    (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64)
+}
+
+/// On the induction task, the two steps where this layer's heads take them: the heads that look
+/// one symbol back, and those that look just after the current symbol's earlier occurrence.
+fn induction_sentence(maps: &AttentionMaps) -> String {
+    let named = |share: &dyn Fn(usize) -> Option<f64>| -> Vec<String> {
+        (0..maps.heads)
+            .filter_map(|h| {
+                share(h).filter(|s| *s >= 0.5).map(|s| format!("head {} ({})", h + 1, percent(s)))
+            })
+            .collect()
+    };
+    let previous = named(&|h| Some(previous_share(maps, h)));
+    let lookup = named(&|h| lookup_share(maps, h));
+    let mut out = String::new();
+    if !previous.is_empty() {
+        out += &format!(" Looking one symbol back, the first step: {}.", previous.join(", "));
+    }
+    if !lookup.is_empty() {
+        out += &format!(
+            " Looking just after the current symbol's earlier occurrence, where the symbol to write stands: {}.",
+            lookup.join(", ")
+        );
+    }
+    if out.is_empty() {
+        out = format!(" No head of layer {} takes either step of the look-up yet.", maps.layer);
     }
     out
 }

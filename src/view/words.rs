@@ -163,7 +163,7 @@ pub fn task_sentence(m: &Frame) -> Option<String> {
                 short(f.bigram)
             )
         }
-        TaskFloors::Copy { chance } => {
+        TaskFloors::Chance { chance } => {
             let copied = format!("{:.0}%", 100.0 * e.accuracy);
             let meaning = if loss > 0.9 * chance {
                 "at chance: it cannot look back at the string"
@@ -275,7 +275,7 @@ pub fn loss_summary(m: &Frame) -> String {
         (Some(e), Some(floors)) => {
             let floors = match floors {
                 TaskFloors::Text(f) => format!("unigram {}, bigram {}", short(f.unigram), short(f.bigram)),
-                TaskFloors::Copy { chance } => format!("chance {}", short(chance)),
+                TaskFloors::Chance { chance } => format!("chance {}", short(chance)),
             };
             format!(" Held-out loss at step {}: {} nats; the lines: {floors}.", e.step, short(e.loss))
         }
@@ -319,7 +319,7 @@ pub fn pin_writings(pins: &[PinState], live: &Config) -> Vec<(String, String)> {
 pub fn writing_heading(m: &Frame) -> String {
     match (&m.writing, m.config.task) {
         (None, _) | (_, crate::config::TaskKind::Teacher) => String::new(),
-        (Some(w), crate::config::TaskKind::Copy) => {
+        (Some(w), task) if task.copies() => {
             format!("Held-out strings and the stack's copies at step {} (wrong symbols marked ✗)", w.step)
         }
         (Some(w), _) => format!(
