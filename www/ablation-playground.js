@@ -61,8 +61,8 @@ class AblationPlayground extends HTMLElement {
           },
           onEvent: (type, value) => {
             if (type === 'playground-update') {
-              const { depth, residual, norm, step, loss, act_std, diverged_at, pins, compare, sweep, knockout } = value;
-              const detail = { depth, residual, norm, step, loss, act_std, diverged_at, pins, compare, sweep, knockout };
+              const { depth, residual, norm, step, loss, act_std, diverged_at, pins, compare, sweep, knockout, depth_width } = value;
+              const detail = { depth, residual, norm, step, loss, act_std, diverged_at, pins, compare, sweep, knockout, depth_width };
               this.dispatchEvent(new CustomEvent(type, { bubbles: true, detail }));
             } else {
               this.dispatchEvent(new Event(type, { bubbles: true }));
@@ -136,6 +136,9 @@ class AblationPlayground extends HTMLElement {
   }
   sweep() {
     return this.#command('sweep');
+  }
+  depthWidth() {
+    return this.#command('depthWidth');
   }
   knockout() {
     return this.#command('knockout');

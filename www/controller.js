@@ -9,7 +9,7 @@ import { CONTROLS, PANELS, isOff } from './template.js';
 
 /** The commands a host can give (element methods, the iframe's messages): each a controller
  *  method that returns a promise; `unpin` takes the pin's index. */
-export const COMMANDS = Object.freeze(['play', 'pause', 'step', 'reset', 'pin', 'unpin', 'compare', 'sweep', 'knockout']);
+export const COMMANDS = Object.freeze(['play', 'pause', 'step', 'reset', 'pin', 'unpin', 'compare', 'sweep', 'depthWidth', 'knockout']);
 
 const DEFAULTS = Object.fromEntries([...PARAMS.map((p) => [p.name, p.default]), [PIN, '']]);
 
@@ -139,6 +139,7 @@ export function createController(w, widget) {
     }),
     compare: whenCreated(() => startComparison('compare')),
     sweep: whenCreated(() => startComparison('sweep')),
+    depthWidth: whenCreated(() => startComparison('depth-width')),
     knockout: whenCreated(() => startComparison('knockout')),
     /** The link that reproduces this state on the playground page. */
     link() {

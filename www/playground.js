@@ -15,7 +15,7 @@ import { watchSurroundings } from './observers.js';
 import { createPool } from './pool.js';
 import { initialState } from './protocol.js';
 import { createRenderer } from './render.js';
-import { CONTROLS, COMPARISON_PANELS, PANELS, TASK_PANELS, TEMPLATE } from './template.js';
+import { CONTROLS, COMPARISON_PANELS, PANELS, STARTS, TASK_PANELS, TEMPLATE } from './template.js';
 
 export { isOff, showError } from './template.js';
 import { showError } from './template.js';
@@ -57,7 +57,7 @@ export function mount(root, bindings, options = {}) {
     controls: buildMore(root),
     shown: { controls: listOf('controls', controls, CONTROLS, notice), panels: listOf('panels', panels, PANELS, notice) },
     /** Which comparison panels have something to show. */
-    started: { compare: false, sweep: false, knockout: false },
+    started: { compare: false, sweep: false, 'depth-width': false, knockout: false },
     // made when the widget first comes near the viewport
     settings: null,
     view: null,
@@ -179,7 +179,7 @@ export function mount(root, bindings, options = {}) {
     status();
     if (w.settings.pinCount > 0) sendPins();
     // a lesson that shows only a comparison panel shows it filling in, as it would a run
-    if (w.playing) for (const name of ['compare', 'sweep']) if (w.shown.panels?.has(name)) startComparison(name);
+    if (w.playing) for (const name of ['compare', 'sweep', 'depth-width']) if (w.shown.panels?.has(name)) startComparison(name);
     showSettings(w);
     markCreated();
   }
@@ -205,7 +205,7 @@ export function mount(root, bindings, options = {}) {
     w.started[name] = true;
     if (name === 'knockout') want({ knockouts: w.live.knockouts + 1 });
     else {
-      w.view[name === 'compare' ? 'startCompare' : 'startSweep'](w.settings);
+      w.view[{ compare: 'startCompare', sweep: 'startSweep', 'depth-width': 'startDepthWidth' }[name]](w.settings);
       w.pool.sync(w.view);
     }
     present();
@@ -377,8 +377,8 @@ function wireButtons(w, controller) {
   const { el } = w;
   el('pin').addEventListener('click', () => controller.pin());
   for (const name of COMPARISON_PANELS) {
-    el(`run-${name}`).addEventListener('click', () => controller[name]());
-    el(`again-${name}`).addEventListener('click', () => controller[name]());
+    el(`run-${name}`).addEventListener('click', () => controller[STARTS[name]]());
+    el(`again-${name}`).addEventListener('click', () => controller[STARTS[name]]());
   }
   el('play').addEventListener('click', () => (w.playing ? controller.pause() : controller.play()));
   el('step').addEventListener('click', () => controller.step());

@@ -56,6 +56,7 @@ export function createRenderer(w, { onRemovePin }) {
   const compareReadout = { details: el('compare-readout-details'), write: null, columns: 0 };
   // the sweep's and the knockout's numbers, folded away when long (the reader opens them)
   const writeSweepTable = foldedTable(el('sweep-details'), tableWriter(el('sweep-table'), 5));
+  const writeDepthWidthTable = foldedTable(el('depth-width-details'), tableWriter(el('depth-width-table'), 5));
   const writeKnockoutTable = foldedTable(el('knockout-details'), tableWriter(el('knockout-table'), 3));
   const writePins = pinListWriter(el('pins'), onRemovePin);
   /** "The model writes": the core's parts as spans; a wrong symbol is marked by colour and
@@ -187,6 +188,7 @@ export function createRenderer(w, { onRemovePin }) {
       }
       compareReadout.write(cells, columns);
       writeSweepTable(...flat(sweep.table));
+      writeDepthWidthTable(...flat(record.panels['depth-width'].table));
       writeKnockoutTable(...flat(knockout.table));
       writeLayerMenu(heads);
       writeHeads(heads.heads);

@@ -4,11 +4,13 @@
 
 /** Every control and panel, by the names used in `controls=` and `panels=`. */
 export const CONTROLS = Object.freeze(['depth', 'residual', 'norm', 'placement', 'task', 'play', 'more', 'copy', 'compare']);
-export const PANELS = Object.freeze(['histogram', 'loss', 'depth', 'readout', 'attention', 'writes', 'compare', 'sweep', 'knockout']);
+export const PANELS = Object.freeze(['histogram', 'loss', 'depth', 'readout', 'attention', 'writes', 'compare', 'sweep', 'depth-width', 'knockout']);
 /** Panels shown only on a sequence task (unless `panels=` names them). */
 export const TASK_PANELS = Object.freeze(['writes', 'attention']);
 /** The comparison panels: shown once started, or whenever `panels=` names them. */
-export const COMPARISON_PANELS = Object.freeze(['compare', 'sweep', 'knockout']);
+export const COMPARISON_PANELS = Object.freeze(['compare', 'sweep', 'depth-width', 'knockout']);
+/** The controller's method that starts each comparison panel's runs. */
+export const STARTS = Object.freeze({ compare: 'compare', sweep: 'sweep', 'depth-width': 'depthWidth', knockout: 'knockout' });
 
 /** Whether a presentation flag (`autoplay`, `embed`) says no: off, false, 0 or no, any case. */
 export const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(String(v).trim().toLowerCase());
@@ -46,6 +48,7 @@ export const TEMPLATE = `
         <button type="button" data-el="pin">Pin</button>
         <button type="button" data-el="run-compare">All four</button>
         <button type="button" data-el="run-sweep">Depth sweep</button>
+        <button type="button" data-el="run-depth-width">Depth or width</button>
         <button type="button" data-el="run-knockout">Knock out layers</button>
       </div>
       <ul class="ap-pins" data-el="pins" aria-label="Pinned runs" hidden></ul>
@@ -110,6 +113,12 @@ export const TEMPLATE = `
       <figcaption data-el="sweep-summary"></figcaption>
       <details class="ap-numbers" data-el="sweep-details" hidden><summary>The numbers (each cell: the loss after the steps, then the gradient ratio at initialisation)</summary><table class="ap-table" data-el="sweep-table"></table></details>
       <div class="ap-panel-buttons"><button type="button" data-el="again-sweep">Sweep depths</button></div>
+    </figure>
+    <figure class="ap-panel ap-wide" data-panel="depth-width" part="panel depth-width" hidden>
+      <canvas data-el="depth-width" role="img" aria-label="Depth or width"></canvas>
+      <figcaption data-el="depth-width-summary"></figcaption>
+      <details class="ap-numbers" data-el="depth-width-details" hidden><summary>Each shape's numbers</summary><table class="ap-table" data-el="depth-width-table"></table></details>
+      <div class="ap-panel-buttons"><button type="button" data-el="again-depth-width">Train depth or width</button></div>
     </figure>
     <figure class="ap-panel" data-panel="knockout" part="panel knockout" hidden>
       <canvas data-el="knockout" role="img" aria-label="Layer knockout"></canvas>

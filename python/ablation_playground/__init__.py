@@ -8,7 +8,7 @@ Every parameter of the playground is a synced trait, both ways: a slider move up
 ``w.depth``, and ``w.norm = "post"`` restarts the widget. On/off switches are booleans,
 choices strings, numbers numbers. ``w.value`` holds the readouts and the comparisons, as the
 element's ``value`` does; ``w.play()``, ``pause()``, ``step()``, ``reset()``, ``pin()``,
-``compare()``, ``sweep()`` and ``knockout()`` drive it.
+``compare()``, ``sweep()``, ``depth_width()`` and ``knockout()`` drive it.
 
 The front end (``static/widget.js``) is self-contained: the wasm core, the worker's scripts,
 the stylesheet and the text are inlined, since anywidget imports it from a ``blob:`` URL.
@@ -24,7 +24,7 @@ from ._params import PARAMS, PRESETS
 __all__ = ["Playground", "PARAMS", "PRESETS"]
 __version__ = "0.1.0"
 
-METHODS = ("play", "pause", "step", "reset", "pin", "compare", "sweep", "knockout")
+METHODS = ("play", "pause", "step", "reset", "pin", "compare", "sweep", "depth_width", "knockout")
 
 
 def _trait(kind, default, choices, help):

@@ -5,7 +5,9 @@
 // from blob: URLs, because anywidget imports this module from one (its import.meta.url is a
 // blob:, so nothing can be found beside it). No maths here either: every number is the core's.
 
-const METHODS = ['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'knockout'];
+const METHODS = ['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'depth_width', 'knockout'];
+/** The element's name of a method whose Python name differs. */
+const CALLS = { depth_width: 'depthWidth' };
 /** Traits beside the parameters, and their attributes. */
 const EXTRAS = [['preset', 'preset'], ['pinned', 'pin'], ['controls', 'controls'], ['panels', 'panels'], ['autoplay', 'autoplay']];
 
@@ -123,7 +125,7 @@ async function render({ model, el }) {
     });
   }
   on('msg:custom', (message) => {
-    if (METHODS.includes(message?.method)) element[message.method]();
+    if (METHODS.includes(message?.method)) element[CALLS[message.method] ?? message.method]();
   });
 
   el.append(element);

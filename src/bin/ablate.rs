@@ -4,11 +4,12 @@
 use ablation_playground::config::{find_flag, preset_choices, PARAMS, PRESET, PRESETS};
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::compare::compare_on;
+use ablation_playground::training::depth_width::depth_width_on;
 use ablation_playground::training::knockout::knockout;
 use ablation_playground::training::report::trained;
 use ablation_playground::training::sweep::{parse_depths, sweep_on, DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
-use ablation_playground::view::figures::{compare_svg, knockout_svg, panels_svg, sweep_svg};
-use ablation_playground::view::json::{attention_json, compare_json, sweep_json, Json};
+use ablation_playground::view::figures::{compare_svg, depth_width_svg, knockout_svg, panels_svg, sweep_svg};
+use ablation_playground::view::json::{attention_json, compare_json, depth_width_json, sweep_json, Json};
 use ablation_playground::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -48,6 +49,8 @@ fn usage() -> String {
          up to {MAX_SWEEP_DEPTHS} distinct integers from 1 to 96, comma-separated\n"
     );
     s += "  --knockout   after training, each layer in turn replaced by the identity, on the probe batch\n";
+    s += "  --depth-width  stacks of about these parameters (within 10%), deep and narrow to shallow and wide,\n";
+    s += "               each trained for --steps and timed (a step, and a character written) one after another\n";
     s += &format!(
         "  --threads N  train the comparisons' runs on up to N threads at once, with the same results \
          [{}, the available cores]; an integer from 1 to {MAX_THREADS}\n",
@@ -63,6 +66,7 @@ struct Options {
     dark: bool,
     compare: bool,
     knockout: bool,
+    depth_width: bool,
     attention: bool,
     /// The depths to sweep, if asked.
     sweep: Option<Vec<usize>>,
@@ -78,6 +82,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut svg_dir = None;
     let mut dark = false;
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
+    let mut depth_width = false;
     let mut threads = available_threads();
     let mut i = 0;
     while i < args.len() {
@@ -90,6 +95,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "compare" => Some(&mut compare),
             "knockout" => Some(&mut knockout),
             "attention" => Some(&mut attention),
+            "depth-width" => Some(&mut depth_width),
             _ => None,
         };
         if let Some(on) = switch {
@@ -144,7 +150,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
     }
     config.steps = steps;
     config.check_together().map_err(|e| format!("--{}: {}", find_flag_of(&e.name), e.message))?;
-    Ok(Options { config, steps, svg_dir, dark, compare, knockout, attention, sweep, threads })
+    Ok(Options { config, steps, svg_dir, dark, compare, knockout, attention, depth_width, sweep, threads })
+}
+
+/// Milliseconds since the first call: the clock of depth or width's timings.
+fn now() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64() * 1e3
 }
 
 /// The flag of a parameter named `name` (as the table spells it).
@@ -191,6 +203,13 @@ fn report(options: &Options) -> Result<String, String> {
         fields.push(("compare", compare_json(&entries)));
         if draw {
             figures.push(("compare", compare_svg(&entries, steps, dark).map_err(drawing_failed)?));
+        }
+    }
+    if options.depth_width {
+        let rows = depth_width_on(config, now);
+        fields.push(("depth_width", depth_width_json(&rows)));
+        if draw {
+            figures.push(("depth-width", depth_width_svg(&rows, dark).map_err(drawing_failed)?));
         }
     }
     if let Some(depths) = &options.sweep {

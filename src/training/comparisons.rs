@@ -6,6 +6,7 @@
 
 use crate::config::{Config, Pin};
 use crate::training::compare::four_combinations;
+use crate::training::depth_width::{shapes, ShapeOutcome};
 use crate::training::frame::Frame;
 use crate::training::job::{Job, Report};
 use crate::training::knockout::Knockout;
@@ -38,6 +39,8 @@ pub struct Comparisons {
     /// The sweep's slots are depth by depth, the four combinations at each.
     sweep: Option<Group>,
     knockout: Option<(usize, Slot)>,
+    /// Depth or width: one slot per shape, deepest first.
+    depth_width: Option<Group>,
 }
 
 /// One pin: its run's frame at the pin's step, or as far as it got (none before it starts).
@@ -94,6 +97,15 @@ pub struct ComparisonsState {
     pub compare: Option<CompareState>,
     pub sweep: Option<SweepState>,
     pub knockout: Option<KnockoutState>,
+    pub depth_width: Option<DepthWidthState>,
+}
+
+/// Depth or width: each shape as far as it got (`done` once its run and its timing are).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthWidthState {
+    pub config: Config,
+    pub steps: usize,
+    pub rows: Vec<(bool, ShapeOutcome)>,
 }
 
 fn outcome(slot: &Slot) -> Option<&Outcome> {
@@ -141,6 +153,16 @@ impl Comparisons {
         self.sweep = Some(Group { config: config.clone(), slots });
     }
 
+    /// Starts "depth or width" at `config`: its shapes (`depth_width::shapes`), each trained for
+    /// the configuration's own steps (replacing one under way).
+    pub fn start_depth_width(&mut self, config: &Config) {
+        let slots = shapes(config)
+            .into_iter()
+            .map(|shape| self.slot(Job::Shape { steps: shape.steps, config: shape }))
+            .collect();
+        self.depth_width = Some(Group { config: config.clone(), slots });
+    }
+
     /// Starts the knockout of the live run's stack (a `Job::Knockout`), replacing any other.
     pub fn start_knockout(&mut self, job: Job) {
         let Job::Knockout { step, .. } = job else { return };
@@ -155,12 +177,16 @@ impl Comparisons {
 
     fn slots(&self) -> impl Iterator<Item = &Slot> {
         // the knockout is one quick measurement; the sweep's many runs come last
-        let groups = [&self.compare, &self.sweep].into_iter().flatten().flat_map(|g| &g.slots);
+        let groups =
+            [&self.compare, &self.depth_width, &self.sweep].into_iter().flatten().flat_map(|g| &g.slots);
         self.knockout.iter().map(|(_, s)| s).chain(&self.pins).chain(groups)
     }
 
     fn slot_mut(&mut self, id: u32) -> Option<&mut Slot> {
-        let groups = [&mut self.compare, &mut self.sweep].into_iter().flatten().flat_map(|g| &mut g.slots);
+        let groups = [&mut self.compare, &mut self.depth_width, &mut self.sweep]
+            .into_iter()
+            .flatten()
+            .flat_map(|g| &mut g.slots);
         self.knockout.iter_mut().map(|(_, s)| s).chain(&mut self.pins).chain(groups).find(|s| s.id == id)
     }
 
@@ -199,6 +225,7 @@ impl Comparisons {
             (Job::Run { .. }, Report::Run(_))
                 | (Job::Pin(_), Report::Pin(_))
                 | (Job::Knockout { .. }, Report::Knockout(_))
+                | (Job::Shape { .. }, Report::Shape(_))
         );
         if !fits {
             return Err("a report of another kind than its job".into());
@@ -268,6 +295,17 @@ impl Comparisons {
             };
             KnockoutState { step: *step, done: s.done, result }
         });
-        ComparisonsState { pins, compare, sweep, knockout }
+        let depth_width = self.depth_width.as_ref().map(|g| {
+            let rows = g
+                .slots
+                .iter()
+                .map(|s| match (&s.report, &s.job) {
+                    (Some(Report::Shape(o)), _) => (s.done, o.clone()),
+                    (_, job) => (false, ShapeOutcome::pending(job.config())),
+                })
+                .collect();
+            DepthWidthState { config: g.config.clone(), steps: g.config.steps, rows }
+        });
+        ComparisonsState { pins, compare, sweep, knockout, depth_width }
     }
 }

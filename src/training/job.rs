@@ -5,11 +5,13 @@
 //! what it has so far; jobs and reports cross threads in the checked binary form below.
 
 use crate::config::{read_pins, write_pins, Config, Pin};
+use crate::training::depth_width::{Clock, ShapeOutcome, ShapeRun};
 use crate::training::frame::Frame;
 use crate::training::knockout::{Knockout, KnockoutInProgress};
 use crate::training::outcome::Outcome;
 use crate::training::report::{RunInProgress, TaskEnd};
 use crate::training::session::Session;
+use crate::training::train::Eval;
 use crate::training::train::Trainer;
 use crate::wire::{Reader, Writer};
 
@@ -23,6 +25,30 @@ pub enum Job {
     /// Each layer of the live run's stack at `step` knocked out in turn: `weights` are the
     /// stack's parameters in `Params::visit` order.
     Knockout { config: Config, step: usize, weights: Vec<f32> },
+    /// One shape of "depth or width": `config` trained for `steps` updates, timed.
+    Shape { config: Config, steps: usize },
+}
+
+/// The kinds of job, as their bytes name them (one number per kind, read and written here).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Run = 0,
+    Pin = 1,
+    Knockout = 2,
+    Shape = 3,
+}
+
+impl Kind {
+    fn read(r: &mut Reader) -> Result<Kind, String> {
+        Ok(match r.u32()? {
+            0 => Kind::Run,
+            1 => Kind::Pin,
+            2 => Kind::Knockout,
+            3 => Kind::Shape,
+            _ => return Err("an unknown kind of job".into()),
+        })
+    }
 }
 
 /// What a job has given so far: when `done`, its result.
@@ -31,13 +57,14 @@ pub enum Report {
     Run(Outcome),
     Pin(Box<Frame>),
     Knockout(Knockout),
+    Shape(ShapeOutcome),
 }
 
 impl Job {
     /// The configuration the job trains or measures.
     pub fn config(&self) -> &Config {
         match self {
-            Job::Run { config, .. } | Job::Knockout { config, .. } => config,
+            Job::Run { config, .. } | Job::Knockout { config, .. } | Job::Shape { config, .. } => config,
             Job::Pin(pin) => &pin.config,
         }
     }
@@ -54,6 +81,7 @@ enum Progress {
     Run(Box<RunInProgress>, bool),
     Pin(Box<Session>),
     Knockout(Box<Trainer<f32>>, KnockoutInProgress),
+    Shape(Box<ShapeRun>),
 }
 
 /// A job under way.
@@ -61,9 +89,19 @@ pub struct JobRunner {
     progress: Progress,
 }
 
+/// The clock of a runner made without one: a shape's times are then NaN.
+fn no_clock() -> f64 {
+    f64::NAN
+}
+
 impl JobRunner {
     /// Starts `job`: builds its stack and measures it at initialisation (about a step's work).
     pub fn new(job: Job) -> Result<JobRunner, String> {
+        Self::with_clock(job, no_clock)
+    }
+
+    /// `new`, with the clock a shape's times are read from.
+    pub fn with_clock(job: Job, clock: Clock) -> Result<JobRunner, String> {
         let progress = match job {
             Job::Run { config, steps, keep_loss } => {
                 // All four's runs keep their curve and write; the sweep's do neither
@@ -77,6 +115,7 @@ impl JobRunner {
                 let knocking = KnockoutInProgress::new(&mut trainer);
                 Progress::Knockout(trainer, knocking)
             }
+            Job::Shape { config, steps } => Progress::Shape(Box::new(ShapeRun::new(&config, steps, clock))),
         };
         Ok(JobRunner { progress })
     }
@@ -98,6 +137,9 @@ impl JobRunner {
             Progress::Knockout(trainer, knocking) => {
                 knocking.advance(trainer, max_steps);
             }
+            Progress::Shape(run) => {
+                run.advance(max_steps);
+            }
         }
         self.is_done()
     }
@@ -113,6 +155,7 @@ impl JobRunner {
             Progress::Run(run, _) => run.is_done(),
             Progress::Pin(session) => !session.running() && !session.recovering(),
             Progress::Knockout(_, knocking) => knocking.is_done(),
+            Progress::Shape(run) => run.is_done(),
         }
     }
 
@@ -128,6 +171,7 @@ impl JobRunner {
                 Report::Pin(Box::new(session.frame()))
             }
             Progress::Knockout(_, knocking) => Report::Knockout(knocking.result().clone()),
+            Progress::Shape(run) => Report::Shape(run.outcome()),
         }
     }
 
@@ -146,7 +190,7 @@ pub fn run_job(job: Job) -> Result<Report, String> {
 }
 
 const JOB_MAGIC: u32 = 0x314A_5041; // "APJ1"
-const REPORT_MAGIC: u32 = 0x3252_5041; // "APR2": outcomes carry their readout
+const REPORT_MAGIC: u32 = 0x3352_5041; // "APR3": outcomes carry their readout; shapes
 
 pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     o.config.write(w);
@@ -179,22 +223,22 @@ impl Job {
         let mut w = Writer(Vec::with_capacity(256));
         w.u32(JOB_MAGIC);
         w.u32(id);
+        w.u32(self.kind() as u32);
         match self {
             Job::Run { config, steps, keep_loss } => {
-                w.u32(0);
                 config.write(&mut w);
                 w.u64(*steps as u64);
                 w.u32(u32::from(*keep_loss));
             }
-            Job::Pin(pin) => {
-                w.u32(1);
-                write_pins(&mut w, std::slice::from_ref(pin));
-            }
+            Job::Pin(pin) => write_pins(&mut w, std::slice::from_ref(pin)),
             Job::Knockout { config, step, weights } => {
-                w.u32(2);
                 config.write(&mut w);
                 w.u64(*step as u64);
                 w.f32s(weights);
+            }
+            Job::Shape { config, steps } => {
+                config.write(&mut w);
+                w.u64(*steps as u64);
             }
         }
         w.0
@@ -205,38 +249,52 @@ impl Job {
     /// job carries every weight of the stack): what a worker checks before it starts the job.
     pub fn config_in(bytes: &[u8]) -> Result<Config, String> {
         let mut r = Reader { bytes, at: 0 };
-        if r.u32()? != JOB_MAGIC {
-            return Err("not a job".into());
+        let (_, kind) = header(&mut r)?;
+        match kind {
+            Kind::Pin => Ok(read_pin(&mut r)?.config),
+            // every other kind begins with its configuration (a knockout's weights follow)
+            Kind::Run | Kind::Knockout | Kind::Shape => Config::read(&mut r),
         }
-        let _id = r.u32()?;
-        match r.u32()? {
-            0 | 2 => Config::read(&mut r),
-            1 => {
-                let _pins = r.u64()?; // one, as `encode` writes a pin job
-                Config::read(&mut r)
-            }
-            _ => Err("an unknown kind of job".into()),
+    }
+
+    fn kind(&self) -> Kind {
+        match self {
+            Job::Run { .. } => Kind::Run,
+            Job::Pin(_) => Kind::Pin,
+            Job::Knockout { .. } => Kind::Knockout,
+            Job::Shape { .. } => Kind::Shape,
         }
     }
 
     pub fn decode(bytes: &[u8]) -> Result<(u32, Job), String> {
         let mut r = Reader { bytes, at: 0 };
-        if r.u32()? != JOB_MAGIC {
-            return Err("not a job".into());
-        }
-        let id = r.u32()?;
-        let job = match r.u32()? {
-            0 => Job::Run { config: Config::read(&mut r)?, steps: r.usize()?, keep_loss: r.u32()? != 0 },
-            1 => match read_pins(&mut r)?.pop() {
-                Some(pin) => Job::Pin(pin),
-                None => return Err("a pin job without its pin".into()),
-            },
-            2 => Job::Knockout { config: Config::read(&mut r)?, step: r.usize()?, weights: r.f32s()? },
-            _ => return Err("an unknown kind of job".into()),
+        let (id, kind) = header(&mut r)?;
+        let job = match kind {
+            Kind::Run => {
+                Job::Run { config: Config::read(&mut r)?, steps: r.usize()?, keep_loss: r.u32()? != 0 }
+            }
+            Kind::Pin => Job::Pin(read_pin(&mut r)?),
+            Kind::Knockout => {
+                Job::Knockout { config: Config::read(&mut r)?, step: r.usize()?, weights: r.f32s()? }
+            }
+            Kind::Shape => Job::Shape { config: Config::read(&mut r)?, steps: r.usize()? },
         };
         r.done()?;
         Ok((id, job))
     }
+}
+
+/// A job's header: the magic number, its id and its kind.
+fn header(r: &mut Reader) -> Result<(u32, Kind), String> {
+    if r.u32()? != JOB_MAGIC {
+        return Err("not a job".into());
+    }
+    Ok((r.u32()?, Kind::read(r)?))
+}
+
+/// A pin job's one pin, as `write_pins` wrote it.
+fn read_pin(r: &mut Reader) -> Result<Pin, String> {
+    read_pins(r)?.pop().ok_or_else(|| "a pin job without its pin".to_string())
 }
 
 impl Report {
@@ -247,18 +305,33 @@ impl Report {
         w.u32(u32::from(done));
         match self {
             Report::Run(o) => {
-                w.u32(0);
+                w.u32(Kind::Run as u32);
                 write_outcome(&mut w, o);
             }
             Report::Pin(frame) => {
-                w.u32(1);
+                w.u32(Kind::Pin as u32);
                 w.bytes(&frame.encode());
             }
             Report::Knockout(k) => {
-                w.u32(2);
+                w.u32(Kind::Knockout as u32);
                 w.f64(k.intact_loss);
                 w.f64s(&k.loss);
                 w.f64s(&k.output_change);
+            }
+            Report::Shape(s) => {
+                w.u32(Kind::Shape as u32);
+                s.config.write(&mut w);
+                w.u64(s.params as u64);
+                w.f64s(&s.loss);
+                w.u64(s.evals.len() as u64);
+                for e in &s.evals {
+                    w.u64(e.step as u64);
+                    w.f64(e.loss);
+                    w.f64(e.accuracy);
+                }
+                w.opt_usize(s.diverged_at);
+                w.f64(s.ms_per_step);
+                w.f64(s.ms_per_char);
             }
         }
         w.0
@@ -271,17 +344,35 @@ impl Report {
             return Err("not a job's report".into());
         }
         let (id, done) = (r.u32()?, r.u32()? != 0);
-        let report = match r.u32()? {
-            0 => Report::Run(read_outcome(&mut r)?),
-            1 => Report::Pin(Box::new(Frame::decode(r.bytes()?)?)),
-            2 => {
+        // a report is of its job's kind
+        let report = match Kind::read(&mut r)? {
+            Kind::Run => Report::Run(read_outcome(&mut r)?),
+            Kind::Pin => Report::Pin(Box::new(Frame::decode(r.bytes()?)?)),
+            Kind::Knockout => {
                 let k = Knockout { intact_loss: r.f64()?, loss: r.f64s()?, output_change: r.f64s()? };
                 if k.loss.len() != k.output_change.len() {
                     return Err("a knockout's lists differ in length".into());
                 }
                 Report::Knockout(k)
             }
-            _ => return Err("an unknown kind of report".into()),
+            Kind::Shape => {
+                let (config, params, loss) = (Config::read(&mut r)?, r.usize()?, r.f64s()?);
+                let n = r.len(24)?;
+                let evals = (0..n)
+                    .map(|_| Ok(Eval { step: r.usize()?, loss: r.f64()?, accuracy: r.f64()? }))
+                    .collect::<Result<Vec<_>, String>>()?;
+                let diverged_at = r.opt_usize()?;
+                let (ms_per_step, ms_per_char) = (r.f64()?, r.f64()?);
+                Report::Shape(ShapeOutcome {
+                    config,
+                    params,
+                    loss,
+                    evals,
+                    diverged_at,
+                    ms_per_step,
+                    ms_per_char,
+                })
+            }
         };
         r.done()?;
         Ok((id, done, report))

@@ -15,6 +15,7 @@ pub mod comparisons;
 pub mod copy_task;
 pub mod corpus;
 pub mod data;
+pub mod depth_width;
 pub mod frame;
 pub mod induction_task;
 pub mod initial_layers;

@@ -241,6 +241,11 @@ impl RunInProgress {
         self.trainer.diverged_at
     }
 
+    /// A sequence task's held-out measurements so far.
+    pub fn evals(&self) -> &[Eval] {
+        &self.trainer.evals
+    }
+
     /// The finished run as plain data (measured again on the probe batch, after the last
     /// step), and its trainer. Runs whatever steps are left first.
     pub fn finish(mut self) -> (Run, Trainer<f32>) {

@@ -2,7 +2,9 @@
 //! through the same chart code the page draws on its canvases (for `<noscript>`, print, and
 //! lesson images).
 
+use crate::config::TaskKind;
 use crate::model::lens::AttentionMaps;
+use crate::training::depth_width::ShapeOutcome;
 use crate::training::knockout::Knockout;
 use crate::training::loss_history::LossHistory;
 use crate::training::outcome::Outcome;
@@ -10,9 +12,12 @@ use crate::training::report::{self, Run};
 use crate::training::sweep::SweepSeries;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
+use crate::view::charts::depth_width::ShapeCurve;
 use crate::view::charts::loss::HeldOut;
+use crate::view::charts::short;
 use crate::view::charts::{self, compare::LossCurve, depth::DepthCurves, sweep::SweepCurve, Theme};
 use crate::view::lens_words::{attention_title, head_titles, readout_curves, readout_floors, readout_notes};
+use crate::view::shape_words::shape_label;
 use crate::view::words::{combination_name, histogram_subject, last_finite_state};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -118,6 +123,43 @@ pub fn draw_compare<'a, DB: DrawingBackend>(
         runs.iter().map(|o| combination_name(o.config.residual, o.config.norm)).collect();
     let curves: Vec<LossCurve> = runs.iter().zip(&labels).map(|(o, label)| LossCurve::of(o, label)).collect();
     charts::compare::draw(area, &curves, steps, theme)
+}
+
+/// Depth or width's chart from its shapes' runs (deepest first, a run in progress partial):
+/// held-out loss on a sequence task, the smoothed training loss on the regression.
+pub fn draw_depth_width<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    rows: &[ShapeOutcome],
+    steps: usize,
+    theme: &Theme,
+) -> charts::ChartResult {
+    let sequence = rows.first().is_some_and(|r| r.config.task != TaskKind::Teacher);
+    let curves: Vec<ShapeCurve> = rows
+        .iter()
+        .map(|r| {
+            let points = if sequence {
+                r.evals.iter().map(|e| (e.step, e.loss)).collect()
+            } else {
+                let history: LossHistory = r.loss.iter().copied().collect();
+                history.buckets().iter().map(|b| (b.start + b.count - 1, b.smooth)).collect()
+            };
+            ShapeCurve { label: shape_label(r), points }
+        })
+        .collect();
+    let what = if sequence { "held-out loss" } else { "training loss (smoothed)" };
+    let params = rows.first().map_or(0, |r| r.params);
+    let title = format!("{what} · depth × width at about {} parameters", short(params as f64));
+    charts::depth_width::draw(area, &title, &curves, steps, theme)
+}
+
+/// Depth or width as an SVG document.
+pub fn depth_width_svg(rows: &[ShapeOutcome], dark: bool) -> Result<String, String> {
+    let mut svg = String::new();
+    let steps = rows.iter().map(|r| r.config.steps).max().unwrap_or(1);
+    let area = SVGBackend::with_string(&mut svg, (SIZE.0 * 3 / 2, SIZE.1)).into_drawing_area();
+    draw_depth_width(&area, rows, steps, &theme(dark))?;
+    drop(area);
+    Ok(svg)
 }
 
 /// The depth sweep's two charts from its series, each named as the lesson names it: what the

@@ -6,6 +6,7 @@ use crate::model::lens::AttentionMaps;
 use crate::model::stats::Histogram;
 use crate::training::compare::switch_words;
 use crate::training::comparisons::ComparisonsState;
+use crate::training::depth_width::ShapeOutcome;
 use crate::training::frame::Frame;
 use crate::training::knockout::Knockout;
 use crate::training::outcome::Outcome;
@@ -261,6 +262,29 @@ pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
     ])
 }
 
+/// Depth or width as JSON: one object per shape, deepest first (a number not reached yet is
+/// NaN, so `null`).
+pub fn depth_width_json(rows: &[ShapeOutcome]) -> Json {
+    let row = |o: &ShapeOutcome| {
+        let mut fields = vec![
+            ("depth", Json::Int(o.config.depth as i128)),
+            ("width", Json::Int(o.config.width as i128)),
+            ("params", Json::Int(o.params as i128)),
+            ("final_loss", Json::Num(o.final_loss())),
+        ];
+        if o.config.task != TaskKind::Teacher {
+            fields.push(("val_loss", Json::Num(o.val_loss())));
+        }
+        fields.extend([
+            ("ms_per_step", Json::Num(o.ms_per_step)),
+            ("ms_per_char", Json::Num(o.ms_per_char)),
+            ("diverged_at", step_json(o.diverged_at)),
+        ]);
+        Json::Obj(fields)
+    };
+    Json::Arr(rows.iter().map(row).collect())
+}
+
 /// The comparisons for `.value` and the events: the pins (with their labels against `live`),
 /// All four's rows and the depth sweep, each `null` until started.
 pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
@@ -301,11 +325,20 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
         fields.insert(0, ("step", Json::Int(k.step as i128)));
         Json::Obj(fields)
     });
+    let depth_width = state.depth_width.as_ref().map_or(Json::Null, |d| {
+        let rows: Vec<ShapeOutcome> = d.rows.iter().map(|(_, o)| o.clone()).collect();
+        Json::Obj(vec![
+            ("steps", Json::Int(d.steps as i128)),
+            ("done", Json::Bool(d.rows.iter().all(|(done, _)| *done))),
+            ("runs", depth_width_json(&rows)),
+        ])
+    });
     Json::Obj(vec![
         ("pins", Json::Arr(pins.collect())),
         ("compare", compare),
         ("sweep", sweep),
         ("knockout", knockout),
+        ("depth_width", depth_width),
     ])
 }
 

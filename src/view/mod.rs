@@ -5,5 +5,6 @@ pub mod figures;
 pub mod json;
 pub mod lens_words;
 pub mod panels;
+pub mod shape_words;
 pub mod theme;
 pub mod words;

@@ -8,6 +8,7 @@ use crate::training::frame::Frame;
 use crate::view::charts::short;
 use crate::view::json::Json;
 use crate::view::lens_words::{attention_summary, head_sentences, readout_summary};
+use crate::view::shape_words::{depth_width_summary, depth_width_table};
 use crate::view::words::{self, combination_name};
 
 /// A table as rows of cells, the first its header.
@@ -134,6 +135,17 @@ pub fn panels_json(frame: Option<&Frame>, shown: &ComparisonsState) -> Json {
                 shown.sweep.is_some(),
                 shown.sweep.as_ref().map_or_else(|| "Not run yet.".into(), words::sweep_summary),
                 vec![("table", table_json(&shown.sweep.as_ref().map_or_else(Vec::new, words::sweep_table)))],
+            ),
+        ),
+        (
+            "depth-width",
+            comparison_panel(
+                shown.depth_width.is_some(),
+                shown.depth_width.as_ref().map_or_else(|| "Not run yet.".into(), depth_width_summary),
+                vec![(
+                    "table",
+                    table_json(&shown.depth_width.as_ref().map_or_else(Vec::new, depth_width_table)),
+                )],
             ),
         ),
         (

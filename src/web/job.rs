@@ -4,6 +4,16 @@
 use super::js_error;
 use crate::training::job::{self, JobRunner};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// `performance.now()` where the job runs (a worker of the pool, or the page): the clock of
+/// depth or width's times.
+fn now() -> f64 {
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance"))
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map_or(f64::NAN, |p| p.now())
+}
 
 #[wasm_bindgen]
 pub struct Job {
@@ -18,7 +28,7 @@ impl Job {
     pub fn new(bytes: &[u8]) -> Result<Job, JsError> {
         let (id, job) = job::Job::decode(bytes).map_err(js_error)?;
         super::check_text(job.config())?;
-        Ok(Job { id, runner: JobRunner::new(job).map_err(js_error)? })
+        Ok(Job { id, runner: JobRunner::with_clock(job, now).map_err(js_error)? })
     }
 
     #[wasm_bindgen(getter)]

@@ -12,7 +12,7 @@ use crate::training::job::Job;
 use crate::view::charts::loss::HeldOut;
 use crate::view::charts::Theme;
 use crate::view::charts::{self, depth::DepthCurves, Pinned};
-use crate::view::figures::{draw_compare, draw_sweep, held_out_parts};
+use crate::view::figures::{draw_compare, draw_depth_width, draw_sweep, held_out_parts};
 use crate::view::json::{comparisons_json, frame_json, value_json};
 use crate::view::lens_words::{attention_title, head_titles, readout_curves, readout_floors, readout_notes};
 use crate::view::panels::panels_json;
@@ -146,6 +146,13 @@ impl View {
         self.comparisons_changed();
     }
 
+    /// Starts "depth or width" at the settings' configuration.
+    #[wasm_bindgen(js_name = startDepthWidth)]
+    pub fn start_depth_width(&mut self, settings: &Settings) {
+        self.comparisons.start_depth_width(&settings.inner.config);
+        self.comparisons_changed();
+    }
+
     /// Starts the knockout of the live run from its worker's `Session.knockoutJob()`.
     #[wasm_bindgen(js_name = startKnockout)]
     pub fn start_knockout(&mut self, bytes: &[u8]) -> Result<(), JsError> {
@@ -268,6 +275,7 @@ impl View {
             "compare" => self.draw_compare(canvas, &theme),
             "sweep" => self.draw_sweep(canvas, &theme),
             "knockout" => self.draw_knockout(canvas, &theme),
+            "depth-width" => self.draw_depth_width(canvas, &theme),
             "histogram" => self.draw_histogram(canvas, &theme),
             "loss" => self.draw_loss(canvas, &theme),
             "depth" => self.draw_depth(canvas, &theme),
@@ -287,6 +295,12 @@ impl View {
     fn draw_sweep(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
         let Some(s) = &self.shown.sweep else { return Ok(()) };
         draw_on(canvas, |area| draw_sweep(area, &s.depths, &s.series, s.steps, theme))
+    }
+
+    fn draw_depth_width(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
+        let Some(d) = &self.shown.depth_width else { return Ok(()) };
+        let rows: Vec<_> = d.rows.iter().map(|(_, r)| r.clone()).collect();
+        draw_on(canvas, |area| draw_depth_width(area, &rows, d.steps, theme))
     }
 
     fn draw_knockout(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {

@@ -5,6 +5,7 @@
 pub mod attention;
 pub mod compare;
 pub mod depth;
+pub mod depth_width;
 pub mod histogram;
 pub mod knockout;
 pub mod loss;

@@ -1,0 +1,186 @@
+//! Depth or width: stacks of about the same parameter count, from deep and narrow to shallow
+//! and wide, trained on the same task and settings. Each run reports its loss (and held-out
+//! loss), its parameters, and two times on the machine that ran it: a training step, and a
+//! character written (one forward pass of a one-sequence stack over the context, as writing
+//! takes: depth's latency, since the layers run one after another). The time comes from a
+//! clock the caller hands in, so the core reads none itself.
+
+use crate::config::{Config, TaskKind};
+use crate::model::param::Params;
+use crate::model::stack::Stack;
+use crate::training::report::RunInProgress;
+use crate::training::train::Eval;
+use crate::training::writing::twin_config;
+
+/// A clock in milliseconds (`performance.now()` in the browser, `Instant` natively).
+pub type Clock = fn() -> f64;
+
+/// How far a shape's parameter count may be from the budget's.
+pub const TOLERANCE: f64 = 0.10;
+
+/// Forward passes timed for the latency of one character: at least this many, and as many as
+/// fit in `LATENCY_MS` (a browser's clock ticks in tenths of a millisecond, a pass at the text
+/// defaults takes about one), but none begun after `LATENCY_MAX_MS`.
+const LATENCY_PASSES: usize = 8;
+const LATENCY_MS: f64 = 100.0;
+const LATENCY_MAX_MS: f64 = 2000.0;
+/// ...and never more than this many (a clock too coarse to see them).
+const LATENCY_MAX_PASSES: usize = 4096;
+
+/// The parameters of `config`'s stack: every weight, norm gain and bias, the readout and the
+/// embeddings.
+pub fn parameters(config: &Config) -> usize {
+    let mut stack =
+        Stack::<f32>::unweighted(&Config { tokens: config.sequence(), context: 0, ..config.clone() });
+    let mut count = 0;
+    stack.visit(&mut |p| count += p.value.len());
+    count
+}
+
+/// The shapes compared for `config`: widths of half, the same and twice its own (those the
+/// table allows, multiples of 4 in 8..=128), each at the depth whose parameter count comes
+/// nearest to `config`'s, kept when within `TOLERANCE`; deepest first.
+pub fn shapes(config: &Config) -> Vec<Config> {
+    let budget = parameters(config) as f64;
+    let mut out: Vec<Config> = [config.width / 2, config.width, config.width * 2]
+        .into_iter()
+        .filter(|w| (8..=128).contains(w) && w % 4 == 0)
+        .filter_map(|width| {
+            let at = |depth| Config { depth, width, ..config.clone() };
+            let best = (1..=96)
+                .map(|depth| (depth, (parameters(&at(depth)) as f64 - budget).abs()))
+                .min_by(|a, b| a.1.total_cmp(&b.1))?;
+            (best.1 <= TOLERANCE * budget).then(|| at(best.0))
+        })
+        .collect();
+    out.sort_by_key(|c| std::cmp::Reverse(c.depth));
+    out.dedup();
+    out
+}
+
+/// Trains every shape of `config` for its steps, one after another (so that each is timed
+/// with the machine to itself), as the page's jobs do.
+pub fn depth_width_on(config: &Config, clock: Clock) -> Vec<ShapeOutcome> {
+    shapes(config)
+        .iter()
+        .map(|shape| {
+            let mut run = ShapeRun::new(shape, shape.steps, clock);
+            while !run.advance(usize::MAX) {}
+            run.outcome()
+        })
+        .collect()
+}
+
+/// One shape's run: what it measured (NaN where it has not yet).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeOutcome {
+    pub config: Config,
+    pub params: usize,
+    /// The loss of each step's batch before its update, then after the last.
+    pub loss: Vec<f64>,
+    /// A sequence task's held-out measurements.
+    pub evals: Vec<Eval>,
+    pub diverged_at: Option<usize>,
+    pub ms_per_step: f64,
+    /// One forward pass of a one-sequence stack over the context (NaN on the regression).
+    pub ms_per_char: f64,
+}
+
+impl ShapeOutcome {
+    pub fn pending(config: &Config) -> ShapeOutcome {
+        ShapeOutcome {
+            config: config.clone(),
+            params: parameters(config),
+            loss: Vec::new(),
+            evals: Vec::new(),
+            diverged_at: None,
+            ms_per_step: f64::NAN,
+            ms_per_char: f64::NAN,
+        }
+    }
+
+    /// The last loss (NaN until the run is done, or after a divergence).
+    pub fn final_loss(&self) -> f64 {
+        self.loss.last().copied().unwrap_or(f64::NAN)
+    }
+
+    /// The last held-out loss (NaN on the regression).
+    pub fn val_loss(&self) -> f64 {
+        self.evals.last().map_or(f64::NAN, |e| e.loss)
+    }
+}
+
+/// A shape's run under way: training timed step by step, then the latency timed one forward
+/// pass at a time (at depth 96 and a context of 256 one pass takes a third of a second).
+pub struct ShapeRun {
+    run: RunInProgress,
+    clock: Clock,
+    train_ms: f64,
+    /// The one-sequence stack the latency is timed on, and the passes timed so far.
+    twin: Option<(Stack<f32>, Vec<u32>)>,
+    passes: Vec<f64>,
+}
+
+impl ShapeRun {
+    pub fn new(config: &Config, steps: usize, clock: Clock) -> ShapeRun {
+        ShapeRun {
+            run: RunInProgress::new(config, steps).without_writing(),
+            clock,
+            train_ms: 0.0,
+            twin: None,
+            passes: Vec::new(),
+        }
+    }
+
+    /// The latency is timed: never on the regression (it writes nothing); else after at least
+    /// `LATENCY_PASSES` passes and `LATENCY_MS`, or once they took `LATENCY_MAX_MS`.
+    fn latency_done(&self) -> bool {
+        let spent: f64 = self.passes.iter().sum();
+        self.run.config().task == TaskKind::Teacher
+            || (self.passes.len() >= LATENCY_PASSES && spent >= LATENCY_MS)
+            || spent > LATENCY_MAX_MS
+            || self.passes.len() >= LATENCY_MAX_PASSES
+            || spent.is_nan() // no clock
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.run.is_done() && self.latency_done()
+    }
+
+    /// Takes up to `max_steps` more steps, or once trained one more timed forward pass.
+    pub fn advance(&mut self, max_steps: usize) -> bool {
+        if !self.run.is_done() {
+            let t0 = (self.clock)();
+            self.run.advance(max_steps);
+            self.train_ms += (self.clock)() - t0;
+        } else if !self.latency_done() {
+            let (stack, ids) = self.twin.get_or_insert_with(|| {
+                let twin = twin_config(self.run.config());
+                let ids = vec![0; twin.tokens];
+                (Stack::<f32>::new(&twin), ids)
+            });
+            let t0 = (self.clock)();
+            stack.forward_ids(ids);
+            self.passes.push((self.clock)() - t0);
+        }
+        self.is_done()
+    }
+
+    pub fn outcome(&self) -> ShapeOutcome {
+        let steps = self.run.loss().len().saturating_sub(1).max(1);
+        let timed = &self.passes;
+        ShapeOutcome {
+            config: self.run.config().clone(),
+            params: parameters(self.run.config()),
+            loss: self.run.loss().to_vec(),
+            evals: self.run.evals().to_vec(),
+            diverged_at: self.run.diverged_at(),
+            ms_per_step: if self.run.loss().is_empty() { f64::NAN } else { self.train_ms / steps as f64 },
+            ms_per_char: if timed.is_empty() || !self.latency_done() {
+                f64::NAN
+            } else {
+                timed.iter().sum::<f64>() / timed.len() as f64
+            },
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! Depth or width: each shape's loss over the steps (held-out on a sequence task, measured
+//! every 100 steps; the training loss, smoothed, on the regression), on a log axis, with a
+//! legend naming each shape with its parameters and times.
+
+use super::{
+    err, frame, legend, legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, short,
+    style_mesh, ChartResult, Corner, Theme,
+};
+use plotters::coord::combinators::BindKeyPoints;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// One shape's curve: its label and its (step, loss) points.
+pub struct ShapeCurve {
+    pub label: String,
+    pub points: Vec<(usize, f64)>,
+}
+
+/// `curves` deepest first; `steps` fixes the x axis, so it does not jump as runs fill in.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    curves: &[ShapeCurve],
+    steps: usize,
+    theme: &Theme,
+) -> ChartResult {
+    area.fill(&theme.background).map_err(err)?;
+    let colours = [theme.alert, theme.other, theme.now, theme.init];
+    let positive = |v: &f64| v.is_finite() && *v > 0.0;
+    let (lo, hi) = log_range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)));
+    let entries: Vec<(RGBColor, String)> =
+        curves.iter().enumerate().map(|(i, c)| (colours[i % 4], c.label.clone())).collect();
+    let width = legend_width(&entries);
+    let span = steps.max(1) as f64;
+    let taken: Vec<(f64, f64)> = curves
+        .iter()
+        .flat_map(|c| {
+            let points: Vec<(f64, f64)> =
+                c.points.iter().filter(|p| positive(&p.1)).map(|&(s, v)| (s as f64 / span, v)).collect();
+            plot_fractions(&points, lo, hi)
+        })
+        .collect();
+    let (corner, free) =
+        place_legend(area, entries.len(), width, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
+    let hi = raised_top(lo, hi, free);
+    let mut chart = frame(area, title.to_string(), theme)
+        .build_cartesian_2d(0..steps.max(1), (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
+        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    style_mesh(&mut mesh, theme);
+    mesh.x_labels(6).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
+    for (i, c) in curves.iter().enumerate() {
+        let line = c.points.iter().copied().filter(|p| positive(&p.1));
+        chart.draw_series(LineSeries::new(line, colours[i % 4].stroke_width(theme.px(2.0)))).map_err(err)?;
+    }
+    legend(area, chart.plotting_area().get_pixel_range(), corner, &entries, width, theme)?;
+    area.present().map_err(err)
+}

@@ -1,0 +1,98 @@
+//! Depth or width: the shapes compared have the budget's parameter count within 10%, from deep
+//! and narrow to shallow and wide; each run is the single run of its configuration, bit for bit.
+
+use ablation_playground::config::{copy_defaults, induction_defaults, text_defaults, Config};
+use ablation_playground::training::depth_width::{parameters, shapes, TOLERANCE};
+
+#[test]
+fn the_shapes_have_the_budgets_parameters_within_ten_percent() {
+    for config in [Config::default(), text_defaults(), copy_defaults(), induction_defaults()] {
+        let budget = parameters(&config) as f64;
+        let found = shapes(&config);
+        println!(
+            "{:?} {}: {:?}",
+            config.task,
+            budget,
+            found.iter().map(|c| (c.depth, c.width, parameters(c))).collect::<Vec<_>>()
+        );
+        assert!(found.len() >= 2, "{:?}: at least two shapes", config.task);
+        for s in &found {
+            let p = parameters(s) as f64;
+            assert!(
+                (p - budget).abs() <= TOLERANCE * budget,
+                "{:?} {}×{}: {p} against {budget}",
+                config.task,
+                s.depth,
+                s.width
+            );
+        }
+        assert!(
+            found.windows(2).all(|w| w[0].depth > w[1].depth && w[0].width < w[1].width),
+            "deep and narrow first"
+        );
+    }
+}
+
+#[test]
+fn each_shape_is_its_single_run_bit_for_bit_from_any_worker() {
+    use ablation_playground::training::depth_width::depth_width_on;
+    use ablation_playground::training::job::{Job, JobRunner, Report};
+    use ablation_playground::training::report::run;
+    let config = Config { steps: 60, context: 8, tokens: 64, ..copy_defaults() };
+    fn clock() -> f64 {
+        7.0 // a clock that never moves: the times are 0, the losses all that is compared
+    }
+    // (a few passes of the copy task's one-sequence stack: 4096 at most, as many as a clock
+    // too coarse to see them allows)
+    let rows = depth_width_on(&config, clock);
+    assert_eq!(rows.len(), shapes(&config).len());
+    for row in &rows {
+        let single = run(&row.config, 60);
+        let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&row.loss), bits(&single.loss), "{}×{}", row.config.depth, row.config.width);
+        let evals = &single.task.as_ref().unwrap().evals;
+        assert_eq!(&row.evals, evals);
+        assert_eq!(row.params, parameters(&row.config));
+        assert_eq!((row.ms_per_step, row.ms_per_char), (0.0, 0.0));
+        // the same job from its bytes, in slices, as a worker of the pool runs it
+        let (id, job) = Job::decode(&Job::Shape { config: row.config.clone(), steps: 60 }.encode(9)).unwrap();
+        assert_eq!((id, Job::config_in(&job.encode(9)).unwrap()), (9, row.config.clone()));
+        let mut runner = JobRunner::with_clock(job, clock).unwrap();
+        while !runner.advance(7) {}
+        let (_, done, report) = Report::decode(&runner.encoded_report(9)).unwrap();
+        let Report::Shape(from_job) = report else { panic!("a shape's report") };
+        assert!(done);
+        assert_eq!(&from_job, row);
+    }
+}
+
+#[test]
+fn the_cli_reports_each_shape() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ablate"))
+        .args(["--preset", "text", "--steps", "30", "--depth-width"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = r["depth_width"].as_array().unwrap();
+    let shapes: Vec<(u64, u64)> =
+        rows.iter().map(|x| (x["depth"].as_u64().unwrap(), x["width"].as_u64().unwrap())).collect();
+    assert_eq!(
+        shapes,
+        [(49, 16), (12, 32), (3, 64)],
+        "deep and narrow to shallow and wide at the text defaults"
+    );
+    for x in rows {
+        for field in ["params", "final_loss", "val_loss", "ms_per_step", "ms_per_char"] {
+            assert!(x[field].as_f64().is_some_and(|v| v > 0.0), "{field}: {x}");
+        }
+    }
+    // the regression has no held-out loss and writes nothing
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ablate"))
+        .args(["--steps", "5", "--depth-width"])
+        .output()
+        .unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &r["depth_width"][0];
+    assert!(first.get("val_loss").is_none() && first["ms_per_char"].is_null(), "{first}");
+}
