@@ -11,7 +11,7 @@ import traitlets
 
 from ablation_playground import PARAMS, PRESETS, Playground
 
-METHODS = ("play", "pause", "step", "reset", "pin", "compare", "sweep", "knockout")
+METHODS = ("play", "pause", "step", "reset", "pin", "compare", "sweep", "depth_width", "knockout")
 
 
 class Traits(unittest.TestCase):

@@ -296,7 +296,7 @@ impl Comparisons {
             KnockoutState { step: *step, done: s.done, result }
         });
         let depth_width = self.depth_width.as_ref().map(|g| {
-            let rows = g
+            let rows: Vec<(bool, ShapeOutcome)> = g
                 .slots
                 .iter()
                 .map(|s| match (&s.report, &s.job) {
@@ -304,7 +304,8 @@ impl Comparisons {
                     (_, job) => (false, ShapeOutcome::pending(job.config())),
                 })
                 .collect();
-            DepthWidthState { config: g.config.clone(), steps: g.config.steps, rows }
+            let steps = rows.first().map_or(g.config.steps, |(_, r)| r.config.steps);
+            DepthWidthState { config: g.config.clone(), steps, rows }
         });
         ComparisonsState { pins, compare, sweep, knockout, depth_width }
     }

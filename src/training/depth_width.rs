@@ -5,7 +5,7 @@
 //! takes: depth's latency, since the layers run one after another). The time comes from a
 //! clock the caller hands in, so the core reads none itself.
 
-use crate::config::{Config, TaskKind};
+use crate::config::{task_defaults, Config, TaskKind};
 use crate::model::param::Params;
 use crate::model::stack::Stack;
 use crate::training::report::RunInProgress;
@@ -39,9 +39,12 @@ pub fn parameters(config: &Config) -> usize {
 
 /// The shapes compared for `config`: widths of half, the same and twice its own (those the
 /// table allows, multiples of 4 in 8..=128), each at the depth whose parameter count comes
-/// nearest to `config`'s, kept when within `TOLERANCE`; deepest first.
+/// nearest to `config`'s, kept when within `TOLERANCE`; deepest first. Each trains for
+/// `config`'s steps, at most its task's own (a live run left to train a million steps would
+/// take them days).
 pub fn shapes(config: &Config) -> Vec<Config> {
     let budget = parameters(config) as f64;
+    let config = &Config { steps: config.steps.min(task_defaults(config.task).steps), ..config.clone() };
     let mut out: Vec<Config> = [config.width / 2, config.width, config.width * 2]
         .into_iter()
         .filter(|w| (8..=128).contains(w) && w % 4 == 0)

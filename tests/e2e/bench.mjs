@@ -1,6 +1,6 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--vs DIR]
+//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--vs DIR]
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
 //     only the comparisons' part; --tasks only the sequence tasks' part; --vs DIR alternates its pace and sweep figures with another
 //     build's site, for instance the last commit's, page by page, for paired ratios)
@@ -32,6 +32,7 @@ import {
 const QUICK = process.argv.includes('--quick');
 const ONLY_COMPARISONS = process.argv.includes('--comparisons');
 const ONLY_TASKS = process.argv.includes('--tasks');
+const ONLY_DEPTH = process.argv.includes('--depth');
 const TRAIN_SECONDS = QUICK ? 4 : 10;
 const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
@@ -323,6 +324,37 @@ async function comparisons(browser, server, row, out, problems) {
   }
 }
 
+/** What depth buys (`--depth` runs only this): the seconds from loading the induction preset
+ *  to 95% of its held-out symbols copied, and "Depth or width" at the text defaults: its
+ *  seconds, and the live run's pace while it trains against the same run alone. */
+async function depthBuys(browser, server, row, out, problems) {
+  out.push('| what depth buys | value |', '|---|---:|');
+  for (let i = 0; i < 2; i++) {
+    const t0 = Date.now();
+    const p = await open(browser, server, '/?preset=induction');
+    await p.page.waitForFunction(() => (window.ablationPlayground.value?.accuracy ?? 0) >= 0.95, null, { timeout: 180_000 });
+    const step = await p.page.evaluate(() => window.ablationPlayground.value.step);
+    problems.push(...p.problems);
+    await p.context.close();
+    row(`induction preset: load to 95% copied (run ${i + 1})`, `${((Date.now() - t0) / 1000).toFixed(1)} s (step ${step})`);
+  }
+  for (let i = 0; i < 2; i++) {
+    const p = await open(browser, server, '/?preset=text&steps=1000000');
+    await p.page.waitForTimeout(3000);
+    const alone = await window_(p.page, TRAIN_SECONDS);
+    const t0 = Date.now();
+    await p.page.evaluate(() => window.ablationPlayground.depthWidth());
+    const during = await window_(p.page, TRAIN_SECONDS);
+    await p.page.waitForFunction(() => window.ablationPlayground.value?.depth_width?.done, null, { timeout: 900_000 });
+    const seconds = (Date.now() - t0) / 1000;
+    problems.push(...p.problems);
+    await p.context.close();
+    row(`depth or width at the text defaults (run ${i + 1}): seconds; live steps/s alone → during`,
+      `${seconds.toFixed(1)} s; ${alone.stepsPerSecond.toFixed(0)} → ${during.stepsPerSecond.toFixed(0)} (${(100 * during.stepsPerSecond / alone.stepsPerSecond).toFixed(0)}%)`);
+  }
+  out.push('');
+}
+
 /** The sequence tasks' part of the benchmark (see main). */
 async function tasks(browser, server, row, out, problems) {
   const settings = [
@@ -355,6 +387,10 @@ async function main() {
   const problems = [];
   const row = (...cells) => out.push(`| ${cells.join(' | ')} |`);
   try {
+    if (ONLY_DEPTH) {
+      await depthBuys(browser, server, row, out, problems);
+      return;
+    }
     if (!ONLY_COMPARISONS && !ONLY_TASKS) {
       // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
       {

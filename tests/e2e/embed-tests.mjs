@@ -516,7 +516,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     // playground-update: detail has exactly the documented keys, and agrees with .value.
     await waitFor(page, () => window.updates.some((u) => u.detail.residual === 'off'), null, 'no playground-update after the Residual switch');
     const updates = await page.evaluate(() => window.updates);
-    const KEYS = ['act_std', 'compare', 'depth', 'diverged_at', 'knockout', 'loss', 'norm', 'pins', 'residual', 'step', 'sweep'];
+    const KEYS = ['act_std', 'compare', 'depth', 'depth_width', 'diverged_at', 'knockout', 'loss', 'norm', 'pins', 'residual', 'step', 'sweep'];
     for (const u of updates) {
       assert(sameJson(u.keys, KEYS), `playground-update detail keys ${u.keys.join(',')}, expected exactly ${KEYS.join(',')}`);
       for (const k of KEYS) assert(sameJson(u.detail[k], u.value[k]), `playground-update detail.${k} = ${u.detail[k]} but .value.${k} = ${u.value[k]}`);
@@ -775,14 +775,14 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
   // =======================================================================================
   // 8. The example lesson
 
-  test('the example lesson: seven live instances, prose buttons drive them, noscript figures exist', async ({ page, baseUrl }) => {
+  test('the example lesson: nine live instances, prose buttons drive them, noscript figures exist', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/www/lesson.html`);
     await waitFor(page, () => {
       const els = [...document.querySelectorAll('ablation-playground')];
-      return els.length === 7 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
-    }, null, async () => `expected seven mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
+      return els.length === 9 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
+    }, null, async () => `expected nine mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
     const ids = await page.evaluate(() => [...document.querySelectorAll('ablation-playground')].map((e) => e.id));
-    assert(sameJson(ids, ['four', 'deep', 'placement', 'knock', 'text', 'copy', 'lens']), `instances: ${ids}`);
+    assert(sameJson(ids, ['four', 'deep', 'placement', 'knock', 'text', 'copy', 'lens', 'induction', 'shapes']), `instances: ${ids}`);
     await waitElStatus(page, 'four', /^12 layers · Residual OFF · LayerNorm OFF · /, 15_000);
     // controls="..." hides what it does not list
     assert(await page.locator('#deep [data-control="depth"]').isHidden(), '#deep has controls without depth: its slider should be hidden');
@@ -848,6 +848,14 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     }, null, async () => `#lens after the post-norm button: ${JSON.stringify(await value(page, 'lens'))}`);
     await waitFor(page, () => document.getElementById('lens').value?.attention?.heads.length === 4, null, '#lens shows no attention maps', 30_000);
     assert(await page.locator('#lens [data-panel="readout"]').isVisible() && (await page.locator('#lens [data-panel="attention"]').isVisible()), '#lens shows the two lens panels');
+
+    // Section 7: the induction buttons set the depth; "Train depth or width" calls the method
+    await page.getByRole('button', { name: 'one attention layer' }).click();
+    await waitFor(page, () => document.getElementById('induction').value?.depth === 1, null, 'the induction instance at one layer');
+    await page.getByRole('button', { name: 'Train depth or width' }).click();
+    await page.locator('#shapes').scrollIntoViewIfNeeded();
+    await waitFor(page, () => document.getElementById('shapes').value?.depth_width?.runs.length === 3, null,
+      async () => `#shapes did not start depth or width: ${JSON.stringify((await value(page, 'shapes'))?.depth_width)}`, 30_000);
 
     // The <noscript> figures (and the playground page's): fetched and parsed as SVG. A
     // DOMParser document runs no scripts, so its <noscript> content is parsed as elements.

@@ -116,7 +116,7 @@ export default function registerHostTests({ test, assert, AssertionError }) {
           fg: getComputedStyle(s.querySelector('[data-el="status"]')).color,
           panel: getComputedStyle(s.querySelector('[data-panel="histogram"]')).backgroundColor,
           // every part the README names, present for a host's ::part()
-          parts: ['controls', 'status', 'caption', 'notice', 'error', 'panels', 'panel', 'histogram', 'loss', 'depth', 'compare', 'sweep', 'knockout']
+          parts: ['controls', 'status', 'caption', 'notice', 'error', 'panels', 'panel', 'histogram', 'loss', 'depth', 'readout', 'attention', 'writes', 'compare', 'sweep', 'depth-width', 'knockout']
             .filter((name) => !s.querySelector(`[part~="${name}"]`)),
         };
       });

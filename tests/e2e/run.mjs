@@ -38,6 +38,7 @@ import registerHostTests from './host-tests.mjs';
 import registerCompareTests from './compare-tests.mjs';
 import registerTaskTests from './task-tests.mjs';
 import registerLensTests from './lens-tests.mjs';
+import registerDepthTests from './depth-tests.mjs';
 import registerRealHostTests from './real-hosts.mjs';
 import registerNotebookTests from './notebook-tests.mjs';
 
@@ -821,7 +822,7 @@ for (const colorScheme of ['light', 'dark']) {
   }, { colorScheme });
 }
 
-test('axe-core finds no WCAG 2.2 AA violation in the example lesson (seven elements), the comparison panels and a sequence task\'s panels', async ({ page, baseUrl }) => {
+test('axe-core finds no WCAG 2.2 AA violation in the example lesson (nine elements), the comparison panels and a sequence task\'s panels', async ({ page, baseUrl }) => {
   await page.goto(`${baseUrl}/www/lesson.html`);
   await waitFor(page, () => [...document.querySelectorAll('ablation-playground')].every((e) => e.shadowRoot?.querySelector('[data-el="status"]')), null,
     'the lesson\'s elements were not mounted', 30_000);
@@ -865,6 +866,8 @@ registerCompareTests({ test, assert, AssertionError });
 registerTaskTests({ test, assert, AssertionError });
 // The lens: what each layer would predict, how much each changes the stream, the heads' maps.
 registerLensTests({ test, assert, AssertionError });
+// What depth buys: the induction task, and depth or width.
+registerDepthTests({ test, assert, AssertionError });
 
 registerRealHostTests({ test, assert, AssertionError });
 registerNotebookTests({ test, assert, AssertionError });

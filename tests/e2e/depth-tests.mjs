@@ -1,0 +1,60 @@
+// End-to-end tests of what depth buys (README, "What depth buys"): the induction task, which
+// needs two attention layers, with its panels; and "Depth or width", stacks of one parameter
+// budget from deep and narrow to shallow and wide, trained in the pool and timed.
+//
+// Registered into run.mjs's runner, so every test here also fails on any console error,
+// uncaught exception, failed request or visible error box.
+
+import { makeWaitFor } from './lib.mjs';
+
+export default function registerDepthTests({ test, assert, AssertionError }) {
+  const waitFor = makeWaitFor(AssertionError);
+  const value = (page) => page.evaluate(() => window.ablationPlayground.value);
+  const text = (page, name) => page.textContent(`[data-ap-root] [data-el="${name}"]`);
+
+  test('induction: the task trains two attention layers to repeat strings, marks mistakes and shows the two steps', async ({ page, load, note }) => {
+    await load('/?preset=induction');
+    const v = await value(page);
+    assert(v.task === 'induction' && v.sublayer === 'attention' && v.depth === 2 && v.context === 24, `the preset: ${JSON.stringify(v).slice(0, 300)}`);
+    assert((await page.locator('[data-ap-root] [data-el="task"]').inputValue()) === 'induction', 'the Task menu names it');
+    note('waiting for the strings to be repeated');
+    await waitFor(page, () => (window.ablationPlayground.value.accuracy ?? 0) >= 0.95, null,
+      async () => `the held-out symbols copied right stayed at ${(await value(page)).accuracy}`, 120_000);
+    const writes = await text(page, 'writes-text');
+    assert(writes.split('\n').length === 3 && writes.split('\n').every((l) => l.includes('|')), `three held-out strings and their repeats: ${writes}`);
+    assert(/% copied/.test(await text(page, 'status')), 'the status line says how much is copied');
+    // layer 1's heads look just after the current symbol's earlier occurrence
+    const select = page.locator('[data-ap-root] [data-panel="attention"] select');
+    assert(sameList(await select.locator('option').allTextContents(), ['0', '1']), 'both layers attend');
+    await select.selectOption('1');
+    await waitFor(page, () => /Looking just after the current symbol's earlier occurrence, where the symbol to write stands: head \d/.test(
+      document.querySelector('[data-ap-root] [data-el="attention-summary"]').textContent), null,
+      async () => `no look-up head named: ${await text(page, 'attention-summary')}`);
+  });
+
+  test('"Depth or width": the button trains stacks of one budget in the pool, with a sentence, a chart and a table', async ({ page, load, note }) => {
+    await load('/?depth=12&steps=300');
+    assert(!(await page.locator('[data-ap-root] [data-panel="depth-width"]').isVisible()), 'hidden until started');
+    await page.getByRole('button', { name: 'Depth or width', exact: true }).click();
+    assert(await page.locator('[data-ap-root] [data-panel="depth-width"]').isVisible(), 'shown once started');
+    note('waiting for every shape');
+    await waitFor(page, () => window.ablationPlayground.value.depth_width?.done, null, 'depth or width did not finish', 90_000);
+    const d = (await value(page)).depth_width;
+    assert(d.steps === 300 && d.runs.length >= 2, `the runs: ${JSON.stringify(d)}`);
+    const budget = d.runs.find((r) => r.depth === 12 && r.width === 32).params;
+    for (const r of d.runs) {
+      assert(Math.abs(r.params - budget) <= 0.1 * budget, `${r.depth} × ${r.width}: ${r.params} parameters against ${budget}`);
+      assert(r.final_loss > 0 && r.ms_per_step > 0 && r.ms_per_char === null, `${JSON.stringify(r)}`);
+    }
+    assert(d.runs[0].depth > d.runs.at(-1).depth && d.runs[0].width < d.runs.at(-1).width, 'deep and narrow first');
+    const summary = await text(page, 'depth-width-summary');
+    assert(/^After 300 steps, \d+ × \d+ ends lowest \(loss [0-9.e-]+\), against /.test(summary), `one sentence: ${summary}`);
+    assert((await page.locator('[data-ap-root] [data-el="depth-width"]').getAttribute('aria-label')) === summary, 'the canvas is named by it');
+    const rows = await page.locator('[data-ap-root] [data-el="depth-width-table"] tr').count();
+    assert(rows === d.runs.length + 1, `a header and a row per shape: ${rows}`);
+  });
+
+  function sameList(a, b) {
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+}
