@@ -387,11 +387,8 @@ async function main() {
   const problems = [];
   const row = (...cells) => out.push(`| ${cells.join(' | ')} |`);
   try {
-    if (ONLY_DEPTH) {
-      await depthBuys(browser, server, row, out, problems);
-      return;
-    }
-    if (!ONLY_COMPARISONS && !ONLY_TASKS) {
+    if (ONLY_DEPTH) await depthBuys(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH) {
       // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
       {
         const p = await open(browser, server, '/?depth=96');
@@ -463,16 +460,16 @@ async function main() {
       }
     }
     // 4. The comparisons.
-    if (!ONLY_TASKS) await comparisons(browser, server, row, out, problems);
+    if (!ONLY_TASKS && !ONLY_DEPTH) await comparisons(browser, server, row, out, problems);
     // 5. The sequence tasks: steps/s and frames/s at their defaults (and the teacher on the
     // same stack and tokens), the longest main-thread task, and the share of the worker's
     // time that writing the samples took.
-    if (!ONLY_COMPARISONS) await tasks(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_DEPTH) await tasks(browser, server, row, out, problems);
   } finally {
     await browser.close().catch(() => {});
     await server.close();
   }
-  const bundle = ONLY_COMPARISONS || ONLY_TASKS ? [] : await bundleSizes();
+  const bundle = ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH ? [] : await bundleSizes();
   if (bundle.length) out.push('| shipped file | raw / gzip -9 |', '|---|---:|');
   for (const b of bundle) row(`\`dist/${b.name}\``, `${kib(b.raw)} / ${kib(b.gzip)}`);
   const total = bundle.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });
