@@ -8,7 +8,7 @@ PARAMS = [
     ("norm", "choice", "pre", ("off", "pre", "post",), "normalisation: off, pre (x + F(LN(x))) or post (LN(x + F(x)))"),
     ("final_norm", "switch", True, (), "a pre-norm stack ends with a final norm before the readout (as GPT-2's ln_f)"),
     ("norm_kind", "choice", "layernorm", ("layernorm", "rmsnorm",), "LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)"),
-    ("task", "choice", "teacher", ("teacher", "text", "copy", "induction",), "what the stack learns: a random linear map, the next character of Shakespeare, a string copied after a separator, or a string of any length repeated (two attention layers)"),
+    ("task", "choice", "teacher", ("teacher", "text", "copy", "induction",), "what the stack learns: a random linear map, the next character of Shakespeare, a string copied after a separator, or a string repeated from any of its symbols (two attention layers)"),
     ("sublayer", "choice", "mlp", ("mlp", "ffn", "attention", "block",), "what each sublayer computes"),
     ("width", "int", 32, (), "features per token d"),
     ("tokens", "int", 64, (), "tokens per batch T, a multiple of the context"),

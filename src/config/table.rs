@@ -128,14 +128,9 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "task",
         label: "Task",
         kind: Kind::Choice(TASKS),
-        choice_labels: &[
-            "Regression (y = xA)",
-            "Text: next character",
-            "Copy a string",
-            "Induction: repeat a string",
-        ],
+        choice_labels: &["Regression (y = xA)", "Text: next character", "Copy a string", "Repeat a string"],
         help: "what the stack learns: a random linear map, the next character of Shakespeare, \
-               a string copied after a separator, or a string of any length repeated (two attention layers)",
+               a string copied after a separator, or a string repeated from any of its symbols (two attention layers)",
         get: |c| TASKS[c.task as usize].into(),
         set: |c, v| {
             c.task = [TaskKind::Teacher, TaskKind::Text, TaskKind::Copy, TaskKind::Induction][choice(v)]

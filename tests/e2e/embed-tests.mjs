@@ -852,7 +852,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     // Section 7: the induction buttons set the depth; "Train depth or width" calls the method
     await page.getByRole('button', { name: 'one attention layer' }).click();
     await waitFor(page, () => document.getElementById('induction').value?.depth === 1, null, 'the induction instance at one layer');
-    await page.getByRole('button', { name: 'Train depth or width' }).click();
+    await page.getByRole('button', { name: 'Spend the budget three ways' }).click();
     await page.locator('#shapes').scrollIntoViewIfNeeded();
     await waitFor(page, () => document.getElementById('shapes').value?.depth_width?.runs.length === 3, null,
       async () => `#shapes did not start depth or width: ${JSON.stringify((await value(page, 'shapes'))?.depth_width)}`, 30_000);

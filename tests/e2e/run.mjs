@@ -386,7 +386,7 @@ test('keyboard alone reaches and operates every control, with a visible focus ri
 
   // More: Enter opens it; its controls follow in the tab order.
   // The comparisons' buttons follow.
-  for (const name of ['pin', 'run-compare', 'run-sweep', 'run-knockout']) await tab(name);
+  for (const name of ['pin', 'run-compare', 'run-sweep', 'run-depth-width', 'run-knockout']) await tab(name);
   await tab('summary');
   await page.keyboard.press('Enter');
   assert(await page.locator('details[data-control="more"]').evaluate((d) => d.open), 'Enter on More should open it');
