@@ -4,6 +4,28 @@
 use ablation_playground::config::{copy_defaults, induction_defaults, text_defaults, Config};
 use ablation_playground::training::depth_width::{parameters, shapes, TOLERANCE};
 
+/// Every parameter of the whole stack, counted one by one.
+fn counted(config: &Config) -> usize {
+    use ablation_playground::model::param::Params;
+    use ablation_playground::model::stack::Stack;
+    let mut stack = Stack::<f32>::new(config);
+    let mut n = 0;
+    stack.visit(&mut |p| n += p.value.len());
+    n
+}
+
+#[test]
+fn parameters_are_the_stacks_own_count() {
+    for config in [Config::default(), text_defaults(), copy_defaults(), induction_defaults()] {
+        for depth in [1, 2, 3, 12, 49] {
+            for width in [16, 32, 64] {
+                let c = Config { depth, width, ..config.clone() };
+                assert_eq!(parameters(&c), counted(&c), "{:?} {depth} × {width}", c.task);
+            }
+        }
+    }
+}
+
 #[test]
 fn the_shapes_have_the_budgets_parameters_within_ten_percent() {
     for config in [Config::default(), text_defaults(), copy_defaults(), induction_defaults()] {

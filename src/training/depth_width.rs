@@ -6,7 +6,8 @@
 //! clock the caller hands in, so the core reads none itself.
 
 use crate::config::{task_defaults, Config, TaskKind};
-use crate::model::param::Params;
+use crate::model::layer::Layer;
+use crate::model::param::{Draw, Params};
 use crate::model::stack::Stack;
 use crate::training::report::RunInProgress;
 use crate::training::train::Eval;
@@ -28,13 +29,21 @@ const LATENCY_MAX_MS: f64 = 2000.0;
 const LATENCY_MAX_PASSES: usize = 4096;
 
 /// The parameters of `config`'s stack: every weight, norm gain and bias, the readout and the
-/// embeddings.
+/// embeddings. Counted on a stack of one layer and one more layer, not on the whole stack: a
+/// layer's count depends only on its index's parity (a block alternates attention and FFN),
+/// and `shapes` asks for every depth of three widths (on the page's thread, where 288 whole
+/// stacks took most of a second).
 pub fn parameters(config: &Config) -> usize {
-    let mut stack =
-        Stack::<f32>::unweighted(&Config { tokens: config.sequence(), context: 0, ..config.clone() });
-    let mut count = 0;
-    stack.visit(&mut |p| count += p.value.len());
-    count
+    fn count(params: &mut dyn Params<f32>) -> usize {
+        let mut n = 0;
+        params.visit(&mut |p| n += p.value.len());
+        n
+    }
+    let one = Config { depth: 1, tokens: config.sequence(), context: 0, ..config.clone() };
+    let layer = |index| count(&mut Layer::<f32>::with_draw(&one, index, &mut Draw::Zeros));
+    let (even, odd) = (layer(0), layer(1));
+    let fixed = count(&mut Stack::<f32>::unweighted(&one)) - even;
+    fixed + config.depth.div_ceil(2) * even + config.depth / 2 * odd
 }
 
 /// The shapes compared for `config`: widths of half, the same and twice its own (those the
