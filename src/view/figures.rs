@@ -127,12 +127,13 @@ pub fn draw_compare<'a, DB: DrawingBackend>(
 
 /// Depth or width's chart from its shapes' runs (deepest first, a run in progress partial):
 /// held-out loss on a sequence task, the smoothed training loss on the regression.
-pub fn draw_depth_width<DB: DrawingBackend>(
+pub fn draw_depth_width<'a, DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    rows: &[ShapeOutcome],
+    rows: impl IntoIterator<Item = &'a ShapeOutcome>,
     steps: usize,
     theme: &Theme,
 ) -> charts::ChartResult {
+    let rows: Vec<&ShapeOutcome> = rows.into_iter().collect();
     let sequence = rows.first().is_some_and(|r| r.config.task != TaskKind::Teacher);
     let curves: Vec<ShapeCurve> = rows
         .iter()

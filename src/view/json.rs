@@ -264,7 +264,7 @@ pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
 
 /// Depth or width as JSON: one object per shape, deepest first (a number not reached yet is
 /// NaN, so `null`).
-pub fn depth_width_json(rows: &[ShapeOutcome]) -> Json {
+pub fn depth_width_json<'a>(rows: impl IntoIterator<Item = &'a ShapeOutcome>) -> Json {
     let row = |o: &ShapeOutcome| {
         let mut fields = vec![
             ("depth", Json::Int(o.config.depth as i128)),
@@ -282,7 +282,7 @@ pub fn depth_width_json(rows: &[ShapeOutcome]) -> Json {
         ]);
         Json::Obj(fields)
     };
-    Json::Arr(rows.iter().map(row).collect())
+    Json::Arr(rows.into_iter().map(row).collect())
 }
 
 /// The comparisons for `.value` and the events: the pins (with their labels against `live`),
@@ -326,11 +326,10 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
         Json::Obj(fields)
     });
     let depth_width = state.depth_width.as_ref().map_or(Json::Null, |d| {
-        let rows: Vec<ShapeOutcome> = d.rows.iter().map(|(_, o)| o.clone()).collect();
         Json::Obj(vec![
             ("steps", Json::Int(d.steps as i128)),
             ("done", Json::Bool(d.rows.iter().all(|(done, _)| *done))),
-            ("runs", depth_width_json(&rows)),
+            ("runs", depth_width_json(d.rows.iter().map(|(_, o)| o))),
         ])
     });
     Json::Obj(vec![

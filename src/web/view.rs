@@ -299,8 +299,7 @@ impl View {
 
     fn draw_depth_width(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
         let Some(d) = &self.shown.depth_width else { return Ok(()) };
-        let rows: Vec<_> = d.rows.iter().map(|(_, r)| r.clone()).collect();
-        draw_on(canvas, |area| draw_depth_width(area, &rows, d.steps, theme))
+        draw_on(canvas, |area| draw_depth_width(area, d.rows.iter().map(|(_, r)| r), d.steps, theme))
     }
 
     fn draw_knockout(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
