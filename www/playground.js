@@ -21,9 +21,10 @@ export { isOff, showError } from './template.js';
 import { showError } from './template.js';
 
 const UPDATE_EVERY_MS = 250; // playground-update events for the host: often enough, not a flood
-/** While comparisons share the machine's cores with the live run, its panels are drawn at
- *  most this often (30 a second), leaving the drawing's time to the training. */
-const CROWDED_DRAW_MS = 33;
+/** While comparisons share the machine's cores with the live run, its training is drawn at
+ *  most this often (20 a second), leaving the drawing's time to the training and the jobs; a
+ *  frame that answers the reader (a new generation: a slider, a switch) is drawn at once. */
+const CROWDED_DRAW_MS = 50;
 
 /**
  * Mounts a playground into `root` (which receives TEMPLATE).
@@ -76,6 +77,7 @@ export function mount(root, bindings, options = {}) {
     frameRequested: false,
     /** When the panels were last drawn. */
     drawnAt: -Infinity,
+    drawnGeneration: -1,
     /** The newest frame's bytes, not yet drawn. */
     incoming: null,
     /** What to draw again: the live run's panels (a new frame, a command), the comparisons'
@@ -316,10 +318,16 @@ export function mount(root, bindings, options = {}) {
           }
         }
       }
-      const held = w.stale.live && !w.stale.comparisons && w.pool.crowded && now - w.drawnAt < CROWDED_DRAW_MS;
+      const held =
+        w.stale.live &&
+        !w.stale.comparisons &&
+        w.pool.crowded &&
+        view.generation === w.drawnGeneration &&
+        now - w.drawnAt < CROWDED_DRAW_MS;
       if (held) wake();
       else if ((w.stale.live || w.stale.comparisons) && view.hasFrame) {
         w.drawnAt = now;
+        w.drawnGeneration = view.generation;
         const stale = w.stale;
         w.stale = { live: false, comparisons: false };
         w.renderer.draw(now, stale);

@@ -234,17 +234,38 @@ async function sweepSeconds(page) {
   return ((await page.evaluate(() => performance.now())) - t0) / 1000;
 }
 
-/** The live run's steps/s at depth 96 alone, then while All four trains, on a fresh page. */
-async function paceWhileAllFour(browser, server, problems) {
-  const p = await open(browser, server, '/?depth=96');
-  await p.page.waitForTimeout(1500);
-  const alone = await liveRate(p.page, 3000);
-  await p.page.getByRole('button', { name: 'All four', exact: true }).click();
-  await p.page.waitForTimeout(500);
-  const during = await liveRate(p.page, 3000);
-  problems.push(...p.problems);
-  await p.context.close();
-  return { alone, during, ratio: during / alone };
+/**
+ * The live run's pace while a comparison trains: two fresh pages at `path` on the same timeline,
+ * one left alone and one where `start(page)` begins the comparison after `warmMs`; each counts
+ * its live steps over `windowMs`, `gapMs` after that moment. A live run's steps grow dearer as
+ * it trains (at the text defaults its steps/s fall by a fifth over its first 25 s with nothing
+ * else running), so "before the comparison" against "during it" on one page would count that
+ * as the comparison's cost. `order` says which page goes first; `after(page)` runs on the
+ * comparison's page before it closes.
+ */
+async function pairedPace(browser, server, path, { warmMs, gapMs, windowMs, start, after, order = 0 }, problems) {
+  const one = async (withComparison) => {
+    const p = await open(browser, server, path);
+    await p.page.waitForTimeout(warmMs);
+    const t0 = Date.now();
+    if (withComparison) await start(p.page);
+    await p.page.waitForTimeout(Math.max(0, gapMs - (Date.now() - t0)));
+    const rate = await liveRate(p.page, windowMs);
+    const extra = withComparison && after ? await after(p.page, t0) : null;
+    problems.push(...p.problems);
+    await p.context.close();
+    return { rate, extra };
+  };
+  const first = await one(order % 2 === 1);
+  const second = await one(order % 2 === 0);
+  const [alone, during] = order % 2 === 1 ? [second, first] : [first, second];
+  return { alone: alone.rate, during: during.rate, ratio: during.rate / alone.rate, extra: during.extra };
+}
+
+/** The live run's steps/s at depth 96 without and with All four (paired pages). */
+function paceWhileAllFour(browser, server, problems, order) {
+  const start = (page) => page.getByRole('button', { name: 'All four', exact: true }).click();
+  return pairedPace(browser, server, '/?depth=96', { warmMs: 1500, gapMs: 500, windowMs: 3000, start, order }, problems);
 }
 
 /** One depth sweep at the default settings on a fresh page (a finished sweep's state would
@@ -273,12 +294,12 @@ async function comparisons(browser, server, row, out, problems) {
     const paces = [];
     const basePaces = [];
     for (let k = 0; k < pairs; k++) {
-      if (base && k % 2 === 1) basePaces.push(await paceWhileAllFour(browser, base, problems));
-      paces.push(await paceWhileAllFour(browser, server, problems));
-      if (base && k % 2 === 0) basePaces.push(await paceWhileAllFour(browser, base, problems));
+      if (base && k % 2 === 1) basePaces.push(await paceWhileAllFour(browser, base, problems, k));
+      paces.push(await paceWhileAllFour(browser, server, problems, k));
+      if (base && k % 2 === 0) basePaces.push(await paceWhileAllFour(browser, base, problems, k));
     }
     const show = (ps) => ps.map((x) => `${x.alone.toFixed(0)} → ${x.during.toFixed(0)}`).join(', ');
-    row(`live steps/s at depth 96, alone → while All four trains (${pairs} pages)`, show(paces));
+    row(`live steps/s at depth 96, alone → while All four trains (${pairs} pairs of pages)`, show(paces));
     row("live run's pace while All four trains, median", `${(100 * median(paces.map((x) => x.ratio))).toFixed(0)}%`);
     if (base) {
       row(`the same in the base build (${process.argv[vsAt + 1]})`, show(basePaces));
@@ -326,7 +347,7 @@ async function comparisons(browser, server, row, out, problems) {
 
 /** What depth buys (`--depth` runs only this): the seconds from loading the induction preset
  *  to 95% of its held-out symbols copied, and "Depth or width" at the text defaults: its
- *  seconds, and the live run's pace while it trains against the same run alone. */
+ *  seconds, and the live run's pace while it trains against a page left alone (pairedPace). */
 async function depthBuys(browser, server, row, out, problems) {
   out.push('| what depth buys | value |', '|---|---:|');
   for (let i = 0; i < 2; i++) {
@@ -338,20 +359,20 @@ async function depthBuys(browser, server, row, out, problems) {
     await p.context.close();
     row(`induction preset: load to 95% copied (run ${i + 1})`, `${((Date.now() - t0) / 1000).toFixed(1)} s (step ${step})`);
   }
-  for (let i = 0; i < 2; i++) {
-    const p = await open(browser, server, '/?preset=text&steps=1000000');
-    await p.page.waitForTimeout(3000);
-    const alone = await window_(p.page, TRAIN_SECONDS);
-    const t0 = Date.now();
-    await p.page.evaluate(() => window.ablationPlayground.depthWidth());
-    const during = await window_(p.page, TRAIN_SECONDS);
-    await p.page.waitForFunction(() => window.ablationPlayground.value?.depth_width?.done, null, { timeout: 900_000 });
-    const seconds = (Date.now() - t0) / 1000;
-    problems.push(...p.problems);
-    await p.context.close();
-    row(`depth or width at the text defaults (run ${i + 1}): seconds; live steps/s alone → during`,
-      `${seconds.toFixed(1)} s; ${alone.stepsPerSecond.toFixed(0)} → ${during.stepsPerSecond.toFixed(0)} (${(100 * during.stepsPerSecond / alone.stepsPerSecond).toFixed(0)}%)`);
+  const start = (page) => page.evaluate(() => window.ablationPlayground.depthWidth());
+  const after = async (page, t0) => {
+    await page.waitForFunction(() => window.ablationPlayground.value?.depth_width?.done, null, { timeout: 900_000, polling: 250 });
+    return (Date.now() - t0) / 1000;
+  };
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await pairedPace(browser, server, '/?preset=text&steps=1000000', { warmMs: 3000, gapMs: 2000, windowMs: TRAIN_SECONDS * 1000, start, after, order: i }, problems);
+    runs.push(r);
+    row(`depth or width at the text defaults (pair ${i + 1}): seconds; live steps/s alone → during`,
+      `${r.extra.toFixed(1)} s; ${r.alone.toFixed(0)} → ${r.during.toFixed(0)} (${(100 * r.ratio).toFixed(0)}%)`);
   }
+  row('depth or width: median seconds; median of the paired paces',
+    `${median(runs.map((r) => r.extra)).toFixed(1)} s; ${(100 * median(runs.map((r) => r.ratio))).toFixed(0)}%`);
   out.push('');
 }
 

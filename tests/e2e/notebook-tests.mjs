@@ -105,13 +105,14 @@ export default function registerNotebookTests({ test, assert, AssertionError }) 
     await waitFor(page, () => (document.querySelector('#out ablation-playground')?.value?.step ?? 0) > 0 || document.querySelector('#out ablation-playground')?.value?.norm === 'post', null, 'the new view did not start');
   });
 
-  test('notebook: a real JupyterLab from PyPI runs the Playground, follows a trait set from a cell, and writes a slider move back to the kernel', async ({ page, problems }) => {
+  test('notebook: a real JupyterLab from PyPI runs the Playground, follows a trait set from a cell, and writes a slider move back to the kernel, and starts depth or width from a method', async ({ page, problems }) => {
     const dir = await mkdtemp(join(tmpdir(), 'ap-lab-'));
     const port = await freePort();
     const cells = [
       'from ablation_playground import Playground\nw = Playground(depth=6, residual=False, panels="histogram,loss")\nw',
       'w.norm = "post"',
       'print("depth is", w.depth)',
+      'w.depth_width()',
     ];
     const notebook = {
       cells: cells.map((source) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source })),
@@ -167,6 +168,10 @@ export default function registerNotebookTests({ test, assert, AssertionError }) 
       const output = () => page.locator('.jp-Notebook .jp-Cell').nth(2).locator('.jp-OutputArea').textContent().catch(() => '');
       await waitFor(page, (d) => [...document.querySelectorAll('.jp-Notebook .jp-Cell')][2]?.querySelector('.jp-OutputArea')?.textContent.includes(`depth is ${d}`), depth,
         async () => `the kernel did not hear the slider (depth ${depth}): ${await output()}`, 20_000);
+      // a method called from a cell: depth or width starts, and its panel shows
+      await run(3);
+      await waitFor(page, () => (document.querySelector('ablation-playground').value?.depth_width?.runs?.length ?? 0) > 0, null,
+        async () => `w.depth_width() did not start depth or width: ${JSON.stringify(await page.evaluate(() => document.querySelector('ablation-playground').value?.depth_width ?? null))}`, 30_000);
     } finally {
       // leave JupyterLab's page first: it saves its workspace to a server about to go, and
       // requests of its own cut short by leaving (its busy favicon) are not the widget's
