@@ -562,3 +562,86 @@ fn svg_export_draws_the_lens_panels() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Without `--steps` the CLI trains what the page trains: the preset's or the task's own count
+/// (the regression 5000, text 3000, copy 1000, induction 3000), and its comparisons the page's
+/// count for the task. `--steps` still sets both.
+#[test]
+fn steps_default_to_the_presets_count_as_on_the_page() {
+    let loss_len = |r: &Value| r["loss"].as_array().unwrap().len() - 1; // the loss at 0..=steps
+    for (preset, steps) in [("copy", 1000), ("induction", 3000)] {
+        let r = report(&["--preset", preset, "--depth", "1", "--sublayer", "attention"]);
+        assert_eq!(loss_len(&r), steps, "{preset}");
+        let last = r["task"]["val_loss"].as_array().unwrap().last().unwrap()[0].as_u64().unwrap();
+        assert_eq!(last as usize, steps, "{preset}: the last held-out measurement");
+    }
+    let r = report(&["--depth", "1", "--width", "8", "--tokens", "4"]);
+    assert_eq!(loss_len(&r), 5000, "the regression, as the page's default");
+    let r = report(&["--depth", "1", "--width", "8", "--tokens", "4", "--steps", "20"]);
+    assert_eq!(loss_len(&r), 20, "an explicit --steps");
+    // All four: the page's count for the task, unless --steps says
+    let curve = |r: &Value| r["compare"][0]["loss"].as_array().unwrap().len() - 1;
+    let r = report(&[
+        "--preset",
+        "copy",
+        "--depth",
+        "1",
+        "--sublayer",
+        "attention",
+        "--steps",
+        "10",
+        "--compare",
+    ]);
+    assert_eq!(curve(&r), 10);
+    let r = report(&["--preset", "copy", "--depth", "1", "--sublayer", "attention", "--compare"]);
+    assert_eq!(curve(&r), 500, "copy's All four on the page trains 500 steps");
+}
+
+/// `--task` does what the page's Task menu does: the task's defaults, keeping the depth, the
+/// switches, the norm's kind and the seed; the other flags adjust them, wherever they stand.
+#[test]
+fn task_applies_the_tasks_defaults_as_the_pages_menu() {
+    let r = report(&["--task", "text", "--steps", "0"]);
+    let c = &r["config"];
+    assert_eq!(
+        (c["sublayer"].as_str(), c["tokens"].as_u64(), c["context"].as_u64()),
+        (Some("block"), Some(128), Some(32))
+    );
+    let r = report(&[
+        "--depth",
+        "3",
+        "--residual",
+        "off",
+        "--norm",
+        "post",
+        "--seed",
+        "7",
+        "--task",
+        "induction",
+        "--steps",
+        "0",
+    ]);
+    let c = &r["config"];
+    assert_eq!(
+        (c["depth"].as_u64(), c["residual"].as_str(), c["norm"].as_str(), c["seed"].as_u64()),
+        (Some(3), Some("off"), Some("post"), Some(7))
+    );
+    assert_eq!(
+        (c["sublayer"].as_str(), c["lr"].as_f64(), c["context"].as_u64()),
+        (Some("attention"), Some(0.003), Some(24))
+    );
+    let before = report(&["--tokens", "48", "--task", "copy", "--steps", "2"]);
+    let after = report(&["--task", "copy", "--tokens", "48", "--steps", "2"]);
+    assert_eq!(before, after, "the flags adjust the task's defaults wherever they stand");
+    assert_eq!(after["config"]["tokens"], 48);
+    // after a preset: the preset's switches and depth, the task's defaults
+    let r = report(&["--preset", "explode", "--task", "copy", "--steps", "0"]);
+    let c = &r["config"];
+    assert_eq!(
+        (c["residual"].as_str(), c["gain"].as_f64(), c["sublayer"].as_str()),
+        (Some("off"), Some(1.0), Some("block"))
+    );
+    let out = ablate(&["--task", "poetry"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("ablate: --task:"));
+}

@@ -4,7 +4,7 @@
 
 use ablation_playground::config::{parse_pins, Config, NormPlacement, Pin};
 use ablation_playground::training::compare::compare;
-use ablation_playground::training::comparisons::{Comparisons, COMPARISON_STEPS};
+use ablation_playground::training::comparisons::{comparison_steps, Comparisons};
 use ablation_playground::training::job::{Job, JobRunner, Report};
 use ablation_playground::training::knockout::knockout;
 use ablation_playground::training::report::{run, trained};
@@ -89,9 +89,10 @@ fn a_pin_is_its_run_recomputed_from_the_seed() {
 #[test]
 fn all_four_and_the_sweep_from_any_number_of_workers_equal_their_single_runs() {
     let config = Config { norm: NormPlacement::Post, ..small(3) };
-    let single_compare = compare(&config, COMPARISON_STEPS);
+    let single_compare = compare(&config, comparison_steps(config.task));
     let single_sweep =
-        sweep(&Config { depth: 1, ..config.clone() }, &DEFAULT_SWEEP_DEPTHS, COMPARISON_STEPS).unwrap();
+        sweep(&Config { depth: 1, ..config.clone() }, &DEFAULT_SWEEP_DEPTHS, comparison_steps(config.task))
+            .unwrap();
     for workers in [1, 3] {
         let mut comparisons = Comparisons::default();
         comparisons.start_compare(&config);
@@ -100,7 +101,7 @@ fn all_four_and_the_sweep_from_any_number_of_workers_equal_their_single_runs() {
         assert!(run_pool(&mut comparisons, workers, 97) > 0);
         let state = comparisons.state();
         let c = state.compare.as_ref().unwrap();
-        assert_eq!(c.steps, COMPARISON_STEPS);
+        assert_eq!(c.steps, comparison_steps(config.task));
         for (row, single) in c.rows.iter().zip(&single_compare) {
             assert!(row.done);
             let row = &row.run;

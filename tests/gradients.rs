@@ -13,6 +13,7 @@ use ablation_playground::model::param::{Draw, Param, Params};
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::model::scratch::Scratch;
 use ablation_playground::model::stack::{outputs, Stack};
+use ablation_playground::model::sublayer::InitGain;
 use ablation_playground::training::data::DataStream;
 use ablation_playground::training::report::Snapshot;
 use ablation_playground::training::train::Trainer;
@@ -24,8 +25,13 @@ fn random(r: usize, c: usize, rng: &mut Rng) -> DMatrix<f64> {
     DMatrix::from_fn(r, c, |_, _| rng.normal())
 }
 
-fn assert_close(analytic: f64, numeric: f64, scale: f64, what: &str) {
-    let tol = 1e-6 * (analytic.abs() + numeric.abs()) + 1e-7 * scale;
+/// `loss` is the loss's size: a central difference of it cannot resolve slopes below
+/// ε_machine·|loss|/δ (its two values round apart by that much), whatever the gradient's scale.
+/// This matters only where the gradient itself is that small (DeepNorm without residual at
+/// depth 6: ∂L/∂x ≈ 3e-7, a hundred-thousandth of the weights').
+fn assert_close(analytic: f64, numeric: f64, scale: f64, loss: f64, what: &str) {
+    let rounding = f64::EPSILON * loss.abs() / EPS;
+    let tol = 1e-6 * (analytic.abs() + numeric.abs()) + 1e-7 * scale + rounding;
     assert!(
         (analytic - numeric).abs() <= tol,
         "{what}: analytic {analytic:e} vs finite difference {numeric:e} (scale {scale:e})"
@@ -67,6 +73,7 @@ fn check_params<M: Params<f64>>(
                 g.as_slice()[e],
                 (up - down) / (2.0 * EPS),
                 scale,
+                up.abs().max(down.abs()),
                 &format!("{what} param {i}[{e}]"),
             );
         }
@@ -86,7 +93,8 @@ fn check_input(
         x.as_mut_slice()[e] -= 2.0 * EPS;
         let down = loss(x);
         x.as_mut_slice()[e] += EPS;
-        assert_close(dx.as_slice()[e], (up - down) / (2.0 * EPS), scale, &format!("{what} input[{e}]"));
+        let size = up.abs().max(down.abs());
+        assert_close(dx.as_slice()[e], (up - down) / (2.0 * EPS), scale, size, &format!("{what} input[{e}]"));
     }
 }
 
@@ -173,10 +181,14 @@ fn sublayer_gradients() {
     let mut rng = Draw::fresh(Rng::new(2, Stream::Layer(0)));
     check_op(Mlp::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "mlp (relu)");
     check_op(Ffn::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "ffn (gelu)");
-    check_op(Attention::<f64>::new(7, 7, 8, 1.0, &mut rng), 7, 8, 8, "attention");
+    let one = InitGain { gain: 1.0, branch: 1.0 };
+    check_op(Attention::<f64>::new(7, 7, 8, one, &mut rng), 7, 8, 8, "attention");
     // batches of several sequences: a token sees only its own sequence's earlier tokens
-    check_op(Attention::<f64>::new(8, 4, 8, 1.0, &mut rng), 8, 8, 8, "attention, 2 sequences of 4");
-    check_op(Attention::<f64>::new(9, 3, 8, 1.0, &mut rng), 9, 8, 8, "attention, 3 sequences of 3");
+    check_op(Attention::<f64>::new(8, 4, 8, one, &mut rng), 8, 8, 8, "attention, 2 sequences of 4");
+    check_op(Attention::<f64>::new(9, 3, 8, one, &mut rng), 9, 8, 8, "attention, 3 sequences of 3");
+    // DeepNorm's smaller values and output
+    let deep = InitGain { gain: 1.0, branch: 0.4 };
+    check_op(Attention::<f64>::new(7, 7, 8, deep, &mut rng), 7, 8, 8, "attention, DeepNorm's gains");
 }
 
 /// The sequence tasks' whole model, ids → embeddings → stack → unembedding → cross-entropy
@@ -189,6 +201,8 @@ fn whole_stack_gradients_on_the_sequence_tasks() {
         (TaskKind::Copy, SublayerKind::Attention, false, NormPlacement::Post),
         (TaskKind::Text, SublayerKind::Block, true, NormPlacement::Pre),
         (TaskKind::Text, SublayerKind::Mlp, true, NormPlacement::Off),
+        (TaskKind::Text, SublayerKind::Block, true, NormPlacement::Sandwich),
+        (TaskKind::Copy, SublayerKind::Block, true, NormPlacement::DeepNorm),
     ] {
         let config = Config {
             task,
@@ -229,13 +243,23 @@ fn all_configs() -> Vec<Config> {
     let mut out = Vec::new();
     for depth in [1, 2, 6] {
         for residual in [true, false] {
-            for norm in [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post] {
+            for norm in [
+                NormPlacement::Off,
+                NormPlacement::Pre,
+                NormPlacement::Post,
+                NormPlacement::Sandwich,
+                NormPlacement::DeepNorm,
+            ] {
                 for norm_kind in [NormKind::LayerNorm, NormKind::RmsNorm] {
                     if norm == NormPlacement::Off && norm_kind == NormKind::RmsNorm {
                         continue;
                     }
-                    // only a pre-norm stack has a final norm to switch off
-                    let finals: &[bool] = if norm == NormPlacement::Pre { &[true, false] } else { &[true] };
+                    // only a pre-norm or sandwich stack has a final norm to switch off
+                    let finals: &[bool] = if matches!(norm, NormPlacement::Pre | NormPlacement::Sandwich) {
+                        &[true, false]
+                    } else {
+                        &[true]
+                    };
                     for &final_norm in finals {
                         for sublayer in [
                             SublayerKind::Mlp,
@@ -268,8 +292,11 @@ fn all_configs() -> Vec<Config> {
 #[test]
 fn whole_stack_gradients_under_every_switch_combination() {
     let configs = all_configs();
-    // per depth and residual: norm off, pre (2 kinds × final norm on/off), post (2 kinds)
-    assert_eq!(configs.len(), 3 * 2 * (1 + 4 + 2) * 4);
+    // per depth and residual: norm off, pre and sandwich (2 kinds × final norm on/off each),
+    // post and deepnorm (2 kinds each)
+    assert_eq!(configs.len(), 3 * 2 * (1 + 4 + 2 + 4 + 2) * 4);
+    // DeepNorm's α and β differ from 1 at depth 2 and 6 (at depth 1, α = 1)
+    assert!(configs.iter().any(|c| c.residual_scale() > 1.5 && c.branch_gain() < 0.5));
     assert!(configs.iter().any(|c| c.has_final_norm()) && configs.iter().any(|c| !c.has_final_norm()));
     for config in configs {
         let what = format!("{config:?}");

@@ -363,3 +363,114 @@ fn tokens_are_standard_normal_and_the_teachers_targets_have_unit_variance() {
         std * std
     );
 }
+
+/// The two placements lesson 000 names, layer by layer against their equations, built from
+/// the layer's own norms and sublayer run one after another: the sandwich `x + LN₂(F(LN₁(x)))`
+/// (without residual `LN₂(F(LN₁(x)))`) and DeepNorm `LN(α·x + F(x))` with α = L^¼ (without
+/// residual `LN(F(x))`).
+#[test]
+fn sandwich_and_deepnorm_layers_follow_their_equations() {
+    for norm in [NormPlacement::Sandwich, NormPlacement::DeepNorm] {
+        for residual in [true, false] {
+            for sublayer in [SublayerKind::Ffn, SublayerKind::Attention] {
+                let config = Config { depth: 16, residual, norm, sublayer, ..Config::default() };
+                let what = format!("{norm:?} residual {residual} {sublayer:?}");
+                let mut stack = Stack::<f32>::new(&config);
+                let layer = &mut stack.layers[3];
+                let mut rng = Rng::new(2, Stream::Probe);
+                let x = random(config.tokens, config.width, 3.0, 0.5, &mut rng);
+                let mut y = DMatrix::zeros(config.tokens, config.width);
+                let (mut f, mut ln) = (layer.sublayer.clone(), layer.norm.clone().expect("a norm"));
+                let mut after = layer.norm_after.clone();
+                assert_eq!(
+                    after.is_some(),
+                    norm == NormPlacement::Sandwich,
+                    "{what}: a second norm only in a sandwich"
+                );
+                layer.forward(&x, &mut y);
+                let m = || DMatrix::<f32>::zeros(config.tokens, config.width);
+                let mut want = m();
+                if norm == NormPlacement::Sandwich {
+                    let (mut a, mut b) = (m(), m());
+                    ln.forward(&x, &mut a);
+                    f.forward(&a, &mut b);
+                    after.as_mut().unwrap().forward(&b, &mut want);
+                    if residual {
+                        want += &x;
+                    }
+                } else {
+                    let alpha = 16f32.powf(0.25);
+                    assert_eq!(config.residual_scale(), 2.0, "α = 16^¼");
+                    let mut s = m();
+                    f.forward(&x, &mut s);
+                    if residual {
+                        s.iter_mut().zip(x.iter()).for_each(|(s, &x)| *s += alpha * x);
+                    }
+                    ln.forward(&s, &mut want);
+                }
+                assert_eq!(y, want, "{what}");
+                // and the stream leaves the layer normalised exactly when the placement says so
+                let top = token(&y, 0);
+                let (_, std) = mean_and_std(&top);
+                if norm == NormPlacement::DeepNorm || !residual {
+                    assert!((std - 1.0).abs() < 1e-3, "{what}: std {std} after the layer's last norm");
+                } else {
+                    assert!(
+                        (std - 1.0).abs() > 0.5,
+                        "{what}: std {std}: the sandwich's stream is not normalised"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// DeepNorm draws the weights that write a branch's output β = (4L)^-¼ times smaller (DeepNet's
+/// (8N)^-¼ for N two-sublayer blocks): an FFN's both maps, attention's values and output, but
+/// not its queries and keys. Every other placement draws the same bits as before.
+#[test]
+fn deepnorm_draws_the_branch_smaller_and_leaves_queries_and_keys() {
+    let values = |m: &DMatrix<f32>| m.iter().map(|&w| w as f64).collect::<Vec<f64>>();
+    let (depth, d) = (64, 64);
+    let config = Config {
+        depth,
+        width: d,
+        sublayer: SublayerKind::Block,
+        norm: NormPlacement::DeepNorm,
+        ..Config::default()
+    };
+    let beta = config.branch_gain();
+    assert!((beta - 256f64.powf(-0.25)).abs() < 1e-15 && (beta - 0.25).abs() < 1e-15, "β = (4·64)^-¼ = 1/4");
+    let stack = Stack::<f32>::new(&config);
+    let (mut qk, mut vo, mut up, mut down) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for layer in &stack.layers {
+        match &layer.sublayer {
+            Sublayer::Attention(a) => {
+                qk.extend(values(&a.wq.weight.value).into_iter().chain(values(&a.wk.weight.value)));
+                vo.extend(values(&a.wv.weight.value).into_iter().chain(values(&a.wo.weight.value)));
+            }
+            Sublayer::Ffn(f) => {
+                up.extend(values(&f.up.weight.value));
+                down.extend(values(&f.down.weight.value));
+            }
+            Sublayer::Mlp(_) => unreachable!("a block stack"),
+        }
+    }
+    let s = 1.0 / (d as f64).sqrt();
+    assert_normal(&qk, s, "queries and keys: gain 1");
+    assert_normal(&vo, beta * s, "values and output: β");
+    assert_normal(&up, beta * s, "FFN up: β");
+    assert_normal(&down, beta / (4.0 * d as f64).sqrt(), "FFN down: β");
+    // pre-norm and sandwich stacks draw exactly the weights they drew before (β = 1)
+    let pre = Stack::<f32>::new(&Config { norm: NormPlacement::Pre, ..config.clone() });
+    let sandwich = Stack::<f32>::new(&Config { norm: NormPlacement::Sandwich, ..config.clone() });
+    let weights = |s: &Stack<f32>| {
+        let mut out = Vec::new();
+        for l in &s.layers {
+            let mut l = l.clone();
+            l.sublayer.visit(&mut |p| out.extend(p.value.iter().map(|v| v.to_bits())));
+        }
+        out
+    };
+    assert_eq!(weights(&pre), weights(&sandwich));
+}

@@ -68,7 +68,8 @@ fn break_and_heal_keeps_the_lessons_three_clicks() {
     use std::process::Command;
     let ablate = |seed: u64, switches: &[&str]| -> serde_json::Value {
         let seed = seed.to_string();
-        let mut args = vec!["--preset", "break-and-heal", "--seed", &seed];
+        // 500 steps, the story's count (the CLI's default is now the page's 5000)
+        let mut args = vec!["--preset", "break-and-heal", "--seed", &seed, "--steps", "500"];
         args.extend(switches);
         let out = Command::new(env!("CARGO_BIN_EXE_ablate")).args(&args).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

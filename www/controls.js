@@ -40,9 +40,20 @@ export function buildMore(root) {
   root.querySelector('[data-el="task"]').title = task.help;
   const grid = root.querySelector('.ap-more-grid');
   for (const p of PARAMS) if (!OWN_CONTROLS.includes(p.name)) grid.append(paramControl(p));
-  const radios = [...root.querySelectorAll('[data-el="placement"] input')];
+  // the placements the table allows, one radio each (the norm's choices but "off")
+  const norm = PARAMS.find((p) => p.name === 'norm');
   const group = `ap-placement-${++radioGroups}`;
-  for (const r of radios) r.name = group;
+  const fieldset = root.querySelector('[data-el="placement"]');
+  fieldset.title = norm.help;
+  const radios = norm.choices
+    .filter((word) => word !== 'off')
+    .map((word) => {
+      const label = document.createElement('label');
+      const radio = Object.assign(document.createElement('input'), { type: 'radio', name: group, value: word, checked: word === 'pre' });
+      label.append(radio, ` ${word}`);
+      fieldset.append(label);
+      return radio;
+    });
   return { params: [...root.querySelectorAll('[data-param]')], radios };
 }
 

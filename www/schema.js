@@ -5,8 +5,8 @@
 export const PARAMS = Object.freeze([
   Object.freeze({ name: 'depth', flag: 'depth', label: 'Depth', kind: 'int', min: 1, max: 96, step: 1, default: '12', help: 'number of sublayers' }),
   Object.freeze({ name: 'residual', flag: 'residual', label: 'Residual', kind: 'choice', choices: ['on', 'off'], labels: ['on', 'off'], default: 'on', help: 'add each sublayer\'s input to its output' }),
-  Object.freeze({ name: 'norm', flag: 'norm', label: 'LayerNorm', kind: 'choice', choices: ['off', 'pre', 'post'], labels: ['off', 'pre', 'post'], default: 'pre', help: 'normalisation: off, pre (x + F(LN(x))) or post (LN(x + F(x)))' }),
-  Object.freeze({ name: 'final_norm', flag: 'final-norm', label: 'Final norm', kind: 'choice', choices: ['on', 'off'], labels: ['on (pre-norm)', 'off'], default: 'on', help: 'a pre-norm stack ends with a final norm before the readout (as GPT-2\'s ln_f)' }),
+  Object.freeze({ name: 'norm', flag: 'norm', label: 'LayerNorm', kind: 'choice', choices: ['off', 'pre', 'post', 'sandwich', 'deepnorm'], labels: ['off', 'pre', 'post', 'sandwich', 'deepnorm'], default: 'pre', help: 'normalisation: off, pre (x + F(LN(x))), post (LN(x + F(x))), sandwich (x + LN(F(LN(x)))) or deepnorm (LN(α·x + F(x)) with α = depth^¼ and the branch\'s weights × (4·depth)^-¼)' }),
+  Object.freeze({ name: 'final_norm', flag: 'final-norm', label: 'Final norm', kind: 'choice', choices: ['on', 'off'], labels: ['on (pre-norm, sandwich)', 'off'], default: 'on', help: 'a pre-norm or sandwich stack ends with a final norm before the readout (as GPT-2\'s ln_f)' }),
   Object.freeze({ name: 'norm_kind', flag: 'norm-kind', label: 'Norm kind', kind: 'choice', choices: ['layernorm', 'rmsnorm'], labels: ['LayerNorm', 'RMSNorm'], default: 'layernorm', help: 'LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)' }),
   Object.freeze({ name: 'task', flag: 'task', label: 'Task', kind: 'choice', choices: ['teacher', 'text', 'copy', 'induction'], labels: ['Regression (y = xA)', 'Text: next character', 'Copy a string', 'Repeat a string'], default: 'teacher', help: 'what the stack learns: a random linear map, the next character of Shakespeare, a string copied after a separator, or a string repeated from any of its symbols (two attention layers)' }),
   Object.freeze({ name: 'sublayer', flag: 'sublayer', label: 'Sublayer', kind: 'choice', choices: ['mlp', 'ffn', 'attention', 'block'], labels: ['relu(xW)', 'FFN (GELU)', 'attention', 'attention + FFN blocks'], default: 'mlp', help: 'what each sublayer computes' }),
@@ -17,6 +17,7 @@ export const PARAMS = Object.freeze([
   Object.freeze({ name: 'optimizer', flag: 'optimizer', label: 'Optimiser', kind: 'choice', choices: ['sgd', 'adam'], labels: ['SGD', 'Adam'], default: 'adam', help: 'plain SGD or Adam' }),
   Object.freeze({ name: 'lr', flag: 'lr', label: 'Learning rate', kind: 'float', min: 0.000001, max: 10, default: '0.01', help: 'peak learning rate' }),
   Object.freeze({ name: 'warmup', flag: 'warmup', label: 'Warmup steps', kind: 'int', min: 0, max: 100000, step: 1, default: '0', help: 'steps of linear learning-rate warmup' }),
+  Object.freeze({ name: 'beta2', flag: 'beta2', label: 'Adam β₂', kind: 'float', min: 0.5, max: 0.99999, default: '0.999', help: 'Adam\'s decay of its squared-gradient average: 0.999, or the original Transformer\'s 0.98 (a shorter memory, so early large gradients are forgotten sooner)' }),
   Object.freeze({ name: 'seed', flag: 'seed', label: 'Seed', kind: 'seed', min: 0, max: '18446744073709551615', default: '1', help: 'fixes initialisation, data and batch order' }),
   Object.freeze({ name: 'steps', flag: 'steps', label: 'Steps', kind: 'int', min: 0, max: 1000000, step: 1, default: '5000', help: 'training steps of a run; Play continues a finished run for as many again' }),
   Object.freeze({ name: 'temperature', flag: 'temperature', label: 'Temperature', kind: 'float', min: 0, max: 2, default: '0.8', help: 'what the model writes is sampled at this temperature (0: always the likeliest character)' }),
@@ -31,6 +32,7 @@ export const PRESETS = Object.freeze([
   Object.freeze({ name: 'text', help: 'next-character prediction on three Shakespeare plays: 12 attention + FFN sublayers' }),
   Object.freeze({ name: 'copy', help: 'copy a string of 8 digits after a separator: only attention can look back for it' }),
   Object.freeze({ name: 'induction', help: 'repeat a string from any of its symbols: two attention layers learn it, one cannot' }),
+  Object.freeze({ name: 'warmup', help: 'post-norm needs warmup: text at depth 12, post-norm, Adam at 0.003 without warmup; then 300 warmup steps, or pre-norm' }),
   Object.freeze({ name: 'break-and-heal', help: 'the lesson\'s story in three clicks: both switches off with init gain 2.25 and Adam; turn LayerNorm on, then Residual' }),
 ]);
 

@@ -30,8 +30,6 @@ export const TEMPLATE = `
     </label>
     <fieldset class="ap-placement" data-el="placement" data-control="placement">
       <legend>Placement</legend>
-      <label><input type="radio" value="pre" checked> pre</label>
-      <label><input type="radio" value="post"> post</label>
     </fieldset>
     <label class="ap-task" data-control="task">Task <select data-el="task"></select></label>
     <div class="ap-buttons" data-control="play">

@@ -19,6 +19,7 @@ return {
   ["optimizer"] = "optimizer",
   ["lr"] = "lr",
   ["warmup"] = "warmup",
+  ["beta2"] = "beta2",
   ["seed"] = "seed",
   ["steps"] = "steps",
   ["temperature"] = "temperature",

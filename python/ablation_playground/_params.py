@@ -5,8 +5,8 @@
 PARAMS = [
     ("depth", "int", 12, (), "number of sublayers"),
     ("residual", "switch", True, (), "add each sublayer's input to its output"),
-    ("norm", "choice", "pre", ("off", "pre", "post",), "normalisation: off, pre (x + F(LN(x))) or post (LN(x + F(x)))"),
-    ("final_norm", "switch", True, (), "a pre-norm stack ends with a final norm before the readout (as GPT-2's ln_f)"),
+    ("norm", "choice", "pre", ("off", "pre", "post", "sandwich", "deepnorm",), "normalisation: off, pre (x + F(LN(x))), post (LN(x + F(x))), sandwich (x + LN(F(LN(x)))) or deepnorm (LN(α·x + F(x)) with α = depth^¼ and the branch's weights × (4·depth)^-¼)"),
+    ("final_norm", "switch", True, (), "a pre-norm or sandwich stack ends with a final norm before the readout (as GPT-2's ln_f)"),
     ("norm_kind", "choice", "layernorm", ("layernorm", "rmsnorm",), "LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)"),
     ("task", "choice", "teacher", ("teacher", "text", "copy", "induction",), "what the stack learns: a random linear map, the next character of Shakespeare, a string copied after a separator, or a string repeated from any of its symbols (two attention layers)"),
     ("sublayer", "choice", "mlp", ("mlp", "ffn", "attention", "block",), "what each sublayer computes"),
@@ -17,10 +17,11 @@ PARAMS = [
     ("optimizer", "choice", "adam", ("sgd", "adam",), "plain SGD or Adam"),
     ("lr", "float", 0.01, (), "peak learning rate"),
     ("warmup", "int", 0, (), "steps of linear learning-rate warmup"),
+    ("beta2", "float", 0.999, (), "Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 (a shorter memory, so early large gradients are forgotten sooner)"),
     ("seed", "seed", 1, (), "fixes initialisation, data and batch order"),
     ("steps", "int", 5000, (), "training steps of a run; Play continues a finished run for as many again"),
     ("temperature", "float", 0.8, (), "what the model writes is sampled at this temperature (0: always the likeliest character)"),
     ("attention_layer", "int", 0, (), "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)"),
 ]
 
-PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "break-and-heal",)
+PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal",)

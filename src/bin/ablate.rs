@@ -1,9 +1,12 @@
 //! `ablate`: train one configuration natively and print a JSON report.
 //! Run `ablate --help` for the flags; the README documents them and the JSON.
 
-use ablation_playground::config::{find_flag, preset_choices, PARAMS, PRESET, PRESETS};
+use ablation_playground::config::{
+    find_flag, preset_choices, task_defaults, TaskKind, PARAMS, PRESET, PRESETS,
+};
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::compare::compare_on;
+use ablation_playground::training::comparisons::comparison_steps;
 use ablation_playground::training::depth_width::depth_width_on;
 use ablation_playground::training::knockout::knockout;
 use ablation_playground::training::report::trained;
@@ -23,6 +26,27 @@ fn available_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// "regression 5000, text 3000, …": each task's own step count.
+fn steps_by_task() -> String {
+    let tasks = [TaskKind::Teacher, TaskKind::Text, TaskKind::Copy, TaskKind::Induction];
+    tasks.map(|t| format!("{} {}", task_word(t), task_defaults(t).steps)).join(", ")
+}
+
+/// "regression 500, text 1500, …": All four's and the sweep's count on the page, by task.
+fn comparison_steps_by_task() -> String {
+    let tasks = [TaskKind::Teacher, TaskKind::Text, TaskKind::Copy, TaskKind::Induction];
+    tasks.map(|t| format!("{} {}", task_word(t), comparison_steps(t))).join(", ")
+}
+
+fn task_word(task: TaskKind) -> &'static str {
+    match task {
+        TaskKind::Teacher => "regression",
+        TaskKind::Text => "text",
+        TaskKind::Copy => "copy",
+        TaskKind::Induction => "induction",
+    }
+}
+
 fn usage() -> String {
     let mut s = String::from(
         "usage: ablate [--preset NAME] [--FLAG VALUE]... [--steps N]\n\nflags (default in brackets):\n",
@@ -34,14 +58,22 @@ fn usage() -> String {
     for p in PARAMS.iter().filter(|p| p.name != "steps") {
         s += &format!("  --{:<11} {} [{}]; {}\n", p.flag, p.help, p.default_text(), p.allowed());
     }
-    s += &format!("  --steps      training steps [500]; an integer from 0 to {MAX_STEPS}\n");
+    s += &format!(
+        "  --steps      training steps [the preset's or task's, as on the page: {}]; an integer from 0 to {MAX_STEPS}\n",
+        steps_by_task()
+    );
     s += "  --svg DIR    also write the panels as DIR/histogram.svg, DIR/loss.svg, DIR/depth.svg, DIR/readout.svg\n";
     s += "               (and DIR/attention.svg for a sequence task's stack with attention)\n";
     s += "               (and compare.svg, sweep.svg, knockout.svg for the flags below)\n";
     s += "  --dark       draw the SVG panels in the dark theme\n";
     s +=
         "  --attention  add every attention sublayer's heads after training, on the probe's first sequence\n";
-    s += "\ncomparisons, each trained for --steps and added to the report:\n";
+    s += &format!(
+        "  (--task applies the task's defaults as the page's Task menu does, keeping the depth, switches, \
+         norm kind and seed; after any --preset, and the other flags adjust them)\n\n\
+         comparisons, each trained for --steps (by default the page's count for the task: {}) and added to the report:\n",
+        comparison_steps_by_task()
+    );
     s += "  --compare    the four residual/norm combinations at this depth (norm: this placement, or pre)\n";
     let default_depths = DEFAULT_SWEEP_DEPTHS.map(|d| d.to_string()).join(",");
     s += &format!(
@@ -61,7 +93,10 @@ fn usage() -> String {
 
 struct Options {
     config: Config,
+    /// The run's steps: `--steps`, or the preset's or task's own count.
     steps: usize,
+    /// Each comparison's steps: `--steps`, or the page's count for the task (`comparison_steps`).
+    compare_steps: usize,
     svg_dir: Option<PathBuf>,
     dark: bool,
     compare: bool,
@@ -78,7 +113,9 @@ struct Options {
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut config = Config::default();
     let mut params: Vec<(&str, String)> = Vec::new();
-    let mut steps = 500;
+    // None: the preset's or task's own count (`Config::steps`), as the page trains
+    let mut steps = None;
+    let mut task = None;
     let mut svg_dir = None;
     let mut dark = false;
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
@@ -125,12 +162,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             svg_dir = Some(PathBuf::from(value));
         } else if flag == "steps" {
-            steps = value
-                .trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|s| *s <= MAX_STEPS)
-                .ok_or_else(|| format!("--steps: \"{value}\" is not an integer from 0 to {MAX_STEPS}"))?;
+            steps =
+                Some(value.trim().parse::<usize>().ok().filter(|s| *s <= MAX_STEPS).ok_or_else(|| {
+                    format!("--steps: \"{value}\" is not an integer from 0 to {MAX_STEPS}")
+                })?);
         } else if flag == "threads" {
             threads =
                 value.trim().parse::<usize>().ok().filter(|t| (1..=MAX_THREADS).contains(t)).ok_or_else(
@@ -138,6 +173,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 )?;
         } else if flag == PRESET {
             config.set(PRESET, &value).map_err(|e| format!("--{flag}: {}", e.message))?;
+        } else if flag == "task" {
+            config.with_task(&value).map_err(|e| format!("--{flag}: {}", e.message))?;
+            task = Some(value);
         } else {
             let spec = find_flag(flag).ok_or_else(|| format!("--{flag}: unknown flag (see --help)"))?;
             spec.check(&value).map_err(|e| format!("--{flag}: {}", e.message))?;
@@ -145,12 +183,30 @@ fn parse(args: &[String]) -> Result<Options, String> {
         }
         i += 1;
     }
+    // as on the page: a task brings its defaults (after the preset), then the flags adjust them
+    if let Some(task) = task {
+        config = config.with_task(&task).expect("checked above");
+    }
     for (name, value) in params {
         config.set(name, &value).expect("checked above");
     }
+    let compare_steps = steps.unwrap_or(comparison_steps(config.task));
+    let steps = steps.unwrap_or(config.steps).min(MAX_STEPS);
     config.steps = steps;
     config.check_together().map_err(|e| format!("--{}: {}", find_flag_of(&e.name), e.message))?;
-    Ok(Options { config, steps, svg_dir, dark, compare, knockout, attention, depth_width, sweep, threads })
+    Ok(Options {
+        config,
+        steps,
+        compare_steps,
+        svg_dir,
+        dark,
+        compare,
+        knockout,
+        attention,
+        depth_width,
+        sweep,
+        threads,
+    })
 }
 
 /// Milliseconds since the first call: the clock of depth or width's timings.
@@ -199,6 +255,7 @@ fn report(options: &Options) -> Result<String, String> {
     }
     drop(trainer); // the comparisons train their own stacks
     if options.compare {
+        let steps = options.compare_steps;
         let entries = compare_on(config, steps, options.threads);
         fields.push(("compare", compare_json(&entries)));
         if draw {
@@ -213,6 +270,7 @@ fn report(options: &Options) -> Result<String, String> {
         }
     }
     if let Some(depths) = &options.sweep {
+        let steps = options.compare_steps;
         let series = sweep_on(config, depths, steps, options.threads)
             .map_err(|e| format!("--sweep: {}", e.message))?;
         fields.push(("sweep", sweep_json(depths, &series)));

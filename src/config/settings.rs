@@ -13,6 +13,21 @@ pub enum NormPlacement {
     Pre,
     /// `LN(x + F(x))`, without residual `LN(F(x))`.
     Post,
+    /// A norm before and after the sublayer: `x + LN(F(LN(x)))`, without residual
+    /// `LN(F(LN(x)))` (CogView's and NormFormer's "sandwich").
+    Sandwich,
+    /// DeepNet's post-norm: `LN(α·x + F(x))`, with α = L^¼ for L sublayers, and the weights
+    /// that write the branch's output (all but attention's queries and keys) drawn β = (4L)^-¼
+    /// times smaller (DeepNet's (2N)^¼ and (8N)^-¼ for N blocks of two sublayers). Without
+    /// residual `LN(F(x))`, as post-norm, with the same smaller weights.
+    DeepNorm,
+}
+
+impl NormPlacement {
+    /// The stream leaves each layer normalised (post-norm and DeepNorm), so a final norm adds nothing.
+    pub fn ends_normalised(self) -> bool {
+        matches!(self, NormPlacement::Post | NormPlacement::DeepNorm)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,7 +84,7 @@ pub struct Config {
     pub task: TaskKind,
     /// Add each sublayer's input to its output.
     pub residual: bool,
-    /// Where the norm sits: off, pre or post.
+    /// Where the norm sits: off, pre, post, sandwich or DeepNorm.
     pub norm: NormPlacement,
     /// A pre-norm stack ends with one more norm before the readout, as GPT-2 (`ln_f`) and
     /// LLaMA do: the residual stream itself is never normalised in a pre-norm stack. Post-norm
@@ -93,6 +108,9 @@ pub struct Config {
     pub learning_rate: f64,
     /// Steps of linear warmup from 0 to the peak learning rate, 0..=100000.
     pub warmup_steps: usize,
+    /// Adam's β₂ (the decay of its average of squared gradients), 0.5..=0.99999: 0.999 by
+    /// default, 0.98 in the original Transformer's recipe.
+    pub beta2: f64,
     /// Fixes initialisation, teacher, data and batch order.
     pub seed: u64,
     /// Training steps of a run on the page, 0..=1000000: it stops there, and Play continues it
@@ -137,6 +155,7 @@ impl Default for Config {
             optimizer: OptimizerKind::Adam,
             learning_rate: 0.01,
             warmup_steps: 0,
+            beta2: 0.999,
             seed: 1,
             steps: DEFAULT_STEPS,
             temperature: 0.8,
@@ -161,6 +180,27 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl Config {
+    /// DeepNorm's α, the residual's weight (1 for the other placements): L^¼ for L sublayers.
+    /// (As two square roots, which IEEE rounds exactly everywhere: `powf` is a library call
+    /// whose last bit may differ between the native and the wasm build.)
+    pub fn residual_scale(&self) -> f64 {
+        if self.norm == NormPlacement::DeepNorm {
+            (self.depth as f64).sqrt().sqrt()
+        } else {
+            1.0
+        }
+    }
+
+    /// DeepNorm's β, the scale of the weights that write a branch's output (1 for the other
+    /// placements): (4L)^-¼ for L sublayers (square roots, as `residual_scale`).
+    pub fn branch_gain(&self) -> f64 {
+        if self.norm == NormPlacement::DeepNorm {
+            1.0 / (4.0 * self.depth as f64).sqrt().sqrt()
+        } else {
+            1.0
+        }
+    }
+
     /// The same run with the parameters that change no training (the sampling temperature,
     /// the attention panel's layer) set to `other`'s: equal to `other` if only those differ.
     pub fn with_views_of(&self, other: &Config) -> Config {
@@ -169,7 +209,7 @@ impl Config {
 
     /// The stack has a final norm between its last sublayer and the readout.
     pub fn has_final_norm(&self) -> bool {
-        self.final_norm && self.norm == NormPlacement::Pre
+        self.final_norm && matches!(self.norm, NormPlacement::Pre | NormPlacement::Sandwich)
     }
 
     /// Tokens a sequence task's model reads and predicts (none for the teacher).

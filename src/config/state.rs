@@ -3,7 +3,6 @@
 //! only when the model's parameters changed and the attributes and the address follow.
 
 use super::pins::{add_pin, parse_pins, pins_text, Pin, PIN};
-use super::presets::task_defaults;
 use super::query::{lenient_pins, read_query};
 use super::settings::Config;
 use super::table::PARAMS;
@@ -42,20 +41,7 @@ impl Settings {
     /// Returns the names that changed; an unknown task is an error and changes nothing.
     pub fn choose_task(&mut self, word: &str) -> Result<Vec<&'static str>, String> {
         let before = self.clone();
-        let mut chosen = before.config.clone();
-        chosen.set("task", word).map_err(|e| e.to_string())?;
-        let c = &before.config;
-        self.config = Config {
-            depth: c.depth,
-            residual: c.residual,
-            norm: c.norm,
-            final_norm: c.final_norm,
-            norm_kind: c.norm_kind,
-            seed: c.seed,
-            temperature: c.temperature,
-            attention_layer: c.attention_layer,
-            ..task_defaults(chosen.task)
-        };
+        self.config = before.config.with_task(word).map_err(|e| e.to_string())?;
         Ok(self.changed_since(&before))
     }
 

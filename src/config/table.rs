@@ -42,7 +42,7 @@ pub struct ParamSpec {
 }
 
 const ON_OFF: &[&str] = &["on", "off"];
-const NORMS: &[&str] = &["off", "pre", "post"];
+const NORMS: &[&str] = &["off", "pre", "post", "sandwich", "deepnorm"];
 const NORM_KINDS: &[&str] = &["layernorm", "rmsnorm"];
 const SUBLAYERS: &[&str] = &["mlp", "ffn", "attention", "block"];
 const OPTIMIZERS: &[&str] = &["sgd", "adam"];
@@ -99,17 +99,26 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "LayerNorm",
         kind: Kind::Choice(NORMS),
         choice_labels: &[],
-        help: "normalisation: off, pre (x + F(LN(x))) or post (LN(x + F(x)))",
+        help: "normalisation: off, pre (x + F(LN(x))), post (LN(x + F(x))), sandwich (x + LN(F(LN(x)))) \
+               or deepnorm (LN(α·x + F(x)) with α = depth^¼ and the branch's weights × (4·depth)^-¼)",
         get: |c| NORMS[c.norm as usize].into(),
-        set: |c, v| c.norm = [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post][choice(v)],
+        set: |c, v| {
+            c.norm = [
+                NormPlacement::Off,
+                NormPlacement::Pre,
+                NormPlacement::Post,
+                NormPlacement::Sandwich,
+                NormPlacement::DeepNorm,
+            ][choice(v)]
+        },
     },
     ParamSpec {
         name: "final_norm",
         flag: "final-norm",
         label: "Final norm",
         kind: Kind::Choice(ON_OFF),
-        choice_labels: &["on (pre-norm)", "off"],
-        help: "a pre-norm stack ends with a final norm before the readout (as GPT-2's ln_f)",
+        choice_labels: &["on (pre-norm, sandwich)", "off"],
+        help: "a pre-norm or sandwich stack ends with a final norm before the readout (as GPT-2's ln_f)",
         get: |c| ON_OFF[usize::from(!c.final_norm)].into(),
         set: |c, v| c.final_norm = choice(v) == 0,
     },
@@ -218,6 +227,17 @@ pub const PARAMS: &[ParamSpec] = &[
         help: "steps of linear learning-rate warmup",
         get: |c| c.warmup_steps.to_string(),
         set: |c, v| c.warmup_steps = int(v) as usize,
+    },
+    ParamSpec {
+        name: "beta2",
+        flag: "beta2",
+        label: "Adam β₂",
+        kind: Kind::Float { min: 0.5, max: 0.99999 },
+        choice_labels: &[],
+        help: "Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 \
+               (a shorter memory, so early large gradients are forgotten sooner)",
+        get: |c| format_float(c.beta2),
+        set: |c, v| c.beta2 = float(v),
     },
     ParamSpec {
         name: "seed",

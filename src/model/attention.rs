@@ -16,6 +16,7 @@ use crate::model::matmul::{gemm_nn_lower_a, gemm_nt_lower_c, gemm_tn_lower_a};
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
 use crate::model::scratch::{sized, Scratch};
+use crate::model::sublayer::InitGain;
 use nalgebra::DMatrix;
 
 pub const HEADS: usize = 4;
@@ -42,16 +43,17 @@ pub struct Attention<F: Real> {
 
 impl<F: Real> Attention<F> {
     /// For batches of `tokens` tokens in sequences of `context` positions (a divisor of `tokens`).
-    pub fn new(tokens: usize, context: usize, width: usize, gain: f64, draw: &mut Draw<F>) -> Self {
+    /// Queries and keys are drawn at `gain.gain`, values and the output at `gain.output()`.
+    pub fn new(tokens: usize, context: usize, width: usize, gain: InitGain, draw: &mut Draw<F>) -> Self {
         assert!(context > 0 && tokens.is_multiple_of(context), "{tokens} tokens in sequences of {context}");
         let m = || DMatrix::zeros(tokens, width);
         let several = tokens > context;
         let gathered = || if several { vec![F::zero(); context * (width / HEADS)] } else { Vec::new() };
         Attention {
-            wq: Linear::new(width, width, gain, false, draw),
-            wk: Linear::new(width, width, gain, false, draw),
-            wv: Linear::new(width, width, gain, false, draw),
-            wo: Linear::new(width, width, gain, false, draw),
+            wq: Linear::new(width, width, gain.gain, false, draw),
+            wk: Linear::new(width, width, gain.gain, false, draw),
+            wv: Linear::new(width, width, gain.output(), false, draw),
+            wo: Linear::new(width, width, gain.output(), false, draw),
             q: m(),
             k: m(),
             v: m(),
@@ -65,9 +67,12 @@ impl<F: Real> Attention<F> {
     }
 
     /// Back to a freshly drawn state in place (as `new`: W_q, W_k, W_v, W_o, keeping the buffers).
-    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
-        for w in [&mut self.wq, &mut self.wk, &mut self.wv, &mut self.wo] {
-            w.init(gain, draw);
+    pub fn init(&mut self, gain: InitGain, draw: &mut Draw<F>) {
+        for w in [&mut self.wq, &mut self.wk] {
+            w.init(gain.gain, draw);
+        }
+        for w in [&mut self.wv, &mut self.wo] {
+            w.init(gain.output(), draw);
         }
     }
 

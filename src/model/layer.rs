@@ -8,6 +8,13 @@
 //! | off      | off  | F(x)          |
 //! | off      | pre  | F(LN(x))      |
 //! | off      | post | LN(F(x))      |
+//! | on       | sandwich | x + LN(F(LN(x))) |
+//! | off      | sandwich | LN(F(LN(x)))     |
+//! | on       | deepnorm | LN(α·x + F(x))   |
+//! | off      | deepnorm | LN(F(x))         |
+//!
+//! DeepNorm's α = L^¼ for L sublayers (`Config::residual_scale`); its smaller initialisation of
+//! the branch is the sublayer's (`InitGain`).
 
 use crate::config::{Config, NormPlacement};
 use crate::model::norm::Norm;
@@ -15,7 +22,7 @@ use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use crate::model::scratch::{sized, Scratch};
-use crate::model::sublayer::Sublayer;
+use crate::model::sublayer::{InitGain, Sublayer};
 use nalgebra::DMatrix;
 
 #[derive(Clone)]
@@ -23,8 +30,13 @@ pub struct Layer<F: Real> {
     residual: bool,
     placement: NormPlacement,
     pub norm: Option<Norm<F>>,
+    /// The sandwich's second norm, after the sublayer.
+    pub norm_after: Option<Norm<F>>,
     pub sublayer: Sublayer<F>,
-    inner: DMatrix<F>, // (T, d) LN(x) for pre-norm; x + F(x) or F(x) for post-norm
+    /// DeepNorm's α, the residual's weight (1 otherwise, and then unused).
+    alpha: F,
+    inner: DMatrix<F>, // (T, d) LN(x) for pre-norm and sandwich; x + F(x) or F(x) for post-norm
+    outer: DMatrix<F>, // (T, d) F(LN(x)) for sandwich (empty otherwise)
 }
 
 impl<F: Real> Layer<F> {
@@ -43,13 +55,18 @@ impl<F: Real> Layer<F> {
     /// kept copy of what it drew (the buffers are new either way).
     pub fn with_draw(config: &Config, index: usize, draw: &mut Draw<F>) -> Self {
         let (t, d) = (config.tokens, config.width);
-        let sublayer = Sublayer::new(config.sublayer, index, t, config.sequence(), d, config.init_gain, draw);
+        let sublayer =
+            Sublayer::new(config.sublayer, index, t, config.sequence(), d, InitGain::of(config), draw);
+        let sandwich = config.norm == NormPlacement::Sandwich;
         Layer {
             residual: config.residual,
             placement: config.norm,
             norm: (config.norm != NormPlacement::Off).then(|| Norm::new(config.norm_kind, t, d)),
+            norm_after: sandwich.then(|| Norm::new(config.norm_kind, t, d)),
             sublayer,
+            alpha: F::of(config.residual_scale()),
             inner: DMatrix::zeros(t, d),
+            outer: if sandwich { DMatrix::zeros(t, d) } else { DMatrix::zeros(0, 0) },
         }
     }
 
@@ -57,8 +74,9 @@ impl<F: Real> Layer<F> {
     /// (sublayer, width, tokens, norm, residual) are this layer's: no allocation. The scratch
     /// buffers keep old values, which every pass overwrites before reading.
     pub fn init(&mut self, config: &Config, draw: &mut Draw<F>) {
-        self.sublayer.init(config.init_gain, draw);
-        if let Some(n) = &mut self.norm {
+        self.sublayer.init(InitGain::of(config), draw);
+        self.alpha = F::of(config.residual_scale());
+        for n in [&mut self.norm, &mut self.norm_after].into_iter().flatten() {
             n.init();
         }
     }
@@ -71,6 +89,22 @@ impl<F: Real> Layer<F> {
             (true, Off, _) => {
                 f.forward(x, y);
                 add_assign(y, x);
+            }
+            // y = x + LN₂(F(LN₁(x))), without residual LN₂(F(LN₁(x)))
+            (residual, Sandwich, Some(ln)) => {
+                let after = self.norm_after.as_mut().expect("a sandwich has its second norm");
+                ln.forward(x, &mut self.inner);
+                f.forward(&self.inner, &mut self.outer);
+                after.forward(&self.outer, y);
+                if residual {
+                    add_assign(y, x);
+                }
+            }
+            // y = LN(α·x + F(x))
+            (true, DeepNorm, Some(ln)) => {
+                f.forward(x, &mut self.inner);
+                add_scaled(&mut self.inner, self.alpha, x);
+                ln.forward(&self.inner, y);
             }
             // y = x + F(LN(x))
             (true, Pre, Some(ln)) => {
@@ -92,11 +126,13 @@ impl<F: Real> Layer<F> {
                 f.forward(&self.inner, y);
             }
             // y = LN(F(x))
-            (false, Post, Some(ln)) => {
+            (false, Post | DeepNorm, Some(ln)) => {
                 f.forward(x, &mut self.inner);
                 ln.forward(&self.inner, y);
             }
-            (_, Pre | Post, None) => unreachable!("a normalised layer always has its norm"),
+            (_, Pre | Post | Sandwich | DeepNorm, None) => {
+                unreachable!("a normalised layer always has its norm")
+            }
         }
     }
 
@@ -118,6 +154,24 @@ impl<F: Real> Layer<F> {
                 f.backward(x, dy, dx, scratch);
                 add_assign(dx, dy);
             }
+            // do = LN₂'ᵀ dy;  dx = dy + LN₁'ᵀ F'ᵀ do (without residual, no dy)
+            (residual, Sandwich, Some(ln)) => {
+                let after = self.norm_after.as_mut().expect("a sandwich has its second norm");
+                let mut d_outer = std::mem::take(sized(&mut scratch.d_outer, dy.nrows(), dy.ncols()));
+                after.backward(dy, &mut d_outer);
+                f.backward(&self.inner, &d_outer, &mut d_inner, scratch);
+                ln.backward(&d_inner, dx);
+                if residual {
+                    add_assign(dx, dy);
+                }
+                scratch.d_outer = d_outer;
+            }
+            // ds = LN'ᵀ dy;  dx = α·ds + F'(x)ᵀ ds
+            (true, DeepNorm, Some(ln)) => {
+                ln.backward(dy, &mut d_inner);
+                f.backward(x, &d_inner, dx, scratch);
+                add_scaled(dx, self.alpha, &d_inner);
+            }
             // dx = dy + LN'ᵀ F'ᵀ dy
             (true, Pre, Some(ln)) => {
                 f.backward(&self.inner, dy, &mut d_inner, scratch);
@@ -135,11 +189,13 @@ impl<F: Real> Layer<F> {
                 f.backward(&self.inner, dy, &mut d_inner, scratch);
                 ln.backward(&d_inner, dx);
             }
-            (false, Post, Some(ln)) => {
+            (false, Post | DeepNorm, Some(ln)) => {
                 ln.backward(dy, &mut d_inner);
                 f.backward(x, &d_inner, dx, scratch);
             }
-            (_, Pre | Post, None) => unreachable!("a normalised layer always has its norm"),
+            (_, Pre | Post | Sandwich | DeepNorm, None) => {
+                unreachable!("a normalised layer always has its norm")
+            }
         }
         scratch.d_inner = d_inner;
     }
@@ -153,9 +209,16 @@ impl<F: Real> Layer<F> {
 impl<F: Real> Params<F> for Layer<F> {
     fn visit(&mut self, f: &mut dyn FnMut(&mut Param<F>)) {
         self.sublayer.visit(f);
-        if let Some(n) = &mut self.norm {
+        for n in [&mut self.norm, &mut self.norm_after].into_iter().flatten() {
             n.visit(f);
         }
+    }
+}
+
+/// `out += a·b`: DeepNorm's weighted residual, F(x) + α·x.
+fn add_scaled<F: Real>(out: &mut DMatrix<F>, a: F, b: &DMatrix<F>) {
+    for (o, &y) in out.as_mut_slice().iter_mut().zip(b.as_slice()) {
+        *o += a * y;
     }
 }
 

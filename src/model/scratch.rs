@@ -14,6 +14,8 @@ use nalgebra::DMatrix;
 pub struct Scratch<F: Real> {
     /// (T, d) ∂L/∂ of the input of a normed sublayer: `LN(x)` pre-norm, `x + F(x)` post-norm
     pub d_inner: DMatrix<F>,
+    /// (T, d) ∂L/∂F(LN(x)) under a sandwich's second norm
+    pub d_outer: DMatrix<F>,
     /// (T, d) an MLP's ∂L/∂(x W)
     pub dz: DMatrix<F>,
     /// (T, 4d) an FFN's ∂L/∂h, then ∂L/∂z in place

@@ -9,6 +9,26 @@ use crate::model::real::Real;
 use crate::model::scratch::Scratch;
 use nalgebra::DMatrix;
 
+/// The initialisation's scales: weights ~ N(0, gain²/fan_in), and `branch` times that for the
+/// weights that write the branch's output (every weight but attention's queries and keys):
+/// DeepNorm's β, 1 for the other placements (and then the same bits as one gain).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InitGain {
+    pub gain: f64,
+    pub branch: f64,
+}
+
+impl InitGain {
+    pub fn of(config: &crate::config::Config) -> Self {
+        InitGain { gain: config.init_gain, branch: config.branch_gain() }
+    }
+
+    /// The gain of the weights that write the branch's output.
+    pub fn output(self) -> f64 {
+        self.gain * self.branch
+    }
+}
+
 // The variants differ in size by a few matrix headers; there is one per layer, so boxing buys nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
@@ -27,27 +47,27 @@ impl<F: Real> Sublayer<F> {
         tokens: usize,
         context: usize,
         width: usize,
-        gain: f64,
+        gain: InitGain,
         draw: &mut Draw<F>,
     ) -> Self {
         match kind {
-            SublayerKind::Mlp => Sublayer::Mlp(Mlp::new(tokens, width, gain, draw)),
-            SublayerKind::Ffn => Sublayer::Ffn(Ffn::new(tokens, width, gain, draw)),
+            SublayerKind::Mlp => Sublayer::Mlp(Mlp::new(tokens, width, gain.output(), draw)),
+            SublayerKind::Ffn => Sublayer::Ffn(Ffn::new(tokens, width, gain.output(), draw)),
             SublayerKind::Attention => {
                 Sublayer::Attention(Attention::new(tokens, context, width, gain, draw))
             }
             SublayerKind::Block if index.is_multiple_of(2) => {
                 Sublayer::Attention(Attention::new(tokens, context, width, gain, draw))
             }
-            SublayerKind::Block => Sublayer::Ffn(Ffn::new(tokens, width, gain, draw)),
+            SublayerKind::Block => Sublayer::Ffn(Ffn::new(tokens, width, gain.output(), draw)),
         }
     }
 
     /// Back to a freshly drawn state in place: the weights `new` would draw, the same buffers.
-    pub fn init(&mut self, gain: f64, draw: &mut Draw<F>) {
+    pub fn init(&mut self, gain: InitGain, draw: &mut Draw<F>) {
         match self {
-            Sublayer::Mlp(s) => s.init(gain, draw),
-            Sublayer::Ffn(s) => s.init(gain, draw),
+            Sublayer::Mlp(s) => s.init(gain.output(), draw),
+            Sublayer::Ffn(s) => s.init(gain.output(), draw),
             Sublayer::Attention(s) => s.init(gain, draw),
         }
     }

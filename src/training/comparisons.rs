@@ -4,7 +4,7 @@
 //! plain data. Every job starts from the seed, so every number equals the single run with the
 //! same configuration, whichever worker ran it.
 
-use crate::config::{Config, Pin};
+use crate::config::{Config, Pin, TaskKind};
 use crate::training::compare::four_combinations;
 use crate::training::depth_width::{shapes, ShapeOutcome};
 use crate::training::frame::Frame;
@@ -13,10 +13,23 @@ use crate::training::knockout::Knockout;
 use crate::training::outcome::Outcome;
 use crate::training::sweep::{SweepSeries, DEFAULT_SWEEP_DEPTHS};
 
-/// Steps of each run of "All four" and of the depth sweep on the page: the README table's
-/// count, long enough for the combinations to part ways, short enough for a sweep up to depth
-/// 96 to finish in under a minute on a laptop.
-pub const COMPARISON_STEPS: usize = 500;
+/// Steps of each run of "All four" and of the depth sweep on the page (and of `ablate
+/// --compare`, `--sweep` without `--steps`), by task: as long as the task needs for both
+/// switches on to show its point, about 1.5 times the step at which it did on seeds 1-3, and
+/// at least 500 (`scripts/warmup_study.py comparisons`, README "Comparing"):
+/// - the regression: 500, the README table's count, long enough for the combinations to part
+///   ways, short enough for a sweep up to depth 96 to finish in under a minute on a laptop;
+/// - text: 1500; both on crosses the bigram line at step 600-1000, the others never do;
+/// - copy: 500; both on copies 95% of the held-out symbols by step 100, the others stay at chance;
+/// - induction: 2500; both on copies 95% at step 1400-1700, residual alone at 1300-2000.
+pub fn comparison_steps(task: TaskKind) -> usize {
+    match task {
+        TaskKind::Teacher => 500,
+        TaskKind::Text => 1500,
+        TaskKind::Copy => 500,
+        TaskKind::Induction => 2500,
+    }
+}
 
 /// One job of the comparisons: what it asks and what it has given so far.
 struct Slot {
@@ -137,7 +150,10 @@ impl Comparisons {
     pub fn start_compare(&mut self, config: &Config) {
         let slots = four_combinations(config)
             .into_iter()
-            .map(|config| self.slot(Job::Run { config, steps: COMPARISON_STEPS, keep_loss: true }))
+            .map(|config| {
+                let steps = comparison_steps(config.task);
+                self.slot(Job::Run { config, steps, keep_loss: true })
+            })
             .collect();
         self.compare = Some(Group { config: config.clone(), slots });
     }
@@ -148,7 +164,10 @@ impl Comparisons {
         let slots = DEFAULT_SWEEP_DEPTHS
             .iter()
             .flat_map(|&depth| four_combinations(&Config { depth, ..config.clone() }))
-            .map(|config| self.slot(Job::Run { config, steps: COMPARISON_STEPS, keep_loss: false }))
+            .map(|config| {
+                let steps = comparison_steps(config.task);
+                self.slot(Job::Run { config, steps, keep_loss: false })
+            })
             .collect();
         self.sweep = Some(Group { config: config.clone(), slots });
     }
@@ -263,7 +282,7 @@ impl Comparisons {
                 })
                 .collect();
             let both_on = &four_combinations(&g.config)[3];
-            CompareState { config: both_on.clone(), steps: COMPARISON_STEPS, rows }
+            CompareState { config: both_on.clone(), steps: comparison_steps(g.config.task), rows }
         });
         let sweep = self.sweep.as_ref().map(|g| {
             let series = four_combinations(&g.config)
@@ -282,7 +301,7 @@ impl Comparisons {
                 .collect();
             SweepState {
                 config: g.config.clone(),
-                steps: COMPARISON_STEPS,
+                steps: comparison_steps(g.config.task),
                 depths: DEFAULT_SWEEP_DEPTHS.to_vec(),
                 runs_finished: g.slots.iter().filter(|s| s.done).count(),
                 series,

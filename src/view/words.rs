@@ -17,11 +17,20 @@ fn norm_name(c: &Config) -> &'static str {
 }
 
 fn norm_label(c: &Config) -> String {
-    let name = norm_name(c);
     match c.norm {
         NormPlacement::Off => "LayerNorm OFF".into(),
-        NormPlacement::Pre => format!("{name} ON (pre)"),
-        NormPlacement::Post => format!("{name} ON (post)"),
+        placement => format!("{} ON ({})", norm_name(c), placement_word(placement)),
+    }
+}
+
+/// The placement's word, as the table and the Placement control say it.
+pub fn placement_word(norm: NormPlacement) -> &'static str {
+    match norm {
+        NormPlacement::Off => "off",
+        NormPlacement::Pre => "pre",
+        NormPlacement::Post => "post",
+        NormPlacement::Sandwich => "sandwich",
+        NormPlacement::DeepNorm => "deepnorm",
     }
 }
 
@@ -422,9 +431,9 @@ pub fn pins_depth_summary(pins: &[PinState], live: &Config) -> String {
 pub fn combination_name(residual: bool, norm: NormPlacement) -> String {
     match (residual, norm) {
         (false, NormPlacement::Off) => "both off".into(),
-        (false, n) => format!("LayerNorm alone ({})", if n == NormPlacement::Pre { "pre" } else { "post" }),
+        (false, n) => format!("LayerNorm alone ({})", placement_word(n)),
         (true, NormPlacement::Off) => "residual alone".into(),
-        (true, n) => format!("both on ({})", if n == NormPlacement::Pre { "pre" } else { "post" }),
+        (true, n) => format!("both on ({})", placement_word(n)),
     }
 }
 

@@ -105,6 +105,23 @@ export default function registerCompareTests({ test, assert, AssertionError }) {
     assert(cells[0] === 'both off', `first row: ${cells}`);
   });
 
+  test('All four on the text task trains as long as the task needs: 1500 steps, both on below the bigram line, the CLI\'s numbers', async ({ page, load }) => {
+    await load('/?preset=text&autoplay=off');
+    await page.getByRole('button', { name: 'All four' }).click();
+    await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done), null, 'All four on text did not finish', 120_000);
+    const compare = (await value(page)).compare;
+    assert(compare.steps === 1500, `All four on text trains 1500 steps: ${compare.steps}`);
+    const header = await el(page, 'compare-table').locator('thead th').allTextContents();
+    assert(header.some((h) => h.includes('1500 steps')), `the table says the count: ${header}`);
+    const cli = await ablate(['--preset', 'text', '--compare']);
+    for (let i = 0; i < 4; i++) {
+      for (const k of ['final_loss', 'val_loss']) assert(Object.is(cli.compare[i][k], compare.runs[i][k]), `row ${i} ${k}: page ${compare.runs[i][k]}, CLI ${cli.compare[i][k]}`);
+    }
+    const bothOn = compare.runs.find((r) => r.residual === 'on' && r.norm === 'pre');
+    assert(bothOn.val_loss < 2.46, `both on crosses the bigram line: ${bothOn.val_loss}`);
+    for (const r of compare.runs.filter((x) => x !== bothOn)) assert(!(r.val_loss < 2.46), `${r.residual}/${r.norm} stays above it: ${r.val_loss}`);
+  });
+
   test('the depth sweep fills in at depth 96 and no main-thread task exceeds 50 ms', async ({ page, baseUrl }) => {
     await page.addInitScript(() => {
       window.__long = [];

@@ -786,7 +786,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     await waitElStatus(page, 'four', /^12 layers · Residual OFF · LayerNorm OFF · /, 15_000);
     // controls="..." hides what it does not list
     assert(await page.locator('#deep [data-control="depth"]').isHidden(), '#deep has controls without depth: its slider should be hidden');
-    assert(await page.locator('#placement [data-control="residual"]').isHidden(), '#placement shows only play');
+    assert(await page.locator('#placement [data-control="residual"]').isHidden(), '#placement shows only play and the placement');
     // Print shows the static figures in place of the live widgets.
     await page.emulateMedia({ media: 'print' });
     assert(await page.locator('#four').isHidden(), 'in print the live widget is hidden');
@@ -825,12 +825,19 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     await waitElStatus(page, 'four', /^12 layers · Residual ON · LayerNorm ON \(pre\) · act\. std = 1\.00 · /);
     assert((await value(page, 'four')).optimizer === 'adam', 'the "both on" button is the default recipe again');
 
-    // Section 3's warmup button, then the instance is scrolled to: its state is the button's.
-    await page.getByRole('button', { name: 'post, 200 warmup steps' }).click();
+    // Section 3's warmup button, then the instance is scrolled to: its state is the button's,
+    // on the warmup preset, and it trains (the button also calls play)
+    await page.getByRole('button', { name: '2. 300 warmup steps' }).click();
     await page.locator('#placement').scrollIntoViewIfNeeded();
-    await waitFor(page, () => document.getElementById('placement').value?.warmup === 200, null,
-      async () => `#placement after "post, 200 warmup steps": ${JSON.stringify(await value(page, 'placement'))}`);
-    await waitElStatus(page, 'placement', /^48 layers · Residual ON · LayerNorm ON \(post\) · /);
+    await waitFor(page, () => document.getElementById('placement').value?.warmup === 300, null,
+      async () => `#placement after "2. 300 warmup steps": ${JSON.stringify(await value(page, 'placement'))}`);
+    await waitElStatus(page, 'placement', /^12 layers · Residual ON · LayerNorm ON \(post\) · /);
+    const placed = await value(page, 'placement');
+    assert(placed.task === 'text' && placed.lr === 0.003 && String(placed.seed) === '3', `#placement is the warmup preset: ${JSON.stringify(paramsOf(placed))}`);
+    await page.getByRole('button', { name: '3. pre-norm, no warmup' }).click();
+    await waitElStatus(page, 'placement', /^12 layers · Residual ON · LayerNorm ON \(pre\) · /);
+    assert((await value(page, 'placement')).warmup === 0, 'the third click turns the warmup off again');
+    await waitFor(page, () => document.getElementById('placement').value?.step > 0, null, '#placement does not train after the third click', 20_000);
 
     // Section 4: the knockout button calls the element's method on the trained stack.
     await page.locator('#knock').scrollIntoViewIfNeeded();
@@ -872,7 +879,7 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
       }
       return out;
     });
-    assert(figures.filter((f) => f.pageUrl === '/www/lesson.html').length === 13, `the lesson's noscript should reference 13 figures: ${JSON.stringify(figures.map((f) => f.url))}`);
+    assert(figures.filter((f) => f.pageUrl === '/www/lesson.html').length === 14, `the lesson's noscript should reference 14 figures: ${JSON.stringify(figures.map((f) => f.url))}`);
     for (const f of figures) {
       assert(f.status === 200, `${f.url}: HTTP ${f.status}`);
       assert(/^image\/svg\+xml/.test(f.type), `${f.url} is served as ${f.type}`);

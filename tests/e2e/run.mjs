@@ -61,8 +61,8 @@ const waitFor = makeWaitFor(AssertionError);
 // Numbers are whatever the core's short() prints: 0.009, 1.40, 1496, 1.5e5, NaN, ∞, −∞.
 const NUM = '(-?[0-9.]+(?:e-?[0-9]+)?|NaN|∞|−∞)';
 const STATUS_RE = new RegExp(
-  '^(\\d+) (?:layer|layers) · Residual (ON|OFF) · (?:LayerNorm OFF|(?:LayerNorm|RMSNorm) ON \\((pre|post)\\))' +
-    ` · act\\. std = ${NUM} · loss ${NUM}` +
+  '^(\\d+) (?:layer|layers) · Residual (ON|OFF) · (?:LayerNorm OFF|(?:LayerNorm|RMSNorm) ON \\((pre|post|sandwich|deepnorm)\\))' +
+    ` · act\\. std = ${NUM} · loss ${NUM}(?: · held-out ${NUM.replace('(', '(?:')}(?: · \\d+% copied)?)?` +
     '(?: · step (\\d+)| · diverged at step (\\d+))?(?: · finished)?$',
 );
 
@@ -893,8 +893,8 @@ async function runOne(browser, baseUrl, artifacts, t) {
   const note = (what) => (stage = what);
   const timeout = new Promise((_, fail) => {
     timer = setTimeout(
-      () => fail(new AssertionError(`timed out after ${TEST_TIMEOUT_MS / 1000} s${stage ? ` (${stage})` : ''}; the page was at ${page.url()}`)),
-      TEST_TIMEOUT_MS,
+      () => fail(new AssertionError(`timed out after ${(t.timeoutMs ?? TEST_TIMEOUT_MS) / 1000} s${stage ? ` (${stage})` : ''}; the page was at ${page.url()}`)),
+      t.timeoutMs ?? TEST_TIMEOUT_MS,
     );
   });
   const body = t.fn({ page, load, shot, problems, baseUrl, context, note });

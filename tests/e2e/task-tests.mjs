@@ -7,7 +7,12 @@
 // uncaught exception, failed request (the tests that break the text on purpose say so) or
 // visible error box.
 
-import { TEST_PAGES, canvasHash, makeWaitFor, startServer, strictCsp } from './lib.mjs';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT, TEST_PAGES, canvasHash, makeWaitFor, startServer, strictCsp } from './lib.mjs';
+
+const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 
 const TEXT_PATH = '/www/data/shakespeare.txt';
 
@@ -17,6 +22,46 @@ export default function registerTaskTests({ test, assert, AssertionError }) {
   const writes = (page) => page.textContent('[data-ap-root] [data-el="writes-text"]');
   /** The live run's `.value`, as a script reads it. */
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
+
+  test('the warmup preset in three clicks: post-norm fails without warmup, learns with it, and pre-norm needs none (the CLI\'s numbers)', async ({ page, load, note }) => {
+    const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 120_000, maxBuffer: 64 << 20 })).stdout);
+    const cli = await Promise.all([[], ['--warmup', '300'], ['--norm', 'pre']].map((flags) => ablate(['--preset', 'warmup', ...flags])));
+    const heldOut = (r) => r.task.val_loss.at(-1)[1];
+    /** Waits for the run to finish, then its held-out loss, which must be the CLI's. */
+    const finished = async (i, what) => {
+      await waitFor(page, () => window.ablationPlayground.value?.finished, null, `${what}: the run did not finish`, 90_000);
+      const v = await value(page);
+      assert(v.step === 3000, `${what}: 3000 steps, as the preset says (${v.step})`);
+      assert(Object.is(v.val_loss, heldOut(cli[i])), `${what}: held-out ${v.val_loss} on the page, ${heldOut(cli[i])} from ablate`);
+      return v.val_loss;
+    };
+    await load('/?preset=warmup');
+    let v = await value(page);
+    assert(v.task === 'text' && v.norm === 'post' && v.lr === 0.003 && v.warmup === 0, `the preset: ${JSON.stringify(v).slice(0, 200)}`);
+    note('1. as it is');
+    const plain = await finished(0, 'post-norm, no warmup');
+    assert(plain > 3.2, `post-norm without warmup learns only the characters' frequencies: ${plain}`);
+    note('2. warmup on, from the More panel');
+    await page.getByText('More', { exact: true }).click();
+    const warmup = page.getByLabel('Warmup steps');
+    await warmup.fill('300');
+    await warmup.press('Enter');
+    await warmup.dispatchEvent('change');
+    await waitFor(page, () => window.ablationPlayground.value?.warmup === 300 && !window.ablationPlayground.value.finished, null, 'warmup 300 did not restart the run');
+    // a finished run stays paused when a setting changes: Play trains the new one
+    await page.getByRole('button', { name: 'Play' }).click();
+    const warm = await finished(1, 'post-norm, warmup 300');
+    assert(warm < 2.3, `with warmup post-norm learns: ${warm}`);
+    note('3. pre-norm, warmup back to 0');
+    await warmup.fill('0');
+    await warmup.dispatchEvent('change');
+    await page.getByRole('radio', { name: 'pre', exact: true }).check();
+    await waitFor(page, () => window.ablationPlayground.value?.norm === 'pre' && window.ablationPlayground.value.warmup === 0 && !window.ablationPlayground.value.finished, null, 'pre-norm did not restart the run');
+    await page.getByRole('button', { name: 'Play' }).click();
+    const pre = await finished(2, 'pre-norm, no warmup');
+    assert(pre < warm, `pre-norm without warmup below post-norm with it: ${pre} vs ${warm}`);
+    assert(/LayerNorm ON \(pre\)/.test(await status(page)), 'the status line names the placement');
+  }, { timeoutMs: 150_000 }); // three runs of 3000 steps on the text task
 
   test('Text: chosen, it fetches the text once, trains below the bigram line, names the floors and writes', async ({ page, load, note }) => {
     const fetched = [];
