@@ -2,7 +2,7 @@
 //! worker of the pool runs: run here through their bytes, in slices, by several runners at
 //! once and out of order, they equal the single runs with the same configurations bit for bit.
 
-use ablation_playground::config::{parse_pins, Config, NormPlacement, Pin};
+use ablation_playground::config::{parse_pins, Config, NormPlacement, Pin, TaskKind};
 use ablation_playground::training::compare::compare;
 use ablation_playground::training::comparisons::{comparison_steps, Comparisons};
 use ablation_playground::training::job::{Job, JobRunner, Report};
@@ -238,5 +238,29 @@ fn a_jobs_configuration_reads_from_its_bytes_without_the_rest() {
         let bytes = job.encode(4);
         assert_eq!(Job::config_in(&bytes).as_ref(), Ok(job.config()));
         assert!(Job::config_in(&bytes[..6]).is_err() && Job::config_in(b"not a job at all").is_err());
+    }
+}
+
+/// All four and the sweep train each task's own count (README, "Comparing"): the state says it
+/// before a run is done, and the jobs handed to the workers carry it.
+#[test]
+fn the_comparisons_train_as_long_as_each_task_needs() {
+    use ablation_playground::config::task_defaults;
+    for (task, steps) in
+        [(TaskKind::Teacher, 500), (TaskKind::Text, 1500), (TaskKind::Copy, 500), (TaskKind::Induction, 2500)]
+    {
+        assert_eq!(comparison_steps(task), steps, "{task:?}");
+        let config = task_defaults(task);
+        let mut comparisons = Comparisons::default();
+        comparisons.start_compare(&config);
+        comparisons.start_sweep(&config);
+        let state = comparisons.state();
+        assert_eq!(state.compare.as_ref().unwrap().steps, steps, "{task:?}: All four");
+        assert_eq!(state.sweep.as_ref().unwrap().steps, steps, "{task:?}: the sweep");
+        for id in comparisons.wanted() {
+            let (_, job) = Job::decode(&comparisons.job(id).unwrap()).unwrap();
+            let Job::Run { steps: s, .. } = job else { panic!("All four and the sweep are runs") };
+            assert_eq!(s, steps, "{task:?}: job {id}");
+        }
     }
 }
