@@ -37,6 +37,9 @@ class AblationPlayground extends HTMLElement {
     const root = document.createElement('div');
     root.setAttribute('data-ap-root', '');
     root.className = 'ap';
+    // on a slide of a Reveal.js deck (a fixed 960 × 700 under a heading) the charts are drawn
+    // wider than tall, so that the widget fits the slide
+    if (this.closest('.reveal .slides')) root.dataset.layout = 'slide';
     // paints the system Canvas colour in the host's colour scheme: what shows where the host
     // paints nothing (theme.js)
     const probe = document.createElement('span');

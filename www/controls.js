@@ -23,6 +23,8 @@ function paramControl(p) {
     input.step = p.kind === 'float' ? 'any' : String(p.step ?? 1);
   }
   input.dataset.param = p.name;
+  // the label wraps the control, whose value would otherwise join its accessible name
+  input.setAttribute('aria-label', p.label);
   label.append(`${p.label} `, input);
   return label;
 }

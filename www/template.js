@@ -31,7 +31,7 @@ export const TEMPLATE = `
     <fieldset class="ap-placement" data-el="placement" data-control="placement">
       <legend>Placement</legend>
     </fieldset>
-    <label class="ap-task" data-control="task">Task <select data-el="task"></select></label>
+    <label class="ap-task" data-control="task">Task <select data-el="task" aria-label="Task"></select></label>
     <div class="ap-buttons" data-control="play">
       <button type="button" data-el="play">Pause</button>
       <button type="button" data-el="step">Step</button>
@@ -54,7 +54,7 @@ export const TEMPLATE = `
     <details class="ap-more" data-control="more">
       <summary>More</summary>
       <div class="ap-more-grid">
-        <label>Preset <select data-el="preset"><option value="custom" disabled>custom</option></select></label>
+        <label>Preset <select data-el="preset" aria-label="Preset"><option value="custom" disabled>custom</option></select></label>
       </div>
     </details>
   </form>
@@ -88,7 +88,7 @@ export const TEMPLATE = `
     <figure class="ap-panel ap-wide ap-attention" data-panel="attention" part="panel attention">
       <canvas data-el="attention" role="img" aria-label="Where each attention head looks"></canvas>
       <figcaption data-el="attention-summary"></figcaption>
-      <label class="ap-attention-layer">Attention of layer <select data-param="attention_layer"></select></label>
+      <label class="ap-attention-layer">Attention of layer <select data-param="attention_layer" aria-label="Attention of layer"></select></label>
       <ul class="ap-heads" data-el="attention-heads" aria-label="Where each head looks"></ul>
     </figure>
     <section class="ap-panel ap-wide ap-writes" data-panel="writes" part="panel writes" aria-label="The model writes" hidden>
@@ -96,7 +96,7 @@ export const TEMPLATE = `
       <p class="ap-writes-heading" data-el="writes-heading"></p>
       <pre class="ap-writes-text" data-el="writes-text"></pre>
       <div class="ap-compare-writes" data-el="pin-writes" role="group" aria-label="What the pinned runs wrote"></div>
-      <label class="ap-temperature">Temperature <input type="number" data-param="temperature" min="0" max="2" step="0.1"></label>
+      <label class="ap-temperature">Temperature <input type="number" data-param="temperature" aria-label="Temperature" min="0" max="2" step="0.1"></label>
     </section>
     <figure class="ap-panel ap-wide" data-panel="compare" part="panel compare" hidden>
       <canvas data-el="compare" role="img" aria-label="All four combinations"></canvas>

@@ -113,7 +113,7 @@ export default function registerRealHostTests({ test, assert, AssertionError }) 
   });
 
   for (const theme of ['black', 'white']) {
-    test(`Reveal.js (${theme} theme): the widget on a slide fits it, reads, starts when shown, and answers the slider`, async ({ page, shot }) => {
+    test(`Reveal.js (${theme} theme): the widget on a slide under a heading fits it, reads, starts when shown, and answers the slider`, async ({ page, shot }) => {
       const dir = await mkdtemp(join(tmpdir(), 'ap-reveal-'));
       try {
         await cp(join(E2E_DIR, 'node_modules', 'reveal.js', 'dist'), join(dir, 'reveal'), { recursive: true });
@@ -124,7 +124,7 @@ export default function registerRealHostTests({ test, assert, AssertionError }) 
 <link rel="stylesheet" href="reveal/reveal.css"><link rel="stylesheet" href="reveal/theme/${theme}.css"></head>
 <body><div class="reveal"><div class="slides">
 <section><h2>Residuals and LayerNorm</h2></section>
-<section><ablation-playground id="w" controls="depth,residual,norm" panels="histogram,loss"></ablation-playground></section>
+<section><h3>Try it</h3><ablation-playground id="w" controls="depth,residual,norm" panels="histogram,loss"></ablation-playground></section>
 </div></div>
 <script type="module">
 import Reveal from './reveal/reveal.mjs';
@@ -144,13 +144,19 @@ Reveal.initialize({ hash: false, transition: 'none' }).then(() => { window.deckR
           await page.evaluate(() => window.deck.next());
           await started(page, 'w');
           const fit = await page.evaluate(() => {
-            const slide = document.querySelector('.reveal .slides').getBoundingClientRect();
+            // the slide itself, with its heading, inside the viewport and the slides' frame
+            const present = document.querySelector('.reveal .slides section.present').getBoundingClientRect();
+            const frame = document.querySelector('.reveal .slides').getBoundingClientRect();
+            const slide = { top: Math.max(0, frame.top), bottom: Math.min(innerHeight, frame.bottom) };
+            if (present.bottom > slide.bottom + 1 || present.top < slide.top - 1) return { over: [present.top, present.bottom, slide.top, slide.bottom] };
             const w = document.getElementById('w').getBoundingClientRect();
             const canvases = [...document.getElementById('w').shadowRoot.querySelectorAll('canvas')]
               .filter((c) => c.getBoundingClientRect().width > 0)
               .map((c) => [c.width, c.height]);
             return { slide: [slide.top, slide.bottom, slide.left, slide.right], w: [w.top, w.bottom, w.left, w.right], canvases };
           });
+          await shot(`reveal-${theme}-fit`);
+          assert(!fit.over, `the slide with its heading (top, bottom ${fit.over?.slice(0, 2).map(Math.round)}) overflows the view (${fit.over?.slice(2).map(Math.round)})`);
           assert(fit.w[1] <= fit.slide[1] + 1 && fit.w[0] >= fit.slide[0] - 1, `the widget (${fit.w.map(Math.round)}) overflows the slide (${fit.slide.map(Math.round)})`);
           assert(fit.canvases.length === 2 && fit.canvases.every(([cw, ch]) => cw > 100 && ch > 60), `two charts drawn at a size: ${JSON.stringify(fit.canvases)}`);
           await page.waitForTimeout(300);

@@ -23,6 +23,17 @@ export default function registerTaskTests({ test, assert, AssertionError }) {
   /** The live run's `.value`, as a script reads it. */
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
 
+  test('the Task menu and the More panel\'s controls are named by their labels alone, not with their values', async ({ page, load }) => {
+    await load('/?task=text');
+    const task = page.getByRole('combobox', { name: 'Task', exact: true });
+    assert((await task.count()) === 1, 'a combobox named exactly "Task"');
+    assert((await task.inputValue()) === 'text', 'it is the Task menu');
+    await page.getByText('More', { exact: true }).click();
+    for (const [role, name] of [['combobox', 'Optimiser'], ['spinbutton', 'Learning rate'], ['spinbutton', 'Adam β₂'], ['combobox', 'Preset']]) {
+      assert((await page.getByRole(role, { name, exact: true }).count()) === 1, `a ${role} named exactly "${name}"`);
+    }
+  });
+
   test('the warmup preset in three clicks: post-norm fails without warmup, learns with it, and pre-norm needs none (the CLI\'s numbers)', async ({ page, load, note }) => {
     const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 120_000, maxBuffer: 64 << 20 })).stdout);
     const cli = await Promise.all([[], ['--warmup', '300'], ['--norm', 'pre']].map((flags) => ablate(['--preset', 'warmup', ...flags])));
