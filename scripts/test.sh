@@ -38,5 +38,8 @@ if [ -f tests/e2e/package.json ]; then
   "$AP_HOSTS_VENV/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps dist/python/ablation_playground-*-py3-none-any.whl
   "$AP_HOSTS_VENV/bin/python" -m unittest discover -s python/tests
   node tests/e2e/run.mjs
+  say "the smoke suite in Firefox ESR and WebKitGTK"
+  ensure_engines
+  node tests/e2e/smoke-tests.mjs
 fi
 say "all checks passed"

@@ -48,9 +48,19 @@ ensure_chromium() {
   fi
 }
 
+# The other engines of the browser tests (tests/e2e/smoke-tests.mjs): Firefox ESR, and
+# WebKitGTK's WebDriver, which starts its MiniBrowser under Xvfb.
+ensure_engines() {
+  if ! command -v firefox-esr >/dev/null || ! command -v WebKitWebDriver >/dev/null || ! command -v Xvfb >/dev/null; then
+    say "installing Debian's firefox-esr, webkit2gtk-driver and xvfb (the browser tests' other engines)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr webkit2gtk-driver xvfb >/dev/null
+  fi
+}
+
 ensure_e2e_deps() {
-  if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/vite ] || [ ! -d tests/e2e/node_modules/axe-core ] || [ ! -d tests/e2e/node_modules/reveal.js ]; then
-    say "installing playwright-core (with Vite, to bundle the npm package, axe-core, to audit accessibility, and Reveal.js, a real host) for the browser tests"
+  if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/vite ] || [ ! -d tests/e2e/node_modules/axe-core ] || [ ! -d tests/e2e/node_modules/reveal.js ] || [ ! -d tests/e2e/node_modules/puppeteer-core ]; then
+    say "installing playwright-core (with Vite, to bundle the npm package, axe-core, to audit accessibility, Reveal.js, a real host, and puppeteer-core, to drive Firefox) for the browser tests"
     (cd tests/e2e && npm ci --silent --no-audit --no-fund)
   fi
 }

@@ -1,6 +1,6 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--vs DIR]
+//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines] [--vs DIR]
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
 //     only the comparisons' part; --tasks only the sequence tasks' part; --vs DIR alternates its pace and sweep figures with another
 //     build's site, for instance the last commit's, page by page, for paired ratios)
@@ -33,6 +33,7 @@ const QUICK = process.argv.includes('--quick');
 const ONLY_COMPARISONS = process.argv.includes('--comparisons');
 const ONLY_TASKS = process.argv.includes('--tasks');
 const ONLY_DEPTH = process.argv.includes('--depth');
+const ONLY_ENGINES = process.argv.includes('--engines');
 const TRAIN_SECONDS = QUICK ? 4 : 10;
 const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
@@ -376,6 +377,65 @@ async function depthBuys(browser, server, row, out, problems) {
   out.push('');
 }
 
+/**
+ * Every engine's pace (`--engines` runs only this): the live run's steps/s at depth 96 and at
+ * the text defaults in Chromium, Firefox ESR and WebKitGTK (engines.mjs), side by side: the
+ * engines take turns, `rounds` times, each on a fresh page, counting steps over 10 s after 3 s.
+ * Also the pure wasm step (`timings.stepMs`, the mean over the worker's last slice), to tell
+ * the engine's wasm from the rest of the page.
+ */
+async function enginePaces(browser, server, row, out, problems) {
+  const { launch } = await import('./engines.mjs');
+  const settings = [['depth 96, defaults', '/?depth=96&steps=1000000'], ['text defaults', '/?preset=text&steps=1000000']];
+  const engines = [
+    { name: 'Chromium', open: async () => {
+      const p = await open(browser, server, '/?autoplay=off');
+      problems.push(...p.problems);
+      return { goto: (u) => p.page.goto(u), evaluate: (fn) => p.page.evaluate(`(${fn})()`), close: () => p.context.close() };
+    } },
+    ...['firefox', 'webkit'].map((name) => ({ name: name === 'firefox' ? 'Firefox ESR' : 'WebKitGTK', engine: null, async open() {
+      this.engine ??= await launch(name);
+      return this.engine.newPage();
+    } })),
+  ];
+  const results = new Map();
+  const rounds = QUICK ? 1 : 3;
+  for (let r = 0; r < rounds; r++) {
+    for (const [label, path] of settings) {
+      for (const e of engines) {
+        const page = await e.open();
+        await page.goto(server.url + path);
+        const mark = () => page.evaluate('() => [performance.now(), window.ablationPlayground?.playground?.step ?? 0, window.ablationPlayground?.playground?.timings?.stepMs ?? NaN]');
+        for (let i = 0; i < 100 && (await mark())[1] < 1; i++) await new Promise((ok) => setTimeout(ok, 100));
+        await new Promise((ok) => setTimeout(ok, 3000));
+        const a = await mark();
+        const stepMs = [];
+        for (let i = 0; i < 10; i++) {
+          await new Promise((ok) => setTimeout(ok, 1000));
+          stepMs.push((await mark())[2]);
+        }
+        const b = await mark();
+        await page.close();
+        const key = `${label}|${e.name}`;
+        const list = results.get(key) ?? [];
+        list.push({ rate: ((b[1] - a[1]) * 1000) / (b[0] - a[0]), stepMs: median(stepMs) });
+        results.set(key, list);
+      }
+    }
+  }
+  for (const e of engines) await e.engine?.close();
+  out.push('| setting | engine | live steps/s | ÷ Chromium | wasm step (median) |', '|---|---|---:|---:|---:|');
+  for (const [label] of settings) {
+    const chromium = median(results.get(`${label}|Chromium`).map((x) => x.rate));
+    for (const e of engines) {
+      const xs = results.get(`${label}|${e.name}`);
+      const rate = median(xs.map((x) => x.rate));
+      row(label, e.name, xs.map((x) => x.rate.toFixed(0)).join(', '), (rate / chromium).toFixed(2), `${median(xs.map((x) => x.stepMs)).toFixed(2)} ms`);
+    }
+  }
+  out.push('');
+}
+
 /** The sequence tasks' part of the benchmark (see main). */
 async function tasks(browser, server, row, out, problems) {
   const settings = [
@@ -409,7 +469,8 @@ async function main() {
   const row = (...cells) => out.push(`| ${cells.join(' | ')} |`);
   try {
     if (ONLY_DEPTH) await depthBuys(browser, server, row, out, problems);
-    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH) {
+    if (ONLY_ENGINES) await enginePaces(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES) {
       // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
       {
         const p = await open(browser, server, '/?depth=96');
@@ -481,16 +542,16 @@ async function main() {
       }
     }
     // 4. The comparisons.
-    if (!ONLY_TASKS && !ONLY_DEPTH) await comparisons(browser, server, row, out, problems);
+    if (!ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES) await comparisons(browser, server, row, out, problems);
     // 5. The sequence tasks: steps/s and frames/s at their defaults (and the teacher on the
     // same stack and tokens), the longest main-thread task, and the share of the worker's
     // time that writing the samples took.
-    if (!ONLY_COMPARISONS && !ONLY_DEPTH) await tasks(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES) await tasks(browser, server, row, out, problems);
   } finally {
     await browser.close().catch(() => {});
     await server.close();
   }
-  const bundle = ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH ? [] : await bundleSizes();
+  const bundle = ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH || ONLY_ENGINES ? [] : await bundleSizes();
   if (bundle.length) out.push('| shipped file | raw / gzip -9 |', '|---|---:|');
   for (const b of bundle) row(`\`dist/${b.name}\``, `${kib(b.raw)} / ${kib(b.gzip)}`);
   const total = bundle.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });

@@ -1,0 +1,178 @@
+// The other engines a reader has: Firefox ESR (Debian's `firefox-esr`, driven over WebDriver
+// BiDi through puppeteer-core) and WebKitGTK, the engine of Safari (Debian's
+// `webkit2gtk-driver`: `WebKitWebDriver` starts `MiniBrowser` under Xvfb, driven over classic
+// WebDriver by the few requests below). Both give the same small page interface, so that
+// smoke-tests.mjs runs one suite in each:
+//
+//   page.goto(url)                      loads and waits for `load`
+//   page.evaluate(fnSource, arg)        runs `(fnSource)(arg)` in the page, awaits it, returns JSON
+//   page.waitFor(fnSource, arg, ms)     until it returns something truthy; that value, or throws
+//   page.press(fnSource, key)           focuses the element `(fnSource)()` returns, then presses
+//                                       `key` ('ArrowRight', ' ') as the keyboard would
+//   page.problems                       console errors and uncaught exceptions (Firefox only:
+//                                       classic WebDriver cannot listen; see smoke-tests.mjs)
+//   engine.close()
+
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
+export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver';
+export const MINIBROWSER = process.env.MINIBROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+const XVFB = '/usr/bin/Xvfb';
+
+/** Which engines this machine has, with what is missing for the others. */
+export function available() {
+  const missing = (paths) => paths.filter((p) => !existsSync(p));
+  return [
+    { name: 'firefox', missing: missing([FIREFOX]) },
+    { name: 'webkit', missing: missing([WEBKIT_DRIVER, MINIBROWSER, XVFB]) },
+  ];
+}
+
+export async function launch(name) {
+  return name === 'firefox' ? launchFirefox() : launchWebKit();
+}
+
+async function freePort() {
+  const s = createServer();
+  await new Promise((ok) => s.listen(0, '127.0.0.1', ok));
+  const { port } = s.address();
+  await new Promise((ok) => s.close(ok));
+  return port;
+}
+
+const call = (fn, arg) => `(${fn})(${JSON.stringify(arg ?? null)})`;
+
+async function poll(evaluate, fn, arg, ms, what) {
+  const end = Date.now() + ms;
+  let last;
+  for (;;) {
+    try {
+      last = await evaluate(fn, arg);
+      if (last) return last;
+    } catch (e) {
+      last = `threw ${e.message}`;
+    }
+    if (Date.now() > end) throw new Error(`${what ?? fn.slice(0, 120)}: not true within ${ms} ms (last: ${JSON.stringify(last)?.slice(0, 200)})`);
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+}
+
+async function launchFirefox() {
+  const { default: puppeteer } = await import('puppeteer-core');
+  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
+  const engine = {
+    name: 'firefox',
+    async newPage({ width = 1280, height = 900 } = {}) {
+      const p = await browser.newPage();
+      await p.setViewport({ width, height });
+      const problems = [];
+      p.on('console', (m) => m.type() === 'error' && problems.push(`console.error: ${m.text()}`));
+      p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      const evaluate = (fn, arg) => p.evaluate(call(fn, arg));
+      return {
+        problems,
+        goto: (url) => p.goto(url, { waitUntil: 'load' }),
+        evaluate,
+        waitFor: (fn, arg, ms = 30_000, what) => poll(evaluate, fn, arg, ms, what),
+        async press(fn, key) {
+          await evaluate(fn.startsWith('(') || fn.startsWith('function') ? `() => (${fn})().focus()` : fn);
+          await p.keyboard.press(key);
+        },
+        close: () => p.close(),
+      };
+    },
+    close: () => browser.close(),
+  };
+  return engine;
+}
+
+/** Classic WebDriver's key codes for the keys the suite presses. */
+const KEYS = { ArrowRight: '\uE014', ArrowLeft: '\uE012', ' ': '\uE00D', Enter: '\uE007' };
+
+async function launchWebKit() {
+  const display = `:${90 + Math.floor(Math.random() * 9)}`;
+  const xvfb = spawn(XVFB, [display, '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
+  await new Promise((ok) => setTimeout(ok, 500));
+  const port = await freePort();
+  const profile = await mkdtemp(join(tmpdir(), 'ap-webkit-'));
+  const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, DISPLAY: display, XDG_RUNTIME_DIR: profile, WEBKIT_DISABLE_COMPOSITING_MODE: '1' },
+  });
+  let log = '';
+  driver.stderr.on('data', (d) => (log = (log + d).slice(-2000)));
+  const base = `http://127.0.0.1:${port}`;
+  const request = async (method, path, body) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(`WebDriver ${method} ${path}: ${json.value?.error ?? res.status} ${json.value?.message ?? ''}`);
+    return json.value;
+  };
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(`${base}/status`).then((r) => r.ok, () => false)) break;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  const sessions = [];
+  const stop = async () => {
+    for (const id of sessions.splice(0)) await request('DELETE', `/session/${id}`).catch(() => {});
+    driver.kill('SIGTERM');
+    xvfb.kill('SIGTERM');
+    await rm(profile, { recursive: true, force: true });
+  };
+  return {
+    name: 'webkit',
+    async newPage({ width = 1280, height = 900 } = {}) {
+      const session = await request('POST', '/session', {
+        capabilities: {
+          alwaysMatch: {
+            'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+            'unhandledPromptBehavior': 'dismiss',
+          },
+        },
+      }).catch((e) => {
+        throw new Error(`${e.message} (driver: ${log.slice(-400)})`);
+      });
+      const id = session.sessionId;
+      sessions.push(id);
+      await request('POST', `/session/${id}/window/rect`, { width, height }).catch(() => {});
+      await request('POST', `/session/${id}/timeouts`, { script: 120_000, pageLoad: 60_000 });
+      const evaluate = async (fn, arg) => {
+        const script =
+          'const done = arguments[arguments.length - 1];' +
+          `Promise.resolve().then(() => ${call(fn, arg)}).then((v) => done({ ok: v === undefined ? null : v }), (e) => done({ err: String(e && e.stack || e) }));`;
+        const r = await request('POST', `/session/${id}/execute/async`, { script, args: [] });
+        if (r && 'err' in r) throw new Error(r.err);
+        return r?.ok;
+      };
+      return {
+        problems: [],
+        goto: (url) => request('POST', `/session/${id}/url`, { url }),
+        evaluate,
+        waitFor: (fn, arg, ms = 30_000, what) => poll(evaluate, fn, arg, ms, what),
+        async press(fn, key) {
+          await evaluate(`() => (${fn})().focus()`);
+          const value = KEYS[key] ?? key;
+          await request('POST', `/session/${id}/actions`, {
+            actions: [{ type: 'key', id: 'keyboard', actions: [{ type: 'keyDown', value }, { type: 'keyUp', value }] }],
+          });
+          await request('DELETE', `/session/${id}/actions`).catch(() => {});
+        },
+        async close() {
+          await request('DELETE', `/session/${id}`).catch(() => {});
+          sessions.splice(sessions.indexOf(id), 1);
+        },
+      };
+    },
+    close: stop,
+  };
+}

@@ -1,0 +1,217 @@
+// The smoke suite in the engines other than Chromium: Firefox ESR and WebKitGTK (engines.mjs).
+// run.mjs runs the whole suite in Chromium; this one runs, in each other engine, what a reader
+// of a lesson meets first: the page training in a worker, the example lesson's elements, the
+// element under a strict Content-Security-Policy from another origin, the text and copy tasks,
+// All four, a pin and a copied link, the keyboard on the slider and the switches, a host theme
+// toggled at run time, the notebook's module loaded from a blob: URL, and the induction task
+// with the lens's panels and Depth or width.
+//
+//   node tests/e2e/smoke-tests.mjs [firefox] [webkit]     (both by default)
+//
+// An engine whose programs are missing fails, naming them (scripts/test.sh installs them).
+// Every test also fails on a visible error box, and in Firefox on any console error or
+// uncaught exception (classic WebDriver, WebKit's, cannot listen to the console).
+
+import { execFile } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { available, launch } from './engines.mjs';
+import { DIST, TEST_PAGES, startServer, strictCsp } from './lib.mjs';
+
+const only = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')));
+const filter = process.env.E2E_FILTER ? new RegExp(process.env.E2E_FILTER) : null;
+
+const tests = [];
+const test = (name, fn, { timeoutMs = 90_000 } = {}) => tests.push({ name, fn, timeoutMs });
+const assert = (ok, message) => {
+  if (!ok) throw new Error(message);
+};
+
+/** The live widget's `.value` on the playground page. */
+const VALUE = '() => window.ablationPlayground?.value';
+const inRoot = (el) => `() => document.querySelector('[data-ap-root] [data-el="${el}"]')`;
+/** Clicks the playground page's button named `name`. */
+const click = (page, name) =>
+  page.evaluate(`(name) => [...document.querySelectorAll('[data-ap-root] button')].find((b) => b.textContent.trim() === name).click()`, name);
+
+test('the page trains in a worker', async ({ page, url }) => {
+  await page.goto(url('/'));
+  const s = await page.waitFor('() => (window.ablationPlayground?.playground?.step ?? 0) > 50 && window.ablationPlayground.playground', null, 30_000, 'the page did not train');
+  assert(s.mode === 'worker', `the live run trains in a worker, not ${s.mode}`);
+  const status = await page.evaluate(`() => document.querySelector('[data-ap-root] [data-el="status"]').textContent`);
+  assert(/^12 layers · Residual ON · LayerNorm ON \(pre\) · act\. std = /.test(status), `the status line: ${status}`);
+});
+
+test("the example lesson's elements train, and its buttons drive them", async ({ page, url }) => {
+  await page.goto(url('/www/lesson.html'));
+  await page.waitFor("() => document.querySelectorAll('ablation-playground').length === 9 && (document.getElementById('four').value?.step ?? 0) > 5", null, 30_000, 'the lesson\'s first element did not train');
+  await page.evaluate("() => [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === '2. LayerNorm on').click()");
+  await page.waitFor("() => document.getElementById('four').value?.norm === 'pre'", null, 10_000, 'the prose button did not reach the element');
+});
+
+test('the element under a strict Content-Security-Policy, from another origin', async ({ page, server }) => {
+  const host = await startServer();
+  try {
+    // the favicon from the widget's origin, which the policy allows (Firefox asks the host's
+    // /favicon.ico otherwise, and reports the policy's refusal as an error)
+    const head = `<meta http-equiv="Content-Security-Policy" content="${strictCsp(server.url)}"><link rel="icon" href="${server.url}/www/favicon.svg">`;
+    TEST_PAGES.set('/__test/smoke-csp.html', () =>
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>csp</title>${head}` +
+      `<script type="module" src="${server.url}/www/ablation-playground.js"></script></head>` +
+      '<body><ablation-playground id="w" depth="6" panels="histogram,loss"></ablation-playground></body></html>');
+    await page.goto(`${host.url}/__test/smoke-csp.html`);
+    await page.waitFor("() => (document.getElementById('w').value?.step ?? 0) > 20", null, 30_000, 'the element did not train under the CSP');
+  } finally {
+    await host.close();
+  }
+});
+
+test('the text task fetches its text, trains and writes', async ({ page, url }) => {
+  await page.goto(url('/?preset=text'));
+  const v = await page.waitFor(`() => { const v = window.ablationPlayground?.value; return v && v.val_loss < 3.0 && v.sample && v; }`, null, 80_000, 'the text task did not get below 3.0 held-out');
+  assert(v.floors?.bigram > 2.4 && v.floors.bigram < 2.5, `the floors: ${JSON.stringify(v.floors)}`);
+}, { timeoutMs: 100_000 });
+
+test('the copy task copies', async ({ page, url }) => {
+  await page.goto(url('/?preset=copy'));
+  await page.waitFor(`() => (window.ablationPlayground?.value?.accuracy ?? 0) > 0.9`, null, 80_000, 'the copy task did not copy 90%');
+}, { timeoutMs: 100_000 });
+
+test('All four fills its table, a pin is kept, and a copied link brings it back', async ({ page, url }) => {
+  await page.goto(url('/?depth=6&width=16&tokens=8&steps=200'));
+  await page.waitFor(`() => window.ablationPlayground?.value?.finished`, null, 30_000, 'the run did not finish its 200 steps');
+  await click(page, 'All four');
+  const compare = await page.waitFor(`() => { const c = window.ablationPlayground.value.compare; return c?.runs.every((r) => r.done) && c; }`, null, 60_000, 'All four did not finish');
+  assert(compare.runs.length === 4, `four rows: ${compare.runs.length}`);
+  const rows = await page.evaluate(`() => document.querySelectorAll('[data-ap-root] [data-el="compare-table"] tbody tr').length`);
+  assert(rows === 4, `the table has ${rows} rows`);
+  await click(page, 'Pin');
+  await page.waitFor(`() => window.ablationPlayground.value.pins?.length === 1`, null, 10_000, 'the pin was not kept');
+  const link = await page.evaluate('() => window.ablationPlayground.link()');
+  assert(/pin=/.test(link), `the link carries the pin: ${link}`);
+  await page.goto(link);
+  const pins = await page.waitFor(`() => { const p = window.ablationPlayground?.value?.pins; return p?.length === 1 && p[0].done && p; }`, null, 30_000, 'the link did not bring the pin back');
+  assert(pins[0].step === 200, `the pin is at step 200: ${JSON.stringify(pins[0]).slice(0, 120)}`);
+});
+
+test('the keyboard moves the slider and flips the switches', async ({ page, url }) => {
+  await page.goto(url('/'));
+  await page.waitFor(`() => window.ablationPlayground?.value?.step > 0`, null, 30_000);
+  await page.press(inRoot('depth'), 'ArrowRight');
+  await page.waitFor(`() => window.ablationPlayground.value.depth === 13`, null, 5000, 'ArrowRight on the slider did not give depth 13');
+  await page.press(inRoot('residual'), ' ');
+  await page.waitFor(`() => window.ablationPlayground.value.residual === 'off'`, null, 5000, 'Space on the Residual switch did not turn it off');
+  await page.press(inRoot('layernorm'), ' ');
+  await page.waitFor(`() => window.ablationPlayground.value.norm === 'off'`, null, 5000, 'Space on the LayerNorm switch did not turn it off');
+});
+
+test('the element follows a host theme toggled at run time', async ({ page, url }) => {
+  TEST_PAGES.set('/__test/smoke-theme.html', () =>
+    '<!doctype html><html lang="en" style="background: #fff; color: #111"><head><meta charset="utf-8"><title>theme</title>' +
+    '<script type="module" src="/www/ablation-playground.js"></script></head>' +
+    '<body><ablation-playground id="w" depth="4" panels="loss"></ablation-playground></body></html>');
+  await page.goto(url('/__test/smoke-theme.html'));
+  const lightness = `() => {
+    const s = document.getElementById('w').shadowRoot?.querySelector('[data-el="status"]');
+    if (!s || !s.textContent.includes('layers')) return null;
+    const [r, g, b] = getComputedStyle(s).color.match(/[0-9.]+/g).map(Number);
+    return (r + g + b) / 3;
+  }`;
+  const before = await page.waitFor(lightness, null, 30_000, 'the element did not start');
+  assert(before < 100, `dark text on the light host: ${before}`);
+  await page.evaluate("() => Object.assign(document.documentElement.style, { background: '#111', color: '#eee', colorScheme: 'dark' })");
+  await page.waitFor(`() => (${lightness})() > 180`, null, 5000, 'the text did not turn light on the dark host');
+});
+
+test("the notebook's module loads from a blob: URL and trains", async ({ page, url }) => {
+  const dir = join(DIST, 'python');
+  const wheel = (await readdir(dir)).find((f) => f.endsWith('-py3-none-any.whl'));
+  const read = "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read('ablation_playground/static/widget.js').decode())";
+  const esm = (await promisify(execFile)('python3', ['-c', read, join(dir, wheel)], { maxBuffer: 64 << 20 })).stdout;
+  TEST_PAGES.set('/__test/smoke-notebook.html', () => '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>nb</title></head><body><div id="out"></div></body></html>');
+  await page.goto(url('/__test/smoke-notebook.html'));
+  await page.evaluate(`async ({ esm, schemaUrl }) => {
+    const { PARAMS } = await import(schemaUrl);
+    const isSwitch = (p) => p.kind === 'choice' && p.choices.join() === 'on,off';
+    const state = { preset: '', pinned: '', controls: null, panels: 'histogram,loss', autoplay: true, value: {} };
+    for (const p of PARAMS) state[p.name] = isSwitch(p) ? p.default === 'on' : ['int', 'float', 'seed'].includes(p.kind) ? Number(p.default) : p.default;
+    Object.assign(state, { depth: 5 });
+    const handlers = {};
+    const model = { get: (k) => state[k], set: (k, v) => { state[k] = v; }, on: (e, h) => (handlers[e] ??= []).push(h), off: () => {}, save_changes() {}, send() {} };
+    const widget = (await import(URL.createObjectURL(new Blob([esm], { type: 'text/javascript' })))).default;
+    await widget.render({ model, el: document.getElementById('out') });
+  }`, { esm, schemaUrl: url('/www/schema.js') });
+  const v = await page.waitFor("() => { const v = document.querySelector('#out ablation-playground')?.value; return v?.step > 3 && v; }", null, 30_000, "the notebook's widget did not train");
+  assert(v.depth === 5, `the model's trait set the depth: ${v.depth}`);
+});
+
+test('the induction task with its lens panels drawn, and Depth or width starting', async ({ page, url }) => {
+  await page.goto(url('/?preset=induction'));
+  await page.waitFor(`() => (window.ablationPlayground?.value?.accuracy ?? 0) > 0.9`, null, 60_000, 'the induction preset did not repeat 90%');
+  // the panels' canvases hold a drawing: more than one colour in their pixels
+  const drawn = await page.evaluate(`() => ['readout', 'attention', 'loss'].map((name) => {
+    const c = document.querySelector('[data-ap-root] [data-panel="' + name + '"] canvas');
+    if (!c || !c.width) return name + ': no canvas';
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    for (let i = 0; i < d.length; i += 4 * 97) colours.add(d[i] * 65536 + d[i + 1] * 256 + d[i + 2]);
+    return colours.size > 3 ? '' : name + ': blank';
+  }).filter(Boolean)`);
+  assert(!drawn.length, `panels drawn: ${drawn.join(', ')}`);
+  await click(page, 'Depth or width');
+  await page.waitFor(`() => (window.ablationPlayground.value.depth_width?.runs?.length ?? 0) > 0`, null, 20_000, 'Depth or width did not start');
+});
+
+async function main() {
+  const server = await startServer();
+  let failed = 0;
+  let passed = 0;
+  try {
+    for (const { name, missing } of available()) {
+      if (only.size && !only.has(name)) continue;
+      if (missing.length) {
+        console.log(`FAIL - ${name}: missing ${missing.join(', ')} (scripts/test.sh installs Debian's firefox-esr, webkit2gtk-driver and xvfb)`);
+        failed++;
+        continue;
+      }
+      const engine = await launch(name);
+      try {
+        for (const t of tests) {
+          const title = `${name}: ${t.name}`;
+          if (filter && !filter.test(title)) continue;
+          const page = await engine.newPage();
+          const started = Date.now();
+          let timer;
+          try {
+            const body = t.fn({ page, server, url: (path) => server.url + path });
+            const timeout = new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`timed out after ${t.timeoutMs / 1000} s`)), t.timeoutMs)));
+            await Promise.race([body, timeout]);
+            const error = await page.evaluate("() => [...document.querySelectorAll('[data-ap-root] .ap-error:not([hidden])'), ...[...document.querySelectorAll('ablation-playground')].flatMap((e) => [...(e.shadowRoot?.querySelectorAll('.ap-error:not([hidden])') ?? [])])].map((e) => e.textContent).join(' | ')");
+            assert(!error, `an error box shows: ${error}`);
+            assert(!page.problems.length, page.problems.join('; '));
+            console.log(`ok - ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+            passed++;
+          } catch (e) {
+            console.log(`FAIL - ${title}: ${e.message}`);
+            failed++;
+          } finally {
+            clearTimeout(timer);
+            await page.close().catch(() => {});
+          }
+        }
+      } finally {
+        await engine.close();
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  console.log(`smoke: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
