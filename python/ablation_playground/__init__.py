@@ -19,12 +19,32 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from ._params import PARAMS, PRESETS
+from ._params import PARAMS, PRESETS, RANGES
 
 __all__ = ["Playground", "PARAMS", "PRESETS"]
 __version__ = "0.1.0"
 
 METHODS = ("play", "pause", "step", "reset", "pin", "compare", "sweep", "depth_width", "knockout")
+
+
+class _Checked:
+    """A number the table bounds: a value outside it is refused with the table's own words,
+    as the element and the CLI refuse it (`depth: "500" is not an integer from 1 to 96`)."""
+
+    def validate(self, obj, value):
+        value = super().validate(obj, value)
+        lo, hi, multiple, allowed = RANGES[self.name]
+        if not lo <= value <= hi or (multiple is not None and value % multiple):
+            raise traitlets.TraitError(f'{self.name}: "{value}" is not {allowed}')
+        return value
+
+
+class _Int(_Checked, traitlets.Int):
+    pass
+
+
+class _Float(_Checked, traitlets.Float):
+    pass
 
 
 def _trait(kind, default, choices, help):
@@ -33,9 +53,12 @@ def _trait(kind, default, choices, help):
     elif kind == "choice":
         trait = traitlets.Enum(choices, default_value=default, help=help)
     elif kind == "float":
-        trait = traitlets.Float(default, help=help)
-    else:  # int, seed
-        trait = traitlets.Int(default, help=help)
+        trait = _Float(default, help=help)
+    elif kind == "seed":
+        # a seed crosses to JavaScript as text: a number above 2**53 would arrive as another
+        return _Int(default, help=help).tag(sync=True, to_json=lambda v, _: str(v), from_json=lambda v, _: int(v))
+    else:
+        trait = _Int(default, help=help)
     return trait.tag(sync=True)
 
 
@@ -48,6 +71,9 @@ def _traits():
     traits["controls"] = traitlets.Unicode(None, allow_none=True, help="the controls shown, as the attribute").tag(sync=True)
     traits["panels"] = traitlets.Unicode(None, allow_none=True, help="the panels shown, as the attribute").tag(sync=True)
     traits["autoplay"] = traitlets.Bool(True, help="train as soon as shown").tag(sync=True)
+    # the parameters given to the constructor: the front end writes them as attributes even
+    # where they equal the default, so that they adjust a preset as attributes do
+    traits["given"] = traitlets.List(traitlets.Unicode(), help="the parameters the constructor was given").tag(sync=True)
     # what the widget shows: the parameters, the readouts and the comparisons (read it)
     traits["value"] = traitlets.Dict({}, help="the element's value: readouts and comparisons").tag(sync=True)
     return traits
@@ -65,6 +91,11 @@ def _method(name):
 class _Base(anywidget.AnyWidget):
     _esm = Path(__file__).parent / "static" / "widget.js"
     # the stylesheet is inlined in the module, into the widget's own shadow root
+
+    def __init__(self, **kwargs):
+        names = {p[0] for p in PARAMS}
+        super().__init__(**kwargs)
+        self.given = [name for name in kwargs if name in names]
 
 
 Playground = type(

@@ -24,4 +24,20 @@ PARAMS = [
     ("attention_layer", "int", 0, (), "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)"),
 ]
 
+# (min, max, multiple of, what the table allows) of each number, for the traits' checks.
+RANGES = {
+    "depth": (1, 96, 1, "an integer from 1 to 96"),
+    "width": (8, 128, 4, "a multiple of 4 from 8 to 128"),
+    "tokens": (1, 256, 1, "an integer from 1 to 256"),
+    "context": (0, 256, 1, "an integer from 0 to 256"),
+    "gain": (0.01, 10, None, "a number from 0.01 to 10"),
+    "lr": (0.000001, 10, None, "a number from 0.000001 to 10"),
+    "warmup": (0, 100000, 1, "an integer from 0 to 100000"),
+    "beta2": (0.5, 0.99999, None, "a number from 0.5 to 0.99999"),
+    "seed": (0, 18446744073709551615, 1, "an integer from 0 to 18446744073709551615"),
+    "steps": (0, 1000000, 1, "an integer from 0 to 1000000"),
+    "temperature": (0, 2, None, "a number from 0 to 2"),
+    "attention_layer": (0, 95, 1, "an integer from 0 to 95"),
+}
+
 PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal",)

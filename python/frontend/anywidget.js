@@ -61,7 +61,9 @@ function toText(p, value) {
 }
 function fromText(p, text) {
   if (isSwitch(p)) return text === 'on';
-  if (p.kind === 'int' || p.kind === 'seed' || p.kind === 'float') return Number(text);
+  // a seed is text both ways: a number above 2**53 would become another seed
+  if (p.kind === 'seed') return String(text);
+  if (p.kind === 'int' || p.kind === 'float') return Number(text);
   return text;
 }
 
@@ -69,10 +71,13 @@ async function render({ model, el }) {
   const { params, controls } = await load();
   const byName = Object.fromEntries(params.map((p) => [p.name, p]));
   const element = document.createElement('ablation-playground');
-  // the traits that differ from their defaults become attributes (a preset first, as always)
+  // the traits that differ from their defaults, and those the constructor was given, become
+  // attributes: they adjust a preset as attributes do (`Playground(preset="break-and-heal",
+  // norm="pre")` is the preset with the norm on, though "pre" is the default)
+  const given = new Set(model.get('given') ?? []);
   for (const p of params) {
     const value = model.get(p.name);
-    if (toText(p, value) !== toText(p, fromText(p, p.default))) element.setAttribute(p.name, toText(p, value));
+    if (given.has(p.name) || toText(p, value) !== toText(p, fromText(p, p.default))) element.setAttribute(p.name, toText(p, value));
   }
   for (const [name, attribute] of EXTRAS) {
     const value = model.get(name);
@@ -82,10 +87,19 @@ async function render({ model, el }) {
   // no playground page to link to from a notebook: Copy link is left out unless asked for
   if (model.get('controls') == null) element.setAttribute('controls', controls.filter((c) => c !== 'copy').join(','));
 
-  // the widget → the kernel: attributes the widget rewrites (a control moved, a preset applied)
+  // the widget → the kernel: attributes the widget rewrites (a control moved, a preset applied,
+  // a pin made or removed)
   const observer = new MutationObserver((records) => {
     let changed = false;
     for (const name of new Set(records.map((r) => r.attributeName))) {
+      if (name === 'pin') {
+        const pins = element.getAttribute('pin') ?? '';
+        if (pins !== model.get('pinned')) {
+          model.set('pinned', pins);
+          changed = true;
+        }
+        continue;
+      }
       const p = byName[name];
       if (!p) continue;
       const text = element.getAttribute(name);
@@ -97,7 +111,7 @@ async function render({ model, el }) {
     }
     if (changed) model.save_changes();
   });
-  observer.observe(element, { attributes: true, attributeFilter: params.map((p) => p.name) });
+  observer.observe(element, { attributes: true, attributeFilter: [...params.map((p) => p.name), 'pin'] });
   const sendValue = () => {
     model.set('value', element.value ?? {});
     model.save_changes();

@@ -47,6 +47,35 @@ class Traits(unittest.TestCase):
             w.depth = "twelve"
         self.assertEqual(w.norm, "pre")
 
+    def test_a_number_out_of_the_tables_range_is_refused_in_its_words(self):
+        w = Playground()
+        for name, value, words in [
+            ("depth", 500, 'depth: "500" is not an integer from 1 to 96'),
+            ("width", 30, 'width: "30" is not a multiple of 4 from 8 to 128'),
+            ("lr", 20.0, 'lr: "20.0" is not a number from 0.000001 to 10'),
+            ("seed", -1, 'seed: "-1" is not an integer from 0 to 18446744073709551615'),
+        ]:
+            with self.assertRaises(traitlets.TraitError) as refused:
+                setattr(w, name, value)
+            self.assertEqual(str(refused.exception), words)
+        self.assertEqual((w.depth, w.width, w.lr, w.seed), (12, 32, 0.01, 1), "the refused values changed nothing")
+        with self.assertRaises(traitlets.TraitError):
+            Playground(depth=0)
+        w.depth, w.width, w.seed = 96, 128, 2**64 - 1
+        self.assertEqual((w.depth, w.width), (96, 128))
+
+    def test_every_seed_crosses_to_javascript_exactly_as_text(self):
+        w = Playground(seed=2**64 - 1)
+        self.assertEqual(w.get_state()["seed"], "18446744073709551615")
+        w.set_state({"seed": "9007199254740993"})  # 2**53 + 1, which a JavaScript number cannot hold
+        self.assertEqual(w.seed, 2**53 + 1)
+
+    def test_the_constructors_parameters_are_given_to_the_front_end(self):
+        w = Playground(preset="break-and-heal", norm="pre", depth=12)
+        self.assertEqual(sorted(w.given), ["depth", "norm"])
+        self.assertEqual(sorted(w.get_state()["given"]), ["depth", "norm"])
+        self.assertEqual(Playground().given, [])
+
     def test_the_methods_are_messages_to_the_front_end(self):
         w = Playground()
         sent = []

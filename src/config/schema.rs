@@ -5,7 +5,7 @@
 
 use super::pins::{MAX_PINS, MAX_PIN_STEPS, PIN};
 use super::presets::{PRESET, PRESETS};
-use super::table::{Kind, PARAMS};
+use super::table::{format_float, Kind, PARAMS};
 
 /// A JavaScript string literal.
 fn js(text: &str) -> String {
@@ -119,6 +119,18 @@ pub fn schema_py() -> String {
         s += &format!("    ({}, {}, {default}, {choices}, {}),\n", py(p.name), py(kind), py(p.help));
     }
     s += "]\n\n";
+    s += "# (min, max, multiple of, what the table allows) of each number, for the traits' checks.\n";
+    s += "RANGES = {\n";
+    for p in PARAMS {
+        let range = match p.kind {
+            Kind::Int { min, max, multiple_of } => format!("({min}, {max}, {multiple_of}"),
+            Kind::Float { min, max } => format!("({}, {}, None", format_float(min), format_float(max)),
+            Kind::Seed => format!("(0, {}, 1", u64::MAX),
+            Kind::Choice(_) => continue,
+        };
+        s += &format!("    {}: {range}, {}),\n", py(p.name), py(&p.allowed()));
+    }
+    s += "}\n\n";
     s += &format!("PRESETS = ({},)\n", PRESETS.iter().map(|p| py(p.name)).collect::<Vec<_>>().join(", "));
     s
 }

@@ -105,14 +105,15 @@ export default function registerNotebookTests({ test, assert, AssertionError }) 
     await waitFor(page, () => (document.querySelector('#out ablation-playground')?.value?.step ?? 0) > 0 || document.querySelector('#out ablation-playground')?.value?.norm === 'post', null, 'the new view did not start');
   });
 
-  test('notebook: a real JupyterLab from PyPI runs the Playground, follows a trait set from a cell, and writes a slider move back to the kernel, and starts depth or width from a method', async ({ page, problems }) => {
+  test('notebook: a real JupyterLab from PyPI runs the Playground, follows a trait set from a cell, and writes a slider move back to the kernel, starts depth or width from a method, keeps the constructor\'s arguments over a preset and an exact u64 seed, and hears a pin', async ({ page, problems }) => {
     const dir = await mkdtemp(join(tmpdir(), 'ap-lab-'));
     const port = await freePort();
     const cells = [
-      'from ablation_playground import Playground\nw = Playground(depth=6, residual=False, panels="histogram,loss")\nw',
+      'from ablation_playground import Playground\nw = Playground(preset="break-and-heal", norm="pre", depth=6, residual=False, seed=2**64 - 1, panels="histogram,loss")\nw',
       'w.norm = "post"',
       'print("depth is", w.depth)',
       'w.depth_width()',
+      'print("pinned:", w.pinned)',
     ];
     const notebook = {
       cells: cells.map((source) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source })),
@@ -153,6 +154,10 @@ export default function registerNotebookTests({ test, assert, AssertionError }) 
       await waitFor(page, () => (document.querySelector('ablation-playground')?.value?.step ?? 0) > 3, null, async () => `the widget did not train in JupyterLab (${log.slice(-400)})`, 40_000);
       const v = await page.evaluate(() => document.querySelector('ablation-playground').value);
       assert(v.depth === 6 && v.residual === 'off', `the widget took the constructor's traits: ${JSON.stringify(v).slice(0, 120)}`);
+      // the constructor's arguments adjust the preset, even one equal to its default (norm="pre"),
+      // and a seed above 2**53 arrives exactly
+      assert(v.norm === 'pre' && v.gain === 2.25, `the preset with the norm given: norm ${v.norm}, gain ${v.gain}`);
+      assert(String(v.seed) === '18446744073709551615', `the seed arrives exactly: ${v.seed}`);
       // a trait set from a cell
       await run(1);
       await waitFor(page, () => document.querySelector('ablation-playground').value?.norm === 'post', null, 'w.norm = "post" from a cell did not reach the widget', 20_000);
@@ -172,6 +177,13 @@ export default function registerNotebookTests({ test, assert, AssertionError }) 
       await run(3);
       await waitFor(page, () => (document.querySelector('ablation-playground').value?.depth_width?.runs?.length ?? 0) > 0, null,
         async () => `w.depth_width() did not start depth or width: ${JSON.stringify(await page.evaluate(() => document.querySelector('ablation-playground').value?.depth_width ?? null))}`, 30_000);
+      // a pin made in the widget reaches the kernel
+      await page.evaluate(() => document.querySelector('ablation-playground').pin());
+      await waitFor(page, () => (document.querySelector('ablation-playground').getAttribute('pin') ?? '').includes('@'), null, 'the pin did not reach the element\'s attribute');
+      await page.waitForTimeout(500);
+      await run(4);
+      await waitFor(page, () => /pinned: .*@\d+/.test([...document.querySelectorAll('.jp-Notebook .jp-Cell')][4]?.querySelector('.jp-OutputArea')?.textContent ?? ''), null,
+        async () => `the kernel did not hear the pin: ${await page.locator('.jp-Notebook .jp-Cell').nth(4).locator('.jp-OutputArea').textContent().catch(() => '')}`, 20_000);
     } finally {
       // leave JupyterLab's page first: it saves its workspace to a server about to go, and
       // requests of its own cut short by leaving (its busy favicon) are not the widget's
