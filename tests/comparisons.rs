@@ -264,3 +264,35 @@ fn the_comparisons_train_as_long_as_each_task_needs() {
         }
     }
 }
+
+/// A job that fails in its worker is done, said once, in its row and the failures, and the
+/// others go on: nothing waits for it.
+#[test]
+fn a_failed_job_is_said_once_and_the_others_go_on() {
+    use ablation_playground::view::words::compare_table;
+    let config = small(3);
+    let mut comparisons = Comparisons::default();
+    comparisons.start_compare(&config);
+    let first = comparisons.wanted()[0];
+    assert!(comparisons.fail(first, "out of memory"));
+    assert!(!comparisons.fail(first, "out of memory"), "a failure is taken once");
+    assert!(!comparisons.wanted().contains(&first), "a failed job is not handed out again");
+    assert_eq!(comparisons.wanted().len(), 3);
+    assert!(run_pool(&mut comparisons, 2, 7) > 0);
+    assert!(!comparisons.busy(), "the other three finished; nothing waits for the failed one");
+    let state = comparisons.state();
+    let c = state.compare.as_ref().unwrap();
+    assert_eq!(c.rows[0].failed.as_deref(), Some("out of memory"));
+    assert!(c.rows[1..].iter().all(|r| r.done && r.failed.is_none() && r.run.final_loss.is_finite()));
+    assert_eq!(state.failures.len(), 1);
+    assert!(
+        state.failures[0].starts_with("the run at depth 3, residual off, norm off: out of memory"),
+        "{:?}",
+        state.failures
+    );
+    let table = compare_table(c);
+    assert_eq!(table[1][3], "failed: out of memory");
+    // a failure of a replaced comparison is dropped
+    comparisons.start_compare(&config);
+    assert!(!comparisons.fail(first, "late"));
+}

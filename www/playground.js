@@ -172,6 +172,15 @@ export function mount(root, bindings, options = {}) {
         if (taken) w.stale.comparisons = true;
         wake();
       },
+      onJobFailed(id, reason) {
+        // said once, in its row, pin or table and here; the other jobs go on
+        if (w.view.fail(id, reason)) {
+          notice([`a comparison failed: ${reason}`]);
+          w.stale.comparisons = true;
+          w.stale.live = true; // a pin's label
+          wake();
+        }
+      },
       onNotice: (text) => notice([text]),
       onError: (text) => notice([`a comparison failed: ${text}`]),
     });

@@ -19,6 +19,9 @@ const IDLE_MS = 30_000;
  *  the page's (its drawing and the compositor take most of one), and at least this many, so
  *  that the reader's live run keeps its pace; otherwise each takes a whole core. */
 const MIN_SHARE = 0.5;
+/** Workers that fail to start one after another, none having started meanwhile, before the
+ *  jobs move to the page's thread: a slow or failed start is otherwise replaced on its own. */
+const START_TRIES = 3;
 
 /** The pool's size on this machine: a worker per core, at most MAX_WORKERS. While the live
  *  run trains they share what it leaves (`setPace`); when it is paused or done they have it all. */
@@ -32,10 +35,12 @@ function cores() {
 
 /**
  * `onReport(bytes, done)` gets every job's report, for `View.report`, then calls `sync` again;
- * `onNotice(text)` says when the jobs fall back to the page's thread.
+ * `onJobFailed(id, reason)` a job that failed in its worker, for `View.fail` (its worker is
+ * replaced, and the other jobs go on); `onNotice(text)` says when the jobs fall back to the
+ * page's thread; `onError(text)` an error outside any job.
  * Returns { sync(view), stop(), info, size }.
  */
-export function createPool(bindings, { onReport, onNotice, onError, size: startSize = defaultPoolSize() }) {
+export function createPool(bindings, { onReport, onJobFailed, onNotice, onError, size: startSize = defaultPoolSize() }) {
   let size = startSize;
   const pool = {
     /** { id, handle, job (its id, or 0), timer, jobs (how many it ran) } */
@@ -47,6 +52,8 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
     liveTraining: false,
     /** The share of a core each job takes now. */
     pace: 1,
+    /** Workers that failed to start since one last reported. */
+    startFailures: 0,
   };
 
   /** Each job's share of a core: while the live run trains, the busy jobs share the cores it
@@ -61,12 +68,44 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
 
   function received(worker, m) {
     if (m.kind !== KIND.report) return;
+    pool.startFailures = 0;
     pool.memory.set(worker.id, m.memory ?? 0);
     if (m.done && worker.job === m.id) {
       worker.job = 0;
       worker.jobs++;
     }
     onReport(m.bytes, m.done);
+  }
+
+  /** Lets `worker` go now, whatever it was doing. */
+  function retire(worker) {
+    clearTimeout(worker.timer);
+    worker.handle?.terminate();
+    pool.workers = pool.workers.filter((w) => w !== worker);
+    pool.memory.delete(worker.id);
+  }
+
+  /** An error in `worker`: its job failed, once, with this reason. A worker's wasm may be
+   *  unusable after an error (a Rust panic poisons it), so it is replaced; on the page's
+   *  thread the loop goes on with the next job. */
+  function failed(worker, reason) {
+    const id = worker.job;
+    if (!id) return onError(reason);
+    worker.job = 0;
+    if (!pool.local) retire(worker);
+    onJobFailed(id, reason);
+    if (pool.view) sync(pool.view);
+  }
+
+  /** `worker` did not start (too slow, or its script or wasm failed): another takes its place
+   *  and its job; the page's thread only once START_TRIES in a row have failed. */
+  function startFailed(worker, reason) {
+    retire(worker);
+    worker.job = 0;
+    if (++pool.startFailures >= START_TRIES && !pool.workers.some((w) => w.handle.booted)) return fallBack(reason);
+    onNotice(`A comparisons' worker did not start (${reason}); another takes its place.`);
+    // (not from within the failed start, which may be inside sync's own loop)
+    setTimeout(() => pool.view && !pool.stopped && sync(pool.view), 0);
   }
 
   function fallBack(reason) {
@@ -76,7 +115,7 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
     const worker = { id: 0, job: 0, jobs: 0, timer: 0, handle: null };
     const loop = createJobLoop(bindings, (bytes, done, id) => received(worker, { kind: KIND.report, bytes, done, id }), {
       sliceMs: PAGE_JOB_SLICE_MS,
-      onError,
+      onError: (reason) => failed(worker, reason),
       ensureText: textLoader(bindings, assets.text),
     });
     worker.handle = {
@@ -96,8 +135,8 @@ export function createPool(bindings, { onReport, onNotice, onError, size: startS
     const worker = { id: 0, job: 0, jobs: 0, timer: 0, handle: null };
     const handle = startWorker('jobs', {
       onMessage: (m) => received(worker, m),
-      onFailed: fallBack,
-      onError,
+      onFailed: (reason) => startFailed(worker, reason),
+      onError: (reason) => failed(worker, reason),
     });
     if (!handle) return null;
     worker.id = handle.id;

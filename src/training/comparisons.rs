@@ -35,8 +35,11 @@ pub fn comparison_steps(task: TaskKind) -> usize {
 struct Slot {
     id: u32,
     job: Job,
+    /// Finished, or failed: no longer wanted either way.
     done: bool,
     report: Option<Report>,
+    /// Why the job failed (its worker's error), if it did.
+    failed: Option<String>,
 }
 
 struct Group {
@@ -62,6 +65,8 @@ pub struct PinState {
     pub pin: Pin,
     pub done: bool,
     pub frame: Option<Frame>,
+    /// Why its run failed, if it did.
+    pub failed: Option<String>,
 }
 
 /// One row of "All four": a finished run, the one in progress or one not started (then
@@ -70,6 +75,8 @@ pub struct PinState {
 pub struct CompareRow {
     pub done: bool,
     pub run: Outcome,
+    /// Why its run failed, if it did (then `done`, with what it had reached).
+    pub failed: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -111,6 +118,8 @@ pub struct ComparisonsState {
     pub sweep: Option<SweepState>,
     pub knockout: Option<KnockoutState>,
     pub depth_width: Option<DepthWidthState>,
+    /// Every job that failed, as "what: why" (`Comparisons::failures`).
+    pub failures: Vec<String>,
 }
 
 /// Depth or width: each shape as far as it got (`done` once its run and its timing are).
@@ -131,7 +140,7 @@ fn outcome(slot: &Slot) -> Option<&Outcome> {
 impl Comparisons {
     fn slot(&mut self, job: Job) -> Slot {
         self.next_id += 1;
-        Slot { id: self.next_id, job, done: false, report: None }
+        Slot { id: self.next_id, job, done: false, report: None, failed: None }
     }
 
     /// Keeps exactly these pins: a pin that stays keeps its job and what it has given.
@@ -231,6 +240,21 @@ impl Comparisons {
         self.take_report(id, done, report)
     }
 
+    /// Job `id` failed in its worker (an error, or the worker died): it is done, is not handed
+    /// out again, and says why in the state. Returns whether it was still wanted (a failure is
+    /// taken once; one of a replaced comparison is dropped).
+    pub fn fail(&mut self, id: u32, reason: &str) -> bool {
+        let Some(slot) = self.slot_mut(id).filter(|s| !s.done) else { return false };
+        slot.done = true;
+        slot.failed = Some(reason.to_string());
+        true
+    }
+
+    /// The comparisons' jobs that failed, as "what: why", in the order of `wanted`.
+    pub fn failures(&self) -> Vec<String> {
+        self.slots().filter_map(|s| s.failed.as_ref().map(|why| format!("{}: {why}", s.job.what()))).collect()
+    }
+
     /// Whether job `id` is a pin's (drawn in the live run's panels).
     pub fn is_pin(&self, id: u32) -> bool {
         self.pins.iter().any(|s| s.id == id)
@@ -268,7 +292,7 @@ impl Comparisons {
                     Some(Report::Pin(f)) => Some((**f).clone()),
                     _ => None,
                 };
-                PinState { pin: pin.clone(), done: s.done, frame }
+                PinState { pin: pin.clone(), done: s.done, frame, failed: s.failed.clone() }
             })
             .collect();
         let compare = self.compare.as_ref().map(|g| {
@@ -278,7 +302,7 @@ impl Comparisons {
                 .map(|s| {
                     let Job::Run { config, .. } = &s.job else { unreachable!("runs") };
                     let run = outcome(s).cloned().unwrap_or_else(|| Outcome::pending(config));
-                    CompareRow { done: s.done, run }
+                    CompareRow { done: s.done, run, failed: s.failed.clone() }
                 })
                 .collect();
             let both_on = &four_combinations(&g.config)[3];
@@ -326,6 +350,6 @@ impl Comparisons {
             let steps = rows.first().map_or(g.config.steps, |(_, r)| r.config.steps);
             DepthWidthState { config: g.config.clone(), steps, rows }
         });
-        ComparisonsState { pins, compare, sweep, knockout, depth_width }
+        ComparisonsState { pins, compare, sweep, knockout, depth_width, failures: self.failures() }
     }
 }

@@ -69,6 +69,21 @@ impl Job {
         }
     }
 
+    /// The job in a few words, for a failure's notice: "the run at depth 12, residual off, norm pre".
+    pub fn what(&self) -> String {
+        let c = self.config();
+        let word = |name: &str| {
+            crate::config::PARAMS.iter().find(|p| p.name == name).map_or(String::new(), |p| (p.get)(c))
+        };
+        let switches = format!("depth {}, residual {}, norm {}", c.depth, word("residual"), word("norm"));
+        match self {
+            Job::Run { .. } => format!("the run at {switches}"),
+            Job::Pin(pin) => format!("the pinned run at {switches}, step {}", pin.config.steps),
+            Job::Knockout { step, .. } => format!("the knockout at step {step}"),
+            Job::Shape { config, .. } => format!("the shape {} × {}", config.depth, config.width),
+        }
+    }
+
     /// The knockout of `session`'s stack as trained so far: its weights, for a worker of the pool.
     pub fn knockout_of(session: &mut Session) -> Job {
         // the weights first: after a divergence they are the last finite state's

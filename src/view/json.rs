@@ -296,12 +296,14 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
             ("loss", p.frame.as_ref().and_then(|f| f.history.last()).map_or(Json::Null, Json::Num)),
             ("diverged_at", step_json(p.frame.as_ref().and_then(|f| f.diverged_at))),
             ("done", Json::Bool(p.done)),
+            ("failed", p.failed.as_ref().map_or(Json::Null, |why| Json::Str(why.clone()))),
         ])
     });
     let compare = state.compare.as_ref().map_or(Json::Null, |c| {
         let rows = c.rows.iter().map(|r| {
             let mut fields = outcome_fields(&r.run); // final_loss is NaN (null) until done
             fields.push(("done", Json::Bool(r.done)));
+            fields.push(("failed", r.failed.as_ref().map_or(Json::Null, |why| Json::Str(why.clone()))));
             Json::Obj(fields)
         });
         Json::Obj(vec![
@@ -338,6 +340,7 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
         ("sweep", sweep),
         ("knockout", knockout),
         ("depth_width", depth_width),
+        ("failures", Json::Arr(state.failures.iter().map(|f| Json::Str(f.clone())).collect())),
     ])
 }
 

@@ -447,10 +447,12 @@ pub fn compare_table(c: &CompareState) -> Vec<[String; 5]> {
         format!("loss after {} steps", c.steps),
         "diverged at step".to_string(),
     ]];
-    for CompareRow { done, run: row } in &c.rows {
+    for CompareRow { done, run: row, failed } in &c.rows {
         let done = *done;
         let num = |x: f64| if x.is_nan() && !done { "…".to_string() } else { short(x) };
-        let loss = if done && row.held_out.loss.is_finite() {
+        let loss = if let Some(why) = failed {
+            format!("failed: {why}")
+        } else if done && row.held_out.loss.is_finite() {
             format!("{} (held-out {})", short(row.final_loss), short(row.held_out.loss))
         } else if done {
             short(row.final_loss)
@@ -461,6 +463,7 @@ pub fn compare_table(c: &CompareState) -> Vec<[String; 5]> {
         };
         let diverged = match row.diverged_at {
             Some(at) => at.to_string(),
+            None if failed.is_some() => "–".into(),
             None if done => "—".into(),
             None => "…".into(),
         };
@@ -497,10 +500,11 @@ pub fn compare_summary(c: &CompareState) -> String {
         .rows
         .iter()
         .filter(|r| r.done)
-        .map(|CompareRow { run: r, .. }| {
-            let end = match r.diverged_at {
-                Some(at) => format!("diverged at step {at}"),
-                None => format!("loss {}", short(r.final_loss)),
+        .map(|CompareRow { run: r, failed, .. }| {
+            let end = match (failed, r.diverged_at) {
+                (Some(why), _) => format!("failed ({why})"),
+                (None, Some(at)) => format!("diverged at step {at}"),
+                (None, None) => format!("loss {}", short(r.final_loss)),
             };
             format!("{}: {end}", combination_name(r.config.residual, r.config.norm))
         })

@@ -179,6 +179,16 @@ impl View {
         self.comparisons.job(id).unwrap_or_default()
     }
 
+    /// Job `id` failed in its worker (`reason`: its error): it is not handed out again, and its
+    /// row, pin or table says so. Returns whether it was still wanted (a failure counts once).
+    pub fn fail(&mut self, id: u32, reason: &str) -> bool {
+        let taken = self.comparisons.fail(id, reason);
+        if taken {
+            self.comparisons_changed();
+        }
+        taken
+    }
+
     /// Takes a job's report (`Job.report()`); returns 0 if it was no longer wanted, 1 if it was
     /// a pin's (drawn in the live run's panels), 2 for the other comparisons. Damaged bytes are
     /// an error and change nothing.

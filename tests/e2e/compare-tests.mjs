@@ -122,6 +122,61 @@ export default function registerCompareTests({ test, assert, AssertionError }) {
     for (const r of compare.runs.filter((x) => x !== bothOn)) assert(!(r.val_loss < 2.46), `${r.residual}/${r.norm} stays above it: ${r.val_loss}`);
   });
 
+  test('a comparison job that fails is said once, in its row and a notice; its worker is replaced and the other rows finish', async ({ page, load }) => {
+    // the test's injection: the first job sent to a worker of the pool arrives damaged, so
+    // that the worker cannot read it (as a job whose wasm fails would)
+    await page.addInitScript(() => {
+      const post = Worker.prototype.postMessage;
+      let damaged = false;
+      Worker.prototype.postMessage = function (m, ...rest) {
+        if (m?.kind === 'job' && !damaged) {
+          damaged = true;
+          m.bytes[0] ^= 0xff;
+        }
+        return post.call(this, m, ...rest);
+      };
+    });
+    await load('/?depth=6&width=16&tokens=8&autoplay=off');
+    await page.getByRole('button', { name: 'All four' }).click();
+    await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done), null,
+      async () => `All four did not finish around its failed job: ${JSON.stringify((await value(page)).compare?.runs.map((r) => [r.done, r.failed]))}`, 40_000);
+    const v = await value(page);
+    const failed = v.compare.runs.filter((r) => r.failed);
+    assert(failed.length === 1 && /job/i.test(failed[0].failed), `one row failed, with its reason: ${JSON.stringify(v.compare.runs.map((r) => r.failed))}`);
+    assert(v.compare.runs.filter((r) => !r.failed).every((r) => Number.isFinite(r.final_loss)), 'the other three finished');
+    assert(v.failures?.length === 1 && v.failures[0].includes(failed[0].failed), `.value.failures: ${JSON.stringify(v.failures)}`);
+    const cells = await el(page, 'compare-table').locator('tbody td').allTextContents();
+    assert(cells.filter((c) => c.startsWith('failed: ')).length === 1, `the table says it once: ${cells}`);
+    const notices = await page.textContent('[data-ap-root] [data-el="notice"]');
+    assert((notices.match(/a comparison failed/g) ?? []).length === 1, `one notice: ${notices}`);
+    // the pool goes on: a second All four runs whole
+    await page.getByRole('button', { name: 'All four', exact: true }).click();
+    await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done && !r.failed), null, 'a second All four did not finish whole', 40_000);
+  });
+
+  test('a comparisons\' worker that does not start is replaced on its own; the jobs stay off the page\'s thread', async ({ page, load }) => {
+    // the test's injection: the first worker of the pool never hears its boot message, so it
+    // never starts (as a worker too slow to load would), and the pool gives up on it
+    await page.addInitScript(() => {
+      const post = Worker.prototype.postMessage;
+      let dropped = false;
+      Worker.prototype.postMessage = function (m, ...rest) {
+        if (m?.kind === 'boot' && m.role === 'jobs' && !dropped) {
+          dropped = true;
+          return undefined;
+        }
+        return post.call(this, m, ...rest);
+      };
+    });
+    await load('/?depth=6&width=16&tokens=8&autoplay=off');
+    await page.getByRole('button', { name: 'All four' }).click();
+    await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done && !r.failed), null, 'All four did not finish after its first worker failed to start', 45_000);
+    const info = await page.evaluate(() => window.ablationPlayground.playground.workers);
+    assert(info.pool.mode === 'worker' && info.pool.workers.every((w) => w.id > 2), `the jobs stayed in workers, the first one replaced: ${JSON.stringify(info)}`);
+    const notices = await page.textContent('[data-ap-root] [data-el="notice"]');
+    assert(/did not start .*another takes its place/.test(notices), `a notice says so: ${notices}`);
+  }, { timeoutMs: 90_000 });
+
   test('the depth sweep fills in at depth 96 and no main-thread task exceeds 50 ms', async ({ page, baseUrl }) => {
     await page.addInitScript(() => {
       window.__long = [];
