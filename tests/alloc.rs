@@ -8,7 +8,13 @@ use ablation_playground::Trainer;
 #[test]
 fn steps_after_the_first_allocate_nothing() {
     for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
-        for norm in [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post] {
+        for norm in [
+            NormPlacement::Off,
+            NormPlacement::Pre,
+            NormPlacement::Post,
+            NormPlacement::Sandwich,
+            NormPlacement::DeepNorm,
+        ] {
             let config = Config { depth: 6, sublayer, norm, ..Config::default() };
             let mut trainer = Trainer::<f32>::new(&config);
             trainer.one_step(true);
@@ -20,6 +26,39 @@ fn steps_after_the_first_allocate_nothing() {
             trainer.probe();
             let allocated = allocations() - before;
             assert_eq!(allocated, 0, "{sublayer:?} {norm:?}: {allocated} allocations in 50 steps");
+        }
+    }
+}
+
+/// The sequence tasks too (issue 27): after the first step and the first held-out measurement,
+/// neither a step nor the next measurement allocates (the samples the model writes are text,
+/// made on request, and not part of a step).
+#[test]
+fn sequence_task_steps_after_the_first_allocate_nothing() {
+    use ablation_playground::config::{copy_defaults, induction_defaults, text_defaults};
+    ablation_playground::training::corpus::the_text();
+    let base = [("text", text_defaults()), ("copy", copy_defaults()), ("induction", induction_defaults())];
+    for (task, defaults) in base {
+        for norm in
+            [NormPlacement::Pre, NormPlacement::Post, NormPlacement::Sandwich, NormPlacement::DeepNorm]
+        {
+            let config = Config { depth: 4, norm, ..defaults.clone() };
+            let mut trainer = Trainer::<f32>::new(&config);
+            // the first step, and the first measurement of the held-out set (at step 100)
+            for _ in 0..101 {
+                trainer.one_step(true);
+            }
+            trainer.probe();
+            let before = allocations();
+            for _ in 0..100 {
+                trainer.one_step(true); // one more measurement at step 200
+            }
+            trainer.probe();
+            let allocated = allocations() - before;
+            assert_eq!(
+                allocated, 0,
+                "{task} {norm:?}: {allocated} allocations in 100 steps and a measurement"
+            );
         }
     }
 }

@@ -24,6 +24,13 @@ pub struct Tokens {
 }
 
 impl Tokens {
+    /// Empty, keeping the buffers for the next batch.
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        self.next.clear();
+        self.scored.clear();
+    }
+
     /// The positions the loss counts.
     pub fn is_scored(&self, t: usize) -> bool {
         self.scored.is_empty() || self.scored[t]

@@ -36,24 +36,31 @@ pub fn mse_backward<F: Real>(pred: &DMatrix<F>, target: &DMatrix<F>, dpred: &mut
 /// column order; the loss itself is summed in f64 (`max + ln Σ − l_target` per scored row).
 /// (In f64 with `libm::exp`, three exponentials per logit between the loss and its backward
 /// took a fifth of a depth-12 text step.)
+///
+/// `rows` holds two per-row buffers (the maxima, then the sums and their inverses) that are
+/// reused from call to call, so that a step allocates nothing.
 pub fn softmax_cross_entropy<F: Real>(
     logits: &DMatrix<F>,
     targets: &[u32],
     scored: &[bool],
     probs: &mut DMatrix<F>,
+    rows: &mut (Vec<F>, Vec<F>),
 ) -> f64 {
     let (t, v) = logits.shape();
     let (l, p) = (logits.as_slice(), probs.as_mut_slice());
-    let mut max: Vec<F> = l[..t].to_vec();
+    let (max, sum) = rows;
+    max.clear();
+    max.extend_from_slice(&l[..t]);
     for c in 1..v {
         for (m, &x) in max.iter_mut().zip(&l[c * t..(c + 1) * t]) {
             *m = m.max(x);
         }
     }
-    let mut sum = vec![F::zero(); t];
+    sum.clear();
+    sum.resize(t, F::zero());
     for c in 0..v {
         let (col, out) = (&l[c * t..(c + 1) * t], &mut p[c * t..(c + 1) * t]);
-        for (((e, &x), &m), acc) in out.iter_mut().zip(col).zip(&max).zip(&mut sum) {
+        for (((e, &x), &m), acc) in out.iter_mut().zip(col).zip(max.iter()).zip(sum.iter_mut()) {
             *e = (x - m).exp_det();
             *acc += *e;
         }
@@ -67,9 +74,10 @@ pub fn softmax_cross_entropy<F: Real>(
             count += 1;
         }
     }
-    let inverse: Vec<F> = sum.iter().map(|&s| F::one() / s).collect();
+    let inverse = sum;
+    inverse.iter_mut().for_each(|s| *s = F::one() / *s);
     for c in 0..v {
-        for (e, &r) in p[c * t..(c + 1) * t].iter_mut().zip(&inverse) {
+        for (e, &r) in p[c * t..(c + 1) * t].iter_mut().zip(inverse.iter()) {
             *e *= r;
         }
     }
@@ -96,7 +104,7 @@ pub fn cross_entropy_backward_from_probs<F: Real>(probs: &mut DMatrix<F>, target
 /// `softmax_cross_entropy`'s loss alone.
 pub fn cross_entropy<F: Real>(logits: &DMatrix<F>, targets: &[u32], scored: &[bool]) -> f64 {
     let mut probs = DMatrix::zeros(logits.nrows(), logits.ncols());
-    softmax_cross_entropy(logits, targets, scored, &mut probs)
+    softmax_cross_entropy(logits, targets, scored, &mut probs, &mut (Vec::new(), Vec::new()))
 }
 
 /// `∂L/∂logits` of `cross_entropy` into `dlogits`.
@@ -106,7 +114,7 @@ pub fn cross_entropy_backward<F: Real>(
     scored: &[bool],
     dlogits: &mut DMatrix<F>,
 ) {
-    softmax_cross_entropy(logits, targets, scored, dlogits);
+    softmax_cross_entropy(logits, targets, scored, dlogits, &mut (Vec::new(), Vec::new()));
     cross_entropy_backward_from_probs(dlogits, targets, scored);
 }
 

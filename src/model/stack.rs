@@ -36,6 +36,8 @@ pub struct Stack<F: Real> {
     pub stream: Vec<DMatrix<F>>,
     pred: DMatrix<F>,  // (T, d_out)
     dpred: DMatrix<F>, // (T, d_out)
+    /// (T) each: the cross-entropy's per-row maxima and sums, kept from step to step
+    loss_rows: (Vec<F>, Vec<F>),
     grad: [DMatrix<F>; 2],
     /// The layers' backward buffers, shared.
     scratch: Scratch<F>,
@@ -129,6 +131,7 @@ impl<F: Real> Stack<F> {
             stream: vec![DMatrix::zeros(t, d); config.depth + 1],
             pred: DMatrix::zeros(t, k),
             dpred: DMatrix::zeros(t, k),
+            loss_rows: (Vec::with_capacity(t), Vec::with_capacity(t)),
             grad: [DMatrix::zeros(t, d), DMatrix::zeros(t, d)],
             scratch: Scratch::default(),
             stream_grad_norm: vec![0.0; config.depth + 1],
@@ -204,9 +207,13 @@ impl<F: Real> Stack<F> {
         match target {
             Target::Values(y) => mse(&self.pred, y),
             // the softmax waits in dpred for the backward, which subtracts the targets
-            Target::Next(tokens) => {
-                softmax_cross_entropy(&self.pred, &tokens.next, &tokens.scored, &mut self.dpred)
-            }
+            Target::Next(tokens) => softmax_cross_entropy(
+                &self.pred,
+                &tokens.next,
+                &tokens.scored,
+                &mut self.dpred,
+                &mut self.loss_rows,
+            ),
             Target::None => f64::NAN,
         }
     }

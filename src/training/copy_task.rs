@@ -33,18 +33,18 @@ impl CopyTask {
     }
 
     /// Appends the next example from `rng` to `out`: `context` inputs, their next tokens, and
-    /// which of them the loss counts.
-    pub fn example(&self, rng: &mut Rng, out: &mut Tokens) {
+    /// which of them the loss counts. `sequence` is scratch, reused from example to example.
+    pub fn example(&self, rng: &mut Rng, out: &mut Tokens, sequence: &mut Vec<u32>) {
         let (n, length, separator) = (self.context, self.length(), self.symbols as u32);
-        let string: Vec<u32> = (0..length).map(|_| (rng.next_u64() % self.symbols as u64) as u32).collect();
-        let mut sequence = Vec::with_capacity(n + 1);
+        sequence.clear();
         if n % 2 == 1 {
             sequence.push(separator);
         }
-        sequence.extend_from_slice(&string);
+        let start = sequence.len();
+        sequence.extend((0..length).map(|_| (rng.next_u64() % self.symbols as u64) as u32));
         let middle = sequence.len(); // the separator between the string and its copy
         sequence.push(separator);
-        sequence.extend_from_slice(&string);
+        sequence.extend_from_within(start..middle);
         out.ids.extend_from_slice(&sequence[..n]);
         out.next.extend_from_slice(&sequence[1..=n]);
         // the target at the separator is the string's first symbol; from there on, the copy
@@ -54,8 +54,14 @@ impl CopyTask {
     /// A batch of `count` examples.
     pub fn batch(&self, count: usize, rng: &mut Rng) -> Tokens {
         let mut out = Tokens::default();
-        (0..count).for_each(|_| self.example(rng, &mut out));
+        self.fill(count, rng, &mut out, &mut Vec::new());
         out
+    }
+
+    /// `out` becomes a batch of `count` examples, in the buffers it has.
+    pub fn fill(&self, count: usize, rng: &mut Rng, out: &mut Tokens, scratch: &mut Vec<u32>) {
+        out.clear();
+        (0..count).for_each(|_| self.example(rng, out, scratch));
     }
 
     /// A symbol or the separator as a character: the digits, then `|`.

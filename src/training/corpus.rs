@@ -153,11 +153,22 @@ impl Corpus {
     /// inputs and, one position on, their next characters, every position scored.
     pub fn batch(part: &[u32], context: usize, sequences: usize, rng: &mut Rng) -> Tokens {
         let mut out = Tokens::default();
-        for w in Corpus::windows(part, context, sequences, rng).chunks_exact(context + 1) {
-            out.ids.extend_from_slice(&w[..context]);
-            out.next.extend_from_slice(&w[1..]);
-        }
+        Corpus::fill(part, context, sequences, rng, &mut out);
         out
+    }
+
+    /// `out` becomes `batch`'s batch, in the buffers it has (the same draws, window by window).
+    pub fn fill(part: &[u32], context: usize, sequences: usize, rng: &mut Rng, out: &mut Tokens) {
+        out.clear();
+        let starts = part.len().saturating_sub(context + 1).max(1);
+        for _ in 0..sequences {
+            let start = (rng.next_u64() % starts as u64) as usize;
+            let w = &part[start..(start + context + 1).min(part.len())];
+            if w.len() == context + 1 {
+                out.ids.extend_from_slice(&w[..context]);
+                out.next.extend_from_slice(&w[1..]);
+            }
+        }
     }
 
     /// The text of some ids (for what the model writes).

@@ -54,19 +54,21 @@ impl InductionTask {
     }
 
     /// Appends the next example from `rng` to `out`: `context` inputs, their next tokens, and
-    /// which of them the loss counts.
-    pub fn example(&self, rng: &mut Rng, out: &mut Tokens) {
+    /// which of them the loss counts. `scratch` is reused from example to example: the string,
+    /// then the whole sequence after it.
+    pub fn example(&self, rng: &mut Rng, out: &mut Tokens, scratch: &mut Vec<u32>) {
         let lengths = self.lengths();
         let n = lengths.start() + (rng.next_u64() % (lengths.end() - lengths.start() + 1) as u64) as usize;
-        let symbols: Vec<u32> = (0..n).map(|_| (rng.next_u64() % self.symbols as u64) as u32).collect();
-        let string = &symbols[..n];
+        scratch.clear();
+        scratch.extend((0..n).map(|_| (rng.next_u64() % self.symbols as u64) as u32));
         // the repeat begins at symbol r, leaving at least two: its first given, one scored
         let r = (rng.next_u64() % (n - 1) as u64) as usize;
         let pad = self.context + 1 - (2 * n + 1 - r);
-        let mut sequence = vec![self.pad(); pad];
-        sequence.extend_from_slice(string);
-        sequence.push(self.separator());
-        sequence.extend_from_slice(&string[r..]);
+        scratch.resize(n + pad, self.pad());
+        scratch.extend_from_within(..n);
+        scratch.push(self.separator());
+        scratch.extend_from_within(r..n);
+        let (string, sequence) = scratch.split_at(n);
         let c = self.context;
         out.ids.extend_from_slice(&sequence[..c]);
         out.next.extend_from_slice(&sequence[1..=c]);
@@ -80,8 +82,14 @@ impl InductionTask {
     /// A batch of `count` examples.
     pub fn batch(&self, count: usize, rng: &mut Rng) -> Tokens {
         let mut out = Tokens::default();
-        (0..count).for_each(|_| self.example(rng, &mut out));
+        self.fill(count, rng, &mut out, &mut Vec::new());
         out
+    }
+
+    /// `out` becomes a batch of `count` examples, in the buffers it has.
+    pub fn fill(&self, count: usize, rng: &mut Rng, out: &mut Tokens, scratch: &mut Vec<u32>) {
+        out.clear();
+        (0..count).for_each(|_| self.example(rng, out, scratch));
     }
 
     /// A symbol, the separator or the padding as a character: `0`–`9`, `a`–`z`, then `|` and `·`.

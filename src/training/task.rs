@@ -21,6 +21,8 @@ pub struct Batches<F: Real> {
     /// The training batches' stream (the teacher's `DataStream` keeps its own).
     rng: Rng,
     source: Source<F>,
+    /// An example's scratch, kept from batch to batch: a step allocates nothing.
+    scratch: Vec<u32>,
 }
 
 enum Source<F: Real> {
@@ -42,6 +44,23 @@ impl<F: Real> Source<F> {
             }
             Source::Symbols { task, sequences } => Some(task.batch(*sequences, rng)),
         }
+    }
+
+    /// `tokens`, into `out`'s buffers (`scratch` an example's); false for the teacher.
+    fn fill(&self, held_out: bool, rng: &mut Rng, out: &mut Tokens, scratch: &mut Vec<u32>) -> bool {
+        match self {
+            Source::Teacher(_) => return false,
+            Source::Text { context, sequences } => {
+                let text = the_text();
+                let part = if held_out { text.held_out() } else { text.train() };
+                Corpus::fill(part, *context, *sequences, rng, out);
+            }
+            Source::Symbols { task: SymbolTask::Copy(t), sequences } => t.fill(*sequences, rng, out, scratch),
+            Source::Symbols { task: SymbolTask::Induction(t), sequences } => {
+                t.fill(*sequences, rng, out, scratch)
+            }
+        }
+        true
     }
 }
 
@@ -123,7 +142,7 @@ impl<F: Real> Batches<F> {
                 Source::Symbols { task: symbol_task(config).expect("a task of symbols"), sequences }
             }
         };
-        Batches { rng: Rng::new(config.seed, Stream::Data), source }
+        Batches { rng: Rng::new(config.seed, Stream::Data), source, scratch: Vec::new() }
     }
 
     /// An empty batch of `config`'s shapes, for `next` to fill.
@@ -142,7 +161,8 @@ impl<F: Real> Batches<F> {
         match (&mut self.source, batch) {
             (Source::Teacher(data), Batch::Values { x, y }) => data.next_batch(x, y),
             (source, Batch::Tokens(tokens)) => {
-                *tokens = source.tokens(false, &mut self.rng).expect("a sequence task's batch");
+                let filled = source.fill(false, &mut self.rng, tokens, &mut self.scratch);
+                assert!(filled, "a sequence task's batch");
             }
             _ => unreachable!("a batch of the task's own kind"),
         }
