@@ -324,3 +324,33 @@ fn a_run_on_the_page_measures_its_held_out_loss_where_it_stops() {
     assert_eq!(steps, [0, 30], "step 0, then the step the run stopped at");
     assert!(f.evals[1].accuracy.is_finite());
 }
+
+/// The held-out measurement's share of the work is bounded at any batch size (issue 27): at
+/// most 16 held-out batches' forward passes per 100 training steps, the text's default, so
+/// that at 8 tokens a step the 256 batches are measured every 1600 steps, not every 100.
+#[test]
+fn the_held_out_measurement_takes_a_bounded_share_at_any_batch_size() {
+    use ablation_playground::config::{copy_defaults, Config};
+    use ablation_playground::training::train::{eval_every, Trainer};
+    for tokens in [8, 16, 24, 32, 64, 96, 128, 256] {
+        let config = Config { tokens, context: 8, ..copy_defaults() };
+        let every = eval_every(&config);
+        let batches = ablation_playground::training::task::EVAL_POSITIONS.div_ceil(tokens);
+        assert!(every.is_multiple_of(100), "{tokens}: every {every}");
+        // forward positions measured per position trained (a step is a forward and a backward)
+        let share = (batches * tokens) as f64 / (every * tokens) as f64;
+        assert!(
+            share <= 16.0 * 128.0 / (100.0 * 128.0) + 1e-12,
+            "{tokens} tokens: {share} held-out positions per step"
+        );
+        assert!(tokens < 128 || every == 100, "at 128 tokens or more, every 100 steps as before: {every}");
+    }
+    // and the trainer measures at those steps: copy with one sequence of 16 a step
+    let config = Config { tokens: 16, context: 16, ..copy_defaults() };
+    let mut trainer = Trainer::<f32>::new(&config);
+    for _ in 0..=1600 {
+        trainer.one_step(true);
+    }
+    let steps: Vec<usize> = trainer.evals.iter().map(|e| e.step).collect();
+    assert_eq!(steps, [0, 800, 1600], "measured every {} steps", eval_every(&config));
+}

@@ -7,12 +7,25 @@ use crate::model::real::Real;
 use crate::model::stack::Stack;
 use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::optim::Optimizer;
-use crate::training::task::Batches;
+use crate::training::task::{Batches, EVAL_POSITIONS};
 
-/// A sequence task measures the held-out loss every this many steps (and at the end): often
-/// enough for a curve, at about 5% of the training's time (`EVAL_POSITIONS` positions forward
-/// against 100 steps' forward and backward).
+/// A sequence task measures the held-out loss every this many steps (and at the end), at
+/// batches of 128 tokens or more: often enough for a curve, at about 5% of the training's time
+/// (`EVAL_POSITIONS` positions forward against 100 steps' forward and backward).
 pub const EVAL_EVERY: usize = 100;
+
+/// Held-out batches a measurement may take per `EVAL_EVERY` steps: 16, the text's default
+/// (2048 positions in batches of 128).
+const EVAL_BATCHES_PER_INTERVAL: usize = 16;
+
+/// The steps between held-out measurements at `config`'s batch size: `EVAL_EVERY`, times as
+/// many as the held-out set's batches exceed `EVAL_BATCHES_PER_INTERVAL`, so that the
+/// measurement's share of the time stays about 5% at any `tokens` (at 8 tokens a step the
+/// 256 batches of every 100 steps took about half of it): 100 steps at 128 tokens or more,
+/// 200 at 64, 1600 at 8.
+pub fn eval_every(config: &Config) -> usize {
+    EVAL_EVERY * EVAL_POSITIONS.div_ceil(config.tokens.max(1)).div_ceil(EVAL_BATCHES_PER_INTERVAL)
+}
 
 /// The held-out measurement at one step: the probe batch's loss and, for the copy task, the
 /// share of its copied symbols that the stack gets right (NaN for the others).
@@ -34,7 +47,7 @@ pub struct Trainer<F: Real> {
     probe: Batch<F>,
     /// A sequence task's fixed held-out set, which the held-out loss is measured on.
     held_out: Vec<Batch<F>>,
-    /// A sequence task's held-out measurements, every `EVAL_EVERY` steps from step 0.
+    /// A sequence task's held-out measurements, every `eval_every` steps from step 0.
     pub evals: Vec<Eval>,
     /// A sequence task's readout loss at every depth ℓ = 0..=L (the lens, `Stack::readout_losses`)
     /// on the held-out set, at the last held-out measurement (empty before the first).
@@ -114,7 +127,9 @@ impl<F: Real> Trainer<F> {
         if self.diverged_at.is_some() {
             return f64::NAN;
         }
-        if self.config.task != TaskKind::Teacher && (self.step.is_multiple_of(EVAL_EVERY) || !update) {
+        if self.config.task != TaskKind::Teacher
+            && (self.step.is_multiple_of(eval_every(&self.config)) || !update)
+        {
             self.evaluate();
         }
         self.step_on_next_batch(update)
