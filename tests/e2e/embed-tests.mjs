@@ -698,6 +698,11 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
         { type: `${P}set`, ['x'.repeat(10_000)]: 1 },
         { type: `${P}set`, depth: 'abc' },
         { type: `${P}set`, toString: 1, constructor: 'x' },
+        // the newer parameters: a task, a placement, the attention panel's layer, Adam's β₂
+        { type: `${P}set`, task: 'poetry' },
+        { type: `${P}set`, norm: 'sideways' },
+        { type: `${P}set`, attention_layer: 500 },
+        { type: `${P}set`, beta2: 2 },
       ];
       for (const m of [...ignored, ...lenient]) window.postMessage(m, '*');
       return { ignored: ignored.length };
@@ -707,12 +712,14 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
     await page.evaluate(() => window.postMessage({ type: 'ablation-playground:set', depth: 33, norm: 'post' }, '*'));
     await waitFor(page, () => window.ablationPlayground.playground.get('depth') === '33', null, 'a valid message after the malformed ones was not obeyed');
     const after = (await state(page)).config;
-    const changed = diff({ ...before, depth: 33, norm: 'post' }, after);
+    // (a number out of range falls back to the nearest valid one, as in a URL: β₂ 2 → 0.99999,
+    // the attention panel's layer 500 → 95; a bad word to the default)
+    const changed = diff({ ...before, depth: 33, norm: 'post', beta2: 0.99999, attention_layer: 95 }, after);
     assert(!changed, `malformed messages changed the state: ${changed}`);
     const ours = warned.filter((w) => w.startsWith('ablation-playground: ignored'));
     assert(ours.length === sent.ignored, `expected a console warning for each of the ${sent.ignored} ignored messages, got ${ours.length}: ${JSON.stringify(ours.map((w) => w.slice(0, 80)))}`);
     const notice = (await main(page, 'notice').textContent()).trim();
-    for (const name of ['"xxxxxxxxxx', 'depth', 'toString', 'constructor']) assert(notice.includes(name), `the notice does not name ${name}: ${notice}`);
+    for (const name of ['"xxxxxxxxxx', 'depth', 'toString', 'constructor', 'task', 'norm', 'attention_layer', 'beta2']) assert(notice.includes(name), `the notice does not name ${name}: ${notice}`);
     assert(notice.length < 2000, `the notice is ${notice.length} characters long`);
     // Status line still updates, training runs, and the other commands still work.
     await waitFor(page, () => /^33 layers · Residual ON · LayerNorm ON \(post\) · /.test(document.querySelector('main [data-el="status"]').textContent), null,

@@ -127,7 +127,7 @@ export default function registerTaskTests({ test, assert, AssertionError }) {
     assert(/^1 .* writes/.test(pinned) && pinned.includes('OTHELLO.'), `the pin's sample, labelled: ${pinned.slice(0, 80)}`);
   });
 
-  test('Text: a missing or damaged text gives a notice, and the widget trains on the regression task', async ({ page, load, problems }) => {
+  test('Text: a missing, damaged or truncated text, or an HTML page served as it, gives a notice, and the widget trains on the regression task', async ({ page, load, problems }) => {
     for (const [what, answer] of [
       ['missing', (route) => route.fulfill({ status: 404, body: 'no' })],
       ['damaged', async (route) => {
@@ -136,6 +136,13 @@ export default function registerTaskTests({ test, assert, AssertionError }) {
         body[1000] ^= 1; // one bit: the length is right, the hash is not
         return route.fulfill({ response, body });
       }],
+      ['truncated', async (route) => {
+        const response = await route.fetch();
+        const body = Buffer.from(await response.body());
+        return route.fulfill({ response, body: body.subarray(0, body.length >> 1) });
+      }],
+      // a host's error page served with status 200, as some static hosts do for a missing file
+      ['an HTML page', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Not found</title><h1>Not found</h1>' })],
     ]) {
       await page.unroute('**/shakespeare.txt');
       await page.route('**/shakespeare.txt', answer);
@@ -144,6 +151,7 @@ export default function registerTaskTests({ test, assert, AssertionError }) {
       await waitFor(page, () => /text task could not start/.test(document.querySelector('[data-ap-root] [data-el="notice"]').textContent), null, `no notice for a ${what} text`, 20_000);
       const notice = await page.textContent('[data-ap-root] [data-el="notice"]');
       assert(what === 'missing' ? /HTTP 404/.test(notice) : /not the one shipped/.test(notice), `the notice says why (${what}): ${notice}`);
+      if (what === 'truncated') assert(/\(\d+ bytes, expected \d+/.test(notice), `the notice gives the lengths: ${notice}`);
       await waitFor(page, () => window.ablationPlayground.value.task === 'teacher', null, 'back on the regression task', 10_000);
       const a = (await value(page)).step;
       await page.waitForTimeout(1500);
@@ -152,6 +160,23 @@ export default function registerTaskTests({ test, assert, AssertionError }) {
       // the 404 is the test's own doing
       for (let i = problems.length - 1; i >= 0; i--) if (/shakespeare\.txt/.test(problems[i])) problems.splice(i, 1);
     }
+  });
+
+  test('Text: a slow text (3 s) keeps the widget answering meanwhile, then the task starts without a notice', async ({ page, load }) => {
+    await page.route('**/shakespeare.txt', async (route) => {
+      const response = await route.fetch();
+      await new Promise((ok) => setTimeout(ok, 3000));
+      return route.fulfill({ response });
+    });
+    await load('/');
+    await page.selectOption('[data-ap-root] [data-el="task"]', 'text');
+    // meanwhile the page answers: the slider moves the (still regression) run's depth
+    await page.waitForTimeout(500);
+    await page.evaluate(() => window.ablationPlayground.set('depth', '7'));
+    await waitFor(page, () => window.ablationPlayground.value.depth === 7, null, 'the slider did not answer while the text loaded', 2500);
+    await waitFor(page, () => window.ablationPlayground.value.task === 'text' && window.ablationPlayground.value.val_loss > 0, null, 'the text task did not start once its text came', 20_000);
+    const notice = await page.textContent('[data-ap-root] [data-el="notice"]');
+    assert(!/could not start/.test(notice), `no failure notice: ${notice}`);
   });
 
   test('Copy: the attention stack copies the held-out strings; wrong symbols are marked by colour and by a mark', async ({ page, load }) => {
