@@ -293,3 +293,35 @@ fn after_a_divergence_the_panels_show_the_last_finite_state_and_say_so() {
     s.restart(&Config { seed: 2, ..config }, 1);
     assert_eq!((s.frame().shows, s.diverged_at()), (Shows::Now, None));
 }
+
+/// A late divergence is replayed from the last checkpoint, not from the seed (issue 27): SGD
+/// whose warmup ramps to a rate it cannot take diverges at step 3606; the replay takes the 605
+/// steps from the checkpoint at 3000, at most `CHECKPOINT_EVERY`, and ends in exactly the state
+/// a run stopped there has.
+#[test]
+fn a_late_divergence_replays_from_the_last_checkpoint_to_the_same_state() {
+    use ablation_playground::training::session::CHECKPOINT_EVERY;
+    let config = Config {
+        optimizer: OptimizerKind::Sgd,
+        learning_rate: 8.0,
+        warmup_steps: 4000,
+        steps: 5000,
+        ..Config::default()
+    };
+    let mut s = Session::new(&config);
+    while s.train_step() {}
+    let at = s.diverged_at().expect("the rate ramps past what the stack can take");
+    assert!(at > 2 * CHECKPOINT_EVERY, "a late divergence: step {at}");
+    let mut replayed = 0;
+    while s.recovering() {
+        replayed += s.recover(7);
+    }
+    assert!(replayed < CHECKPOINT_EVERY, "{replayed} steps replayed, not {}", at - 1);
+    assert_eq!(replayed, at - 1 - (at - 1) / CHECKPOINT_EVERY * CHECKPOINT_EVERY);
+    let f = s.frame();
+    assert_eq!((f.shows, f.step), (Shows::LastFinite(at - 1), at));
+    let mut before = Session::new(&Config { steps: at - 1, ..config.clone() });
+    while before.train_step() {}
+    assert_eq!(s.trainer().weights(), before.trainer().weights(), "the weights of the last finite state");
+    assert_eq!(format!("{:?}", f.now), format!("{:?}", before.frame().now), "its probe");
+}

@@ -11,6 +11,8 @@
 use crate::model::real::Real;
 use std::sync::OnceLock;
 
+/// (Clone: a checkpoint keeps the data stream's position, `Trainer::checkpoint`.)
+#[derive(Clone)]
 pub struct Rng {
     state: u64,
 }

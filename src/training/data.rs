@@ -10,6 +10,7 @@ use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use nalgebra::DMatrix;
 
+#[derive(Clone)]
 pub struct Teacher<F: Real> {
     pub a: DMatrix<F>, // (d, d_out)
 }
@@ -30,6 +31,7 @@ impl<F: Real> Teacher<F> {
 }
 
 /// The endless, seeded stream of training batches.
+#[derive(Clone)]
 pub struct DataStream<F: Real> {
     pub teacher: Teacher<F>,
     rng: Rng,

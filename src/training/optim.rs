@@ -54,6 +54,29 @@ impl<F: Real> Optimizer<F> {
         self.beta_powers = (1.0, 1.0);
     }
 
+    /// Copies Adam's moments and bias corrections into `into` (a checkpoint's), reusing its
+    /// buffers when it has them.
+    pub fn save(&self, into: &mut OptimizerState<F>) {
+        if into.moments.len() == self.moments.len() {
+            for ((m, v), (cm, cv)) in self.moments.iter().zip(&mut into.moments) {
+                cm.as_mut_slice().copy_from_slice(m.as_slice());
+                cv.as_mut_slice().copy_from_slice(v.as_slice());
+            }
+        } else {
+            into.moments = self.moments.clone();
+        }
+        into.beta_powers = self.beta_powers;
+    }
+
+    /// Back to a state `save` copied from an optimizer of the same configuration.
+    pub fn load(&mut self, from: &OptimizerState<F>) {
+        for ((m, v), (cm, cv)) in self.moments.iter_mut().zip(&from.moments) {
+            m.as_mut_slice().copy_from_slice(cm.as_slice());
+            v.as_mut_slice().copy_from_slice(cv.as_slice());
+        }
+        self.beta_powers = from.beta_powers;
+    }
+
     /// The learning rate of update `step` (0-based): ramps linearly over the warmup.
     pub fn learning_rate_at(&self, step: usize) -> f64 {
         if step < self.warmup_steps {
@@ -117,6 +140,14 @@ impl<F: Real> Optimizer<F> {
 }
 
 /// One update's coefficients, from `Optimizer::begin`.
+/// What an optimizer carries from update to update (Adam's moments and bias corrections), as a
+/// checkpoint keeps it (`Optimizer::save`, `Optimizer::load`).
+#[derive(Default)]
+pub struct OptimizerState<F: Real> {
+    moments: Vec<(DMatrix<F>, DMatrix<F>)>,
+    beta_powers: (f64, f64),
+}
+
 pub enum Rule<F: Real> {
     Sgd { lr: F },
     Adam { step_size: F, v_scale: F, beta2: F },

@@ -12,7 +12,7 @@ use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::loss_history::LossHistory;
 use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
 use crate::training::task::floors;
-use crate::training::train::{Eval, Trainer};
+use crate::training::train::{Checkpoint, Eval, Trainer};
 use crate::training::writing::{copy_examples, write, Sampling, Twin, Writing};
 
 /// Held-out measurements a frame carries at most: evenly spaced, the last always among them.
@@ -50,7 +50,17 @@ pub struct Session {
     attention: Option<AttentionMaps>,
     /// The lens at the last held-out measurement before a divergence, kept through the replay.
     kept_readout: Vec<f64>,
+    /// The run every CHECKPOINT_EVERY steps (`Trainer::checkpoint`), so that the replay after a
+    /// divergence starts from the last one, not from the seed: at most CHECKPOINT_EVERY steps,
+    /// however late. Kept while it takes at most CHECKPOINT_MAX_BYTES.
+    checkpoint: Option<Checkpoint<f32>>,
 }
+
+/// A run keeps a checkpoint every this many steps.
+pub const CHECKPOINT_EVERY: usize = 1000;
+/// ...of at most this size (the parameters and Adam's moments: up to about depth 48 at width
+/// 128, or depth 96 at width 64; a larger run replays from the seed, as before).
+const CHECKPOINT_MAX_BYTES: usize = 48 << 20;
 
 fn default_range() -> (f64, f64) {
     match HISTOGRAM_RANGE {
@@ -86,6 +96,7 @@ impl Session {
             sampling: None,
             attention,
             kept_readout: Vec::new(),
+            checkpoint: None,
         }
         .with_copy_examples()
     }
@@ -145,6 +156,7 @@ impl Session {
         self.shows = Shows::Now;
         self.diverged_at = None;
         self.replay_to = None;
+        self.checkpoint = None;
         self.kept_evals = Vec::new();
         self.history = LossHistory::default();
         self.probed = true;
@@ -201,8 +213,14 @@ impl Session {
         self.diverged_at = Some(at);
         self.kept_evals = std::mem::take(&mut self.trainer.evals);
         self.kept_readout = std::mem::take(&mut self.trainer.readout_loss);
-        let config = self.trainer.config.clone();
-        self.trainer.restart(&config, &mut self.initial);
+        // from the last checkpoint before it, else from the seed
+        match self.checkpoint.as_ref().filter(|c| c.step() < at) {
+            Some(c) => self.trainer.resume(c),
+            None => {
+                let config = self.trainer.config.clone();
+                self.trainer.restart(&config, &mut self.initial);
+            }
+        }
         self.replay_to = Some(at.saturating_sub(1));
         self.shows = Shows::Finding;
     }
@@ -231,6 +249,11 @@ impl Session {
         let loss = self.trainer.one_step(true);
         self.history.push(loss);
         self.probed = false;
+        let checkpoint_due =
+            self.trainer.diverged_at.is_none() && self.trainer.step.is_multiple_of(CHECKPOINT_EVERY);
+        if checkpoint_due && self.trainer.checkpoint_bytes() <= CHECKPOINT_MAX_BYTES {
+            self.trainer.checkpoint(&mut self.checkpoint);
+        }
         if let Some(at) = self.trainer.diverged_at {
             self.diverged(at);
         } else if !self.running() {

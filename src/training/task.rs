@@ -17,6 +17,7 @@ use nalgebra::DMatrix;
 /// Positions a sequence task's held-out loss is measured on (at least).
 pub const EVAL_POSITIONS: usize = 2048;
 
+#[derive(Clone)]
 pub struct Batches<F: Real> {
     /// The training batches' stream (the teacher's `DataStream` keeps its own).
     rng: Rng,
@@ -25,6 +26,7 @@ pub struct Batches<F: Real> {
     scratch: Vec<u32>,
 }
 
+#[derive(Clone)]
 enum Source<F: Real> {
     Teacher(DataStream<F>),
     Text { context: usize, sequences: usize },

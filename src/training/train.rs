@@ -3,10 +3,11 @@
 use crate::config::{Config, TaskKind};
 use crate::model::batch::Batch;
 use crate::model::loss::accuracy;
+use crate::model::param::Params;
 use crate::model::real::Real;
 use crate::model::stack::Stack;
 use crate::training::initial_layers::{same_shapes, InitialLayers};
-use crate::training::optim::Optimizer;
+use crate::training::optim::{Optimizer, OptimizerState};
 use crate::training::task::{Batches, EVAL_POSITIONS};
 
 /// A sequence task measures the held-out loss every this many steps (and at the end), at
@@ -25,6 +26,21 @@ const EVAL_BATCHES_PER_INTERVAL: usize = 16;
 /// 200 at 64, 1600 at 8.
 pub fn eval_every(config: &Config) -> usize {
     EVAL_EVERY * EVAL_POSITIONS.div_ceil(config.tokens.max(1)).div_ceil(EVAL_BATCHES_PER_INTERVAL)
+}
+
+/// What a run needs to go on from a step (`Trainer::checkpoint`).
+pub struct Checkpoint<F: Real> {
+    step: usize,
+    weights: Vec<F>,
+    optimizer: OptimizerState<F>,
+    data: Batches<F>,
+}
+
+impl<F: Real> Checkpoint<F> {
+    /// The updates the run had applied.
+    pub fn step(&self) -> usize {
+        self.step
+    }
 }
 
 /// The held-out measurement at one step: the probe batch's loss and, for the copy task, the
@@ -110,6 +126,42 @@ impl<F: Real> Trainer<F> {
     /// configuration); an error, changing nothing of use, if they do not fit.
     pub fn load_weights(&mut self, weights: &[F]) -> Result<(), String> {
         self.stack.load_weights(weights)
+    }
+
+    /// Keeps in `into` what the run needs to go on from here (the parameters, Adam's state, the
+    /// data stream and the step), reusing its buffers when it has them: `resume` from it gives
+    /// the same bits as this run going on.
+    pub fn checkpoint(&mut self, into: &mut Option<Checkpoint<F>>) {
+        let c = into.get_or_insert_with(|| Checkpoint {
+            step: 0,
+            weights: Vec::new(),
+            optimizer: OptimizerState::default(),
+            data: self.data.clone(),
+        });
+        c.step = self.step;
+        c.weights.clear();
+        self.stack.visit(&mut |p| c.weights.extend_from_slice(p.value.as_slice()));
+        self.optimizer.save(&mut c.optimizer);
+        c.data.clone_from(&self.data);
+    }
+
+    /// Back to the state `checkpoint` kept of this run (the same configuration), with no
+    /// held-out measurements yet: for the replay after a divergence.
+    pub fn resume(&mut self, from: &Checkpoint<F>) {
+        self.stack.load_weights(&from.weights).expect("a checkpoint of this run");
+        self.optimizer.load(&from.optimizer);
+        self.data.clone_from(&from.data);
+        self.step = from.step;
+        self.diverged_at = None;
+        self.evals.clear();
+        self.readout_loss.clear();
+    }
+
+    /// The memory a checkpoint of this run takes: the parameters and Adam's two moments.
+    pub fn checkpoint_bytes(&mut self) -> usize {
+        let mut n = 0;
+        self.stack.visit(&mut |p| n += p.value.len());
+        3 * n * std::mem::size_of::<F>()
     }
 
     /// Frees the big buffers (layers, activations, Adam's moments) of a trainer about to be
