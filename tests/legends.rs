@@ -163,7 +163,8 @@ fn no_legend_covers_all_fours_or_the_sweeps_data() {
         let series = sweep(&config, &[1, 4, 12, 48], 100).unwrap();
         for (w, h, scale) in SIZES {
             let theme = Theme::light(scale);
-            let svg = svg_of((w, h), |a| figures::draw_compare(a, &four, 200, &theme));
+            let svg =
+                svg_of((w, h), |a| figures::draw_compare(a, four.iter().map(|o| (o, false)), 200, &theme));
             assert_no_legend_covers_data(&svg, &format!("All four, {what}, {w}×{h}"), &theme);
             let svg = svg_of((2 * w, h), |a| figures::draw_sweep(a, &[1, 4, 12, 48], &series, 100, &theme));
             assert_no_legend_covers_data(&svg, &format!("sweep, {what}, {}×{h}", 2 * w), &theme);

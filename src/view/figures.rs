@@ -111,16 +111,27 @@ fn theme(dark: bool) -> Theme {
 }
 
 /// All four's chart from its runs (in the order of `four_combinations`, a run in progress
-/// partial), each named as the lesson names it: what the page's canvas and the SVG both draw.
+/// partial, and whether it failed in its worker), each named as the lesson names it: what the
+/// page's canvas and the SVG both draw. A failed run's curve, what it reached, says so.
 pub fn draw_compare<'a, DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    runs: impl IntoIterator<Item = &'a Outcome>,
+    runs: impl IntoIterator<Item = (&'a Outcome, bool)>,
     steps: usize,
     theme: &Theme,
 ) -> charts::ChartResult {
-    let runs: Vec<&Outcome> = runs.into_iter().collect();
-    let labels: Vec<String> =
-        runs.iter().map(|o| combination_name(o.config.residual, o.config.norm)).collect();
+    let (runs, failed): (Vec<&Outcome>, Vec<bool>) = runs.into_iter().unzip();
+    let labels: Vec<String> = runs
+        .iter()
+        .zip(&failed)
+        .map(|(o, &failed)| {
+            let name = combination_name(o.config.residual, o.config.norm);
+            if failed {
+                format!("{name} (failed)")
+            } else {
+                name
+            }
+        })
+        .collect();
     let curves: Vec<LossCurve> = runs.iter().zip(&labels).map(|(o, label)| LossCurve::of(o, label)).collect();
     charts::compare::draw(area, &curves, steps, theme)
 }
@@ -182,7 +193,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
 pub fn compare_svg(entries: &[Outcome], steps: usize, dark: bool) -> Result<String, String> {
     let mut svg = String::new();
     let area = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-    draw_compare(&area, entries, steps, &theme(dark))?;
+    draw_compare(&area, entries.iter().map(|o| (o, false)), steps, &theme(dark))?;
     drop(area);
     Ok(svg)
 }

@@ -206,7 +206,11 @@ impl View {
     #[wasm_bindgen(js_name = pinLabels)]
     pub fn pin_labels(&self) -> Vec<String> {
         let live = self.live_config();
-        self.shown.pins.iter().map(|p| words::pin_label(&p.pin.config, &live)).collect()
+        let label = |p: &crate::training::comparisons::PinState| {
+            let label = words::pin_label(&p.pin.config, &live);
+            p.failed.as_ref().map_or(label.clone(), |why| format!("{label} (failed: {why})"))
+        };
+        self.shown.pins.iter().map(label).collect()
     }
 
     /// The comparisons as JSON (pins, All four, the sweep, the knockout): what `.value` and the
@@ -299,7 +303,9 @@ impl View {
 impl View {
     fn draw_compare(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
         let Some(c) = &self.shown.compare else { return Ok(()) };
-        draw_on(canvas, |area| draw_compare(area, c.rows.iter().map(|r| &r.run), c.steps, theme))
+        draw_on(canvas, |area| {
+            draw_compare(area, c.rows.iter().map(|r| (&r.run, r.failed.is_some())), c.steps, theme)
+        })
     }
 
     fn draw_sweep(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {

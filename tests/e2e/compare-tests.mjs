@@ -149,6 +149,9 @@ export default function registerCompareTests({ test, assert, AssertionError }) {
     assert(cells.filter((c) => c.startsWith('failed: ')).length === 1, `the table says it once: ${cells}`);
     const notices = await page.textContent('[data-ap-root] [data-el="notice"]');
     assert((notices.match(/a comparison failed/g) ?? []).length === 1, `one notice: ${notices}`);
+    // the chart's words say it too (its curve is labelled "(failed)")
+    const summary = await page.textContent('[data-ap-root] [data-el="compare-summary"]');
+    assert(/failed \(/.test(summary), `the chart's summary: ${summary}`);
     // the pool goes on: a second All four runs whole
     await page.getByRole('button', { name: 'All four', exact: true }).click();
     await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done && !r.failed), null, 'a second All four did not finish whole', 40_000);

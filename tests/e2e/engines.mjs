@@ -9,8 +9,10 @@
 //   page.waitFor(fnSource, arg, ms)     until it returns something truthy; that value, or throws
 //   page.press(fnSource, key)           focuses the element `(fnSource)()` returns, then presses
 //                                       `key` ('ArrowRight', ' ') as the keyboard would
-//   page.problems                       console errors and uncaught exceptions (Firefox only:
-//                                       classic WebDriver cannot listen; see smoke-tests.mjs)
+//   page.collectProblems()              console errors and uncaught exceptions so far (in WebKit,
+//                                       whose classic WebDriver cannot listen to the console, from
+//                                       listeners put in each page once it has loaded: what
+//                                       happens while it loads is seen only as an error box)
 //   engine.close()
 
 import { spawn } from 'node:child_process';
@@ -76,7 +78,7 @@ async function launchFirefox() {
       p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       const evaluate = (fn, arg) => p.evaluate(call(fn, arg));
       return {
-        problems,
+        collectProblems: async () => problems,
         goto: (url) => p.goto(url, { waitUntil: 'load' }),
         evaluate,
         waitFor: (fn, arg, ms = 30_000, what) => poll(evaluate, fn, arg, ms, what),
@@ -91,6 +93,16 @@ async function launchFirefox() {
   };
   return engine;
 }
+
+/** Listeners for a page's console errors and uncaught exceptions, where the driver has none. */
+const LISTEN = `() => {
+  if (window.__apProblems) return;
+  const problems = (window.__apProblems = []);
+  const error = console.error.bind(console);
+  console.error = (...args) => { problems.push('console.error: ' + args.join(' ')); error(...args); };
+  addEventListener('error', (e) => problems.push('page error: ' + e.message));
+  addEventListener('unhandledrejection', (e) => problems.push('unhandled rejection: ' + String(e.reason)));
+}`;
 
 /** Classic WebDriver's key codes for the keys the suite presses. */
 const KEYS = { ArrowRight: '\uE014', ArrowLeft: '\uE012', ' ': '\uE00D', Enter: '\uE007' };
@@ -154,9 +166,19 @@ async function launchWebKit() {
         if (r && 'err' in r) throw new Error(r.err);
         return r?.ok;
       };
+      const problems = [];
+      const collect = async () => {
+        const found = await evaluate('() => window.__apProblems?.splice(0) ?? []').catch(() => []);
+        problems.push(...found);
+        return problems;
+      };
       return {
-        problems: [],
-        goto: (url) => request('POST', `/session/${id}/url`, { url }),
+        collectProblems: collect,
+        async goto(url) {
+          await collect();
+          await request('POST', `/session/${id}/url`, { url });
+          await evaluate(LISTEN);
+        },
         evaluate,
         waitFor: (fn, arg, ms = 30_000, what) => poll(evaluate, fn, arg, ms, what),
         async press(fn, key) {

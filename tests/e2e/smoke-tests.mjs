@@ -9,8 +9,9 @@
 //   node tests/e2e/smoke-tests.mjs [firefox] [webkit]     (both by default)
 //
 // An engine whose programs are missing fails, naming them (scripts/test.sh installs them).
-// Every test also fails on a visible error box, and in Firefox on any console error or
-// uncaught exception (classic WebDriver, WebKit's, cannot listen to the console).
+// Every test also fails on a visible error box, and on any console error or uncaught exception
+// (in WebKit, whose classic WebDriver cannot listen to the console, those after each page
+// has loaded: engines.mjs).
 
 import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
@@ -189,7 +190,8 @@ async function main() {
             await Promise.race([body, timeout]);
             const error = await page.evaluate("() => [...document.querySelectorAll('[data-ap-root] .ap-error:not([hidden])'), ...[...document.querySelectorAll('ablation-playground')].flatMap((e) => [...(e.shadowRoot?.querySelectorAll('.ap-error:not([hidden])') ?? [])])].map((e) => e.textContent).join(' | ')");
             assert(!error, `an error box shows: ${error}`);
-            assert(!page.problems.length, page.problems.join('; '));
+            const problems = await page.collectProblems();
+            assert(!problems.length, problems.join('; '));
             console.log(`ok - ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
             passed++;
           } catch (e) {
