@@ -30,6 +30,9 @@ cp www/*.js www/widget.css "$pkg/"
 rm "$pkg/app.js"
 mv "$pkg/ablation-playground.js" "$pkg/element.js"
 cp "$dir/ablation-playground.js" "$dir/ablation-playground_bg.wasm" www/data/shakespeare.txt "$pkg/"
+# the code's licences, and the text's beside the text
+cp LICENSE-MIT LICENSE-APACHE "$pkg/"
+cp www/data/README.md "$pkg/shakespeare.README.md"
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 cat > "$pkg/package.json" <<JSON
 {

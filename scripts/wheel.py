@@ -55,6 +55,10 @@ def wheel(out: Path, files: dict, name: str, ver: str) -> Path:
         "Requires-Python: >=3.9\n"
         "Requires-Dist: anywidget>=0.9\n"
     ).encode()
+    # the licences, where wheels keep them (the text's own licence is in the package's README)
+    root = Path(__file__).resolve().parent.parent
+    for licence in ("LICENSE-MIT", "LICENSE-APACHE"):
+        files[f"{dist_info}/licenses/{licence}"] = (root / licence).read_bytes()
     files[f"{dist_info}/WHEEL"] = (
         "Wheel-Version: 1.0\nGenerator: ablation-playground scripts/wheel.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
     ).encode()
