@@ -11,6 +11,7 @@
 import { assets, loadBindings } from './assets.js';
 import { mount, showError, isOff } from './playground.js';
 import { PRESET, STATE_NAMES as STATE } from './schema.js';
+import { listenForSteps } from './steps.js';
 
 class AblationPlayground extends HTMLElement {
   static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay'];
@@ -156,4 +157,8 @@ class AblationPlayground extends HTMLElement {
 }
 
 // A page that loads the element twice (the site's script and the npm package) keeps the first.
-if (!customElements.get('ablation-playground')) customElements.define('ablation-playground', AblationPlayground);
+if (!customElements.get('ablation-playground')) {
+  customElements.define('ablation-playground', AblationPlayground);
+  // the lesson's buttons that drive a playground, with no script of the lesson's own (steps.js)
+  listenForSteps();
+}

@@ -127,4 +127,23 @@ local function Div(div)
   return static(div)
 end
 
-return { { Meta = read_meta }, { Div = Div } }
+-- A lesson step (the element's own module handles it, no script in the page):
+--
+--   [turn LayerNorm on]{.ablation-step for=p1 set="norm=pre residual=on" call=play}
+--
+-- becomes, in HTML, <button type="button" data-ablation-playground="p1" data-set="…"
+-- data-call="play">turn LayerNorm on</button>; elsewhere its words alone.
+local function Span(span)
+  if not span.classes:includes('ablation-step') then return nil end
+  if not (FORMAT:match('html') or FORMAT:match('revealjs')) then return span.content end
+  local a = span.attributes
+  local open = '<button type="button" data-ablation-playground="' .. escape(a['for'] or '') .. '"'
+  if a['set'] then open = open .. ' data-set="' .. escape(a['set']) .. '"' end
+  if a['call'] then open = open .. ' data-call="' .. escape(a['call']) .. '"' end
+  local out = { pandoc.RawInline('html', open .. '>') }
+  for _, inline in ipairs(span.content) do table.insert(out, inline) end
+  table.insert(out, pandoc.RawInline('html', '</button>'))
+  return out
+end
+
+return { { Meta = read_meta }, { Div = Div, Span = Span } }

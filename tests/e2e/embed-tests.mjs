@@ -782,8 +782,10 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
   // =======================================================================================
   // 8. The example lesson
 
-  test('the example lesson: nine live instances, prose buttons drive them, noscript figures exist', async ({ page, baseUrl }) => {
+  test('the example lesson: nine live instances, prose buttons drive them with no script of its own, noscript figures exist', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/www/lesson.html`);
+    const inline = await page.evaluate(() => [...document.querySelectorAll('script')].filter((s) => !s.src).length);
+    assert(inline === 0, `the lesson has ${inline} inline scripts: its buttons are lesson steps (steps.js)`);
     await waitFor(page, () => {
       const els = [...document.querySelectorAll('ablation-playground')];
       return els.length === 9 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));

@@ -213,6 +213,52 @@ export default function registerHostTests({ test, assert, AssertionError }) {
     }
   });
 
+  test('lesson steps: a button in the prose drives the element with no script of the page\'s, under the strict CSP, by keyboard', async ({ page, baseUrl }) => {
+    const host = await startServer();
+    try {
+      const head = `<meta http-equiv="Content-Security-Policy" content="${strictCsp(baseUrl)}">`;
+      const element = '<ablation-playground id="w" depth="6" panels="histogram,loss"></ablation-playground>' +
+        '<p>Now <button type="button" data-ablation-playground="w" data-set="preset=gradient-experiment depth=7 norm=pre" data-call="pause">turn LayerNorm on</button>' +
+        ' and <button type="button" data-ablation-playground="nowhere" data-set="depth=3">a step to no playground</button>.</p>';
+      TEST_PAGES.set('/__test/steps.html', () => hostPage(baseUrl, { head, element }));
+      const violations = [];
+      const warned = [];
+      page.on('console', (m) => {
+        if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+        if (m.type() === 'warning') warned.push(m.text());
+      });
+      await page.goto(`${host.url}/__test/steps.html`);
+      await started(page);
+      // the keyboard: focus the step and press Enter, as a reader tabbing through the prose would
+      await page.getByRole('button', { name: 'turn LayerNorm on' }).focus();
+      await page.keyboard.press('Enter');
+      await waitFor(page, () => {
+        const w = document.getElementById('w');
+        return w.getAttribute('depth') === '7' && w.getAttribute('norm') === 'pre' && w.value?.depth === 7 && w.value.norm === 'pre';
+      }, null, async () => `the step did not reach the element: ${JSON.stringify(await page.evaluate(() => [...document.getElementById('w').attributes].map((a) => `${a.name}=${a.value}`)))}`);
+      const v = await page.evaluate(() => document.getElementById('w').value);
+      assert(v.residual === 'off' && v.gain === 0.5, `the preset first, then the others adjust it: ${JSON.stringify(v).slice(0, 160)}`);
+      // data-call="pause" was called after the attributes: the run stands still
+      await page.waitForTimeout(300);
+      const stepA = await page.evaluate(() => document.getElementById('w').value.step);
+      await page.waitForTimeout(800);
+      const stepB = await page.evaluate(() => document.getElementById('w').value.step);
+      assert(stepA === stepB, `data-call="pause": the run went on from step ${stepA} to ${stepB}`);
+      // the change is announced: the status line (role="status") names it
+      const status = await page.evaluate(() => document.getElementById('w').shadowRoot.querySelector('[role="status"]').textContent);
+      assert(/^7 layers · Residual OFF · LayerNorm ON \(pre\)/.test(status), `the status line: ${status}`);
+      const controls = await page.getByRole('button', { name: 'turn LayerNorm on' }).getAttribute('aria-controls');
+      assert(controls === 'w', `the step controls the playground: aria-controls=${controls}`);
+      // a step to no playground does nothing, with one warning
+      await page.getByRole('button', { name: 'a step to no playground' }).click();
+      await page.waitForTimeout(200);
+      assert(warned.some((w) => /ignored a lesson step: no <ablation-playground id="nowhere">/.test(w)), `one warning: ${warned}`);
+      assert(!violations.length, `CSP violations: ${violations.join(' | ')}`);
+    } finally {
+      await host.close();
+    }
+  });
+
   test('the npm package, bundled by Vite into a two-line page, registers the element and finds its files', async ({ page, note }) => {
     // A bundler-based site: the package (DIST/package, from scripts/build.sh) as a dependency,
     // a page whose whole script is `import 'ablation-playground'`, built by Vite.

@@ -178,7 +178,7 @@ Reveal.initialize({ hash: false, transition: 'none' }).then(() => { window.deckR
     });
   }
 
-  test('pandoc: the filter writes the element and its script in HTML, and a figure with its alt text elsewhere', async ({ page }) => {
+  test('pandoc: the filter writes the element, its script and lesson steps in HTML, and a figure with its alt text elsewhere', async ({ page, problems }) => {
     const dir = await mkdtemp(join(tmpdir(), 'ap-pandoc-'));
     try {
       const filter = join(ROOT, '_extensions', 'ablation-playground', 'ablation-playground.lua');
@@ -197,6 +197,8 @@ Reveal.initialize({ hash: false, transition: 'none' }).then(() => { window.deckR
           'Both switches off: the activations blow up.',
           ':::',
           '',
+          'Now [turn LayerNorm on]{.ablation-step for=story set="norm=pre"} and see.',
+          '',
           '::: {.ablation-playground depth=24 residual=off figure=figures/named.svg alt="A figure the author named"}',
           ':::',
           '',
@@ -211,10 +213,12 @@ Reveal.initialize({ hash: false, transition: 'none' }).then(() => { window.deckR
       assert((html.match(/<script type="module" src="ablation-playground\/index.js"><\/script>/g) ?? []).length === 1, `one script tag: ${html}`);
       assert(html.includes('<ablation-playground id="story" preset="break-and-heal" depth="6">'), `the first element: ${html}`);
       assert(html.includes('<ablation-playground depth="24" residual="off">'), `the second, without the filter's own attributes: ${html}`);
+      assert(html.replace(/\s+/g, ' ').includes('<button type="button" data-ablation-playground="story" data-set="norm=pre">turn LayerNorm on</button>'), `the lesson step: ${html}`);
       // other formats: the named figure, and one drawn by ablate from the attributes
       const ablate = join(ROOT, 'target', 'release', 'ablate');
       const plain = await pandoc(['-t', 'plain', '-M', `ablation-playground-ablate=${ablate}`]);
       assert(plain.includes('Both switches off: the activations blow up.') && plain.includes('A figure the author named'), `the alt texts: ${plain}`);
+      assert(plain.includes('Now turn LayerNorm on and see.'), `a lesson step is its words elsewhere: ${plain}`);
       const md = await pandoc(['-t', 'markdown', '-M', `ablation-playground-ablate=${ablate}`]);
       assert(md.includes('](figures/named.svg'), `the named figure: ${md}`);
       assert(md.includes('](ablation-figures/story/loss.svg'), `the drawn figure: ${md}`);
@@ -234,7 +238,15 @@ Reveal.initialize({ hash: false, transition: 'none' }).then(() => { window.deckR
         await started(page, 'story');
         const v = await page.evaluate(() => document.getElementById('story').value);
         assert(v.depth === 6 && v.gain === 2.25, `the element took the div's attributes: ${JSON.stringify(v).slice(0, 200)}`);
+        // the lesson step the filter wrote drives it
+        await page.getByRole('button', { name: 'turn LayerNorm on' }).click();
+        await waitFor(page, () => document.getElementById('story').value?.norm === 'pre', null, 'the pandoc lesson step did not reach the element');
       } finally {
+        // (the click scrolled the other elements into view, which start loading: leave first;
+        // what leaving cuts short is the test's doing, not the widget's)
+        const before = problems.length;
+        await page.goto('about:blank').catch(() => {});
+        for (let i = problems.length - 1; i >= before; i--) if (problems[i].includes(site.url) && /ERR_ABORTED/.test(problems[i])) problems.splice(i, 1);
         await site.close();
       }
     } finally {
