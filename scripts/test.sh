@@ -27,6 +27,9 @@ ABLATE_REFERENCE="$(target/release/ablate $(cat tests/reference-run.args))" \
 ABLATE_TASK_REFERENCE="$(target/release/ablate $(cat tests/reference-task.args))" \
   cargo test --release --target wasm32-unknown-unknown
 
+say "the example lesson's numbers, recomputed (the author's check)"
+python3 scripts/check_lesson.py www/lesson.html
+
 say "release page build (the authors' build command)"
 bash scripts/build.sh
 
