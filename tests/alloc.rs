@@ -8,13 +8,7 @@ use ablation_playground::Trainer;
 #[test]
 fn steps_after_the_first_allocate_nothing() {
     for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
-        for norm in [
-            NormPlacement::Off,
-            NormPlacement::Pre,
-            NormPlacement::Post,
-            NormPlacement::Sandwich,
-            NormPlacement::DeepNorm,
-        ] {
+        for norm in NormPlacement::ALL {
             let config = Config { depth: 6, sublayer, norm, ..Config::default() };
             let mut trainer = Trainer::<f32>::new(&config);
             trainer.one_step(true);

@@ -24,6 +24,15 @@ pub enum NormPlacement {
 }
 
 impl NormPlacement {
+    /// Every placement, in the table's order.
+    pub const ALL: [NormPlacement; 5] = [
+        NormPlacement::Off,
+        NormPlacement::Pre,
+        NormPlacement::Post,
+        NormPlacement::Sandwich,
+        NormPlacement::DeepNorm,
+    ];
+
     /// The stream leaves each layer normalised (post-norm and DeepNorm), so a final norm adds nothing.
     pub fn ends_normalised(self) -> bool {
         matches!(self, NormPlacement::Post | NormPlacement::DeepNorm)

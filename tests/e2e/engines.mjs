@@ -18,9 +18,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './lib.mjs';
 
 export const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver';
@@ -38,14 +38,6 @@ export function available() {
 
 export async function launch(name) {
   return name === 'firefox' ? launchFirefox() : launchWebKit();
-}
-
-async function freePort() {
-  const s = createServer();
-  await new Promise((ok) => s.listen(0, '127.0.0.1', ok));
-  const { port } = s.address();
-  await new Promise((ok) => s.close(ok));
-  return port;
 }
 
 const call = (fn, arg) => `(${fn})(${JSON.stringify(arg ?? null)})`;

@@ -3,6 +3,7 @@
 // error and uncaught exception, and small helpers that read the playground's state.
 
 import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { readFile, stat, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -101,6 +102,15 @@ export async function startServer(dir = DIST) {
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((ok) => server.close(ok)),
   };
+}
+
+/** A TCP port on 127.0.0.1 free a moment ago (for a program that must be told its port). */
+export async function freePort() {
+  const server = createNetServer();
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  await new Promise((ok) => server.close(ok));
+  return port;
 }
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';

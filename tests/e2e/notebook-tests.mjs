@@ -8,11 +8,10 @@
 
 import { execFile, spawn } from 'node:child_process';
 import { readdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DIST, TEST_PAGES, makeWaitFor } from './lib.mjs';
+import { DIST, TEST_PAGES, freePort, makeWaitFor } from './lib.mjs';
 
 const run = promisify(execFile);
 const VENV = process.env.AP_HOSTS_VENV ?? '';
@@ -24,14 +23,6 @@ async function frontEnd() {
   const wheel = (await readdir(dir)).find((f) => f.endsWith('-py3-none-any.whl'));
   const read = "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read('ablation_playground/static/widget.js').decode())";
   return (await run('python3', ['-c', read, join(dir, wheel)], { maxBuffer: 64 << 20 })).stdout;
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address();
-  await new Promise((ok) => server.close(ok));
-  return port;
 }
 
 export default function registerNotebookTests({ test, assert, AssertionError }) {
