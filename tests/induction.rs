@@ -5,6 +5,7 @@
 
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::training::induction_task::InductionTask;
+use ablation_playground::training::task::SymbolTask;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::process::Command;
@@ -12,7 +13,7 @@ use std::process::Command;
 const TASK: InductionTask = InductionTask { symbols: 16, context: 24 };
 
 fn batch(seed: u64, count: usize) -> ablation_playground::model::batch::Tokens {
-    TASK.batch(count, &mut Rng::new(seed, Stream::Data))
+    SymbolTask::Induction(TASK).batch(count, &mut Rng::new(seed, Stream::Data))
 }
 
 #[test]

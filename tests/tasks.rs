@@ -9,6 +9,7 @@ use ablation_playground::model::param::{Draw, Param, Params};
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::training::copy_task::CopyTask;
 use ablation_playground::training::corpus::{fnv1a, shakespeare, Corpus};
+use ablation_playground::training::task::SymbolTask;
 use nalgebra::DMatrix;
 
 const EPS: f64 = 1e-6;
@@ -152,7 +153,7 @@ fn the_copy_task_is_seeded_and_every_scored_answer_is_in_its_prompt() {
     for context in [16, 15, 2, 3] {
         let task = CopyTask { symbols: 10, context };
         let length = task.length();
-        let examples = |seed| task.batch(50, &mut Rng::new(seed, Stream::Data));
+        let examples = |seed| SymbolTask::Copy(task).batch(50, &mut Rng::new(seed, Stream::Data));
         assert_eq!(examples(1), examples(1));
         assert_ne!(examples(1), examples(2));
         let all = examples(3);

@@ -51,19 +51,6 @@ impl CopyTask {
         out.scored.extend((0..n).map(|t| t >= middle));
     }
 
-    /// A batch of `count` examples.
-    pub fn batch(&self, count: usize, rng: &mut Rng) -> Tokens {
-        let mut out = Tokens::default();
-        self.fill(count, rng, &mut out, &mut Vec::new());
-        out
-    }
-
-    /// `out` becomes a batch of `count` examples, in the buffers it has.
-    pub fn fill(&self, count: usize, rng: &mut Rng, out: &mut Tokens, scratch: &mut Vec<u32>) {
-        out.clear();
-        (0..count).for_each(|_| self.example(rng, out, scratch));
-    }
-
     /// A symbol or the separator as a character: the digits, then `|`.
     pub fn char_of(&self, id: u32) -> char {
         if id as usize == self.symbols {

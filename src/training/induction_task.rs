@@ -79,19 +79,6 @@ impl InductionTask {
         out.scored.extend((0..c).map(|t| t >= first_scored && once(sequence[t])));
     }
 
-    /// A batch of `count` examples.
-    pub fn batch(&self, count: usize, rng: &mut Rng) -> Tokens {
-        let mut out = Tokens::default();
-        self.fill(count, rng, &mut out, &mut Vec::new());
-        out
-    }
-
-    /// `out` becomes a batch of `count` examples, in the buffers it has.
-    pub fn fill(&self, count: usize, rng: &mut Rng, out: &mut Tokens, scratch: &mut Vec<u32>) {
-        out.clear();
-        (0..count).for_each(|_| self.example(rng, out, scratch));
-    }
-
     /// A symbol, the separator or the padding as a character: `0`–`9`, `a`–`z`, then `|` and `·`.
     pub fn char_of(&self, id: u32) -> char {
         if id == self.separator() {

@@ -57,10 +57,7 @@ impl<F: Real> Source<F> {
                 let part = if held_out { text.held_out() } else { text.train() };
                 Corpus::fill(part, *context, *sequences, rng, out);
             }
-            Source::Symbols { task: SymbolTask::Copy(t), sequences } => t.fill(*sequences, rng, out, scratch),
-            Source::Symbols { task: SymbolTask::Induction(t), sequences } => {
-                t.fill(*sequences, rng, out, scratch)
-            }
+            Source::Symbols { task, sequences } => task.fill(*sequences, rng, out, scratch),
         }
         true
     }
@@ -92,10 +89,22 @@ pub enum SymbolTask {
 }
 
 impl SymbolTask {
+    /// A batch of `count` examples.
     pub fn batch(&self, count: usize, rng: &mut Rng) -> Tokens {
-        match self {
-            SymbolTask::Copy(t) => t.batch(count, rng),
-            SymbolTask::Induction(t) => t.batch(count, rng),
+        let mut out = Tokens::default();
+        self.fill(count, rng, &mut out, &mut Vec::new());
+        out
+    }
+
+    /// `out` becomes a batch of `count` examples, in the buffers it has (`scratch` an
+    /// example's, reused from one to the next).
+    pub fn fill(&self, count: usize, rng: &mut Rng, out: &mut Tokens, scratch: &mut Vec<u32>) {
+        out.clear();
+        for _ in 0..count {
+            match self {
+                SymbolTask::Copy(t) => t.example(rng, out, scratch),
+                SymbolTask::Induction(t) => t.example(rng, out, scratch),
+            }
         }
     }
 

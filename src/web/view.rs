@@ -208,7 +208,10 @@ impl View {
         let live = self.live_config();
         let label = |p: &crate::training::comparisons::PinState| {
             let label = words::pin_label(&p.pin.config, &live);
-            p.failed.as_ref().map_or(label.clone(), |why| format!("{label} (failed: {why})"))
+            match &p.failed {
+                Some(why) => format!("{label} (failed: {why})"),
+                None => label,
+            }
         };
         self.shown.pins.iter().map(label).collect()
     }

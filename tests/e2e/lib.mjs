@@ -4,11 +4,13 @@
 
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { readFile, stat, mkdir } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readdir, readFile, stat, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 
 // Paths are resolved from this file, so the scripts work from any working directory.
@@ -102,6 +104,15 @@ export async function startServer(dir = DIST) {
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((ok) => server.close(ok)),
   };
+}
+
+/** The notebook wheel's front end (in DIST/python), as anywidget reads it (`_esm`). */
+export async function frontEnd() {
+  const dir = join(DIST, 'python');
+  const wheel = (await readdir(dir)).find((f) => f.endsWith('-py3-none-any.whl'));
+  const read = "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read('ablation_playground/static/widget.js').decode())";
+  const { stdout } = await promisify(execFile)('python3', ['-c', read, join(dir, wheel)], { maxBuffer: 64 << 20 });
+  return stdout;
 }
 
 /** A TCP port on 127.0.0.1 free a moment ago (for a program that must be told its port). */

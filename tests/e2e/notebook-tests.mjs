@@ -6,24 +6,13 @@
 // Registered into run.mjs's runner: a console error, an uncaught exception or a failed request
 // fails a test here too.
 
-import { execFile, spawn } from 'node:child_process';
-import { readdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { DIST, TEST_PAGES, freePort, makeWaitFor } from './lib.mjs';
+import { TEST_PAGES, freePort, frontEnd, makeWaitFor } from './lib.mjs';
 
-const run = promisify(execFile);
 const VENV = process.env.AP_HOSTS_VENV ?? '';
-const python = () => (VENV ? join(VENV, 'bin', 'python') : 'python3');
-
-/** The wheel's front end, as anywidget reads it (`_esm`). */
-async function frontEnd() {
-  const dir = join(DIST, 'python');
-  const wheel = (await readdir(dir)).find((f) => f.endsWith('-py3-none-any.whl'));
-  const read = "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read('ablation_playground/static/widget.js').decode())";
-  return (await run('python3', ['-c', read, join(dir, wheel)], { maxBuffer: 64 << 20 })).stdout;
-}
 
 export default function registerNotebookTests({ test, assert, AssertionError }) {
   const waitFor = makeWaitFor(AssertionError);

@@ -13,12 +13,8 @@
 // (in WebKit, whose classic WebDriver cannot listen to the console, those after each page
 // has loaded: engines.mjs).
 
-import { execFile } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { available, launch } from './engines.mjs';
-import { DIST, TEST_PAGES, startServer, strictCsp } from './lib.mjs';
+import { TEST_PAGES, frontEnd, startServer, strictCsp } from './lib.mjs';
 
 const only = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')));
 const filter = process.env.E2E_FILTER ? new RegExp(process.env.E2E_FILTER) : null;
@@ -126,10 +122,7 @@ test('the element follows a host theme toggled at run time', async ({ page, url 
 });
 
 test("the notebook's module loads from a blob: URL and trains", async ({ page, url }) => {
-  const dir = join(DIST, 'python');
-  const wheel = (await readdir(dir)).find((f) => f.endsWith('-py3-none-any.whl'));
-  const read = "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read('ablation_playground/static/widget.js').decode())";
-  const esm = (await promisify(execFile)('python3', ['-c', read, join(dir, wheel)], { maxBuffer: 64 << 20 })).stdout;
+  const esm = await frontEnd();
   TEST_PAGES.set('/__test/smoke-notebook.html', () => '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>nb</title></head><body><div id="out"></div></body></html>');
   await page.goto(url('/__test/smoke-notebook.html'));
   await page.evaluate(`async ({ esm, schemaUrl }) => {
