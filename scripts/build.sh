@@ -2,8 +2,9 @@
 # Builds the static site, ready to upload, into DIR (default: dist/ in the repository),
 # installing what it needs (as scripts/serve.sh and scripts/test.sh do). DIR is replaced.
 # DIR/package/ is the same widget as an npm-style package for bundler-based sites:
-# `import 'ablation-playground'` registers the element (nothing is published), and
-# DIR/python/ablation_playground-VERSION-py3-none-any.whl the notebook widget.
+# `import 'ablation-playground'` registers the element (nothing is published),
+# DIR/python/ablation_playground-VERSION-py3-none-any.whl the notebook widget, and DIR/docs/ the
+# docs (an MkDocs Material site of docs/, whose pages embed the live widget).
 #   scripts/build.sh [DIR]
 set -euo pipefail
 here="$(pwd)"
@@ -15,6 +16,7 @@ else
 fi
 source scripts/tools.sh
 ensure_page_tools
+ensure_mkdocs
 cargo fetch --quiet
 trunk build --release --offline --dist "$dir"
 
@@ -65,7 +67,15 @@ cat > "$pkg/index.js" <<'JS'
 import './locations.js';
 import './element.js';
 JS
-# The notebook widget: a wheel whose front end inlines all of the package (README, "Notebooks")
+# The notebook widget: a wheel whose front end inlines all of the package (docs/embedding.md, "Notebooks")
 python3 scripts/wheel.py "$pkg" "$dir/python" >/dev/null
-say "site written to $dir (upload all of it; see the README's Embedding section), the notebook widget to $dir/python/"
 
+# The docs: docs/ with the package beside it, loaded as a module on every page (mkdocs.yml), as an MkDocs author would. Strict:
+# a broken link or anchor fails the build.
+site_src="$(mktemp -d)"
+trap 'rm -rf "$site_src"' EXIT
+# (-L: docs/architecture.md and docs/benchmarks.md are links to ARCHITECTURE.md and BENCHMARKS.md)
+cp -rL docs mkdocs.yml "$site_src/"
+cp -r "$pkg" "$site_src/docs/ablation-playground"
+NO_MKDOCS_2_WARNING=1 "$AP_MKDOCS" build --strict --quiet -f "$site_src/mkdocs.yml" -d "$dir/docs"
+say "site written to $dir (upload all of it; the docs are at $dir/docs/index.html), the notebook widget to $dir/python/"

@@ -6,7 +6,7 @@ A number in the prose is written as
     <data value="17" data-ablate="--preset break-and-heal --norm pre --steps 500"
           data-check="r.init.grad_norm[0] / r.init.grad_norm[-1]" data-within="0.05">17</data>
 
-`data-ablate` holds the CLI's flags (README, "The command line"); `data-check` an expression
+`data-ablate` holds the CLI's flags (docs/reference.md); `data-check` an expression
 over the run's JSON report `r` (its fields as attributes, lists indexed as in Python, and
 `mean_last(xs, n)`, the mean of a list's last n numbers); `value` the number the prose
 states; `data-within` the relative difference allowed (default 0.05: "about" allows more).

@@ -5,7 +5,7 @@ with attention-only stacks at depths 1, 2 and 4 and attention + FFN blocks at de
 depths that solve it, and prints the held-out loss and the share copied right at the end, with
 the first step at which 95% were.
 
-Used for the README's "What depth buys", the induction preset and tests/induction.rs:
+Used for docs/findings.md's "What depth buys", the induction preset and tests/induction.rs:
     cargo build --release && python3 scripts/induction_study.py --seeds 1 2 3
 Each cell is the median over the seeds, with the range in brackets.
 """

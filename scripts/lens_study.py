@@ -8,7 +8,7 @@ readout loss of x_0, where the readout first gets 80% of the way from the unigra
 final loss, the layer that lowers it most, and the median update ratio of the lower and upper
 halves of the stack. On the copy task: which heads copy, at which offset, and how much weight.
 
-Used for the README's "What the layers do", the example lesson and tests/lens.rs:
+Used for docs/findings.md's "What the layers do", the example lesson and tests/lens.rs:
     cargo build --release && python3 scripts/lens_study.py --seeds 1 2 3 --depths 12 48
 Each cell is the median over the seeds, with the range in brackets.
 """

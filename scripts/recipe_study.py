@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the `ablate` CLI over switch combinations, depths and seeds and prints a table.
 
-Used to choose the page's default recipe (README, "What really happens"). Example:
+Used to choose the page's default recipe (docs/findings.md). Example:
     cargo build --release && python3 scripts/recipe_study.py --steps 500 --seeds 1 2 3 -- --optimizer adam --lr 0.003
 Everything after `--` is passed to every run.
 """

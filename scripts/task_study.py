@@ -3,7 +3,7 @@
 sublayers, norm placements, warmups, depths and seeds, and prints the held-out loss (and the
 copy task's accuracy) at the end, with when it first crossed the bigram line.
 
-Used for the README's "What really happens on the text and copy tasks" and tests/recipe.rs:
+Used for docs/findings.md's "What really happens on the text and copy tasks" and tests/recipe.rs:
     cargo build --release && python3 scripts/task_study.py --seeds 1 2 3 --depths 12 48
 Each row is the median over the seeds, with the range in brackets.
 """

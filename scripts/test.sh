@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check: formatting, clippy (native and wasm32), native tests, wasm tests in
-# headless Chromium, the release page build, and the end-to-end browser tests (with the real
-# hosts: MkDocs Material, Reveal.js, pandoc, JupyterLab), and the notebook widget's Python tests.
+# headless Chromium, the example lesson's numbers, the release page build with the docs site
+# (MkDocs, strict), the end-to-end browser tests (with the real hosts: MkDocs Material,
+# Reveal.js, pandoc, JupyterLab, and the docs' own pages), and the notebook widget's Python tests.
 # Installs what it needs on a fresh machine; quick and quiet when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +31,7 @@ ABLATE_TASK_REFERENCE="$(target/release/ablate $(cat tests/reference-task.args))
 say "the example lesson's numbers, recomputed (the author's check)"
 python3 scripts/check_lesson.py www/lesson.html
 
-say "release page build (the authors' build command)"
+say "release page build with the docs (the authors' build command)"
 bash scripts/build.sh
 
 if [ -f tests/e2e/package.json ]; then

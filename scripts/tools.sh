@@ -73,17 +73,23 @@ HOSTS_DIR="$TOOLS_DIR/hosts"
 # The hosts lessons are written in, for the browser tests: Debian's pandoc, and MkDocs
 # Material, JupyterLab and anywidget in a virtualenv of their own (Reveal.js comes with the e2e
 # npm packages).
+# MkDocs Material, which also builds the docs site (scripts/build.sh).
+ensure_mkdocs() {
+  if [ "$("$HOSTS_DIR/venv/bin/pip" show mkdocs-material 2>/dev/null | sed -n 's/^Version: //p')" != "$MKDOCS_MATERIAL_VERSION" ]; then
+    say "installing mkdocs-material $MKDOCS_MATERIAL_VERSION into $HOSTS_DIR/venv"
+    python3 -m venv "$HOSTS_DIR/venv"
+    "$HOSTS_DIR/venv/bin/pip" install --quiet --disable-pip-version-check "mkdocs-material==$MKDOCS_MATERIAL_VERSION"
+  fi
+  export AP_MKDOCS="$HOSTS_DIR/venv/bin/mkdocs"
+}
+
 ensure_hosts() {
   if ! command -v pandoc >/dev/null; then
     say "installing Debian's pandoc (for the filter's test)"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pandoc >/dev/null
   fi
-  if [ "$("$HOSTS_DIR/venv/bin/pip" show mkdocs-material 2>/dev/null | sed -n 's/^Version: //p')" != "$MKDOCS_MATERIAL_VERSION" ]; then
-    say "installing mkdocs-material $MKDOCS_MATERIAL_VERSION into $HOSTS_DIR/venv"
-    python3 -m venv "$HOSTS_DIR/venv"
-    "$HOSTS_DIR/venv/bin/pip" install --quiet --disable-pip-version-check "mkdocs-material==$MKDOCS_MATERIAL_VERSION"
-  fi
+  ensure_mkdocs
   if [ "$("$HOSTS_DIR/venv/bin/pip" show jupyterlab anywidget 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' ')" != "$JUPYTERLAB_VERSION $ANYWIDGET_VERSION " ]; then
     say "installing jupyterlab $JUPYTERLAB_VERSION and anywidget $ANYWIDGET_VERSION into $HOSTS_DIR/venv (about a minute)"
     "$HOSTS_DIR/venv/bin/pip" install --quiet --disable-pip-version-check "jupyterlab==$JUPYTERLAB_VERSION" "anywidget==$ANYWIDGET_VERSION"

@@ -1,5 +1,6 @@
 //! The `ablate` command line: its flags, its JSON, its errors.
 
+use ablation_playground::config::PARAMS;
 use serde_json::Value;
 use std::process::{Command, Output};
 
@@ -160,11 +161,12 @@ fn the_cli_caps_steps_at_100000_not_at_the_pages_million() {
     assert!(err.trim_end().ends_with("\"100001\" is not an integer from 0 to 100000"), "{err}");
 }
 
-/// The flags of the README's table under "The command line", in its order: the first word in
-/// backticks of each row (`--svg DIR` is the flag `--svg`).
-fn readme_flags() -> Vec<String> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let section = readme.split("\n## The command line").nth(1).expect("the README's CLI section");
+/// The flags of the reference page's table under "The command line's flags" (generated from
+/// the table, `docs/reference.md`), in its order: the first word in backticks of each row
+/// (`--svg DIR` is the flag `--svg`).
+fn reference_flags() -> Vec<String> {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/reference.md")).unwrap();
+    let section = page.split("\n## The command line's flags").nth(1).expect("the reference's CLI section");
     let section = section.split("\n## ").next().unwrap();
     section
         .lines()
@@ -181,14 +183,48 @@ fn help_lists_every_flag() {
     // whole tokens: `--norm` must be there on its own, not only inside `--norm-kind`
     let tokens: Vec<&str> =
         text.split(|c: char| c.is_whitespace() || "[](),;:".contains(c)).filter(|t| !t.is_empty()).collect();
-    let flags = readme_flags();
+    let flags = reference_flags();
     for flag in ["--preset", "--norm", "--final-norm", "--norm-kind", "--dark", "--svg", "--sweep"] {
-        assert!(flags.iter().any(|f| f == flag), "the README's table names {flag}: {flags:?}");
+        assert!(flags.iter().any(|f| f == flag), "the reference's table names {flag}: {flags:?}");
     }
     assert!(flags.len() >= 20, "the whole table was read: {flags:?}");
     for flag in &flags {
         assert!(tokens.contains(&flag.as_str()), "--help lists {flag} as a word of its own");
     }
+}
+
+#[test]
+fn ablate_takes_every_flag_the_reference_names() {
+    let dir = std::env::temp_dir().join(format!("ablate-reference-{}", std::process::id()));
+    let dir = dir.to_str().unwrap().to_string();
+    // the smallest run, so that each flag (a comparison too) is only parsed and run at once
+    let small = ["--depth", "1", "--width", "8", "--tokens", "4", "--steps", "0"];
+    for flag in reference_flags() {
+        let value: Option<&str> = match flag.as_str() {
+            "--svg" => Some(&dir),
+            "--sweep" => Some("1,2"),
+            "--threads" => Some("1"),
+            "--dark" | "--attention" | "--compare" | "--knockout" | "--depth-width" => None,
+            "--preset" => Some("default"),
+            name => {
+                let p = PARAMS.iter().find(|p| format!("--{}", p.flag) == name);
+                let p = p.unwrap_or_else(|| panic!("the reference names {name}, which is not in the table"));
+                Some(match p.name {
+                    "depth" => "1",
+                    "width" => "8",
+                    "tokens" => "4",
+                    "steps" => "0",
+                    _ => Box::leak(p.default_text().into_boxed_str()),
+                })
+            }
+        };
+        let mut args: Vec<&str> = small.to_vec();
+        args.push(&flag);
+        args.extend(value);
+        let out = ablate(&args);
+        assert!(out.status.success(), "ablate {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

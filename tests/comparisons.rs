@@ -241,7 +241,7 @@ fn a_jobs_configuration_reads_from_its_bytes_without_the_rest() {
     }
 }
 
-/// All four and the sweep train each task's own count (README, "Comparing"): the state says it
+/// All four and the sweep train each task's own count (docs/using.md, "Comparing"): the state says it
 /// before a run is done, and the jobs handed to the workers carry it.
 #[test]
 fn the_comparisons_train_as_long_as_each_task_needs() {

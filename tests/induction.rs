@@ -70,7 +70,7 @@ fn held_out_copied(args: &[&str]) -> f64 {
     accuracy.last().unwrap()[1].as_f64().unwrap()
 }
 
-/// The study (README "What depth buys"): the preset (two attention sublayers, 3000 steps) and
+/// The study (docs/findings.md, "What depth buys"): the preset (two attention sublayers, 3000 steps) and
 /// the same stack with one, seeds 1–3. Two copy 97–100% of the held-out symbols by step 1700;
 /// one stays at 39–62% after 5000 steps (chance is 1 in 16).
 #[test]

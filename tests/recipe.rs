@@ -1,4 +1,4 @@
-//! The README's table of what each switch combination really does, at the default recipe
+//! The table in docs/findings.md of what each switch combination really does, at the default recipe
 //! (mlp, gain 1, Adam lr 0.01, no warmup, width 32, tokens 64, a final norm on pre-norm
 //! stacks), reproduced over three seeds with margins. If the model or the recipe changes, this test says whether the table still holds.
 
@@ -175,7 +175,7 @@ fn the_final_norm_makes_the_healthy_stack_look_healthy() {
 }
 
 /// Post-norm at depth 48: a lower learning rate without warmup rescues it about as well as
-/// warmup does (the README and the lesson's third section quote these medians).
+/// warmup does (docs/findings.md and the lesson's third section quote these medians).
 #[test]
 fn post_norm_at_48_lower_lr_rescues_it_like_warmup() {
     const LONG: usize = 1000;
@@ -200,7 +200,7 @@ fn post_norm_at_48_lower_lr_rescues_it_like_warmup() {
     assert!((lower - warm).abs() < 0.1, "about equally: lr 0.003 {lower}, warmup {warm}");
 }
 
-/// The sequence tasks' claims (README, "What really happens on the text and copy tasks"), over
+/// The sequence tasks' claims (docs/findings.md, "What really happens on the text and copy tasks"), over
 /// the same three seeds at depth 12: the held-out loss at the end of a run of the task's own
 /// defaults with the given changes.
 mod tasks {
@@ -225,7 +225,7 @@ mod tasks {
         xs[xs.len() / 2]
     }
 
-    /// The warmup preset's three clicks (README, "Post-norm needs warmup"), over the seeds where
+    /// The warmup preset's three clicks (docs/findings.md, "Post-norm needs warmup"), over the seeds where
     /// scripts/warmup_study.py found the story (2, 3 and 5 of 1-5; the preset uses 3), with
     /// margins from it: without warmup post-norm learns only the characters' frequencies
     /// (3.36-3.45), 300 warmup steps take it well below the bigram line (2.18-2.20), and

@@ -1,5 +1,6 @@
 //! The files generated from the parameter table must be what the table writes now: the page's
-//! `www/schema.js`, the pandoc filter's `params.lua` and the notebook widget's `_params.py`.
+//! `www/schema.js`, the pandoc filter's `params.lua`, the notebook widget's `_params.py` and the
+//! docs' reference page, `docs/reference.md`.
 //! Run `scripts/schema.sh` after changing the table.
 
 use ablation_playground::config::{schema_js, schema_lua, schema_py};
@@ -31,4 +32,9 @@ fn the_pandoc_filters_flags_are_the_tables() {
 #[test]
 fn the_notebook_widgets_traits_are_the_tables() {
     generated("python/ablation_playground/_params.py", schema_py());
+}
+
+#[test]
+fn the_reference_page_is_the_tables() {
+    generated("docs/reference.md", ablation_playground::view::reference::reference_md());
 }

@@ -127,7 +127,7 @@ class AblationPlayground extends HTMLElement {
   reset() {
     return this.#command('reset');
   }
-  // The comparisons (README, "Comparing"): pin the live run, remove a pin, train all four
+  // The comparisons (docs/using.md, "Comparing"): pin the live run, remove a pin, train all four
   // combinations, sweep the depths, knock out each layer of the trained stack.
   pin() {
     return this.#command('pin');

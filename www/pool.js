@@ -11,7 +11,7 @@ import { createJobLoop, PAGE_JOB_SLICE_MS } from './jobs.js';
 import { KIND } from './protocol.js';
 import { startWorker } from './workers.js';
 
-/** Each worker holds one run's memory (README, "Memory"): this bounds the pool's. */
+/** Each worker holds one run's memory (docs/using.md, "Workers and memory"): this bounds the pool's. */
 export const MAX_WORKERS = 4;
 /** An idle worker is let go after this long. */
 const IDLE_MS = 30_000;

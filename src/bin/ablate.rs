@@ -1,52 +1,30 @@
 //! `ablate`: train one configuration natively and print a JSON report.
-//! Run `ablate --help` for the flags; the README documents them and the JSON.
+//! Run `ablate --help` for the flags; docs/reference.md lists them (generated from the table) and docs/cli.md the JSON.
 
-use ablation_playground::config::{
-    find_flag, preset_choices, task_defaults, TaskKind, PARAMS, PRESET, PRESETS,
-};
+use ablation_playground::config::{find_flag, preset_choices, PARAMS, PRESET, PRESETS};
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::compare::compare_on;
 use ablation_playground::training::comparisons::comparison_steps;
 use ablation_playground::training::depth_width::depth_width_on;
 use ablation_playground::training::knockout::knockout;
 use ablation_playground::training::report::trained;
-use ablation_playground::training::sweep::{parse_depths, sweep_on, DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
+use ablation_playground::training::sweep::{parse_depths, sweep_on, DEFAULT_SWEEP_DEPTHS};
 use ablation_playground::view::figures::{compare_svg, depth_width_svg, knockout_svg, panels_svg, sweep_svg};
 use ablation_playground::view::json::{attention_json, compare_json, depth_width_json, sweep_json, Json};
+use ablation_playground::view::reference::{cli_flags, cli_steps_help, CLI_MAX_STEPS, CLI_MAX_THREADS};
 use ablation_playground::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const MAX_STEPS: usize = 100_000;
-/// More threads than runs would wait idle: a sweep has at most 64.
-const MAX_THREADS: usize = 256;
+const MAX_STEPS: usize = CLI_MAX_STEPS;
+const MAX_THREADS: usize = CLI_MAX_THREADS;
 
 /// The cores this process may use: the default of `--threads`.
 fn available_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// "regression 5000, text 3000, …": each task's own step count.
-fn steps_by_task() -> String {
-    let tasks = [TaskKind::Teacher, TaskKind::Text, TaskKind::Copy, TaskKind::Induction];
-    tasks.map(|t| format!("{} {}", task_word(t), task_defaults(t).steps)).join(", ")
-}
-
-/// "regression 500, text 1500, …": All four's and the sweep's count on the page, by task.
-fn comparison_steps_by_task() -> String {
-    let tasks = [TaskKind::Teacher, TaskKind::Text, TaskKind::Copy, TaskKind::Induction];
-    tasks.map(|t| format!("{} {}", task_word(t), comparison_steps(t))).join(", ")
-}
-
-fn task_word(task: TaskKind) -> &'static str {
-    match task {
-        TaskKind::Teacher => "regression",
-        TaskKind::Text => "text",
-        TaskKind::Copy => "copy",
-        TaskKind::Induction => "induction",
-    }
-}
-
+/// The flags from the table, then `ablate`'s own (`view::reference`, as the reference page has them).
 fn usage() -> String {
     let mut s = String::from(
         "usage: ablate [--preset NAME] [--FLAG VALUE]... [--steps N]\n\nflags (default in brackets):\n",
@@ -58,36 +36,23 @@ fn usage() -> String {
     for p in PARAMS.iter().filter(|p| p.name != "steps") {
         s += &format!("  --{:<11} {} [{}]; {}\n", p.flag, p.help, p.default_text(), p.allowed());
     }
-    s += &format!(
-        "  --steps      training steps [the preset's or task's, as on the page: {}]; an integer from 0 to {MAX_STEPS}\n",
-        steps_by_task()
-    );
-    s += "  --svg DIR    also write the panels as DIR/histogram.svg, DIR/loss.svg, DIR/depth.svg, DIR/readout.svg\n";
-    s += "               (and DIR/attention.svg for a sequence task's stack with attention)\n";
-    s += "               (and compare.svg, sweep.svg, knockout.svg for the flags below)\n";
-    s += "  --dark       draw the SVG panels in the dark theme\n";
-    s +=
-        "  --attention  add every attention sublayer's heads after training, on the probe's first sequence\n";
-    s += &format!(
-        "  (--task applies the task's defaults as the page's Task menu does, keeping the depth, switches, \
-         norm kind and seed; after any --preset, and the other flags adjust them)\n\n\
-         comparisons, each trained for --steps (by default the page's count for the task: {}) and added to the report:\n",
-        comparison_steps_by_task()
-    );
-    s += "  --compare    the four residual/norm combinations at this depth (norm: this placement, or pre)\n";
-    let default_depths = DEFAULT_SWEEP_DEPTHS.map(|d| d.to_string()).join(",");
-    s += &format!(
-        "  --sweep [LIST] the four combinations at each depth of LIST [{default_depths}]; \
-         up to {MAX_SWEEP_DEPTHS} distinct integers from 1 to 96, comma-separated\n"
-    );
-    s += "  --knockout   after training, each layer in turn replaced by the identity, on the probe batch\n";
-    s += "  --depth-width  stacks of about these parameters (within 10%), deep and narrow to shallow and wide,\n";
-    s += "               each trained for --steps and timed (a step, and a character written) one after another\n";
-    s += &format!(
-        "  --threads N  train the comparisons' runs on up to N threads at once, with the same results \
-         [{}, the available cores]; an integer from 1 to {MAX_THREADS}\n",
-        available_threads()
-    );
+    s += &format!("  --steps      {}; an integer from 0 to {MAX_STEPS}\n", cli_steps_help());
+    s += "  (--task applies the task's defaults as the page's Task menu does, keeping the depth, switches, \
+          norm kind and seed; after any --preset, and the other flags adjust them)\n";
+    let flags = cli_flags();
+    for comparison in [false, true] {
+        if comparison {
+            s += "\ncomparisons, each trained for --steps and added to the report:\n";
+        }
+        for f in flags.iter().filter(|f| f.comparison == comparison) {
+            let name = format!("--{} {}", f.flag, f.value);
+            s += &format!("  {name:<13} {}", f.help);
+            if f.allowed != "no value" {
+                s += &format!("; {}", f.allowed);
+            }
+            s += "\n";
+        }
+    }
     s
 }
 

@@ -65,7 +65,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         // the lesson's three clicks, flipping only the switches (tests/recipe.rs checks them
-        // over seeds 1–3; README "The lesson's story"): both off, std at the top 59–539 at
+        // over seeds 1–3; docs/findings.md, "The lesson's story"): both off, std at the top 59–539 at
         // initialisation (seeds 1–15), the loss ends near 1; LayerNorm on (pre), std 1.00, the
         // loss plateaus near 0.6–0.7; residual on too, it dives to about 0.06. Init gain 2 left
         // seed 2's top std at 14.
@@ -75,7 +75,7 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
-/// The text task's defaults (README, "The tasks"): attention + FFN blocks see 4 windows of 32
+/// The text task's defaults (docs/tasks.md): attention + FFN blocks see 4 windows of 32
 /// characters a step. At depth 12 the held-out loss crosses the bigram line after about 1000
 /// steps (seed 1), seconds in the browser; 4 windows of 64 learn about as much per step at
 /// twice the cost, and 2 windows of 64 more slowly (scripts/task_study.py's notes).
@@ -102,7 +102,7 @@ pub fn copy_defaults() -> Config {
     }
 }
 
-/// The induction task's defaults (README, "What depth buys"): two attention sublayers, the
+/// The induction task's defaults (docs/findings.md, "What depth buys"): two attention sublayers, the
 /// fewest that learn it (`scripts/induction_study.py`: 97–100% of the held-out symbols after
 /// 1400–1700 steps over seeds 1–3, where one layer stays at 39–62%), 8 examples of 24
 /// positions a step, Adam at 0.003 (at 0.01 even two layers stall).

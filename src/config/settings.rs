@@ -134,7 +134,7 @@ pub struct Config {
 }
 
 /// The page's step limit: the depth-96 stack reaches it in under 20 s at 300 steps/s, every
-/// configuration in the README's recipe table has settled or failed well before it, and a tab
+/// configuration in the recipe table (docs/findings.md) has settled or failed well before it, and a tab
 /// left open stops spending the reader's battery.
 pub const DEFAULT_STEPS: usize = 5000;
 

@@ -16,8 +16,8 @@ use crate::training::sweep::{SweepSeries, DEFAULT_SWEEP_DEPTHS};
 /// Steps of each run of "All four" and of the depth sweep on the page (and of `ablate
 /// --compare`, `--sweep` without `--steps`), by task: as long as the task needs for both
 /// switches on to show its point, about 1.5 times the step at which it did on seeds 1-3, and
-/// at least 500 (`scripts/warmup_study.py comparisons`, README "Comparing"):
-/// - the regression: 500, the README table's count, long enough for the combinations to part
+/// at least 500 (`scripts/warmup_study.py comparisons`, docs/using.md, "Comparing"):
+/// - the regression: 500, the recipe table's count, long enough for the combinations to part
 ///   ways, short enough for a sweep up to depth 96 to finish in under a minute on a laptop;
 /// - text: 1500; both on crosses the bigram line at step 600-1000, the others never do;
 /// - copy: 500; both on copies 95% of the held-out symbols by step 100, the others stay at chance;

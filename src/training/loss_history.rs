@@ -281,7 +281,7 @@ mod tests {
         }
     }
 
-    /// README: the smoothed line is "a running geometric mean over about 40 steps"; the module
+    /// docs/using.md: the smoothed line is "a running geometric mean over about 40 steps"; the module
     /// says an exponential moving average of ln(loss), the newest weighing α = 0.05 (so weights
     /// α(1−α)ʲ, mean age (1−α)/α = 19 steps, the span of a 2/α − 1 = 39-step window), over the
     /// finite, positive losses, the first of them starting it. Written out, not recursively:

@@ -1,4 +1,4 @@
-// End-to-end tests of the comparisons (README, "Comparing"): pins survive a switch and come
+// End-to-end tests of the comparisons (docs/using.md, "Comparing"): pins survive a switch and come
 // back from a copied link, All four fills its table with the CLI's numbers, the depth sweep
 // fills in without blocking the page, the knockout has text alternatives, and an element that
 // shows only a comparison panel runs it and reports it in its events.

@@ -1,4 +1,4 @@
-// End-to-end tests of what depth buys (README, "What depth buys"): the induction task, which
+// End-to-end tests of what depth buys (docs/findings.md, "What depth buys"): the induction task, which
 // needs two attention layers, with its panels; and "Depth or width", stacks of one parameter
 // budget from deep and narrow to shallow and wide, trained in the pool and timed.
 //

@@ -1,4 +1,4 @@
-// End-to-end tests of the embedding features (README, "Embedding"): URL state and the copy
+// End-to-end tests of the embedding features (docs/embedding.md): URL state and the copy
 // link, the <ablation-playground> element (attributes, events, several instances, lazy
 // start), the iframe's postMessage protocol and its origin allowlist, malformed input, the
 // example lesson and the static SVG figures.

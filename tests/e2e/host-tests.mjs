@@ -1,4 +1,4 @@
-// End-to-end tests of embedding in someone else's page (README, "Embedding"): the element,
+// End-to-end tests of embedding in someone else's page (docs/embedding.md): the element,
 // loaded from another origin, leaves a hostile host page's styles alone and is not broken by
 // them; the host themes it through --ap-* and ::part; and it runs under a strict
 // Content-Security-Policy (scripts only from the widget's origin, no inline scripts).
@@ -115,7 +115,7 @@ export default function registerHostTests({ test, assert, AssertionError }) {
           font: getComputedStyle(s.querySelector('[data-el="status"]')).fontFamily,
           fg: getComputedStyle(s.querySelector('[data-el="status"]')).color,
           panel: getComputedStyle(s.querySelector('[data-panel="histogram"]')).backgroundColor,
-          // every part the README names, present for a host's ::part()
+          // every part docs/embedding.md names, present for a host's ::part()
           parts: ['controls', 'status', 'caption', 'notice', 'error', 'panels', 'panel', 'histogram', 'loss', 'depth', 'readout', 'attention', 'writes', 'compare', 'sweep', 'depth-width', 'knockout']
             .filter((name) => !s.querySelector(`[part~="${name}"]`)),
         };
@@ -123,7 +123,7 @@ export default function registerHostTests({ test, assert, AssertionError }) {
       assert(t.switchOn === 'rgb(10, 150, 20)', `the Residual switch should take --ap-accent: ${t.switchOn}`);
       assert(t.font === 'monospace', `--ap-font: ${t.font}`);
       assert(t.fg === 'rgb(30, 20, 90)' && t.panel === 'rgb(250, 245, 230)', `--ap-fg and --ap-bg: text ${t.fg}, panel ${t.panel}`);
-      assert(t.parts.length === 0, `parts the README names but the widget lacks: ${t.parts}`);
+      assert(t.parts.length === 0, `parts docs/embedding.md names but the widget lacks: ${t.parts}`);
       // The histogram's bars are drawn in the accent colour.
       await waitFor(page, () => {
         const c = document.getElementById('w').shadowRoot.querySelector('[data-el="histogram"]');

@@ -1,4 +1,4 @@
-// End-to-end tests of the lens panels (README, "What the layers do"): what each layer would
+// End-to-end tests of the lens panels (docs/findings.md, "What the layers do"): what each layer would
 // predict and how much each changes the stream, on every task; where each attention head looks,
 // on the sequence tasks: drawn live, named by their sentences, its layer chosen by keyboard.
 //

@@ -41,6 +41,7 @@ import registerLensTests from './lens-tests.mjs';
 import registerDepthTests from './depth-tests.mjs';
 import registerRealHostTests from './real-hosts.mjs';
 import registerNotebookTests from './notebook-tests.mjs';
+import registerDocsTests from './docs-tests.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -871,6 +872,8 @@ registerDepthTests({ test, assert, AssertionError });
 
 registerRealHostTests({ test, assert, AssertionError });
 registerNotebookTests({ test, assert, AssertionError });
+// The docs site (dist/docs): its widgets train, its lesson steps work, its links resolve.
+registerDocsTests({ test, assert, AssertionError });
 
 // ---------------------------------------------------------------------------------------
 // The runner

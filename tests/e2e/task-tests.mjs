@@ -1,4 +1,4 @@
-// End-to-end tests of the sequence tasks (README, "The tasks"): choosing Text fetches the
+// End-to-end tests of the sequence tasks (docs/tasks.md): choosing Text fetches the
 // text once and trains; the floors are drawn and named; "The model writes" fills and changes;
 // a missing or damaged text gives a notice and a working widget; the copy task marks its
 // mistakes; the text task works from another origin under a strict Content-Security-Policy.

@@ -1,4 +1,4 @@
-// End-to-end tests of training off the page's thread (README, "Using the page"): frames come
+// End-to-end tests of training off the page's thread (docs/using.md): frames come
 // from a dedicated worker, frames of a restart that was superseded are never drawn, the
 // largest valid setting keeps the page responsive, a run stops at its step limit and Play
 // continues it, the element starts from another origin, and without a worker the widget

@@ -1,0 +1,257 @@
+//! The reference an author reads: every parameter with its names (URL, attribute, message,
+//! notebook trait, `ablate` flag), range, default and help, the presets and what each sets,
+//! and the flags of `ablate` beyond the table, all from the one parameter table. `ablate
+//! --help` prints the same flags from here, and `docs/reference.md` is what `reference_md`
+//! writes (`tests/schema.rs` fails when it is stale; `scripts/schema.sh` rewrites it).
+
+use crate::config::{task_defaults, Config, Kind, TaskKind, PARAMS, PIN, PRESET, PRESETS};
+use crate::training::comparisons::comparison_steps;
+use crate::training::sweep::{DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
+
+/// The most steps `ablate` trains (the page allows more: the table's maximum).
+pub const CLI_MAX_STEPS: usize = 100_000;
+/// More threads than runs would wait idle: a sweep has at most 64.
+pub const CLI_MAX_THREADS: usize = 256;
+
+const TASKS: [TaskKind; 4] = [TaskKind::Teacher, TaskKind::Text, TaskKind::Copy, TaskKind::Induction];
+
+fn task_word(task: TaskKind) -> &'static str {
+    match task {
+        TaskKind::Teacher => "regression",
+        TaskKind::Text => "text",
+        TaskKind::Copy => "copy",
+        TaskKind::Induction => "induction",
+    }
+}
+
+/// "regression 5000, text 3000, …": each task's own step count, as the page trains.
+pub fn steps_by_task() -> String {
+    TASKS.map(|t| format!("{} {}", task_word(t), task_defaults(t).steps)).join(", ")
+}
+
+/// "regression 500, text 1500, …": All four's and the sweep's count on the page, by task.
+pub fn comparison_steps_by_task() -> String {
+    TASKS.map(|t| format!("{} {}", task_word(t), comparison_steps(t))).join(", ")
+}
+
+/// A flag of `ablate` that is not a parameter of the table.
+pub struct CliFlag {
+    /// Without the leading `--`.
+    pub flag: &'static str,
+    /// What follows the flag (`DIR`, `[LIST]`), or nothing for a switch.
+    pub value: &'static str,
+    pub help: String,
+    pub allowed: String,
+    /// A comparison, added to the report and trained for `--steps`.
+    pub comparison: bool,
+}
+
+/// `ablate`'s own flags, in the order `--help` lists them.
+pub fn cli_flags() -> Vec<CliFlag> {
+    let flag = |flag, value, help: &str, allowed: &str, comparison| CliFlag {
+        flag,
+        value,
+        help: help.into(),
+        allowed: allowed.into(),
+        comparison,
+    };
+    let depths = DEFAULT_SWEEP_DEPTHS.map(|d| d.to_string()).join(",");
+    vec![
+        flag(
+            "svg",
+            "DIR",
+            "also write the panels as SVG into DIR: histogram.svg, loss.svg, depth.svg, readout.svg, and \
+             attention.svg for a sequence task's stack with attention (and compare.svg, sweep.svg, \
+             knockout.svg, depth-width.svg for the comparisons)",
+            "a directory",
+            false,
+        ),
+        flag("dark", "", "draw those SVGs in the dark theme", "no value", false),
+        flag(
+            "attention",
+            "",
+            "add every attention sublayer's heads after training, on the probe batch's first sequence",
+            "no value",
+            false,
+        ),
+        flag(
+            "compare",
+            "",
+            "the four residual/norm combinations at this depth (norm: this placement, or pre if off)",
+            "no value",
+            true,
+        ),
+        flag(
+            "sweep",
+            "[LIST]",
+            &format!("the four combinations at each depth of LIST [{depths}]"),
+            &format!("up to {MAX_SWEEP_DEPTHS} distinct integers from 1 to 96, comma-separated"),
+            true,
+        ),
+        flag(
+            "knockout",
+            "",
+            "after training, each layer in turn replaced by the identity, on the probe batch",
+            "no value",
+            true,
+        ),
+        flag(
+            "depth-width",
+            "",
+            "stacks of about this parameter count (within 10%), deep and narrow to shallow and wide, \
+             each trained for --steps and timed (a step, and a character written), one after another",
+            "no value",
+            true,
+        ),
+        flag(
+            "threads",
+            "N",
+            "train the comparisons' runs on up to N threads at once, with the same results [the available cores]",
+            &format!("an integer from 1 to {CLI_MAX_THREADS}"),
+            false,
+        ),
+    ]
+}
+
+/// What `--steps` means on the command line.
+pub fn cli_steps_help() -> String {
+    format!(
+        "training steps [the preset's or task's, as on the page: {}]; also each comparison's [the page's \
+         count for the task: {}]",
+        steps_by_task(),
+        comparison_steps_by_task()
+    )
+}
+
+/// A table cell: pipes escaped, so that help text cannot break the row.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+/// `a`, `b`, `c`: the words as code.
+fn code_list(words: &[&str]) -> String {
+    words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// A parameter's allowed values, for a table.
+fn allowed(kind: Kind) -> String {
+    match kind {
+        Kind::Int { min, max, multiple_of: 1 } => format!("integer {min}–{max}"),
+        Kind::Int { min, max, multiple_of } => format!("multiple of {multiple_of}, {min}–{max}"),
+        Kind::Float { min, max } => format!("number {min}–{max}"),
+        Kind::Choice(words) => code_list(words),
+        Kind::Seed => format!("integer 0–{}", u64::MAX),
+    }
+}
+
+/// The parameters a preset sets away from the defaults, as `name=value`.
+fn preset_changes(config: &Config) -> String {
+    let default = Config::default();
+    let changed: Vec<String> = PARAMS
+        .iter()
+        .filter(|p| (p.get)(config) != (p.get)(&default))
+        .map(|p| format!("`{}={}`", p.name, (p.get)(config)))
+        .collect();
+    if changed.is_empty() {
+        "(the defaults)".into()
+    } else {
+        changed.join(" ")
+    }
+}
+
+/// The page `docs/reference.md`.
+pub fn reference_md() -> String {
+    let mut s = String::from(
+        "<!-- Generated from the parameter table (src/config/table.rs) by scripts/schema.sh: do not edit.\n     \
+         tests/schema.rs fails when this page is stale. -->\n\n# Reference\n\n",
+    );
+    s += "Every parameter has one name, the same everywhere: the URL parameter (`?depth=48`), the \
+          element's attribute (`<ablation-playground depth=\"48\">`), the field of an iframe's \
+          `ablation-playground:set` message and of `element.value`, the notebook widget's trait \
+          (`w.depth`; an on/off switch is a Python bool there) and the pandoc filter's div \
+          attribute. `ablate` takes it as the flag beside it. A value out of range falls back to \
+          the nearest valid one, and one that cannot be read to the default, with a notice on the \
+          page; `ablate` refuses either with one line naming the flag.\n\n";
+    s += "## Parameters\n\n| name | `ablate` flag | on the page | allowed | default | what it sets |\n\
+          |---|---|---|---|---|---|\n";
+    for p in PARAMS {
+        let on_page = match p.kind {
+            Kind::Choice(words) if !p.choice_labels.is_empty() => format!(
+                "{}: {}",
+                p.label,
+                words
+                    .iter()
+                    .zip(p.choice_labels)
+                    .map(|(w, l)| format!("{l} (`{w}`)"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            _ => p.label.to_string(),
+        };
+        s += &format!(
+            "| `{}` | `--{}` | {} | {} | `{}` | {} |\n",
+            p.name,
+            p.flag,
+            cell(&on_page),
+            cell(&allowed(p.kind)),
+            p.default_text(),
+            cell(p.help)
+        );
+    }
+    s += &format!(
+        "\n`{PRESET}` (flag `--{PRESET}`) sets every parameter to a preset's first, wherever it \
+         stands; the other parameters then adjust it (`?preset=explode&depth=24`). `{PIN}` holds \
+         the pinned runs (see [Using the page](using.md#comparing)); `ablate` has no pins. \
+         `steps` counts to {} on the page and {CLI_MAX_STEPS} in `ablate`; choosing a task or a \
+         preset sets it to that task's own count ({}).\n\n",
+        PARAMS.iter().find(|p| p.name == "steps").map_or(0, |p| match p.kind {
+            Kind::Int { max, .. } => max,
+            _ => 0,
+        }),
+        steps_by_task()
+    );
+    s += "## Presets\n\n| preset | what the reader sees | what it sets (beside the defaults) |\n|---|---|---|\n";
+    for p in PRESETS {
+        s += &format!("| `{}` | {} | {} |\n", p.name, cell(p.help), preset_changes(&(p.config)()));
+    }
+    s += "\n## The command line's flags\n\n\
+          `ablate [--preset NAME] [--FLAG VALUE]...` (see [the command line](cli.md)); every flag is \
+          optional, `--flag value` and `--flag=value` both work, and the default is in brackets.\n\n\
+          | flag | meaning | allowed |\n|---|---|---|\n";
+    s += &format!(
+        "| `--{PRESET}` | set every flag to a preset's first, wherever it stands; the other flags adjust it | {} |\n",
+        code_list(&PRESETS.iter().map(|p| p.name).collect::<Vec<_>>())
+    );
+    for p in PARAMS {
+        let help =
+            if p.name == "steps" { cli_steps_help() } else { format!("{} [{}]", p.help, p.default_text()) };
+        let allowed =
+            if p.name == "steps" { format!("integer 0–{CLI_MAX_STEPS}") } else { allowed(p.kind) };
+        s += &format!("| `--{}` | {} | {} |\n", p.flag, cell(&help), cell(&allowed));
+    }
+    for f in cli_flags() {
+        let name =
+            if f.value.is_empty() { format!("--{}", f.flag) } else { format!("--{} {}", f.flag, f.value) };
+        let help =
+            if f.comparison { format!("{} (a comparison, added to the report)", f.help) } else { f.help };
+        s += &format!("| `{name}` | {} | {} |\n", cell(&help), cell(&f.allowed));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_preset_names_what_it_changes_and_nothing_else() {
+        assert_eq!(preset_changes(&Config::default()), "(the defaults)");
+        let deep = Config { depth: 48, ..Config::default() };
+        assert_eq!(preset_changes(&deep), "`depth=48`");
+    }
+
+    #[test]
+    fn a_pipe_in_help_cannot_break_a_row() {
+        assert_eq!(cell("a | b"), "a \\| b");
+    }
+}

@@ -1,0 +1,90 @@
+// End-to-end tests of the docs site that scripts/build.sh writes into dist/docs (an MkDocs
+// Material site of docs/, with the package beside it): every page with a widget loads it and
+// it trains; the lesson steps on "Authoring a lesson" drive their playground from the
+// keyboard; and every link of every page, the navigation's included, reaches a file and an
+// anchor that exist.
+//
+// Registered into run.mjs's runner: a console error, an uncaught exception or a failed request
+// fails a test here too.
+
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import { dirname, join, posix } from 'node:path';
+import { DIST, makeWaitFor } from './lib.mjs';
+
+const DOCS = join(DIST, 'docs');
+
+/** The site's pages (the top folder: MkDocs with use_directory_urls off) and their text. */
+async function pages() {
+  const names = (await readdir(DOCS)).filter((n) => n.endsWith('.html'));
+  return Promise.all(names.map(async (name) => ({ name, html: await readFile(join(DOCS, name), 'utf8') })));
+}
+
+/** The ids of the widgets a page's HTML holds. */
+const widgetIds = (html) => [...html.matchAll(/<ablation-playground\b[^>]*\bid="([^"]+)"/g)].map((m) => m[1]);
+
+export default function registerDocsTests({ test, assert, AssertionError }) {
+  const waitFor = makeWaitFor(AssertionError);
+
+  test('docs: every page with a widget loads it, and each widget trains', async ({ page, baseUrl }) => {
+    const withWidgets = (await pages()).filter((p) => widgetIds(p.html).length > 0);
+    const names = withWidgets.map((p) => p.name);
+    assert(names.includes('index.html') && names.includes('authoring.html'), `pages with a widget: ${names}`);
+    for (const { name, html } of withWidgets) {
+      await page.goto(`${baseUrl}/docs/${name}`);
+      for (const id of widgetIds(html)) {
+        // an instance starts when it comes near the viewport
+        await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+        await waitFor(page, (i) => (document.getElementById(i)?.value?.step ?? 0) > 2, id, `${name}: #${id} did not train`, 30_000);
+        const status = await page.locator(`#${id}`).getByRole('status').first().textContent();
+        assert(/^\d+ layers · Residual (ON|OFF) · LayerNorm /.test(status), `${name}: #${id} status "${status}"`);
+      }
+    }
+  });
+
+  test('docs: the lesson steps on "Authoring a lesson" drive their playground from the keyboard, and the status line says so', async ({ page, baseUrl }) => {
+    await page.goto(`${baseUrl}/docs/authoring.html`);
+    const story = page.locator('#story');
+    await story.scrollIntoViewIfNeeded();
+    await waitFor(page, () => (document.getElementById('story')?.value?.step ?? 0) > 0, null, 'the story did not start', 30_000);
+    const status = story.getByRole('status').first();
+    const expectStatus = async (re, what) =>
+      waitFor(page, (src) => new RegExp(src).test(document.getElementById('story').shadowRoot.querySelector('[role="status"]').textContent), re.source,
+        async () => `${what}: the status reads "${await status.textContent()}"`, 10_000);
+    await expectStatus(/Residual OFF · LayerNorm OFF/, 'at first');
+    await page.getByRole('button', { name: '2. LayerNorm on' }).focus();
+    await page.keyboard.press('Enter');
+    await expectStatus(/Residual OFF · LayerNorm ON \(pre\)/, 'after step 2');
+    await page.getByRole('button', { name: '3. Residual on too' }).focus();
+    await page.keyboard.press('Space');
+    await expectStatus(/Residual ON · LayerNorm ON \(pre\)/, 'after step 3');
+    const attrs = await page.evaluate(() => ['preset', 'residual', 'norm'].map((a) => document.getElementById('story').getAttribute(a)));
+    assert(attrs[1] === 'on' && attrs[2] === 'pre', `the attributes follow the step: ${attrs}`);
+    const controls = await page.getByRole('button', { name: '3. Residual on too' }).getAttribute('aria-controls');
+    assert(controls === 'story', `the step names the playground it controls: ${controls}`);
+  });
+
+  test('docs: every link of every page reaches a file and an anchor that exist', async () => {
+    const all = await pages();
+    const ids = new Map(all.map((p) => [p.name, new Set([...p.html.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]))]));
+    const broken = [];
+    let checked = 0;
+    for (const { name, html } of all) {
+      for (const [, href] of html.matchAll(/<a\b[^>]*\bhref="([^"]*)"/g)) {
+        if (/^[a-z]+:/i.test(href) || href.startsWith('//')) continue; // another site
+        const [path, anchor] = href.replace(/&amp;/g, '&').split('#');
+        let target = path === '' ? name : posix.normalize(posix.join(posix.dirname(name), decodeURI(path)));
+        if (target.endsWith('/') || target === '.') target = posix.join(target, 'index.html');
+        checked++;
+        if (!existsSync(join(DOCS, target))) {
+          broken.push(`${name}: ${href} (no ${target})`);
+        } else if (anchor && target.endsWith('.html') && !ids.get(target)?.has(decodeURIComponent(anchor))) {
+          broken.push(`${name}: ${href} (no #${anchor} in ${target})`);
+        }
+      }
+    }
+    assert(checked > 100, `the links were read: ${checked}`);
+    assert(broken.length === 0, `broken links:\n${broken.join('\n')}`);
+    assert(existsSync(join(dirname(DOCS), 'docs', 'ablation-playground', 'index.js')), 'the package is beside the docs');
+  });
+}
