@@ -10,7 +10,8 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
-import { DIST, makeWaitFor } from './lib.mjs';
+import { CONTROLS, PANELS } from '../../www/template.js';
+import { DIST, ROOT, makeWaitFor } from './lib.mjs';
 
 const DOCS = join(DIST, 'docs');
 
@@ -62,6 +63,17 @@ export default function registerDocsTests({ test, assert, AssertionError }) {
     assert(attrs[1] === 'on' && attrs[2] === 'pre', `the attributes follow the step: ${attrs}`);
     const controls = await page.getByRole('button', { name: '3. Residual on too' }).getAttribute('aria-controls');
     assert(controls === 'story', `the step names the playground it controls: ${controls}`);
+  });
+
+  test("docs: Embedding lists every control and panel name the element knows, and no other", async () => {
+    const text = (await readFile(join(ROOT, 'docs', 'embedding.md'), 'utf8')).replace(/\s+/g, ' ');
+    const listed = (what) => {
+      const m = text.match(new RegExp(`shows only those ${what} \\(from ([^)]*)\\)`));
+      assert(m, `docs/embedding.md lists the ${what}`);
+      return [...m[1].matchAll(/`([^`]+)`/g)].map((x) => x[1]);
+    };
+    assert(listed('controls').join() === CONTROLS.join(), `controls: ${listed('controls')} against ${CONTROLS}`);
+    assert(listed('panels').join() === PANELS.join(), `panels: ${listed('panels')} against ${PANELS}`);
   });
 
   test('docs: every link of every page reaches a file and an anchor that exist', async () => {
