@@ -12,9 +12,16 @@
 // is the one a keyboard reaches and operates. The playground's status line (role="status")
 // announces the new state. A step that names no playground, or a method it does not have,
 // does nothing and says so in one console warning.
+//
+// Optionally, a step applies as the reader scrolls: with data-when="visible" (on a paragraph,
+// say) it applies each time it comes into the upper part of the viewport, so scrolling back
+// up brings an earlier step's state back; a click does not apply it. A lesson without the
+// attribute keeps steps that wait for their button.
 
 /** The attribute that makes an element a lesson step: the id of the playground it drives. */
 export const STEP = 'data-ablation-playground';
+/** data-when's value for a step that applies when scrolled into view. */
+const VISIBLE = 'visible';
 const CALLS = new Set(['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'depthWidth', 'knockout']);
 const listening = new WeakSet();
 
@@ -24,8 +31,34 @@ export function listenForSteps(doc = globalThis.document) {
   listening.add(doc);
   doc.addEventListener('click', (e) => {
     const step = e.target instanceof Element ? e.target.closest(`[${STEP}]`) : null;
-    if (step) run(doc, step);
+    if (step && step.getAttribute('data-when') !== VISIBLE) run(doc, step);
   });
+  watchVisibleSteps(doc);
+}
+
+/** Applies each data-when="visible" step of `doc`, now and added later (MkDocs' instant
+ *  navigation swaps pages in), whenever it enters the upper 60% of the viewport. */
+function watchVisibleSteps(doc) {
+  const view = doc.defaultView;
+  if (!view?.IntersectionObserver || !view.MutationObserver) return;
+  const watched = new WeakSet();
+  const seen = new view.IntersectionObserver(
+    (entries) => {
+      for (const e of entries) if (e.isIntersecting) run(doc, e.target);
+    },
+    { rootMargin: '0px 0px -40% 0px' },
+  );
+  const scan = () => {
+    for (const step of doc.querySelectorAll(`[${STEP}][data-when="${VISIBLE}"]`)) {
+      if (watched.has(step)) continue;
+      watched.add(step);
+      seen.observe(step);
+    }
+  };
+  scan();
+  new view.MutationObserver((records) => {
+    if (records.some((r) => r.addedNodes.length > 0)) scan();
+  }).observe(doc.documentElement, { childList: true, subtree: true });
 }
 
 function run(doc, step) {

@@ -132,17 +132,21 @@ end
 --   [turn LayerNorm on]{.ablation-step for=p1 set="norm=pre residual=on" call=play}
 --
 -- becomes, in HTML, <button type="button" data-ablation-playground="p1" data-set="…"
--- data-call="play">turn LayerNorm on</button>; elsewhere its words alone.
+-- data-call="play">turn LayerNorm on</button>; elsewhere its words alone. With when=visible it
+-- is a <span data-when="visible" …> instead, which applies as the reader scrolls to it.
 local function Span(span)
   if not span.classes:includes('ablation-step') then return nil end
   if not (FORMAT:match('html') or FORMAT:match('revealjs')) then return span.content end
   local a = span.attributes
-  local open = '<button type="button" data-ablation-playground="' .. escape(a['for'] or '') .. '"'
+  local tag = a['when'] == 'visible' and 'span' or 'button'
+  local open = '<' .. tag .. (tag == 'button' and ' type="button"' or '')
+    .. ' data-ablation-playground="' .. escape(a['for'] or '') .. '"'
   if a['set'] then open = open .. ' data-set="' .. escape(a['set']) .. '"' end
   if a['call'] then open = open .. ' data-call="' .. escape(a['call']) .. '"' end
+  if tag == 'span' then open = open .. ' data-when="visible"' end
   local out = { pandoc.RawInline('html', open .. '>') }
   for _, inline in ipairs(span.content) do table.insert(out, inline) end
-  table.insert(out, pandoc.RawInline('html', '</button>'))
+  table.insert(out, pandoc.RawInline('html', '</' .. tag .. '>'))
   return out
 end
 

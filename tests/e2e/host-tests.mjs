@@ -259,6 +259,44 @@ export default function registerHostTests({ test, assert, AssertionError }) {
     }
   });
 
+  test('lesson steps with data-when="visible" apply as the reader scrolls to them, again on the way back, and not on a click', async ({ page, baseUrl }) => {
+    const host = await startServer();
+    try {
+      const head = `<meta http-equiv="Content-Security-Policy" content="${strictCsp(baseUrl)}">`;
+      // a tall spacer that needs no style attribute (the strict CSP blocks inline styles)
+      const spacer = '<canvas width="1" height="1600"></canvas>';
+      const element = '<ablation-playground id="w" depth="6" panels="loss"></ablation-playground>' + spacer +
+        '<p id="s1" data-ablation-playground="w" data-set="depth=9 norm=post" data-when="visible">At depth 9, post-norm.</p>' + spacer +
+        '<p id="s2" data-ablation-playground="w" data-set="depth=5 norm=pre" data-when="visible">At depth 5, pre-norm.</p>' + spacer;
+      TEST_PAGES.set('/__test/scrolly.html', () => hostPage(baseUrl, { head, element }));
+      await page.goto(`${host.url}/__test/scrolly.html`);
+      await started(page);
+      const attrs = () => page.evaluate(() => ['depth', 'norm'].map((a) => document.getElementById('w').getAttribute(a)).join());
+      const expectAttrs = (want, what) =>
+        waitFor(page, (w) => ['depth', 'norm'].map((a) => document.getElementById('w').getAttribute(a)).join() === w, want,
+          async () => `${what}: the element reads ${await attrs()}, not ${want}`, 5000);
+      await page.waitForTimeout(300);
+      assert((await attrs()) === '6,', `no step is in view at first, so none applied: ${await attrs()}`);
+      await page.evaluate(() => document.getElementById('s1').scrollIntoView({ block: 'center' }));
+      await expectAttrs('9,post', 'scrolled to the first step');
+      await page.evaluate(() => document.getElementById('s2').scrollIntoView({ block: 'center' }));
+      await expectAttrs('5,pre', 'scrolled to the second step');
+      await page.evaluate(() => document.getElementById('s1').scrollIntoView({ block: 'center' }));
+      await expectAttrs('9,post', 'scrolled back to the first step');
+      // a click on a step that applies by scrolling does nothing more
+      await page.evaluate(() => document.getElementById('w').setAttribute('depth', '4'));
+      await page.locator('#s1').click();
+      await page.waitForTimeout(300);
+      assert((await attrs()) === '4,post', `a click applied a scrolling step: ${await attrs()}`);
+      // back at the element, it runs in the state the last step left
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await waitFor(page, () => /^4 layers · Residual ON · LayerNorm ON \(post\)/.test(document.getElementById('w').shadowRoot.querySelector('[role="status"]').textContent),
+        null, 'the status line did not follow the steps', 10_000);
+    } finally {
+      await host.close();
+    }
+  });
+
   test('the npm package, bundled by Vite into a two-line page, registers the element and finds its files', async ({ page, note }) => {
     // A bundler-based site: the package (DIST/package, from scripts/build.sh) as a dependency,
     // a page whose whole script is `import 'ablation-playground'`, built by Vite.

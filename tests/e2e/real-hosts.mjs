@@ -199,6 +199,8 @@ Reveal.initialize({ hash: false, transition: 'none' }).then(() => { window.deckR
           '',
           'Now [turn LayerNorm on]{.ablation-step for=story set="norm=pre"} and see.',
           '',
+          '[Scrolled to, residual on.]{.ablation-step for=story set="residual=on" when=visible}',
+          '',
           '::: {.ablation-playground depth=24 residual=off figure=figures/named.svg alt="A figure the author named"}',
           ':::',
           '',
@@ -214,11 +216,12 @@ Reveal.initialize({ hash: false, transition: 'none' }).then(() => { window.deckR
       assert(html.includes('<ablation-playground id="story" preset="break-and-heal" depth="6">'), `the first element: ${html}`);
       assert(html.includes('<ablation-playground depth="24" residual="off">'), `the second, without the filter's own attributes: ${html}`);
       assert(html.replace(/\s+/g, ' ').includes('<button type="button" data-ablation-playground="story" data-set="norm=pre">turn LayerNorm on</button>'), `the lesson step: ${html}`);
+      assert(html.replace(/\s+/g, ' ').includes('<span data-ablation-playground="story" data-set="residual=on" data-when="visible">Scrolled to, residual on.</span>'), `the step that applies when scrolled to: ${html}`);
       // other formats: the named figure, and one drawn by ablate from the attributes
       const ablate = join(ROOT, 'target', 'release', 'ablate');
       const plain = await pandoc(['-t', 'plain', '-M', `ablation-playground-ablate=${ablate}`]);
       assert(plain.includes('Both switches off: the activations blow up.') && plain.includes('A figure the author named'), `the alt texts: ${plain}`);
-      assert(plain.includes('Now turn LayerNorm on and see.'), `a lesson step is its words elsewhere: ${plain}`);
+      assert(plain.includes('Now turn LayerNorm on and see.') && plain.includes('Scrolled to, residual on.'), `a lesson step is its words elsewhere: ${plain}`);
       const md = await pandoc(['-t', 'markdown', '-M', `ablation-playground-ablate=${ablate}`]);
       assert(md.includes('](figures/named.svg'), `the named figure: ${md}`);
       assert(md.includes('](ablation-figures/story/loss.svg'), `the drawn figure: ${md}`);
