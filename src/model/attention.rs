@@ -13,10 +13,9 @@
 
 use crate::model::linear::Linear;
 use crate::model::matmul::{gemm_nn_lower_a, gemm_nt_lower_c, gemm_tn_lower_a};
-use crate::model::param::{Draw, Param, Params};
+use crate::model::param::{Draw, InitGain, Param, Params};
 use crate::model::real::Real;
 use crate::model::scratch::{sized, Scratch};
-use crate::model::sublayer::InitGain;
 use nalgebra::DMatrix;
 
 pub const HEADS: usize = 4;

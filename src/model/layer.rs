@@ -14,15 +14,15 @@
 //! | off      | deepnorm | LN(F(x))         |
 //!
 //! DeepNorm's α = L^¼ for L sublayers (`Config::residual_scale`); its smaller initialisation of
-//! the branch is the sublayer's (`InitGain`).
+//! the branch is the sublayer's (`param::InitGain`).
 
 use crate::config::{Config, NormPlacement};
 use crate::model::norm::Norm;
-use crate::model::param::{Draw, Param, Params};
+use crate::model::param::{Draw, InitGain, Param, Params};
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use crate::model::scratch::{sized, Scratch};
-use crate::model::sublayer::{InitGain, Sublayer};
+use crate::model::sublayer::Sublayer;
 use nalgebra::DMatrix;
 
 #[derive(Clone)]

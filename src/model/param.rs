@@ -1,4 +1,5 @@
-//! A learned tensor and its gradient.
+//! A learned tensor and its gradient, and how its first values are drawn: from which stream
+//! (`Draw`) and how large (`InitGain`).
 
 use crate::model::real::Real;
 use crate::model::rng::Rng;
@@ -81,5 +82,25 @@ pub trait Params<F: Real> {
         let mut s = 0.0;
         self.visit(&mut |p| s += p.grad_sq_sum());
         s.sqrt()
+    }
+}
+
+/// The initialisation's scales: weights ~ N(0, gain²/fan_in), and `branch` times that for the
+/// weights that write the branch's output (every weight but attention's queries and keys):
+/// DeepNorm's β, 1 for the other placements (and then the same bits as one gain).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InitGain {
+    pub gain: f64,
+    pub branch: f64,
+}
+
+impl InitGain {
+    pub fn of(config: &crate::config::Config) -> Self {
+        InitGain { gain: config.init_gain, branch: config.branch_gain() }
+    }
+
+    /// The gain of the weights that write the branch's output.
+    pub fn output(self) -> f64 {
+        self.gain * self.branch
     }
 }

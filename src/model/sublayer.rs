@@ -4,30 +4,10 @@ use crate::config::SublayerKind;
 use crate::model::attention::Attention;
 use crate::model::ffn::Ffn;
 use crate::model::mlp::Mlp;
-use crate::model::param::{Draw, Param, Params};
+use crate::model::param::{Draw, InitGain, Param, Params};
 use crate::model::real::Real;
 use crate::model::scratch::Scratch;
 use nalgebra::DMatrix;
-
-/// The initialisation's scales: weights ~ N(0, gain²/fan_in), and `branch` times that for the
-/// weights that write the branch's output (every weight but attention's queries and keys):
-/// DeepNorm's β, 1 for the other placements (and then the same bits as one gain).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct InitGain {
-    pub gain: f64,
-    pub branch: f64,
-}
-
-impl InitGain {
-    pub fn of(config: &crate::config::Config) -> Self {
-        InitGain { gain: config.init_gain, branch: config.branch_gain() }
-    }
-
-    /// The gain of the weights that write the branch's output.
-    pub fn output(self) -> f64 {
-        self.gain * self.branch
-    }
-}
 
 // The variants differ in size by a few matrix headers; there is one per layer, so boxing buys nothing.
 #[allow(clippy::large_enum_variant)]
