@@ -25,9 +25,37 @@ const WRITE_SHARE = 10;
 const WRITE_SLICE_MS = 4;
 /** While training, writing takes at most this share of the worker's time since the run began. */
 const WRITE_SHARE_MAX = 0.09;
-/** The loop's next turn is a zero-delay timer this many times in a row, then a message on its
- *  own channel (below). */
+/** A loop's next turn is a zero-delay timer this many times in a row, then a message on its
+ *  own channel (`turnTaker`). */
 const TIMER_TURNS = 4;
+
+/**
+ * The next turns of a loop that works in slices (the live run's here, the comparisons' jobs in
+ * jobs.js): `next()` has `turn` run as a zero-delay task, so that the messages queued meanwhile
+ * (a new state, a cancel) run first. A message on a MessageChannel of its own is one; but in
+ * WebKit a worker's channel message passes through the page's thread and waits while the page
+ * draws: the live worker sat idle a third of the time and trained at 0.6 of Chromium's pace
+ * (BENCHMARKS, "Every engine"). A timer runs on the worker's own loop in every engine, but
+ * nested timers are clamped to 4 ms after five levels, so every (TIMER_TURNS + 1)-th turn goes
+ * by the channel, which starts the nesting again.
+ */
+export function turnTaker(turn) {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = turn;
+  let timerTurns = 0;
+  return {
+    next() {
+      if (timerTurns++ < TIMER_TURNS) setTimeout(turn, 0);
+      else {
+        timerTurns = 0;
+        channel.port2.postMessage(0);
+      }
+    },
+    close() {
+      turns.close();
+    },
+  };
+}
 
 /**
  * `ensureText()` for a worker (or the page): a promise that the text task's text, fetched from
@@ -87,33 +115,20 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   // over the time since: for the benchmark's "at most a tenth of the worker's time")
   const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0 };
   let since = performance.now();
-  // The next turn is a zero-delay task, so that the messages queued meanwhile (a new state) run
-  // first. A message on a MessageChannel of its own is one; but in WebKit a worker's channel
-  // message passes through the page's thread and waits while the page draws: the worker sat
-  // idle a third of the time and trained at 0.6 of Chromium's pace (BENCHMARKS, "Every
-  // engine"). A timer runs on the worker's own loop in every engine, but nested timers are
-  // clamped to 4 ms after five levels, so every (TIMER_TURNS + 1)-th turn goes by the channel,
-  // which starts the nesting again.
-  const channel = new MessageChannel();
-  const turn = () => {
+  const turns = turnTaker(() => {
     loop.scheduled = false;
+    if (loop.stopped) return; // a timer set before the stop
     try {
       tick();
     } catch (e) {
       loop.stopped = true;
       onError(e?.message ?? String(e));
     }
-  };
-  channel.port1.onmessage = turn;
-  let timerTurns = 0;
+  });
   function schedule() {
     if (!loop.scheduled && !loop.stopped) {
       loop.scheduled = true;
-      if (timerTurns++ < TIMER_TURNS) setTimeout(turn, 0);
-      else {
-        timerTurns = 0;
-        channel.port2.postMessage(0);
-      }
+      turns.next();
     }
   }
 
@@ -249,7 +264,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     },
     stop() {
       loop.stopped = true;
-      channel.port1.close();
+      turns.close();
     },
   };
 }

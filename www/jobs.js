@@ -1,7 +1,8 @@
 // A worker of the comparisons' pool: runs one job at a time (a wasm `Job`, from `View.job`) in
 // slices and reports what it has so far. In a worker of the pool (worker.js), or on the page's
 // thread when no worker can start. No maths here. It imports nothing, so that a bundler may
-// copy it as a file on its own (the worker imports it by URL).
+// copy it as a file on its own (the worker imports it by URL); the caller hands it engine.js's
+// `turnTaker`, which yields between slices as the live run's loop does.
 
 /** Work this long between looks at the inbox (a cancel, a new job). */
 export const JOB_SLICE_MS = 20;
@@ -12,11 +13,10 @@ const REPORT_MS = 200;
 /** ...and at most one report per this many times the report's own cost. */
 const REPORT_SHARE = 6;
 
-/** `report(bytes, done, id)` gets every report of job `id`. */
-export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onError = () => {}, ensureText = null } = {}) {
+/** `report(bytes, done, id)` gets every report of job `id`; `turnTaker` is engine.js's. */
+export function createJobLoop(bindings, report, { turnTaker, sliceMs = JOB_SLICE_MS, onError = () => {}, ensureText = null } = {}) {
   const loop = { job: null, scheduled: false, stopped: false, lastReport: -Infinity, reportMs: REPORT_MS, pace: 1, rest: 0, runs: 0 };
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
+  const turns = turnTaker(() => {
     loop.scheduled = false;
     try {
       tick();
@@ -24,11 +24,11 @@ export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onErro
       loop.job = null;
       onError(e?.message ?? String(e));
     }
-  };
+  });
   function schedule() {
     if (!loop.scheduled && !loop.rest && !loop.stopped && loop.job) {
       loop.scheduled = true;
-      channel.port2.postMessage(0);
+      turns.next();
     }
   }
 
@@ -99,7 +99,7 @@ export function createJobLoop(bindings, report, { sliceMs = JOB_SLICE_MS, onErro
       loop.stopped = true;
       loop.job?.free();
       loop.job = null;
-      channel.port1.close();
+      turns.close();
     },
   };
 }

@@ -6,7 +6,7 @@
 // page's thread, one at a time.
 
 import { assets } from './assets.js';
-import { textLoader } from './engine.js';
+import { textLoader, turnTaker } from './engine.js';
 import { createJobLoop, PAGE_JOB_SLICE_MS } from './jobs.js';
 import { KIND } from './protocol.js';
 import { startWorker } from './workers.js';
@@ -114,6 +114,7 @@ export function createPool(bindings, { onReport, onJobFailed, onNotice, onError,
     onNotice(`The comparisons run on the page's thread (slower): ${reason}`);
     const worker = { id: 0, job: 0, jobs: 0, timer: 0, handle: null };
     const loop = createJobLoop(bindings, (bytes, done, id) => received(worker, { kind: KIND.report, bytes, done, id }), {
+      turnTaker,
       sliceMs: PAGE_JOB_SLICE_MS,
       onError: (reason) => failed(worker, reason),
       ensureText: textLoader(bindings, assets.text),

@@ -40,7 +40,7 @@ self.onmessage = async (e) => {
     } else {
       const report = (bytes, done, id) =>
         self.postMessage({ kind: KIND.report, bytes, done, id, memory: bindings.memoryBytes() }, [bytes.buffer]);
-      handle = loop.createJobLoop(bindings, report, { onError, ensureText });
+      handle = loop.createJobLoop(bindings, report, { turnTaker: engine.turnTaker, onError, ensureText });
     }
     self.postMessage({ kind: KIND.ready });
     for (const c of early.splice(0)) receive(c);

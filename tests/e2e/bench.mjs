@@ -382,7 +382,8 @@ async function depthBuys(browser, server, row, out, problems) {
  * the text defaults in Chromium, Firefox ESR and WebKitGTK (engines.mjs), side by side: the
  * engines take turns, `rounds` times, each on a fresh page, counting steps over 10 s after 3 s.
  * Also the pure wasm step (`timings.stepMs`, the mean over the worker's last slice), to tell
- * the engine's wasm from the rest of the page.
+ * the engine's wasm from the rest of the page; and All four's time at depth 96 with the live
+ * run paused, the comparisons' job loop on its own.
  */
 async function enginePaces(browser, server, row, out, problems) {
   const { launch } = await import('./engines.mjs');
@@ -423,7 +424,36 @@ async function enginePaces(browser, server, row, out, problems) {
       }
     }
   }
+  // All four at depth 96 with the live run paused, so that the pool's workers have the cores:
+  // the comparisons' job loop (jobs.js) on its own, seconds from the click to the fourth run
+  const allFour = new Map();
+  for (let r = 0; r < rounds; r++) {
+    for (const e of engines) {
+      const page = await e.open();
+      await page.goto(server.url + '/?depth=96&autoplay=off');
+      for (let i = 0; i < 100 && !(await page.evaluate('() => !!window.ablationPlayground?.value')); i++) await new Promise((ok) => setTimeout(ok, 100));
+      const t0 = await page.evaluate('() => { window.ablationPlayground.compare(); return performance.now(); }');
+      let t1 = NaN;
+      for (let i = 0; i < 1200; i++) {
+        await new Promise((ok) => setTimeout(ok, 100));
+        const [now, done] = await page.evaluate('() => [performance.now(), (window.ablationPlayground.value.compare?.runs ?? []).filter((x) => x.done).length]');
+        if (done === 4) {
+          t1 = now;
+          break;
+        }
+      }
+      await page.close();
+      allFour.set(e.name, [...(allFour.get(e.name) ?? []), (t1 - t0) / 1000]);
+    }
+  }
   for (const e of engines) await e.engine?.close();
+  out.push('| All four at depth 96, the live run paused | seconds to the fourth run | ÷ Chromium |', '|---|---:|---:|');
+  const chromiumFour = median(allFour.get('Chromium'));
+  for (const e of engines) {
+    const xs = allFour.get(e.name);
+    row(e.name, xs.map((x) => x.toFixed(1)).join(', '), (median(xs) / chromiumFour).toFixed(2));
+  }
+  out.push('');
   out.push('| setting | engine | live steps/s | ÷ Chromium | wasm step (median) |', '|---|---|---:|---:|---:|');
   for (const [label] of settings) {
     const chromium = median(results.get(`${label}|Chromium`).map((x) => x.rate));
