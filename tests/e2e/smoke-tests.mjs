@@ -1,7 +1,7 @@
 // The smoke suite in the engines other than Chromium: Firefox ESR and WebKitGTK (engines.mjs).
 // run.mjs runs the whole suite in Chromium; this one runs, in each other engine, what a reader
 // of a lesson meets first: the page training in a worker, the example lesson's elements, the
-// element under a strict Content-Security-Policy from another origin, the text and copy tasks,
+// docs' authoring page with its lesson steps, the element under a strict Content-Security-Policy from another origin, the text and copy tasks,
 // All four, a pin and a copied link, the keyboard on the slider and the switches, a host theme
 // toggled at run time, the notebook's module loaded from a blob: URL, and the induction task
 // with the lens's panels and Depth or width.
@@ -45,6 +45,14 @@ test("the example lesson's elements train, and its buttons drive them", async ({
   await page.waitFor("() => document.querySelectorAll('ablation-playground').length === 9 && (document.getElementById('four').value?.step ?? 0) > 5", null, 30_000, 'the lesson\'s first element did not train');
   await page.evaluate("() => [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === '2. LayerNorm on').click()");
   await page.waitFor("() => document.getElementById('four').value?.norm === 'pre'", null, 10_000, 'the prose button did not reach the element');
+});
+
+test("the docs' authoring page (MkDocs Material): its playground trains and a lesson step drives it", async ({ page, url }) => {
+  await page.goto(url('/docs/authoring.html'));
+  await page.evaluate("() => document.getElementById('story').scrollIntoView()");
+  await page.waitFor("() => (document.getElementById('story')?.value?.step ?? 0) > 5", null, 30_000, "the docs' playground did not train");
+  await page.evaluate("() => [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === '3. Residual on too').click()");
+  await page.waitFor("() => { const v = document.getElementById('story').value; return v?.norm === 'pre' && v.residual === 'on'; }", null, 10_000, 'the step did not reach the playground');
 });
 
 test('the element under a strict Content-Security-Policy, from another origin', async ({ page, server }) => {
