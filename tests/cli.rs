@@ -193,6 +193,34 @@ fn help_lists_every_flag() {
     }
 }
 
+/// docs/cli.md's description of the report names every field the report has: its top-level
+/// fields, each field of `config` and of `init`, and those the comparisons add.
+#[test]
+fn the_docs_describe_every_field_of_the_report() {
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cli.md")).unwrap();
+    let full =
+        report(&["--depth", "2", "--steps", "2", "--compare", "--knockout", "--attention", "--sweep", "1,2"]);
+    let text = report(&["--task", "copy", "--depth", "1", "--tokens", "16", "--steps", "2"]);
+    let mut fields: Vec<String> = Vec::new();
+    for (r, parts) in
+        [(&full, &["", "config", "init", "layers", "knockout", "sweep"][..]), (&text, &["task"][..])]
+    {
+        for part in parts {
+            let object = if part.is_empty() { r } else { &r[*part] };
+            fields
+                .extend(object.as_object().unwrap_or_else(|| panic!("{part} is an object")).keys().cloned());
+        }
+    }
+    fields.extend(full["compare"][0].as_object().unwrap().keys().cloned());
+    assert!(fields.len() > 40, "the report's fields were read: {fields:?}");
+    for field in &fields {
+        assert!(
+            docs.contains(&format!("\"{field}\"")),
+            "docs/cli.md does not describe the report's field \"{field}\""
+        );
+    }
+}
+
 #[test]
 fn ablate_takes_every_flag_the_reference_names() {
     let dir = std::env::temp_dir().join(format!("ablate-reference-{}", std::process::id()));
