@@ -76,6 +76,19 @@ export default function registerDocsTests({ test, assert, AssertionError }) {
     assert(listed('panels').join() === PANELS.join(), `panels: ${listed('panels')} against ${PANELS}`);
   });
 
+  test("docs: Embedding names every field of the element's value", async ({ page, baseUrl }) => {
+    const text = await readFile(join(ROOT, 'docs', 'embedding.md'), 'utf8');
+    await page.goto(`${baseUrl}/?preset=copy`);
+    await waitFor(page, () => (window.ablationPlayground?.value?.step ?? 0) > 0, null, 'the page did not start');
+    const keys = await page.evaluate(() => Object.keys(window.ablationPlayground.value));
+    assert(keys.length > 25, `the value's fields were read: ${keys}`);
+    // a parameter's field is named in the reference, which Embedding links to
+    const { PARAMS } = await import('../../www/schema.js');
+    const params = new Set(PARAMS.map((p) => p.name));
+    const missing = keys.filter((k) => !params.has(k) && !text.includes(`\`${k}\``));
+    assert(missing.length === 0, `docs/embedding.md does not name these fields of .value: ${missing}`);
+  });
+
   test('docs: every link of every page reaches a file and an anchor that exist', async () => {
     const all = await pages();
     const ids = new Map(all.map((p) => [p.name, new Set([...p.html.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]))]));
