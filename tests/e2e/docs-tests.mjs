@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { CONTROLS, PANELS } from '../../www/template.js';
-import { DIST, ROOT, makeWaitFor } from './lib.mjs';
+import { DIST, ROOT, axeViolations, makeWaitFor } from './lib.mjs';
 
 const DOCS = join(DIST, 'docs');
 
@@ -87,6 +87,19 @@ export default function registerDocsTests({ test, assert, AssertionError }) {
     const params = new Set(PARAMS.map((p) => p.name));
     const missing = keys.filter((k) => !params.has(k) && !text.includes(`\`${k}\``));
     assert(missing.length === 0, `docs/embedding.md does not name these fields of .value: ${missing}`);
+  });
+
+  test('docs: axe-core finds no WCAG 2.2 AA violation on the authoring page, in the default palette and in slate', async ({ page, baseUrl }) => {
+    await page.goto(`${baseUrl}/docs/authoring.html`);
+    await page.locator('#story').scrollIntoViewIfNeeded();
+    await waitFor(page, () => (document.getElementById('story')?.value?.step ?? 0) > 0, null, 'the story did not start', 30_000);
+    const light = await axeViolations(page);
+    assert(light.length === 0, `default palette: ${light.join('; ')}`);
+    await page.locator('label[title="Switch to dark mode"]').first().click();
+    await waitFor(page, () => document.body.getAttribute('data-md-color-scheme') === 'slate', null, 'the toggle did not switch to slate');
+    await page.waitForTimeout(500); // the widget follows the host's theme through observers
+    const dark = await axeViolations(page);
+    assert(dark.length === 0, `slate: ${dark.join('; ')}`);
   });
 
   test('docs: every link of every page reaches a file and an anchor that exist', async () => {

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 
 // Paths are resolved from this file, so the scripts work from any working directory.
@@ -317,4 +318,18 @@ export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** What axe-core finds against WCAG 2.2 A and AA and its best practices in the page as it is
+ *  now (shadow roots included), one line per rule broken. */
+export async function axeViolations(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    if (result.passes.length < 20) return [`axe checked only ${result.passes.length} rules`];
+    return result.violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' > ')).join(' | ')}`);
+  });
 }

@@ -16,11 +16,11 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { PARAMS } from '../../www/schema.js';
 import {
   ROOT,
+  axeViolations,
   canvasColours,
   canvasHash,
   ensureArtifacts,
@@ -44,7 +44,6 @@ import registerNotebookTests from './notebook-tests.mjs';
 import registerDocsTests from './docs-tests.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 
 // ---------------------------------------------------------------------------------------
@@ -799,18 +798,6 @@ test('a WebAssembly module that fails to load is a visible error with its reason
   problems.length = 0;
   await page.goto('about:blank'); // the shared end-of-test check fails on any visible error box
 });
-
-/** What axe-core finds against WCAG 2.2 A and AA and its best practices in the page as it is
- *  now (shadow roots included), one line per rule broken. */
-async function axeViolations(page) {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    if (result.passes.length < 20) return [`axe checked only ${result.passes.length} rules`];
-    return result.violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' > ')).join(' | ')}`);
-  });
-}
 
 for (const colorScheme of ['light', 'dark']) {
   test(`axe-core finds no WCAG 2.2 AA violation on the page (${colorScheme}), with More open, a pin and a notice`, async ({ page, load }) => {
