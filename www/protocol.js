@@ -3,7 +3,8 @@
 //
 // The page → the live run's worker:
 //   boot    { role: 'live' | 'jobs', bindings, wasm, engine, jobs, text }  where the code
-//           and the text task's text are
+//           and the text task's text are; `wasm` is the page's compiled WebAssembly.Module
+//           (shared, so no worker compiles it again), or its URL if the page has none
 //   state   { state, done }  the desired state (below): the worker reconciles its run to
 //           the newest one; `done`, sent to a replacement worker, is a state whose one-shot
 //           requests the worker it replaces did already

@@ -1,7 +1,7 @@
 // The playground's Web Worker: loads the wasm core and runs either the live run (engine.js) or
 // the comparisons' jobs (jobs.js), off the page's thread. The first message (`boot`) says which,
-// and where the bindings, the wasm and the loops are, with the protocol's message kinds
-// (protocol.js). It imports nothing statically, so that a bundler may copy it as a file on its
+// and where the bindings and the loops are, the wasm (the page's compiled module, or its URL),
+// with the protocol's message kinds (protocol.js). It imports nothing statically, so that a bundler may copy it as a file on its
 // own.
 
 let handle = null;

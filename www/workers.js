@@ -1,7 +1,7 @@
 // Starting the widget's Web Workers, for the live run (driver.js) and for the comparisons' pool
 // (pool.js): one script (worker.js) with two roles, booted with the locations of the code.
 
-import { assets, trusted } from './assets.js';
+import { assets, trusted, wasmModule } from './assets.js';
 import { KIND } from './protocol.js';
 
 /** A worker that has not booted by then is given up. */
@@ -69,8 +69,10 @@ export function startWorker(role, { onMessage, onFailed, onError }) {
     if (!handle.booted) fail(`the worker script did not load (${e.message || 'blocked or missing'})`);
     else onError(e.message || 'the worker failed');
   };
-  const { bindings, wasm, engine, jobs, text } = assets;
-  // the worker answers in the protocol's kinds, which it is sent (it imports nothing itself)
-  w.postMessage({ kind: KIND.boot, role, bindings, wasm, engine, jobs, text, kinds: KIND });
+  const { bindings, engine, jobs, text } = assets;
+  // the worker answers in the protocol's kinds, which it is sent (it imports nothing itself);
+  // its wasm is the page's compiled module (wasmModule), or the file if that cannot be had
+  const boot = (wasm) => handle.alive && w.postMessage({ kind: KIND.boot, role, bindings, wasm, engine, jobs, text, kinds: KIND });
+  wasmModule().then(boot, () => boot(assets.wasm));
   return handle;
 }

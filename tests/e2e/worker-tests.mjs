@@ -186,6 +186,29 @@ export default function registerWorkerTests({ test, assert, AssertionError }) {
     }
   });
 
+  test('the wasm is fetched and compiled once per page: the live worker and the pool boot from the compiled module', async ({ page, baseUrl }) => {
+    const host = await startServer();
+    const fetched = [];
+    // the context's requests include its workers' (a worker that fetched the wasm would show)
+    page.context().on('request', (r) => r.url().endsWith('.wasm') && fetched.push(r.url()));
+    try {
+      TEST_PAGES.set('/__test/one-compile.html', () =>
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title>` +
+          `<script type="module" src="${baseUrl}/www/ablation-playground.js"></script></head>` +
+          '<body><ablation-playground id="x" depth="4" width="8" tokens="8" panels="loss,compare"></ablation-playground></body></html>',
+      );
+      await page.goto(`${host.url}/__test/one-compile.html`);
+      await page.waitForFunction(() => document.getElementById('x').value?.compare?.runs.every((r) => r.done), null, { timeout: 30_000 }).catch(() => {
+        throw new AssertionError('All four did not finish');
+      });
+      const trained = await page.evaluate(() => document.getElementById('x').value.step > 0);
+      assert(trained, 'the live run trained');
+      assert(fetched.length === 1, `the wasm was fetched ${fetched.length} times: ${fetched}`);
+    } finally {
+      await host.close();
+    }
+  });
+
   test('without a worker the widget trains on the page and says so', async ({ page, load, problems }) => {
     await page.route('**/www/worker.js', (route) => route.abort());
     await load('/?depth=4');
