@@ -75,7 +75,11 @@ test('the element under a strict Content-Security-Policy, from another origin', 
 test('the text task fetches its text, trains and writes', async ({ page, url }) => {
   await page.goto(url('/?preset=text'));
   const v = await page.waitFor(`() => { const v = window.ablationPlayground?.value; return v && v.val_loss < 3.0 && v.sample && v; }`, null, 80_000, 'the text task did not get below 3.0 held-out');
-  assert(v.floors?.bigram > 2.4 && v.floors.bigram < 2.5, `the floors: ${JSON.stringify(v.floors)}`);
+  // (once, in WebKit, bigram read null here: a non-finite floor. Not reproduced in 65 runs since;
+  // the message says more should it come back)
+  const floorsAgain = await page.evaluate('() => window.ablationPlayground.value.floors');
+  assert(v.floors?.bigram > 2.4 && v.floors.bigram < 2.5,
+    `the floors: ${JSON.stringify(v.floors)} at step ${v.step} (task ${v.task}, held-out ${v.val_loss}); read again: ${JSON.stringify(floorsAgain)}`);
 }, { timeoutMs: 100_000 });
 
 test('the copy task copies', async ({ page, url }) => {
