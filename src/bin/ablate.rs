@@ -11,13 +11,12 @@ use ablation_playground::training::report::trained;
 use ablation_playground::training::sweep::{parse_depths, sweep_on, DEFAULT_SWEEP_DEPTHS};
 use ablation_playground::view::figures::{compare_svg, depth_width_svg, knockout_svg, panels_svg, sweep_svg};
 use ablation_playground::view::json::{attention_json, compare_json, depth_width_json, sweep_json, Json};
-use ablation_playground::view::reference::{cli_flags, cli_steps_help, CLI_MAX_STEPS, CLI_MAX_THREADS};
+use ablation_playground::view::reference::{
+    cli_flags, cli_steps_allowed, cli_steps_help, CLI_MAX_STEPS as MAX_STEPS, CLI_MAX_THREADS as MAX_THREADS,
+};
 use ablation_playground::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-const MAX_STEPS: usize = CLI_MAX_STEPS;
-const MAX_THREADS: usize = CLI_MAX_THREADS;
 
 /// The cores this process may use: the default of `--threads`.
 fn available_threads() -> usize {
@@ -36,7 +35,7 @@ fn usage() -> String {
     for p in PARAMS.iter().filter(|p| p.name != "steps") {
         s += &format!("  --{:<11} {} [{}]; {}\n", p.flag, p.help, p.default_text(), p.allowed());
     }
-    s += &format!("  --steps      {}; an integer from 0 to {MAX_STEPS}\n", cli_steps_help());
+    s += &format!("  --steps      {}; {}\n", cli_steps_help(), cli_steps_allowed());
     s += "  (--task applies the task's defaults as the page's Task menu does, keeping the depth, switches, \
           norm kind and seed; after any --preset, and the other flags adjust them)\n";
     let flags = cli_flags();
@@ -47,7 +46,7 @@ fn usage() -> String {
         for f in flags.iter().filter(|f| f.comparison == comparison) {
             let name = format!("--{} {}", f.flag, f.value);
             s += &format!("  {name:<13} {}", f.help);
-            if f.allowed != "no value" {
+            if !f.value.is_empty() {
                 s += &format!("; {}", f.allowed);
             }
             s += "\n";
@@ -127,10 +126,14 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             svg_dir = Some(PathBuf::from(value));
         } else if flag == "steps" {
-            steps =
-                Some(value.trim().parse::<usize>().ok().filter(|s| *s <= MAX_STEPS).ok_or_else(|| {
-                    format!("--steps: \"{value}\" is not an integer from 0 to {MAX_STEPS}")
-                })?);
+            steps = Some(
+                value
+                    .trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|s| *s <= MAX_STEPS)
+                    .ok_or_else(|| format!("--steps: \"{value}\" is not {}", cli_steps_allowed()))?,
+            );
         } else if flag == "threads" {
             threads =
                 value.trim().parse::<usize>().ok().filter(|t| (1..=MAX_THREADS).contains(t)).ok_or_else(

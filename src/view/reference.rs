@@ -4,7 +4,7 @@
 //! --help` prints the same flags from here, and `docs/reference.md` is what `reference_md`
 //! writes (`tests/schema.rs` fails when it is stale; `scripts/schema.sh` rewrites it).
 
-use crate::config::{task_defaults, Config, Kind, TaskKind, PARAMS, PIN, PRESET, PRESETS};
+use crate::config::{find, task_defaults, Config, Kind, ParamSpec, TaskKind, PARAMS, PIN, PRESET, PRESETS};
 use crate::training::comparisons::comparison_steps;
 use crate::training::sweep::{DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
 
@@ -123,6 +123,11 @@ pub fn cli_steps_help() -> String {
     )
 }
 
+/// What `--steps` accepts: for `--help`, its error and the reference.
+pub fn cli_steps_allowed() -> String {
+    format!("an integer from 0 to {CLI_MAX_STEPS}")
+}
+
 /// A table cell: pipes escaped, so that help text cannot break the row.
 fn cell(text: &str) -> String {
     text.replace('|', "\\|")
@@ -133,14 +138,12 @@ fn code_list(words: &[&str]) -> String {
     words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
 }
 
-/// A parameter's allowed values, for a table.
-fn allowed(kind: Kind) -> String {
-    match kind {
-        Kind::Int { min, max, multiple_of: 1 } => format!("integer {min}–{max}"),
-        Kind::Int { min, max, multiple_of } => format!("multiple of {multiple_of}, {min}–{max}"),
-        Kind::Float { min, max } => format!("number {min}–{max}"),
+/// A parameter's allowed values, for a table: the table's own words (`ParamSpec::allowed`),
+/// with a choice's words as code.
+fn allowed(p: &ParamSpec) -> String {
+    match p.kind {
         Kind::Choice(words) => code_list(words),
-        Kind::Seed => format!("integer 0–{}", u64::MAX),
+        _ => p.allowed(),
     }
 }
 
@@ -193,7 +196,7 @@ pub fn reference_md() -> String {
             p.name,
             p.flag,
             cell(&on_page),
-            cell(&allowed(p.kind)),
+            cell(&allowed(p)),
             p.default_text(),
             cell(p.help)
         );
@@ -204,7 +207,7 @@ pub fn reference_md() -> String {
          the pinned runs (see [Using the page](using.md#comparing)); `ablate` has no pins. \
          `steps` counts to {} on the page and {CLI_MAX_STEPS} in `ablate`; choosing a task or a \
          preset sets it to that task's own count ({}).\n\n",
-        PARAMS.iter().find(|p| p.name == "steps").map_or(0, |p| match p.kind {
+        find("steps").map_or(0, |p| match p.kind {
             Kind::Int { max, .. } => max,
             _ => 0,
         }),
@@ -225,9 +228,8 @@ pub fn reference_md() -> String {
     for p in PARAMS {
         let help =
             if p.name == "steps" { cli_steps_help() } else { format!("{} [{}]", p.help, p.default_text()) };
-        let allowed =
-            if p.name == "steps" { format!("integer 0–{CLI_MAX_STEPS}") } else { allowed(p.kind) };
-        s += &format!("| `--{}` | {} | {} |\n", p.flag, cell(&help), cell(&allowed));
+        let accepts = if p.name == "steps" { cli_steps_allowed() } else { allowed(p) };
+        s += &format!("| `--{}` | {} | {} |\n", p.flag, cell(&help), cell(&accepts));
     }
     for f in cli_flags() {
         let name =
