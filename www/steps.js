@@ -48,16 +48,21 @@ function watchVisibleSteps(doc) {
     },
     { rootMargin: '0px 0px -40% 0px' },
   );
-  const scan = () => {
-    for (const step of doc.querySelectorAll(`[${STEP}][data-when="${VISIBLE}"]`)) {
+  const selector = `[${STEP}][data-when="${VISIBLE}"]`;
+  /** Watches the steps in `root` (and `root` itself, if it is one). */
+  const scan = (root) => {
+    const steps = [...root.querySelectorAll(selector)];
+    if (root.matches?.(selector)) steps.push(root);
+    for (const step of steps) {
       if (watched.has(step)) continue;
       watched.add(step);
       seen.observe(step);
     }
   };
-  scan();
+  scan(doc);
+  // only what was added is looked through, not the whole page at every change of a busy host
   new view.MutationObserver((records) => {
-    if (records.some((r) => r.addedNodes.length > 0)) scan();
+    for (const r of records) for (const node of r.addedNodes) if (node.nodeType === 1) scan(node);
   }).observe(doc.documentElement, { childList: true, subtree: true });
 }
 

@@ -288,6 +288,19 @@ export default function registerHostTests({ test, assert, AssertionError }) {
       await page.locator('#s1').click();
       await page.waitForTimeout(300);
       assert((await attrs()) === '4,post', `a click applied a scrolling step: ${await attrs()}`);
+      // a step added later (as MkDocs' instant navigation swaps a page in) is watched too
+      await page.evaluate(() => {
+        // (inside a new element, as a page swapped in is; built without innerHTML, which the
+        // strict CSP's Trusted Types refuse)
+        const added = document.createElement('div');
+        const p = Object.assign(document.createElement('p'), { id: 's3', textContent: 'At depth 3.' });
+        for (const [k, v] of [['data-ablation-playground', 'w'], ['data-set', 'depth=3'], ['data-when', 'visible']]) p.setAttribute(k, v);
+        added.append(p, Object.assign(document.createElement('canvas'), { width: 1, height: 1600 }));
+        document.body.append(added);
+        document.getElementById('s3').scrollIntoView({ block: 'center' });
+      });
+      await expectAttrs('3,post', 'scrolled to a step added after the page loaded');
+      await page.evaluate(() => document.getElementById('w').setAttribute('depth', '4'));
       // back at the element, it runs in the state the last step left
       await page.evaluate(() => window.scrollTo(0, 0));
       await waitFor(page, () => /^4 layers · Residual ON · LayerNorm ON \(post\)/.test(document.getElementById('w').shadowRoot.querySelector('[role="status"]').textContent),
