@@ -1,14 +1,14 @@
 //! After the first step, a training step allocates nothing: every buffer is reused. (The
 //! crate's allocator, `memory::CacheLineAligned`, counts the allocations.)
 
-use ablation_playground::config::{Config, NormPlacement, SublayerKind};
+use ablation_playground::config::{Choice, Config, NormPlacement, SublayerKind};
 use ablation_playground::memory::allocations;
 use ablation_playground::Trainer;
 
 #[test]
 fn steps_after_the_first_allocate_nothing() {
     for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
-        for norm in NormPlacement::ALL {
+        for norm in NormPlacement::OPTIONS.variants() {
             let config = Config { depth: 6, sublayer, norm, ..Config::default() };
             let mut trainer = Trainer::<f32>::new(&config);
             trainer.one_step(true);

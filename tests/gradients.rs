@@ -243,7 +243,7 @@ fn all_configs() -> Vec<Config> {
     let mut out = Vec::new();
     for depth in [1, 2, 6] {
         for residual in [true, false] {
-            for norm in NormPlacement::ALL {
+            for norm in NormPlacement::OPTIONS.variants() {
                 for norm_kind in [NormKind::LayerNorm, NormKind::RmsNorm] {
                     if norm == NormPlacement::Off && norm_kind == NormKind::RmsNorm {
                         continue;

@@ -10,7 +10,7 @@ use crate::wire::{Reader, Writer};
 impl Config {
     pub(crate) fn write(&self, w: &mut Writer) {
         for spec in PARAMS {
-            match spec.parse(&(spec.get)(self)).expect("a config's own values are valid") {
+            match spec.value(self) {
                 Value::Int(i) => w.u64(i as u64),
                 Value::Float(x) => w.f64(x),
                 Value::Choice(i) => w.u32(i as u32),
@@ -28,7 +28,7 @@ impl Config {
                 Kind::Choice(_) => Value::Choice(r.u32()? as usize),
                 Kind::Seed => Value::Seed(r.u64()?),
             };
-            spec.set_checked(&mut config, value).map_err(|e| e.to_string())?;
+            spec.assign(&mut config, value).map_err(|e| e.to_string())?;
         }
         config.check_together().map_err(|e| e.to_string())?;
         Ok(config)

@@ -1,6 +1,7 @@
 //! What the reader configures: the settings (`Config` and its choices) and the one table that
 //! names, ranges and parses them for every entry point (URL, element, messages, CLI).
 
+mod choice;
 mod codec;
 mod pins;
 mod presets;
@@ -10,6 +11,7 @@ mod settings;
 mod state;
 mod table;
 
+pub use choice::{Choice, Options, Words, ON_OFF};
 pub(crate) use codec::{read_pins, write_pins};
 pub use pins::*;
 pub use presets::*;

@@ -37,8 +37,8 @@ impl Pin {
         let defaults = Config::default();
         let changed: Vec<String> = PARAMS
             .iter()
-            .filter(|p| p.name != "steps" && (p.get)(&self.config) != (p.get)(&defaults))
-            .map(|p| format!("{}:{}", p.name, (p.get)(&self.config)))
+            .filter(|p| p.name != "steps" && p.value(&self.config) != p.value(&defaults))
+            .map(|p| format!("{}:{}", p.name, p.text_of(&self.config)))
             .collect();
         format!("{}@{}", changed.join(","), self.steps())
     }

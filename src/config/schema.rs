@@ -40,14 +40,11 @@ pub fn schema_js() -> String {
                 format!("kind: 'int', min: {min}, max: {max}, step: {multiple_of}")
             }
             Kind::Float { min, max } => format!("kind: 'float', min: {min}, max: {max}"),
-            Kind::Choice(words) => {
-                let labels = if p.choice_labels.is_empty() { words } else { p.choice_labels };
-                format!(
-                    "kind: 'choice', choices: {}, labels: {}",
-                    list(words.iter().map(|w| js(w))),
-                    list(labels.iter().map(|w| js(w)))
-                )
-            }
+            Kind::Choice(options) => format!(
+                "kind: 'choice', choices: {}, labels: {}",
+                list(options.words().map(js)),
+                list(options.labels().map(js))
+            ),
             Kind::Seed => format!("kind: 'seed', min: 0, max: {}", js(&u64::MAX.to_string())),
         };
         s += &format!(
@@ -104,13 +101,13 @@ pub fn schema_py() -> String {
     );
     for p in PARAMS {
         let (kind, default, choices) = match p.kind {
-            Kind::Choice(words) if words == ["on", "off"] => {
+            Kind::Choice(options) if options.is_on_off() => {
                 ("switch", if p.default_text() == "on" { "True".into() } else { "False".into() }, "()".into())
             }
-            Kind::Choice(words) => (
+            Kind::Choice(options) => (
                 "choice",
                 py(&p.default_text()),
-                format!("({},)", words.iter().map(|w| py(w)).collect::<Vec<_>>().join(", ")),
+                format!("({},)", options.words().map(py).collect::<Vec<_>>().join(", ")),
             ),
             Kind::Int { .. } => ("int", p.default_text(), "()".into()),
             Kind::Float { .. } => ("float", p.default_text(), "()".into()),
@@ -140,11 +137,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_choice_has_a_label_for_each_word() {
+    fn every_parameter_has_a_label_and_strings_are_escaped() {
         for p in PARAMS {
-            if let Kind::Choice(words) = p.kind {
-                assert!(p.choice_labels.is_empty() || p.choice_labels.len() == words.len(), "{}", p.name);
-            }
             assert!(!p.label.is_empty(), "{}", p.name);
         }
         assert_eq!(js("it's a\\b\n"), "'it\\'s a\\\\b\\n'");

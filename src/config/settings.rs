@@ -3,6 +3,7 @@
 //! Every field has a name, a range and a default in one declarative table (`PARAMS` in
 //! `table.rs`), which the URL, the element attributes, the messages and the CLI share.
 
+use super::choice::{Choice, Options};
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,16 +24,17 @@ pub enum NormPlacement {
     DeepNorm,
 }
 
-impl NormPlacement {
-    /// Every placement, in the table's order.
-    pub const ALL: [NormPlacement; 5] = [
-        NormPlacement::Off,
-        NormPlacement::Pre,
-        NormPlacement::Post,
-        NormPlacement::Sandwich,
-        NormPlacement::DeepNorm,
-    ];
+impl Choice for NormPlacement {
+    const OPTIONS: Options<Self> = Options(&[
+        ("off", NormPlacement::Off, "off"),
+        ("pre", NormPlacement::Pre, "pre"),
+        ("post", NormPlacement::Post, "post"),
+        ("sandwich", NormPlacement::Sandwich, "sandwich"),
+        ("deepnorm", NormPlacement::DeepNorm, "deepnorm"),
+    ]);
+}
 
+impl NormPlacement {
     /// The stream leaves each layer normalised (post-norm and DeepNorm), so a final norm adds nothing.
     pub fn ends_normalised(self) -> bool {
         matches!(self, NormPlacement::Post | NormPlacement::DeepNorm)
@@ -47,6 +49,13 @@ pub enum NormKind {
     RmsNorm,
 }
 
+impl Choice for NormKind {
+    const OPTIONS: Options<Self> = Options(&[
+        ("layernorm", NormKind::LayerNorm, "LayerNorm"),
+        ("rmsnorm", NormKind::RmsNorm, "RMSNorm"),
+    ]);
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SublayerKind {
     /// `relu(x W)`, the lessons' toy.
@@ -57,6 +66,15 @@ pub enum SublayerKind {
     Attention,
     /// Attention and FFN alternating, as in a Transformer: 96 sublayers = 48 blocks.
     Block,
+}
+
+impl Choice for SublayerKind {
+    const OPTIONS: Options<Self> = Options(&[
+        ("mlp", SublayerKind::Mlp, "relu(xW)"),
+        ("ffn", SublayerKind::Ffn, "FFN (GELU)"),
+        ("attention", SublayerKind::Attention, "attention"),
+        ("block", SublayerKind::Block, "attention + FFN blocks"),
+    ]);
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +90,15 @@ pub enum TaskKind {
     Induction,
 }
 
+impl Choice for TaskKind {
+    const OPTIONS: Options<Self> = Options(&[
+        ("teacher", TaskKind::Teacher, "Regression (y = xA)"),
+        ("text", TaskKind::Text, "Text: next character"),
+        ("copy", TaskKind::Copy, "Copy a string"),
+        ("induction", TaskKind::Induction, "Repeat a string"),
+    ]);
+}
+
 impl TaskKind {
     /// A task scored by the symbols the stack copies right (copy, induction).
     pub fn copies(self) -> bool {
@@ -83,6 +110,11 @@ impl TaskKind {
 pub enum OptimizerKind {
     Sgd,
     Adam,
+}
+
+impl Choice for OptimizerKind {
+    const OPTIONS: Options<Self> =
+        Options(&[("sgd", OptimizerKind::Sgd, "SGD"), ("adam", OptimizerKind::Adam, "Adam")]);
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -269,7 +301,7 @@ impl Config {
                 name: "context".into(),
                 message: format!(
                     "the {} task needs at least {} positions per sequence",
-                    if self.task == TaskKind::Copy { "copy" } else { "induction" },
+                    self.task.word(),
                     self.shortest_sequence()
                 ),
             });

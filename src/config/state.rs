@@ -64,7 +64,7 @@ impl Settings {
     fn changed_since(&self, before: &Settings) -> Vec<&'static str> {
         let mut names: Vec<&'static str> = PARAMS
             .iter()
-            .filter(|p| (p.get)(&self.config) != (p.get)(&before.config))
+            .filter(|p| p.value(&self.config) != p.value(&before.config))
             .map(|p| p.name)
             .collect();
         if self.pins != before.pins {

@@ -1,7 +1,10 @@
 //! The one declarative table of every configurable parameter: its name (URL query,
 //! element attribute, message field), its CLI flag, type, allowed values and default.
 //! Every entry point parses through it, so they accept and reject exactly the same things.
+//! A value is a `Value` until it reaches an edge (a URL, an attribute, a flag, a JSON report),
+//! where `ParamSpec::text` writes it and `ParamSpec::parse` reads it back: the one pair.
 
+use super::choice::{Choice, Options, Words, ON_OFF};
 use super::presets::{find_preset, PRESET, PRESETS};
 use super::settings::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, SublayerKind, TaskKind};
 
@@ -11,8 +14,8 @@ pub enum Kind {
     Int { min: i64, max: i64, multiple_of: i64 },
     /// A finite number in `min..=max`.
     Float { min: f64, max: f64 },
-    /// One of the listed words.
-    Choice(&'static [&'static str]),
+    /// One of the listed words (each with its variant and its label on the page).
+    Choice(&'static dyn Words),
     /// Any unsigned 64-bit integer.
     Seed,
 }
@@ -21,6 +24,7 @@ pub enum Kind {
 pub enum Value {
     Int(i64),
     Float(f64),
+    /// The option's index in its list.
     Choice(usize),
     Seed(u64),
 }
@@ -33,20 +37,13 @@ pub struct ParamSpec {
     /// The control's label on the page ("Learning rate").
     pub label: &'static str,
     pub kind: Kind,
-    /// For a choice: each word's text in the page's menu, in order (empty: the words).
-    pub choice_labels: &'static [&'static str],
     pub help: &'static str,
-    /// The current value in canonical text form (what a URL would carry).
-    pub get: fn(&Config) -> String,
+    get: fn(&Config) -> Value,
     set: fn(&mut Config, Value),
 }
 
-const ON_OFF: &[&str] = &["on", "off"];
-const NORMS: &[&str] = &["off", "pre", "post", "sandwich", "deepnorm"];
-const NORM_KINDS: &[&str] = &["layernorm", "rmsnorm"];
-const SUBLAYERS: &[&str] = &["mlp", "ffn", "attention", "block"];
-const OPTIMIZERS: &[&str] = &["sgd", "adam"];
-const TASKS: &[&str] = &["teacher", "text", "copy", "induction"];
+/// The final norm's switch: its "on" says which placements have one.
+const FINAL_NORM: Options<bool> = Options(&[("on", true, "on (pre-norm, sandwich)"), ("off", false, "off")]);
 
 fn choice(v: Value) -> usize {
     match v {
@@ -78,94 +75,73 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "depth",
         label: "Depth",
         kind: Kind::Int { min: 1, max: 96, multiple_of: 1 },
-        choice_labels: &[],
         help: "number of sublayers",
-        get: |c| c.depth.to_string(),
+        get: |c| Value::Int(c.depth as i64),
         set: |c, v| c.depth = int(v) as usize,
     },
     ParamSpec {
         name: "residual",
         flag: "residual",
         label: "Residual",
-        kind: Kind::Choice(ON_OFF),
-        choice_labels: &[],
+        kind: Kind::Choice(&ON_OFF),
         help: "add each sublayer's input to its output",
-        get: |c| ON_OFF[usize::from(!c.residual)].into(),
-        set: |c, v| c.residual = choice(v) == 0,
+        get: |c| Value::Choice(ON_OFF.index(c.residual)),
+        set: |c, v| c.residual = ON_OFF.variant(choice(v)),
     },
     ParamSpec {
         name: "norm",
         flag: "norm",
         label: "LayerNorm",
-        kind: Kind::Choice(NORMS),
-        choice_labels: &[],
+        kind: Kind::Choice(&NormPlacement::OPTIONS),
         help: "normalisation: off, pre (x + F(LN(x))), post (LN(x + F(x))), sandwich (x + LN(F(LN(x)))) \
                or deepnorm (LN(α·x + F(x)) with α = depth^¼ and the branch's weights × (4·depth)^-¼)",
-        get: |c| NORMS[c.norm as usize].into(),
-        set: |c, v| {
-            c.norm = [
-                NormPlacement::Off,
-                NormPlacement::Pre,
-                NormPlacement::Post,
-                NormPlacement::Sandwich,
-                NormPlacement::DeepNorm,
-            ][choice(v)]
-        },
+        get: |c| Value::Choice(NormPlacement::OPTIONS.index(c.norm)),
+        set: |c, v| c.norm = NormPlacement::OPTIONS.variant(choice(v)),
     },
     ParamSpec {
         name: "final_norm",
         flag: "final-norm",
         label: "Final norm",
-        kind: Kind::Choice(ON_OFF),
-        choice_labels: &["on (pre-norm, sandwich)", "off"],
+        kind: Kind::Choice(&FINAL_NORM),
         help: "a pre-norm or sandwich stack ends with a final norm before the readout (as GPT-2's ln_f)",
-        get: |c| ON_OFF[usize::from(!c.final_norm)].into(),
-        set: |c, v| c.final_norm = choice(v) == 0,
+        get: |c| Value::Choice(FINAL_NORM.index(c.final_norm)),
+        set: |c, v| c.final_norm = FINAL_NORM.variant(choice(v)),
     },
     ParamSpec {
         name: "norm_kind",
         flag: "norm-kind",
         label: "Norm kind",
-        kind: Kind::Choice(NORM_KINDS),
-        choice_labels: &["LayerNorm", "RMSNorm"],
+        kind: Kind::Choice(&NormKind::OPTIONS),
         help: "LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)",
-        get: |c| NORM_KINDS[c.norm_kind as usize].into(),
-        set: |c, v| c.norm_kind = [NormKind::LayerNorm, NormKind::RmsNorm][choice(v)],
+        get: |c| Value::Choice(NormKind::OPTIONS.index(c.norm_kind)),
+        set: |c, v| c.norm_kind = NormKind::OPTIONS.variant(choice(v)),
     },
     ParamSpec {
         name: "task",
         flag: "task",
         label: "Task",
-        kind: Kind::Choice(TASKS),
-        choice_labels: &["Regression (y = xA)", "Text: next character", "Copy a string", "Repeat a string"],
+        kind: Kind::Choice(&TaskKind::OPTIONS),
         help: "what the stack learns: a random linear map, the next character of Shakespeare, \
                a string copied after a separator, or a string repeated from any of its symbols (two attention layers)",
-        get: |c| TASKS[c.task as usize].into(),
-        set: |c, v| {
-            c.task = [TaskKind::Teacher, TaskKind::Text, TaskKind::Copy, TaskKind::Induction][choice(v)]
-        },
+        get: |c| Value::Choice(TaskKind::OPTIONS.index(c.task)),
+        set: |c, v| c.task = TaskKind::OPTIONS.variant(choice(v)),
     },
     ParamSpec {
         name: "sublayer",
         flag: "sublayer",
         label: "Sublayer",
-        kind: Kind::Choice(SUBLAYERS),
-        choice_labels: &["relu(xW)", "FFN (GELU)", "attention", "attention + FFN blocks"],
+        kind: Kind::Choice(&SublayerKind::OPTIONS),
         help: "what each sublayer computes",
-        get: |c| SUBLAYERS[c.sublayer as usize].into(),
-        set: |c, v| {
-            c.sublayer = [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block]
-                [choice(v)]
-        },
+        get: |c| Value::Choice(SublayerKind::OPTIONS.index(c.sublayer)),
+        set: |c, v| c.sublayer = SublayerKind::OPTIONS.variant(choice(v)),
     },
     ParamSpec {
         name: "width",
         flag: "width",
         label: "Width",
         kind: Kind::Int { min: 8, max: 128, multiple_of: 4 },
-        choice_labels: &[],
         help: "features per token d",
-        get: |c| c.width.to_string(),
+        get: |c| Value::Int(c.width as i64),
         set: |c, v| c.width = int(v) as usize,
     },
     ParamSpec {
@@ -173,9 +149,8 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "tokens",
         label: "Tokens",
         kind: Kind::Int { min: 1, max: 256, multiple_of: 1 },
-        choice_labels: &[],
         help: "tokens per batch T, a multiple of the context",
-        get: |c| c.tokens.to_string(),
+        get: |c| Value::Int(c.tokens as i64),
         set: |c, v| c.tokens = int(v) as usize,
     },
     ParamSpec {
@@ -183,9 +158,8 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "context",
         label: "Context",
         kind: Kind::Int { min: 0, max: 256, multiple_of: 1 },
-        choice_labels: &[],
         help: "positions per sequence; attention is causal within each (0: one sequence of all the tokens)",
-        get: |c| c.context.to_string(),
+        get: |c| Value::Int(c.context as i64),
         set: |c, v| c.context = int(v) as usize,
     },
     ParamSpec {
@@ -193,29 +167,26 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "init-gain",
         label: "Init gain",
         kind: Kind::Float { min: 0.01, max: 10.0 },
-        choice_labels: &[],
         help: "weights ~ N(0, gain²/fan_in)",
-        get: |c| format_float(c.init_gain),
+        get: |c| Value::Float(c.init_gain),
         set: |c, v| c.init_gain = float(v),
     },
     ParamSpec {
         name: "optimizer",
         flag: "optimizer",
         label: "Optimiser",
-        kind: Kind::Choice(OPTIMIZERS),
-        choice_labels: &["SGD", "Adam"],
+        kind: Kind::Choice(&OptimizerKind::OPTIONS),
         help: "plain SGD or Adam",
-        get: |c| OPTIMIZERS[c.optimizer as usize].into(),
-        set: |c, v| c.optimizer = [OptimizerKind::Sgd, OptimizerKind::Adam][choice(v)],
+        get: |c| Value::Choice(OptimizerKind::OPTIONS.index(c.optimizer)),
+        set: |c, v| c.optimizer = OptimizerKind::OPTIONS.variant(choice(v)),
     },
     ParamSpec {
         name: "lr",
         flag: "lr",
         label: "Learning rate",
         kind: Kind::Float { min: 1e-6, max: 10.0 },
-        choice_labels: &[],
         help: "peak learning rate",
-        get: |c| format_float(c.learning_rate),
+        get: |c| Value::Float(c.learning_rate),
         set: |c, v| c.learning_rate = float(v),
     },
     ParamSpec {
@@ -223,9 +194,8 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "warmup",
         label: "Warmup steps",
         kind: Kind::Int { min: 0, max: 100_000, multiple_of: 1 },
-        choice_labels: &[],
         help: "steps of linear learning-rate warmup",
-        get: |c| c.warmup_steps.to_string(),
+        get: |c| Value::Int(c.warmup_steps as i64),
         set: |c, v| c.warmup_steps = int(v) as usize,
     },
     ParamSpec {
@@ -233,10 +203,9 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "beta2",
         label: "Adam β₂",
         kind: Kind::Float { min: 0.5, max: 0.99999 },
-        choice_labels: &[],
         help: "Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 \
                (a shorter memory, so early large gradients are forgotten sooner)",
-        get: |c| format_float(c.beta2),
+        get: |c| Value::Float(c.beta2),
         set: |c, v| c.beta2 = float(v),
     },
     ParamSpec {
@@ -244,9 +213,8 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "seed",
         label: "Seed",
         kind: Kind::Seed,
-        choice_labels: &[],
         help: "fixes initialisation, data and batch order",
-        get: |c| c.seed.to_string(),
+        get: |c| Value::Seed(c.seed),
         set: |c, v| {
             if let Value::Seed(s) = v {
                 c.seed = s
@@ -258,9 +226,8 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "steps",
         label: "Steps",
         kind: Kind::Int { min: 0, max: 1_000_000, multiple_of: 1 },
-        choice_labels: &[],
         help: "training steps of a run; Play continues a finished run for as many again",
-        get: |c| c.steps.to_string(),
+        get: |c| Value::Int(c.steps as i64),
         set: |c, v| c.steps = int(v) as usize,
     },
     ParamSpec {
@@ -268,9 +235,8 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "temperature",
         label: "Temperature",
         kind: Kind::Float { min: 0.0, max: 2.0 },
-        choice_labels: &[],
         help: "what the model writes is sampled at this temperature (0: always the likeliest character)",
-        get: |c| format_float(c.temperature),
+        get: |c| Value::Float(c.temperature),
         set: |c, v| c.temperature = float(v),
     },
     ParamSpec {
@@ -278,15 +244,45 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "attention-layer",
         label: "Layer",
         kind: Kind::Int { min: 0, max: 95, multiple_of: 1 },
-        choice_labels: &[],
         help:
             "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)",
-        get: |c| c.attention_layer.to_string(),
+        get: |c| Value::Int(c.attention_layer as i64),
         set: |c, v| c.attention_layer = int(v) as usize,
     },
 ];
 
 impl ParamSpec {
+    /// This parameter's value in `config`.
+    pub fn value(&self, config: &Config) -> Value {
+        (self.get)(config)
+    }
+
+    /// The default value.
+    pub fn default_value(&self) -> Value {
+        self.value(&Config::default())
+    }
+
+    /// A value in canonical text form (what a URL carries; `parse` reads it back).
+    pub fn text(&self, value: Value) -> String {
+        match (self.kind, value) {
+            (Kind::Choice(list), Value::Choice(i)) => list.word_at(i).into(),
+            (_, Value::Int(i)) => i.to_string(),
+            (_, Value::Float(x)) => format_float(x),
+            (_, Value::Seed(s)) => s.to_string(),
+            (_, Value::Choice(i)) => unreachable!("a choice {i} of a parameter without choices"),
+        }
+    }
+
+    /// This parameter's value in `config`, as text.
+    pub fn text_of(&self, config: &Config) -> String {
+        self.text(self.value(config))
+    }
+
+    /// The default, in text form.
+    pub fn default_text(&self) -> String {
+        self.text_of(&Config::default())
+    }
+
     /// What this parameter accepts, for error messages and help.
     pub fn allowed(&self) -> String {
         match self.kind {
@@ -295,7 +291,7 @@ impl ParamSpec {
                 format!("a multiple of {multiple_of} from {min} to {max}")
             }
             Kind::Float { min, max } => format!("a number from {min} to {max}"),
-            Kind::Choice(words) => format!("one of {}", words.join(", ")),
+            Kind::Choice(list) => format!("one of {}", list.words().collect::<Vec<_>>().join(", ")),
             Kind::Seed => format!("an integer from 0 to {}", u64::MAX),
         }
     }
@@ -312,74 +308,64 @@ impl ParamSpec {
     /// Parses and range-checks a value given as text.
     pub fn parse(&self, text: &str) -> Result<Value, ConfigError> {
         let t = text.trim();
-        match self.kind {
-            Kind::Int { min, max, multiple_of } => match t.parse::<i64>() {
-                Ok(i) if (min..=max).contains(&i) && i % multiple_of == 0 => Ok(Value::Int(i)),
-                _ => Err(self.error(text)),
-            },
-            Kind::Float { min, max } => match t.parse::<f64>() {
-                Ok(x) if x.is_finite() && (min..=max).contains(&x) => Ok(Value::Float(x)),
-                _ => Err(self.error(text)),
-            },
-            Kind::Choice(words) => {
-                let lower = t.to_ascii_lowercase();
-                words.iter().position(|w| *w == lower).map(Value::Choice).ok_or_else(|| self.error(text))
+        let value = match self.kind {
+            Kind::Int { .. } => t.parse::<i64>().ok().map(Value::Int),
+            Kind::Float { .. } => t.parse::<f64>().ok().map(Value::Float),
+            Kind::Choice(list) => list.position(&t.to_ascii_lowercase()).map(Value::Choice),
+            Kind::Seed => t.parse::<u64>().ok().map(Value::Seed),
+        };
+        value.filter(|&v| self.allows(v)).ok_or_else(|| self.error(text))
+    }
+
+    /// The value is of this parameter's kind and in its range.
+    pub fn allows(&self, value: Value) -> bool {
+        match (self.kind, value) {
+            (Kind::Int { min, max, multiple_of }, Value::Int(i)) => {
+                (min..=max).contains(&i) && i % multiple_of == 0
             }
-            Kind::Seed => t.parse::<u64>().map(Value::Seed).map_err(|_| self.error(text)),
+            (Kind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
+            (Kind::Choice(list), Value::Choice(i)) => i < list.count(),
+            (Kind::Seed, Value::Seed(_)) => true,
+            _ => false,
+        }
+    }
+
+    /// `Ok` if the table allows `value`; else the error `parse` gives its text.
+    pub fn check_value(&self, value: Value) -> Result<(), ConfigError> {
+        if self.allows(value) {
+            Ok(())
+        } else if let Value::Choice(i) = value {
+            Err(self.error(&format!("choice {i}")))
+        } else {
+            Err(self.error(&self.text(value)))
         }
     }
 
     /// The closest valid value to `text`: numbers are clamped into range (and rounded to the
     /// allowed multiple); anything unparsable gives the default. For forgiving entry points
     /// (URL, attributes), which then tell the reader what they did.
-    pub fn nearest(&self, text: &str) -> String {
+    pub fn nearest(&self, text: &str) -> Value {
         let t = text.trim();
-        match self.kind {
-            Kind::Int { min, max, multiple_of } => match t.parse::<f64>() {
-                Ok(x) if !x.is_nan() => {
-                    let i =
-                        (x.clamp(min as f64, max as f64) / multiple_of as f64).round() as i64 * multiple_of;
-                    i.clamp(min, max).to_string()
-                }
-                _ => self.default_text(),
-            },
-            Kind::Float { min, max } => match t.parse::<f64>() {
-                Ok(x) if !x.is_nan() => format_float(x.clamp(min, max)),
-                _ => self.default_text(),
-            },
-            Kind::Choice(_) | Kind::Seed => self.default_text(),
+        match (self.kind, t.parse::<f64>()) {
+            (Kind::Int { min, max, multiple_of }, Ok(x)) if !x.is_nan() => {
+                let i = (x.clamp(min as f64, max as f64) / multiple_of as f64).round() as i64 * multiple_of;
+                Value::Int(i.clamp(min, max))
+            }
+            (Kind::Float { min, max }, Ok(x)) if !x.is_nan() => Value::Float(x.clamp(min, max)),
+            _ => self.default_value(),
         }
     }
 
     /// Sets `value` on `config` if the table allows it (as `parse` would have); else an error
     /// and `config` is unchanged.
-    pub(crate) fn set_checked(&self, config: &mut Config, value: Value) -> Result<(), ConfigError> {
-        let allowed = match (self.kind, value) {
-            (Kind::Int { min, max, multiple_of }, Value::Int(i)) => {
-                (min..=max).contains(&i) && i % multiple_of == 0
-            }
-            (Kind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
-            (Kind::Choice(words), Value::Choice(i)) => i < words.len(),
-            (Kind::Seed, Value::Seed(_)) => true,
-            _ => false,
-        };
-        if !allowed {
-            return Err(ConfigError {
-                name: self.name.into(),
-                message: format!("{value:?} is not {}", self.allowed()),
-            });
-        }
+    pub fn assign(&self, config: &mut Config, value: Value) -> Result<(), ConfigError> {
+        self.check_value(value)?;
         (self.set)(config, value);
         Ok(())
     }
 
     pub fn check(&self, text: &str) -> Result<(), ConfigError> {
         self.parse(text).map(|_| ())
-    }
-
-    /// The default, in text form.
-    pub fn default_text(&self) -> String {
-        (self.get)(&Config::default())
     }
 }
 
@@ -400,7 +386,7 @@ impl Config {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ConfigError> {
         for spec in PARAMS {
-            spec.check(&(spec.get)(self))?;
+            spec.check_value(spec.value(self))?;
         }
         self.check_together()
     }
@@ -428,8 +414,7 @@ impl Config {
             ),
         })?;
         let value = spec.parse(text)?;
-        (spec.set)(self, value);
-        Ok(())
+        spec.assign(self, value)
     }
 
     /// Applies `name=value` pairs leniently: an invalid value is replaced by the nearest valid
@@ -454,8 +439,8 @@ impl Config {
             };
             if let Err(e) = self.set(name, text) {
                 let fallback = spec.nearest(text);
-                self.set(name, &fallback).expect("nearest values are valid");
-                notices.push(format!("{e}; using {fallback}"));
+                spec.assign(self, fallback).expect("nearest values are valid");
+                notices.push(format!("{e}; using {}", spec.text(fallback)));
             }
         }
         notices.extend(self.settle());
@@ -468,12 +453,12 @@ impl Config {
         if name == PRESET {
             return Some(self.preset().unwrap_or("custom").into());
         }
-        find(name).map(|spec| (spec.get)(self))
+        find(name).map(|spec| spec.text_of(self))
     }
 
     /// `name=value` pairs of every parameter, in table order (a URL query without the `?`).
     pub fn to_query(&self) -> String {
-        PARAMS.iter().map(|p| format!("{}={}", p.name, (p.get)(self))).collect::<Vec<_>>().join("&")
+        PARAMS.iter().map(|p| format!("{}={}", p.name, p.text_of(self))).collect::<Vec<_>>().join("&")
     }
 }
 

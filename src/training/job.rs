@@ -72,9 +72,7 @@ impl Job {
     /// The job in a few words, for a failure's notice: "the run at depth 12, residual off, norm pre".
     pub fn what(&self) -> String {
         let c = self.config();
-        let word = |name: &str| {
-            crate::config::PARAMS.iter().find(|p| p.name == name).map_or(String::new(), |p| (p.get)(c))
-        };
+        let word = |name: &str| crate::config::find(name).map_or(String::new(), |p| p.text_of(c));
         let switches = format!("depth {}, residual {}, norm {}", c.depth, word("residual"), word("norm"));
         match self {
             Job::Run { .. } => format!("the run at {switches}"),

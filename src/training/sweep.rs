@@ -44,7 +44,7 @@ pub fn check_depths(depths: &[usize]) -> Result<(), ConfigError> {
         return Err(sweep_error(format!("{} depths; at most {MAX_SWEEP_DEPTHS}", depths.len())));
     }
     for (i, d) in depths.iter().enumerate() {
-        depth.check(&d.to_string()).map_err(|e| sweep_error(e.message))?;
+        depth.check_value(Value::Int(*d as i64)).map_err(|e| sweep_error(e.message))?;
         if depths[..i].contains(d) {
             return Err(sweep_error(format!("depth {d} is listed twice")));
         }

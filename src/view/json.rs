@@ -1,7 +1,7 @@
 //! A tiny JSON writer for the CLI's report (non-finite numbers become `null`), and the
 //! report's JSON form.
 
-use crate::config::{Config, Kind, NormPlacement, Settings, TaskKind, PARAMS, PIN};
+use crate::config::{Config, NormPlacement, Settings, TaskKind, Value, PARAMS, PIN};
 use crate::model::lens::AttentionMaps;
 use crate::model::stats::Histogram;
 use crate::training::compare::switch_words;
@@ -102,15 +102,20 @@ impl Snapshot {
 
 /// The configuration as JSON, keyed by the parameter table's names, numbers as numbers.
 pub fn config_json(config: &Config) -> Json {
+    config_fields(config, |seed| Json::Int(seed.into()))
+}
+
+/// Each parameter's value as JSON, a choice as its word, the seed as `seed` writes it.
+fn config_fields(config: &Config, seed: fn(u64) -> Json) -> Json {
     Json::Obj(
         PARAMS
             .iter()
             .map(|p| {
-                let text = (p.get)(config);
-                let value = match p.kind {
-                    Kind::Int { .. } | Kind::Seed => Json::Int(text.parse().unwrap_or_default()),
-                    Kind::Float { .. } => Json::Num(text.parse().unwrap_or(f64::NAN)),
-                    Kind::Choice(_) => Json::Str(text),
+                let value = match p.value(config) {
+                    Value::Int(i) => Json::Int(i.into()),
+                    Value::Float(x) => Json::Num(x),
+                    choice @ Value::Choice(_) => Json::Str(p.text(choice)),
+                    Value::Seed(s) => seed(s),
                 };
                 (p.name, value)
             })
@@ -442,12 +447,9 @@ pub fn frame_json(f: &Frame, readouts_only: bool) -> Json {
 /// survives JavaScript's doubles), the pins as their text, the live run's readouts from `frame`
 /// (none before the first), and the comparisons.
 pub fn value_json(settings: &Settings, frame: Option<&Frame>, comparisons: &ComparisonsState) -> Json {
-    let Json::Obj(mut fields) = config_json(&settings.config) else { unreachable!("an object") };
-    for (name, value) in &mut fields {
-        if *name == "seed" {
-            *value = Json::Str(settings.config.seed.to_string());
-        }
-    }
+    let Json::Obj(mut fields) = config_fields(&settings.config, |seed| Json::Str(seed.to_string())) else {
+        unreachable!("an object")
+    };
     fields.push(("pin", Json::Str(settings.get(PIN).unwrap_or_default())));
     let opt = |s: Option<usize>| s.map_or(Json::Null, |s| Json::Int(s as i128));
     fields.extend(match frame {

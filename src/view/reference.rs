@@ -4,7 +4,9 @@
 //! --help` prints the same flags from here, and `docs/reference.md` is what `reference_md`
 //! writes (`tests/schema.rs` fails when it is stale; `scripts/schema.sh` rewrites it).
 
-use crate::config::{find, task_defaults, Config, Kind, ParamSpec, TaskKind, PARAMS, PIN, PRESET, PRESETS};
+use crate::config::{
+    find, task_defaults, Choice, Config, Kind, ParamSpec, TaskKind, PARAMS, PIN, PRESET, PRESETS,
+};
 use crate::training::comparisons::comparison_steps;
 use crate::training::sweep::{DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
 
@@ -12,8 +14,6 @@ use crate::training::sweep::{DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
 pub const CLI_MAX_STEPS: usize = 100_000;
 /// More threads than runs would wait idle: a sweep has at most 64.
 pub const CLI_MAX_THREADS: usize = 256;
-
-const TASKS: [TaskKind; 4] = [TaskKind::Teacher, TaskKind::Text, TaskKind::Copy, TaskKind::Induction];
 
 fn task_word(task: TaskKind) -> &'static str {
     match task {
@@ -26,12 +26,20 @@ fn task_word(task: TaskKind) -> &'static str {
 
 /// "regression 5000, text 3000, …": each task's own step count, as the page trains.
 pub fn steps_by_task() -> String {
-    TASKS.map(|t| format!("{} {}", task_word(t), task_defaults(t).steps)).join(", ")
+    TaskKind::OPTIONS
+        .variants()
+        .map(|t| format!("{} {}", task_word(t), task_defaults(t).steps))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// "regression 500, text 1500, …": All four's and the sweep's count on the page, by task.
 pub fn comparison_steps_by_task() -> String {
-    TASKS.map(|t| format!("{} {}", task_word(t), comparison_steps(t))).join(", ")
+    TaskKind::OPTIONS
+        .variants()
+        .map(|t| format!("{} {}", task_word(t), comparison_steps(t)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A flag of `ablate` that is not a parameter of the table.
@@ -134,15 +142,15 @@ fn cell(text: &str) -> String {
 }
 
 /// `a`, `b`, `c`: the words as code.
-fn code_list(words: &[&str]) -> String {
-    words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
+fn code_list<'a>(words: impl Iterator<Item = &'a str>) -> String {
+    words.map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")
 }
 
 /// A parameter's allowed values, for a table: the table's own words (`ParamSpec::allowed`),
 /// with a choice's words as code.
 fn allowed(p: &ParamSpec) -> String {
     match p.kind {
-        Kind::Choice(words) => code_list(words),
+        Kind::Choice(options) => code_list(options.words()),
         _ => p.allowed(),
     }
 }
@@ -152,8 +160,8 @@ fn preset_changes(config: &Config) -> String {
     let default = Config::default();
     let changed: Vec<String> = PARAMS
         .iter()
-        .filter(|p| (p.get)(config) != (p.get)(&default))
-        .map(|p| format!("`{}={}`", p.name, (p.get)(config)))
+        .filter(|p| p.value(config) != p.value(&default))
+        .map(|p| format!("`{}={}`", p.name, p.text_of(config)))
         .collect();
     if changed.is_empty() {
         "(the defaults)".into()
@@ -179,12 +187,12 @@ pub fn reference_md() -> String {
           |---|---|---|---|---|---|\n";
     for p in PARAMS {
         let on_page = match p.kind {
-            Kind::Choice(words) if !p.choice_labels.is_empty() => format!(
+            Kind::Choice(options) if options.has_own_labels() => format!(
                 "{}: {}",
                 p.label,
-                words
-                    .iter()
-                    .zip(p.choice_labels)
+                options
+                    .words()
+                    .zip(options.labels())
                     .map(|(w, l)| format!("{l} (`{w}`)"))
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -223,7 +231,7 @@ pub fn reference_md() -> String {
           | flag | meaning | allowed |\n|---|---|---|\n";
     s += &format!(
         "| `--{PRESET}` | set every flag to a preset's first, wherever it stands; the other flags adjust it | {} |\n",
-        code_list(&PRESETS.iter().map(|p| p.name).collect::<Vec<_>>())
+        code_list(PRESETS.iter().map(|p| p.name))
     );
     for p in PARAMS {
         let help =

@@ -1,7 +1,7 @@
 //! The words the page shows: the status line, the caption and the text alternatives of the
 //! panels, all computed from measured numbers (never from a table of expected outcomes).
 
-use crate::config::{Config, NormKind, NormPlacement, PARAMS};
+use crate::config::{Choice, Config, NormPlacement, PARAMS};
 use crate::training::comparisons::{CompareRow, CompareState, KnockoutState, PinState, SweepState};
 use crate::training::frame::{Frame, Shows};
 use crate::training::report::Snapshot;
@@ -9,28 +9,15 @@ use crate::training::sweep::SweepSeries;
 use crate::training::task::TaskFloors;
 use crate::view::charts::short;
 
+/// "LayerNorm" or "RMSNorm", as the Norm kind menu says it.
 fn norm_name(c: &Config) -> &'static str {
-    match c.norm_kind {
-        NormKind::LayerNorm => "LayerNorm",
-        NormKind::RmsNorm => "RMSNorm",
-    }
+    c.norm_kind.label()
 }
 
 fn norm_label(c: &Config) -> String {
     match c.norm {
         NormPlacement::Off => "LayerNorm OFF".into(),
-        placement => format!("{} ON ({})", norm_name(c), placement_word(placement)),
-    }
-}
-
-/// The placement's word, as the table and the Placement control say it.
-pub fn placement_word(norm: NormPlacement) -> &'static str {
-    match norm {
-        NormPlacement::Off => "off",
-        NormPlacement::Pre => "pre",
-        NormPlacement::Post => "post",
-        NormPlacement::Sandwich => "sandwich",
-        NormPlacement::DeepNorm => "deepnorm",
+        placement => format!("{} ON ({})", norm_name(c), placement.word()),
     }
 }
 
@@ -372,9 +359,8 @@ pub fn differences(config: &Config, from: &Config) -> Vec<String> {
         .iter()
         .filter(|p| !["residual", "norm", "norm_kind", "steps", "attention_layer"].contains(&p.name))
     {
-        let (a, b) = ((spec.get)(config), (spec.get)(from));
-        if a != b {
-            out.push(format!("{} {a}", spec.name.replace('_', " ")));
+        if spec.value(config) != spec.value(from) {
+            out.push(format!("{} {}", spec.name.replace('_', " "), spec.text_of(config)));
         }
     }
     out
@@ -431,9 +417,9 @@ pub fn pins_depth_summary(pins: &[PinState], live: &Config) -> String {
 pub fn combination_name(residual: bool, norm: NormPlacement) -> String {
     match (residual, norm) {
         (false, NormPlacement::Off) => "both off".into(),
-        (false, n) => format!("LayerNorm alone ({})", placement_word(n)),
+        (false, n) => format!("LayerNorm alone ({})", n.word()),
         (true, NormPlacement::Off) => "residual alone".into(),
-        (true, n) => format!("both on ({})", placement_word(n)),
+        (true, n) => format!("both on ({})", n.word()),
     }
 }
 
