@@ -4,13 +4,13 @@
 //! Why: the kernels load a matrix column 8 floats (one AVX register) at a time, and the system
 //! allocator aligns to 16 bytes only, so a 64-row column started 16 or 48 bytes into a line and
 //! every other load straddled two lines, which costs a second load. With the columns on lines
-//! the products over 128 terms run 15–24% faster natively (`gemm_nn` 64×128×32 8.1 → 6.9 µs,
-//! `gemm_nt` 9.5 → 7.2 µs) and a little faster in wasm. Nothing else changes: where a buffer
-//! starts never changes what is computed.
+//! the products over 128 terms run faster natively, and a little faster in wasm (BENCHMARKS.md,
+//! "The kernels' forms"). Nothing else changes: where a buffer starts never changes what is
+//! computed.
 //!
 //! The allocator also counts allocations, so a test can check that a training step makes none.
 //! Its methods are not inlined: with whole-program optimisation (the page's build) they were
-//! copied into every allocating call site, 6.5 KiB more gzipped wasm instead of 2.9.
+//! copied into every allocating call site, which more than doubled what they add to the wasm.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

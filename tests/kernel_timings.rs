@@ -3,7 +3,7 @@
 //!
 //!     cargo test --release --test kernel_timings -- --include-ignored --nocapture
 //!     cargo test --release --target wasm32-unknown-unknown --test kernel_timings -- --include-ignored --nocapture
-use ablation_playground::model::matmul::{gemm_nn, gemm_nt, gemm_tn};
+use ablation_playground::model::kernels::matmul::{gemm_nn, gemm_nt, gemm_tn};
 use ablation_playground::model::norm::Norm;
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::training::data::DataStream;
@@ -62,7 +62,7 @@ fn run() {
         gemm_tn(32, 64, 32, std::hint::black_box(&x), &x, &mut dw, false)
     });
     time("gemm_tn_by_lanes 32x64x32", 20000, || {
-        ablation_playground::model::matmul::gemm_tn_by_lanes(
+        ablation_playground::model::kernels::matmul::gemm_tn_by_lanes(
             32,
             64,
             32,
@@ -103,8 +103,10 @@ fn run() {
     });
     // one attention head at the defaults: T = 64, d_h = 8
     {
-        use ablation_playground::model::attention::{softmax_causal, softmax_causal_backward};
-        use ablation_playground::model::matmul::{gemm_nn_lower_a, gemm_nt_lower_c, gemm_tn_lower_a};
+        use ablation_playground::model::kernels::matmul::{
+            gemm_nn_lower_a, gemm_nt_lower_c, gemm_tn_lower_a,
+        };
+        use ablation_playground::model::kernels::softmax::{softmax_causal, softmax_causal_backward};
         let (qh, kh) = (&x[..64 * 8], &x[64 * 8..64 * 16]);
         let mut s = vec![0f32; 64 * 64];
         let (mut m, mut sum, mut ch) = (vec![0f32; 64], vec![0f32; 64], vec![0f32; 64 * 8]);

@@ -75,7 +75,7 @@ fn runs_in_wasm_are_repeatable() {
 /// lengths that leave a partial group of 8).
 #[wasm_bindgen_test]
 fn both_forms_of_the_transposed_product_agree_in_wasm() {
-    use ablation_playground::model::matmul::{gemm_tn_by_lanes, gemm_tn_lower_a};
+    use ablation_playground::model::kernels::matmul::{gemm_tn_by_lanes, gemm_tn_lower_a};
     use ablation_playground::model::rng::{Rng, Stream};
     let mut rng = Rng::new(5, Stream::Data);
     for &(m, n) in &[(1, 1), (5, 3), (8, 8), (16, 4), (17, 5), (64, 8), (70, 9), (37, 2)] {

@@ -71,7 +71,7 @@ fn difference_norm<F: Real>(x: &[F], y: &[F]) -> f64 {
         let d = b.f64() - a.f64();
         acc[i % 8] += d * d;
     }
-    crate::model::matmul::add_lanes(&acc).sqrt()
+    crate::model::kernels::matmul::add_lanes(&acc).sqrt()
 }
 
 /// One attention sublayer's heads on one fixed sequence: what the Attention panel draws.

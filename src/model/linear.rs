@@ -1,6 +1,6 @@
 //! `y = x W + b`: the only op with weights to multiply by.
 
-use crate::model::matmul::{column_sums, gemm_nn, gemm_nt, gemm_tn};
+use crate::model::kernels::matmul::{column_sums, gemm_nn, gemm_nt, gemm_tn};
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
 use nalgebra::DMatrix;

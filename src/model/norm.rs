@@ -7,7 +7,7 @@
 //! per-token sums run column by column into a length-T buffer, which vectorises over tokens.
 
 use crate::config::NormKind;
-use crate::model::matmul::column_sums;
+use crate::model::kernels::matmul::column_sums;
 use crate::model::param::{Param, Params};
 use crate::model::real::Real;
 use nalgebra::DMatrix;

@@ -6,7 +6,7 @@
 //! the platform's own `expf` differs between glibc and wasm in the last bit, and we
 //! promise bit-identical runs natively and in the browser.
 
-use crate::model::lanes;
+use crate::model::kernels::lanes;
 use nalgebra::RealField;
 
 pub trait Real: RealField + Copy + Default + std::fmt::Debug {
@@ -80,10 +80,8 @@ impl Real for f32 {
 /// many it did. Natively 4 AVX2 registers (32 entries) at a time, each step of the formula across
 /// the four (`Many<F32x8, 4>`): one value's formula is a chain of about 100 cycles, and the CPU
 /// holds too few waiting operations to overlap such chains from successive iterations, but four
-/// chains side by side in the program keep its units busy. For 64×128 entries 10.4 µs (the
-/// compiler's own vectorisation of a batch of 32) → 8.7 µs; 2, 3, 5 or 6 registers gave 11.2,
-/// 10.2, 9.4 and 10.4 µs, one register 13.3, three passes (erf's polynomial, the exp, the rest)
-/// over 64 entries 12.3.
+/// chains side by side in the program keep its units busy (four was the fastest count, and
+/// faster than the compiler's own vectorisation of a batch of 32).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 fn gelu_and_slope_lanes(z: &mut [f32], y: &mut [f32]) -> usize {
     use lanes::{F32x8, Many};
@@ -102,7 +100,7 @@ fn gelu_and_slope_lanes(z: &mut [f32], y: &mut [f32]) -> usize {
 }
 
 /// Elsewhere (wasm) a batch of 8 at a time, each step of the formula across the batch: two
-/// simd128 vectors (27 → 22 µs for 64×128 entries in Node; 32 at a time there gave 26).
+/// simd128 vectors (faster there than 32 at a time).
 #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
 fn gelu_and_slope_lanes(z: &mut [f32], y: &mut [f32]) -> usize {
     const N: usize = 8;

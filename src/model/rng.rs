@@ -52,9 +52,9 @@ impl Stream {
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 /// Normals drawn side by side in `fill_normal_batched`.
 const BATCH: usize = 4;
-/// Batches halve the time of a layer's normals in wasm (8.4 → 3.8 µs per 1024 in Node), where the
-/// one-at-a-time loop runs each draw's chain of 64-bit multiplies to the end before the next;
-/// natively they cost 15% (3.5 → 4.1 µs), so there the loop stays.
+/// Batches are faster in wasm, where the one-at-a-time loop runs each draw's chain of 64-bit
+/// multiplies to the end before the next, and slower natively, so there the loop stays
+/// (BENCHMARKS.md, "The kernels' forms").
 const BATCHED: bool = cfg!(target_arch = "wasm32");
 
 fn splitmix(x: &mut u64) -> u64 {

@@ -1,6 +1,6 @@
 //! Statistics of a tensor's values, straight from their definitions, and histograms.
 
-use crate::model::matmul::add_lanes;
+use crate::model::kernels::matmul::add_lanes;
 use crate::model::real::Real;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

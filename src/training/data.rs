@@ -5,7 +5,7 @@
 //! draws a fresh batch from the seeded data stream (so the batch order is fixed by the seed);
 //! a separate fixed probe batch is what the histogram and the per-depth panels look at.
 
-use crate::model::matmul::gemm_nn;
+use crate::model::kernels::matmul::gemm_nn;
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use nalgebra::DMatrix;

@@ -121,6 +121,27 @@ pub fn parse_css_colour(text: &str) -> Option<RGBColor> {
     }
 }
 
+/// The frame's geometry in unscaled pixels: `frame` builds every chart with it, and the
+/// legend's and the title's room are computed from the same numbers.
+struct Geometry;
+
+impl Geometry {
+    /// Around the chart, on every side but the right.
+    const MARGIN: f64 = 8.0;
+    /// On the right, where the last x label's text runs past the plot.
+    const MARGIN_RIGHT: f64 = 18.0;
+    /// Below the plot, for the x labels.
+    const X_LABELS: f64 = 26.0;
+    /// Left of the plot, for the y labels.
+    const Y_LABELS: f64 = 46.0;
+    /// The title's text size, and the height plotters gives its line.
+    const TITLE_SIZE: f64 = 13.0;
+    const TITLE_LINE: f64 = 22.0;
+    /// About a character's width of sans-serif text at `TITLE_SIZE` and at the legend's 10 px.
+    const TITLE_CHAR: f64 = 6.6;
+    const LEGEND_CHAR: f64 = 5.6;
+}
+
 /// The frame every chart shares: its title, margins and label areas.
 pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
@@ -129,22 +150,22 @@ pub(crate) fn frame<'a, 'b, DB: DrawingBackend>(
 ) -> ChartBuilder<'a, 'b, DB> {
     let mut builder = ChartBuilder::on(area);
     builder
-        .caption(title, theme.font(13.0))
-        .margin(theme.px(8.0))
-        .margin_right(theme.px(18.0))
-        .x_label_area_size(theme.px(26.0))
-        .y_label_area_size(theme.px(46.0));
+        .caption(title, theme.font(Geometry::TITLE_SIZE))
+        .margin(theme.px(Geometry::MARGIN))
+        .margin_right(theme.px(Geometry::MARGIN_RIGHT))
+        .x_label_area_size(theme.px(Geometry::X_LABELS))
+        .y_label_area_size(theme.px(Geometry::Y_LABELS));
     builder
 }
 
-/// Whether a chart title fits across `area` (13 px sans-serif: about 6.6 px a character).
+/// Whether a chart title fits across `area`.
 pub(crate) fn title_fits<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
     theme: &Theme,
 ) -> bool {
-    let room = f64::from(area.dim_in_pixel().0) / theme.scale - 2.0 * 8.0;
-    title.chars().count() as f64 * 6.6 <= room
+    let room = f64::from(area.dim_in_pixel().0) / theme.scale - 2.0 * Geometry::MARGIN;
+    title.chars().count() as f64 * Geometry::TITLE_CHAR <= room
 }
 
 /// The first of `titles` (longest first) that fits across `area` with one of `notes`
@@ -223,7 +244,7 @@ pub(crate) fn pinned_legend(pins: &[Pinned], theme: &Theme) -> Vec<(RGBColor, St
 /// A legend box wide enough for its longest label (in unscaled pixels, at 10 px text).
 pub(crate) fn legend_width(entries: &[(RGBColor, String)]) -> f64 {
     let longest = entries.iter().map(|(_, label)| label.chars().count()).max().unwrap_or(0);
-    (40.0 + 5.6 * longest as f64).max(150.0)
+    (40.0 + Geometry::LEGEND_CHAR * longest as f64).max(150.0)
 }
 
 /// Where a legend goes: a top corner of the plot that the chart's series leave empty.
@@ -245,8 +266,9 @@ fn legend_fractions<DB: DrawingBackend>(
 ) -> (f64, f64) {
     let (w, h) = area.dim_in_pixel();
     let s = theme.scale;
-    let plot_w = (f64::from(w) - s * (8.0 + 18.0 + 46.0)) * 0.97;
-    let plot_h = (f64::from(h) - s * (8.0 + 8.0 + 26.0 + 22.0)) * 0.95;
+    let g = (Geometry::MARGIN, Geometry::MARGIN_RIGHT, Geometry::X_LABELS, Geometry::Y_LABELS);
+    let plot_w = (f64::from(w) - s * (g.0 + g.1 + g.3)) * 0.97;
+    let plot_h = (f64::from(h) - s * (2.0 * g.0 + g.2 + Geometry::TITLE_LINE)) * 0.95;
     // the box: 6 px from the plot's edge, 6 px of padding, 13 px a row (as `legend` draws it)
     let box_w = s * (width + 6.0 + 4.0);
     let box_h = s * (6.0 + 6.0 + 13.0 * rows as f64 + 4.0);
