@@ -10,7 +10,8 @@
 //! - `web` (wasm32 only): the one thin binding the page uses.
 //!
 //! Beside them, `memory`: the allocator every binary built from this crate uses (buffers on
-//! cache lines, for the kernels' loads).
+//! cache lines, for the kernels' loads); `wire`, the checked binary codec; `order`, the sort
+//! of short lists.
 
 // Index loops over tokens and features read like the equations they implement.
 #![allow(clippy::needless_range_loop)]
@@ -18,6 +19,7 @@
 pub mod config;
 pub mod memory;
 pub mod model;
+pub(crate) mod order;
 pub mod training;
 pub mod view;
 pub(crate) mod wire;

@@ -38,3 +38,31 @@ fn the_notebook_widgets_traits_are_the_tables() {
 fn the_reference_page_is_the_tables() {
     generated("docs/reference.md", ablation_playground::view::reference::reference_md());
 }
+
+/// Every row of the table reaches every generated surface through the generators alone: the
+/// page's schema (URL parameters, attributes, the More panel), the pandoc filter's flags, the
+/// notebook's traits and the reference, each with its default. A parameter added to the table
+/// needs nothing else typed (the browser tests then set each through the URL and the element's
+/// attributes, `every parameter of the table reaches the URL…` in tests/e2e/embed-tests.mjs).
+#[test]
+fn every_parameter_reaches_every_generated_surface() {
+    use ablation_playground::config::PARAMS;
+    let (js, lua, py) = (schema_js(), schema_lua(), schema_py());
+    let reference = ablation_playground::view::reference::reference_md();
+    for p in PARAMS {
+        let default = p.default_text();
+        assert!(
+            js.contains(&format!("{{ name: '{}', flag: '{}', label: ", p.name, p.flag))
+                && js.contains(&format!("default: '{default}'")),
+            "schema.js lacks {}",
+            p.name
+        );
+        assert!(lua.contains(&format!("[\"{}\"] = \"{}\"", p.name, p.flag)), "params.lua lacks {}", p.name);
+        assert!(py.contains(&format!("    (\"{}\", \"", p.name)), "_params.py lacks {}", p.name);
+        assert!(
+            reference.contains(&format!("| `{}` | `--{}` |", p.name, p.flag)),
+            "reference.md lacks the row of {}",
+            p.name
+        );
+    }
+}

@@ -67,7 +67,7 @@ impl Pin {
             pairs.push((name, value.trim()));
         }
         // a preset first, wherever it stands, as everywhere else
-        pairs.sort_by_key(|(name, _)| *name != PRESET);
+        crate::order::sort_by_key(&mut pairs, |(name, _)| *name != PRESET);
         let mut config = Config::default();
         for (name, value) in pairs {
             config.set(name, value).map_err(|e| error(format!("\"{shown}\": {e}")))?;

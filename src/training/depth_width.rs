@@ -65,7 +65,7 @@ pub fn shapes(config: &Config) -> Vec<Config> {
             (best.1 <= TOLERANCE * budget).then(|| at(best.0))
         })
         .collect();
-    out.sort_by_key(|c| std::cmp::Reverse(c.depth));
+    crate::order::sort_by_key(&mut out, |c| std::cmp::Reverse(c.depth));
     out.dedup();
     out
 }

@@ -69,7 +69,7 @@ fn median(xs: &[f64]) -> f64 {
     if v.is_empty() {
         return f64::NAN;
     }
-    v.sort_by(f64::total_cmp);
+    crate::order::sort_by(&mut v, f64::total_cmp);
     let n = v.len();
     if n % 2 == 1 {
         v[n / 2]

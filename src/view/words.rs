@@ -516,7 +516,7 @@ pub fn sweep_summary(s: &SweepState) -> String {
     }
     let deepest = reached - 1;
     let mut order: Vec<&SweepSeries> = s.series.iter().collect();
-    order.sort_by(|a, b| ended(a, deepest).total_cmp(&ended(b, deepest)));
+    crate::order::sort_by(&mut order, |a, b| ended(a, deepest).total_cmp(&ended(b, deepest)));
     let (best, next) = (order[0], order.get(1));
     let at = s.depths[deepest];
     let mut out = format!(
@@ -543,7 +543,7 @@ pub fn sweep_summary(s: &SweepState) -> String {
             None => breaks.push((first, diverged, vec![name(x)])),
         }
     }
-    breaks.sort_by_key(|(d, _, _)| *d);
+    crate::order::sort_by_key(&mut breaks, |(d, _, _)| *d);
     let said: Vec<String> = breaks
         .into_iter()
         .map(|(d, diverged, names)| {

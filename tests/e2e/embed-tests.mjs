@@ -12,10 +12,30 @@
 
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PARAMS as TABLE } from '../../www/schema.js';
 import { ROOT, TEST_PAGES, frames, loadPlayground, makeWaitFor, openPage, startServer, state } from './lib.mjs';
 
-// Every model parameter, by its URL / attribute name (src/config/table.rs's table).
-const PARAMS = ['depth', 'residual', 'norm', 'final_norm', 'norm_kind', 'sublayer', 'width', 'tokens', 'gain', 'optimizer', 'lr', 'warmup', 'seed', 'steps'];
+// Every model parameter, by its URL / attribute name: the table's (src/config/table.rs), so a
+// parameter added there is tested here without a word typed.
+const PARAMS = TABLE.map((p) => p.name);
+
+/** A valid value of `p` other than its default, as the URL and the attributes write it. */
+function otherValue(p) {
+  switch (p.kind) {
+    case 'choice':
+      return p.choices.find((c) => c !== p.default);
+    case 'int': {
+      const up = Number(p.default) + p.step;
+      return String(up <= p.max ? up : Number(p.default) - p.step);
+    }
+    case 'float':
+      return String((Number(p.default) + p.max) / 2);
+    case 'seed':
+      return String(BigInt(p.default) + 1n);
+    default:
+      throw new Error(`${p.name}: a kind the test does not know, ${p.kind}`);
+  }
+}
 const READOUTS = ['step', 'loss', 'act_std', 'diverged_at'];
 
 // ---------------------------------------------------------------------------------------
@@ -207,6 +227,31 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
 
   // =======================================================================================
   // 2. The address bar follows the controls
+
+  test('every parameter of the table reaches the URL, the address bar and the element\'s attributes and .value', async ({ page, load, baseUrl }) => {
+    const wanted = Object.fromEntries(TABLE.map((p) => [p.name, otherValue(p)]));
+    // the URL: all at once (each value valid on its own and together)
+    await load(`/?${new URLSearchParams(wanted)}`);
+    const config = (await state(page)).config;
+    const lost = TABLE.filter((p) => String(config[p.name]) !== wanted[p.name]).map((p) => `${p.name}: asked ${wanted[p.name]}, got ${config[p.name]}`);
+    assert(lost.length === 0, `the URL did not set ${lost.join('; ')}`);
+    const bar = Object.fromEntries(new URL(page.url()).searchParams);
+    const missing = PARAMS.filter((k) => bar[k] !== wanted[k]).map((k) => `${k}=${bar[k]} (wanted ${wanted[k]})`);
+    assert(missing.length === 0, `the address bar lost ${missing.join(', ')}: ${page.url()}`);
+    // the element: each attribute in turn, on a running element, read back through .value
+    await page.goto(`${baseUrl}/__test/one.html`, { waitUntil: 'load' });
+    await waitTraining(page, 'p');
+    for (const p of TABLE) {
+      const was = await value(page, 'p');
+      await page.evaluate(([n, v]) => document.getElementById('p').setAttribute(n, v), [p.name, wanted[p.name]]);
+      await waitFor(
+        page,
+        ([n, v]) => String(document.getElementById('p').value[n]) === v,
+        [p.name, wanted[p.name]],
+        async () => `attribute ${p.name}="${wanted[p.name]}": .value.${p.name} stayed ${JSON.stringify((await value(page, 'p'))[p.name])} (was ${JSON.stringify(was[p.name])})`,
+      );
+    }
+  });
 
   test('changing a control updates the address bar (replaceState), and a reload reproduces it', async ({ page, load }) => {
     await load('/?depth=12&panels=loss,depth');

@@ -340,7 +340,7 @@ pub(crate) fn plot_fractions(points: &[(f64, f64)], lo: f64, hi: f64) -> Vec<(f6
 /// comparable. `maxima` are the series' largest finite values.
 pub(crate) fn comparable_top(maxima: impl Iterator<Item = f64>) -> Option<f64> {
     let mut m: Vec<f64> = maxima.filter(|v| v.is_finite() && *v > 0.0).collect();
-    m.sort_by(f64::total_cmp);
+    crate::order::sort_by(&mut m, f64::total_cmp);
     let mut top = *m.first()?;
     for &x in &m[1..] {
         if x > top * 100.0 {

@@ -84,7 +84,7 @@ pub fn draw<'a, DB: DrawingBackend>(
                 .filter(|(_, v)| positive(v))
                 .map(|(&d, &v)| (d as f64, v.min(hi)))
                 .collect();
-            points.sort_by(|a, b| a.0.total_cmp(&b.0)); // the reader may list depths in any order
+            crate::order::sort_by(&mut points, |a, b| a.0.total_cmp(&b.0)); // the reader may list depths in any order
             points
         };
         let mut corner = Corner::TopLeft;
