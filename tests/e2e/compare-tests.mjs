@@ -9,7 +9,8 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT, TEST_PAGES, makeWaitFor } from './lib.mjs';
+import { ROOT, TEST_PAGES } from './lib.mjs';
+import { assert, test, waitFor } from './harness.mjs';
 
 const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 
@@ -19,8 +20,7 @@ TEST_PAGES.set('/__test/compare.html', () =>
     '<ablation-playground id="c" depth="4" width="16" tokens="8" panels="compare,loss" pin="depth:4,width:16,tokens:8,residual:off@30"></ablation-playground></body></html>',
 );
 
-export default function registerCompareTests({ test, assert, AssertionError }) {
-  const waitFor = makeWaitFor(AssertionError);
+export default function registerCompareTests() {
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
   const el = (page, name) => page.locator(`main[data-ap-root] [data-el="${name}"]`);
   const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 60_000, maxBuffer: 64 << 20 })).stdout);

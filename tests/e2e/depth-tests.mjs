@@ -5,10 +5,9 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error,
 // uncaught exception, failed request or visible error box.
 
-import { makeWaitFor } from './lib.mjs';
+import { assert, test, waitFor } from './harness.mjs';
 
-export default function registerDepthTests({ test, assert, AssertionError }) {
-  const waitFor = makeWaitFor(AssertionError);
+export default function registerDepthTests() {
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
   const text = (page, name) => page.textContent(`[data-ap-root] [data-el="${name}"]`);
 

@@ -11,7 +11,8 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { CONTROLS, PANELS } from '../../www/template.js';
-import { DIST, ROOT, axeViolations, makeWaitFor } from './lib.mjs';
+import { DIST, ROOT, axeViolations } from './lib.mjs';
+import { assert, test, waitFor } from './harness.mjs';
 
 const DOCS = join(DIST, 'docs');
 
@@ -24,8 +25,7 @@ async function pages() {
 /** The ids of the widgets a page's HTML holds. */
 const widgetIds = (html) => [...html.matchAll(/<ablation-playground\b[^>]*\bid="([^"]+)"/g)].map((m) => m[1]);
 
-export default function registerDocsTests({ test, assert, AssertionError }) {
-  const waitFor = makeWaitFor(AssertionError);
+export default function registerDocsTests() {
 
   test('docs: every page with a widget loads it, and each widget trains', async ({ page, baseUrl }) => {
     const withWidgets = (await pages()).filter((p) => widgetIds(p.html).length > 0);

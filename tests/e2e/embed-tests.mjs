@@ -13,7 +13,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PARAMS as TABLE } from '../../www/schema.js';
-import { ROOT, TEST_PAGES, frames, loadPlayground, makeWaitFor, openPage, startServer, state } from './lib.mjs';
+import { ROOT, TEST_PAGES, frames, loadPlayground, openPage, startServer, state } from './lib.mjs';
+import { assert, AssertionError, parseStatus, test, waitFor } from './harness.mjs';
 
 // Every model parameter, by its URL / attribute name: the table's (src/config/table.rs), so a
 // parameter added there is tested here without a word typed.
@@ -92,8 +93,7 @@ TEST_PAGES.set('/__test/host.html', (url) => {
 
 // ---------------------------------------------------------------------------------------
 
-export default function registerEmbedTests({ test, assert, AssertionError, parseStatus }) {
-  const waitFor = makeWaitFor(AssertionError);
+export default function registerEmbedTests() {
 
   const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -171,7 +171,10 @@ export default function registerEmbedTests({ test, assert, AssertionError, parse
   // 1. URL state and the copy link
 
   const FULL = 'depth=30&residual=off&norm=post&final_norm=off&norm_kind=rmsnorm&sublayer=attention&optimizer=sgd&lr=0.05&warmup=7&gain=1.5&width=16&seed=9&steps=777';
+  // the table's defaults as stateJson() writes them (numbers as numbers), then FULL's values
+  const DEFAULTS = Object.fromEntries(TABLE.map((p) => [p.name, p.kind === 'choice' ? p.default : Number(p.default)]));
   const FULL_CONFIG = {
+    ...DEFAULTS,
     depth: 30, residual: 'off', norm: 'post', final_norm: 'off', norm_kind: 'rmsnorm', sublayer: 'attention', width: 16,
     tokens: 64, gain: 1.5, optimizer: 'sgd', lr: 0.05, warmup: 7, seed: 9, steps: 777,
   };

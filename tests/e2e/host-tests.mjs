@@ -9,7 +9,8 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, TEST_PAGES, makeWaitFor, startServer, strictCsp } from './lib.mjs';
+import { DIST, TEST_PAGES, startServer, strictCsp } from './lib.mjs';
+import { assert, test, waitFor } from './harness.mjs';
 
 /** A host page on its own origin that embeds one element from `widget` (the dist/ origin). */
 function hostPage(widget, { head = '', element = '<ablation-playground id="w" depth="6" panels="histogram,loss"></ablation-playground>' } = {}) {
@@ -32,8 +33,7 @@ const HOSTILE = `<style>
   ablation-playground::part(status) { color: rgb(1, 2, 3); }
 </style>`;
 
-export default function registerHostTests({ test, assert, AssertionError }) {
-  const waitFor = makeWaitFor(AssertionError);
+export default function registerHostTests() {
   const started = (page) =>
     waitFor(page, () => (document.getElementById('w')?.value?.step ?? 0) > 3, null, 'the element did not start training', 20_000);
 

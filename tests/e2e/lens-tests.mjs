@@ -5,10 +5,10 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error,
 // uncaught exception, failed request or visible error box.
 
-import { canvasHash, makeWaitFor } from './lib.mjs';
+import { canvasHash } from './lib.mjs';
+import { assert, test, waitFor } from './harness.mjs';
 
-export default function registerLensTests({ test, assert, AssertionError }) {
-  const waitFor = makeWaitFor(AssertionError);
+export default function registerLensTests() {
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
   const panel = (page, name) => page.locator(`[data-ap-root] [data-panel="${name}"]`);
   /** A panel's summary and its canvas's accessible name. */

@@ -10,12 +10,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TEST_PAGES, freePort, frontEnd, makeWaitFor } from './lib.mjs';
+import { TEST_PAGES, freePort, frontEnd } from './lib.mjs';
+import { assert, test, waitFor } from './harness.mjs';
 
 const VENV = process.env.AP_HOSTS_VENV ?? '';
 
-export default function registerNotebookTests({ test, assert, AssertionError }) {
-  const waitFor = makeWaitFor(AssertionError);
+export default function registerNotebookTests() {
 
   test('notebook: the front end loads from a blob: URL as anywidget loads it, trains, and syncs its traits both ways', async ({ page, baseUrl }) => {
     const esm = await frontEnd();

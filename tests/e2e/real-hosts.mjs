@@ -12,7 +12,8 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DIST, E2E_DIR, ROOT, makeWaitFor, startServer } from './lib.mjs';
+import { assert, test, waitFor } from './harness.mjs';
+import { DIST, E2E_DIR, ROOT, startServer } from './lib.mjs';
 
 const run = promisify(execFile);
 const MKDOCS = process.env.AP_MKDOCS ?? 'mkdocs';
@@ -48,8 +49,7 @@ function canvasBackground(selector) {
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
 }
 
-export default function registerRealHostTests({ test, assert, AssertionError }) {
-  const waitFor = makeWaitFor(AssertionError);
+export default function registerRealHostTests() {
   const started = (page, id) =>
     waitFor(page, (i) => (document.getElementById(i)?.value?.step ?? 0) > 2, id, `#${id} did not start training`, 30_000);
 

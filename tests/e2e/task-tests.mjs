@@ -10,14 +10,14 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT, TEST_PAGES, canvasHash, makeWaitFor, startServer, strictCsp } from './lib.mjs';
+import { ROOT, TEST_PAGES, canvasHash, startServer, strictCsp } from './lib.mjs';
+import { assert, test, waitFor } from './harness.mjs';
 
 const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 
 const TEXT_PATH = '/www/data/shakespeare.txt';
 
-export default function registerTaskTests({ test, assert, AssertionError }) {
-  const waitFor = makeWaitFor(AssertionError);
+export default function registerTaskTests() {
   const status = (page) => page.textContent('[data-ap-root] [data-el="status"]');
   const writes = (page) => page.textContent('[data-ap-root] [data-el="writes-text"]');
   /** The live run's `.value`, as a script reads it. */

@@ -10,18 +10,18 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT, TEST_PAGES, clickAnswers, makeWaitFor, startServer, state, timeClickAnswers, timeoutDelays } from './lib.mjs';
+import { ROOT, TEST_PAGES, clickAnswers, startServer, state, timeClickAnswers, timeoutDelays } from './lib.mjs';
+import { assert, AssertionError, test, waitFor } from './harness.mjs';
 
 const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 60_000 })).stdout);
 
 const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
-export default function registerWorkerTests({ test, assert, AssertionError }) {
+export default function registerWorkerTests() {
   const pg = (page, expr) => page.evaluate(`window.ablationPlayground.playground.${expr}`);
   const statusText = (page) => page.locator('main[data-ap-root] [data-el="status"]').textContent();
 
-  const waitFor = makeWaitFor(AssertionError);
 
   test('frames come from a dedicated worker and the page thread does not train', async ({ page, load }) => {
     await page.addInitScript(() => {
