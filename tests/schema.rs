@@ -66,3 +66,27 @@ fn every_parameter_reaches_every_generated_surface() {
         );
     }
 }
+
+/// Each comparison of the list names an `ablate` flag the CLI's docs describe and a field
+/// its report and `.value` carry.
+#[test]
+fn every_comparison_is_a_flag_and_a_field_of_the_docs() {
+    let cli = std::fs::read_to_string(format!("{}/docs/cli.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let embedding =
+        std::fs::read_to_string(format!("{}/docs/embedding.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let help = ablation_playground::view::reference::reference_md();
+    for c in ablation_playground::config::COMPARISONS {
+        assert!(help.contains(&format!("`--{}", c.flag)), "the reference lacks --{}", c.flag);
+        assert!(cli.contains(&format!("\"{}\"", c.field)), "docs/cli.md lacks the report's {}", c.field);
+        assert!(
+            embedding.contains(&format!("`{}`", c.field)),
+            "docs/embedding.md lacks .value's {}",
+            c.field
+        );
+        assert!(
+            embedding.contains(&format!("{}()", c.method)),
+            "docs/embedding.md lacks the method {}()",
+            c.method
+        );
+    }
+}

@@ -10,8 +10,12 @@
 
 import { assets, loadBindings } from './assets.js';
 import { mount, showError, isOff } from './playground.js';
-import { PRESET, STATE_NAMES as STATE } from './schema.js';
+import { COMPARISONS, PRESET, STATE_NAMES as STATE } from './schema.js';
 import { listenForSteps } from './steps.js';
+
+/** What a playground-update event's detail carries: the switches, the readouts, the pins and
+ *  each comparison's field of `.value`. */
+const UPDATE_FIELDS = ['depth', 'residual', 'norm', 'step', 'loss', 'act_std', 'diverged_at', 'pins', ...COMPARISONS.map((c) => c.field)];
 
 class AblationPlayground extends HTMLElement {
   static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay'];
@@ -65,8 +69,7 @@ class AblationPlayground extends HTMLElement {
           },
           onEvent: (type, value) => {
             if (type === 'playground-update') {
-              const { depth, residual, norm, step, loss, act_std, diverged_at, pins, compare, sweep, knockout, depth_width } = value;
-              const detail = { depth, residual, norm, step, loss, act_std, diverged_at, pins, compare, sweep, knockout, depth_width };
+              const detail = Object.fromEntries(UPDATE_FIELDS.map((k) => [k, value[k]]));
               this.dispatchEvent(new CustomEvent(type, { bubbles: true, detail }));
             } else {
               this.dispatchEvent(new Event(type, { bubbles: true }));
@@ -127,25 +130,26 @@ class AblationPlayground extends HTMLElement {
   reset() {
     return this.#command('reset');
   }
-  // The comparisons (docs/using.md, "Comparing"): pin the live run, remove a pin, train all four
-  // combinations, sweep the depths, knock out each layer of the trained stack.
+  // The comparisons (docs/using.md, "Comparing"): pin the live run, remove a pin, and one
+  // method per comparison of the Rust list (schema.js): compare() trains all four combinations,
+  // sweep() the depths, depthWidth() the shapes of one budget, knockout() knocks out each layer
+  // of the trained stack.
   pin() {
     return this.#command('pin');
   }
   unpin(index) {
     return this.#command('unpin', index);
   }
-  compare() {
-    return this.#command('compare');
-  }
-  sweep() {
-    return this.#command('sweep');
-  }
-  depthWidth() {
-    return this.#command('depthWidth');
-  }
-  knockout() {
-    return this.#command('knockout');
+  static {
+    for (const { method } of COMPARISONS) {
+      Object.defineProperty(this.prototype, method, {
+        value() {
+          return this.#command(method);
+        },
+        writable: true,
+        configurable: true,
+      });
+    }
   }
 
   /** A command's promise. Called while the widget is still loading, the command waits for it;

@@ -3,19 +3,19 @@
 // started, play and pause say how it starts (and resolve at once); the others wait for it (a
 // widget that is never shown never starts).
 
-import { showSettings } from './controls.js';
-import { PARAMS, PIN } from './schema.js';
+import { COMPARISONS, PARAMS, PIN } from './schema.js';
 import { CONTROLS, PANELS, isOff } from './template.js';
 
 /** The commands a host can give (element methods, the iframe's messages): each a controller
  *  method that returns a promise; `unpin` takes the pin's index. */
-export const COMMANDS = Object.freeze(['play', 'pause', 'step', 'reset', 'pin', 'unpin', 'compare', 'sweep', 'depthWidth', 'knockout']);
+export const COMMANDS = Object.freeze(['play', 'pause', 'step', 'reset', 'pin', 'unpin', ...COMPARISONS.map((c) => c.method)]);
 
 const DEFAULTS = Object.fromEntries([...PARAMS.map((p) => [p.name, p.default]), [PIN, '']]);
 
 /** The controller of widget `w`, over the widget's own steps (playground.js). */
 export function createController(w, widget) {
-  const { created, markCreated, drawn, want, run, restart, sendPins, startComparison, set, value, present, changed, listOf } = widget;
+  const { created, drawn, want, run, restart, sendPins, startComparison, set, value, changed, listOf } = widget;
+  const { show, setPlaying, showSettings, destroy } = widget;
   /** `command`, at once if the widget has started, else once it has (then its promise). */
   const whenCreated = (command) => (...args) =>
     w.settings ? command(...args) : created.then(() => (w.stopped ? undefined : command(...args)));
@@ -81,30 +81,27 @@ export function createController(w, widget) {
     },
     /** Shows only the given controls and panels (Sets of names; null shows all). */
     show({ controls = w.shown.controls, panels = w.shown.panels } = {}) {
-      w.shown = { controls, panels };
-      present();
-      showSettings(w);
-      changed();
+      show({ controls, panels });
     },
     play() {
-      w.playing = true;
+      setPlaying(true);
       // one state for both: the run continued and playing (run() then has nothing to send)
       if (w.view?.finished) want({ extensions: w.live.extensions + 1, playing: w.visible });
       run();
-      showSettings(w);
+      showSettings();
       return drawn();
     },
     pause() {
-      w.playing = false;
+      setPlaying(false);
       run();
-      showSettings(w);
+      showSettings();
       return drawn();
     },
     step: whenCreated(() => {
-      w.playing = false;
+      setPlaying(false);
       want({ playing: false, steps: w.live.steps + 1 });
       run();
-      showSettings(w);
+      showSettings();
       return drawn();
     }),
     reset: whenCreated(() => {
@@ -137,26 +134,15 @@ export function createController(w, widget) {
       w.options.onParam?.('pin', w.settings.get('pin'));
       return drawn();
     }),
-    compare: whenCreated(() => startComparison('compare')),
-    sweep: whenCreated(() => startComparison('sweep')),
-    depthWidth: whenCreated(() => startComparison('depth-width')),
-    knockout: whenCreated(() => startComparison('knockout')),
+    // each comparison's method: compare, sweep, depthWidth, knockout
+    ...Object.fromEntries(COMPARISONS.map((c) => [c.method, whenCreated(() => startComparison(c.panel))])),
     /** The link that reproduces this state on the playground page. */
     link() {
       const url = new URL(w.options.linkBase ?? location.href);
       url.search = w.settings ? w.settings.query() : '';
       return url.href;
     },
-    destroy() {
-      w.stopped = true;
-      // nothing more will be drawn: every promise still waiting resolves, commands waiting
-      // for the start are dropped
-      for (const [, resolve] of w.waiting.splice(0)) resolve();
-      markCreated();
-      w.driver?.stop();
-      w.pool?.stop();
-      w.disconnect();
-    },
+    destroy,
   };
   return controller;
 }

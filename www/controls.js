@@ -76,10 +76,12 @@ export function listOf(what, text, allowed, notice) {
   return known.length ? new Set(known) : null;
 }
 
-/** Every control shows `settings` (after a change, a bad value, on load). */
+/** Every control shows the widget's settings (after a change, a bad value, on load). Returns
+ *  whether the task is a sequence task ("The model writes" then has something to show), for
+ *  playground.js, which owns the widget's state. */
 export function showSettings(w) {
   const { el, settings, controls } = w;
-  if (!settings) return;
+  if (!settings) return w.sequenceTask;
   const depth = settings.get('depth');
   el('depth').value = depth;
   el('depth').setAttribute('aria-valuetext', `${depth} layers`);
@@ -91,14 +93,9 @@ export function showSettings(w) {
   if (norm !== 'off') for (const r of controls.radios) r.checked = r.value === norm;
   for (const input of controls.params) input.value = settings.get(input.dataset.param);
   el('task').value = settings.get('task');
-  // "The model writes" belongs to the sequence tasks
-  const sequenceTask = settings.get('task') !== 'teacher';
-  if (w.sequenceTask !== sequenceTask) {
-    w.sequenceTask = sequenceTask;
-    w.present?.();
-  }
   el('preset').value = settings.get('preset');
   el('play').textContent = w.playing ? 'Pause' : 'Play';
+  return settings.get('task') !== 'teacher';
 }
 
 /** The reader's changes: `set(name, value)` (the Task menu: `chooseTask(task)`, which applies

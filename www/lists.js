@@ -2,24 +2,24 @@
 // list. Both take text the core wrote (table cells, pin labels) and rebuild only when it
 // changes, so a reader's keyboard focus on a Remove button stays put between frames.
 
-/** A table filled row by row from `columns`-wide rows of cells, the first row its header. */
-export function tableWriter(table, columns) {
+/** A table filled from rows of cells (arrays of text), the first row its header. */
+export function tableWriter(table) {
   let shown = '';
-  return (cells) => {
-    const text = cells.join('\u0001');
+  return (rows) => {
+    const text = rows.map((row) => row.join('\u0001')).join('\u0002');
     if (text === shown) return;
     shown = text;
     table.replaceChildren();
-    for (let r = 0; r < cells.length / columns; r++) {
+    rows.forEach((row, r) => {
       const tr = document.createElement('tr');
-      for (let c = 0; c < columns; c++) {
+      for (const text of row) {
         const cell = document.createElement(r === 0 ? 'th' : 'td');
         if (r === 0) cell.scope = 'col';
-        cell.textContent = cells[r * columns + c];
+        cell.textContent = text;
         tr.append(cell);
       }
       (r === 0 ? table.createTHead() : table.tBodies[0] ?? table.createTBody()).append(tr);
-    }
+    });
   };
 }
 

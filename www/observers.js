@@ -54,14 +54,14 @@ export function watchSurroundings(w, { changed, visibility }) {
   document.addEventListener('transitionend', settled, true);
   // the element follows its host's colours unless the host sets --ap-* (theme.js)
   const follow = w.options.followHost;
-  w.theme = follow
+  const theme = follow
     ? followHost(w.bindings, follow.host, root, follow.probe, () => {
         w.renderer.forgetColours();
         changed();
       })
     : null;
-  return () => {
-    w.theme?.stop();
+  const stop = () => {
+    theme?.stop();
     io.disconnect();
     ancestors.disconnect();
     document.removeEventListener('transitionend', settled, true);
@@ -69,4 +69,5 @@ export function watchSurroundings(w, { changed, visibility }) {
     w.renderer.dark.removeEventListener('change', changed);
     density.removeEventListener('change', densityChanged);
   };
+  return { theme, stop };
 }

@@ -1,5 +1,6 @@
-// One playground widget: its state, in one object with named fields, and the wiring between
-// its parts. The reader's settings live in a wasm `Settings` handle on this thread; the live run
+// One playground widget: its state, in one object with named fields that only this file
+// writes, and the wiring between its parts (the controller, the renderer, the controls and the
+// observers read what they need and ask for changes through the functions they are given). The reader's settings live in a wasm `Settings` handle on this thread; the live run
 // trains in a Web Worker of its own (driver.js) that reconciles to the desired state this file
 // sends and answers with frames; the comparisons run as jobs in a pool of other workers
 // (pool.js); a wasm `View` draws each frame and gives its words (render.js). Used by the page
@@ -7,13 +8,14 @@
 // comes from Rust.
 
 import { trusted } from './assets.js';
-import { bindControls, buildMore, listOf, showSettings } from './controls.js';
+import { bindControls, buildMore, listOf, showSettings as showControls } from './controls.js';
 import { createController } from './controller.js';
 import { startDriver } from './driver.js';
 import { noticeBoard } from './notices.js';
 import { watchSurroundings } from './observers.js';
 import { createPool } from './pool.js';
 import { initialState } from './protocol.js';
+import { COMPARISONS } from './schema.js';
 import { createRenderer } from './render.js';
 import { CONTROLS, COMPARISON_PANELS, PANELS, STARTS, TASK_PANELS, TEMPLATE } from './template.js';
 
@@ -48,7 +50,7 @@ export function mount(root, bindings, options = {}) {
   el('controls').addEventListener('submit', (e) => e.preventDefault());
   const notice = noticeBoard(el('notice'));
 
-  /** The widget's whole state. */
+  /** The widget's whole state: written here only. */
   const w = {
     root,
     el,
@@ -58,7 +60,7 @@ export function mount(root, bindings, options = {}) {
     controls: buildMore(root),
     shown: { controls: listOf('controls', controls, CONTROLS, notice), panels: listOf('panels', panels, PANELS, notice) },
     /** Which comparison panels have something to show. */
-    started: { compare: false, sweep: false, 'depth-width': false, knockout: false },
+    started: Object.fromEntries(COMPARISON_PANELS.map((name) => [name, false])),
     // made when the widget first comes near the viewport
     settings: null,
     view: null,
@@ -103,8 +105,28 @@ export function mount(root, bindings, options = {}) {
           : (COMPARISON_PANELS.includes(name) && !w.started[name]) || (TASK_PANELS.includes(name) && !w.sequenceTask);
     }
   }
-  w.present = present;
   present();
+
+  /** Every control shows the settings; the task panels follow a change of task. */
+  function showSettings() {
+    const sequenceTask = showControls(w);
+    if (w.sequenceTask !== sequenceTask) {
+      w.sequenceTask = sequenceTask;
+      present();
+    }
+  }
+
+  /** Shows only the given controls and panels (Sets of names; null shows all). */
+  function show(shown) {
+    w.shown = shown;
+    present();
+    showSettings();
+    changed();
+  }
+
+  function setPlaying(playing) {
+    w.playing = playing;
+  }
 
   let markCreated;
   /** Resolves once the widget has started (when it first comes near the viewport). */
@@ -190,8 +212,8 @@ export function mount(root, bindings, options = {}) {
     status();
     if (w.settings.pinCount > 0) sendPins();
     // a lesson that shows only a comparison panel shows it filling in, as it would a run
-    if (w.playing) for (const name of ['compare', 'sweep', 'depth-width']) if (w.shown.panels?.has(name)) startComparison(name);
-    showSettings(w);
+    if (w.playing) for (const c of COMPARISONS) if (c.viewStart && w.shown.panels?.has(c.panel)) startComparison(c.panel);
+    showSettings();
     markCreated();
   }
 
@@ -211,12 +233,14 @@ export function mount(root, bindings, options = {}) {
     changed();
   }
 
-  /** Starts a comparison: 'compare' (All four), 'sweep' or 'knockout'. */
+  /** Starts the comparison of panel `name` (schema.js's COMPARISONS): its jobs in the pool, or
+   *  the knockout through the live worker, which holds the stack it measures. */
   function startComparison(name) {
     w.started[name] = true;
-    if (name === 'knockout') want({ knockouts: w.live.knockouts + 1 });
+    const { viewStart } = COMPARISONS.find((c) => c.panel === name);
+    if (!viewStart) want({ knockouts: w.live.knockouts + 1 });
     else {
-      w.view[{ compare: 'startCompare', sweep: 'startSweep', 'depth-width': 'startDepthWidth' }[name]](w.settings);
+      w.view[viewStart](w.settings);
       w.pool.sync(w.view);
     }
     present();
@@ -243,9 +267,26 @@ export function mount(root, bindings, options = {}) {
     wake();
   }
 
-  /** Sets a parameter; `lenient` replaces a bad value by the nearest valid one, with a notice.
-   *  Every parameter that changed, the one named or others (a preset, a corrected value), is
-   *  reported through onParam, so that attributes and the address bar follow the state. */
+  /** Changes the settings by `change(settings)`, which returns the names it changed (or
+   *  throws: a notice). Every parameter that changed, the one named or others (a preset, a
+   *  task's defaults, a corrected value), is reported through onParam, so that attributes and
+   *  the address bar follow the state; a model parameter restarts the run, the pins go to the
+   *  comparisons. */
+  function apply(change) {
+    let names = [];
+    try {
+      names = change(w.settings);
+    } catch (e) {
+      notice([e.message ?? String(e)]);
+    }
+    notice(w.settings.takeNotices());
+    showSettings();
+    for (const n of names) onParam(n, w.settings.get(n));
+    if (names.some((n) => n !== 'pin')) restart();
+    if (names.includes('pin')) sendPins();
+  }
+
+  /** Sets a parameter; `lenient` replaces a bad value by the nearest valid one, with a notice. */
   function set(name, text, { lenient = false } = {}) {
     if (!w.settings) {
       // the last value given wins (several pin= given at once still make one list)
@@ -253,32 +294,13 @@ export function mount(root, bindings, options = {}) {
       w.pending.push([name, text]);
       return;
     }
-    let names = [];
-    try {
-      names = lenient ? w.settings.setLeniently(name, String(text)) : w.settings.set(name, String(text));
-    } catch (e) {
-      notice([e.message ?? String(e)]);
-    }
-    notice(w.settings.takeNotices());
-    showSettings(w);
-    for (const n of names) onParam(n, w.settings.get(n));
-    if (names.some((n) => n !== 'pin')) restart();
-    if (names.includes('pin')) sendPins();
+    apply((s) => (lenient ? s.setLeniently(name, String(text)) : s.set(name, String(text))));
   }
 
   /** Chooses a task with its defaults, as the Task menu does (a bad name gets a notice). */
   function chooseTask(task) {
     if (!w.settings) return set('task', task);
-    let names = [];
-    try {
-      names = w.settings.chooseTask(String(task));
-    } catch (e) {
-      notice([e.message ?? String(e)]);
-    }
-    notice(w.settings.takeNotices());
-    showSettings(w);
-    for (const n of names) onParam(n, w.settings.get(n));
-    if (names.length) restart();
+    apply((s) => s.chooseTask(String(task)));
   }
 
   /** The state and readouts: the settings now, the readouts of the last frame drawn. */
@@ -322,7 +344,7 @@ export function mount(root, bindings, options = {}) {
           if (w.playing && view.generation === w.live.generation && (view.finished || view.divergedAt !== undefined)) {
             w.playing = false;
             run();
-            showSettings(w);
+            showSettings();
             w.updateDue = 0;
           }
         }
@@ -359,8 +381,21 @@ export function mount(root, bindings, options = {}) {
   }
 
   const emit = (type) => onEvent(type, value());
+  /** Nothing more will be drawn: every promise still waiting resolves, commands waiting for
+   *  the start are dropped. */
+  function destroy() {
+    w.stopped = true;
+    for (const [, resolve] of w.waiting.splice(0)) resolve();
+    markCreated();
+    w.driver?.stop();
+    w.pool?.stop();
+    clearTimeout(w.updateTimer);
+    surroundings.stop();
+  }
+
   const controller = createController(w, {
-    created, markCreated, drawn, want, run, restart, sendPins, startComparison, set, value, present, changed, listOf,
+    created, drawn, want, run, restart, sendPins, startComparison, set, value, changed, listOf,
+    show, setPlaying, showSettings, destroy,
   });
   w.renderer = createRenderer(w, {
     onRemovePin(i) {
@@ -373,7 +408,7 @@ export function mount(root, bindings, options = {}) {
   bindControls(w, { set, chooseTask, emit });
   wireButtons(w, controller);
 
-  const stopWatching = watchSurroundings(w, {
+  const surroundings = watchSurroundings(w, {
     changed,
     visibility(near) {
       w.visible = near;
@@ -382,10 +417,7 @@ export function mount(root, bindings, options = {}) {
       if (w.visible) changed();
     },
   });
-  w.disconnect = () => {
-    clearTimeout(w.updateTimer);
-    stopWatching();
-  };
+  w.theme = surroundings.theme;
   return controller;
 }
 

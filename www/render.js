@@ -23,13 +23,13 @@ function sizeCanvas(canvas) {
 const FOLD_ROWS = 12;
 function foldedTable(details, write) {
   let filled = false;
-  return (cells, columns) => {
-    write(cells);
-    details.hidden = cells.length === 0;
-    if (cells.length === 0) filled = false;
+  return (rows) => {
+    write(rows);
+    details.hidden = rows.length === 0;
+    if (rows.length === 0) filled = false;
     else if (!filled) {
       filled = true;
-      details.open = cells.length / columns - 1 <= FOLD_ROWS;
+      details.open = rows.length - 1 <= FOLD_ROWS;
     }
   };
 }
@@ -51,29 +51,25 @@ export function createRenderer(w, { onRemovePin }) {
     return palette.text;
   }
   // the tables, from the core's words (no numbers formatted here), rows of cells
-  const flat = (rows) => [rows.flat(), rows[0]?.length ?? 1];
-  const writeCompareTable = tableWriter(el('compare-table'), 5);
-  const compareReadout = { details: el('compare-readout-details'), write: null, columns: 0 };
+  // each table as the core's rows of cells, the header first, as wide as the core makes them
+  const writeCompareTable = tableWriter(el('compare-table'));
+  const writeCompareReadout = foldedTable(el('compare-readout-details'), tableWriter(el('compare-readout')));
   // the sweep's and the knockout's numbers, folded away when long (the reader opens them)
-  const writeSweepTable = foldedTable(el('sweep-details'), tableWriter(el('sweep-table'), 5));
-  const writeDepthWidthTable = foldedTable(el('depth-width-details'), tableWriter(el('depth-width-table'), 5));
-  const writeKnockoutTable = foldedTable(el('knockout-details'), tableWriter(el('knockout-table'), 3));
+  const writeSweepTable = foldedTable(el('sweep-details'), tableWriter(el('sweep-table')));
+  const writeDepthWidthTable = foldedTable(el('depth-width-details'), tableWriter(el('depth-width-table')));
+  const writeKnockoutTable = foldedTable(el('knockout-details'), tableWriter(el('knockout-table')));
   const writePins = pinListWriter(el('pins'), onRemovePin);
   /** "The model writes": the core's parts as spans; a wrong symbol is marked by colour and
    *  by a ✗ (CSS), and named for a screen reader. */
   let written = null;
-  function writeWriting() {
-    const { view } = w;
-    const heading = view.writingHeading;
+  function writeWriting({ heading, parts }) {
     if (el('writes-heading').textContent !== heading) el('writes-heading').textContent = heading;
-    const parts = view.writingParts();
-    const key = parts.join('\u0000');
+    const key = parts.flat().join('\u0000');
     if (key === written) return;
     written = key;
     const out = el('writes-text');
     out.replaceChildren();
-    for (let i = 0; i < parts.length; i += 2) {
-      const [kind, text] = [parts[i], parts[i + 1]];
+    for (const [kind, text] of parts) {
       if (kind === 'wrote') out.append(text);
       else {
         const span = document.createElement(kind === 'wrong' ? 'mark' : 'span');
@@ -85,22 +81,22 @@ export function createRenderer(w, { onRemovePin }) {
     }
   }
 
-  /** Texts beside the live one, from the View's pairs of strings (a name, then its text):
-   *  each as a figure, captioned "… writes", in the element `name`. */
+  /** Texts beside the live one, from the core's pairs (a name and its text): each as a
+   *  figure, captioned "… writes", in the element `name`. */
   const shownPairs = {};
-  function writePairs(name, parts) {
-    const key = parts.join('\u0000');
+  function writePairs(name, pairs) {
+    const key = pairs.flat().join('\u0000');
     if (key === shownPairs[name]) return;
     shownPairs[name] = key;
     const out = el(name);
     out.replaceChildren();
-    for (let i = 0; i < parts.length; i += 2) {
+    for (const [label, written] of pairs) {
       const figure = document.createElement('figure');
       const caption = document.createElement('figcaption');
-      caption.textContent = `${parts[i]} writes`;
+      caption.textContent = `${label} writes`;
       const text = document.createElement('pre');
       text.className = 'ap-writes-text';
-      text.textContent = parts[i + 1];
+      text.textContent = written;
       figure.append(caption, text);
       out.append(figure);
     }
@@ -131,6 +127,8 @@ export function createRenderer(w, { onRemovePin }) {
   // The attention maps are drawn at most every ATTENTION_EVERY_MS: one drawing waits for the
   // rest of that time, so the last state always shows.
   const attention = { at: -Infinity, timer: 0 };
+  /** Every panel's record of the frame drawn last (View.panels()): what `write` says. */
+  let record = null;
   function drawPanel(name, isDark, c) {
     const canvas = canvasOf(name);
     if (!canvas || canvas.closest('[hidden]')) return;
@@ -150,8 +148,8 @@ export function createRenderer(w, { onRemovePin }) {
       const { view } = w;
       const [isDark, c] = [w.theme?.dark ?? dark.matches, colours(now)];
       // every panel's record, read once a frame: the drawing and the words that follow it
-      w.record = JSON.parse(view.panels());
-      const { panels } = w.record;
+      record = JSON.parse(view.panels());
+      const { panels } = record;
       for (const [name, { shows, ready }] of Object.entries(panels)) {
         if (!(shows === 'live' ? stale.live : stale.comparisons) || !ready) continue;
         if (name !== 'attention') drawPanel(name, isDark, c);
@@ -170,7 +168,7 @@ export function createRenderer(w, { onRemovePin }) {
     },
     /** Every word on screen, from the same frame as the charts. */
     write() {
-      const record = w.record ?? JSON.parse(w.view.panels());
+      record ??= JSON.parse(w.view.panels());
       el('status').textContent = record.status;
       el('caption').textContent = record.caption;
       for (const [name, { summary }] of Object.entries(record.panels)) {
@@ -180,22 +178,17 @@ export function createRenderer(w, { onRemovePin }) {
         canvasOf(name)?.setAttribute('aria-label', summary);
       }
       const { compare, sweep, knockout, attention: heads } = record.panels;
-      writeCompareTable(compare.table.flat());
-      const [cells, columns] = flat(compare.readout);
-      if (columns !== compareReadout.columns) {
-        compareReadout.columns = columns;
-        compareReadout.write = foldedTable(compareReadout.details, tableWriter(el('compare-readout'), columns));
-      }
-      compareReadout.write(cells, columns);
-      writeSweepTable(...flat(sweep.table));
-      writeDepthWidthTable(...flat(record.panels['depth-width'].table));
-      writeKnockoutTable(...flat(knockout.table));
+      writeCompareTable(compare.table);
+      writeCompareReadout(compare.readout);
+      writeSweepTable(sweep.table);
+      writeDepthWidthTable(record.panels['depth-width'].table);
+      writeKnockoutTable(knockout.table);
       writeLayerMenu(heads);
       writeHeads(heads.heads);
-      writePins(w.view.pinLabels());
-      writeWriting();
-      writePairs('compare-writes', w.view.compareWritings());
-      writePairs('pin-writes', w.view.pinWritings());
+      writePins(record.pins);
+      writeWriting(record.writes);
+      writePairs('compare-writes', record.writes.compare);
+      writePairs('pin-writes', record.writes.pins);
     },
   };
 }

@@ -41,6 +41,15 @@ export const PIN = 'pin';
 export const MAX_PINS = 3;
 export const MAX_PIN_STEPS = 100000;
 
+/** The comparisons: each one's panel, the element's method that starts it, the wasm View's
+ *  method that starts its jobs (none: the live worker starts it), its field in .value. */
+export const COMPARISONS = Object.freeze([
+  Object.freeze({ panel: 'compare', method: 'compare', viewStart: 'startCompare', field: 'compare' }),
+  Object.freeze({ panel: 'sweep', method: 'sweep', viewStart: 'startSweep', field: 'sweep' }),
+  Object.freeze({ panel: 'depth-width', method: 'depthWidth', viewStart: 'startDepthWidth', field: 'depth_width' }),
+  Object.freeze({ panel: 'knockout', method: 'knockout', viewStart: '', field: 'knockout' }),
+]);
+
 /** Every name the state takes, as attributes and messages do: the preset first (it sets
  *  every parameter, and the others then adjust it), the parameters, then the pins. */
 export const STATE_NAMES = Object.freeze([PRESET, ...PARAMS.map((p) => p.name), PIN]);

@@ -18,11 +18,13 @@
 // up brings an earlier step's state back; a click does not apply it. A lesson without the
 // attribute keeps steps that wait for their button.
 
+import { COMPARISONS } from './schema.js';
+
 /** The attribute that makes an element a lesson step: the id of the playground it drives. */
 export const STEP = 'data-ablation-playground';
 /** data-when's value for a step that applies when scrolled into view. */
 const VISIBLE = 'visible';
-const CALLS = new Set(['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'depthWidth', 'knockout']);
+const CALLS = new Set(['play', 'pause', 'step', 'reset', 'pin', ...COMPARISONS.map((c) => c.method)]);
 const listening = new WeakSet();
 
 /** Handles the lesson steps of `doc` from now on (once per document). */

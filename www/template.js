@@ -1,6 +1,8 @@
 // The widget's markup, the names of its controls and panels, and the error box that replaces
 // a widget that could not start. The More panel's parameters are added from the schema
-// (controls.js).
+// (controls.js); the comparisons' names from the Rust list (schema.js).
+
+import { COMPARISONS } from './schema.js';
 
 /** Every control and panel, by the names used in `controls=` and `panels=`. */
 export const CONTROLS = Object.freeze(['depth', 'residual', 'norm', 'placement', 'task', 'play', 'more', 'copy', 'compare']);
@@ -8,9 +10,9 @@ export const PANELS = Object.freeze(['histogram', 'loss', 'depth', 'readout', 'a
 /** Panels shown only on a sequence task (unless `panels=` names them). */
 export const TASK_PANELS = Object.freeze(['writes', 'attention']);
 /** The comparison panels: shown once started, or whenever `panels=` names them. */
-export const COMPARISON_PANELS = Object.freeze(['compare', 'sweep', 'depth-width', 'knockout']);
+export const COMPARISON_PANELS = Object.freeze(COMPARISONS.map((c) => c.panel));
 /** The controller's method that starts each comparison panel's runs. */
-export const STARTS = Object.freeze({ compare: 'compare', sweep: 'sweep', 'depth-width': 'depthWidth', knockout: 'knockout' });
+export const STARTS = Object.freeze(Object.fromEntries(COMPARISONS.map((c) => [c.panel, c.method])));
 
 /** Whether a presentation flag (`autoplay`, `embed`) says no: off, false, 0 or no, any case. */
 export const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(String(v).trim().toLowerCase());

@@ -19,12 +19,12 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from ._params import PARAMS, PRESETS, RANGES
+from ._params import COMPARISONS, PARAMS, PRESETS, RANGES
 
 __all__ = ["Playground", "PARAMS", "PRESETS"]
 __version__ = "0.1.0"
 
-METHODS = ("play", "pause", "step", "reset", "pin", "compare", "sweep", "depth_width", "knockout")
+METHODS = ("play", "pause", "step", "reset", "pin", *COMPARISONS)
 
 
 class _Checked:

@@ -41,3 +41,6 @@ RANGES = {
 }
 
 PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal",)
+
+# The comparisons' methods, each a message to the front end.
+COMPARISONS = ("compare", "sweep", "depth_width", "knockout",)

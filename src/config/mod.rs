@@ -3,6 +3,7 @@
 
 mod choice;
 mod codec;
+mod comparisons;
 mod pins;
 mod presets;
 mod query;
@@ -13,6 +14,7 @@ mod table;
 
 pub use choice::{Choice, Options, Words, ON_OFF};
 pub(crate) use codec::{read_pins, write_pins};
+pub use comparisons::{ComparisonSpec, COMPARISONS};
 pub use pins::*;
 pub use presets::*;
 pub use query::*;

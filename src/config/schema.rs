@@ -3,6 +3,7 @@
 //! message checks use, so that the page never types the list again. `tests/schema.rs` fails
 //! when the file in the repository differs from what this writes (`scripts/schema.sh` rewrites it).
 
+use super::comparisons::COMPARISONS;
 use super::pins::{MAX_PINS, MAX_PIN_STEPS, PIN};
 use super::presets::{PRESET, PRESETS};
 use super::table::{format_float, Kind, PARAMS};
@@ -65,6 +66,19 @@ pub fn schema_js() -> String {
     s += "]);\n\n";
     s += &format!("export const PRESET = {};\nexport const PIN = {};\n", js(PRESET), js(PIN));
     s += &format!("export const MAX_PINS = {MAX_PINS};\nexport const MAX_PIN_STEPS = {MAX_PIN_STEPS};\n\n");
+    s += "/** The comparisons: each one's panel, the element's method that starts it, the wasm View's\n";
+    s += " *  method that starts its jobs (none: the live worker starts it), its field in .value. */\n";
+    s += "export const COMPARISONS = Object.freeze([\n";
+    for c in COMPARISONS {
+        s += &format!(
+            "  Object.freeze({{ panel: {}, method: {}, viewStart: {}, field: {} }}),\n",
+            js(c.panel),
+            js(c.method),
+            js(c.view_start),
+            js(c.field)
+        );
+    }
+    s += "]);\n\n";
     s += "/** Every name the state takes, as attributes and messages do: the preset first (it sets\n";
     s += " *  every parameter, and the others then adjust it), the parameters, then the pins. */\n";
     s += "export const STATE_NAMES = Object.freeze([PRESET, ...PARAMS.map((p) => p.name), PIN]);\n";
@@ -129,6 +143,11 @@ pub fn schema_py() -> String {
     }
     s += "}\n\n";
     s += &format!("PRESETS = ({},)\n", PRESETS.iter().map(|p| py(p.name)).collect::<Vec<_>>().join(", "));
+    s += "\n# The comparisons' methods, each a message to the front end.\n";
+    s += &format!(
+        "COMPARISONS = ({},)\n",
+        COMPARISONS.iter().map(|c| py(c.python)).collect::<Vec<_>>().join(", ")
+    );
     s
 }
 

@@ -69,7 +69,43 @@ pub fn compare_readout_table(c: &CompareState) -> Vec<Vec<String>> {
     rows
 }
 
-/// The record of every panel, from the frame on screen and the comparisons.
+/// Pairs of text as JSON: `[[a, b], …]`.
+fn pairs_json(pairs: impl IntoIterator<Item = (String, String)>) -> Json {
+    Json::Arr(pairs.into_iter().map(|(a, b)| Json::Arr(vec![Json::Str(a), Json::Str(b)])).collect())
+}
+
+/// The pins' labels against the live run ("pinned: Residual OFF · step 500"), a failed one's
+/// with its reason.
+fn pin_labels(pins: &[PinState], live: &Config) -> Vec<String> {
+    let label = |p: &PinState| {
+        let label = words::pin_label(&p.pin.config, live);
+        match &p.failed {
+            Some(why) => format!("{label} (failed: {why})"),
+            None => label,
+        }
+    };
+    pins.iter().map(label).collect()
+}
+
+/// "The model writes": its heading (empty on the teacher task), what the live run wrote as
+/// `[kind, text]` parts (`given`, `wrote` or `wrong`), and what each pin and each combination
+/// of All four wrote, as `[label, text]`.
+fn writes_json(frame: Option<&Frame>, shown: &ComparisonsState, live: &Config) -> Json {
+    let parts = frame
+        .and_then(|f| f.writing.as_ref())
+        .map_or_else(Vec::new, words::writing_parts)
+        .into_iter()
+        .map(|(kind, text)| (kind.to_string(), text));
+    Json::Obj(vec![
+        ("heading", Json::Str(frame.map_or_else(String::new, words::writing_heading))),
+        ("parts", pairs_json(parts)),
+        ("pins", pairs_json(words::pin_writings(&shown.pins, live))),
+        ("compare", pairs_json(shown.compare.as_ref().map_or_else(Vec::new, words::compare_writings))),
+    ])
+}
+
+/// The record of every panel, from the frame on screen and the comparisons: each panel's
+/// words, the status line and caption, the pins' labels and what the stacks write.
 pub fn panels_json(frame: Option<&Frame>, shown: &ComparisonsState) -> Json {
     let text = |f: fn(&Frame) -> String| frame.map_or_else(String::new, f);
     let pins = &shown.pins;
@@ -157,9 +193,12 @@ pub fn panels_json(frame: Option<&Frame>, shown: &ComparisonsState) -> Json {
             ),
         ),
     ];
+    let live_config = frame.map(|f| f.config.clone()).unwrap_or_default();
     Json::Obj(vec![
         ("status", Json::Str(text(words::status_line))),
         ("caption", Json::Str(text(words::caption))),
         ("panels", Json::Obj(live.into_iter().chain(comparisons).collect())),
+        ("pins", Json::Arr(pin_labels(pins, &live_config).into_iter().map(Json::Str).collect())),
+        ("writes", writes_json(frame, shown, &live_config)),
     ])
 }

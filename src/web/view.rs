@@ -202,20 +202,6 @@ impl View {
         Ok(if pin { 1 } else { 2 })
     }
 
-    /// The pins' labels, against the live run ("pinned: Residual OFF · step 500").
-    #[wasm_bindgen(js_name = pinLabels)]
-    pub fn pin_labels(&self) -> Vec<String> {
-        let live = self.live_config();
-        let label = |p: &crate::training::comparisons::PinState| {
-            let label = words::pin_label(&p.pin.config, &live);
-            match &p.failed {
-                Some(why) => format!("{label} (failed: {why})"),
-                None => label,
-            }
-        };
-        self.shown.pins.iter().map(label).collect()
-    }
-
     /// The comparisons as JSON (pins, All four, the sweep, the knockout): what `.value` and the
     /// events carry.
     #[wasm_bindgen(js_name = comparisonsJson)]
@@ -230,40 +216,9 @@ impl View {
         value_json(&settings.inner, self.frame.as_ref(), &self.shown).to_string()
     }
 
-    /// The heading of "The model writes" (empty on the teacher task, which writes nothing).
-    #[wasm_bindgen(getter, js_name = writingHeading)]
-    pub fn writing_heading(&self) -> String {
-        self.text(words::writing_heading)
-    }
-
-    /// What the model wrote, as pairs of strings: a part's kind (`given`, `wrote` or `wrong`)
-    /// and its text, in order.
-    #[wasm_bindgen(js_name = writingParts)]
-    pub fn writing_parts(&self) -> Vec<String> {
-        let Some(w) = self.frame.as_ref().and_then(|f| f.writing.as_ref()) else { return Vec::new() };
-        words::writing_parts(w).into_iter().flat_map(|(kind, text)| [kind.to_string(), text]).collect()
-    }
-
-    /// What each pinned run wrote at its step, as pairs of strings: its label and its text.
-    #[wasm_bindgen(js_name = pinWritings)]
-    pub fn pin_writings(&self) -> Vec<String> {
-        let live = self.live_config();
-        words::pin_writings(&self.shown.pins, &live)
-            .into_iter()
-            .flat_map(|(label, text)| [label, text])
-            .collect()
-    }
-
-    /// What each combination of All four writes once trained, as pairs of strings: its name
-    /// and its text (none on the teacher task).
-    #[wasm_bindgen(js_name = compareWritings)]
-    pub fn compare_writings(&self) -> Vec<String> {
-        let Some(c) = &self.shown.compare else { return Vec::new() };
-        words::compare_writings(c).into_iter().flat_map(|(name, text)| [name, text]).collect()
-    }
-
     /// Every panel's words as one named record (JSON): `{ status, caption, panels: { name:
-    /// { shows, ready, summary, … } } }` (`view::panels`).
+    /// { shows, ready, summary, … } }, pins: [label, …], writes: { heading, parts, pins,
+    /// compare } }` (`view::panels`).
     pub fn panels(&self) -> String {
         panels_json(self.frame.as_ref(), &self.shown).to_string()
     }
