@@ -339,7 +339,12 @@ const TI: usize = 4;
 #[cfg(target_arch = "wasm32")]
 const TI: usize = 2;
 const TJ: usize = 2;
-pub(super) const LANES: usize = 8;
+const LANES: usize = 8;
+#[cfg(any(
+    all(target_arch = "x86_64", target_feature = "avx2"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+const _: () = assert!(LANES == super::matmul_simd::LANES, "the SIMD blocks sum as many lanes");
 
 /// The TI×TJ block of `c = aᵀ b` at row i, column j, as described at `gemm_tn`, from term
 /// `from` (a multiple of `LANES`) on.

@@ -7,7 +7,9 @@
 //! kernels change only which sums sit in which register, never what is added to what, so
 //! they give the generic `dots`' bits (`matmul.rs`' tests compare them on every target).
 
-use super::matmul::LANES;
+/// The partial sums of each dot product: `matmul.rs`' `LANES`, which checks that the two agree
+/// (so that this file needs nothing of `matmul.rs`, which calls it).
+pub(super) const LANES: usize = 8;
 
 /// Rows `0..rows` of `gemm_tn`'s strip at column j natively, by 4×2 blocks with AVX intrinsics
 /// (`dots_4x2_avx`, then `finish_4x2_avx`), four blocks at a time: the four blocks' loops first,
