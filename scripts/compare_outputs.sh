@@ -24,6 +24,7 @@ cases=(
   "sandwich-rms|--depth 8 --norm sandwich --norm-kind rmsnorm --steps 150"
   "deepnorm-block|--depth 6 --norm deepnorm --sublayer block --steps 100"
   "explode|--preset explode --steps 200"
+  "text-diverges|--preset text --depth 4 --steps 150 --lr 2 --optimizer sgd --warmup 0"
   "vanishing|--preset gradient-experiment --steps 200"
   "break-heal|--preset break-and-heal --norm pre --residual on --steps 200"
   "text-attention|--preset text --depth 4 --steps 150 --attention --knockout"

@@ -269,7 +269,7 @@ fn the_comparisons_train_as_long_as_each_task_needs() {
 /// others go on: nothing waits for it.
 #[test]
 fn a_failed_job_is_said_once_and_the_others_go_on() {
-    use ablation_playground::view::words::compare_table;
+    use ablation_playground::view::panels::compare::compare_table;
     let config = small(3);
     let mut comparisons = Comparisons::default();
     comparisons.start_compare(&config);
@@ -291,7 +291,7 @@ fn a_failed_job_is_said_once_and_the_others_go_on() {
         state.failures
     );
     let table = compare_table(c);
-    assert_eq!(table[1][3], "failed: out of memory");
+    assert_eq!(table.rows[0][3], "failed: out of memory");
     // a failure of a replaced comparison is dropped
     comparisons.start_compare(&config);
     assert!(!comparisons.fail(first, "late"));

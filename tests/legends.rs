@@ -11,7 +11,7 @@ use ablation_playground::training::loss_history::LossHistory;
 use ablation_playground::training::report::run;
 use ablation_playground::training::sweep::sweep;
 use ablation_playground::view::charts::{self, depth::DepthCurves, loss::HeldOut, Pinned, Theme};
-use ablation_playground::view::figures;
+use ablation_playground::view::panels::{compare, sweep};
 use plotters::prelude::*;
 
 /// (width, height, scale): a desktop panel, and a phone's at three device pixels a CSS pixel.
@@ -163,10 +163,9 @@ fn no_legend_covers_all_fours_or_the_sweeps_data() {
         let series = sweep(&config, &[1, 4, 12, 48], 100).unwrap();
         for (w, h, scale) in SIZES {
             let theme = Theme::light(scale);
-            let svg =
-                svg_of((w, h), |a| figures::draw_compare(a, four.iter().map(|o| (o, false)), 200, &theme));
+            let svg = svg_of((w, h), |a| compare::draw_runs(a, four.iter().map(|o| (o, false)), 200, &theme));
             assert_no_legend_covers_data(&svg, &format!("All four, {what}, {w}×{h}"), &theme);
-            let svg = svg_of((2 * w, h), |a| figures::draw_sweep(a, &[1, 4, 12, 48], &series, 100, &theme));
+            let svg = svg_of((2 * w, h), |a| sweep::draw_series(a, &[1, 4, 12, 48], &series, 100, &theme));
             assert_no_legend_covers_data(&svg, &format!("sweep, {what}, {}×{h}", 2 * w), &theme);
         }
     }
@@ -182,7 +181,7 @@ fn the_cut_axis_keeps_both_on_and_both_off_a_fifth_of_the_plot_apart() {
     let residual_alone = series[2].final_loss.iter().copied().fold(0.0, f64::max);
     assert!(residual_alone > 1e6, "residual alone reaches {residual_alone}: nothing to cut");
     let theme = Theme::light(1.0);
-    let svg = svg_of((1280, 480), |a| figures::draw_sweep(a, &depths, &series, 500, &theme));
+    let svg = svg_of((1280, 480), |a| sweep::draw_series(a, &depths, &series, 500, &theme));
     let hex = |RGBColor(r, g, b): RGBColor| format!("#{r:02X}{g:02X}{b:02X}");
     let colours = [theme.alert, theme.other, theme.init, theme.now].map(hex);
     // the left chart's dots per combination, by colour (the first 8 of each colour)

@@ -90,3 +90,29 @@ fn every_comparison_is_a_flag_and_a_field_of_the_docs() {
         );
     }
 }
+
+/// The markup has a `<figure data-panel>` for every panel the core draws and tells (and one
+/// more, "The model writes", which is words alone), and a swatch for every colour a page may
+/// set: the page reaches each by the name the core gives it.
+#[test]
+fn the_markup_has_every_panel_and_every_colour_of_the_core() {
+    use ablation_playground::view::charts::Theme;
+    use ablation_playground::view::panels::Panel;
+    let template =
+        std::fs::read_to_string(format!("{}/www/template.js", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let in_markup: Vec<&str> =
+        template.split("data-panel=\"").skip(1).filter_map(|rest| rest.split('"').next()).collect();
+    let drawn: Vec<&str> = Panel::ALL.iter().map(|p| p.name()).collect();
+    let mut expected = drawn.clone();
+    expected.push("writes");
+    let mut sorted = in_markup.clone();
+    sorted.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(sorted, expected, "the markup's panels {in_markup:?}, the core's {drawn:?} and writes");
+    for slot in Theme::SLOTS {
+        assert!(template.contains(&format!("data-colour=\"{slot}\"")), "no swatch for the colour {slot:?}");
+    }
+    for panel in Panel::ALL {
+        assert_eq!(Panel::named(panel.name()), Some(panel), "{panel:?}");
+    }
+}

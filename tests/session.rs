@@ -1,12 +1,16 @@
 //! The session behind the page and the frames it sends, natively: what the worker runs is
 //! exactly this code compiled to wasm.
 
+use ablation_playground::training::comparisons::ComparisonsState;
 use ablation_playground::training::frame::{Frame, Shows};
 use ablation_playground::training::loss_history::CAPACITY;
 use ablation_playground::training::report::run;
 use ablation_playground::training::session::Session;
-use ablation_playground::view::charts::Theme;
-use ablation_playground::view::{charts, words};
+use ablation_playground::training::train::Trainer;
+use ablation_playground::view::charts::{self, Theme};
+use ablation_playground::view::figures::svgs;
+use ablation_playground::view::panels::{depth, histogram, loss};
+use ablation_playground::view::words;
 use ablation_playground::{Config, NormPlacement, OptimizerKind, SublayerKind};
 use plotters::prelude::*;
 
@@ -197,11 +201,7 @@ fn long_runs_stay_bounded() {
     assert!(sizes[29] <= sizes[0] * 2, "no growth with the step count: {sizes:?}");
     let f = s.frame();
     assert!(f.finished() && f.step == 60_000);
-    assert!(
-        words::loss_summary(&f).starts_with("Training loss at step 60000"),
-        "{}",
-        words::loss_summary(&f)
-    );
+    assert!(loss::loss_summary(&f).starts_with("Training loss at step 60000"), "{}", loss::loss_summary(&f));
 }
 
 /// A seed or gain change restarts in the old run's buffers (no allocation): after training on
@@ -269,26 +269,24 @@ fn after_a_divergence_the_panels_show_the_last_finite_state_and_say_so() {
     // the titles and summaries say which step they show; the status line keeps the divergence
     let long = format!("step {}, the last finite state; diverged at step {at}", at - 1);
     assert_eq!(words::shown_state(&f).first(), Some(&long));
-    let summary = words::histogram_summary(&f);
+    let summary = histogram::histogram_summary(&f);
     assert!(
         summary.starts_with(&format!("Step {}, the last finite state; diverged at step {at}. ", at - 1)),
         "{summary}"
     );
     assert!(!summary.contains("NaN"), "{summary}");
-    assert!(words::depth_summary(&f).starts_with("Step "), "{}", words::depth_summary(&f));
+    assert!(depth::depth_summary(&f).starts_with("Step "), "{}", depth::depth_summary(&f));
     assert!(words::status_line(&f).ends_with(&format!(" · diverged at step {at}")));
-    let mut svg = String::new();
-    charts::histogram::draw(
-        &SVGBackend::with_string(&mut svg, (640, 480)).into_drawing_area(),
-        &f.histogram,
-        &words::histogram_subject(&f.config),
-        f.act_std(),
-        &words::shown_state(&f),
-        &Theme::light(1.0),
-    )
-    .unwrap();
-    assert!(svg.contains(&long), "the title names the step shown");
-    assert!(svg.contains("<rect"), "bars");
+    // the figures, drawn by the page's panels: the histogram's title names the step shown, and
+    // so do the per-layer panel's and the lens's (shortened to fit)
+    let figures = svgs(Some(&f), &ComparisonsState::default(), false).unwrap();
+    let svg = |name: &str| figures.iter().find(|(n, _)| *n == name).map(|(_, s)| s.clone()).unwrap();
+    assert!(svg("histogram").contains(&long), "the title names the step shown");
+    assert!(svg("histogram").contains("<rect"), "bars");
+    let short = format!("step {}, the last finite state", at - 1);
+    for name in ["depth", "readout"] {
+        assert!(svg(name).contains(&short), "{name}: {}", svg(name));
+    }
     // a restart forgets the divergence
     s.restart(&Config { seed: 2, ..config }, 1);
     assert_eq!((s.frame().shows, s.diverged_at()), (Shows::Now, None));
@@ -324,4 +322,56 @@ fn a_late_divergence_replays_from_the_last_checkpoint_to_the_same_state() {
     while before.train_step() {}
     assert_eq!(s.trainer().weights(), before.trainer().weights(), "the weights of the last finite state");
     assert_eq!(format!("{:?}", f.now), format!("{:?}", before.frame().now), "its probe");
+}
+
+/// On the text task the last finite state is measured as a run stopped there is (SGD at rate 2
+/// diverges at step 16 at depth 4): the same held-out measurements, ending at its step, the
+/// same lens, the same weights, and what it writes comes from those weights; and the trainer
+/// that kept its weights before each update (the CLI's, for its figures) goes back to the
+/// same state with nothing trained again.
+#[test]
+fn a_sequence_tasks_last_finite_state_is_measured_as_a_stopped_run_is() {
+    let text = (ablation_playground::config::find_preset("text").expect("a preset").config)();
+    let config = Config {
+        depth: 4,
+        optimizer: OptimizerKind::Sgd,
+        learning_rate: 2.0,
+        warmup_steps: 0,
+        steps: 150,
+        ..text
+    };
+    let mut s = Session::new(&config);
+    while s.train_step() {}
+    let at = s.diverged_at().expect("SGD at rate 2 diverges");
+    assert!(at > 1, "diverged at step {at}");
+    while s.recovering() {
+        s.recover(3);
+    }
+    let mut before = Session::new(&Config { steps: at - 1, ..config.clone() });
+    while before.train_step() {}
+    let (f, b) = (s.frame(), before.frame());
+    // (as Debug text: the text task's accuracy is NaN, and NaN ≠ NaN)
+    let text = |e: &[_]| format!("{e:?}");
+    assert_eq!(text(&f.evals), text(&b.evals), "the held-out measurements end at the last finite step");
+    assert_eq!(f.evals.last().map(|e| e.step), Some(at - 1));
+    assert_eq!(format!("{:?}", f.now), format!("{:?}", b.now), "its probe and its lens");
+    assert_eq!(s.trainer().weights(), before.trainer().weights());
+    s.write();
+    before.write();
+    assert_eq!(s.frame().writing, before.frame().writing, "it writes with the last finite weights");
+    let mut kept = Trainer::<f32>::new(&config);
+    kept.keep_last_finite();
+    while kept.diverged_at.is_none() {
+        kept.one_step(true);
+    }
+    assert_eq!(kept.back_to_last_finite(), Some(at));
+    assert_eq!((kept.step, kept.diverged_at), (at - 1, None));
+    assert_eq!(text(&kept.evals), text(&b.evals), "its held-out measurements");
+    assert_eq!(kept.weights(), before.trainer().weights(), "its weights");
+    let mut unkept = Trainer::<f32>::new(&config);
+    while unkept.diverged_at.is_none() {
+        unkept.one_step(true);
+    }
+    assert_eq!(unkept.back_to_last_finite(), None, "a trainer that kept nothing cannot go back");
+    assert_eq!(unkept.diverged_at, Some(at), "and stays as it was");
 }

@@ -153,27 +153,39 @@ fn post_norm_reports_unit_std() {
     assert!(view.status().contains("act. std = 1.00"), "{}", view.status());
 }
 
+/// The page's colours as it passes them: `[slot, CSS colour]` pairs.
+fn palette(pairs: &[(&str, &str)]) -> js_sys::Array {
+    pairs.iter().map(|(slot, colour)| js_sys::Array::of2(&(*slot).into(), &(*colour).into())).collect()
+}
+
 #[wasm_bindgen_test]
 fn the_charts_draw_on_a_canvas_and_follow_the_state() {
     let mut session = session("depth=12", 0);
     session.train(10);
     let view = view_of(&mut session);
     let (h, l, d) = (canvas(400, 300), canvas(400, 300), canvas(400, 300));
-    view.draw("histogram", h.clone(), 1.0, false, "").unwrap();
-    view.draw("loss", l.clone(), 1.0, false, "").unwrap();
-    view.draw("depth", d.clone(), 1.0, true, "").unwrap();
+    view.draw("histogram", h.clone(), 1.0, false, palette(&[])).unwrap();
+    view.draw("loss", l.clone(), 1.0, false, palette(&[])).unwrap();
+    view.draw("depth", d.clone(), 1.0, true, palette(&[])).unwrap();
     for c in [&h, &l, &d] {
         assert!(colours(c) > 3, "a chart draws more than a background");
     }
     // the page's colours reach the chart: a purple background instead of white
-    view.draw("histogram", h.clone(), 1.0, false, "rgb(80, 0, 120);rgb(255, 255, 255)").unwrap();
+    view.draw(
+        "histogram",
+        h.clone(),
+        1.0,
+        false,
+        palette(&[("text", "rgb(255, 255, 255)"), ("background", "rgb(80, 0, 120)")]),
+    )
+    .unwrap();
     let corner = pixels(&h)[..4].to_vec();
     assert_eq!(corner, [80, 0, 120, 255], "the background follows the computed colour");
-    view.draw("histogram", h.clone(), 1.0, false, "").unwrap();
+    view.draw("histogram", h.clone(), 1.0, false, palette(&[])).unwrap();
     let before = pixels(&h);
     session.want(&Settings::new("depth=96&residual=off&norm=off").config_bytes(), 1, true).unwrap();
     let view = view_of(&mut session);
-    view.draw("histogram", h.clone(), 1.0, false, "").unwrap();
+    view.draw("histogram", h.clone(), 1.0, false, palette(&[])).unwrap();
     assert_ne!(before, pixels(&h), "the histogram follows the configuration");
 }
 
@@ -186,8 +198,8 @@ fn a_diverged_run_is_a_normal_state() {
     assert!(view.status().contains(&format!("diverged at step {at}")), "{}", view.status());
     assert!(view.caption().contains("diverged"));
     let c = canvas(300, 200);
-    view.draw("loss", c.clone(), 2.0, false, "").unwrap();
-    view.draw("histogram", c, 2.0, false, "").unwrap();
+    view.draw("loss", c.clone(), 2.0, false, palette(&[])).unwrap();
+    view.draw("histogram", c, 2.0, false, palette(&[])).unwrap();
     assert_eq!(session.train(10), 0, "a diverged run does not train on");
 }
 

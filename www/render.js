@@ -41,14 +41,15 @@ export function createRenderer(w, { onRemovePin }) {
   const canvasOf = (name) => panelOf(name)?.querySelector('canvas');
   const dark = matchMedia('(prefers-color-scheme: dark)');
   // The charts' colours, as the browser resolves the widget's CSS (and so the host's --ap-*
-  // theme): read again after a change (dark mode, resize) and at most once a second otherwise.
-  const palette = { text: null, at: 0 };
+  // theme), each named by its swatch's data-colour (the core's Theme::SLOTS): read again after
+  // a change (dark mode, resize) and at most once a second otherwise.
+  const palette = { pairs: null, at: 0 };
   function colours(now) {
-    if (palette.text === null || now - palette.at > 1000) {
-      palette.text = [...el('palette').children].map((c) => getComputedStyle(c).color).join(';');
+    if (palette.pairs === null || now - palette.at > 1000) {
+      palette.pairs = [...el('palette').children].map((c) => [c.dataset.colour, getComputedStyle(c).color]);
       palette.at = now;
     }
-    return palette.text;
+    return palette.pairs;
   }
   // the tables, from the core's words (no numbers formatted here), rows of cells
   // each table as the core's rows of cells, the header first, as wide as the core makes them
@@ -139,7 +140,7 @@ export function createRenderer(w, { onRemovePin }) {
     dark,
     /** Colours are read again at the next draw. */
     forgetColours() {
-      palette.text = null;
+      palette.pairs = null;
       attention.at = -Infinity;
     },
     /** Draws the panels that `stale` names: the live run's after a frame or a pin's report,

@@ -64,7 +64,7 @@ export const TEMPLATE = `
   <p class="ap-caption" data-el="caption" part="caption"></p>
   <div class="ap-error" role="alert" data-el="error" part="error" hidden></div>
   <div class="ap-palette" data-el="palette" aria-hidden="true">
-    <i class="ap-c-bg"></i><i class="ap-c-fg"></i><i class="ap-c-grid"></i><i class="ap-c-accent"></i><i class="ap-c-alert"></i>
+    <i class="ap-c-bg" data-colour="background"></i><i class="ap-c-fg" data-colour="text"></i><i class="ap-c-grid" data-colour="grid"></i><i class="ap-c-accent" data-colour="now"></i><i class="ap-c-alert" data-colour="alert"></i>
   </div>
   <div class="ap-panels" data-el="panels" part="panels">
     <figure class="ap-panel" data-panel="histogram" part="panel histogram">

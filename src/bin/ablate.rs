@@ -2,14 +2,19 @@
 //! Run `ablate --help` for the flags; docs/reference.md lists them (generated from the table) and docs/cli.md the JSON.
 
 use ablation_playground::config::{find_flag, preset_choices, PARAMS, PRESET, PRESETS};
+use ablation_playground::model::stats::histogram;
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::compare::compare_on;
 use ablation_playground::training::comparisons::comparison_steps;
+use ablation_playground::training::comparisons::{
+    CompareRow, CompareState, ComparisonsState, DepthWidthState, KnockoutState, SweepState,
+};
 use ablation_playground::training::depth_width::depth_width_on;
 use ablation_playground::training::knockout::knockout;
-use ablation_playground::training::report::trained;
+use ablation_playground::training::report::{trained, trained_keeping_last_finite};
+use ablation_playground::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
 use ablation_playground::training::sweep::{parse_depths, sweep_on, DEFAULT_SWEEP_DEPTHS};
-use ablation_playground::view::figures::{compare_svg, depth_width_svg, knockout_svg, panels_svg, sweep_svg};
+use ablation_playground::view::figures::{frame_of, svgs, LastFinite};
 use ablation_playground::view::json::{attention_json, compare_json, depth_width_json, sweep_json, Json};
 use ablation_playground::view::reference::{
     cli_flags, cli_steps_allowed, cli_steps_help, CLI_MAX_STEPS as MAX_STEPS, CLI_MAX_THREADS as MAX_THREADS,
@@ -198,55 +203,57 @@ fn write_svgs(dir: &Path, figures: &[(&str, String)]) -> Result<(), String> {
 }
 
 /// Trains the run and the comparisons asked for; returns the JSON report, having written the
-/// figures if asked.
+/// figures if asked (every panel with something to draw, by the page's own panels).
 fn report(options: &Options) -> Result<String, String> {
     let (config, steps, dark) = (&options.config, options.steps, options.dark);
-    let drawing_failed = |e: String| format!("--svg: drawing failed: {e}");
     let draw = options.svg_dir.is_some();
-    let (run, mut trainer) = trained(config, steps);
+    let (run, mut trainer) =
+        if draw { trained_keeping_last_finite(config, steps) } else { trained(config, steps) };
     let mut fields = run.json_fields();
-    let mut figures = Vec::new();
+    let mut shown = ComparisonsState::default();
     trainer.probe_forward_skipping(None); // the attention maps are read from the probe's pass
-    if draw {
-        let shown = attention_maps(&trainer, config.attention_layer).filter(|_| run.diverged_at.is_none());
-        figures = panels_svg(&run, shown.as_ref(), dark).map_err(drawing_failed)?;
-    }
+    let attention = attention_maps(&trainer, config.attention_layer).filter(|_| run.diverged_at.is_none());
     if options.attention {
         fields.push(("attention", attention_json(&all_attention_maps(&trainer))));
     }
     if options.knockout {
-        let knockout = knockout(&mut trainer);
-        fields.push(("knockout", knockout.json()));
-        if draw {
-            figures.push(("knockout", knockout_svg(&knockout, dark).map_err(drawing_failed)?));
-        }
+        let result = knockout(&mut trainer);
+        fields.push(("knockout", result.json()));
+        shown.knockout = Some(KnockoutState { step: steps, done: true, result });
     }
+    // a run that diverged is drawn at its last finite state, as the page shows it
+    let last_finite = trainer.back_to_last_finite().filter(|_| draw).map(|_| {
+        let probe = Snapshot::take(&mut trainer);
+        let histogram = histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
+        LastFinite { step: trainer.step, probe, histogram }
+    });
     drop(trainer); // the comparisons train their own stacks
     if options.compare {
         let steps = options.compare_steps;
         let entries = compare_on(config, steps, options.threads);
         fields.push(("compare", compare_json(&entries)));
-        if draw {
-            figures.push(("compare", compare_svg(&entries, steps, dark).map_err(drawing_failed)?));
-        }
+        let rows = entries.into_iter().map(|run| CompareRow { done: true, run, failed: None }).collect();
+        shown.compare = Some(CompareState { config: config.clone(), steps, rows });
     }
     if options.depth_width {
         let rows = depth_width_on(config, now);
         fields.push(("depth_width", depth_width_json(&rows)));
-        if draw {
-            figures.push(("depth-width", depth_width_svg(&rows, dark).map_err(drawing_failed)?));
-        }
+        let steps = rows.iter().map(|r| r.config.steps).max().unwrap_or(1);
+        let rows = rows.into_iter().map(|r| (true, r)).collect();
+        shown.depth_width = Some(DepthWidthState { config: config.clone(), steps, rows });
     }
     if let Some(depths) = &options.sweep {
         let steps = options.compare_steps;
         let series = sweep_on(config, depths, steps, options.threads)
             .map_err(|e| format!("--sweep: {}", e.message))?;
         fields.push(("sweep", sweep_json(depths, &series)));
-        if draw {
-            figures.push(("sweep", sweep_svg(depths, &series, steps, dark).map_err(drawing_failed)?));
-        }
+        let (depths, runs_finished) = (depths.clone(), 4 * depths.len());
+        shown.sweep =
+            Some(SweepState { config: config.clone(), steps, depths, runs_finished, series: series.into() });
     }
     if let Some(dir) = &options.svg_dir {
+        let frame = frame_of(&run, last_finite, attention);
+        let figures = svgs(Some(&frame), &shown, dark).map_err(|e| format!("--svg: drawing failed: {e}"))?;
         write_svgs(dir, &figures)?;
     }
     Ok(Json::Obj(fields).to_string())

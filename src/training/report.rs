@@ -114,8 +114,15 @@ pub fn run(config: &Config, steps: usize) -> Run {
 /// `run`, and the trainer as the run left it, for measurements on the trained stack (the
 /// layer knockout).
 pub fn trained(config: &Config, steps: usize) -> (Run, Trainer<f32>) {
+    RunInProgress::new(config, steps).finish()
+}
+
+/// `trained`, the trainer keeping the weights before each update, so that after a divergence
+/// it can go back to the last finite state (`Trainer::back_to_last_finite`): for a run that
+/// will be drawn.
+pub fn trained_keeping_last_finite(config: &Config, steps: usize) -> (Run, Trainer<f32>) {
     let mut progress = RunInProgress::new(config, steps);
-    progress.advance(usize::MAX);
+    progress.trainer.keep_last_finite();
     progress.finish()
 }
 

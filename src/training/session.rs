@@ -195,6 +195,8 @@ impl Session {
             self.replay_to = None;
             self.trainer.evals = std::mem::take(&mut self.kept_evals);
             self.trainer.readout_loss = std::mem::take(&mut self.kept_readout);
+            // measured as a run stopped here is measured (and as the CLI's figures show it)
+            self.trainer.end_measurements_here();
             self.probed = false;
             self.measure();
             self.shows = Shows::LastFinite(self.trainer.step);

@@ -74,6 +74,12 @@ pub struct Trainer<F: Real> {
     pub step: usize,
     /// The step at which a loss or an activation stopped being finite; training stops there.
     pub diverged_at: Option<usize>,
+    /// With `keeping_last_finite`, the parameters before the last update (`Params::visit`
+    /// order): after a divergence, the last state whose loss was finite, so that the run need
+    /// not be trained again to show it (`back_to_last_finite`). The copy costs 2 to 7% of a
+    /// step (BENCHMARKS.md), so only a run that will be drawn keeps it: the CLI's with `--svg`.
+    /// The page's session replays from its last checkpoint instead, at no cost per step.
+    before_update: Option<Vec<F>>,
 }
 
 impl<F: Real> Trainer<F> {
@@ -98,6 +104,40 @@ impl<F: Real> Trainer<F> {
             readout_batch: Vec::new(),
             step: 0,
             diverged_at: None,
+            before_update: None,
+        }
+    }
+
+    /// From now on, keeps the parameters before each update (`back_to_last_finite`).
+    pub fn keep_last_finite(&mut self) {
+        self.before_update.get_or_insert_with(Vec::new);
+    }
+
+    /// After a divergence at step `at`, the run as it was one step before: the stack back to
+    /// its weights after `at - 1` updates, the last whose loss was finite (a divergence at step
+    /// 0 keeps the initial weights), the step with them, a sequence task's held-out
+    /// measurements ending there as a run stopped there ends them, and no longer marked
+    /// diverged: bit for bit the run stopped one step earlier. Returns where it diverged;
+    /// `None`, changing nothing, if it did not or if the trainer kept nothing to go back to.
+    pub fn back_to_last_finite(&mut self) -> Option<usize> {
+        let at = self.diverged_at?;
+        if at > 0 {
+            let kept = self.before_update.as_ref()?;
+            self.stack.load_weights(kept).expect("the weights of this run");
+            self.step = at - 1;
+        }
+        self.diverged_at = None;
+        self.end_measurements_here();
+        Some(at)
+    }
+
+    /// A sequence task's held-out measurements as a run stopped at this step ends them: none
+    /// from this step on, then one at this step.
+    pub fn end_measurements_here(&mut self) {
+        if self.config.task != TaskKind::Teacher {
+            let step = self.step;
+            self.evals.retain(|e| e.step < step);
+            self.evaluate();
         }
     }
 
@@ -169,6 +209,7 @@ impl<F: Real> Trainer<F> {
     pub fn release(&mut self) {
         self.stack.layers = Vec::new();
         self.stack.stream = Vec::new();
+        self.before_update = None;
         self.optimizer = Optimizer::new(&self.config, &mut self.stack);
     }
 
@@ -203,6 +244,10 @@ impl<F: Real> Trainer<F> {
         }
         if update {
             // each layer updated as soon as its backward is done (the norms are the probe's business)
+            if let Some(kept) = &mut self.before_update {
+                kept.clear();
+                self.stack.visit(&mut |p| kept.extend_from_slice(p.value.as_slice()));
+            }
             let rule = self.optimizer.begin(self.step);
             let optimizer = &mut self.optimizer;
             self.stack.backward_updating(&self.batch, &mut |part, first| optimizer.apply(&rule, first, part));

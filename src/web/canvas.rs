@@ -2,6 +2,7 @@
 //! what the page's CSS resolved.
 
 use crate::view::charts::{self, Theme};
+use crate::view::panels::Surface;
 use plotters::prelude::*;
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
@@ -11,8 +12,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 /// The charts' theme: light or dark, sized for the device-pixel ratio `scale`, in the colours
-/// the page computed from its CSS (`Theme::with_css_colours`; empty keeps the defaults).
-pub(super) fn theme(scale: f64, dark: bool, colours: &str) -> Theme {
+/// the page computed from its CSS (`Theme::with_css_colours`; none keeps the defaults).
+pub(super) fn theme(scale: f64, dark: bool, colours: &[(String, String)]) -> Theme {
     let scale = if scale.is_finite() { scale.clamp(0.5, 4.0) } else { 1.0 };
     let theme = if dark { Theme::dark(scale) } else { Theme::light(scale) };
     theme.with_css_colours(colours)
@@ -25,6 +26,10 @@ pub(super) fn theme(scale: f64, dark: bool, colours: &str) -> Theme {
 pub(super) struct Canvas {
     inner: CanvasBackend,
     context: CanvasRenderingContext2d,
+}
+
+impl Surface for Canvas {
+    const BITMAPS: bool = true;
 }
 
 pub(super) type Failure = DrawingErrorKind<<CanvasBackend as DrawingBackend>::ErrorType>;

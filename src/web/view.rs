@@ -5,19 +5,14 @@
 use super::canvas::{draw_on, theme};
 use super::js_error;
 use super::settings::Settings;
-use crate::config::Config;
 use crate::training::comparisons::{Comparisons, ComparisonsState};
 use crate::training::frame::Frame;
 use crate::training::job::Job;
-use crate::view::charts::loss::HeldOut;
-use crate::view::charts::Theme;
-use crate::view::charts::{self, depth::DepthCurves, Pinned};
-use crate::view::figures::{draw_compare, draw_depth_width, draw_sweep, held_out_parts};
 use crate::view::json::{comparisons_json, frame_json, value_json};
-use crate::view::lens_words::{attention_title, head_titles, readout_curves, readout_floors, readout_notes};
-use crate::view::panels::panels_json;
+use crate::view::panels::{panels_json, Panel, Scene};
 use crate::view::words;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
 #[wasm_bindgen]
@@ -38,27 +33,9 @@ impl View {
         self.frame.as_ref().map_or_else(String::new, words)
     }
 
-    /// The live run's settings (the defaults before the first frame): what pins are told against.
-    fn live_config(&self) -> Config {
-        self.frame.as_ref().map(|f| f.config.clone()).unwrap_or_default()
-    }
-
-    /// The pins, for the loss and per-layer charts, labelled against the live run.
-    fn pinned(&self) -> Vec<Pinned<'_>> {
-        let live = self.live_config();
-        self.shown
-            .pins
-            .iter()
-            .filter_map(|p| {
-                let f = p.frame.as_ref()?; // a pin waiting for its turn has nothing to draw
-                Some(Pinned {
-                    label: words::pin_label(&p.pin.config, &live),
-                    history: &f.history,
-                    grad: &f.now.grad_norm,
-                    std: &f.now.act_std,
-                })
-            })
-            .collect()
+    /// What the panels are drawn and told from.
+    fn scene(&self) -> Scene<'_> {
+        Scene { frame: self.frame.as_ref(), shown: &self.shown }
     }
 
     fn comparisons_changed(&mut self) {
@@ -206,7 +183,7 @@ impl View {
     /// events carry.
     #[wasm_bindgen(js_name = comparisonsJson)]
     pub fn comparisons_json(&self) -> String {
-        comparisons_json(&self.shown, &self.live_config()).to_string()
+        comparisons_json(&self.shown, &self.scene().live_config()).to_string()
     }
 
     /// What `.value` and the element's events carry, as one JSON text: the settings, the
@@ -220,7 +197,7 @@ impl View {
     /// { shows, ready, summary, … } }, pins: [label, …], writes: { heading, parts, pins,
     /// compare } }` (`view::panels`).
     pub fn panels(&self) -> String {
-        panels_json(self.frame.as_ref(), &self.shown).to_string()
+        panels_json(&self.scene()).to_string()
     }
 
     /// The frame as JSON (configuration, readouts, panel data, the bounded loss history), for
@@ -233,108 +210,29 @@ impl View {
     // ---- the charts ----
 
     /// Draws panel `name` (a key of `panels()`'s record) on `canvas`, at `scale` device pixels
-    /// per CSS pixel, in the widget's colours; nothing when it has nothing to draw yet.
+    /// per CSS pixel, in the widget's colours (`[slot, CSS colour]` pairs, `Theme::with_css_colours`);
+    /// nothing when it has nothing to draw yet.
     pub fn draw(
         &self,
         name: &str,
         canvas: HtmlCanvasElement,
         scale: f64,
         dark: bool,
-        colours: &str,
+        colours: js_sys::Array,
     ) -> Result<(), JsError> {
-        let theme = theme(scale, dark, colours);
-        match name {
-            "compare" => self.draw_compare(canvas, &theme),
-            "sweep" => self.draw_sweep(canvas, &theme),
-            "knockout" => self.draw_knockout(canvas, &theme),
-            "depth-width" => self.draw_depth_width(canvas, &theme),
-            "histogram" => self.draw_histogram(canvas, &theme),
-            "loss" => self.draw_loss(canvas, &theme),
-            "depth" => self.draw_depth(canvas, &theme),
-            "readout" => self.draw_readout(canvas, &theme),
-            "attention" => self.draw_attention(canvas, &theme),
-            _ => Err(JsError::new(&format!("no panel named {name:?}"))),
-        }
+        let panel = Panel::named(name).ok_or_else(|| JsError::new(&format!("no panel named {name:?}")))?;
+        let theme = theme(scale, dark, &colour_pairs(&colours));
+        draw_on(canvas, |area| panel.draw(&self.scene(), area, &theme))
     }
 }
 
-impl View {
-    fn draw_compare(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
-        let Some(c) = &self.shown.compare else { return Ok(()) };
-        draw_on(canvas, |area| {
-            draw_compare(area, c.rows.iter().map(|r| (&r.run, r.failed.is_some())), c.steps, theme)
+/// `[[slot, colour], …]` from the page, as text pairs (anything else is left out).
+fn colour_pairs(colours: &js_sys::Array) -> Vec<(String, String)> {
+    colours
+        .iter()
+        .filter_map(|pair| {
+            let pair: js_sys::Array = pair.dyn_into().ok()?;
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
         })
-    }
-
-    fn draw_sweep(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
-        let Some(s) = &self.shown.sweep else { return Ok(()) };
-        draw_on(canvas, |area| draw_sweep(area, &s.depths, &s.series, s.steps, theme))
-    }
-
-    fn draw_depth_width(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
-        let Some(d) = &self.shown.depth_width else { return Ok(()) };
-        draw_on(canvas, |area| draw_depth_width(area, d.rows.iter().map(|(_, r)| r), d.steps, theme))
-    }
-
-    fn draw_knockout(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
-        let Some(k) = self.shown.knockout.as_ref().filter(|k| k.done) else { return Ok(()) };
-        let k = &k.result;
-        draw_on(canvas, |area| charts::knockout::draw(area, k.intact_loss, &k.loss, &k.output_change, theme))
-    }
-
-    fn draw_histogram(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
-        let f = self.frame()?;
-        draw_on(canvas, |area| {
-            charts::histogram::draw(
-                area,
-                &f.histogram,
-                &words::histogram_subject(&f.config),
-                f.act_std(),
-                &words::shown_state(f),
-                theme,
-            )
-        })
-    }
-
-    fn draw_loss(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
-        let f = self.frame()?;
-        let pins = self.pinned();
-        let (loss, floors) = held_out_parts(&f.evals, f.floors);
-        let held_out = HeldOut { loss: &loss, floors: &floors };
-        draw_on(canvas, |area| charts::loss::draw(area, &f.history, f.diverged_at, &pins, &held_out, theme))
-    }
-
-    fn draw_depth(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
-        let f = self.frame()?;
-        let curves = DepthCurves {
-            grad_init: &f.init.grad_norm,
-            grad_now: &f.now.grad_norm,
-            std_init: &f.init.act_std,
-            std_now: &f.now.act_std,
-            pins: &self.pinned(),
-        };
-        let notes = words::shown_state(f);
-        draw_on(canvas, |area| charts::depth::draw(area, &curves, &notes, theme))
-    }
-
-    fn draw_readout(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
-        let f = self.frame()?;
-        let floors = readout_floors(f.floors);
-        let pins: Vec<(String, &[f64])> = self
-            .pinned()
-            .into_iter()
-            .zip(self.shown.pins.iter().filter_map(|p| p.frame.as_ref()))
-            .map(|(p, frame)| (p.label, frame.now.readout_loss.as_slice()))
-            .collect();
-        let curves = readout_curves(&f.init, &f.now, &floors, &pins);
-        let notes = readout_notes(f.evals.last(), f.step);
-        draw_on(canvas, |area| charts::readout::draw(area, &curves, &notes, theme))
-    }
-
-    fn draw_attention(&self, canvas: HtmlCanvasElement, theme: &Theme) -> Result<(), JsError> {
-        let Some(maps) = self.frame()?.attention.as_ref() else { return Ok(()) };
-        draw_on(canvas, |area| {
-            charts::attention::draw(area, maps, &attention_title(maps), &head_titles(maps), true, theme)
-        })
-    }
+        .collect()
 }

@@ -72,14 +72,28 @@ impl Theme {
         }
     }
 
+    /// The colours a page may set, by the names its palette gives them (`data-colour` in
+    /// `www/template.js`).
+    pub const SLOTS: [&'static str; 5] = ["background", "text", "grid", "now", "alert"];
+
+    fn slot(&mut self, name: &str) -> Option<&mut RGBColor> {
+        match name {
+            "background" => Some(&mut self.background),
+            "text" => Some(&mut self.text),
+            "grid" => Some(&mut self.grid),
+            "now" => Some(&mut self.now),
+            "alert" => Some(&mut self.alert),
+            _ => None,
+        }
+    }
+
     /// This theme with the colours a page computed for the widget (its CSS custom properties,
-    /// resolved by the browser), as `background;text;grid;accent;alert`: each `rgb(r, g, b)`,
-    /// `rgba(…)` or `color(srgb r g b)`. A colour that does not parse keeps the theme's.
-    pub fn with_css_colours(mut self, colours: &str) -> Theme {
-        let slots: [&mut RGBColor; 5] =
-            [&mut self.background, &mut self.text, &mut self.grid, &mut self.now, &mut self.alert];
-        for (slot, text) in slots.into_iter().zip(colours.split(';')) {
-            if let Some(c) = parse_css_colour(text) {
+    /// resolved by the browser), as `(slot, colour)` pairs, slots named as in `SLOTS`, each
+    /// colour `rgb(r, g, b)`, `rgba(…)` or `color(srgb r g b)`. A slot not named, a name not
+    /// known or a colour that does not parse keeps the theme's.
+    pub fn with_css_colours<S: AsRef<str>>(mut self, colours: &[(S, S)]) -> Theme {
+        for (name, text) in colours {
+            if let (Some(c), Some(slot)) = (parse_css_colour(text.as_ref()), self.slot(name.as_ref())) {
                 *slot = c;
             }
         }
@@ -548,11 +562,28 @@ mod tests {
         for bad in ["", "red", "rgb(1, 2)", "rgb(a, b, c)", "hsl(1, 2%, 3%)"] {
             assert_eq!(parse_css_colour(bad), None, "{bad}");
         }
-        let t = Theme::light(1.0)
-            .with_css_colours("rgb(1, 2, 3);bogus;rgb(4, 5, 6);rgb(7, 8, 9);rgb(10, 11, 12)");
+        // in any order, by name: an unknown name or an unparsable colour keeps the theme's
+        let t = Theme::light(1.0).with_css_colours(&[
+            ("alert", "rgb(10, 11, 12)"),
+            ("text", "bogus"),
+            ("background", "rgb(1, 2, 3)"),
+            ("accent", "rgb(99, 99, 99)"),
+            ("now", "rgb(7, 8, 9)"),
+            ("grid", "rgb(4, 5, 6)"),
+        ]);
         assert_eq!(t.background, RGBColor(1, 2, 3));
         assert_eq!(t.text, Theme::light(1.0).text, "an unparsable colour keeps the theme's");
         assert_eq!((t.grid, t.now, t.alert), (RGBColor(4, 5, 6), RGBColor(7, 8, 9), RGBColor(10, 11, 12)));
+        let light = Theme::light(1.0);
+        assert_eq!(Theme::light(1.0).with_css_colours::<&str>(&[]).init, light.init, "none: the theme");
+        for name in Theme::SLOTS {
+            let t = Theme::light(1.0).with_css_colours(&[(name, "rgb(1, 2, 3)")]);
+            let set = [t.background, t.text, t.grid, t.now, t.alert]
+                .iter()
+                .filter(|&&c| c == RGBColor(1, 2, 3))
+                .count();
+            assert_eq!(set, 1, "{name} names one slot");
+        }
     }
 
     #[test]

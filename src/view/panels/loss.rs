@@ -1,0 +1,88 @@
+//! The loss: the training loss of the live run and its pins, a sequence task's held-out loss
+//! and its floors.
+
+use super::{with_pins, Scene, Surface};
+use crate::config::Config;
+use crate::training::comparisons::PinState;
+use crate::training::frame::Frame;
+use crate::training::task::TaskFloors;
+use crate::training::train::Eval;
+use crate::view::charts::loss::HeldOut;
+use crate::view::charts::{self, short, ChartResult, Pinned, Theme};
+use crate::view::words::pin_description;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Text alternative for the loss panel.
+pub fn loss_summary(m: &Frame) -> String {
+    let h = &m.history;
+    let (Some(last), Some(first)) = (h.last(), h.first()) else {
+        return "No training steps yet.".into();
+    };
+    let training = match m.diverged_at {
+        Some(at) => format!("Training loss started at {} and diverged at step {at}.", short(first)),
+        None => format!(
+            "Training loss at step {}: {} (started at {}, lowest {}; smoothed {}).",
+            h.len(),
+            short(last),
+            short(first),
+            short(h.lowest()),
+            short(h.buckets().last().map_or(last, |b| b.smooth)),
+        ),
+    };
+    let held_out = match (m.evals.last(), m.floors) {
+        (Some(e), Some(floors)) => {
+            let floors = match floors {
+                TaskFloors::Text(f) => format!("unigram {}, bigram {}", short(f.unigram), short(f.bigram)),
+                TaskFloors::Chance { chance } => format!("chance {}", short(chance)),
+            };
+            format!(" Held-out loss at step {}: {} nats; the lines: {floors}.", e.step, short(e.loss))
+        }
+        _ => String::new(),
+    };
+    training + &held_out
+}
+
+/// The pins' numbers for the loss panel's text alternative.
+pub fn pins_loss_summary(pins: &[PinState], live: &Config) -> String {
+    let each = pins.iter().enumerate().map(|(i, p)| {
+        let what = pin_description(&p.pin.config, live);
+        let Some(f) = &p.frame else {
+            return format!("pin {} ({what}): waiting to be computed", i + 1);
+        };
+        let loss = match (f.diverged_at, f.history.last()) {
+            (Some(at), _) => format!("diverged at step {at}"),
+            (None, Some(l)) => format!("loss {}", short(l)),
+            (None, None) => format!("probe loss {}", short(f.now.probe_loss)),
+        };
+        let progress = if p.done { String::new() } else { format!(" (computing: step {})", f.step) };
+        format!("pin {} ({what}): {loss}{progress}", i + 1)
+    });
+    each.collect::<Vec<_>>().join("; ")
+}
+
+pub(super) fn summary(scene: &Scene) -> String {
+    with_pins(scene, loss_summary, pins_loss_summary)
+}
+
+/// The held-out loss at each measured step, and each floor with its name.
+pub type HeldOutParts = (Vec<(usize, f64)>, Vec<(&'static str, f64)>);
+
+/// The held-out curve and the named floors, from a sequence task's measurements.
+pub fn held_out_parts(evals: &[Eval], floors: Option<TaskFloors>) -> HeldOutParts {
+    let loss = evals.iter().map(|e| (e.step, e.loss)).collect();
+    let floors = match floors {
+        None => vec![],
+        Some(TaskFloors::Text(f)) => vec![("unigram", f.unigram), ("bigram", f.bigram)],
+        Some(TaskFloors::Chance { chance }) => vec![("chance", chance)],
+    };
+    (loss, floors)
+}
+
+pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
+    let Some(f) = scene.frame else { return Ok(()) };
+    let pins: Vec<Pinned> = scene.pinned().into_iter().map(|(p, _)| p).collect();
+    let (loss, floors) = held_out_parts(&f.evals, f.floors);
+    let held_out = HeldOut { loss: &loss, floors: &floors };
+    charts::loss::draw(area, &f.history, f.diverged_at, &pins, &held_out, theme)
+}

@@ -1,0 +1,157 @@
+//! The lens: what each layer's stream would predict if the readout read it there, and how
+//! much each layer changes the stream.
+
+use super::{percent, Scene, Surface};
+use crate::training::frame::Frame;
+use crate::training::report::Snapshot;
+use crate::training::task::TaskFloors;
+use crate::training::train::Eval;
+use crate::view::charts::readout::ReadoutCurves;
+use crate::view::charts::{self, short, ChartResult, Theme};
+use crate::view::words::shown_state;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// The share of the way from the start line to the final loss that the summary looks for.
+const MOST_OF_THE_WAY: f64 = 0.8;
+
+/// The floors the readout chart draws, as (name, loss): the text's unigram and bigram lines,
+/// the copy task's chance; none for the teacher.
+pub fn readout_floors(floors: Option<TaskFloors>) -> Vec<(String, f64)> {
+    match floors {
+        Some(TaskFloors::Text(f)) => vec![("unigram".into(), f.unigram), ("bigram".into(), f.bigram)],
+        Some(TaskFloors::Chance { chance }) => vec![("chance".into(), chance)],
+        None => vec![],
+    }
+}
+
+/// Where and when the readout was measured, for the chart's title, longest first: at the last
+/// held-out measurement (`last_eval`, a sequence task's), else on the probe batch at `step`.
+pub fn readout_notes(last_eval: Option<&Eval>, step: usize) -> Vec<String> {
+    match last_eval {
+        Some(e) => vec![format!("held-out, step {}", e.step), format!("step {}", e.step)],
+        None => vec![format!("probe batch, step {step}"), format!("step {step}")],
+    }
+}
+
+/// The readout chart's curves from the probe at initialisation and at the moment shown, with
+/// the floors of the task and the pins' readouts.
+pub fn readout_curves<'a>(
+    init: &'a Snapshot,
+    now: &'a Snapshot,
+    floors: &'a [(String, f64)],
+    pins: &'a [(String, &'a [f64])],
+) -> ReadoutCurves<'a> {
+    ReadoutCurves {
+        readout_init: &init.readout_loss,
+        readout_now: &now.readout_loss,
+        ratio_init: &init.update_ratio,
+        ratio_now: &now.update_ratio,
+        floors,
+        pins,
+    }
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    crate::order::sort_by(&mut v, f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// The panel's text: where the readout loss falls, how far up the stack most of the final
+/// loss is reached (from the unigram line on the text, chance on copy, `x₀`'s readout on the
+/// teacher), and how much the lower and upper layers change the stream.
+pub fn readout_summary(m: &Frame) -> String {
+    let r = &m.now.readout_loss;
+    let depth = r.len().saturating_sub(1);
+    if r.is_empty() {
+        return "Not measured yet.".into();
+    }
+    let source = match m.evals.last() {
+        Some(e) => format!("Read out on the held-out set at step {}", e.step),
+        None => format!("Read out on the probe batch at step {}", m.step),
+    };
+    let (start_name, start) = match m.floors {
+        Some(TaskFloors::Text(f)) => ("the unigram line".to_string(), f.unigram),
+        Some(TaskFloors::Chance { chance }) => ("chance".to_string(), chance),
+        None => ("the input's own readout".to_string(), r[0]),
+    };
+    let last = r[depth];
+    let mut out = format!("{source}: the input x₀ gives {}, the top x_{depth} {}.", short(r[0]), short(last));
+    if last.is_nan() || last >= start || depth == 0 {
+        out += &format!(" No layer's stream reads out below {start_name} ({}) yet.", short(start));
+    } else {
+        let reached =
+            (0..=depth).find(|&l| start - r[l] >= MOST_OF_THE_WAY * (start - last)).unwrap_or(depth);
+        let (drop_at, _) = (0..depth)
+            .map(|l| (l, r[l] - r[l + 1]))
+            .filter(|(_, d)| d.is_finite())
+            .fold((0, f64::NEG_INFINITY), |best, x| if x.1 > best.1 { x } else { best });
+        out += &format!(
+            " After {reached} of {depth} layers the readout already gets {} of the way from {start_name} ({}) to the final loss; layer {drop_at} lowers it most ({} → {}).",
+            percent(MOST_OF_THE_WAY),
+            short(start),
+            short(r[drop_at]),
+            short(r[drop_at + 1]),
+        );
+    }
+    out + &update_sentence(&m.init.update_ratio, &m.now.update_ratio)
+}
+
+/// How much the layers change the stream: the median now and at initialisation, and the
+/// medians of the lower and upper halves of the stack now.
+fn update_sentence(init: &[f64], now: &[f64]) -> String {
+    if now.is_empty() {
+        return String::new();
+    }
+    let half = now.len() / 2;
+    let mut out = format!(
+        " A layer changes the stream by {} of its size (median; {} at initialisation)",
+        percent(median(now)),
+        percent(median(init)),
+    );
+    if half > 0 {
+        out += &format!(
+            "; the lower half of the layers by {}, the upper half by {}",
+            percent(median(&now[..half])),
+            percent(median(&now[half..]))
+        );
+    }
+    out + "."
+}
+
+pub(super) fn ready(scene: &Scene) -> bool {
+    scene.frame.is_some_and(|f| !f.now.readout_loss.is_empty())
+}
+
+pub(super) fn summary(scene: &Scene) -> String {
+    scene.frame.map_or_else(String::new, readout_summary)
+}
+
+/// The chart's title note: after a divergence, the last finite state it shows (as the
+/// histogram's and the per-layer panel's say); else where and when the readout was measured.
+fn notes(f: &Frame) -> Vec<String> {
+    let shown = shown_state(f);
+    if shown.is_empty() {
+        readout_notes(f.evals.last(), f.step)
+    } else {
+        shown
+    }
+}
+
+pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
+    let Some(f) = scene.frame else { return Ok(()) };
+    let floors = readout_floors(f.floors);
+    let pins: Vec<(String, &[f64])> =
+        scene.pinned().into_iter().map(|(p, frame)| (p.label, frame.now.readout_loss.as_slice())).collect();
+    let curves = readout_curves(&f.init, &f.now, &floors, &pins);
+    charts::readout::draw(area, &curves, &notes(f), theme)
+}

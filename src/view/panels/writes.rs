@@ -1,0 +1,104 @@
+//! "The model writes", and the pins' list: what the live run, each pin and each combination
+//! of All four wrote, and the pins' labels.
+
+use super::Scene;
+use crate::config::{Config, TaskKind};
+use crate::training::comparisons::{CompareState, PinState};
+use crate::training::frame::Frame;
+use crate::training::writing::Writing;
+use crate::view::json::Json;
+use crate::view::words::{combination_name, pin_label};
+
+/// What the model wrote, in runs of one kind: `given` (the prompt), `wrote`, or `wrong` (a
+/// copied symbol that is not the string's).
+pub fn writing_parts(w: &Writing) -> Vec<(&'static str, String)> {
+    let mut parts: Vec<(&'static str, String)> = Vec::new();
+    for (i, c) in w.text.chars().enumerate() {
+        let kind = if i < w.given {
+            "given"
+        } else if w.wrong.contains(&(i as u32)) {
+            "wrong"
+        } else {
+            "wrote"
+        };
+        match parts.last_mut() {
+            Some((k, text)) if *k == kind && kind != "wrong" => text.push(c),
+            _ => parts.push((kind, c.to_string())),
+        }
+    }
+    parts
+}
+
+/// What each pinned run wrote at its step (a sequence task's): pairs of its label and text.
+pub fn pin_writings(pins: &[PinState], live: &Config) -> Vec<(String, String)> {
+    pins.iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let w = p.frame.as_ref()?.writing.as_ref()?;
+            Some((format!("{} {} (step {})", i + 1, pin_label(&p.pin.config, live), w.step), w.text.clone()))
+        })
+        .collect()
+}
+
+/// What the model writes, for the panel's heading: whose weights, at which temperature.
+pub fn writing_heading(m: &Frame) -> String {
+    match (&m.writing, m.config.task) {
+        (None, _) | (_, TaskKind::Teacher) => String::new(),
+        (Some(w), task) if task.copies() => {
+            format!("Held-out strings and the stack's copies at step {} (wrong symbols marked ✗)", w.step)
+        }
+        (Some(w), _) => format!(
+            "At step {}, from the prompt {:?}, temperature {}",
+            w.step,
+            crate::training::writing::PROMPT,
+            crate::config::format_float(m.config.temperature)
+        ),
+    }
+}
+
+/// What each combination of All four writes once trained (a sequence task's): pairs of its
+/// name and its text.
+pub fn compare_writings(c: &CompareState) -> Vec<(String, String)> {
+    c.rows
+        .iter()
+        .filter(|r| r.done && !r.run.held_out.sample.is_empty())
+        .map(|r| (combination_name(r.run.config.residual, r.run.config.norm), r.run.held_out.sample.clone()))
+        .collect()
+}
+
+/// The pins' labels against the live run ("pinned: Residual OFF · step 500"), a failed one's
+/// with its reason.
+pub fn pin_labels(pins: &[PinState], live: &Config) -> Vec<String> {
+    let label = |p: &PinState| {
+        let label = pin_label(&p.pin.config, live);
+        match &p.failed {
+            Some(why) => format!("{label} (failed: {why})"),
+            None => label,
+        }
+    };
+    pins.iter().map(label).collect()
+}
+
+/// Pairs of text as JSON: `[[a, b], …]`.
+fn pairs_json(pairs: impl IntoIterator<Item = (String, String)>) -> Json {
+    Json::Arr(pairs.into_iter().map(|(a, b)| Json::Arr(vec![Json::Str(a), Json::Str(b)])).collect())
+}
+
+/// Its heading (empty on the teacher task), what the live run wrote as `[kind, text]` parts
+/// (`given`, `wrote` or `wrong`), and what each pin and each combination of All four wrote,
+/// as `[label, text]`.
+pub(super) fn json(scene: &Scene, live: &Config) -> Json {
+    let frame = scene.frame;
+    let parts = frame
+        .and_then(|f| f.writing.as_ref())
+        .map_or_else(Vec::new, writing_parts)
+        .into_iter()
+        .map(|(kind, text)| (kind.to_string(), text));
+    let compare = scene.shown.compare.as_ref().map_or_else(Vec::new, compare_writings);
+    Json::Obj(vec![
+        ("heading", Json::Str(frame.map_or_else(String::new, writing_heading))),
+        ("parts", pairs_json(parts)),
+        ("pins", pairs_json(pin_writings(scene.pins(), live))),
+        ("compare", pairs_json(compare)),
+    ])
+}
