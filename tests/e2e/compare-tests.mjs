@@ -23,7 +23,7 @@ TEST_PAGES.set('/__test/compare.html', () =>
 export default function registerCompareTests() {
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
   const el = (page, name) => page.locator(`main[data-ap-root] [data-el="${name}"]`);
-  const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 60_000, maxBuffer: 64 << 20 })).stdout);
+  const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 120_000, maxBuffer: 64 << 20 })).stdout);
 
   test('a run past the pins\' 100 000 steps is not pinned: a notice says why and the widget trains on', async ({ page, load }) => {
     await load('/?depth=1&width=8&tokens=4&steps=100001');
@@ -120,7 +120,7 @@ export default function registerCompareTests() {
     const bothOn = compare.runs.find((r) => r.residual === 'on' && r.norm === 'pre');
     assert(bothOn.val_loss < 2.46, `both on crosses the bigram line: ${bothOn.val_loss}`);
     for (const r of compare.runs.filter((x) => x !== bothOn)) assert(!(r.val_loss < 2.46), `${r.residual}/${r.norm} stays above it: ${r.val_loss}`);
-  });
+  }, { timeoutMs: 240_000 }); // four runs of 1500 steps on the page, then the same four natively
 
   test('a comparison job that fails is said once, in its row and a notice; its worker is replaced and the other rows finish', async ({ page, load }) => {
     // the test's injection: the first job sent to a worker of the pool arrives damaged, so
