@@ -2,7 +2,6 @@
 //! Run `ablate --help` for the flags; docs/reference.md lists them (generated from the table) and docs/cli.md the JSON.
 
 use ablation_playground::config::{find_flag, preset_choices, PARAMS, PRESET, PRESETS};
-use ablation_playground::model::stats::histogram;
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::compare::compare_on;
 use ablation_playground::training::comparisons::comparison_steps;
@@ -11,8 +10,7 @@ use ablation_playground::training::comparisons::{
 };
 use ablation_playground::training::depth_width::depth_width_on;
 use ablation_playground::training::knockout::knockout;
-use ablation_playground::training::report::{trained, trained_keeping_last_finite};
-use ablation_playground::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
+use ablation_playground::training::report::{probed, trained, trained_keeping_last_finite};
 use ablation_playground::training::sweep::{parse_depths, sweep_on, DEFAULT_SWEEP_DEPTHS};
 use ablation_playground::view::figures::{frame_of, svgs, LastFinite};
 use ablation_playground::view::json::{attention_json, compare_json, depth_width_json, sweep_json, Json};
@@ -222,9 +220,8 @@ fn report(options: &Options) -> Result<String, String> {
         shown.knockout = Some(KnockoutState { step: steps, done: true, result });
     }
     // a run that diverged is drawn at its last finite state, as the page shows it
-    let last_finite = trainer.back_to_last_finite().filter(|_| draw).map(|_| {
-        let probe = Snapshot::take(&mut trainer);
-        let histogram = histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
+    let last_finite = (draw && trainer.back_to_last_finite().is_some()).then(|| {
+        let (probe, histogram) = probed(&mut trainer);
         LastFinite { step: trainer.step, probe, histogram }
     });
     drop(trainer); // the comparisons train their own stacks

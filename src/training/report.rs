@@ -106,6 +106,15 @@ impl TaskRecord {
     }
 }
 
+/// The trainer's stack measured on the probe batch, and what its readout reads there as the
+/// histogram on the fixed axis: a finished run's last state (or, after
+/// `Trainer::back_to_last_finite`, its last finite one).
+pub fn probed(trainer: &mut Trainer<f32>) -> (Snapshot, Histogram) {
+    let snapshot = Snapshot::take(trainer);
+    let histogram = histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
+    (snapshot, histogram)
+}
+
 /// Trains `config` for `steps` updates and measures it before and after.
 pub fn run(config: &Config, steps: usize) -> Run {
     trained(config, steps).0
@@ -258,8 +267,7 @@ impl RunInProgress {
     pub fn finish(mut self) -> (Run, Trainer<f32>) {
         self.advance(usize::MAX);
         let mut trainer = self.trainer;
-        let last = Snapshot::take(&mut trainer);
-        let histogram = histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
+        let (last, histogram) = probed(&mut trainer);
         let task = TaskRecord::of(&mut trainer, self.written);
         let run = Run {
             task,
