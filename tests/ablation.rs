@@ -4,12 +4,14 @@
 
 use ablation_playground::config::*;
 use ablation_playground::model::stack::{outputs, Stack};
-use ablation_playground::training::compare::{compare, compare_on, four_combinations};
+use ablation_playground::training::compare::four_combinations;
+use ablation_playground::training::comparisons::{compare_here, sweep_here};
 use ablation_playground::training::data::DataStream;
 use ablation_playground::training::knockout::{knockout, Knockout, KnockoutInProgress};
 use ablation_playground::training::outcome::Outcome;
 use ablation_playground::training::report::{run, trained, Run, RunInProgress, Snapshot};
-use ablation_playground::training::sweep::{parse_depths, sweep, sweep_on, SweepSeries, MAX_SWEEP_DEPTHS};
+use ablation_playground::training::spread::arm_runs;
+use ablation_playground::training::sweep::{parse_depths, SweepSeries, MAX_SWEEP_DEPTHS};
 use ablation_playground::Trainer;
 use nalgebra::DMatrix;
 
@@ -124,6 +126,14 @@ fn the_four_combinations_change_only_the_switches() {
     }
 }
 
+fn compare(config: &Config, steps: usize) -> Vec<Outcome> {
+    compare_here(config, steps, 1).unwrap().rows.into_iter().map(|r| r.run).collect()
+}
+
+fn sweep(config: &Config, depths: &[usize], steps: usize, threads: usize) -> [SweepSeries; 4] {
+    sweep_here(config, depths, steps, threads).unwrap().series.try_into().unwrap()
+}
+
 #[test]
 fn every_compare_entry_is_the_single_run_bit_for_bit() {
     let steps = 25;
@@ -137,11 +147,37 @@ fn every_compare_entry_is_the_single_run_bit_for_bit() {
         }
         // the CLI's --threads: the same bits on any number of threads
         for threads in [2, 3, 8] {
-            assert_same_outcomes(&compare_on(&config, steps, threads), &entries);
+            let threaded: Vec<Outcome> =
+                compare_here(&config, steps, threads).unwrap().rows.into_iter().map(|r| r.run).collect();
+            assert_same_outcomes(&threaded, &entries);
         }
     }
     let diverged = compare(&diverging(8), steps);
     assert!(diverged.iter().any(|e| e.diverged_at.is_some() && e.final_loss.is_nan()));
+}
+
+/// Over several seeds and a tuned rate, every run of every row is the single run at its seed
+/// and rate, bit for bit, and the row shows the first seed at the rate it chose.
+#[test]
+fn every_seed_and_rate_of_all_four_is_its_single_run_bit_for_bit() {
+    let steps = 20;
+    let config = Config { seeds: 3, tune: true, seed: 5, ..small(4) };
+    let state = compare_here(&config, steps, 2).unwrap();
+    for (row, variant) in state.rows.iter().zip(four_combinations(&config)) {
+        let runs = arm_runs(&variant);
+        assert_eq!(row.arm.runs.len(), 9, "3 rates × 3 seeds");
+        for (got, single) in row.arm.runs.iter().zip(&runs) {
+            let got = got.as_ref().expect("every run done");
+            assert_eq!((got.config.seed, got.config.learning_rate), (single.seed, single.learning_rate));
+            assert_outcome_is_the_run(got, &run(single, steps), true);
+        }
+        assert_eq!(row.arm.seeds, [5, 6, 7]);
+        let first = row.arm.shown()[0].as_ref().unwrap();
+        // the row's own numbers are the first seed's at the chosen rate
+        assert_eq!((&row.run.config, bits(&row.run.loss)), (&first.config, bits(&first.loss)));
+        assert_eq!(row.run.config.learning_rate, row.arm.rate());
+    }
+    assert_eq!((state.runs_finished, state.runs_total), (36, 36));
 }
 
 #[test]
@@ -149,7 +185,7 @@ fn every_sweep_entry_is_the_single_run_bit_for_bit() {
     let steps = 12;
     let depths = [1, 3, 7];
     for config in [Config { norm: NormPlacement::Post, ..small(4) }, diverging(4)] {
-        let series = sweep(&config, &depths, steps).unwrap();
+        let series = sweep(&config, &depths, steps, 1);
         for (combination, s) in series.iter().enumerate() {
             for (j, &depth) in depths.iter().enumerate() {
                 let variant = &four_combinations(&Config { depth, ..config.clone() })[combination];
@@ -164,13 +200,27 @@ fn every_sweep_entry_is_the_single_run_bit_for_bit() {
                     loss: Vec::new(),
                     held_out: Default::default(),
                     readout_loss: Vec::new(),
+                    tail: f64::NAN,
+                    learned: None,
                 };
                 assert_outcome_is_the_run(&outcome, &single, false);
             }
         }
         for threads in [2, 5] {
-            let threaded: [SweepSeries; 4] = sweep_on(&config, &depths, steps, threads).unwrap();
-            assert_same_series(&threaded, &series);
+            assert_same_series(&sweep(&config, &depths, steps, threads), &series);
+        }
+    }
+    // over seeds: each seed's run at each depth is its single run
+    let config = Config { seeds: 2, seed: 9, ..small(4) };
+    let series = sweep(&config, &depths, steps, 2);
+    for (combination, s) in series.iter().enumerate() {
+        for (j, &depth) in depths.iter().enumerate() {
+            let variant = &four_combinations(&Config { depth, ..config.clone() })[combination];
+            for (k, seed) in [9, 10].into_iter().enumerate() {
+                let got = s.arms[j].shown()[k].as_ref().unwrap();
+                let single = run(&Config { seed, ..variant.clone() }, steps);
+                assert_eq!(got.final_loss.to_bits(), single.loss.last().unwrap().to_bits(), "seed {seed}");
+            }
         }
     }
 }
@@ -195,8 +245,8 @@ fn sweep_depths_are_checked_like_the_parameter_table() {
         assert_eq!(e.name, "sweep");
         assert!(e.message.contains(message), "{text:?}: {e}");
     }
-    assert!(sweep_on(&small(3), &[], 5, 2).is_err());
-    assert!(sweep_on(&small(3), &[3, 3], 5, 2).is_err());
+    assert!(sweep_here(&small(3), &[], 5, 2).is_err());
+    assert!(sweep_here(&small(3), &[3, 3], 5, 2).is_err());
 }
 
 /// `‖changed − intact‖ / ‖intact‖` in Frobenius norms, by nalgebra in f64 (the knockout's

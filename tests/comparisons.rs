@@ -3,13 +3,12 @@
 //! once and out of order, they equal the single runs with the same configurations bit for bit.
 
 use ablation_playground::config::{parse_pins, Config, NormPlacement, Pin, TaskKind};
-use ablation_playground::training::compare::compare;
-use ablation_playground::training::comparisons::{comparison_steps, Comparisons};
+use ablation_playground::training::comparisons::{compare_here, comparison_steps, sweep_here, Comparisons};
 use ablation_playground::training::job::{Job, JobRunner, Report};
 use ablation_playground::training::knockout::knockout;
 use ablation_playground::training::report::{run, trained};
 use ablation_playground::training::session::Session;
-use ablation_playground::training::sweep::{sweep, DEFAULT_SWEEP_DEPTHS};
+use ablation_playground::training::sweep::DEFAULT_SWEEP_DEPTHS;
 
 fn small(depth: usize) -> Config {
     Config { depth, width: 8, tokens: 4, ..Config::default() }
@@ -89,10 +88,11 @@ fn a_pin_is_its_run_recomputed_from_the_seed() {
 #[test]
 fn all_four_and_the_sweep_from_any_number_of_workers_equal_their_single_runs() {
     let config = Config { norm: NormPlacement::Post, ..small(3) };
-    let single_compare = compare(&config, comparison_steps(config.task));
+    let steps = comparison_steps(config.task);
+    let single_compare: Vec<_> =
+        compare_here(&config, steps, 2).unwrap().rows.into_iter().map(|r| r.run).collect();
     let single_sweep =
-        sweep(&Config { depth: 1, ..config.clone() }, &DEFAULT_SWEEP_DEPTHS, comparison_steps(config.task))
-            .unwrap();
+        sweep_here(&Config { depth: 1, ..config.clone() }, &DEFAULT_SWEEP_DEPTHS, steps, 2).unwrap().series;
     for workers in [1, 3] {
         let mut comparisons = Comparisons::default();
         comparisons.start_compare(&config);

@@ -57,7 +57,7 @@ fn the_shapes_have_the_budgets_parameters_within_ten_percent() {
 
 #[test]
 fn each_shape_is_its_single_run_bit_for_bit_from_any_worker() {
-    use ablation_playground::training::depth_width::depth_width_on;
+    use ablation_playground::training::comparisons::depth_width_here;
     use ablation_playground::training::job::{Job, JobRunner, Report};
     use ablation_playground::training::report::run;
     let config = Config { steps: 60, context: 8, tokens: 64, ..copy_defaults() };
@@ -66,7 +66,7 @@ fn each_shape_is_its_single_run_bit_for_bit_from_any_worker() {
     }
     // (a few passes of the copy task's one-sequence stack: 4096 at most, as many as a clock
     // too coarse to see them allows)
-    let rows = depth_width_on(&config, clock);
+    let rows: Vec<_> = depth_width_here(&config, clock).unwrap().rows.into_iter().map(|(_, r)| r).collect();
     assert_eq!(rows.len(), shapes(&config).len());
     for row in &rows {
         let single = run(&row.config, 60);

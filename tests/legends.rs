@@ -6,10 +6,9 @@
 //! Read from the SVG the chart code writes, which draws with the same calls as the canvas.
 
 use ablation_playground::config::{find_preset, Config, NormPlacement};
-use ablation_playground::training::compare::compare;
+use ablation_playground::training::comparisons::{compare_here, sweep_here};
 use ablation_playground::training::loss_history::LossHistory;
 use ablation_playground::training::report::run;
-use ablation_playground::training::sweep::sweep;
 use ablation_playground::view::charts::{self, depth::DepthCurves, loss::HeldOut, Pinned, Theme};
 use ablation_playground::view::panels::{compare, sweep};
 use plotters::prelude::*;
@@ -159,11 +158,11 @@ fn no_legend_covers_the_per_layer_or_the_loss_panels_data() {
 #[test]
 fn no_legend_covers_all_fours_or_the_sweeps_data() {
     for (what, config) in settings() {
-        let four = compare(&config, 200);
-        let series = sweep(&config, &[1, 4, 12, 48], 100).unwrap();
+        let four = compare_here(&config, 200, 2).unwrap();
+        let series = sweep_here(&config, &[1, 4, 12, 48], 100, 2).unwrap().series;
         for (w, h, scale) in SIZES {
             let theme = Theme::light(scale);
-            let svg = svg_of((w, h), |a| compare::draw_runs(a, four.iter().map(|o| (o, false)), 200, &theme));
+            let svg = svg_of((w, h), |a| compare::draw_rows(a, &four.rows, 200, &theme));
             assert_no_legend_covers_data(&svg, &format!("All four, {what}, {w}×{h}"), &theme);
             let svg = svg_of((2 * w, h), |a| sweep::draw_series(a, &[1, 4, 12, 48], &series, 100, &theme));
             assert_no_legend_covers_data(&svg, &format!("sweep, {what}, {}×{h}", 2 * w), &theme);
@@ -177,7 +176,7 @@ fn no_legend_covers_all_fours_or_the_sweeps_data() {
 #[test]
 fn the_cut_axis_keeps_both_on_and_both_off_a_fifth_of_the_plot_apart() {
     let depths = [1, 2, 4, 8, 12, 24, 48, 96];
-    let series = sweep(&Config::default(), &depths, 500).unwrap();
+    let series = sweep_here(&Config::default(), &depths, 500, 2).unwrap().series;
     let residual_alone = series[2].final_loss.iter().copied().fold(0.0, f64::max);
     assert!(residual_alone > 1e6, "residual alone reaches {residual_alone}: nothing to cut");
     let theme = Theme::light(1.0);

@@ -24,4 +24,6 @@ return {
   ["steps"] = "steps",
   ["temperature"] = "temperature",
   ["attention_layer"] = "attention-layer",
+  ["seeds"] = "seeds",
+  ["tune"] = "tune",
 }

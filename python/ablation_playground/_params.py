@@ -22,6 +22,8 @@ PARAMS = [
     ("steps", "int", 5000, (), "training steps of a run; Play continues a finished run for as many again"),
     ("temperature", "float", 0.8, (), "what the model writes is sampled at this temperature (0: always the likeliest character)"),
     ("attention_layer", "int", 0, (), "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)"),
+    ("seeds", "int", 1, (), "every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run"),
+    ("tune", "switch", False, (), "every comparison trains each arm at the learning rate ×⅓, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth"),
 ]
 
 # (min, max, multiple of, what the table allows) of each number, for the traits' checks.
@@ -38,6 +40,7 @@ RANGES = {
     "steps": (0, 1000000, 1, "an integer from 0 to 1000000"),
     "temperature": (0, 2, None, "a number from 0 to 2"),
     "attention_layer": (0, 95, 1, "an integer from 0 to 95"),
+    "seeds": (1, 10, 1, "an integer from 1 to 10"),
 }
 
 PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal",)

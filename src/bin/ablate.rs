@@ -3,15 +3,11 @@
 
 use ablation_playground::config::{find_flag, preset_choices, PARAMS, PRESET, PRESETS};
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
-use ablation_playground::training::compare::compare_on;
-use ablation_playground::training::comparisons::comparison_steps;
 use ablation_playground::training::comparisons::{
-    CompareRow, CompareState, ComparisonsState, DepthWidthState, KnockoutState, SweepState,
+    compare_here, comparison_steps, depth_width_here, knockout_here, sweep_here, ComparisonsState,
 };
-use ablation_playground::training::depth_width::depth_width_on;
-use ablation_playground::training::knockout::knockout;
 use ablation_playground::training::report::{probed, trained, trained_keeping_last_finite};
-use ablation_playground::training::sweep::{parse_depths, sweep_on, DEFAULT_SWEEP_DEPTHS};
+use ablation_playground::training::sweep::{parse_depths, DEFAULT_SWEEP_DEPTHS};
 use ablation_playground::view::figures::{frame_of, svgs, LastFinite};
 use ablation_playground::view::json::{attention_json, compare_json, depth_width_json, sweep_json, Json};
 use ablation_playground::view::reference::{
@@ -108,8 +104,15 @@ fn parse(args: &[String]) -> Result<Options, String> {
             continue;
         }
         // `--sweep` alone (last, or before another flag) sweeps the default depths
-        if body == "sweep" && args.get(i + 1).is_none_or(|next| next.starts_with("--")) {
+        let alone = args.get(i + 1).is_none_or(|next| next.starts_with("--"));
+        if body == "sweep" && alone {
             sweep = Some(DEFAULT_SWEEP_DEPTHS.to_vec());
+            i += 1;
+            continue;
+        }
+        // `--tune` alone tunes (`--tune on` and `--tune off` as the table has them)
+        if body == "tune" && alone {
+            params.push(("tune", "on".into()));
             i += 1;
             continue;
         }
@@ -215,9 +218,9 @@ fn report(options: &Options) -> Result<String, String> {
         fields.push(("attention", attention_json(&all_attention_maps(&trainer))));
     }
     if options.knockout {
-        let result = knockout(&mut trainer);
-        fields.push(("knockout", result.json()));
-        shown.knockout = Some(KnockoutState { step: steps, done: true, result });
+        let state = knockout_here(&mut trainer, config, steps, options.threads)?;
+        fields.push(("knockout", state.json()));
+        shown.knockout = Some(state);
     }
     // a run that diverged is drawn at its last finite state, as the page shows it
     let last_finite = (draw && trainer.back_to_last_finite().is_some()).then(|| {
@@ -226,27 +229,20 @@ fn report(options: &Options) -> Result<String, String> {
     });
     drop(trainer); // the comparisons train their own stacks
     if options.compare {
-        let steps = options.compare_steps;
-        let entries = compare_on(config, steps, options.threads);
-        fields.push(("compare", compare_json(&entries)));
-        let rows = entries.into_iter().map(|run| CompareRow { done: true, run, failed: None }).collect();
-        shown.compare = Some(CompareState { config: config.clone(), steps, rows });
+        let state = compare_here(config, options.compare_steps, options.threads)?;
+        fields.push(("compare", compare_json(&state)));
+        shown.compare = Some(state);
     }
     if options.depth_width {
-        let rows = depth_width_on(config, now);
-        fields.push(("depth_width", depth_width_json(&rows)));
-        let steps = rows.iter().map(|r| r.config.steps).max().unwrap_or(1);
-        let rows = rows.into_iter().map(|r| (true, r)).collect();
-        shown.depth_width = Some(DepthWidthState { config: config.clone(), steps, rows });
+        let state = depth_width_here(config, now)?;
+        fields.push(("depth_width", depth_width_json(&state)));
+        shown.depth_width = Some(state);
     }
     if let Some(depths) = &options.sweep {
-        let steps = options.compare_steps;
-        let series = sweep_on(config, depths, steps, options.threads)
-            .map_err(|e| format!("--sweep: {}", e.message))?;
-        fields.push(("sweep", sweep_json(depths, &series)));
-        let (depths, runs_finished) = (depths.clone(), 4 * depths.len());
-        shown.sweep =
-            Some(SweepState { config: config.clone(), steps, depths, runs_finished, series: series.into() });
+        let state = sweep_here(config, depths, options.compare_steps, options.threads)
+            .map_err(|e| format!("--sweep: {e}"))?;
+        fields.push(("sweep", sweep_json(depths, &state.series)));
+        shown.sweep = Some(state);
     }
     if let Some(dir) = &options.svg_dir {
         let frame = frame_of(&run, last_finite, attention);

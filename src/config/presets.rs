@@ -122,8 +122,8 @@ pub fn induction_defaults() -> Config {
 impl Config {
     /// This configuration with the task `word` chosen as the page's Task control and
     /// `ablate --task` choose it: that task's defaults (`task_defaults`), keeping the switches,
-    /// the depth, the norm's kind, the seed, the sampling temperature and the attention panel's
-    /// layer. An unknown task is an error.
+    /// the depth, the norm's kind, the seed, the sampling temperature, the attention panel's
+    /// layer and the comparisons' seeds and tuning. An unknown task is an error.
     pub fn with_task(&self, word: &str) -> Result<Config, ConfigError> {
         let mut chosen = self.clone();
         chosen.set("task", word)?;
@@ -136,6 +136,8 @@ impl Config {
             seed: self.seed,
             temperature: self.temperature,
             attention_layer: self.attention_layer,
+            seeds: self.seeds,
+            tune: self.tune,
             ..task_defaults(chosen.task)
         })
     }

@@ -163,6 +163,13 @@ pub struct Config {
     /// Which sublayer's heads the Attention panel shows (the nearest that attends, at or below
     /// it). It changes no training: a run goes on when only this changes.
     pub attention_layer: usize,
+    /// Every comparison trains each of its arms at the seeds `seed, seed + 1, …` (1..=10 of
+    /// them) and shows the median with the spread. It changes no training of the live run.
+    pub seeds: usize,
+    /// Every comparison trains each arm at each rate of a small grid around the learning rate
+    /// (`spread::rates`) and reports it at the rate with the lowest training loss over its
+    /// last steps. It changes no training of the live run.
+    pub tune: bool,
 }
 
 /// The page's step limit: the depth-96 stack reaches it in under 20 s at 300 steps/s, every
@@ -201,6 +208,8 @@ impl Default for Config {
             steps: DEFAULT_STEPS,
             temperature: 0.8,
             attention_layer: 0,
+            seeds: 1,
+            tune: false,
         }
     }
 }
@@ -243,9 +252,16 @@ impl Config {
     }
 
     /// The same run with the parameters that change no training (the sampling temperature,
-    /// the attention panel's layer) set to `other`'s: equal to `other` if only those differ.
+    /// the attention panel's layer, the comparisons' seeds and tuning) set to `other`'s: equal
+    /// to `other` if only those differ.
     pub fn with_views_of(&self, other: &Config) -> Config {
-        Config { temperature: other.temperature, attention_layer: other.attention_layer, ..self.clone() }
+        Config {
+            temperature: other.temperature,
+            attention_layer: other.attention_layer,
+            seeds: other.seeds,
+            tune: other.tune,
+            ..self.clone()
+        }
     }
 
     /// The stack has a final norm between its last sublayer and the readout.

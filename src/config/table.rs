@@ -249,6 +249,26 @@ pub const PARAMS: &[ParamSpec] = &[
         get: |c| Value::Int(c.attention_layer as i64),
         set: |c, v| c.attention_layer = int(v) as usize,
     },
+    ParamSpec {
+        name: "seeds",
+        flag: "seeds",
+        label: "Seeds",
+        kind: Kind::Int { min: 1, max: 10, multiple_of: 1 },
+        help: "every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median \
+               with the lowest and highest run",
+        get: |c| Value::Int(c.seeds as i64),
+        set: |c, v| c.seeds = int(v) as usize,
+    },
+    ParamSpec {
+        name: "tune",
+        flag: "tune",
+        label: "Tune rate",
+        kind: Kind::Choice(&ON_OFF),
+        help: "every comparison trains each arm at the learning rate ×⅓, ×1 and ×3 and shows it at the rate \
+               with the lowest training loss over its last tenth",
+        get: |c| Value::Choice(ON_OFF.index(c.tune)),
+        set: |c, v| c.tune = ON_OFF.variant(choice(v)),
+    },
 ];
 
 impl ParamSpec {

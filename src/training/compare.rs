@@ -3,7 +3,6 @@
 //! gradient ratio at initialisation, the loss after N steps, and where a run diverged.
 
 use crate::config::{Config, NormPlacement};
-use crate::training::outcome::{run_all, Outcome};
 
 /// Both off, the norm alone, the residual alone, both on: `config` with only the two switches
 /// changed. The norm keeps the config's placement, or is `Pre` if the config has none.
@@ -26,14 +25,4 @@ pub fn switch_words(residual: bool, norm: NormPlacement) -> (String, String) {
     let switches = Config { residual, norm, ..Config::default() };
     let word = |name| switches.get(name).expect("a parameter of the table");
     (word("residual"), word("norm"))
-}
-
-/// The four combinations of `config`, each trained for `steps` updates.
-pub fn compare(config: &Config, steps: usize) -> Vec<Outcome> {
-    compare_on(config, steps, 1)
-}
-
-/// `compare` on up to `threads` threads: the same bits.
-pub fn compare_on(config: &Config, steps: usize, threads: usize) -> Vec<Outcome> {
-    run_all(&four_combinations(config), steps, true, threads)
 }

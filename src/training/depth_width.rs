@@ -10,6 +10,7 @@ use crate::model::layer::Layer;
 use crate::model::param::{Draw, Params};
 use crate::model::stack::Stack;
 use crate::training::report::RunInProgress;
+use crate::training::spread::{learned, tail_loss};
 use crate::training::train::Eval;
 use crate::training::writing::twin_config;
 
@@ -70,19 +71,6 @@ pub fn shapes(config: &Config) -> Vec<Config> {
     out
 }
 
-/// Trains every shape of `config` for its steps, one after another (so that each is timed
-/// with the machine to itself), as the page's jobs do.
-pub fn depth_width_on(config: &Config, clock: Clock) -> Vec<ShapeOutcome> {
-    shapes(config)
-        .iter()
-        .map(|shape| {
-            let mut run = ShapeRun::new(shape, shape.steps, clock);
-            while !run.advance(usize::MAX) {}
-            run.outcome()
-        })
-        .collect()
-}
-
 /// One shape's run: what it measured (NaN where it has not yet).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShapeOutcome {
@@ -96,6 +84,9 @@ pub struct ShapeOutcome {
     pub ms_per_step: f64,
     /// One forward pass of a one-sequence stack over the context (NaN on the regression).
     pub ms_per_char: f64,
+    /// A sequence task's run learned it by its end (`spread::learned`); `None` on the
+    /// regression or while in progress.
+    pub learned: Option<bool>,
 }
 
 impl ShapeOutcome {
@@ -108,6 +99,7 @@ impl ShapeOutcome {
             diverged_at: None,
             ms_per_step: f64::NAN,
             ms_per_char: f64::NAN,
+            learned: None,
         }
     }
 
@@ -119,6 +111,12 @@ impl ShapeOutcome {
     /// The last held-out loss (NaN on the regression).
     pub fn val_loss(&self) -> f64 {
         self.evals.last().map_or(f64::NAN, |e| e.loss)
+    }
+
+    /// The mean training loss over the run's last tenth (`spread::tail_loss`): what a tuned
+    /// comparison chooses the rate by.
+    pub fn tail(&self) -> f64 {
+        tail_loss(&self.loss)
     }
 }
 
@@ -181,7 +179,11 @@ impl ShapeRun {
     pub fn outcome(&self) -> ShapeOutcome {
         let steps = self.run.loss().len().saturating_sub(1).max(1);
         let timed = &self.passes;
+        let last = self.run.evals().last();
+        let learned =
+            last.and_then(|e| learned(self.run.config(), e.loss, e.accuracy)).filter(|_| self.run.is_done());
         ShapeOutcome {
+            learned,
             config: self.run.config().clone(),
             params: parameters(self.run.config()),
             loss: self.run.loss().to_vec(),

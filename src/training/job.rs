@@ -22,8 +22,9 @@ pub enum Job {
     Run { config: Config, steps: usize, keep_loss: bool },
     /// A pinned run, trained as the page's live run would be to the pin's step.
     Pin(Pin),
-    /// Each layer of the live run's stack at `step` knocked out in turn: `weights` are the
-    /// stack's parameters in `Params::visit` order.
+    /// Each layer of a stack at `step` knocked out in turn: `weights` are the live run's
+    /// stack's parameters in `Params::visit` order, or none for a stack trained here from
+    /// `config`'s seed to `step` first (another seed of the knockout), as the live run would.
     Knockout { config: Config, step: usize, weights: Vec<f32> },
     /// One shape of "depth or width": `config` trained for `steps` updates, timed.
     Shape { config: Config, steps: usize },
@@ -94,6 +95,8 @@ enum Progress {
     Run(Box<RunInProgress>, bool),
     Pin(Box<Session>),
     Knockout(Box<Trainer<f32>>, KnockoutInProgress),
+    /// A knockout's stack in training, to its step.
+    Training(Box<Session>),
     Shape(Box<ShapeRun>),
 }
 
@@ -122,6 +125,9 @@ impl JobRunner {
                 Progress::Run(Box::new(if keep_loss { run } else { run.without_writing() }), keep_loss)
             }
             Job::Pin(pin) => Progress::Pin(Box::new(Session::new(&pin.config))),
+            Job::Knockout { config, step, weights } if weights.is_empty() => {
+                Progress::Training(Box::new(Session::new(&Config { steps: step, ..config })))
+            }
             Job::Knockout { config, weights, .. } => {
                 let mut trainer = Box::new(Trainer::<f32>::new(&config));
                 trainer.load_weights(&weights)?;
@@ -150,6 +156,20 @@ impl JobRunner {
             Progress::Knockout(trainer, knocking) => {
                 knocking.advance(trainer, max_steps);
             }
+            Progress::Training(session) => {
+                let mut taken = 0;
+                while taken < max_steps && session.train_step() {
+                    taken += 1;
+                }
+                // a diverged stack is knocked out at its last finite state, as the live run's is
+                session.recover(max_steps.saturating_sub(taken));
+                if !session.running() && !session.recovering() {
+                    let mut trainer = Box::new(Trainer::<f32>::new(session.config()));
+                    trainer.load_weights(&session.trainer().weights()).expect("the same stack's weights");
+                    let knocking = KnockoutInProgress::new(&mut trainer);
+                    self.progress = Progress::Knockout(trainer, knocking);
+                }
+            }
             Progress::Shape(run) => {
                 run.advance(max_steps);
             }
@@ -168,6 +188,7 @@ impl JobRunner {
             Progress::Run(run, _) => run.is_done(),
             Progress::Pin(session) => !session.running() && !session.recovering(),
             Progress::Knockout(_, knocking) => knocking.is_done(),
+            Progress::Training(_) => false,
             Progress::Shape(run) => run.is_done(),
         }
     }
@@ -184,6 +205,11 @@ impl JobRunner {
                 Report::Pin(Box::new(session.frame()))
             }
             Progress::Knockout(_, knocking) => Report::Knockout(knocking.result().clone()),
+            Progress::Training(_) => Report::Knockout(Knockout {
+                intact_loss: f64::NAN,
+                loss: Vec::new(),
+                output_change: Vec::new(),
+            }),
             Progress::Shape(run) => Report::Shape(run.outcome()),
         }
     }
@@ -203,7 +229,7 @@ pub fn run_job(job: Job) -> Result<Report, String> {
 }
 
 const JOB_MAGIC: u32 = 0x314A_5041; // "APJ1"
-const REPORT_MAGIC: u32 = 0x3352_5041; // "APR3": outcomes carry their readout; shapes
+const REPORT_MAGIC: u32 = 0x3452_5041; // "APR4": outcomes carry their tail and whether they learned
 
 pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     o.config.write(w);
@@ -216,6 +242,25 @@ pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     w.f64(o.held_out.accuracy);
     w.str(&o.held_out.sample);
     w.f64s(&o.readout_loss);
+    w.f64(o.tail);
+    write_learned(w, o.learned);
+}
+
+fn write_learned(w: &mut Writer, learned: Option<bool>) {
+    w.u32(match learned {
+        None => 0,
+        Some(false) => 1,
+        Some(true) => 2,
+    });
+}
+
+fn read_learned(r: &mut Reader) -> Result<Option<bool>, String> {
+    Ok(match r.u32()? {
+        0 => None,
+        1 => Some(false),
+        2 => Some(true),
+        _ => return Err("a run's learned is not a yes, a no or none".into()),
+    })
 }
 
 pub(crate) fn read_outcome(r: &mut Reader) -> Result<Outcome, String> {
@@ -228,7 +273,19 @@ pub(crate) fn read_outcome(r: &mut Reader) -> Result<Outcome, String> {
     if ![0, config.depth + 1].contains(&readout_loss.len()) {
         return Err("an outcome's readout does not match its depth".into());
     }
-    Ok(Outcome { config, init_top_std, grad_ratio, final_loss, diverged_at, loss, held_out, readout_loss })
+    let (tail, learned) = (r.f64()?, read_learned(r)?);
+    Ok(Outcome {
+        config,
+        init_top_std,
+        grad_ratio,
+        final_loss,
+        diverged_at,
+        loss,
+        held_out,
+        readout_loss,
+        tail,
+        learned,
+    })
 }
 
 impl Job {
@@ -345,6 +402,7 @@ impl Report {
                 w.opt_usize(s.diverged_at);
                 w.f64(s.ms_per_step);
                 w.f64(s.ms_per_char);
+                write_learned(&mut w, s.learned);
             }
         }
         w.0
@@ -376,7 +434,9 @@ impl Report {
                     .collect::<Result<Vec<_>, String>>()?;
                 let diverged_at = r.opt_usize()?;
                 let (ms_per_step, ms_per_char) = (r.f64()?, r.f64()?);
+                let learned = read_learned(&mut r)?;
                 Report::Shape(ShapeOutcome {
+                    learned,
                     config,
                     params,
                     loss,

@@ -1,9 +1,10 @@
 //! What a comparison keeps of a run (`Outcome`: a few numbers, and its loss curve if asked
-//! for), and many runs trained at once on threads: what the CLI's All four and depth sweep
-//! are made of. The page's comparisons run the same runs as jobs (`job.rs`) in a pool.
+//! for). The comparisons run their runs as jobs (`job.rs`), in the page's pool or on the CLI's
+//! threads (`Comparisons::run_here`).
 
 use crate::config::Config;
 use crate::training::report::{RunInProgress, TaskEnd};
+use crate::training::spread::{learned, tail_loss};
 
 /// What a comparison keeps of a finished run: a row of the lesson's table.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,6 +28,12 @@ pub struct Outcome {
     /// The readout loss at every depth ℓ = 0..=L after the last step (All four's runs, once
     /// done; empty otherwise).
     pub readout_loss: Vec<f64>,
+    /// The mean training loss over the run's last tenth (`spread::tail_loss`; infinity if it
+    /// diverged, NaN while in progress): what a tuned comparison chooses the rate by.
+    pub tail: f64,
+    /// A sequence task's run learned the task by its end (`spread::learned`); `None` on the
+    /// regression or while in progress.
+    pub learned: Option<bool>,
 }
 
 impl Outcome {
@@ -41,6 +48,8 @@ impl Outcome {
             loss: Vec::new(),
             held_out: TaskEnd::default(),
             readout_loss: Vec::new(),
+            tail: f64::NAN,
+            learned: None,
         }
     }
 
@@ -49,6 +58,8 @@ impl Outcome {
         let init = run.init();
         let top = run.config().depth;
         let last = run.loss().last().copied().filter(|_| run.is_done());
+        let held_out = run.task_end();
+        let done = run.is_done();
         Outcome {
             config: run.config().clone(),
             init_top_std: init.act_std[top],
@@ -56,38 +67,10 @@ impl Outcome {
             final_loss: last.unwrap_or(f64::NAN),
             diverged_at: run.diverged_at(),
             loss: if keep_loss { run.loss().to_vec() } else { Vec::new() },
-            held_out: run.task_end(),
             readout_loss: run.readout_loss(),
+            tail: if done { tail_loss(run.loss()) } else { f64::NAN },
+            learned: learned(run.config(), held_out.loss, held_out.accuracy).filter(|_| done),
+            held_out,
         }
     }
-}
-
-/// Trains every configuration for `steps` updates on up to `threads` threads at once and gives
-/// their outcomes in the order of `configs`. Each run starts from its seed and touches nothing
-/// shared, so the outcomes are the same bits on any number of threads.
-pub fn run_all(configs: &[Config], steps: usize, keep_loss: bool, threads: usize) -> Vec<Outcome> {
-    let run = |config: &Config| {
-        let run = RunInProgress::new(config, steps);
-        // All four's runs keep their curve and write; the sweep's do neither
-        let mut run = if keep_loss { run } else { run.without_writing() };
-        run.advance(usize::MAX);
-        Outcome::of(&run, keep_loss)
-    };
-    let threads = threads.clamp(1, configs.len().max(1));
-    if threads == 1 {
-        return configs.iter().map(run).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let done = std::sync::Mutex::new(vec![None; configs.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(config) = configs.get(i) else { break };
-                let outcome = run(config);
-                done.lock().expect("no thread panics holding it")[i] = Some(outcome);
-            });
-        }
-    });
-    done.into_inner().expect("no thread panicked").into_iter().map(|o| o.expect("every run done")).collect()
 }

@@ -3,8 +3,8 @@
 //! each combination stops training.
 
 use crate::config::{find, Config, ConfigError, NormPlacement, Value};
-use crate::training::compare::four_combinations;
-use crate::training::outcome::{run_all, Outcome};
+use crate::training::outcome::Outcome;
+use crate::training::spread::{Arm, Spread};
 
 /// The page's and the CLI's depths: doubling, plus the lesson's 12 and 24.
 pub const DEFAULT_SWEEP_DEPTHS: [usize; 8] = [1, 2, 4, 8, 12, 24, 48, 96];
@@ -57,44 +57,42 @@ pub fn check_depths(depths: &[usize]) -> Result<(), ConfigError> {
 pub struct SweepSeries {
     pub residual: bool,
     pub norm: NormPlacement,
-    /// Loss after the last update at each depth (NaN where the run diverged).
+    /// The first seed's loss after the last update at each depth, at its chosen rate (NaN
+    /// where the run diverged).
     pub final_loss: Vec<f64>,
-    /// `‖∂L/∂x₀‖ / ‖∂L/∂x_L‖` at initialisation at each depth.
+    /// `‖∂L/∂x₀‖ / ‖∂L/∂x_L‖` at initialisation at each depth (the first seed's).
     pub grad_ratio: Vec<f64>,
     pub diverged_at: Vec<Option<usize>>,
-}
-
-/// The sweep of `config` over `depths`, each run trained for `steps` updates.
-pub fn sweep(config: &Config, depths: &[usize], steps: usize) -> Result<[SweepSeries; 4], ConfigError> {
-    sweep_on(config, depths, steps, 1)
-}
-
-/// `sweep` on up to `threads` threads: the same bits.
-pub fn sweep_on(
-    config: &Config,
-    depths: &[usize],
-    steps: usize,
-    threads: usize,
-) -> Result<[SweepSeries; 4], ConfigError> {
-    check_depths(depths)?;
-    let configs: Vec<Config> =
-        depths.iter().flat_map(|&depth| four_combinations(&Config { depth, ..config.clone() })).collect();
-    let outcomes = run_all(&configs, steps, false, threads);
-    Ok(std::array::from_fn(|combination| {
-        SweepSeries::of(&configs[combination], outcomes.iter().skip(combination).step_by(4))
-    }))
+    /// Every seed's runs at every rate, at each depth.
+    pub arms: Vec<Arm<Outcome>>,
 }
 
 impl SweepSeries {
-    /// The series of `first`'s combination from its runs, shallowest depth first.
-    pub fn of<'a>(first: &Config, runs: impl Iterator<Item = &'a Outcome>) -> SweepSeries {
-        let runs: Vec<&Outcome> = runs.collect();
+    /// The series of `first`'s combination from its arms, shallowest depth first.
+    pub fn of(first: &Config, arms: impl Iterator<Item = Arm<Outcome>>) -> SweepSeries {
+        let arms: Vec<Arm<Outcome>> = arms.collect();
+        let firsts: Vec<&Outcome> =
+            arms.iter().map(|a| a.shown()[0].as_ref().expect("a finished arm's runs")).collect();
         SweepSeries {
             residual: first.residual,
             norm: first.norm,
-            final_loss: runs.iter().map(|o| o.final_loss).collect(),
-            grad_ratio: runs.iter().map(|o| o.grad_ratio).collect(),
-            diverged_at: runs.iter().map(|o| o.diverged_at).collect(),
+            final_loss: firsts.iter().map(|o| o.final_loss).collect(),
+            grad_ratio: firsts.iter().map(|o| o.grad_ratio).collect(),
+            diverged_at: firsts.iter().map(|o| o.diverged_at).collect(),
+            arms,
         }
+    }
+
+    /// The loss after the last update at each depth over the seeds (at the chosen rate).
+    pub fn final_spread(&self) -> Vec<Spread> {
+        self.arms
+            .iter()
+            .map(|a| Spread::of(&a.shown_done().map(|(_, o)| o.final_loss).collect::<Vec<_>>()))
+            .collect()
+    }
+
+    /// The chosen rate at each depth.
+    pub fn rates(&self) -> Vec<f64> {
+        self.arms.iter().map(Arm::rate).collect()
     }
 }

@@ -5,12 +5,15 @@ use crate::config::{Config, NormPlacement, Settings, TaskKind, Value, PARAMS, PI
 use crate::model::lens::AttentionMaps;
 use crate::model::stats::Histogram;
 use crate::training::compare::switch_words;
-use crate::training::comparisons::ComparisonsState;
+use crate::training::comparisons::{
+    CompareRow, CompareState, ComparisonsState, DepthWidthState, KnockoutState, PinState,
+};
 use crate::training::depth_width::ShapeOutcome;
 use crate::training::frame::Frame;
 use crate::training::knockout::Knockout;
 use crate::training::outcome::Outcome;
 use crate::training::report::{Run, Snapshot, TaskRecord};
+use crate::training::spread::{median, Arm};
 use crate::training::sweep::SweepSeries;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
@@ -240,17 +243,56 @@ fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
     fields
 }
 
-/// "All four" as JSON: one object per combination, in the order they ran.
-pub fn compare_json(entries: &[Outcome]) -> Json {
-    let entry = |o: &Outcome| {
-        let mut fields = outcome_fields(o);
-        fields.push(("loss", Json::nums(&o.loss)));
-        Json::Obj(fields)
-    };
-    Json::Arr(entries.iter().map(entry).collect())
+/// An arm's runs at its chosen rate, one per seed: `[{seed, lr, final_loss, val_loss,
+/// diverged_at}, …]` (a run not done yet is left out), and the median of their final losses;
+/// with tuning the grid and the chosen rate.
+fn arm_fields<T>(arm: &Arm<T>, tuned: bool, run: impl Fn(&T) -> RunEnd) -> Vec<(&'static str, Json)> {
+    let runs: Vec<(u64, RunEnd)> = arm.shown_done().map(|(s, r)| (s, run(r))).collect();
+    let entries = runs.iter().map(|&(seed, (final_loss, val_loss, diverged_at))| {
+        Json::Obj(vec![
+            ("seed", Json::Int(seed.into())),
+            ("lr", Json::Num(arm.rate())),
+            ("final_loss", Json::Num(final_loss)),
+            ("val_loss", Json::Num(val_loss)),
+            ("diverged_at", step_json(diverged_at)),
+        ])
+    });
+    let finals: Vec<f64> = runs.iter().map(|(_, r)| r.0).collect();
+    let mut fields =
+        vec![("runs", Json::Arr(entries.collect())), ("median_final_loss", Json::Num(median(&finals)))];
+    if tuned {
+        fields.push(("lr_grid", Json::nums(&arm.rates)));
+        fields.push(("lr", if arm.done { Json::Num(arm.rate()) } else { Json::Null }));
+    }
+    fields
 }
 
-/// The depth sweep as JSON: the depths, and per combination its numbers over them.
+/// A run's end for `arm_fields`: its final loss, its held-out loss and where it diverged.
+type RunEnd = (f64, f64, Option<usize>);
+
+/// An outcome's numbers for `arm_fields`.
+fn outcome_run(o: &Outcome) -> RunEnd {
+    (o.final_loss, o.held_out.loss, o.diverged_at)
+}
+
+/// A row of "All four" with its seeds: the first seed's numbers (at the chosen rate) as one
+/// seed's were, its curve if `curve`, then its runs.
+fn compare_row_fields(r: &CompareRow, curve: bool) -> Vec<(&'static str, Json)> {
+    let mut fields = outcome_fields(&r.run);
+    if curve {
+        fields.push(("loss", Json::nums(&r.run.loss)));
+    }
+    fields.extend(arm_fields(&r.arm, r.run.config.tune, outcome_run));
+    fields
+}
+
+/// "All four" as JSON: one object per combination, in the order they ran.
+pub fn compare_json(state: &CompareState) -> Json {
+    Json::Arr(state.rows.iter().map(|r| Json::Obj(compare_row_fields(r, true))).collect())
+}
+
+/// The depth sweep as JSON: the depths, and per combination its numbers over them (the first
+/// seed's, at each depth's chosen rate), each seed's, and the medians.
 pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
     let runs = series.iter().map(|s| {
         let mut fields = Vec::from(switches_json(s.residual, s.norm));
@@ -259,6 +301,27 @@ pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
             ("grad_ratio", Json::nums(&s.grad_ratio)),
             ("diverged_at", Json::Arr(s.diverged_at.iter().map(|&d| step_json(d)).collect())),
         ]);
+        let seeds = s.arms.first().map_or(0, |a| a.seeds.len());
+        let per_seed = (0..seeds).map(|k| {
+            let run = |a: &Arm<Outcome>| a.shown()[k].clone();
+            let runs: Vec<Option<Outcome>> = s.arms.iter().map(run).collect();
+            let each = |f: fn(&Outcome) -> Json| {
+                Json::Arr(runs.iter().map(|r| r.as_ref().map_or(Json::Null, f)).collect())
+            };
+            Json::Obj(vec![
+                ("seed", Json::Int(s.arms[0].seeds[k].into())),
+                ("lr", Json::nums(&s.rates())),
+                ("final_loss", each(|o| Json::Num(o.final_loss))),
+                ("diverged_at", each(|o| step_json(o.diverged_at))),
+            ])
+        });
+        fields.push(("seeds", Json::Arr(per_seed.collect())));
+        let medians: Vec<f64> = s.final_spread().iter().map(|m| m.median).collect();
+        fields.push(("median_final_loss", Json::nums(&medians)));
+        if s.arms.first().is_some_and(|a| a.tuned()) {
+            fields.push(("lr_grid", Json::nums(&s.arms[0].rates)));
+            fields.push(("lr", Json::nums(&s.rates())));
+        }
         Json::Obj(fields)
     });
     Json::Obj(vec![
@@ -268,9 +331,9 @@ pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
 }
 
 /// Depth or width as JSON: one object per shape, deepest first (a number not reached yet is
-/// NaN, so `null`).
-pub fn depth_width_json<'a>(rows: impl IntoIterator<Item = &'a ShapeOutcome>) -> Json {
-    let row = |o: &ShapeOutcome| {
+/// NaN, so `null`): the first seed's numbers at the chosen rate, then its runs.
+pub fn depth_width_json(state: &DepthWidthState) -> Json {
+    let row = |(o, arm): (&ShapeOutcome, &Arm<ShapeOutcome>)| {
         let mut fields = vec![
             ("depth", Json::Int(o.config.depth as i128)),
             ("width", Json::Int(o.config.width as i128)),
@@ -285,9 +348,10 @@ pub fn depth_width_json<'a>(rows: impl IntoIterator<Item = &'a ShapeOutcome>) ->
             ("ms_per_char", Json::Num(o.ms_per_char)),
             ("diverged_at", step_json(o.diverged_at)),
         ]);
+        fields.extend(arm_fields(arm, o.config.tune, |r| (r.final_loss(), r.val_loss(), r.diverged_at)));
         Json::Obj(fields)
     };
-    Json::Arr(rows.into_iter().map(row).collect())
+    Json::Arr(state.rows.iter().map(|(_, o)| o).zip(&state.arms).map(row).collect())
 }
 
 /// The comparisons for `.value` and the events: the pins (with their labels against `live`),
@@ -302,11 +366,12 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
             ("diverged_at", step_json(p.frame.as_ref().and_then(|f| f.diverged_at))),
             ("done", Json::Bool(p.done)),
             ("failed", p.failed.as_ref().map_or(Json::Null, |why| Json::Str(why.clone()))),
+            ("seeds", pin_seeds_json(p)),
         ])
     });
     let compare = state.compare.as_ref().map_or(Json::Null, |c| {
         let rows = c.rows.iter().map(|r| {
-            let mut fields = outcome_fields(&r.run); // final_loss is NaN (null) until done
+            let mut fields = compare_row_fields(r, false); // final_loss is NaN (null) until done
             fields.push(("done", Json::Bool(r.done)));
             fields.push(("failed", r.failed.as_ref().map_or(Json::Null, |why| Json::Str(why.clone()))));
             Json::Obj(fields)
@@ -315,6 +380,8 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
             ("depth", Json::Int(c.config.depth as i128)),
             ("steps", Json::Int(c.steps as i128)),
             ("runs", Json::Arr(rows.collect())),
+            ("runs_finished", Json::Int(c.runs_finished as i128)),
+            ("runs_total", Json::Int(c.runs_total as i128)),
         ])
     });
     let sweep = state.sweep.as_ref().map_or(Json::Null, |s| {
@@ -328,7 +395,7 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
     });
     // a knockout shows once every layer is measured
     let knockout = state.knockout.as_ref().filter(|k| k.done).map_or(Json::Null, |k| {
-        let Json::Obj(mut fields) = k.result.json() else { unreachable!("an object") };
+        let Json::Obj(mut fields) = k.json() else { unreachable!("an object") };
         fields.insert(0, ("step", Json::Int(k.step as i128)));
         Json::Obj(fields)
     });
@@ -336,7 +403,9 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
         Json::Obj(vec![
             ("steps", Json::Int(d.steps as i128)),
             ("done", Json::Bool(d.rows.iter().all(|(done, _)| *done))),
-            ("runs", depth_width_json(d.rows.iter().map(|(_, o)| o))),
+            ("runs", depth_width_json(d)),
+            ("runs_finished", Json::Int(d.runs_finished as i128)),
+            ("runs_total", Json::Int(d.runs_total as i128)),
         ])
     });
     Json::Obj(vec![
@@ -357,6 +426,35 @@ impl Knockout {
             ("output_change", Json::nums(&self.output_change)),
         ])
     }
+}
+
+impl KnockoutState {
+    /// The first seed's knockout as one seed's was, then every seed's stack.
+    pub fn json(&self) -> Json {
+        let Json::Obj(mut fields) = self.result.json() else { unreachable!("an object") };
+        let seeds = self.seeds.iter().map(|(seed, k)| {
+            Json::Obj(vec![
+                ("seed", Json::Int((*seed).into())),
+                ("intact_loss", Json::Num(k.intact_loss)),
+                ("loss", Json::nums(&k.loss)),
+            ])
+        });
+        fields.push(("seeds", Json::Arr(seeds.collect())));
+        Json::Obj(fields)
+    }
+}
+
+/// A pin's seeds: each one's step, last loss and divergence so far.
+fn pin_seeds_json(p: &PinState) -> Json {
+    let seed = |(seed, frame): &(u64, Option<Frame>)| {
+        Json::Obj(vec![
+            ("seed", Json::Int((*seed).into())),
+            ("step", frame.as_ref().map_or(Json::Null, |f| Json::Int(f.step as i128))),
+            ("loss", frame.as_ref().and_then(|f| f.history.last()).map_or(Json::Null, Json::Num)),
+            ("diverged_at", step_json(frame.as_ref().and_then(|f| f.diverged_at))),
+        ])
+    };
+    Json::Arr(p.seeds.iter().map(seed).collect())
 }
 
 /// A sequence task's readouts: the last held-out loss (`val_loss`) and copy accuracy

@@ -8,21 +8,83 @@ use super::{
 };
 use crate::training::loss_history::LossHistory;
 use crate::training::outcome::Outcome;
+use crate::training::spread::Spread;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// One run's curve: its label, its losses (NaN after divergence) and the divergence step.
+/// One row's curve: its label, its smoothed line (stopping where it diverged), over several
+/// seeds the band from the lowest to the highest run at each of the line's steps (∞ where a
+/// run had diverged), and what its legend entry says after the label.
 pub struct LossCurve<'a> {
     pub label: &'a str,
-    pub loss: &'a [f64],
+    pub line: Vec<(usize, f64)>,
+    pub band: Vec<(usize, f64, f64)>,
+    pub end: Option<String>,
+    /// Where the line ends in a divergence (a cross).
     pub diverged_at: Option<usize>,
+    /// The largest value any of its runs reached (what the axis may cut).
+    pub top: f64,
+}
+
+/// A run's loss smoothed as the loss panel smooths it: `(step, smoothed)` per bucket, ∞ past
+/// its divergence.
+fn smoothed(loss: &[f64]) -> Vec<(usize, f64)> {
+    let history: LossHistory = loss.iter().copied().collect();
+    let end = loss.iter().position(|x| !x.is_finite()).unwrap_or(usize::MAX);
+    let positive = |v: f64| v.is_finite() && v > 0.0;
+    history
+        .buckets()
+        .iter()
+        .map(|b| {
+            let step = b.start + b.count - 1;
+            (step, if step < end && positive(b.smooth) { b.smooth } else { f64::INFINITY })
+        })
+        .collect()
 }
 
 impl<'a> LossCurve<'a> {
     /// A run of "All four" (finished or in progress), labelled `label`.
     pub fn of(run: &'a Outcome, label: &'a str) -> Self {
-        LossCurve { label, loss: &run.loss, diverged_at: run.diverged_at }
+        let line: Vec<(usize, f64)> = smoothed(&run.loss).into_iter().filter(|p| p.1.is_finite()).collect();
+        let end = match (run.diverged_at, run.loss.last()) {
+            (Some(s), _) => Some(format!("diverged at step {s}")),
+            (None, Some(&l)) => Some(short(l)),
+            (None, None) => None,
+        };
+        let top = line.iter().map(|p| p.1).fold(0.0, f64::max);
+        LossCurve { label, line, band: Vec::new(), end, diverged_at: run.diverged_at, top }
+    }
+
+    /// Several seeds' finished runs of one row: the median of their smoothed lines, bucket by
+    /// bucket (a diverged run counting as ∞, so the line stops once most have diverged), and
+    /// the band from the lowest to the highest.
+    pub fn over(runs: &[&[f64]], label: &'a str) -> Self {
+        let lines: Vec<Vec<(usize, f64)>> = runs.iter().map(|l| smoothed(l)).collect();
+        let buckets = lines.iter().map(Vec::len).min().unwrap_or(0);
+        let mut line = Vec::new();
+        let mut band = Vec::new();
+        for i in 0..buckets {
+            let values: Vec<f64> = lines.iter().map(|l| l[i].1).collect();
+            let spread = Spread::of(&values);
+            let step = lines[0][i].0;
+            if spread.median.is_finite() {
+                line.push((step, spread.median));
+            }
+            if spread.min.is_finite() {
+                band.push((step, spread.min, spread.max));
+            }
+        }
+        let finals: Vec<f64> = runs.iter().map(|l| l.last().copied().unwrap_or(f64::NAN)).collect();
+        let diverged = finals.iter().filter(|x| !x.is_finite()).count();
+        let end = Spread::of(&finals);
+        let mut said =
+            format!("median {} [{}–{}] of {}", short(end.median), short(end.min), short(end.max), runs.len());
+        if diverged > 0 {
+            said = format!("diverged on {diverged} of {}", runs.len());
+        }
+        let top = band.iter().map(|b| b.2).filter(|v| v.is_finite()).fold(0.0, f64::max);
+        LossCurve { label, line, band, end: Some(said), diverged_at: None, top }
     }
 }
 
@@ -38,27 +100,20 @@ pub fn draw<DB: DrawingBackend>(
     area.fill(&theme.background).map_err(err)?;
     // Each fresh batch makes the per-step loss noisy: four raw curves would hide each other,
     // so each is drawn as the loss panel's smoothed line, in a bounded number of points.
-    let histories: Vec<LossHistory> = curves.iter().map(|c| c.loss.iter().copied().collect()).collect();
-    let positive = |v: f64| v.is_finite() && v > 0.0;
-    // each run's smoothed line, stopping where it diverged (every later loss is NaN)
-    let lines: Vec<Vec<(usize, f64)>> = curves
-        .iter()
-        .zip(&histories)
-        .map(|(curve, history)| {
-            let end = curve.diverged_at.unwrap_or(usize::MAX);
-            history
-                .buckets()
-                .iter()
-                .map(|b| (b.start + b.count - 1, b.smooth))
-                .filter(|&(step, smooth)| step <= end && positive(smooth))
-                .collect()
-        })
-        .collect();
+    let lines: Vec<&Vec<(usize, f64)>> = curves.iter().map(|c| &c.line).collect();
     // one run far past the others would flatten them: the axis ends above the comparable
     // ones, and the others are marked where they leave it
-    let largest = |line: &Vec<(usize, f64)>| line.iter().map(|p| p.1).fold(0.0, f64::max);
-    let cut = comparable_top(lines.iter().map(largest));
-    let (lo, hi) = log_range(lines.iter().flatten().map(|p| p.1).filter(|v| cut.is_none_or(|t| *v <= t)));
+    let largest = |c: &LossCurve| c.top;
+    let cut = comparable_top(curves.iter().map(largest));
+    let band_values = curves.iter().flat_map(|c| &c.band).flat_map(|b| [b.1, b.2]).filter(|v| v.is_finite());
+    let (lo, hi) = log_range(
+        lines
+            .iter()
+            .flat_map(|l| l.iter())
+            .map(|p| p.1)
+            .chain(band_values)
+            .filter(|v| cut.is_none_or(|t| *v <= t)),
+    );
     let x_frac = |step: usize| step as f64 / steps.max(1) as f64;
     let colours = combination_colours(theme);
     let taken: Vec<(f64, f64)> = lines
@@ -73,13 +128,12 @@ pub fn draw<DB: DrawingBackend>(
         .iter()
         .zip(&lines)
         .enumerate()
-        .map(|(i, (curve, line))| {
-            let label = match (curve.diverged_at, curve.loss.last()) {
-                (Some(s), _) => format!("{} · diverged at step {s}", curve.label),
-                (None, Some(&l)) => format!("{} · {}", curve.label, short(l)),
-                (None, None) => curve.label.to_string(),
+        .map(|(i, (curve, _))| {
+            let label = match &curve.end {
+                Some(end) => format!("{} · {end}", curve.label),
+                None => curve.label.to_string(),
             };
-            let top = largest(line);
+            let top = largest(curve);
             let label = if top > hi { format!("{label} · up to {} ↑", short(top)) } else { label };
             (colours[i % colours.len()], label)
         })
@@ -98,6 +152,18 @@ pub fn draw<DB: DrawingBackend>(
     style_mesh(&mut mesh, theme);
     mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
     let mut beyond = 0;
+    for (i, curve) in curves.iter().enumerate() {
+        let colour = colours[i % colours.len()];
+        if curve.band.len() > 1 {
+            // the band: the highest run's line out, the lowest's back, under the cut
+            let mut outline: Vec<(usize, f64)> =
+                curve.band.iter().map(|&(x, _, top)| (x, top.min(clip))).collect();
+            outline.extend(curve.band.iter().rev().map(|&(x, low, _)| (x, low.clamp(lo, clip))));
+            chart
+                .draw_series(std::iter::once(Polygon::new(outline, colour.mix(0.18).filled())))
+                .map_err(err)?;
+        }
+    }
     for (i, (curve, line)) in curves.iter().zip(&lines).enumerate() {
         let colour = colours[i % colours.len()];
         let points: Vec<(usize, f64)> = line.iter().map(|&(x, y)| (x, y.min(clip))).collect();
@@ -106,7 +172,7 @@ pub fn draw<DB: DrawingBackend>(
             .draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(theme.px(2.0))))
             .map_err(err)?;
         // past the axis's top: the largest value, where the curve first reaches the cut
-        let top = largest(line);
+        let top = largest(curve);
         if top > clip {
             if let Some(&(x, _)) = points.iter().find(|p| p.1 >= clip) {
                 let at = chart.backend_coord(&(x, clip));

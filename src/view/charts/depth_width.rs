@@ -10,10 +10,12 @@ use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// One shape's curve: its label and its (step, loss) points.
+/// One shape's curve: its label and its (step, loss) points; over several seeds the median's,
+/// with the band from the lowest to the highest run at each step (else empty).
 pub struct ShapeCurve {
     pub label: String,
     pub points: Vec<(usize, f64)>,
+    pub band: Vec<(usize, f64, f64)>,
 }
 
 /// `curves` deepest first; `steps` fixes the x axis, so it does not jump as runs fill in.
@@ -27,7 +29,8 @@ pub fn draw<DB: DrawingBackend>(
     area.fill(&theme.background).map_err(err)?;
     let colours = [theme.alert, theme.other, theme.now, theme.init];
     let positive = |v: &f64| v.is_finite() && *v > 0.0;
-    let (lo, hi) = log_range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)));
+    let bands = curves.iter().flat_map(|c| c.band.iter().flat_map(|b| [b.1, b.2]));
+    let (lo, hi) = log_range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)).chain(bands));
     let entries: Vec<(RGBColor, String)> =
         curves.iter().enumerate().map(|(i, c)| (colours[i % 4], c.label.clone())).collect();
     let width = legend_width(&entries);
@@ -49,6 +52,14 @@ pub fn draw<DB: DrawingBackend>(
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(6).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
+    for (i, c) in curves.iter().enumerate().filter(|(_, c)| c.band.len() > 1) {
+        // the band from the lowest to the highest seed, under the lines
+        let clip = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
+        let mut outline: Vec<(usize, f64)> = c.band.iter().map(|&(x, _, top)| (x, clip(top))).collect();
+        outline.extend(c.band.iter().rev().map(|&(x, low, _)| (x, clip(low))));
+        let colour = colours[i % 4].mix(0.18);
+        chart.draw_series(std::iter::once(Polygon::new(outline, colour.filled()))).map_err(err)?;
+    }
     for (i, c) in curves.iter().enumerate() {
         let line = c.points.iter().copied().filter(|p| positive(&p.1));
         chart.draw_series(LineSeries::new(line, colours[i % 4].stroke_width(theme.px(2.0)))).map_err(err)?;

@@ -7,20 +7,30 @@ use super::{err, layer_chart, log_range, short, ChartResult, LayerChart, Theme};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// `loss` and `output_change` have one value per layer knocked out so far.
+/// `loss` and `output_change` have one value per layer knocked out so far; `band`, over
+/// several seeds, each layer's lowest and highest loss (a whisker on its bar), or empty.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     intact_loss: f64,
     loss: &[f64],
     output_change: &[f64],
+    band: &[(f64, f64)],
     theme: &Theme,
 ) -> ChartResult {
     area.fill(&theme.background).map_err(err)?;
     let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 / 2);
     let layers = loss.len().max(output_change.len()).max(1);
     let title_loss = format!("probe loss with layer ℓ knocked out · intact {}", short(intact_loss));
-    let loss_range = log_range(loss.iter().copied().chain([intact_loss]));
+    let whiskers = band.iter().flat_map(|&(a, b)| [a, b]);
+    let loss_range = log_range(loss.iter().copied().chain([intact_loss]).chain(whiskers));
     let upper = bars(&top, title_loss, loss, loss_range, layers, theme.now, theme)?;
+    for (l, &(low, high)) in band.iter().enumerate() {
+        let (lo, hi) = loss_range;
+        let (low, high) = (low.clamp(lo, hi), if high.is_finite() { high.min(hi) } else { hi });
+        let x = l as f64;
+        let whisker = PathElement::new(vec![(x, low), (x, high)], theme.text.stroke_width(theme.px(1.5)));
+        upper.plotting_area().draw(&whisker).map_err(err)?;
+    }
     // the intact loss as a line across the upper panel, the level each bar is measured against
     if intact_loss.is_finite() && intact_loss > 0.0 {
         let line = PathElement::new(

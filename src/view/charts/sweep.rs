@@ -19,6 +19,8 @@ pub struct SweepCurve<'a> {
     pub final_loss: &'a [f64],
     pub grad_ratio: &'a [f64],
     pub diverged_at: &'a [Option<usize>],
+    /// Over several seeds, the lowest and highest run's loss at each depth (else empty).
+    pub band: &'a [(f64, f64)],
 }
 
 impl<'a> SweepCurve<'a> {
@@ -29,6 +31,7 @@ impl<'a> SweepCurve<'a> {
             final_loss: &series.final_loss,
             grad_ratio: &series.grad_ratio,
             diverged_at: &series.diverged_at,
+            band: &[],
         }
     }
 }
@@ -74,8 +77,13 @@ pub fn draw<'a, DB: DrawingBackend>(
             })
             .collect();
         let legend_w = legend_width(&names);
+        let bands = curves.iter().filter(|_| panel == 0).flat_map(|c| c.band.iter().flat_map(|b| [b.0, b.1]));
         let (lo, mut hi) = log_range(
-            curves.iter().flat_map(|c| values(c).iter().copied()).filter(|v| cut.is_none_or(|t| *v <= t)),
+            curves
+                .iter()
+                .flat_map(|c| values(c).iter().copied())
+                .chain(bands)
+                .filter(|v| cut.is_none_or(|t| *v <= t)),
         );
         let points_of = |curve: &SweepCurve<'a>, hi: f64| -> Vec<(f64, f64)> {
             let mut points: Vec<(f64, f64)> = depths
@@ -122,6 +130,24 @@ pub fn draw<'a, DB: DrawingBackend>(
             .y_label_formatter(&|y| short(*y))
             .draw()
             .map_err(err)?;
+        for (i, curve) in curves.iter().enumerate().filter(|_| panel == 0) {
+            // the band from the lowest to the highest seed, under the lines
+            let mut edges: Vec<(f64, f64, f64)> = depths
+                .iter()
+                .zip(curve.band)
+                .filter(|(_, b)| b.0.is_finite())
+                .map(|(&d, &(low, high))| {
+                    (d as f64, low.clamp(lo, clip), if high.is_finite() { high.min(clip) } else { clip })
+                })
+                .collect();
+            crate::order::sort_by(&mut edges, |a, b| a.0.total_cmp(&b.0));
+            if edges.len() > 1 {
+                let mut outline: Vec<(f64, f64)> = edges.iter().map(|e| (e.0, e.2)).collect();
+                outline.extend(edges.iter().rev().map(|e| (e.0, e.1)));
+                let colour = colours[i % colours.len()].mix(0.18);
+                chart.draw_series(std::iter::once(Polygon::new(outline, colour.filled()))).map_err(err)?;
+            }
+        }
         let mut beyond = 0;
         for (i, curve) in curves.iter().enumerate() {
             let colour = colours[i % colours.len()];

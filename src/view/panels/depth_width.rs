@@ -1,11 +1,13 @@
 //! Depth or width: stacks of about the same parameters, deep and narrow to shallow and wide,
 //! trained alike; each shape's label, the panel's sentence, its table and its chart.
 
+use super::spread::{arm_spread, learned_count, rate_words, seeds_words, spread_text};
 use super::{Scene, Surface, Table};
 use crate::config::TaskKind;
 use crate::training::comparisons::DepthWidthState;
 use crate::training::depth_width::ShapeOutcome;
 use crate::training::loss_history::LossHistory;
+use crate::training::spread::{Arm, Spread};
 use crate::view::charts::{self, depth_width::ShapeCurve, short, ChartResult, Theme};
 use crate::view::json::Json;
 use plotters::coord::Shift;
@@ -32,34 +34,62 @@ fn judged(r: &ShapeOutcome) -> f64 {
     }
 }
 
-/// One sentence: which shape ends lowest, and what depth costs in latency.
+/// The loss a shape is judged by over its seeds: the median, with the lowest and highest run.
+fn judged_spread(arm: &Arm<ShapeOutcome>) -> Spread {
+    arm_spread(arm, judged)
+}
+
+/// One sentence: which shape ends lowest (over several seeds by the median, and on how many
+/// seeds it is lowest), and what depth costs in latency.
 pub fn depth_width_summary(d: &DepthWidthState) -> String {
     let done: Vec<&ShapeOutcome> = d.rows.iter().filter(|(done, _)| *done).map(|(_, r)| r).collect();
     if done.len() < d.rows.len() {
+        let several = d.runs_total > d.rows.len();
+        let (finished, total) =
+            if several { (d.runs_finished, d.runs_total) } else { (done.len(), d.rows.len()) };
+        let what = if several { "runs" } else { "done" };
         return format!(
-            "Training {} stacks of about the same parameters: {} of {} done.",
-            d.rows.len(),
-            done.len(),
+            "Training {} stacks of about the same parameters: {finished} of {total} {what}.",
             d.rows.len()
         );
     }
-    let Some(best) =
-        done.iter().filter(|r| judged(r).is_finite()).min_by(|a, b| judged(a).total_cmp(&judged(b)))
+    let medians: Vec<f64> = d.arms.iter().map(|a| judged_spread(a).median).collect();
+    let Some(best) = (0..d.rows.len())
+        .filter(|&i| medians[i].is_finite())
+        .min_by(|&a, &b| medians[a].total_cmp(&medians[b]))
     else {
         return "No shape ended with a finite loss.".into();
     };
     let which = if d.config.task == TaskKind::Teacher { "loss" } else { "held-out loss" };
+    let several = d.config.seeds > 1;
+    let over = if several { format!(" (medians {})", seeds_words(&d.config)) } else { String::new() };
+    let shape = |i: usize| format!("{} × {}", d.rows[i].1.config.depth, d.rows[i].1.config.width);
     let mut out = format!(
-        "After {} steps, {} × {} ends lowest ({which} {})",
+        "After {} steps{over}, {} ends lowest ({which} {}",
         d.steps,
-        best.config.depth,
-        best.config.width,
-        short(judged(best))
+        shape(best),
+        short(medians[best])
     );
-    let others: Vec<String> = done
-        .iter()
-        .filter(|r| r.config != best.config)
-        .map(|r| format!("{} × {} {}", r.config.depth, r.config.width, short(judged(r))))
+    if several {
+        // on how many seeds the same shape is lowest
+        let seeds = d.arms[best].seeds.len();
+        let lowest_on = (0..seeds)
+            .filter(|&k| {
+                let at = |i: usize| {
+                    d.arms[i].shown().get(k).and_then(|r| r.as_ref()).map_or(f64::INFINITY, judged)
+                };
+                (0..d.rows.len()).all(|i| i == best || at(best) < at(i))
+            })
+            .count();
+        out += &format!(", lowest on {lowest_on} of {seeds} seeds");
+    }
+    if let Some(rate) = rate_words(&d.arms[best]) {
+        out += &format!(" at {rate}");
+    }
+    out += ")";
+    let others: Vec<String> = (0..d.rows.len())
+        .filter(|&i| i != best)
+        .map(|i| format!("{} {}", shape(i), short(medians[i])))
         .collect();
     if !others.is_empty() {
         out += &format!(", against {}", others.join(" and "));
@@ -78,17 +108,24 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
     out + "."
 }
 
-/// The table: one row per shape (a number not reached yet is "…").
+/// The table: one row per shape (a number not reached yet is "…"); over several seeds the
+/// median with the lowest and highest run and how many learned the task, and a tuned
+/// comparison's rate.
 pub fn depth_width_table(d: &DepthWidthState) -> Table {
     let which = if d.config.task == TaskKind::Teacher { "loss" } else { "held-out loss" };
-    let mut table = Table::new(vec![
+    let tuned = d.arms.iter().any(Arm::tuned);
+    let mut columns = vec![
         "depth × width".to_string(),
         "parameters".to_string(),
         format!("{which} after {} steps", d.steps),
         "ms per step".to_string(),
         "ms per character".to_string(),
-    ]);
-    for (done, r) in &d.rows {
+    ];
+    if tuned {
+        columns.push("learning rate".to_string());
+    }
+    let mut table = Table::new(columns);
+    for ((done, r), arm) in d.rows.iter().zip(&d.arms) {
         let num = |x: f64| {
             if x.is_nan() && !done {
                 "…".to_string()
@@ -98,13 +135,26 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
                 short(x)
             }
         };
-        table.rows.push(vec![
+        let loss = if *done && arm.seeds.len() > 1 {
+            let mut cell = spread_text(&judged_spread(arm));
+            if let Some(k) = learned_count(arm, d.config.task, |o| o.learned) {
+                cell += &format!(" · {k}");
+            }
+            cell
+        } else {
+            num(if *done { judged(r) } else { f64::NAN })
+        };
+        let mut cells = vec![
             format!("{} × {}", r.config.depth, r.config.width),
             r.params.to_string(),
-            num(if *done { judged(r) } else { f64::NAN }),
+            loss,
             num(r.ms_per_step),
             num(r.ms_per_char),
-        ]);
+        ];
+        if tuned {
+            cells.push(rate_words(arm).unwrap_or_default());
+        }
+        table.rows.push(cells);
     }
     table
 }
@@ -117,26 +167,44 @@ pub(super) fn words(scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
     )
 }
 
-/// The chart from its shapes' runs (deepest first, a run in progress partial): held-out loss
-/// on a sequence task, the smoothed training loss on the regression.
+/// A shape's curve: its held-out loss on a sequence task, its smoothed training loss on the
+/// regression.
+fn points_of(r: &ShapeOutcome) -> Vec<(usize, f64)> {
+    if r.config.task != TaskKind::Teacher {
+        r.evals.iter().map(|e| (e.step, e.loss)).collect()
+    } else {
+        let history: LossHistory = r.loss.iter().copied().collect();
+        history.buckets().iter().map(|b| (b.start + b.count - 1, b.smooth)).collect()
+    }
+}
+
+/// The chart from its shapes' runs (deepest first, a run in progress partial, and over
+/// several seeds each shape's finished runs): held-out loss on a sequence task, the smoothed
+/// training loss on the regression; over several seeds the median with its band.
 pub fn draw_shapes<'a, DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    rows: impl IntoIterator<Item = &'a ShapeOutcome>,
+    rows: impl IntoIterator<Item = (&'a ShapeOutcome, Vec<&'a ShapeOutcome>)>,
     steps: usize,
     theme: &Theme,
 ) -> ChartResult {
-    let rows: Vec<&ShapeOutcome> = rows.into_iter().collect();
+    let (rows, seeds): (Vec<&ShapeOutcome>, Vec<Vec<&ShapeOutcome>>) = rows.into_iter().unzip();
     let sequence = rows.first().is_some_and(|r| r.config.task != TaskKind::Teacher);
     let curves: Vec<ShapeCurve> = rows
         .iter()
-        .map(|r| {
-            let points = if sequence {
-                r.evals.iter().map(|e| (e.step, e.loss)).collect()
-            } else {
-                let history: LossHistory = r.loss.iter().copied().collect();
-                history.buckets().iter().map(|b| (b.start + b.count - 1, b.smooth)).collect()
-            };
-            ShapeCurve { label: shape_label(r), points }
+        .zip(&seeds)
+        .map(|(r, seeds)| {
+            if seeds.len() < 2 {
+                return ShapeCurve { label: shape_label(r), points: points_of(r), band: Vec::new() };
+            }
+            let lines: Vec<Vec<(usize, f64)>> = seeds.iter().map(|s| points_of(s)).collect();
+            let n = lines.iter().map(Vec::len).min().unwrap_or(0);
+            let (mut points, mut band) = (Vec::new(), Vec::new());
+            for i in 0..n {
+                let spread = Spread::of(&lines.iter().map(|l| l[i].1).collect::<Vec<_>>());
+                points.push((lines[0][i].0, spread.median));
+                band.push((lines[0][i].0, spread.min, spread.max));
+            }
+            ShapeCurve { label: shape_label(r), points, band }
         })
         .collect();
     let what = if sequence { "held-out loss" } else { "training loss (smoothed)" };
@@ -147,5 +215,6 @@ pub fn draw_shapes<'a, DB: DrawingBackend>(
 
 pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
     let Some(d) = &scene.shown.depth_width else { return Ok(()) };
-    draw_shapes(area, d.rows.iter().map(|(_, r)| r), d.steps, theme)
+    let seeds = d.arms.iter().map(|a| a.shown_done().map(|(_, r)| r).collect());
+    draw_shapes(area, d.rows.iter().map(|(_, r)| r).zip(seeds), d.steps, theme)
 }

@@ -15,6 +15,7 @@ pub mod histogram;
 pub mod knockout;
 pub mod loss;
 pub mod readout;
+pub mod spread;
 pub mod sweep;
 pub mod writes;
 

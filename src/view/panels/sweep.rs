@@ -1,8 +1,10 @@
 //! The depth sweep: the four combinations' loss after a number of steps, and their gradient
 //! ratio at initialisation, against depth.
 
+use super::spread::{arm_spread, diverged_count, rate_words, seeds_words, spread_text};
 use super::{and_list, times, Scene, Surface, Table};
 use crate::training::comparisons::SweepState;
+use crate::training::spread::Spread;
 use crate::training::sweep::SweepSeries;
 use crate::view::charts::{self, short, sweep::SweepCurve, ChartResult, Theme};
 use crate::view::json::Json;
@@ -17,8 +19,21 @@ use plotters::prelude::*;
 pub fn sweep_summary(s: &SweepState) -> String {
     let progress = format!("{} of {} runs", s.runs_finished, s.runs_total());
     let reached = s.series.iter().map(|x| x.final_loss.len()).min().unwrap_or(0);
-    let ended =
-        |x: &SweepSeries, i: usize| if x.diverged_at[i].is_some() { f64::INFINITY } else { x.final_loss[i] };
+    // over several seeds, the median (∞ once most diverged)
+    let medians: Vec<Vec<f64>> =
+        s.series.iter().map(|x| x.final_spread().iter().map(|m| m.median).collect()).collect();
+    let index =
+        |x: &SweepSeries| s.series.iter().position(|y| std::ptr::eq(x, y)).expect("one of the series");
+    let ended = |x: &SweepSeries, i: usize| {
+        if s.config.seeds > 1 {
+            medians[index(x)][i]
+        } else if x.diverged_at[i].is_some() {
+            f64::INFINITY
+        } else {
+            x.final_loss[i]
+        }
+    };
+    let diverged = |x: &SweepSeries, i: usize| ended(x, i).is_infinite();
     let name = |x: &SweepSeries| combination_name(x.residual, x.norm);
     if reached == 0 {
         return format!("Loss after {} steps and initial gradient ratio against depth: {progress} done, none at every combination yet.", s.steps);
@@ -28,11 +43,13 @@ pub fn sweep_summary(s: &SweepState) -> String {
     crate::order::sort_by(&mut order, |a, b| ended(a, deepest).total_cmp(&ended(b, deepest)));
     let (best, next) = (order[0], order.get(1));
     let at = s.depths[deepest];
+    let over =
+        if s.config.seeds > 1 { format!(" (medians {})", seeds_words(&s.config)) } else { String::new() };
     let mut out = format!(
-        "After {} steps at depth {at}, {} ends lowest ({}",
+        "After {} steps{over} at depth {at}, {} ends lowest ({}",
         s.steps,
         name(best),
-        short(best.final_loss[deepest])
+        short(ended(best, deepest))
     );
     if let Some(next) = next {
         let (b, n) = (ended(best, deepest), ended(next, deepest));
@@ -44,9 +61,9 @@ pub fn sweep_summary(s: &SweepState) -> String {
     // where each other one breaks: diverges, or falls five times behind the best, grouped
     let mut breaks: Vec<(usize, bool, Vec<String>)> = Vec::new();
     for x in &order[1..] {
-        let broken = |i: usize| x.diverged_at[i].is_some() || ended(x, i) >= 5.0 * ended(best, i);
+        let broken = |i: usize| diverged(x, i) || ended(x, i) >= 5.0 * ended(best, i);
         let Some(first) = (0..reached).find(|&i| broken(i)) else { continue };
-        let diverged = x.diverged_at[first].is_some();
+        let diverged = diverged(x, first);
         match breaks.iter_mut().find(|(d, v, _)| *d == first && *v == diverged) {
             Some((_, _, names)) => names.push(name(x)),
             None => breaks.push((first, diverged, vec![name(x)])),
@@ -71,8 +88,9 @@ pub fn sweep_summary(s: &SweepState) -> String {
     format!("{out} ({progress} done).")
 }
 
-/// The depth sweep as a table: a row per depth swept so far, each
-/// combination's loss after the steps (✕ and the step if it diverged) and gradient ratio.
+/// The depth sweep as a table: a row per depth swept so far, each combination's loss after
+/// the steps (✕ and the step if it diverged) and gradient ratio; over several seeds the
+/// median loss with the lowest and highest run and how many diverged, and a tuned sweep's rate.
 pub fn sweep_table(s: &SweepState) -> Table {
     let mut columns = vec!["depth".to_string()];
     columns.extend(s.series.iter().map(|x| combination_name(x.residual, x.norm)));
@@ -83,11 +101,30 @@ pub fn sweep_table(s: &SweepState) -> Table {
         }
         let mut row = vec![d.to_string()];
         for x in &s.series {
-            row.push(match (x.final_loss.get(i), x.diverged_at.get(i)) {
-                (_, Some(Some(at))) => format!("✕ diverged at step {at}, {}", short(x.grad_ratio[i])),
-                (Some(l), _) => format!("{}, {}", short(*l), short(x.grad_ratio[i])),
-                _ => "…".into(),
-            });
+            let Some(arm) = x.arms.get(i) else {
+                row.push("…".into());
+                continue;
+            };
+            let mut cell = if arm.seeds.len() > 1 {
+                let mut cell = format!(
+                    "{}, {}",
+                    spread_text(&arm_spread(arm, |o| o.final_loss)),
+                    short(x.grad_ratio[i])
+                );
+                if let Some(d) = diverged_count(arm, |o| o.diverged_at.is_some()) {
+                    cell += &format!(" · {d}");
+                }
+                cell
+            } else {
+                match x.diverged_at[i] {
+                    Some(at) => format!("✕ diverged at step {at}, {}", short(x.grad_ratio[i])),
+                    None => format!("{}, {}", short(x.final_loss[i]), short(x.grad_ratio[i])),
+                }
+            };
+            if let Some(rate) = rate_words(arm) {
+                cell += &format!(" · {rate}");
+            }
+            row.push(cell);
         }
         table.rows.push(row);
     }
@@ -111,8 +148,25 @@ pub fn draw_series<DB: DrawingBackend>(
     theme: &Theme,
 ) -> ChartResult {
     let labels: Vec<String> = series.iter().map(|s| combination_name(s.residual, s.norm)).collect();
-    let curves: Vec<SweepCurve> =
-        series.iter().zip(&labels).map(|(s, label)| SweepCurve::of(s, label)).collect();
+    // over several seeds, the median line and the band from the lowest to the highest run
+    let several = series.iter().any(|s| s.arms.iter().any(|a| a.seeds.len() > 1));
+    let spreads: Vec<Vec<Spread>> = series.iter().map(SweepSeries::final_spread).collect();
+    let medians: Vec<Vec<f64>> = spreads.iter().map(|s| s.iter().map(|m| m.median).collect()).collect();
+    let bands: Vec<Vec<(f64, f64)>> =
+        spreads.iter().map(|s| s.iter().map(|m| (m.min, m.max)).collect()).collect();
+    let curves: Vec<SweepCurve> = series
+        .iter()
+        .zip(&labels)
+        .enumerate()
+        .map(|(i, (s, label))| {
+            let curve = SweepCurve::of(s, label);
+            if several {
+                SweepCurve { final_loss: &medians[i], band: &bands[i], ..curve }
+            } else {
+                curve
+            }
+        })
+        .collect();
     charts::sweep::draw(area, depths, &curves, steps, theme)
 }
 
