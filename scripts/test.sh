@@ -26,6 +26,7 @@ say "wasm tests (the core in wasm must reproduce the native run bit for bit)"
 cargo build --release --quiet --bin ablate
 ABLATE_REFERENCE="$(target/release/ablate $(cat tests/reference-run.args))" \
 ABLATE_TASK_REFERENCE="$(target/release/ablate $(cat tests/reference-task.args))" \
+ABLATE_SEEDS_REFERENCE="$(target/release/ablate $(cat tests/reference-seeds.args))" \
   cargo test --release --target wasm32-unknown-unknown
 
 say "the example lesson's numbers, recomputed (the author's check)"

@@ -4,8 +4,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use ablation_playground::training::attention_view::all_attention_maps;
+use ablation_playground::training::comparisons::compare_here;
 use ablation_playground::training::report::{run, trained};
-use ablation_playground::view::json::{attention_json, Json};
+use ablation_playground::view::json::{attention_json, compare_json, Json};
 use ablation_playground::Config;
 use wasm_bindgen_test::*;
 
@@ -15,8 +16,9 @@ fn reference_config() -> (Config, usize) {
 
 /// The configuration and steps of `ablate` flags (`--preset` first, as the CLI applies it).
 fn config_of(args: &str) -> (Config, usize) {
-    // `--attention` is a switch of the report, not of the configuration
-    let args: Vec<&str> = args.split_whitespace().filter(|a| *a != "--attention").collect();
+    // `--attention` and `--compare` are switches of the report, not of the configuration
+    let args: Vec<&str> =
+        args.split_whitespace().filter(|a| !["--attention", "--compare"].contains(a)).collect();
     let mut config = Config::default();
     let mut steps = 0;
     for pair in args.chunks(2) {
@@ -62,6 +64,20 @@ fn the_text_task_in_wasm_equals_the_native_run_bit_for_bit() {
     let mut fields = run.json_fields();
     fields.push(("attention", attention_json(&all_attention_maps(&trainer))));
     assert_eq!(Json::Obj(fields).to_string(), native.trim());
+}
+
+/// All four over three seeds at three rates in wasm: every run, the median and the chosen rate
+/// as the native CLI gives them (its report ends with the comparison).
+#[wasm_bindgen_test]
+fn seeds_and_tuned_rates_in_wasm_equal_the_native_runs_bit_for_bit() {
+    let Some(native) = option_env!("ABLATE_SEEDS_REFERENCE") else {
+        panic!("run through scripts/test.sh, which sets ABLATE_SEEDS_REFERENCE from the native CLI");
+    };
+    let (config, steps) = config_of(include_str!("reference-seeds.args"));
+    assert_eq!((config.seeds, config.tune), (3, true));
+    let state = compare_here(&config, steps, 1).unwrap();
+    let wasm = format!("\"compare\":{}}}", compare_json(&state));
+    assert!(native.trim().ends_with(&wasm), "wasm: {wasm}\nnative: {native}");
 }
 
 #[wasm_bindgen_test]

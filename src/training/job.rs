@@ -168,6 +168,8 @@ impl JobRunner {
                     trainer.load_weights(&session.trainer().weights()).expect("the same stack's weights");
                     let knocking = KnockoutInProgress::new(&mut trainer);
                     self.progress = Progress::Knockout(trainer, knocking);
+                    // what is left of the slice knocks out layers
+                    return self.advance(max_steps.saturating_sub(taken));
                 }
             }
             Progress::Shape(run) => {
@@ -224,7 +226,7 @@ impl JobRunner {
 /// Runs `job` to the end at once.
 pub fn run_job(job: Job) -> Result<Report, String> {
     let mut runner = JobRunner::new(job)?;
-    runner.advance(usize::MAX);
+    while !runner.advance(usize::MAX) {}
     Ok(runner.report())
 }
 

@@ -25,6 +25,8 @@ pub struct LossCurve<'a> {
     pub diverged_at: Option<usize>,
     /// The largest value any of its runs reached (what the axis may cut).
     pub top: f64,
+    /// How many runs it is of.
+    pub seeds: usize,
 }
 
 /// A run's loss smoothed as the loss panel smooths it: `(step, smoothed)` per bucket, ∞ past
@@ -53,7 +55,7 @@ impl<'a> LossCurve<'a> {
             (None, None) => None,
         };
         let top = line.iter().map(|p| p.1).fold(0.0, f64::max);
-        LossCurve { label, line, band: Vec::new(), end, diverged_at: run.diverged_at, top }
+        LossCurve { label, line, band: Vec::new(), end, diverged_at: run.diverged_at, top, seeds: 1 }
     }
 
     /// Several seeds' finished runs of one row: the median of their smoothed lines, bucket by
@@ -84,7 +86,7 @@ impl<'a> LossCurve<'a> {
             said = format!("diverged on {diverged} of {}", runs.len());
         }
         let top = band.iter().map(|b| b.2).filter(|v| v.is_finite()).fold(0.0, f64::max);
-        LossCurve { label, line, band, end: Some(said), diverged_at: None, top }
+        LossCurve { label, line, band, end: Some(said), diverged_at: None, top, seeds: runs.len() }
     }
 }
 
@@ -143,7 +145,12 @@ pub fn draw<DB: DrawingBackend>(
         place_legend(area, curves.len(), legend_w, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
     // the clipped runs run along the cut, under the legend's room
     let (clip, hi) = (hi, raised_top(lo, hi, free));
-    let title = format!("the four combinations · {steps} steps");
+    let seeds = curves.iter().map(|c| c.seeds).max().unwrap_or(1);
+    let title = if seeds > 1 {
+        format!("the four combinations · {steps} steps · median of {seeds} seeds, band lowest to highest")
+    } else {
+        format!("the four combinations · {steps} steps")
+    };
     let ticks = log_ticks(lo, hi);
     let mut chart = frame(area, title, theme)
         .build_cartesian_2d(0..steps.max(1), (lo..hi).log_scale().with_key_points(ticks))

@@ -48,7 +48,17 @@ pub fn draw<'a, DB: DrawingBackend>(
     let (left, right) = area.split_horizontally(area.dim_in_pixel().0 / 2);
     let colours = combination_colours(theme);
     let panels = [
-        (&left, format!("loss after {steps} steps vs depth")),
+        (
+            &left,
+            format!(
+                "loss after {steps} steps vs depth{}",
+                if curves.iter().any(|c| !c.band.is_empty()) {
+                    " · median, band lowest to highest seed"
+                } else {
+                    ""
+                }
+            ),
+        ),
         (&right, "gradient ratio at init vs depth".into()),
     ];
     let deepest = depths.iter().copied().max().unwrap_or(1) as f64;

@@ -190,8 +190,8 @@ pub fn draw_rows<'a, DB: DrawingBackend>(
             if r.failed.is_some() {
                 name += " (failed)";
             }
-            if let Some(rate) = rate_words(&r.arm).filter(|_| r.arm.done) {
-                name += &format!(" · {rate}");
+            if r.arm.tuned() && r.arm.done {
+                name += &format!(" · lr {}", short(r.arm.rate()));
             }
             name
         })
