@@ -128,6 +128,7 @@ fn no_legend_covers_the_per_layer_or_the_loss_panels_data() {
             history: &pinned_history,
             grad: &pin.last.grad_norm,
             std: &pin.last.act_std,
+            band: Vec::new(),
         }];
         for (w, h, scale) in SIZES {
             let theme = Theme::light(scale);

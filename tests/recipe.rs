@@ -225,36 +225,38 @@ mod tasks {
         xs[xs.len() / 2]
     }
 
-    /// The warmup preset's three clicks (docs/findings.md, "Post-norm needs warmup"), over the seeds where
-    /// scripts/warmup_study.py found the story (2, 3 and 5 of 1-5; the preset uses 3), with
-    /// margins from it: without warmup post-norm learns only the characters' frequencies
-    /// (3.36-3.45), 300 warmup steps take it well below the bigram line (2.18-2.20), and
-    /// pre-norm without warmup lower still (2.02-2.08).
+    /// The warmup preset's three clicks (docs/findings.md, "Post-norm needs warmup" and "How
+    /// many seeds each story holds on") over the preset's own five seeds, 3–7, with margins from
+    /// `scripts/preset_study.py warmup`: without warmup post-norm stays above the bigram line on
+    /// four of them (3.45, 3.36, 3.38, 2.54) and learns on seed 4 (2.33); 300 warmup steps take
+    /// every seed well below it (2.18–2.26), and pre-norm without warmup lower still (2.02–2.14).
     #[test]
-    fn the_warmup_preset_post_norm_needs_warmup_and_pre_norm_does_not() {
+    fn the_warmup_preset_post_norm_needs_warmup_and_pre_norm_does_not_on_four_of_its_five_seeds() {
         use ablation_playground::config::{find_preset, NormPlacement};
+        use ablation_playground::training::spread::seeds;
         let floors = the_text().floors();
         let preset = (find_preset("warmup").expect("the warmup preset").config)();
         assert_eq!(
-            (preset.norm, preset.learning_rate, preset.warmup_steps, preset.steps),
-            (NormPlacement::Post, 0.003, 0, 3000)
+            (preset.norm, preset.learning_rate, preset.warmup_steps, preset.steps, seeds(&preset)),
+            (NormPlacement::Post, 0.003, 0, 3000, vec![3, 4, 5, 6, 7])
         );
         let at = |config: &Config| -> Vec<f64> {
-            [2, 3, 5]
-                .iter()
-                .map(|&seed| {
-                    ablation_playground::training::report::run(
-                        &Config { seed, ..config.clone() },
-                        config.steps,
-                    )
-                })
-                .map(|r| r.task.unwrap().evals.last().unwrap().loss)
-                .collect()
+            let runs: Vec<Config> =
+                seeds(config).into_iter().map(|seed| Config { seed, ..config.clone() }).collect();
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = runs
+                    .iter()
+                    .map(|c| scope.spawn(move || run(c, c.steps).task.unwrap().evals.last().unwrap().loss))
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            })
         };
         let plain = at(&preset);
         let warm = at(&Config { warmup_steps: 300, ..preset.clone() });
         let pre = at(&Config { norm: NormPlacement::Pre, ..preset.clone() });
-        assert!(plain.iter().all(|&l| l > floors.unigram - 0.1), "post-norm without warmup: {plain:?}");
+        let stuck: Vec<bool> = plain.iter().map(|&l| l > floors.bigram + 0.05).collect();
+        assert_eq!(stuck, [true, false, true, true, true], "post-norm without warmup, seeds 3-7: {plain:?}");
+        assert!(plain[1] < floors.bigram - 0.05, "seed 4 learns without warmup: {plain:?}");
         assert!(warm.iter().all(|&l| l < floors.bigram - 0.15), "post-norm with warmup: {warm:?}");
         assert!(pre.iter().all(|&l| l < floors.bigram - 0.3), "pre-norm: {pre:?}");
         assert!(

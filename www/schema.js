@@ -23,7 +23,7 @@ export const PARAMS = Object.freeze([
   Object.freeze({ name: 'temperature', flag: 'temperature', label: 'Temperature', kind: 'float', min: 0, max: 2, default: '0.8', help: 'what the model writes is sampled at this temperature (0: always the likeliest character)' }),
   Object.freeze({ name: 'attention_layer', flag: 'attention-layer', label: 'Layer', kind: 'int', min: 0, max: 95, step: 1, default: '0', help: 'which sublayer\'s heads the Attention panel shows (the nearest attention sublayer at or below it)' }),
   Object.freeze({ name: 'seeds', flag: 'seeds', label: 'Seeds', kind: 'int', min: 1, max: 10, step: 1, default: '1', help: 'every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run' }),
-  Object.freeze({ name: 'tune', flag: 'tune', label: 'Tune rate', kind: 'choice', choices: ['on', 'off'], labels: ['on', 'off'], default: 'off', help: 'every comparison trains each arm at the learning rate ×⅓, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth' }),
+  Object.freeze({ name: 'tune', flag: 'tune', label: 'Tune rate', kind: 'choice', choices: ['on', 'off'], labels: ['on', 'off'], default: 'off', help: 'every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth' }),
 ]);
 
 /** The presets, for the menu: each sets every parameter. */

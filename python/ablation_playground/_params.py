@@ -23,7 +23,7 @@ PARAMS = [
     ("temperature", "float", 0.8, (), "what the model writes is sampled at this temperature (0: always the likeliest character)"),
     ("attention_layer", "int", 0, (), "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)"),
     ("seeds", "int", 1, (), "every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run"),
-    ("tune", "switch", False, (), "every comparison trains each arm at the learning rate ×⅓, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth"),
+    ("tune", "switch", False, (), "every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth"),
 ]
 
 # (min, max, multiple of, what the table allows) of each number, for the traits' checks.

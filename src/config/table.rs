@@ -264,7 +264,7 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "tune",
         label: "Tune rate",
         kind: Kind::Choice(&ON_OFF),
-        help: "every comparison trains each arm at the learning rate ×⅓, ×1 and ×3 and shows it at the rate \
+        help: "every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate \
                with the lowest training loss over its last tenth",
         get: |c| Value::Choice(ON_OFF.index(c.tune)),
         set: |c, v| c.tune = ON_OFF.variant(choice(v)),

@@ -105,6 +105,72 @@ export default function registerCompareTests() {
     assert(cells[0] === 'both off', `first row: ${cells}`);
   });
 
+  test('over 3 seeds at tuned rates All four counts its runs, draws a band, names each rate, and equals ablate --seeds 3 --tune', async ({ page, load }) => {
+    await load('/?depth=6&width=16&tokens=8&autoplay=off&seeds=3&tune=on');
+    const before = await value(page);
+    assert(before.seeds === 3 && before.tune === 'on', `seeds and tune reach .value: ${before.seeds}, ${before.tune}`);
+    // every text the panel's sentence takes, from the click on
+    await page.evaluate(() => {
+      const caption = document.querySelector('main[data-ap-root] [data-panel="compare"] figcaption');
+      window.captions = [];
+      new MutationObserver(() => window.captions.push(caption.textContent)).observe(caption, { childList: true, characterData: true, subtree: true });
+    });
+    await page.getByRole('button', { name: 'All four' }).click();
+    await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done), null, 'All four over 3 seeds did not finish', 60_000);
+    const counts = (await page.evaluate(() => window.captions)).map((t) => /\((\d+) of 36 runs/.exec(t)).filter(Boolean).map((m) => Number(m[1]));
+    assert(counts.some((k) => k > 0 && k < 36) && counts.at(-1) === 36, `the progress line counts the runs: ${counts}`);
+    assert(counts.every((k, i) => i === 0 || k >= counts[i - 1]), `and never goes back: ${counts}`);
+    const compare = (await value(page)).compare;
+    assert(compare.runs_total === 36 && compare.runs_finished === 36, `36 runs: ${compare.runs_finished} of ${compare.runs_total}`);
+    const cli = await ablate(['--depth', '6', '--width', '16', '--tokens', '8', '--steps', '500', '--compare', '--seeds', '3', '--tune']);
+    for (let i = 0; i < 4; i++) {
+      const [a, b] = [cli.compare[i], compare.runs[i]];
+      assert(Object.is(a.lr, b.lr) && JSON.stringify(a.lr_grid) === JSON.stringify(b.lr_grid), `row ${i}: rate ${b.lr} of ${b.lr_grid}, CLI ${a.lr} of ${a.lr_grid}`);
+      assert(Object.is(a.median_final_loss, b.median_final_loss), `row ${i} median: page ${b.median_final_loss}, CLI ${a.median_final_loss}`);
+      assert(b.runs.map((r) => r.seed).join() === '1,2,3', `row ${i} seeds: ${b.runs.map((r) => r.seed)}`);
+      for (let k = 0; k < 3; k++) assert(Object.is(a.runs[k].final_loss, b.runs[k].final_loss), `row ${i} seed ${k + 1}: page ${b.runs[k].final_loss}, CLI ${a.runs[k].final_loss}`);
+    }
+    const header = await el(page, 'compare-table').locator('thead th').allTextContents();
+    assert(header.some((h) => /^learning rate \(best of [0-9.]+, [0-9.]+, [0-9.]+\)$/.test(h)), `the table names the grid: ${header}`);
+    const cells = await el(page, 'compare-table').locator('tbody tr').nth(3).locator('td').allTextContents();
+    assert(/^[0-9.e-]+ \[[0-9.e-]+–[0-9.e-]+\]$/.test(cells[3]) && /^[0-9.]+$/.test(cells[5]), `a row says median [min–max] and its rate: ${cells}`);
+    // the band: pixels of both on's colour at the band's alpha over the background
+    const tinted = () => page.evaluate(() => {
+      const root = document.querySelector('main[data-ap-root]');
+      const rgb = (name) => getComputedStyle(root.querySelector(`[data-colour="${name}"]`)).color.match(/\d+/g).map(Number);
+      const [bg, now] = [rgb('background'), rgb('now')];
+      const want = bg.map((b, i) => b + 0.18 * (now[i] - b));
+      const canvas = root.querySelector('[data-el="compare"]');
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let p = 0; p < data.length; p += 4) if (want.every((w, i) => Math.abs(data[p + i] - w) <= 4)) n++;
+      return n;
+    });
+    const band = await tinted();
+    assert(band > 300, `the band is drawn: ${band} pixels of its colour`);
+    // one seed, the same comparison: no band
+    await page.evaluate(async () => {
+      window.ablationPlayground.set('seeds', 1);
+      await window.ablationPlayground.compare();
+    });
+    await waitFor(page, () => window.ablationPlayground.value.compare?.runs_total === 12 && window.ablationPlayground.value.compare.runs.every((r) => r.done), null, 'All four over 1 seed did not finish', 60_000);
+    const none = await tinted();
+    assert(none < band / 5, `one seed draws no band: ${none} pixels against ${band}`);
+  });
+
+  test('a pin keeps its seeds: each is its run at that seed, and the loss panel says their spread', async ({ page, load }) => {
+    await load('/?depth=4&width=8&tokens=8&autoplay=off&seeds=2&pin=depth:4,width:8,tokens:8,seeds:2@30');
+    await waitFor(page, () => window.ablationPlayground.value.pins?.[0]?.done, null, 'the pin was not computed', 30_000);
+    const pin = (await value(page)).pins[0];
+    assert(pin.seeds.map((s) => s.seed).join() === '1,2' && pin.pin.includes('seeds:2'), `the pin keeps its seeds: ${JSON.stringify(pin)}`);
+    for (const s of pin.seeds) {
+      const cli = await ablate(['--depth', '4', '--width', '8', '--tokens', '8', '--steps', '30', '--seed', String(s.seed)]);
+      assert(s.step === 30 && Object.is(s.loss, cli.loss[29]), `seed ${s.seed}: page ${s.loss} at step ${s.step}, CLI ${cli.loss[29]}`);
+    }
+    const summary = await el(page, 'loss-summary').textContent();
+    assert(/pin 1 \([^)]*\): loss [0-9.e-]+, 2 seeds: [0-9.e-]+ \[[0-9.e-]+–[0-9.e-]+\]/.test(summary), summary);
+  });
+
   test('All four on the text task trains as long as the task needs: 1500 steps, both on below the bigram line, the CLI\'s numbers', async ({ page, load }) => {
     await load('/?preset=text&autoplay=off');
     await page.getByRole('button', { name: 'All four' }).click();

@@ -87,6 +87,14 @@ pub fn draw<DB: DrawingBackend>(
     mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
     // series past the cut: (name, largest value, first step at the cut, colour)
     let mut beyond: Vec<(String, f64, usize, RGBColor)> = Vec::new();
+    // a pin's seeds under everything: the band from the lowest to the highest
+    for p in pins.iter().filter(|p| p.band.len() > 1) {
+        let top = |v: f64| if v.is_finite() { v.clamp(lo, clip) } else { clip };
+        let mut outline: Vec<(usize, f64)> = p.band.iter().map(|&(x, _, high)| (x, top(high))).collect();
+        outline.extend(p.band.iter().rev().map(|&(x, low, _)| (x, top(low))));
+        let fill = pinned_colour(theme).mix(0.15).filled();
+        chart.draw_series(std::iter::once(Polygon::new(outline, fill))).map_err(err)?;
+    }
     // pinned runs first, under the live one: their smoothed loss, numbered at its end
     for (i, p) in pins.iter().enumerate() {
         let line: Vec<(usize, f64)> = p

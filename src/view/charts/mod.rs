@@ -241,6 +241,9 @@ pub struct Pinned<'a> {
     /// `‖∂L/∂x_ℓ‖` and the stream's std at the pinned step, ℓ = 0..=L.
     pub grad: &'a [f64],
     pub std: &'a [f64],
+    /// Over a pin's several seeds, the lowest and highest seed's smoothed loss at each of the
+    /// first seed's buckets (else empty).
+    pub band: Vec<(usize, f64, f64)>,
 }
 
 /// The pins' quiet colour: the text colour, faded.

@@ -2,7 +2,8 @@
 //! loss curves, their numbers, their readouts and what each writes.
 
 use super::spread::{
-    arm_spread, disagree, diverged_count, learned_count, rate_words, seeds_words, spread_text,
+    arm_spread, disagree, diverged_count, learned_count, rate_cell, rate_column, rate_words, seeds_words,
+    spread_text,
 };
 use super::{Scene, Surface, Table};
 use crate::training::comparisons::{CompareRow, CompareState};
@@ -26,8 +27,8 @@ pub fn compare_table(c: &CompareState) -> Table {
         format!("loss after {} steps", c.steps),
         "diverged at step".to_string(),
     ];
-    if tuned {
-        columns.push("learning rate".to_string());
+    if let Some(column) = rate_column(c.rows.iter().map(|r| &r.arm)) {
+        columns.push(column);
     }
     let mut table = Table::new(columns);
     for CompareRow { done, run: row, arm, failed } in &c.rows {
@@ -75,7 +76,7 @@ pub fn compare_table(c: &CompareState) -> Table {
             diverged,
         ];
         if tuned {
-            cells.push(rate_words(arm).unwrap_or_default());
+            cells.push(rate_cell(arm));
         }
         table.rows.push(cells);
     }
@@ -120,7 +121,7 @@ pub fn compare_summary(c: &CompareState) -> String {
         format!("{} of 4 trained", c.rows.iter().filter(|r| r.done).count())
     };
     let over = if cfg.seeds > 1 { format!(", {}", seeds_words(cfg)) } else { String::new() };
-    let tuned = if cfg.tune { ", each at its best learning rate of ×⅓, ×1 and ×3" } else { "" };
+    let tuned = if cfg.tune { ", each at its best learning rate of ÷3, ×1 and ×3" } else { "" };
     let mut s = format!(
         "All four combinations at depth {} ({progress}, {} steps each{over}{tuned}, otherwise the settings of the run it was started from)",
         cfg.depth, c.steps

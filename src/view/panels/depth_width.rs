@@ -1,7 +1,9 @@
 //! Depth or width: stacks of about the same parameters, deep and narrow to shallow and wide,
 //! trained alike; each shape's label, the panel's sentence, its table and its chart.
 
-use super::spread::{arm_spread, learned_count, rate_words, seeds_words, spread_text};
+use super::spread::{
+    arm_spread, learned_count, rate_cell, rate_column, rate_words, seeds_words, spread_text,
+};
 use super::{Scene, Surface, Table};
 use crate::config::TaskKind;
 use crate::training::comparisons::DepthWidthState;
@@ -121,8 +123,8 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
         "ms per step".to_string(),
         "ms per character".to_string(),
     ];
-    if tuned {
-        columns.push("learning rate".to_string());
+    if let Some(column) = rate_column(&d.arms) {
+        columns.push(column);
     }
     let mut table = Table::new(columns);
     for ((done, r), arm) in d.rows.iter().zip(&d.arms) {
@@ -152,7 +154,7 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
             num(r.ms_per_char),
         ];
         if tuned {
-            cells.push(rate_words(arm).unwrap_or_default());
+            cells.push(rate_cell(arm));
         }
         table.rows.push(cells);
     }

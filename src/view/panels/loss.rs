@@ -1,10 +1,12 @@
 //! The loss: the training loss of the live run and its pins, a sequence task's held-out loss
 //! and its floors.
 
+use super::spread::spread_text;
 use super::{with_pins, Scene, Surface};
 use crate::config::Config;
 use crate::training::comparisons::PinState;
 use crate::training::frame::Frame;
+use crate::training::spread::Spread;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
 use crate::view::charts::loss::HeldOut;
@@ -56,7 +58,18 @@ pub fn pins_loss_summary(pins: &[PinState], live: &Config) -> String {
             (None, None) => format!("probe loss {}", short(f.now.probe_loss)),
         };
         let progress = if p.done { String::new() } else { format!(" (computing: step {})", f.step) };
-        format!("pin {} ({what}): {loss}{progress}", i + 1)
+        // a pin over several seeds: the spread of their last losses once all are in
+        let over = if p.seeds.len() > 1 && p.done {
+            let last: Vec<f64> = p
+                .seeds
+                .iter()
+                .map(|(_, f)| f.as_ref().and_then(|f| f.history.last()).unwrap_or(f64::NAN))
+                .collect();
+            format!(", {} seeds: {}", p.seeds.len(), spread_text(&Spread::of(&last)))
+        } else {
+            String::new()
+        };
+        format!("pin {} ({what}): {loss}{over}{progress}", i + 1)
     });
     each.collect::<Vec<_>>().join("; ")
 }

@@ -51,7 +51,11 @@ impl<'a> Scene<'a> {
             .filter_map(|p| {
                 let f = p.frame.as_ref()?; // a pin waiting for its turn has nothing to draw
                 let label = words::pin_label(&p.pin.config, &live);
-                Some((Pinned { label, history: &f.history, grad: &f.now.grad_norm, std: &f.now.act_std }, f))
+                let band = pin_band(p);
+                Some((
+                    Pinned { label, history: &f.history, grad: &f.now.grad_norm, std: &f.now.act_std, band },
+                    f,
+                ))
             })
             .collect()
     }
@@ -59,6 +63,25 @@ impl<'a> Scene<'a> {
     fn pins(&self) -> &'a [PinState] {
         &self.shown.pins
     }
+}
+
+/// A pin's seeds as a band: at each bucket of the first seed's loss, the lowest and highest
+/// smoothed loss of the seeds that have reached it (none for one seed).
+fn pin_band(p: &PinState) -> Vec<(usize, f64, f64)> {
+    let frames: Vec<&Frame> = p.seeds.iter().filter_map(|(_, f)| f.as_ref()).collect();
+    if p.seeds.len() < 2 || frames.len() < 2 {
+        return Vec::new();
+    }
+    let buckets: Vec<Vec<f64>> =
+        frames.iter().map(|f| f.history.buckets().iter().map(|b| b.smooth).collect()).collect();
+    let first = frames[0].history.buckets();
+    (0..buckets.iter().map(Vec::len).min().unwrap_or(0))
+        .map(|i| {
+            let s = crate::training::spread::Spread::of(&buckets.iter().map(|b| b[i]).collect::<Vec<_>>());
+            (first[i].start + first[i].count - 1, s.min, s.max)
+        })
+        .filter(|b| b.1.is_finite())
+        .collect()
 }
 
 /// A backend's way with heat maps: one bitmap on a canvas (fast), rectangles in SVG (which

@@ -1,5 +1,6 @@
 //! The words every comparison uses for an arm over seeds and rates: "2.31 [2.20–2.45]", "3
-//! of 5 below the bigram line", "over seeds 1–5", "lr 0.003 (tuned over 0.001, 0.003, 0.009)".
+//! of 5 below the bigram line", "over seeds 1–5", "lr 0.003", "learning rate (best of 0.001,
+//! 0.003, 0.009)".
 
 use crate::config::{Config, TaskKind};
 use crate::training::spread::{learned_words, Arm, Spread};
@@ -54,18 +55,29 @@ pub fn diverged_count<T>(arm: &Arm<T>, diverged: impl Fn(&T) -> bool) -> Option<
     (n > 1 && k > 0).then(|| format!("diverged on {k} of {n}"))
 }
 
-/// The arm's rate when it was tuned: "lr 0.003 of 0.001, 0.003, 0.009" (while its runs train:
-/// "lr: choosing among …").
+/// The arm's rate when it was tuned: "lr 0.003" ("lr: choosing" while its runs train).
 pub fn rate_words<T>(arm: &Arm<T>) -> Option<String> {
     if !arm.tuned() {
         return None;
     }
+    Some(if arm.done { format!("lr {}", short(arm.rate())) } else { "lr: choosing".to_string() })
+}
+
+/// The tuned rate's column: "learning rate (best of 0.0033, 0.010, 0.030)", from the first
+/// tuned arm (every arm of a comparison has the same grid).
+pub fn rate_column<'a, T: 'a>(arms: impl IntoIterator<Item = &'a Arm<T>>) -> Option<String> {
+    let arm = arms.into_iter().find(|a| a.tuned())?;
     let grid = arm.rates.iter().map(|&r| short(r)).collect::<Vec<_>>().join(", ");
-    Some(if arm.done {
-        format!("lr {} of {grid}", short(arm.rate()))
-    } else {
-        format!("lr: choosing among {grid}")
-    })
+    Some(format!("learning rate (best of {grid})"))
+}
+
+/// The tuned rate's cell: "0.0033", "choosing" while its runs train, nothing if untuned.
+pub fn rate_cell<T>(arm: &Arm<T>) -> String {
+    match (arm.tuned(), arm.done) {
+        (false, _) => String::new(),
+        (true, true) => short(arm.rate()),
+        (true, false) => "choosing".into(),
+    }
 }
 
 /// Whether the seeds disagree on the arm: some of its runs learned and some did not.
