@@ -246,7 +246,7 @@ fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
 /// An arm's runs at its chosen rate, one per seed: `[{seed, lr, final_loss, val_loss,
 /// diverged_at}, …]` (a run not done yet is left out), and the median of their final losses;
 /// with tuning the grid and the chosen rate.
-fn arm_fields<T>(arm: &Arm<T>, tuned: bool, run: impl Fn(&T) -> RunEnd) -> Vec<(&'static str, Json)> {
+fn arm_fields<T>(arm: &Arm<T>, tuned: bool, run: fn(&T) -> RunEnd) -> Vec<(&'static str, Json)> {
     let runs: Vec<(u64, RunEnd)> = arm.shown_done().map(|(s, r)| (s, run(r))).collect();
     let entries = runs.iter().map(|&(seed, (final_loss, val_loss, diverged_at))| {
         Json::Obj(vec![

@@ -1,8 +1,9 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines] [--vs DIR]
+//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines] [--seeds] [--vs DIR]
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
-//     only the comparisons' part; --tasks only the sequence tasks' part; --vs DIR alternates its pace and sweep figures with another
+//     only the comparisons' part; --tasks only the sequence tasks' part; --seeds only All four
+//     over five seeds on the text task (about 15 minutes); --vs DIR alternates its pace and sweep figures with another
 //     build's site, for instance the last commit's, page by page, for paired ratios)
 //
 // Prints markdown tables for BENCHMARKS.md: training throughput and frame rate at depth 96;
@@ -34,6 +35,7 @@ const ONLY_COMPARISONS = process.argv.includes('--comparisons');
 const ONLY_TASKS = process.argv.includes('--tasks');
 const ONLY_DEPTH = process.argv.includes('--depth');
 const ONLY_ENGINES = process.argv.includes('--engines');
+const ONLY_SEEDS = process.argv.includes('--seeds');
 const TRAIN_SECONDS = QUICK ? 4 : 10;
 const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
@@ -346,6 +348,52 @@ async function comparisons(browser, server, row, out, problems) {
   }
 }
 
+/** All four on the text task over five seeds (`--seeds` runs only this): 20 runs of 1500 steps.
+ *  The live run's pace while they train, against a page left alone (pairedPace, 7 pairs: a
+ *  text run's pace alone varies by a fifth from page to page here), then the seconds from the
+ *  click to the last run with the live run training and with it paused. */
+async function seedsBench(browser, server, row, out, problems) {
+  out.push('| All four on the text task, `seeds=5` (20 runs of 1500 steps) | value |', '|---|---:|');
+  const path = '/?preset=text&seeds=5&steps=1000000';
+  const start = (page) => page.getByRole('button', { name: 'All four', exact: true }).click();
+  const lastRun = async (page, t0) => {
+    await page.waitForFunction(() => {
+      const c = window.ablationPlayground.value?.compare;
+      return c && c.runs_total === 20 && c.runs_finished === 20;
+    }, null, { timeout: 1_800_000, polling: 500 });
+    return (Date.now() - t0) / 1000;
+  };
+  const pairs = [];
+  for (let i = 0; i < (QUICK ? 3 : 7); i++) {
+    pairs.push(await pairedPace(browser, server, path, { warmMs: 3000, gapMs: 3000, windowMs: TRAIN_SECONDS * 1000, start, order: i }, problems));
+  }
+  row(`live steps/s at the text defaults, alone → while the 20 runs train (${pairs.length} pairs of pages)`,
+    pairs.map((r) => `${r.alone.toFixed(0)} → ${r.during.toFixed(0)}`).join(', '));
+  row("live run's pace while the 20 runs train: median of the paired ratios (range)",
+    `${(100 * median(pairs.map((r) => r.ratio))).toFixed(0)}% (${(100 * Math.min(...pairs.map((r) => r.ratio))).toFixed(0)}–${(100 * Math.max(...pairs.map((r) => r.ratio))).toFixed(0)}%)`);
+  const seconds = async (query) => {
+    const p = await open(browser, server, `${path}${query}`);
+    await p.page.waitForTimeout(3000);
+    const t0 = Date.now();
+    await start(p.page);
+    const s = await lastRun(p.page, t0);
+    problems.push(...p.problems);
+    await p.context.close();
+    return s;
+  };
+  const runs = QUICK ? 1 : 2;
+  const training = [];
+  const paused = [];
+  for (let i = 0; i < runs; i++) {
+    training.push(await seconds(''));
+    paused.push(await seconds('&autoplay=off'));
+  }
+  row('seconds to the last run: the live run training; paused', `${list(training, 0)}; ${list(paused, 0)}`);
+  row('median seconds to the last run: training / paused (ratio)',
+    `${median(training).toFixed(0)} / ${median(paused).toFixed(0)} s (${(median(training) / median(paused)).toFixed(2)}×)`);
+  out.push('');
+}
+
 /** What depth buys (`--depth` runs only this): the seconds from loading the induction preset
  *  to 95% of its held-out symbols copied, and "Depth or width" at the text defaults: its
  *  seconds, and the live run's pace while it trains against a page left alone (pairedPace). */
@@ -500,7 +548,8 @@ async function main() {
   try {
     if (ONLY_DEPTH) await depthBuys(browser, server, row, out, problems);
     if (ONLY_ENGINES) await enginePaces(browser, server, row, out, problems);
-    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES) {
+    if (ONLY_SEEDS) await seedsBench(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS) {
       // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
       {
         const p = await open(browser, server, '/?depth=96');
@@ -572,16 +621,16 @@ async function main() {
       }
     }
     // 4. The comparisons.
-    if (!ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES) await comparisons(browser, server, row, out, problems);
+    if (!ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS) await comparisons(browser, server, row, out, problems);
     // 5. The sequence tasks: steps/s and frames/s at their defaults (and the teacher on the
     // same stack and tokens), the longest main-thread task, and the share of the worker's
     // time that writing the samples took.
-    if (!ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES) await tasks(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS) await tasks(browser, server, row, out, problems);
   } finally {
     await browser.close().catch(() => {});
     await server.close();
   }
-  const bundle = ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH || ONLY_ENGINES ? [] : await bundleSizes();
+  const bundle = ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH || ONLY_ENGINES || ONLY_SEEDS ? [] : await bundleSizes();
   if (bundle.length) out.push('| shipped file | raw / gzip -9 |', '|---|---:|');
   for (const b of bundle) row(`\`dist/${b.name}\``, `${kib(b.raw)} / ${kib(b.gzip)}`);
   const total = bundle.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });

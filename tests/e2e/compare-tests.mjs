@@ -290,6 +290,21 @@ export default function registerCompareTests() {
     for (let l = 0; l < 6; l++) assert(Object.is(cli.knockout.loss[l], k.loss[l]), `layer ${l}: page ${k.loss[l]}, CLI ${cli.knockout.loss[l]}`);
   });
 
+  test('the knockout over 3 seeds measures each seed\'s stack as ablate --knockout --seeds 3 does, and says on how many seeds its layer hurts most', async ({ page, load }) => {
+    await load('/?depth=4&width=8&tokens=8&steps=60&seeds=3');
+    await waitFor(page, () => window.ablationPlayground.value.finished, null, 'the run did not finish', 20_000);
+    await page.getByRole('button', { name: 'Knock out layers' }).click();
+    await waitFor(page, () => window.ablationPlayground.value.knockout?.seeds?.length === 3, null, 'the knockout over 3 seeds did not finish', 30_000);
+    const k = (await value(page)).knockout;
+    const cli = await ablate(['--depth', '4', '--width', '8', '--tokens', '8', '--steps', '60', '--knockout', '--seeds', '3']);
+    for (let i = 0; i < 3; i++) {
+      const [a, b] = [cli.knockout.seeds[i], k.seeds[i]];
+      assert(a.seed === b.seed && a.loss.every((x, l) => Object.is(x, b.loss[l])), `seed ${b.seed}: page ${b.loss}, CLI ${a.loss}`);
+    }
+    const label = await el(page, 'knockout').getAttribute('aria-label');
+    assert(/^Over 3 seeds' stacks \(medians\), at step 60, knocking out layer \d hurts most on \d of 3 seeds/.test(label), label);
+  });
+
   test('an element showing All four runs it, reports it in playground-update, and recomputes its pin attribute', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/__test/compare.html`);
     await page.evaluate(() => {

@@ -36,7 +36,7 @@ pub fn compare_table(c: &CompareState) -> Table {
         let several = arm.shown_done().count() > 1;
         let num = |x: f64, f: fn(&Outcome) -> f64| {
             if several {
-                spread_text(&arm_spread(arm, f))
+                spread_text(&arm_spread(arm, &f))
             } else if x.is_nan() && !done {
                 "…".to_string()
             } else {
@@ -46,9 +46,9 @@ pub fn compare_table(c: &CompareState) -> Table {
         let loss = if let Some(why) = failed {
             format!("failed: {why}")
         } else if done {
-            let mut cell = spread_text(&arm_spread(arm, |o| o.final_loss));
+            let mut cell = spread_text(&arm_spread(arm, &|o| o.final_loss));
             if row.held_out.loss.is_finite() {
-                cell += &format!(" (held-out {})", spread_text(&arm_spread(arm, |o| o.held_out.loss)));
+                cell += &format!(" (held-out {})", spread_text(&arm_spread(arm, &|o| o.held_out.loss)));
             }
             if let Some(k) = learned_count(arm, row.config.task, |o| o.learned).filter(|_| several) {
                 cell += &format!(" · {k}");
@@ -100,7 +100,7 @@ pub fn compare_readout_table(c: &CompareState) -> Table {
         cells.extend(depths.iter().map(|&d| match r.get(d) {
             None => "…".to_string(),
             Some(_) if several => {
-                spread_text(&arm_spread(&row.arm, |o| o.readout_loss.get(d).copied().unwrap_or(f64::NAN)))
+                spread_text(&arm_spread(&row.arm, &|o| o.readout_loss.get(d).copied().unwrap_or(f64::NAN)))
             }
             Some(&x) => short(x),
         }));
@@ -134,7 +134,7 @@ pub fn compare_summary(c: &CompareState) -> String {
             let mut end = match (failed, r.diverged_at, arm.seeds.len() > 1) {
                 (Some(why), _, _) => format!("failed ({why})"),
                 (None, _, true) => {
-                    let loss = arm_spread(arm, |o| o.final_loss);
+                    let loss = arm_spread(arm, &|o| o.final_loss);
                     let mut end = format!("loss {}", spread_text(&loss));
                     if let Some(k) = learned_count(arm, r.config.task, |o| o.learned) {
                         end += &format!(", {k}");

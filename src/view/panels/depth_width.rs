@@ -38,7 +38,7 @@ fn judged(r: &ShapeOutcome) -> f64 {
 
 /// The loss a shape is judged by over its seeds: the median, with the lowest and highest run.
 fn judged_spread(arm: &Arm<ShapeOutcome>) -> Spread {
-    arm_spread(arm, judged)
+    arm_spread(arm, &judged)
 }
 
 /// One sentence: which shape ends lowest (over several seeds by the median, and on how many

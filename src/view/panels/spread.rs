@@ -17,7 +17,7 @@ pub fn spread_text(s: &Spread) -> String {
 }
 
 /// The spread of `value` over the arm's finished runs at its chosen rate.
-pub fn arm_spread<T>(arm: &Arm<T>, value: impl Fn(&T) -> f64) -> Spread {
+pub fn arm_spread<T>(arm: &Arm<T>, value: &dyn Fn(&T) -> f64) -> Spread {
     Spread::of(&arm.shown_done().map(|(_, r)| value(r)).collect::<Vec<_>>())
 }
 
@@ -33,11 +33,7 @@ pub fn seeds_words(config: &Config) -> String {
 
 /// How many of the arm's finished runs learned the task: "3 of 5 below the bigram line"
 /// (`None` on the regression, or before any run is in).
-pub fn learned_count<T>(
-    arm: &Arm<T>,
-    task: TaskKind,
-    learned: impl Fn(&T) -> Option<bool>,
-) -> Option<String> {
+pub fn learned_count<T>(arm: &Arm<T>, task: TaskKind, learned: fn(&T) -> Option<bool>) -> Option<String> {
     let words = learned_words(task)?;
     let said: Vec<bool> = arm.shown_done().filter_map(|(_, r)| learned(r)).collect();
     if said.is_empty() {
@@ -49,7 +45,7 @@ pub fn learned_count<T>(
 
 /// How many of the arm's finished runs diverged, when some did and there are several:
 /// "diverged on 2 of 5".
-pub fn diverged_count<T>(arm: &Arm<T>, diverged: impl Fn(&T) -> bool) -> Option<String> {
+pub fn diverged_count<T>(arm: &Arm<T>, diverged: fn(&T) -> bool) -> Option<String> {
     let n = arm.shown_done().count();
     let k = arm.shown_done().filter(|(_, r)| diverged(r)).count();
     (n > 1 && k > 0).then(|| format!("diverged on {k} of {n}"))
@@ -81,7 +77,7 @@ pub fn rate_cell<T>(arm: &Arm<T>) -> String {
 }
 
 /// Whether the seeds disagree on the arm: some of its runs learned and some did not.
-pub fn disagree<T>(arm: &Arm<T>, learned: impl Fn(&T) -> Option<bool>) -> bool {
+pub fn disagree<T>(arm: &Arm<T>, learned: fn(&T) -> Option<bool>) -> bool {
     let said: Vec<bool> = arm.shown_done().filter_map(|(_, r)| learned(r)).collect();
     said.iter().any(|&l| l) && said.iter().any(|&l| !l)
 }

@@ -1,7 +1,7 @@
 //! The depth sweep: the four combinations' loss after a number of steps, and their gradient
 //! ratio at initialisation, against depth.
 
-use super::spread::{arm_spread, diverged_count, rate_words, seeds_words, spread_text};
+use super::spread::{arm_spread, diverged_count, learned_count, rate_words, seeds_words, spread_text};
 use super::{and_list, times, Scene, Surface, Table};
 use crate::training::comparisons::SweepState;
 use crate::training::spread::Spread;
@@ -108,11 +108,14 @@ pub fn sweep_table(s: &SweepState) -> Table {
             let mut cell = if arm.seeds.len() > 1 {
                 let mut cell = format!(
                     "{}, {}",
-                    spread_text(&arm_spread(arm, |o| o.final_loss)),
+                    spread_text(&arm_spread(arm, &|o| o.final_loss)),
                     short(x.grad_ratio[i])
                 );
                 if let Some(d) = diverged_count(arm, |o| o.diverged_at.is_some()) {
                     cell += &format!(" · {d}");
+                }
+                if let Some(k) = learned_count(arm, s.config.task, |o| o.learned) {
+                    cell += &format!(" · {k}");
                 }
                 cell
             } else {
