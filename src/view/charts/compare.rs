@@ -118,8 +118,17 @@ pub fn draw<DB: DrawingBackend>(
     );
     let x_frac = |step: usize| step as f64 / steps.max(1) as f64;
     let colours = combination_colours(theme);
+    // the lines and the bands' edges are what the legend must leave clear
+    let edges: Vec<Vec<(usize, f64)>> = curves
+        .iter()
+        .flat_map(|c| {
+            [c.band.iter().map(|b| (b.0, b.1)).collect(), c.band.iter().map(|b| (b.0, b.2)).collect()]
+        })
+        .collect();
     let taken: Vec<(f64, f64)> = lines
         .iter()
+        .copied()
+        .chain(&edges)
         .flat_map(|line| {
             let points: Vec<(f64, f64)> = line.iter().map(|&(x, y)| (x_frac(x), y.min(hi))).collect();
             plot_fractions(&points, lo, hi)

@@ -35,11 +35,17 @@ pub fn draw<DB: DrawingBackend>(
         curves.iter().enumerate().map(|(i, c)| (colours[i % 4], c.label.clone())).collect();
     let width = legend_width(&entries);
     let span = steps.max(1) as f64;
+    // the lines and the bands' edges are what the legend must leave clear
     let taken: Vec<(f64, f64)> = curves
         .iter()
         .flat_map(|c| {
+            let low = c.band.iter().map(|b| (b.0, b.1));
+            let high = c.band.iter().map(|b| (b.0, b.2.min(hi)));
+            [c.points.to_vec(), low.collect(), high.collect()]
+        })
+        .flat_map(|line| {
             let points: Vec<(f64, f64)> =
-                c.points.iter().filter(|p| positive(&p.1)).map(|&(s, v)| (s as f64 / span, v)).collect();
+                line.iter().filter(|p| positive(&p.1)).map(|&(s, v)| (s as f64 / span, v)).collect();
             plot_fractions(&points, lo, hi)
         })
         .collect();

@@ -108,13 +108,25 @@ pub fn draw<'a, DB: DrawingBackend>(
         let mut corner = Corner::TopLeft;
         let clip = hi;
         if panel == 0 {
+            // the dots and lines, and the bands' edges, are what the legend must leave clear
+            let edge = |c: &SweepCurve<'a>, high: bool| -> Vec<(f64, f64)> {
+                let mut points: Vec<(f64, f64)> = depths
+                    .iter()
+                    .zip(c.band)
+                    .filter(|(_, b)| b.0.is_finite())
+                    .map(|(&d, b)| (x_frac(d as f64), if high { b.1.min(hi) } else { b.0 }))
+                    .collect();
+                crate::order::sort_by(&mut points, |a, b| a.0.total_cmp(&b.0));
+                points
+            };
             let taken: Vec<(f64, f64)> = curves
                 .iter()
                 .flat_map(|c| {
                     let points: Vec<(f64, f64)> =
                         points_of(c, hi).iter().map(|&(d, v)| (x_frac(d), v)).collect();
-                    plot_fractions(&points, lo, hi)
+                    [points, edge(c, false), edge(c, true)]
                 })
+                .flat_map(|points| plot_fractions(&points, lo, hi))
                 .collect();
             let (at, free) = place_legend(
                 sub_area,
