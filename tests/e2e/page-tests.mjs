@@ -312,8 +312,10 @@ export default function registerPageTests() {
     // (the task has its menu beside the switches, the temperature its field in "The model writes",
     // the attention panel's layer its menu in that panel)
     const more = PARAMS.map((p) => p.name).filter((n) => !['depth', 'residual', 'norm', 'task', 'temperature', 'attention_layer', 'steps'].includes(n));
-    assert(more.at(-1) === 'seed', `the seed is the last field before Steps: ${more}`);
-    for (const param of ['preset', ...more]) await tab(param);
+    // the seed, Steps, then the comparisons' seeds and tuning (the table's order)
+    const seedAt = more.indexOf('seed');
+    assert(more.slice(seedAt).join() === 'seed,seeds,tune', `the seed is the last field before Steps, the comparisons' after it: ${more}`);
+    for (const param of ['preset', ...more.slice(0, seedAt + 1)]) await tab(param);
 
     // A control inside More, operated from the keyboard: the seed.
     await page.keyboard.press('ArrowUp'); // number input: 1 → 2
@@ -322,6 +324,7 @@ export default function registerPageTests() {
       throw new AssertionError('ArrowUp + Enter in the Seed field should set seed 2');
     });
     await tab('steps');
+    for (const param of more.slice(seedAt + 1)) await tab(param);
     await tab('rescale');
     await tab('reset-scale');
   });
