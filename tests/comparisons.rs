@@ -111,7 +111,7 @@ fn all_four_and_the_sweep_from_any_number_of_workers_equal_their_single_runs() {
             assert_eq!(row.init_top_std.to_bits(), single.init_top_std.to_bits());
         }
         let s = state.sweep.as_ref().unwrap();
-        assert_eq!((s.depths.as_slice(), s.runs_finished), (&DEFAULT_SWEEP_DEPTHS[..], s.runs_total()));
+        assert_eq!((s.depths.as_slice(), s.runs_finished), (&DEFAULT_SWEEP_DEPTHS[..], s.runs_total));
         for (a, b) in s.series.iter().zip(&single_sweep) {
             assert_eq!(bits(&a.final_loss), bits(&b.final_loss), "{workers} workers");
             assert_eq!(bits(&a.grad_ratio), bits(&b.grad_ratio));

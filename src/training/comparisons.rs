@@ -105,10 +105,9 @@ impl Group {
         job: impl Fn(Config, usize) -> Job,
     ) -> Group {
         let places = schedule(&arms);
-        let slots = places
-            .iter()
-            .map(|&(arm, run)| comparisons.slot(job(arm_runs(&arms[arm]).swap_remove(run), steps)))
-            .collect();
+        let runs: Vec<Vec<Config>> = arms.iter().map(arm_runs).collect();
+        let slots =
+            places.iter().map(|&(arm, run)| comparisons.slot(job(runs[arm][run].clone(), steps))).collect();
         Group { config: config.clone(), steps, arms, slots, places }
     }
 
@@ -207,12 +206,6 @@ pub struct SweepState {
     pub runs_total: usize,
     /// Each combination over the depths from the shallowest up to the first not finished.
     pub series: Vec<SweepSeries>,
-}
-
-impl SweepState {
-    pub fn runs_total(&self) -> usize {
-        self.runs_total
-    }
 }
 
 /// The knockout of the live run at `step`: each layer's measurements so far.

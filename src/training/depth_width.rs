@@ -181,7 +181,7 @@ impl ShapeRun {
         let timed = &self.passes;
         let last = self.run.evals().last();
         let learned =
-            last.and_then(|e| learned(self.run.config(), e.loss, e.accuracy)).filter(|_| self.run.is_done());
+            last.filter(|_| self.run.is_done()).and_then(|e| learned(self.run.config(), e.loss, e.accuracy));
         ShapeOutcome {
             learned,
             config: self.run.config().clone(),

@@ -69,7 +69,7 @@ impl Outcome {
             loss: if keep_loss { run.loss().to_vec() } else { Vec::new() },
             readout_loss: run.readout_loss(),
             tail: if done { tail_loss(run.loss()) } else { f64::NAN },
-            learned: learned(run.config(), held_out.loss, held_out.accuracy).filter(|_| done),
+            learned: if done { learned(run.config(), held_out.loss, held_out.accuracy) } else { None },
             held_out,
         }
     }

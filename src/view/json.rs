@@ -389,7 +389,7 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
         fields.extend([
             ("steps", Json::Int(s.steps as i128)),
             ("runs_finished", Json::Int(s.runs_finished as i128)),
-            ("runs_total", Json::Int(s.runs_total() as i128)),
+            ("runs_total", Json::Int(s.runs_total as i128)),
         ]);
         Json::Obj(fields)
     });
