@@ -86,7 +86,7 @@ pub fn lens_share(config: &Config, rounds: usize) -> [f64; 4] {
     let mut rows: Vec<[f64; 4]> = Vec::new();
     for _ in 0..rounds {
         let step = time_step(config).0;
-        trainer.probe_forward_skipping(None);
+        trainer.probe_forward_skipping(&[]);
         let readout = time(|| {
             std::hint::black_box(trainer.probe_readout_losses());
         })

@@ -3,11 +3,15 @@
 //! work is sliced; a knocked-out layer is the stack built without it.
 
 use ablation_playground::config::*;
+use ablation_playground::model::batch::Batch;
+use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::model::stack::{outputs, Stack};
 use ablation_playground::training::compare::four_combinations;
 use ablation_playground::training::comparisons::{compare_here, sweep_here};
 use ablation_playground::training::data::DataStream;
-use ablation_playground::training::knockout::{knockout, Knockout, KnockoutInProgress};
+use ablation_playground::training::knockout::{
+    draw_layers, knockout, random_counts, Knockout, KnockoutInProgress, Removal, DRAWS,
+};
 use ablation_playground::training::outcome::Outcome;
 use ablation_playground::training::report::{run, trained, Run, RunInProgress, Snapshot};
 use ablation_playground::training::spread::arm_runs;
@@ -308,10 +312,20 @@ fn a_knockout_in_slices_is_the_knockout_at_once() {
     let mut sliced = KnockoutInProgress::new(&mut trainer);
     let mut lengths = Vec::new();
     while !sliced.advance(&mut trainer, 3) {
-        lengths.push(sliced.result().loss.len());
+        let k = sliced.result();
+        let random: usize = k.random_k.iter().map(|(_, draws)| draws.len()).sum();
+        lengths.push(k.each.len() + k.top_k.len() + random);
     }
-    assert_eq!(lengths, [3, 6]);
-    let numbers = |k: &Knockout| bits(&[&[k.intact_loss], &k.loss[..], &k.output_change[..]].concat());
+    // 7 layers one at a time, the top 1..=7, then 5 draws of each of 1, 2, 3, 4 and 6 layers
+    assert_eq!(random_counts(7), [1, 2, 3, 4, 6]);
+    assert_eq!(lengths, (1..13).map(|i| 3 * i).collect::<Vec<_>>(), "39 removals, 3 at a time");
+    let removals =
+        |rs: &[Removal]| rs.iter().flat_map(|r| [r.loss, r.val_loss, r.accuracy]).collect::<Vec<_>>();
+    let numbers = |k: &Knockout| {
+        let random: Vec<f64> =
+            k.random_k.iter().flat_map(|(n, d)| [vec![*n as f64], removals(d)].concat()).collect();
+        bits(&[&[k.intact_loss], &k.loss[..], &k.output_change[..], &removals(&k.top_k), &random].concat())
+    };
     assert_eq!(numbers(sliced.result()), numbers(&whole));
     assert!(sliced.is_done());
 }
@@ -324,4 +338,83 @@ fn a_knockout_leaves_training_as_it_was() {
     knockout(&mut measured);
     let next = |t: &mut Trainer<f32>| (0..5).map(|_| t.one_step(true).to_bits()).collect::<Vec<_>>();
     assert_eq!(next(&mut measured), next(&mut untouched));
+}
+
+/// The held-out loss and share of scored symbols predicted right (the argmax of a row, by its
+/// definition) of `stack` on `trainer`'s held-out set.
+fn held_out_of(stack: &mut Stack<f32>, trainer: &Trainer<f32>) -> (f64, f64) {
+    let (mut loss, mut right) = (0.0, 0.0);
+    for batch in trainer.held_out() {
+        loss += stack.forward_batch(batch);
+        let Batch::Tokens(t) = batch else { panic!("a sequence task's batch") };
+        let p = stack.prediction();
+        let rows: Vec<usize> = (0..p.nrows()).filter(|&r| t.scored.is_empty() || t.scored[r]).collect();
+        let best = |r: usize| (0..p.ncols()).fold(0, |b, c| if p[(r, c)] > p[(r, b)] { c } else { b });
+        right += rows.iter().filter(|&&r| best(r) == t.next[r] as usize).count() as f64 / rows.len() as f64;
+    }
+    let n = trainer.held_out().len() as f64;
+    (loss / n, right / n)
+}
+
+#[test]
+fn several_layers_knocked_out_give_the_numbers_of_the_stack_without_them() {
+    for norm in [NormPlacement::Pre, NormPlacement::Post] {
+        let config = Config {
+            depth: 6,
+            width: 16,
+            sublayer: SublayerKind::Block,
+            norm,
+            ..task_defaults(TaskKind::Copy)
+        };
+        let mut trainer = trained_trainer(&config, 30);
+        let result = knockout(&mut trainer);
+        let depth = config.depth;
+        // each list measured in full
+        assert_eq!((result.each.len(), result.top_k.len()), (depth, depth));
+        assert_eq!(result.random_k.iter().map(|(k, _)| *k).collect::<Vec<_>>(), random_counts(depth));
+        assert!(result.random_k.iter().all(|(_, draws)| draws.len() == DRAWS));
+        let without = |trainer: &Trainer<f32>, removed: &[usize]| {
+            let kept: Vec<_> = (0..depth)
+                .filter(|l| !removed.contains(l))
+                .map(|l| trainer.stack.layers[l].clone())
+                .collect();
+            let shorter = Config { depth: kept.len(), ..config.clone() };
+            let mut stack = Stack::with_layers(&shorter, kept);
+            stack.embedding = trainer.stack.embedding.clone();
+            stack.readout = trainer.stack.readout.clone();
+            stack.final_norm = trainer.stack.final_norm.clone();
+            stack
+        };
+        let what = format!("{norm:?}");
+        let intact = held_out_of(&mut without(&trainer, &[]), &trainer);
+        assert_eq!(
+            bits(&[result.intact.val_loss, result.intact.accuracy]),
+            bits(&[intact.0, intact.1]),
+            "{what}"
+        );
+        // the top k: a stack of the lower depth − k layers (k = depth: embedding to readout)
+        for k in 1..depth {
+            let upper: Vec<usize> = (depth - k..depth).collect();
+            let (loss, acc) = held_out_of(&mut without(&trainer, &upper), &trainer);
+            let got = result.top_k[k - 1];
+            assert_eq!(bits(&[got.val_loss, got.accuracy]), bits(&[loss, acc]), "{what}: top {k}");
+        }
+        // k at random: distinct layers, the seed's own draws, each the stack without them
+        let mut rng = Rng::new(config.seed, Stream::Knockout);
+        for (k, draws) in &result.random_k {
+            for got in draws {
+                let layers = draw_layers(&mut rng, depth, *k);
+                assert_eq!(layers.len(), *k);
+                assert!(layers.windows(2).all(|w| w[0] < w[1]) && layers[k - 1] < depth, "{layers:?}");
+                let (loss, acc) = held_out_of(&mut without(&trainer, &layers), &trainer);
+                assert_eq!(bits(&[got.val_loss, got.accuracy]), bits(&[loss, acc]), "{what}: {layers:?}");
+            }
+        }
+        // the draws are not all the same layers (5 draws of 1 of 6 layers)
+        let mut rng = Rng::new(config.seed, Stream::Knockout);
+        let ones: Vec<_> = (0..DRAWS).map(|_| draw_layers(&mut rng, depth, 1)).collect();
+        assert!(ones.iter().any(|l| l != &ones[0]), "{ones:?}");
+        // knocking the trained layers out costs something on a task the stack learned
+        assert!(result.top_k[depth - 1].val_loss > result.intact.val_loss, "{what}: {result:?}");
+    }
 }

@@ -212,6 +212,30 @@ fn the_docs_describe_every_field_of_the_report() {
         }
     }
     fields.extend(full["compare"][0].as_object().unwrap().keys().cloned());
+    // a sequence task's knockout (held-out numbers, several layers at once), its tuned lens, and
+    // depth or width
+    let copy = report(&[
+        "--task",
+        "copy",
+        "--depth",
+        "2",
+        "--tokens",
+        "16",
+        "--steps",
+        "2",
+        "--knockout",
+        "--tuned-lens",
+        "--depth-width",
+    ]);
+    for object in [
+        &copy["layers"],
+        &copy["knockout"],
+        &copy["knockout"]["top_k"][0],
+        &copy["knockout"]["random_k"][0],
+        &copy["depth_width"][0],
+    ] {
+        fields.extend(object.as_object().unwrap_or_else(|| panic!("{object} is an object")).keys().cloned());
+    }
     assert!(fields.len() > 40, "the report's fields were read: {fields:?}");
     for field in &fields {
         assert!(

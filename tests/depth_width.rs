@@ -2,7 +2,9 @@
 //! and narrow to shallow and wide; each run is the single run of its configuration, bit for bit.
 
 use ablation_playground::config::{copy_defaults, induction_defaults, text_defaults, Config};
-use ablation_playground::training::depth_width::{parameters, shapes, TOLERANCE};
+use ablation_playground::training::depth_width::{
+    head_dim, is_control, non_embedding_parameters, parameters, shapes, TOLERANCE,
+};
 
 /// Every parameter of the whole stack, counted one by one.
 fn counted(config: &Config) -> usize {
@@ -14,6 +16,19 @@ fn counted(config: &Config) -> usize {
     n
 }
 
+/// The embeddings' and the readout's parameters, counted one by one.
+fn counted_embedding(config: &Config) -> usize {
+    use ablation_playground::model::param::Params;
+    use ablation_playground::model::stack::Stack;
+    let mut stack = Stack::<f32>::new(config);
+    let mut n = 0;
+    stack.readout.visit(&mut |p| n += p.value.len());
+    if let Some(e) = stack.embedding.as_mut() {
+        e.visit(&mut |p| n += p.value.len());
+    }
+    n
+}
+
 #[test]
 fn parameters_are_the_stacks_own_count() {
     for config in [Config::default(), text_defaults(), copy_defaults(), induction_defaults()] {
@@ -21,37 +36,54 @@ fn parameters_are_the_stacks_own_count() {
             for width in [16, 32, 64] {
                 let c = Config { depth, width, ..config.clone() };
                 assert_eq!(parameters(&c), counted(&c), "{:?} {depth} × {width}", c.task);
+                let without = counted(&c) - counted_embedding(&c);
+                assert_eq!(non_embedding_parameters(&c), without, "{:?} {depth} × {width}", c.task);
             }
         }
     }
+    // the text stack's embeddings: 70 characters × d, 32 positions × d, the readout d × 70
+    let text = text_defaults();
+    let (v, d, c) = (70, text.width, text.context);
+    assert_eq!(parameters(&text) - non_embedding_parameters(&text), v * d + c * d + d * v);
 }
 
 #[test]
 fn the_shapes_have_the_budgets_parameters_within_ten_percent() {
     for config in [Config::default(), text_defaults(), copy_defaults(), induction_defaults()] {
-        let budget = parameters(&config) as f64;
+        let budget = non_embedding_parameters(&config) as f64;
         let found = shapes(&config);
-        println!(
-            "{:?} {}: {:?}",
+        let what = format!(
+            "{:?} {budget}: {:?}",
             config.task,
-            budget,
-            found.iter().map(|c| (c.depth, c.width, parameters(c))).collect::<Vec<_>>()
+            found
+                .iter()
+                .map(|c| (c.depth, c.width, c.heads, non_embedding_parameters(c)))
+                .collect::<Vec<_>>()
         );
-        assert!(found.len() >= 2, "{:?}: at least two shapes", config.task);
+        let (on_budget, controls): (Vec<&Config>, Vec<&Config>) =
+            found.iter().partition(|s| !is_control(s, &config));
+        // five or more from a stack of 12; induction's 2 layers have fewer below them
+        let least = if config.depth >= 12 { 5 } else { 3 };
+        assert!(on_budget.len() >= least, "{what}: at least {least} shapes on the budget");
+        for s in &on_budget {
+            let p = non_embedding_parameters(s) as f64;
+            assert!((p - budget).abs() <= TOLERANCE * budget, "{what}: {}×{}: {p}", s.depth, s.width);
+        }
+        // a head has the same features in every shape; the heads grow with the width
         for s in &found {
-            let p = parameters(s) as f64;
-            assert!(
-                (p - budget).abs() <= TOLERANCE * budget,
-                "{:?} {}×{}: {p} against {budget}",
-                config.task,
-                s.depth,
-                s.width
-            );
+            assert_eq!(head_dim(s), head_dim(&config), "{what}");
+            assert_eq!(s.heads * head_dim(s), s.width, "{what}");
         }
         assert!(
-            found.windows(2).all(|w| w[0].depth > w[1].depth && w[0].width < w[1].width),
-            "deep and narrow first"
+            on_budget.windows(2).all(|w| w[0].depth > w[1].depth && w[0].width < w[1].width),
+            "{what}: deep and narrow first"
         );
+        // and one control off the budget: the run's own depth at the narrowest width
+        let narrowest = on_budget.iter().map(|s| s.width).min().unwrap();
+        assert_eq!(controls.len(), 1, "{what}");
+        assert_eq!((controls[0].depth, controls[0].width), (config.depth, narrowest), "{what}");
+        assert!((non_embedding_parameters(controls[0]) as f64) < budget / 2.0, "{what}");
+        assert_eq!(found.last(), Some(controls[0]), "{what}: the control comes last");
     }
 }
 
@@ -101,13 +133,26 @@ fn the_cli_reports_each_shape() {
         rows.iter().map(|x| (x["depth"].as_u64().unwrap(), x["width"].as_u64().unwrap())).collect();
     assert_eq!(
         shapes,
-        [(49, 16), (12, 32), (3, 64)],
-        "deep and narrow to shallow and wide at the text defaults"
+        [(47, 16), (21, 24), (12, 32), (8, 40), (4, 56), (2, 80), (12, 16)],
+        "deep and narrow to shallow and wide at the text defaults, then the narrow control"
     );
     for x in rows {
-        for field in ["params", "final_loss", "val_loss", "ms_per_step", "ms_per_char"] {
+        for field in [
+            "params",
+            "non_embedding_params",
+            "heads",
+            "head_dim",
+            "lr",
+            "final_loss",
+            "val_loss",
+            "ms_per_step",
+            "ms_per_char",
+        ] {
             assert!(x[field].as_f64().is_some_and(|v| v > 0.0), "{field}: {x}");
         }
+        assert_eq!(x["head_dim"], 8, "{x}");
+        assert_eq!(x["heads"].as_u64().unwrap() * 8, x["width"].as_u64().unwrap(), "{x}");
+        assert!(x["non_embedding_params"].as_u64() < x["params"].as_u64(), "{x}");
     }
     // the regression has no held-out loss and writes nothing
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ablate"))

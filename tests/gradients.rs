@@ -182,13 +182,22 @@ fn sublayer_gradients() {
     check_op(Mlp::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "mlp (relu)");
     check_op(Ffn::<f64>::new(6, 8, 1.0, &mut rng), 6, 8, 8, "ffn (gelu)");
     let one = InitGain { gain: 1.0, branch: 1.0 };
-    check_op(Attention::<f64>::new(7, 7, 8, one, &mut rng), 7, 8, 8, "attention");
+    check_op(Attention::<f64>::new(7, 7, 8, 4, one, &mut rng), 7, 8, 8, "attention");
+    // other numbers of heads: one head of all 8 features, two of 4
+    check_op(Attention::<f64>::new(7, 7, 8, 1, one, &mut rng), 7, 8, 8, "attention, 1 head");
+    check_op(
+        Attention::<f64>::new(8, 4, 8, 2, one, &mut rng),
+        8,
+        8,
+        8,
+        "attention, 2 heads, 2 sequences of 4",
+    );
     // batches of several sequences: a token sees only its own sequence's earlier tokens
-    check_op(Attention::<f64>::new(8, 4, 8, one, &mut rng), 8, 8, 8, "attention, 2 sequences of 4");
-    check_op(Attention::<f64>::new(9, 3, 8, one, &mut rng), 9, 8, 8, "attention, 3 sequences of 3");
+    check_op(Attention::<f64>::new(8, 4, 8, 4, one, &mut rng), 8, 8, 8, "attention, 2 sequences of 4");
+    check_op(Attention::<f64>::new(9, 3, 8, 4, one, &mut rng), 9, 8, 8, "attention, 3 sequences of 3");
     // DeepNorm's smaller values and output
     let deep = InitGain { gain: 1.0, branch: 0.4 };
-    check_op(Attention::<f64>::new(7, 7, 8, deep, &mut rng), 7, 8, 8, "attention, DeepNorm's gains");
+    check_op(Attention::<f64>::new(7, 7, 8, 4, deep, &mut rng), 7, 8, 8, "attention, DeepNorm's gains");
 }
 
 /// The sequence tasks' whole model, ids → embeddings → stack → unembedding → cross-entropy

@@ -83,7 +83,7 @@ fn the_readout_at_every_depth_is_the_models_readout_of_that_stream_by_hand() {
         for norm in [NormPlacement::Pre, NormPlacement::Post, NormPlacement::Off] {
             let config = tiny(task, norm);
             let (_, mut trainer) = trained(&config, 20);
-            trainer.probe_forward_skipping(None);
+            trainer.probe_forward_skipping(&[]);
             let lens = trainer.probe_readout_losses();
             for (l, &got) in lens.iter().enumerate() {
                 let want =
@@ -164,7 +164,7 @@ fn attention_rows_are_probabilities_of_the_past_only() {
             ..Config::default()
         };
         let (_, mut trainer) = trained(&config, 30);
-        trainer.probe_forward_skipping(None);
+        trainer.probe_forward_skipping(&[]);
         let maps = all_attention_maps(&trainer);
         assert_eq!(
             maps.iter().map(|m| m.layer).collect::<Vec<_>>(),
@@ -201,7 +201,7 @@ fn a_copy_trained_stack_has_a_head_that_looks_back_where_the_symbol_to_write_sta
     for seed in 1..=3 {
         let config = Config { seed, ..ablation_playground::config::copy_defaults() };
         let (_, mut trainer) = trained(&config, 1000);
-        trainer.probe_forward_skipping(None);
+        trainer.probe_forward_skipping(&[]);
         let length = copy_task(&config).length();
         let best = all_attention_maps(&trainer)
             .iter()
@@ -241,7 +241,7 @@ fn the_session_shows_the_chosen_layer_and_changing_it_keeps_the_run() {
     for _ in 0..10 {
         trainer.one_step(true);
     }
-    trainer.probe_forward_skipping(None);
+    trainer.probe_forward_skipping(&[]);
     assert_eq!(attention_maps(&trainer, 4).as_ref(), Some(maps));
     // a frame crosses as bytes with its maps
     let decoded = ablation_playground::training::frame::Frame::decode(&frame.encode()).unwrap();

@@ -60,7 +60,7 @@ fn the_text_task_in_wasm_equals_the_native_run_bit_for_bit() {
     let (config, steps) = config_of(include_str!("reference-task.args"));
     // the report as `ablate --attention` writes it: the lens and every head's map as well
     let (run, mut trainer) = trained(&config, steps);
-    trainer.probe_forward_skipping(None);
+    trainer.probe_forward_skipping(&[]);
     let mut fields = run.json_fields();
     fields.push(("attention", attention_json(&all_attention_maps(&trainer))));
     assert_eq!(Json::Obj(fields).to_string(), native.trim());

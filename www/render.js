@@ -59,6 +59,7 @@ export function createRenderer(w, { onRemovePin }) {
   const writeSweepTable = foldedTable(el('sweep-details'), tableWriter(el('sweep-table')));
   const writeDepthWidthTable = foldedTable(el('depth-width-details'), tableWriter(el('depth-width-table')));
   const writeKnockoutTable = foldedTable(el('knockout-details'), tableWriter(el('knockout-table')));
+  const writeKnockoutRemovals = foldedTable(el('knockout-removals-details'), tableWriter(el('knockout-removals')));
   const writePins = pinListWriter(el('pins'), onRemovePin);
   /** "The model writes": the core's parts as spans; a wrong symbol is marked by colour and
    *  by a ✗ (CSS), and named for a screen reader. */
@@ -184,6 +185,7 @@ export function createRenderer(w, { onRemovePin }) {
       writeSweepTable(sweep.table);
       writeDepthWidthTable(record.panels['depth-width'].table);
       writeKnockoutTable(knockout.table);
+      writeKnockoutRemovals(knockout.removals);
       writeLayerMenu(heads);
       writeHeads(heads.heads);
       writePins(record.pins);

@@ -120,10 +120,11 @@ export const TEMPLATE = `
       <details class="ap-numbers" data-el="depth-width-details" hidden><summary>Each shape's numbers</summary><table class="ap-table" data-el="depth-width-table"></table></details>
       <div class="ap-panel-buttons"><button type="button" data-el="again-depth-width">Train depth or width</button></div>
     </figure>
-    <figure class="ap-panel" data-panel="knockout" part="panel knockout" hidden>
+    <figure class="ap-panel ap-wide" data-panel="knockout" part="panel knockout" hidden>
       <canvas data-el="knockout" role="img" aria-label="Layer knockout"></canvas>
       <figcaption data-el="knockout-summary"></figcaption>
       <details class="ap-numbers" data-el="knockout-details" hidden><summary>Each layer's numbers</summary><table class="ap-table" data-el="knockout-table"></table></details>
+      <details class="ap-numbers" data-el="knockout-removals-details" hidden><summary>Several layers at once: the upper k, and k at random</summary><table class="ap-table" data-el="knockout-removals"></table></details>
       <div class="ap-panel-buttons"><button type="button" data-el="again-knockout">Knock out each layer</button></div>
     </figure>
   </div>`;

@@ -13,6 +13,7 @@ return {
   ["task"] = "task",
   ["sublayer"] = "sublayer",
   ["width"] = "width",
+  ["heads"] = "heads",
   ["tokens"] = "tokens",
   ["context"] = "context",
   ["gain"] = "init-gain",

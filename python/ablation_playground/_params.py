@@ -11,6 +11,7 @@ PARAMS = [
     ("task", "choice", "teacher", ("teacher", "text", "copy", "induction",), "what the stack learns: a random linear map, the next character of Shakespeare, a string copied after a separator, or a string repeated from any of its symbols (two attention layers)"),
     ("sublayer", "choice", "mlp", ("mlp", "ffn", "attention", "block",), "what each sublayer computes"),
     ("width", "int", 32, (), "features per token d"),
+    ("heads", "int", 4, (), "attention heads, each of width / heads features (a divisor of the width)"),
     ("tokens", "int", 64, (), "tokens per batch T, a multiple of the context"),
     ("context", "int", 0, (), "positions per sequence; attention is causal within each (0: one sequence of all the tokens)"),
     ("gain", "float", 1, (), "weights ~ N(0, gain²/fan_in)"),
@@ -30,6 +31,7 @@ PARAMS = [
 RANGES = {
     "depth": (1, 96, 1, "an integer from 1 to 96"),
     "width": (8, 128, 4, "a multiple of 4 from 8 to 128"),
+    "heads": (1, 16, 1, "an integer from 1 to 16"),
     "tokens": (1, 256, 1, "an integer from 1 to 256"),
     "context": (0, 256, 1, "an integer from 0 to 256"),
     "gain": (0.01, 10, None, "a number from 0.01 to 10"),

@@ -8,6 +8,7 @@ use ablation_playground::training::comparisons::{
 };
 use ablation_playground::training::report::{probed, trained, trained_keeping_last_finite};
 use ablation_playground::training::sweep::{parse_depths, DEFAULT_SWEEP_DEPTHS};
+use ablation_playground::training::tuned_lens::tuned_readout_losses;
 use ablation_playground::view::figures::{frame_of, svgs, LastFinite};
 use ablation_playground::view::json::{attention_json, compare_json, depth_width_json, sweep_json, Json};
 use ablation_playground::view::reference::{
@@ -66,6 +67,7 @@ struct Options {
     knockout: bool,
     depth_width: bool,
     attention: bool,
+    tuned_lens: bool,
     /// The depths to sweep, if asked.
     sweep: Option<Vec<usize>>,
     threads: usize,
@@ -82,7 +84,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut svg_dir = None;
     let mut dark = false;
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
-    let mut depth_width = false;
+    let (mut depth_width, mut tuned_lens) = (false, false);
     let mut threads = available_threads();
     let mut i = 0;
     while i < args.len() {
@@ -96,6 +98,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "knockout" => Some(&mut knockout),
             "attention" => Some(&mut attention),
             "depth-width" => Some(&mut depth_width),
+            "tuned-lens" => Some(&mut tuned_lens),
             _ => None,
         };
         if let Some(on) = switch {
@@ -177,6 +180,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         compare,
         knockout,
         attention,
+        tuned_lens,
         depth_width,
         sweep,
         threads,
@@ -212,10 +216,18 @@ fn report(options: &Options) -> Result<String, String> {
         if draw { trained_keeping_last_finite(config, steps) } else { trained(config, steps) };
     let mut fields = run.json_fields();
     let mut shown = ComparisonsState::default();
-    trainer.probe_forward_skipping(None); // the attention maps are read from the probe's pass
+    trainer.probe_forward_skipping(&[]); // the attention maps are read from the probe's pass
     let attention = attention_maps(&trainer, config.attention_layer).filter(|_| run.diverged_at.is_none());
     if options.attention {
         fields.push(("attention", attention_json(&all_attention_maps(&trainer))));
+    }
+    if options.tuned_lens {
+        let losses = tuned_readout_losses(&mut trainer).map_err(|e| format!("--tuned-lens: {e}"))?;
+        let Some((_, Json::Obj(layers))) = fields.iter_mut().find(|(name, _)| *name == "layers") else {
+            unreachable!("a report has its layers")
+        };
+        layers.push(("tuned_readout_loss", Json::nums(&losses)));
+        trainer.probe_forward_skipping(&[]); // the figures read the probe's pass
     }
     if options.knockout {
         let state = knockout_here(&mut trainer, config, steps, options.threads)?;

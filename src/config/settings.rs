@@ -62,7 +62,7 @@ pub enum SublayerKind {
     Mlp,
     /// `gelu(x W₁ + b₁) W₂ + b₂`, d → 4d → d.
     Ffn,
-    /// Causal multi-head self-attention (4 heads).
+    /// Causal multi-head self-attention (`heads` heads, 4 by default).
     Attention,
     /// Attention and FFN alternating, as in a Transformer: 96 sublayers = 48 blocks.
     Block,
@@ -137,6 +137,8 @@ pub struct Config {
     pub sublayer: SublayerKind,
     /// Features per token d, a multiple of 4 (the attention heads) in 8..=128.
     pub width: usize,
+    /// Attention heads, each of `width / heads` features (a divisor of the width).
+    pub heads: usize,
     /// Tokens per batch T, 1..=256, a multiple of the context.
     pub tokens: usize,
     /// Positions per sequence C, 0..=256: attention is causal within each of the T / C
@@ -197,6 +199,7 @@ impl Default for Config {
             norm_kind: NormKind::LayerNorm,
             sublayer: SublayerKind::Mlp,
             width: 32,
+            heads: 4,
             tokens: 64,
             context: 0,
             init_gain: 1.0,
@@ -306,6 +309,12 @@ impl Config {
     /// The rules between parameters that the table's ranges cannot say: the tokens are whole
     /// sequences, and a copy sequence has room for a symbol and its copy.
     pub fn check_together(&self) -> Result<(), ConfigError> {
+        if !self.width.is_multiple_of(self.heads) {
+            return Err(ConfigError {
+                name: "heads".into(),
+                message: format!("{} heads do not divide the width {}", self.heads, self.width),
+            });
+        }
         if self.context > self.tokens || !self.tokens.is_multiple_of(self.sequence()) {
             return Err(ConfigError {
                 name: "tokens".into(),
@@ -325,15 +334,24 @@ impl Config {
         Ok(())
     }
 
-    /// Makes `check_together` hold by changing the tokens (to a multiple of the context, at
-    /// least one sequence) or, for a copy sequence too short, the context; says what changed.
+    /// Makes `check_together` hold by changing the heads (to the most that divide the width),
+    /// the tokens (to a multiple of the context, at least one sequence) or, for a copy sequence
+    /// too short, the context; says what changed.
     pub fn settle(&mut self) -> Option<String> {
         let error = self.check_together().err()?;
-        if self.sequence() < self.shortest_sequence() {
-            self.context = self.shortest_sequence();
+        let mut changed = Vec::new();
+        if !self.width.is_multiple_of(self.heads) {
+            self.heads = (1..=self.heads).rev().find(|h| self.width.is_multiple_of(*h)).unwrap_or(1);
+            changed.push(format!("{} heads", self.heads));
         }
-        let c = self.sequence();
-        self.tokens = (self.tokens / c).max(1) * c;
-        Some(format!("{error}; using tokens {}, context {}", self.tokens, self.context))
+        if self.check_together().is_err() {
+            if self.sequence() < self.shortest_sequence() {
+                self.context = self.shortest_sequence();
+            }
+            let c = self.sequence();
+            self.tokens = (self.tokens / c).max(1) * c;
+            changed.push(format!("tokens {}, context {}", self.tokens, self.context));
+        }
+        Some(format!("{error}; using {}", changed.join(", ")))
     }
 }

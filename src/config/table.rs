@@ -145,6 +145,15 @@ pub const PARAMS: &[ParamSpec] = &[
         set: |c, v| c.width = int(v) as usize,
     },
     ParamSpec {
+        name: "heads",
+        flag: "heads",
+        label: "Heads",
+        kind: Kind::Int { min: 1, max: 16, multiple_of: 1 },
+        help: "attention heads, each of width / heads features (a divisor of the width)",
+        get: |c| Value::Int(c.heads as i64),
+        set: |c, v| c.heads = int(v) as usize,
+    },
+    ParamSpec {
         name: "tokens",
         flag: "tokens",
         label: "Tokens",

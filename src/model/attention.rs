@@ -19,8 +19,6 @@ use crate::model::real::Real;
 use crate::model::scratch::{sized, Scratch};
 use nalgebra::DMatrix;
 
-pub const HEADS: usize = 4;
-
 #[derive(Clone)]
 pub struct Attention<F: Real> {
     pub wq: Linear<F>, // (d, d)
@@ -36,6 +34,8 @@ pub struct Attention<F: Real> {
     row_sum: Vec<F>,   // (T) per query: Σ_s exp
     /// Positions per sequence C (T when the batch is one sequence).
     context: usize,
+    /// Heads H, each of d / H of the width's columns.
+    pub heads: usize,
     /// One sequence's rows of one head, each (C, d_h), when the batch holds several
     /// sequences: Q, K, V and C in the forward; dC, an operand (V, K, then Q), dV and a
     /// gradient (dQ, then dK) in the backward.
@@ -43,13 +43,22 @@ pub struct Attention<F: Real> {
 }
 
 impl<F: Real> Attention<F> {
-    /// For batches of `tokens` tokens in sequences of `context` positions (a divisor of `tokens`).
-    /// Queries and keys are drawn at `gain.gain`, values and the output at `gain.output()`.
-    pub fn new(tokens: usize, context: usize, width: usize, gain: InitGain, draw: &mut Draw<F>) -> Self {
+    /// For batches of `tokens` tokens in sequences of `context` positions (a divisor of `tokens`),
+    /// with `heads` heads (a divisor of `width`). Queries and keys are drawn at `gain.gain`,
+    /// values and the output at `gain.output()`.
+    pub fn new(
+        tokens: usize,
+        context: usize,
+        width: usize,
+        heads: usize,
+        gain: InitGain,
+        draw: &mut Draw<F>,
+    ) -> Self {
         assert!(context > 0 && tokens.is_multiple_of(context), "{tokens} tokens in sequences of {context}");
+        assert!(heads > 0 && width.is_multiple_of(heads), "{heads} heads of a width {width}");
         let m = || DMatrix::zeros(tokens, width);
         let several = tokens > context;
-        let rows = || if several { vec![F::zero(); context * (width / HEADS)] } else { Vec::new() };
+        let rows = || if several { vec![F::zero(); context * (width / heads)] } else { Vec::new() };
         Attention {
             wq: Linear::new(width, width, gain.gain, false, draw),
             wk: Linear::new(width, width, gain.gain, false, draw),
@@ -59,10 +68,11 @@ impl<F: Real> Attention<F> {
             k: m(),
             v: m(),
             ctx: m(),
-            probs: vec![F::zero(); HEADS * tokens * context],
+            probs: vec![F::zero(); heads * tokens * context],
             row_max: vec![F::zero(); tokens],
             row_sum: vec![F::zero(); tokens],
             context,
+            heads,
             rows: [rows(), rows(), rows(), rows()],
         }
     }
@@ -79,7 +89,7 @@ impl<F: Real> Attention<F> {
 
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         let (t, d) = x.shape();
-        let dh = d / HEADS;
+        let dh = d / self.heads;
         let scale = F::of(1.0 / (dh as f64).sqrt());
         self.wq.forward(x, &mut self.q);
         self.wk.forward(x, &mut self.k);
@@ -89,7 +99,7 @@ impl<F: Real> Attention<F> {
             self.wo.forward(&self.ctx, y);
             return;
         }
-        for h in 0..HEADS {
+        for h in 0..self.heads {
             let cols = h * dh * t..(h + 1) * dh * t; // the head's columns, contiguous
             let p = &mut self.probs[h * t * t..(h + 1) * t * t];
             // S = Q_h K_hᵀ, the causal (lower) triangle only     (T, dh) · (dh, T) → (T, T)
@@ -109,7 +119,7 @@ impl<F: Real> Attention<F> {
         scratch: &mut Scratch<F>,
     ) {
         let (t, d) = x.shape();
-        let dh = d / HEADS;
+        let dh = d / self.heads;
         let scale = F::of(1.0 / (dh as f64).sqrt());
         let Scratch { dq, dk, dv, dctx, dp, .. } = scratch;
         let [dq, dk, dv, dctx] = [dq, dk, dv, dctx].map(|m| sized(m, t, d));
@@ -118,7 +128,7 @@ impl<F: Real> Attention<F> {
         if self.context < t {
             self.back_by_sequences(dh, scale, [&mut *dq, &mut *dk, &mut *dv, &mut *dctx], dp);
         }
-        for h in (0..HEADS).filter(|_| self.context == t) {
+        for h in (0..self.heads).filter(|_| self.context == t) {
             let cols = h * dh * t..(h + 1) * dh * t;
             let p = &self.probs[h * t * t..(h + 1) * t * t];
             let dc = &dctx.as_slice()[cols.clone()];
@@ -147,7 +157,7 @@ impl<F: Real> Attention<F> {
     /// s ≤ q and exact zeros for the future, which the kernels never compute nor read.
     pub fn weights(&self, b: usize, out: &mut Vec<f32>) {
         let (t, c) = (self.q.nrows(), self.context);
-        for h in 0..HEADS {
+        for h in 0..self.heads {
             let p = &self.probs[(h * (t / c) + b) * c * c..][..c * c]; // column-major, P[q, s] at s·C + q
             for q in 0..c {
                 out.extend((0..c).map(|s| if s <= q { p[s * c + q].f64() as f32 } else { 0.0 }));
@@ -160,7 +170,7 @@ impl<F: Real> Attention<F> {
     fn attend_by_sequences(&mut self, dh: usize, scale: F) {
         let (t, c) = (self.q.nrows(), self.context);
         let [q_h, k_h, v_h, c_h] = &mut self.rows;
-        for h in 0..HEADS {
+        for h in 0..self.heads {
             for b in 0..t / c {
                 let rows = Rows { t, c, dh, h, b };
                 rows.gather(self.q.as_slice(), q_h);
@@ -182,7 +192,7 @@ impl<F: Real> Attention<F> {
         let (t, c) = (self.q.nrows(), self.context);
         let [dq, dk, dv, dctx] = grads;
         let [dc_h, operand, dv_h, grad] = &mut self.rows;
-        for h in 0..HEADS {
+        for h in 0..self.heads {
             for b in 0..t / c {
                 let rows = Rows { t, c, dh, h, b };
                 let p = &self.probs[(h * (t / c) + b) * c * c..][..c * c];

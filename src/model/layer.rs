@@ -55,8 +55,7 @@ impl<F: Real> Layer<F> {
     /// kept copy of what it drew (the buffers are new either way).
     pub fn with_draw(config: &Config, index: usize, draw: &mut Draw<F>) -> Self {
         let (t, d) = (config.tokens, config.width);
-        let sublayer =
-            Sublayer::new(config.sublayer, index, t, config.sequence(), d, InitGain::of(config), draw);
+        let sublayer = Sublayer::new(config, index, InitGain::of(config), draw);
         let sandwich = config.norm == NormPlacement::Sandwich;
         Layer {
             residual: config.residual,

@@ -31,6 +31,11 @@ pub enum Stream {
     Sample,
     /// A sequence task's held-out set.
     HeldOut,
+    /// The batches a tuned lens is fitted on (`tuned_lens.rs`): training data, but not the
+    /// training run's own stream, so fitting a lens changes no later step of the run.
+    Lens,
+    /// The layers a knockout removes at random (`knockout.rs`).
+    Knockout,
 }
 
 impl Stream {
@@ -43,6 +48,8 @@ impl Stream {
             Stream::Embedding => 5,
             Stream::Sample => 6,
             Stream::HeldOut => 7,
+            Stream::Lens => 8,
+            Stream::Knockout => 9,
             Stream::Layer(i) => 1000 + i as u64,
         }
     }

@@ -157,18 +157,18 @@ impl<F: Real> Stack<F> {
     /// teacher task).
     pub fn forward(&mut self, x: &DMatrix<F>, target: &DMatrix<F>) -> f64 {
         self.stream[0].copy_from(x);
-        self.forward_from_input(Target::Values(target), None)
+        self.forward_from_input(Target::Values(target), &[])
     }
 
     /// Runs `batch` through the stack and returns its loss.
     pub fn forward_batch(&mut self, batch: &Batch<F>) -> f64 {
-        self.forward_skipping(batch, None)
+        self.forward_skipping(batch, &[])
     }
 
-    /// `forward_batch` with layer `skip` (if any) knocked out, replaced by the identity
+    /// `forward_batch` with the layers `skip` knocked out, each replaced by the identity
     /// `x_{ℓ+1} = x_ℓ`: the layer knockout. Every other layer and the readout run as in
     /// `forward`, so knocking out layer ℓ gives the bits of the stack built without it.
-    pub fn forward_skipping(&mut self, batch: &Batch<F>, skip: Option<usize>) -> f64 {
+    pub fn forward_skipping(&mut self, batch: &Batch<F>, skip: &[usize]) -> f64 {
         match batch {
             Batch::Values { x, .. } => self.stream[0].copy_from(x),
             Batch::Tokens(tokens) => {
@@ -180,10 +180,10 @@ impl<F: Real> Stack<F> {
     }
 
     /// The pass from `x₀` (already in the stream) to the loss.
-    fn forward_from_input(&mut self, target: Target<F>, skip: Option<usize>) -> f64 {
+    fn forward_from_input(&mut self, target: Target<F>, skip: &[usize]) -> f64 {
         for (l, layer) in self.layers.iter_mut().enumerate() {
             let (below, above) = self.stream.split_at_mut(l + 1);
-            if skip == Some(l) {
+            if skip.contains(&l) {
                 above[0].copy_from(&below[l]); // x_{ℓ+1} = x_ℓ
             } else {
                 layer.forward(&below[l], &mut above[0]); // x_{ℓ+1} = layer_ℓ(x_ℓ)
@@ -227,7 +227,7 @@ impl<F: Real> Stack<F> {
     pub fn forward_ids(&mut self, ids: &[u32]) {
         let e = self.embedding.as_ref().expect("a sequence task's stack has an embedding");
         e.forward(ids, &mut self.stream[0]);
-        self.forward_from_input(Target::None, None);
+        self.forward_from_input(Target::None, &[]);
     }
 
     /// The parameters, in `Params::visit` order.

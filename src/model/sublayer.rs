@@ -1,6 +1,6 @@
 //! `F` in `x + F(LN(x))`: which function a sublayer computes.
 
-use crate::config::SublayerKind;
+use crate::config::{Config, SublayerKind};
 use crate::model::attention::Attention;
 use crate::model::ffn::Ffn;
 use crate::model::mlp::Mlp;
@@ -19,26 +19,19 @@ pub enum Sublayer<F: Real> {
 }
 
 impl<F: Real> Sublayer<F> {
-    /// Sublayer `index` of a stack of `kind`, for batches of `tokens` in sequences of `context`:
-    /// a `block` stack alternates attention (even indices) and FFN (odd), as in a Transformer block.
-    pub fn new(
-        kind: SublayerKind,
-        index: usize,
-        tokens: usize,
-        context: usize,
-        width: usize,
-        gain: InitGain,
-        draw: &mut Draw<F>,
-    ) -> Self {
-        match kind {
+    /// Sublayer `index` of `config`'s stack, for its batches of `tokens` in sequences of
+    /// `config.sequence()` (attention with `config.heads` heads): a `block` stack alternates
+    /// attention (even indices) and FFN (odd), as in a Transformer block.
+    pub fn new(config: &Config, index: usize, gain: InitGain, draw: &mut Draw<F>) -> Self {
+        let (tokens, width) = (config.tokens, config.width);
+        let attention = |draw: &mut Draw<F>| {
+            Sublayer::Attention(Attention::new(tokens, config.sequence(), width, config.heads, gain, draw))
+        };
+        match config.sublayer {
             SublayerKind::Mlp => Sublayer::Mlp(Mlp::new(tokens, width, gain.output(), draw)),
             SublayerKind::Ffn => Sublayer::Ffn(Ffn::new(tokens, width, gain.output(), draw)),
-            SublayerKind::Attention => {
-                Sublayer::Attention(Attention::new(tokens, context, width, gain, draw))
-            }
-            SublayerKind::Block if index.is_multiple_of(2) => {
-                Sublayer::Attention(Attention::new(tokens, context, width, gain, draw))
-            }
+            SublayerKind::Attention => attention(draw),
+            SublayerKind::Block if index.is_multiple_of(2) => attention(draw),
             SublayerKind::Block => Sublayer::Ffn(Ffn::new(tokens, width, gain.output(), draw)),
         }
     }

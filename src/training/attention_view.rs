@@ -2,7 +2,6 @@
 //! sublayer's weights on the first sequence of the fixed probe batch (a window of the
 //! held-out text, or one held-out copy example), with its characters.
 
-use crate::model::attention::HEADS;
 use crate::model::batch::Batch;
 use crate::model::lens::{attention_layer_near, first_sequence, AttentionMaps};
 use crate::training::corpus::the_text;
@@ -23,7 +22,7 @@ pub fn attention_maps(trainer: &Trainer<f32>, layer: usize) -> Option<AttentionM
         None => the_text().decode(ids).chars().collect(),
     };
     let weights = trainer.stack.attention_weights(layer, 0)?;
-    Some(AttentionMaps { layer, layers, tokens, scored, heads: HEADS, weights })
+    Some(AttentionMaps { layer, layers, tokens, scored, heads: config.heads, weights })
 }
 
 /// Every attention sublayer's maps, bottom to top (the CLI's `--attention`).

@@ -212,6 +212,8 @@ pub struct SweepState {
 #[derive(Clone, Debug, PartialEq)]
 pub struct KnockoutState {
     pub step: usize,
+    /// The task its stack was trained on (what its removals measured).
+    pub task: TaskKind,
     /// Every seed's stack is measured.
     pub done: bool,
     /// The first seed's (the live run's stack).
@@ -465,18 +467,21 @@ impl Comparisons {
                 Some(Report::Knockout(k)) => Some(k.clone()),
                 _ => None,
             };
-            let result = slots.first().and_then(|s| result_of(s)).unwrap_or(Knockout {
-                intact_loss: f64::NAN,
-                loss: Vec::new(),
-                output_change: Vec::new(),
-            });
+            let result = slots.first().and_then(|s| result_of(s)).unwrap_or_else(Knockout::empty);
             let seeds = slots
                 .iter()
                 .filter(|s| s.done)
                 .filter_map(|s| Some((s.job.config().seed, result_of(s)?)))
                 .collect();
             let (runs_finished, runs_total) = g.progress();
-            KnockoutState { step: *step, done: runs_finished == runs_total, result, seeds, runs_total }
+            KnockoutState {
+                step: *step,
+                task: g.config.task,
+                done: runs_finished == runs_total,
+                result,
+                seeds,
+                runs_total,
+            }
         });
         let depth_width = self.depth_width.as_ref().map(|g| {
             let (mut rows, mut arms) = (Vec::new(), Vec::new());

@@ -32,43 +32,101 @@ const LATENCY_MAX_PASSES: usize = 4096;
 /// The parameters of `config`'s stack: every weight, norm gain and bias, the readout and the
 /// embeddings. Counted on a stack of one layer and one more layer, not on the whole stack: a
 /// layer's count depends only on its index's parity (a block alternates attention and FFN),
-/// and `shapes` asks for every depth of three widths (on the page's thread, where 288 whole
-/// stacks took most of a second).
+/// and `shapes` asks for every depth of many widths (on the page's thread, where whole stacks
+/// took most of a second).
 pub fn parameters(config: &Config) -> usize {
-    fn count(params: &mut dyn Params<f32>) -> usize {
-        let mut n = 0;
-        params.visit(&mut |p| n += p.value.len());
-        n
-    }
-    let one = Config { depth: 1, tokens: config.sequence(), context: 0, ..config.clone() };
-    let layer = |index| count(&mut Layer::<f32>::with_draw(&one, index, &mut Draw::Zeros));
-    let (even, odd) = (layer(0), layer(1));
-    let fixed = count(&mut Stack::<f32>::unweighted(&one)) - even;
-    fixed + config.depth.div_ceil(2) * even + config.depth / 2 * odd
+    let counts = Counts::of(config);
+    counts.fixed + counts.embedding + counts.layers(config.depth)
 }
 
-/// The shapes compared for `config`: widths of half, the same and twice its own (those the
-/// table allows, multiples of 4 in 8..=128), each at the depth whose parameter count comes
-/// nearest to `config`'s, kept when within `TOLERANCE`; deepest first. Each trains for
-/// `config`'s steps, at most its task's own (a live run left to train a million steps would
-/// take them days).
+/// The parameters that are not embeddings, Kaplan et al.'s N: the layers and the final norm,
+/// without the token and position embeddings and the readout (the unembedding). The budget
+/// "depth or width" holds fixed: the embeddings grow with the width alone, and counting them
+/// favours the deep and narrow stack (whose layers then get more of the budget).
+pub fn non_embedding_parameters(config: &Config) -> usize {
+    let counts = Counts::of(config);
+    counts.fixed + counts.layers(config.depth)
+}
+
+/// One stack's parameters by part.
+struct Counts {
+    /// A layer at an even and at an odd index.
+    even: usize,
+    odd: usize,
+    /// The final norm's.
+    fixed: usize,
+    /// The embeddings' and the readout's.
+    embedding: usize,
+}
+
+impl Counts {
+    fn of(config: &Config) -> Counts {
+        fn count(params: &mut dyn Params<f32>) -> usize {
+            let mut n = 0;
+            params.visit(&mut |p| n += p.value.len());
+            n
+        }
+        let one = Config { depth: 1, tokens: config.sequence(), context: 0, ..config.clone() };
+        let layer = |index| count(&mut Layer::<f32>::with_draw(&one, index, &mut Draw::Zeros));
+        let mut stack = Stack::<f32>::unweighted(&one);
+        let embedding = count(&mut stack.readout) + stack.embedding.as_mut().map_or(0, |e| count(e));
+        let fixed = stack.final_norm.as_mut().map_or(0, |n| count(n));
+        Counts { even: layer(0), odd: layer(1), fixed, embedding }
+    }
+
+    fn layers(&self, depth: usize) -> usize {
+        depth.div_ceil(2) * self.even + depth / 2 * self.odd
+    }
+}
+
+/// Features per attention head in `config`: what every shape keeps.
+pub fn head_dim(config: &Config) -> usize {
+    config.width / config.heads.max(1)
+}
+
+/// The shapes compared for `config`, deepest first: for every width the table allows that is
+/// a multiple of `config`'s head dimension (so a head has as many features at every width, and
+/// the heads grow with the width), the depth whose non-embedding parameter count comes nearest
+/// to `config`'s, kept when within `TOLERANCE`; then a control off the budget, `config`'s own
+/// depth at the narrowest width (which sets width apart from depth: if it learns where the deep
+/// narrow stack does not, depth is what failed). Each trains for `config`'s steps, at most its
+/// task's own (a live run left to train a million steps would take them days).
 pub fn shapes(config: &Config) -> Vec<Config> {
-    let budget = parameters(config) as f64;
+    let budget = non_embedding_parameters(config) as f64;
     let config = &Config { steps: config.steps.min(task_defaults(config.task).steps), ..config.clone() };
-    let mut out: Vec<Config> = [config.width / 2, config.width, config.width * 2]
-        .into_iter()
-        .filter(|w| (8..=128).contains(w) && w % 4 == 0)
+    let dh = head_dim(config);
+    let at = |depth, width: usize| Config { depth, width, heads: width / dh, ..config.clone() };
+    let widths = (8..=128).filter(|w| w % 4 == 0 && w % dh == 0 && (1..=16).contains(&(w / dh)));
+    let mut out: Vec<Config> = widths
         .filter_map(|width| {
-            let at = |depth| Config { depth, width, ..config.clone() };
             let best = (1..=96)
-                .map(|depth| (depth, (parameters(&at(depth)) as f64 - budget).abs()))
+                .map(|depth| (depth, (non_embedding_parameters(&at(depth, width)) as f64 - budget).abs()))
                 .min_by(|a, b| a.1.total_cmp(&b.1))?;
-            (best.1 <= TOLERANCE * budget).then(|| at(best.0))
+            (best.1 <= TOLERANCE * budget).then(|| at(best.0, width))
         })
         .collect();
     crate::order::sort_by_key(&mut out, |c| std::cmp::Reverse(c.depth));
-    out.dedup();
+    // the same depth at two widths: the one nearer the budget
+    out.dedup_by(|b, a| {
+        let off = |c: &Config| (non_embedding_parameters(c) as f64 - budget).abs();
+        if a.depth == b.depth && off(b) < off(a) {
+            std::mem::swap(a, b);
+        }
+        a.depth == b.depth
+    });
+    if let Some(narrowest) = out.iter().map(|c| c.width).min() {
+        let control = at(config.depth, narrowest);
+        if !out.contains(&control) {
+            out.push(control);
+        }
+    }
     out
+}
+
+/// Whether `shape` is the control of `shapes(config)` (off the budget) rather than on it.
+pub fn is_control(shape: &Config, config: &Config) -> bool {
+    let budget = non_embedding_parameters(config) as f64;
+    (non_embedding_parameters(shape) as f64 - budget).abs() > TOLERANCE * budget
 }
 
 /// One shape's run: what it measured (NaN where it has not yet).

@@ -7,7 +7,7 @@
 use crate::config::{read_pins, write_pins, Config, Pin};
 use crate::training::depth_width::{Clock, ShapeOutcome, ShapeRun};
 use crate::training::frame::Frame;
-use crate::training::knockout::{Knockout, KnockoutInProgress};
+use crate::training::knockout::{Knockout, KnockoutInProgress, Removal};
 use crate::training::outcome::Outcome;
 use crate::training::report::{RunInProgress, TaskEnd};
 use crate::training::session::Session;
@@ -94,7 +94,7 @@ impl Job {
 enum Progress {
     Run(Box<RunInProgress>, bool),
     Pin(Box<Session>),
-    Knockout(Box<Trainer<f32>>, KnockoutInProgress),
+    Knockout(Box<Trainer<f32>>, Box<KnockoutInProgress>),
     /// A knockout's stack in training, to its step.
     Training(Box<Session>),
     Shape(Box<ShapeRun>),
@@ -131,7 +131,7 @@ impl JobRunner {
             Job::Knockout { config, weights, .. } => {
                 let mut trainer = Box::new(Trainer::<f32>::new(&config));
                 trainer.load_weights(&weights)?;
-                let knocking = KnockoutInProgress::new(&mut trainer);
+                let knocking = Box::new(KnockoutInProgress::new(&mut trainer));
                 Progress::Knockout(trainer, knocking)
             }
             Job::Shape { config, steps } => Progress::Shape(Box::new(ShapeRun::new(&config, steps, clock))),
@@ -166,7 +166,7 @@ impl JobRunner {
                 if !session.running() && !session.recovering() {
                     let mut trainer = Box::new(Trainer::<f32>::new(session.config()));
                     trainer.load_weights(&session.trainer().weights()).expect("the same stack's weights");
-                    let knocking = KnockoutInProgress::new(&mut trainer);
+                    let knocking = Box::new(KnockoutInProgress::new(&mut trainer));
                     self.progress = Progress::Knockout(trainer, knocking);
                     // what is left of the slice knocks out layers
                     return self.advance(max_steps.saturating_sub(taken));
@@ -207,11 +207,7 @@ impl JobRunner {
                 Report::Pin(Box::new(session.frame()))
             }
             Progress::Knockout(_, knocking) => Report::Knockout(knocking.result().clone()),
-            Progress::Training(_) => Report::Knockout(Knockout {
-                intact_loss: f64::NAN,
-                loss: Vec::new(),
-                output_change: Vec::new(),
-            }),
+            Progress::Training(_) => Report::Knockout(Knockout::empty()),
             Progress::Shape(run) => Report::Shape(run.outcome()),
         }
     }
@@ -231,7 +227,7 @@ pub fn run_job(job: Job) -> Result<Report, String> {
 }
 
 const JOB_MAGIC: u32 = 0x314A_5041; // "APJ1"
-const REPORT_MAGIC: u32 = 0x3452_5041; // "APR4": outcomes carry their tail and whether they learned
+const REPORT_MAGIC: u32 = 0x3552_5041; // "APR5": knockouts carry the held-out set, the top k and k at random
 
 pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     o.config.write(w);
@@ -288,6 +284,46 @@ pub(crate) fn read_outcome(r: &mut Reader) -> Result<Outcome, String> {
         tail,
         learned,
     })
+}
+
+fn write_removals(w: &mut Writer, removals: &[Removal]) {
+    w.u64(removals.len() as u64);
+    for r in removals {
+        for x in [r.loss, r.val_loss, r.accuracy] {
+            w.f64(x);
+        }
+    }
+}
+
+fn read_removals(r: &mut Reader) -> Result<Vec<Removal>, String> {
+    let n = r.len(24)?;
+    (0..n).map(|_| Ok(Removal { loss: r.f64()?, val_loss: r.f64()?, accuracy: r.f64()? })).collect()
+}
+
+fn write_knockout(w: &mut Writer, k: &Knockout) {
+    w.f64s(&k.output_change);
+    write_removals(w, &[k.intact]);
+    write_removals(w, &k.each);
+    write_removals(w, &k.top_k);
+    w.u64(k.random_k.len() as u64);
+    for (count, draws) in &k.random_k {
+        w.u64(*count as u64);
+        write_removals(w, draws);
+    }
+}
+
+/// What `write_knockout` wrote; `intact_loss` and `loss` are the removals' probe losses.
+fn read_knockout(r: &mut Reader) -> Result<Knockout, String> {
+    let output_change = r.f64s()?;
+    let intact = *read_removals(r)?.first().ok_or("a knockout without its intact stack")?;
+    let (each, top_k) = (read_removals(r)?, read_removals(r)?);
+    let n = r.len(16)?;
+    let random_k = (0..n).map(|_| Ok((r.usize()?, read_removals(r)?))).collect::<Result<Vec<_>, String>>()?;
+    if each.len() != output_change.len() {
+        return Err("a knockout's lists differ in length".into());
+    }
+    let loss = each.iter().map(|e| e.loss).collect();
+    Ok(Knockout { intact_loss: intact.loss, loss, output_change, intact, each, top_k, random_k })
 }
 
 impl Job {
@@ -386,9 +422,7 @@ impl Report {
             }
             Report::Knockout(k) => {
                 w.u32(Kind::Knockout as u32);
-                w.f64(k.intact_loss);
-                w.f64s(&k.loss);
-                w.f64s(&k.output_change);
+                write_knockout(&mut w, k);
             }
             Report::Shape(s) => {
                 w.u32(Kind::Shape as u32);
@@ -421,13 +455,7 @@ impl Report {
         let report = match Kind::read(&mut r)? {
             Kind::Run => Report::Run(read_outcome(&mut r)?),
             Kind::Pin => Report::Pin(Box::new(Frame::decode(r.bytes()?)?)),
-            Kind::Knockout => {
-                let k = Knockout { intact_loss: r.f64()?, loss: r.f64s()?, output_change: r.f64s()? };
-                if k.loss.len() != k.output_change.len() {
-                    return Err("a knockout's lists differ in length".into());
-                }
-                Report::Knockout(k)
-            }
+            Kind::Knockout => Report::Knockout(read_knockout(&mut r)?),
             Kind::Shape => {
                 let (config, params, loss) = (Config::read(&mut r)?, r.usize()?, r.f64s()?);
                 let n = r.len(24)?;

@@ -1,12 +1,45 @@
-//! The layer knockout: on a trained stack and the fixed probe batch, each layer in turn
-//! replaced by the identity (`x_{ℓ+1} = x_ℓ`), measuring the probe loss and how far the top of
-//! the stream moves. The lessons claim a trained residual stack barely notices losing one
-//! layer while a plain stack collapses; this measures it.
+//! The layer knockout: on a trained stack, layers replaced by the identity
+//! (`x_{ℓ+1} = x_ℓ`), measuring the loss and how far the top of the stream moves. Three
+//! studies, each a list of forward passes with some layers skipped:
+//!
+//! - each layer alone, in turn (lesson 001: "removing one from a trained model often degrades
+//!   output only mildly");
+//! - the upper k layers together, for every k (Gromov et al. 2024 remove whole blocks of the
+//!   upper layers of trained LLMs with little loss);
+//! - k layers chosen at random, `DRAWS` draws for each k of `random_counts` (Veit et al. 2016
+//!   remove several layers of a residual network at random).
+//!
+//! Each removal is measured on the fixed probe batch (its `loss`, what the knockout always
+//! reported) and, on a sequence task, on the held-out set too: its loss and the copy tasks'
+//! share of symbols copied right (one probe batch of the text has a spread of about ±0.12 nats
+//! between windows, as large as the gap between the floors).
 
+use crate::config::TaskKind;
+use crate::model::batch::Batch;
+use crate::model::loss::accuracy;
 use crate::model::real::Real;
+use crate::model::rng::{Rng, Stream};
 use crate::model::stats::frobenius;
 use crate::training::train::Trainer;
 use nalgebra::DMatrix;
+
+/// Random draws of each count of layers removed.
+pub const DRAWS: usize = 5;
+
+/// What a stack measures with some layers knocked out (NaN where nothing was measured: the
+/// held-out numbers on the regression, the accuracy on the text).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Removal {
+    /// The probe batch's loss.
+    pub loss: f64,
+    /// The held-out set's loss, and the share of its scored symbols predicted right.
+    pub val_loss: f64,
+    pub accuracy: f64,
+}
+
+impl Removal {
+    pub const NONE: Removal = Removal { loss: f64::NAN, val_loss: f64::NAN, accuracy: f64::NAN };
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Knockout {
@@ -17,6 +50,48 @@ pub struct Knockout {
     /// `‖x_L' − x_L‖ / ‖x_L‖` with layer ℓ knocked out: how far the output moved, relative
     /// to its size.
     pub output_change: Vec<f64>,
+    /// The intact stack, measured as every removal is (its `loss` is `intact_loss`).
+    pub intact: Removal,
+    /// Layer ℓ knocked out, for ℓ = 0..L (so far); `each[ℓ].loss` is `loss[ℓ]`.
+    pub each: Vec<Removal>,
+    /// The upper k layers knocked out together, for k = 1, 2, … (so far; `top_k[k − 1]`).
+    pub top_k: Vec<Removal>,
+    /// k layers chosen at random, for k in `random_counts(L)` (so far): each k's draws.
+    pub random_k: Vec<(usize, Vec<Removal>)>,
+}
+
+impl Knockout {
+    /// A knockout with nothing measured yet.
+    pub fn empty() -> Knockout {
+        Knockout {
+            intact_loss: f64::NAN,
+            loss: Vec::new(),
+            output_change: Vec::new(),
+            intact: Removal::NONE,
+            each: Vec::new(),
+            top_k: Vec::new(),
+            random_k: Vec::new(),
+        }
+    }
+}
+
+/// How many layers are removed at random: 1, 2, 3, 4, 6, 8, 12, … (about two counts per
+/// doubling), fewer than the stack's `depth` (all of them at once is `top_k`'s last).
+pub fn random_counts(depth: usize) -> Vec<usize> {
+    let mut counts = Vec::new();
+    let mut k = 1;
+    while k < depth {
+        counts.push(k);
+        // 1, 2, 3, 4, then 1.5× and 2× each power of two
+        k = if k < 4 {
+            k + 1
+        } else if k.is_power_of_two() {
+            k / 2 * 3
+        } else {
+            k / 3 * 4
+        };
+    }
+    counts
 }
 
 /// `‖changed − intact‖ / ‖intact‖` (Frobenius norms, summed in f64).
@@ -25,51 +100,127 @@ pub fn relative_change<F: Real>(changed: &DMatrix<F>, intact: &DMatrix<F>) -> f6
     difference.sqrt() / frobenius(intact.as_slice())
 }
 
-/// A knockout that goes forward a few layers at a time (each is a forward pass on the probe
-/// batch), so that a worker can run it in small slices at depth 96. Every call must get the
-/// same trainer, untrained in between.
+/// `k` distinct layers of `depth`, drawn from `rng` (a partial Fisher–Yates shuffle), in
+/// increasing order.
+pub fn draw_layers(rng: &mut Rng, depth: usize, k: usize) -> Vec<usize> {
+    let mut layers: Vec<usize> = (0..depth).collect();
+    for i in 0..k.min(depth) {
+        let j = i + ((rng.uniform() * (depth - i) as f64) as usize).min(depth - i - 1);
+        layers.swap(i, j);
+    }
+    let mut drawn = layers[..k.min(depth)].to_vec();
+    drawn.sort_unstable();
+    drawn
+}
+
+/// `trainer`'s stack with the layers `skipped` knocked out: the probe loss (the probe's pass
+/// is left in the stream) and, on a sequence task, the held-out loss and accuracy.
+fn measure(trainer: &mut Trainer<f32>, skipped: &[usize]) -> Removal {
+    let (mut val_loss, mut right) = (f64::NAN, f64::NAN);
+    if trainer.config.task != TaskKind::Teacher {
+        let (copies, mut loss, mut hits) = (trainer.config.task.copies(), 0.0, 0.0);
+        let batches = trainer.held_out().len();
+        for b in 0..batches {
+            let (stack, batch) = trainer.stack_and_held_out(b);
+            loss += stack.forward_skipping(batch, skipped);
+            if let (true, Batch::Tokens(t)) = (copies, batch) {
+                hits += accuracy(stack.prediction(), &t.next, &t.scored);
+            }
+        }
+        let n = batches.max(1) as f64;
+        val_loss = loss / n;
+        right = if copies { hits / n } else { f64::NAN };
+    }
+    let loss = trainer.probe_forward_skipping(skipped);
+    Removal { loss, val_loss, accuracy: right }
+}
+
+/// A knockout that goes forward a few removals at a time (each is a forward pass on the probe
+/// batch, and on a sequence task one over the held-out set), so that a worker can run it in
+/// small slices at depth 96. Every call must get the same trainer, untrained in between.
 pub struct KnockoutInProgress {
     result: Knockout,
     intact_top: DMatrix<f32>, // (T, d) x_L of the intact stack
     depth: usize,
+    /// Where the random draws come from (the seed's own stream: the same layers every time).
+    rng: Rng,
+    counts: Vec<usize>,
 }
 
 impl KnockoutInProgress {
-    /// Measures the intact stack: one forward pass on the probe batch.
+    /// Measures the intact stack.
     pub fn new(trainer: &mut Trainer<f32>) -> KnockoutInProgress {
-        let intact_loss = trainer.probe_forward_skipping(None);
+        let intact = measure(trainer, &[]);
         let depth = trainer.stack.layers.len();
         KnockoutInProgress {
             result: Knockout {
-                intact_loss,
+                intact_loss: intact.loss,
+                intact,
                 loss: Vec::with_capacity(depth),
                 output_change: Vec::with_capacity(depth),
+                each: Vec::with_capacity(depth),
+                top_k: Vec::with_capacity(depth),
+                random_k: Vec::new(),
             },
             intact_top: trainer.stack.output().clone(),
             depth,
+            rng: Rng::new(trainer.config.seed, Stream::Knockout),
+            counts: random_counts(depth),
         }
     }
 
-    /// Knocks out up to `max_layers` more layers, one forward pass each, and says whether
-    /// every layer is done. The last call leaves the intact stack's probe activations in the
-    /// stream, as they were before the knockout.
-    pub fn advance(&mut self, trainer: &mut Trainer<f32>, max_layers: usize) -> bool {
+    /// Removals in all: each layer, the top k for every k, and the random draws.
+    fn total(&self) -> usize {
+        2 * self.depth + DRAWS * self.counts.len()
+    }
+
+    /// Removals measured so far.
+    fn measured(&self) -> usize {
+        let random: usize = self.result.random_k.iter().map(|(_, draws)| draws.len()).sum();
+        self.result.each.len() + self.result.top_k.len() + random
+    }
+
+    /// Measures up to `max_removals` more removals and says whether every one is done. The
+    /// last call leaves the intact stack's probe activations in the stream, as they were
+    /// before the knockout.
+    pub fn advance(&mut self, trainer: &mut Trainer<f32>, max_removals: usize) -> bool {
         assert_eq!(trainer.stack.layers.len(), self.depth, "the knockout's own trainer");
-        let start = self.result.loss.len();
-        let end = start.saturating_add(max_layers).min(self.depth);
-        for skipped in start..end {
-            let loss = trainer.probe_forward_skipping(Some(skipped));
-            self.result.loss.push(loss);
-            self.result.output_change.push(relative_change(trainer.stack.output(), &self.intact_top));
+        let (start, total) = (self.measured(), self.total());
+        let end = start.saturating_add(max_removals).min(total);
+        for _ in start..end {
+            self.measure_next(trainer);
         }
-        if start < end && end == self.depth {
-            trainer.probe_forward_skipping(None); // what the panels read is the intact stack's
+        if start < end && end == total {
+            trainer.probe_forward_skipping(&[]); // what the panels read is the intact stack's
         }
         self.is_done()
     }
 
+    /// The next removal, in order: layer 0, 1, …; the top 1, 2, … layers; then each count's draws.
+    fn measure_next(&mut self, trainer: &mut Trainer<f32>) {
+        let (depth, r) = (self.depth, &mut self.result);
+        if r.each.len() < depth {
+            let removal = measure(trainer, &[r.each.len()]);
+            r.loss.push(removal.loss);
+            r.output_change.push(relative_change(trainer.stack.output(), &self.intact_top));
+            r.each.push(removal);
+        } else if r.top_k.len() < depth {
+            let k = r.top_k.len() + 1;
+            let upper: Vec<usize> = (depth - k..depth).collect();
+            r.top_k.push(measure(trainer, &upper));
+        } else {
+            let done = r.random_k.last().is_some_and(|(_, draws)| draws.len() == DRAWS);
+            if r.random_k.is_empty() || done {
+                r.random_k.push((self.counts[r.random_k.len()], Vec::with_capacity(DRAWS)));
+            }
+            let (k, draws) = r.random_k.last_mut().expect("pushed");
+            let layers = draw_layers(&mut self.rng, depth, *k);
+            draws.push(measure(trainer, &layers));
+        }
+    }
+
     pub fn is_done(&self) -> bool {
-        self.result.loss.len() == self.depth
+        self.measured() == self.total()
     }
 
     /// The measurements so far.
@@ -82,7 +233,7 @@ impl KnockoutInProgress {
     }
 }
 
-/// Every layer of `trainer`'s stack knocked out in turn, on the probe batch.
+/// Every layer of `trainer`'s stack knocked out in turn, the top k and k at random.
 pub fn knockout(trainer: &mut Trainer<f32>) -> Knockout {
     let mut progress = KnockoutInProgress::new(trainer);
     progress.advance(trainer, usize::MAX);

@@ -30,4 +30,5 @@ pub mod spread;
 pub mod sweep;
 pub mod task;
 pub mod train;
+pub mod tuned_lens;
 pub mod writing;

@@ -202,7 +202,7 @@ impl RunInProgress {
         } else if t.diverged_at.is_some() {
             Vec::new()
         } else {
-            t.probe_forward_skipping(None);
+            t.probe_forward_skipping(&[]);
             t.probe_readout_losses()
         }
     }

@@ -145,6 +145,11 @@ pub fn floors(config: &Config) -> Option<TaskFloors> {
 
 impl<F: Real> Batches<F> {
     pub fn new(config: &Config) -> Self {
+        Self::from_stream(config, Stream::Data)
+    }
+
+    /// `new`, its training batches drawn from `stream` instead of the run's own (`Stream::Data`).
+    pub fn from_stream(config: &Config, stream: Stream) -> Self {
         let (context, sequences) = (config.sequence(), config.sequences());
         let source = match config.task {
             TaskKind::Teacher => Source::Teacher(DataStream::new(config.seed, config.width, outputs(config))),
@@ -153,7 +158,7 @@ impl<F: Real> Batches<F> {
                 Source::Symbols { task: symbol_task(config).expect("a task of symbols"), sequences }
             }
         };
-        Batches { rng: Rng::new(config.seed, Stream::Data), source, scratch: Vec::new() }
+        Batches { rng: Rng::new(config.seed, stream), source, scratch: Vec::new() }
     }
 
     /// An empty batch of `config`'s shapes, for `next` to fill.

@@ -291,15 +291,25 @@ impl<F: Real> Trainer<F> {
         self.evals.push(Eval { step: self.step, loss: loss / n, accuracy: right / n });
     }
 
+    /// A sequence task's fixed held-out set (empty for the teacher).
+    pub fn held_out(&self) -> &[Batch<F>] {
+        &self.held_out
+    }
+
+    /// The stack and held-out batch `b`, to run one through the other.
+    pub fn stack_and_held_out(&mut self, b: usize) -> (&mut Stack<F>, &Batch<F>) {
+        (&mut self.stack, &self.held_out[b])
+    }
+
     /// The fixed probe batch.
     pub fn probe_batch(&self) -> &Batch<F> {
         &self.probe
     }
 
-    /// Forward only on the fixed probe batch, with layer `skip` (if any) replaced by the
+    /// Forward only on the fixed probe batch, with the layers `skip` replaced by the
     /// identity: the layer knockout's measurement. Returns the probe loss; the stack's stream
     /// holds the pass's activations.
-    pub fn probe_forward_skipping(&mut self, skip: Option<usize>) -> f64 {
+    pub fn probe_forward_skipping(&mut self, skip: &[usize]) -> f64 {
         self.stack.forward_skipping(&self.probe, skip)
     }
 

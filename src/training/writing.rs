@@ -77,7 +77,7 @@ pub fn write(trainer: &mut Trainer<f32>, twin: &mut Twin) -> Option<Writing> {
             })
         }
         TaskKind::Copy | TaskKind::Induction => {
-            trainer.probe_forward_skipping(None);
+            trainer.probe_forward_skipping(&[]);
             Some(copy_examples(trainer))
         }
     }

@@ -8,9 +8,9 @@ use crate::training::compare::switch_words;
 use crate::training::comparisons::{
     CompareRow, CompareState, ComparisonsState, DepthWidthState, KnockoutState, PinState,
 };
-use crate::training::depth_width::ShapeOutcome;
+use crate::training::depth_width::{head_dim, non_embedding_parameters, ShapeOutcome};
 use crate::training::frame::Frame;
-use crate::training::knockout::Knockout;
+use crate::training::knockout::{Knockout, Removal};
 use crate::training::outcome::Outcome;
 use crate::training::report::{Run, Snapshot, TaskRecord};
 use crate::training::spread::{median, Arm};
@@ -158,12 +158,16 @@ impl Run {
 }
 
 /// The lens at initialisation and at the end (or now): the readout loss at every depth
-/// ℓ = 0..=L and how much each layer changes the stream.
+/// ℓ = 0..=L, how much each layer changes the stream, and each sublayer's `‖∂L/∂W_ℓ‖`.
 pub fn layers_json(init: &Snapshot, last: &Snapshot) -> Json {
     let pair = |f: fn(&Snapshot) -> &Vec<f64>| {
         Json::Obj(vec![("init", Json::nums(f(init))), ("final", Json::nums(f(last)))])
     };
-    Json::Obj(vec![("readout_loss", pair(|s| &s.readout_loss)), ("update_ratio", pair(|s| &s.update_ratio))])
+    Json::Obj(vec![
+        ("readout_loss", pair(|s| &s.readout_loss)),
+        ("update_ratio", pair(|s| &s.update_ratio)),
+        ("weight_grad_norm", pair(|s| &s.weight_grad_norm)),
+    ])
 }
 
 /// Attention maps as the CLI's `--attention` reports them: the fixed sequence's characters and,
@@ -338,6 +342,9 @@ pub fn depth_width_json(state: &DepthWidthState) -> Json {
             ("depth", Json::Int(o.config.depth as i128)),
             ("width", Json::Int(o.config.width as i128)),
             ("params", Json::Int(o.params as i128)),
+            ("non_embedding_params", Json::Int(non_embedding_parameters(&o.config) as i128)),
+            ("heads", Json::Int(o.config.heads as i128)),
+            ("head_dim", Json::Int(head_dim(&o.config) as i128)),
             ("final_loss", Json::Num(o.final_loss())),
         ];
         if o.config.task != TaskKind::Teacher {
@@ -348,6 +355,9 @@ pub fn depth_width_json(state: &DepthWidthState) -> Json {
             ("ms_per_char", Json::Num(o.ms_per_char)),
             ("diverged_at", step_json(o.diverged_at)),
         ]);
+        if !o.config.tune {
+            fields.push(("lr", Json::Num(arm.rate()))); // tuned, arm_fields gives the rate chosen
+        }
         fields.extend(arm_fields(arm, o.config.tune, |r| (r.final_loss(), r.val_loss(), r.diverged_at)));
         Json::Obj(fields)
     };
@@ -418,20 +428,63 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
     ])
 }
 
+/// A removal's numbers after its own (`k`, `draws`): the probe loss, and on a sequence task
+/// the held-out loss (and on the copy tasks the accuracy).
+fn removal_fields(r: &Removal, sequence: bool, copies: bool) -> Vec<(&'static str, Json)> {
+    let mut fields = vec![("loss", Json::Num(r.loss))];
+    if sequence {
+        fields.push(("val_loss", Json::Num(r.val_loss)));
+    }
+    if copies {
+        fields.push(("accuracy", Json::Num(r.accuracy)));
+    }
+    fields
+}
+
 impl Knockout {
-    pub fn json(&self) -> Json {
-        Json::Obj(vec![
+    /// On `task`: the per-layer lists, the top k, and k at random (each k's median over its draws).
+    pub fn json(&self, task: TaskKind) -> Json {
+        let (sequence, copies) = (task != TaskKind::Teacher, task.copies());
+        let removal = |k: usize, r: &Removal, draws: Option<usize>| {
+            let mut fields = vec![("k", Json::Int(k as i128))];
+            fields.extend(removal_fields(r, sequence, copies));
+            if let Some(n) = draws {
+                fields.push(("draws", Json::Int(n as i128)));
+            }
+            Json::Obj(fields)
+        };
+        let random = self.random_k.iter().map(|(k, draws)| {
+            let of = |f: fn(&Removal) -> f64| median(&draws.iter().map(f).collect::<Vec<_>>());
+            let pooled =
+                Removal { loss: of(|r| r.loss), val_loss: of(|r| r.val_loss), accuracy: of(|r| r.accuracy) };
+            removal(*k, &pooled, Some(draws.len()))
+        });
+        let mut fields = vec![
             ("intact_loss", Json::Num(self.intact_loss)),
             ("loss", Json::nums(&self.loss)),
             ("output_change", Json::nums(&self.output_change)),
-        ])
+        ];
+        if sequence {
+            fields.push(("intact_val_loss", Json::Num(self.intact.val_loss)));
+            fields.push(("val_loss", Json::Arr(self.each.iter().map(|r| Json::Num(r.val_loss)).collect())));
+        }
+        if copies {
+            fields.push(("intact_accuracy", Json::Num(self.intact.accuracy)));
+            fields.push(("accuracy", Json::Arr(self.each.iter().map(|r| Json::Num(r.accuracy)).collect())));
+        }
+        fields.push((
+            "top_k",
+            Json::Arr(self.top_k.iter().enumerate().map(|(i, r)| removal(i + 1, r, None)).collect()),
+        ));
+        fields.push(("random_k", Json::Arr(random.collect())));
+        Json::Obj(fields)
     }
 }
 
 impl KnockoutState {
     /// The first seed's knockout as one seed's was, then every seed's stack.
     pub fn json(&self) -> Json {
-        let Json::Obj(mut fields) = self.result.json() else { unreachable!("an object") };
+        let Json::Obj(mut fields) = self.result.json(self.task) else { unreachable!("an object") };
         let seeds = self.seeds.iter().map(|(seed, k)| {
             Json::Obj(vec![
                 ("seed", Json::Int((*seed).into())),

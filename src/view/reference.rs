@@ -83,6 +83,14 @@ pub fn cli_flags() -> Vec<CliFlag> {
             false,
         ),
         flag(
+            "tuned-lens",
+            "",
+            "after training, fit a tuned lens (an affine map per layer, Belrose et al. 2023) on the trained \
+             stack and add its held-out readout loss at every depth (a sequence task's)",
+            "no value",
+            false,
+        ),
+        flag(
             "compare",
             "",
             "the four residual/norm combinations at this depth (norm: this placement, or pre if off)",
@@ -99,7 +107,8 @@ pub fn cli_flags() -> Vec<CliFlag> {
         flag(
             "knockout",
             "",
-            "after training, each layer in turn replaced by the identity, on the probe batch",
+            "after training, each layer in turn replaced by the identity, then the upper k layers and k \
+             layers at random, on the probe batch (and a sequence task's held-out set)",
             "no value",
             true,
         ),

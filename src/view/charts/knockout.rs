@@ -1,16 +1,22 @@
-//! The layer knockout: per layer ℓ, a bar for the probe loss with ℓ replaced by the identity
+//! The layer knockout: per layer ℓ, a bar for the loss with ℓ replaced by the identity
 //! (against a line at the intact stack's loss), and below it a bar for how far the output
-//! moved, `‖x_L' − x_L‖ / ‖x_L‖`. Log axes: a knocked-out layer of a plain stack can cost
+//! moved, `‖x_L' − x_L‖ / ‖x_L‖`; beside them, the loss with k layers removed at once, the
+//! upper k and k at random, against k. Log axes: a knocked-out layer of a plain stack can cost
 //! orders of magnitude more than one of a residual stack.
 
-use super::{err, layer_chart, log_range, short, ChartResult, LayerChart, Theme};
+use super::{
+    err, frame, layer_chart, legend, legend_width, log_range, log_ticks, short, style_mesh, ChartResult,
+    Corner, LayerChart, Theme,
+};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// `loss` and `output_change` have one value per layer knocked out so far; `band`, over
 /// several seeds, each layer's lowest and highest loss (a whisker on its bar), or empty.
+/// `what` names the loss ("probe loss", "held-out loss").
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
+    what: &str,
     intact_loss: f64,
     loss: &[f64],
     output_change: &[f64],
@@ -20,7 +26,7 @@ pub fn draw<DB: DrawingBackend>(
     area.fill(&theme.background).map_err(err)?;
     let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 / 2);
     let layers = loss.len().max(output_change.len()).max(1);
-    let title_loss = format!("probe loss with layer ℓ knocked out · intact {}", short(intact_loss));
+    let title_loss = format!("{what} with layer ℓ knocked out · intact {}", short(intact_loss));
     let whiskers = band.iter().flat_map(|&(a, b)| [a, b]);
     let loss_range = log_range(loss.iter().copied().chain([intact_loss]).chain(whiskers));
     let upper = bars(&top, title_loss, loss, loss_range, layers, theme.now, theme)?;
@@ -42,6 +48,76 @@ pub fn draw<DB: DrawingBackend>(
     let change_range = log_range(output_change.iter().copied());
     let title_change = "output change ‖x_L′ − x_L‖ / ‖x_L‖ with layer ℓ knocked out".to_string();
     bars(&bottom, title_change, output_change, change_range, layers, theme.other, theme)?;
+    area.present().map_err(err)
+}
+
+/// The loss with `k` layers removed at once, one point per k: `(k, median, lowest, highest)`.
+pub type RemovalPoint = (usize, f64, f64, f64);
+
+/// Two curves against k, the number of layers removed from a stack of `depth`: the upper k
+/// together (`top`: Gromov et al.) and k chosen at random (`random`, the median of its draws
+/// with their range as a band: Veit et al.), over a line at the intact stack's loss. Both
+/// begin at k = 0, the intact stack.
+pub fn draw_removals<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    what: &str,
+    depth: usize,
+    intact_loss: f64,
+    top: &[RemovalPoint],
+    random: &[RemovalPoint],
+    theme: &Theme,
+) -> ChartResult {
+    area.fill(&theme.background).map_err(err)?;
+    let values = top.iter().chain(random).flat_map(|&(_, m, lo, hi)| [m, lo, hi]).chain([intact_loss]);
+    let (lo, hi) = log_range(values);
+    let title = format!("{what} with k of {depth} layers removed at once");
+    let mut chart = frame(area, title, theme)
+        .build_cartesian_2d(0.0..depth.max(1) as f64, (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
+        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    style_mesh(&mut mesh, theme);
+    mesh.x_labels(depth.clamp(2, 12))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| short(*y))
+        .x_desc("k layers removed")
+        .draw()
+        .map_err(err)?;
+    let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
+    let start = [(0.0, intact_loss)].into_iter().filter(|p| p.1.is_finite() && p.1 > 0.0);
+    // the random draws' range, as a band
+    let upper: Vec<(f64, f64)> = random.iter().map(|&(k, _, _, h)| (k as f64, clamp(h))).collect();
+    let lower: Vec<(f64, f64)> = random.iter().rev().map(|&(k, _, l, _)| (k as f64, clamp(l))).collect();
+    if random.len() > 1 {
+        let band = Polygon::new([upper, lower].concat(), theme.other.mix(0.2).filled());
+        chart.plotting_area().draw(&band).map_err(err)?;
+    }
+    if intact_loss.is_finite() && intact_loss > 0.0 {
+        let line = PathElement::new(
+            vec![(0.0, intact_loss), (depth as f64, intact_loss)],
+            theme.text.mix(0.6).stroke_width(theme.px(1.0)),
+        );
+        chart.plotting_area().draw(&line).map_err(err)?;
+    }
+    for (points, colour) in [(top, theme.now), (random, theme.other)] {
+        let line: Vec<(f64, f64)> =
+            start.clone().chain(points.iter().map(|&(k, m, _, _)| (k as f64, clamp(m)))).collect();
+        chart
+            .plotting_area()
+            .draw(&PathElement::new(line.clone(), colour.stroke_width(theme.px(2.0))))
+            .map_err(err)?;
+        for p in line {
+            chart
+                .plotting_area()
+                .draw(&Circle::new(p, theme.px(2.5) as i32, colour.filled()))
+                .map_err(err)?;
+        }
+    }
+    let entries = [
+        (theme.now, "the upper k layers".to_string()),
+        (theme.other, "k layers at random (median, range)".to_string()),
+    ];
+    let plot = chart.plotting_area().get_pixel_range();
+    legend(area, plot, Corner::TopLeft, &entries, legend_width(&entries), theme)?;
     area.present().map_err(err)
 }
 

@@ -1,10 +1,13 @@
-//! The layer knockout: the live run's loss with each layer taken out, and how far the output
-//! moves.
+//! The layer knockout: the live run's loss with each layer taken out, how far the output
+//! moves, and the loss with several layers taken out at once (the upper k, and k at random).
+//! On a sequence task the loss is the held-out set's (one probe batch of the text varies by
+//! about ±0.12 nats between windows, as much as the gap between its floors).
 
 use super::spread::spread_text;
 use super::{times, Scene, Surface, Table};
+use crate::config::TaskKind;
 use crate::training::comparisons::KnockoutState;
-use crate::training::knockout::Knockout;
+use crate::training::knockout::{Knockout, Removal};
 use crate::training::spread::{median, Spread};
 use crate::view::charts::{self, short, ChartResult, Theme};
 use crate::view::json::Json;
@@ -17,19 +20,96 @@ pub fn median_knockout(k: &KnockoutState) -> Knockout {
     if k.seeds.len() < 2 {
         return k.result.clone();
     }
-    let layers = k.seeds.iter().map(|(_, s)| s.loss.len()).min().unwrap_or(0);
+    let fewest = |f: fn(&Knockout) -> usize| k.seeds.iter().map(|(_, s)| f(s)).min().unwrap_or(0);
     let of = |f: &dyn Fn(&Knockout) -> f64| median(&k.seeds.iter().map(|(_, s)| f(s)).collect::<Vec<_>>());
+    let removal = |f: &dyn Fn(&Knockout) -> Removal| Removal {
+        loss: of(&|s| f(s).loss),
+        val_loss: of(&|s| f(s).val_loss),
+        accuracy: of(&|s| f(s).accuracy),
+    };
+    let layers = fewest(|s| s.loss.len());
+    let intact = removal(&|s| s.intact);
+    // each seed's stack draws its own layers at random: the median over seeds and draws
+    let random_k = (0..fewest(|s| s.random_k.len()))
+        .map(|i| {
+            let draws: Vec<Removal> =
+                k.seeds.iter().flat_map(|(_, s)| s.random_k[i].1.iter().copied()).collect();
+            let of = |f: fn(&Removal) -> f64| median(&draws.iter().map(f).collect::<Vec<_>>());
+            let pooled =
+                Removal { loss: of(|r| r.loss), val_loss: of(|r| r.val_loss), accuracy: of(|r| r.accuracy) };
+            (k.seeds[0].1.random_k[i].0, vec![pooled])
+        })
+        .collect();
     Knockout {
-        intact_loss: of(&|s| s.intact_loss),
+        intact_loss: intact.loss,
+        intact,
         loss: (0..layers).map(|l| of(&|s| s.loss[l])).collect(),
         output_change: (0..layers).map(|l| of(&|s| s.output_change[l])).collect(),
+        each: (0..layers).map(|l| removal(&|s| s.each[l])).collect(),
+        top_k: (0..fewest(|s| s.top_k.len())).map(|i| removal(&|s| s.top_k[i])).collect(),
+        random_k,
     }
 }
 
+/// The loss a removal is judged by on `task`: the held-out set's on a sequence task, the probe
+/// batch's on the regression.
+fn judged(task: TaskKind) -> fn(&Removal) -> f64 {
+    if task == TaskKind::Teacher {
+        |r| r.loss
+    } else {
+        |r| r.val_loss
+    }
+}
+
+/// The name of that loss.
+fn loss_name(task: TaskKind) -> &'static str {
+    if task == TaskKind::Teacher {
+        "probe loss"
+    } else {
+        "held-out loss"
+    }
+}
+
+/// Removals measured so far over every seed's stack, and in all.
+fn measured(k: &Knockout) -> usize {
+    k.each.len() + k.top_k.len() + k.random_k.iter().map(|(_, d)| d.len()).sum::<usize>()
+}
+
+/// A spread for each count k of layers removed.
+type Curve = Vec<(usize, Spread)>;
+
+/// The removals of several layers at once, over every seed's stack: for each k, the upper k
+/// (their spread over the seeds) and k at random (the spread over every seed's draws), each of
+/// `value`.
+pub fn removal_curves(state: &KnockoutState, value: fn(&Removal) -> f64) -> (Curve, Curve) {
+    let stacks: Vec<&Knockout> = if state.seeds.is_empty() {
+        vec![&state.result]
+    } else {
+        state.seeds.iter().map(|(_, k)| k).collect()
+    };
+    let fewest = |f: fn(&Knockout) -> usize| stacks.iter().map(|k| f(k)).min().unwrap_or(0);
+    let top = (0..fewest(|k| k.top_k.len()))
+        .map(|i| (i + 1, Spread::of(&stacks.iter().map(|k| value(&k.top_k[i])).collect::<Vec<_>>())))
+        .collect();
+    let random = (0..fewest(|k| k.random_k.len()))
+        .map(|i| {
+            let draws: Vec<f64> = stacks.iter().flat_map(|k| k.random_k[i].1.iter().map(value)).collect();
+            (stacks[0].random_k[i].0, Spread::of(&draws))
+        })
+        .collect();
+    (top, random)
+}
+
+/// The largest k whose median loss stays within 10% of `intact` (0 if none).
+fn tolerated(curve: &[(usize, Spread)], intact: f64) -> usize {
+    curve.iter().take_while(|(_, s)| s.median <= 1.1 * intact).last().map_or(0, |(k, _)| *k)
+}
+
 /// The knockout in one sentence, for its caption and its chart's accessible name: which
-/// layer matters most, by how much, and how many layers the stack barely needs. Over several
+/// layer matters most, by how much, how many layers the stack barely needs, and how many
+/// layers it loses at once, the upper ones or at random, within 10% of its loss. Over several
 /// seeds it is said of the medians, with how many seeds' stacks agree on the layer that
-/// matters most. The numbers are in `knockout_table`.
+/// matters most. The numbers are in `knockout_table` and `removals_table`.
 pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
     let Some(state) = knockout else {
         return "No layer knocked out yet: press Knock out layers to measure each layer of the trained stack.".into();
@@ -38,26 +118,29 @@ pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
     if !state.done {
         if state.runs_total > 1 {
             return format!(
-                "Knocking out each layer of {} stacks at step {at}: {} of {} runs.",
+                "Knocking out layers of {} stacks at step {at}: {} of {} runs.",
                 state.runs_total,
                 state.seeds.len(),
                 state.runs_total
             );
         }
         return format!(
-            "Knocking out each layer of the stack at step {at}: {} done.",
-            state.result.loss.len()
+            "Knocking out layers of the stack at step {at}: {} removals measured.",
+            measured(&state.result)
         );
     }
+    let value = judged(state.task);
     let k = &median_knockout(state);
-    let n = k.loss.len();
-    let Some((worst, &loss)) = k.loss.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) else {
+    let losses: Vec<f64> = k.each.iter().map(value).collect();
+    let intact = value(&k.intact);
+    let n = losses.len();
+    let Some((worst, &loss)) = losses.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) else {
         return format!("The stack at step {at} has no layer to knock out.");
     };
-    let doubling = k.loss.iter().filter(|&&l| l > 2.0 * k.intact_loss || l.is_nan()).count();
+    let doubling = losses.iter().filter(|&&l| l > 2.0 * intact || l.is_nan()).count();
     let barely = k.output_change.iter().filter(|&&c| c < 0.05).count();
-    let worse = if k.intact_loss > 0.0 {
-        format!(", {} the intact {}", times(loss / k.intact_loss), short(k.intact_loss))
+    let worse = if intact > 0.0 {
+        format!(", {} the intact {}", times(loss / intact), short(intact))
     } else {
         String::new()
     };
@@ -72,49 +155,112 @@ pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
         b => format!("{b} move the output by less than 5%"),
     };
     let (seeds, agree) =
-        (state.seeds.len(), state.seeds.iter().filter(|(_, s)| worst_layer(s) == Some(worst)).count());
+        (state.seeds.len(), state.seeds.iter().filter(|(_, s)| worst_layer(s, value) == Some(worst)).count());
     let over = if seeds > 1 {
         format!("Over {seeds} seeds' stacks (medians), at step {at}")
     } else {
         format!("At step {at}")
     };
     let agree = if seeds > 1 { format!(" on {agree} of {seeds} seeds") } else { String::new() };
-    format!(
-        "{over}, knocking out layer {worst} hurts most{agree} (loss {}{worse}); {doubling}, and {barely}.",
+    let mut out = format!(
+        "{over}, knocking out layer {worst} hurts most{agree} ({} {}{worse}); {doubling}, and {barely}.",
+        loss_name(state.task),
         short(loss)
-    )
+    );
+    let (top, random) = removal_curves(state, value);
+    if !top.is_empty() {
+        let (upper, any) = (tolerated(&top, intact), tolerated(&random, intact));
+        let layers = |k: usize| if k == 1 { "1 layer".to_string() } else { format!("{k} layers") };
+        let upper = match upper {
+            0 => "removing even the top layer costs more than 10%".to_string(),
+            k => format!("the upper {} can go together within 10% of its loss", layers(k)),
+        };
+        let draws = random.first().map_or(0, |(_, s)| s.runs);
+        let any = match any {
+            0 => format!("any one layer at random costs more than 10% (median of {draws} draws)"),
+            k => format!("{} at random, within 10% (median of {draws} draws)", layers(k)),
+        };
+        out += &format!(" At once, {upper}; {any}.");
+    }
+    out
 }
 
 /// The layer whose knockout raises the loss most.
-fn worst_layer(k: &Knockout) -> Option<usize> {
-    k.loss.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(l, _)| l)
+fn worst_layer(k: &Knockout, value: fn(&Removal) -> f64) -> Option<usize> {
+    k.each.iter().map(value).enumerate().max_by(|a, b| a.1.total_cmp(&b.1)).map(|(l, _)| l)
 }
 
-/// The knockout as a table: each layer's loss without it and how far the output moves (over
-/// several seeds the median with the lowest and highest stack).
+/// The knockout as a table: each layer's loss without it (and on the copy tasks the share
+/// copied right) and how far the output moves (over several seeds the median with the lowest
+/// and highest stack).
 pub fn knockout_table(knockout: Option<&KnockoutState>) -> Table {
     let Some(state) = knockout else { return Table::default() };
-    let k = &median_knockout(state);
-    let several = state.seeds.len() > 1;
-    let over = |f: &dyn Fn(&Knockout) -> f64, scale: f64| {
-        let s = Spread::of(&state.seeds.iter().map(|(_, s)| scale * f(s)).collect::<Vec<_>>());
-        spread_text(&s)
+    let value = judged(state.task);
+    let copies = state.task.copies();
+    let stacks: Vec<&Knockout> = if state.seeds.is_empty() {
+        vec![&state.result]
+    } else {
+        state.seeds.iter().map(|(_, s)| s).collect()
     };
-    let mut table = Table::new(vec![
+    let over = |f: &dyn Fn(&Knockout) -> f64, scale: f64| {
+        spread_text(&Spread::of(&stacks.iter().map(|s| scale * f(s)).collect::<Vec<_>>()))
+    };
+    let mut columns = vec![
         "layer knocked out".to_string(),
-        format!(
-            "loss (intact {})",
-            if several { over(&|s| s.intact_loss, 1.0) } else { short(k.intact_loss) }
-        ),
-        "output change".to_string(),
-    ]);
-    for (l, (loss, change)) in k.loss.iter().zip(&k.output_change).enumerate() {
-        let (loss, change) = if several {
-            (over(&|s| s.loss[l], 1.0), format!("{}%", over(&|s| s.output_change[l], 100.0)))
-        } else {
-            (short(*loss), format!("{}%", short(100.0 * change)))
-        };
-        table.rows.push(vec![l.to_string(), loss, change]);
+        format!("{} (intact {})", loss_name(state.task), over(&|s| value(&s.intact), 1.0)),
+    ];
+    if copies {
+        columns.push(format!("copied (intact {}%)", over(&|s| s.intact.accuracy, 100.0)));
+    }
+    columns.push("output change".to_string());
+    let mut table = Table::new(columns);
+    let layers = stacks.iter().map(|s| s.each.len().min(s.output_change.len())).min().unwrap_or(0);
+    for l in 0..layers {
+        let mut row = vec![l.to_string(), over(&|s| value(&s.each[l]), 1.0)];
+        if copies {
+            row.push(format!("{}%", over(&|s| s.each[l].accuracy, 100.0)));
+        }
+        row.push(format!("{}%", over(&|s| s.output_change[l], 100.0)));
+        table.rows.push(row);
+    }
+    table
+}
+
+/// Several layers at once, as a table: for each k, the loss with the upper k removed and with
+/// k at random (the median of every draw, with the lowest and highest), and on the copy tasks
+/// the share copied right.
+pub fn removals_table(knockout: Option<&KnockoutState>) -> Table {
+    let Some(state) = knockout else { return Table::default() };
+    let (name, copies) = (loss_name(state.task), state.task.copies());
+    let (top, random) = removal_curves(state, judged(state.task));
+    let (top_copied, random_copied) = removal_curves(state, |r| r.accuracy);
+    let mut columns = vec!["k layers removed".to_string(), format!("upper k: {name}")];
+    if copies {
+        columns.push("upper k: copied".into());
+    }
+    columns.push(format!("k at random: {name}"));
+    if copies {
+        columns.push("k at random: copied".into());
+    }
+    let mut table = Table::new(columns);
+    let cell = |s: Option<&Spread>, scale: f64| {
+        s.map_or("–".to_string(), |s| {
+            let scaled =
+                Spread { median: scale * s.median, min: scale * s.min, max: scale * s.max, runs: s.runs };
+            spread_text(&scaled) + if scale == 100.0 { "%" } else { "" }
+        })
+    };
+    let find = |curve: &[(usize, Spread)], k: usize| curve.iter().find(|(at, _)| *at == k).map(|(_, s)| *s);
+    for (k, spread) in &top {
+        let mut row = vec![k.to_string(), cell(Some(spread), 1.0)];
+        if copies {
+            row.push(cell(find(&top_copied, *k).as_ref(), 100.0));
+        }
+        row.push(cell(find(&random, *k).as_ref(), 1.0));
+        if copies {
+            row.push(cell(find(&random_copied, *k).as_ref(), 100.0));
+        }
+        table.rows.push(row);
     }
     table
 }
@@ -125,23 +271,45 @@ pub(super) fn finished<'a>(scene: &Scene<'a>) -> Option<&'a KnockoutState> {
 }
 
 pub(super) fn words(scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
-    (knockout_summary(scene.shown.knockout.as_ref()), vec![("table", knockout_table(finished(scene)).json())])
+    (
+        knockout_summary(scene.shown.knockout.as_ref()),
+        vec![
+            ("table", knockout_table(finished(scene)).json()),
+            ("removals", removals_table(finished(scene)).json()),
+        ],
+    )
 }
 
 pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
     let Some(state) = finished(scene) else { return Ok(()) };
+    let value = judged(state.task);
     let k = median_knockout(state);
+    let losses: Vec<f64> = k.each.iter().map(value).collect();
     // over several seeds, each layer's lowest and highest loss without it
-    let layers = k.loss.len();
     let band: Vec<(f64, f64)> = if state.seeds.len() > 1 {
-        (0..layers)
+        (0..losses.len())
             .map(|l| {
-                let s = Spread::of(&state.seeds.iter().map(|(_, s)| s.loss[l]).collect::<Vec<_>>());
+                let s = Spread::of(&state.seeds.iter().map(|(_, s)| value(&s.each[l])).collect::<Vec<_>>());
                 (s.min, s.max)
             })
             .collect()
     } else {
         Vec::new()
     };
-    charts::knockout::draw(area, k.intact_loss, &k.loss, &k.output_change, &band, theme)
+    let (left, right) = area.split_horizontally(area.dim_in_pixel().0 / 2);
+    let name = loss_name(state.task);
+    charts::knockout::draw(&left, name, value(&k.intact), &losses, &k.output_change, &band, theme)?;
+    let (top, random) = removal_curves(state, value);
+    let points =
+        |c: Vec<(usize, Spread)>| c.into_iter().map(|(k, s)| (k, s.median, s.min, s.max)).collect::<Vec<_>>();
+    let depth = losses.len();
+    charts::knockout::draw_removals(
+        &right,
+        name,
+        depth,
+        value(&k.intact),
+        &points(top),
+        &points(random),
+        theme,
+    )
 }

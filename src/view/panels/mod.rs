@@ -177,7 +177,7 @@ impl Panel {
     pub fn size(self) -> (u32, u32) {
         match self {
             Panel::Attention => attention::SIZE,
-            Panel::Sweep => (SIZE.0 * 2, SIZE.1),
+            Panel::Sweep | Panel::Knockout => (SIZE.0 * 2, SIZE.1),
             Panel::DepthWidth => (SIZE.0 * 3 / 2, SIZE.1),
             _ => SIZE,
         }

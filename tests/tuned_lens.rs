@@ -1,0 +1,167 @@
+//! The tuned lens (`training/tuned_lens.rs`): its gradients against finite differences, its top
+//! layer the model's own held-out loss, a fit that lowers every layer's KL, and a run it leaves
+//! as it was.
+
+use ablation_playground::config::*;
+use ablation_playground::model::param::Params;
+use ablation_playground::model::rng::{Rng, Stream};
+use ablation_playground::model::stack::Stack;
+use ablation_playground::training::report::trained;
+use ablation_playground::training::task::Batches;
+use ablation_playground::training::tuned_lens::{
+    kl_and_gradient, tuned_readout_losses, TunedLens, FIT_STEPS,
+};
+use nalgebra::DMatrix;
+
+/// A small text stack: 2 blocks (4 sublayers) of width 8 in 2 heads, one sequence of 16.
+fn tiny(norm: NormPlacement) -> Config {
+    Config { depth: 4, width: 8, heads: 2, tokens: 16, context: 16, norm, ..task_defaults(TaskKind::Text) }
+}
+
+#[test]
+fn kl_and_its_gradient_against_their_definitions() {
+    let (t, v) = (5, 4);
+    let mut rng = Rng::new(3, Stream::Data);
+    let logits = DMatrix::<f64>::from_fn(t, v, |_, _| 2.0 * rng.normal());
+    let raw = DMatrix::<f64>::from_fn(t, v, |_, _| rng.uniform() + 0.05);
+    let p = DMatrix::from_fn(t, v, |r, c| raw[(r, c)] / raw.row(r).sum());
+    let scored = [true, false, true, true, false];
+    let kl_of = |z: &DMatrix<f64>| {
+        // KL(p ‖ softmax(z)) = Σ_c p_c (ln p_c − ln q_c), averaged over the scored rows
+        let rows: Vec<usize> = (0..t).filter(|&r| scored[r]).collect();
+        let per_row = |r: usize| {
+            let log_sum = z.row(r).iter().map(|x| x.exp()).sum::<f64>().ln();
+            (0..v).map(|c| p[(r, c)] * (p[(r, c)].ln() - (z[(r, c)] - log_sum))).sum::<f64>()
+        };
+        rows.iter().map(|&r| per_row(r)).sum::<f64>() / rows.len() as f64
+    };
+    let mut grad = DMatrix::zeros(t, v);
+    let kl = kl_and_gradient(&logits, &p, &scored, &mut grad, &mut (Vec::new(), Vec::new()));
+    assert!((kl - kl_of(&logits)).abs() < 1e-12, "{kl} against {}", kl_of(&logits));
+    let h = 1e-6;
+    for r in 0..t {
+        for c in 0..v {
+            let (mut up, mut down) = (logits.clone(), logits.clone());
+            up[(r, c)] += h;
+            down[(r, c)] -= h;
+            let numeric = (kl_of(&up) - kl_of(&down)) / (2.0 * h);
+            assert!((grad[(r, c)] - numeric).abs() < 1e-8, "({r}, {c}): {} against {numeric}", grad[(r, c)]);
+        }
+    }
+    // the KL of a distribution against itself is zero, and so is its gradient
+    let same = p.map(f64::ln);
+    let kl = kl_and_gradient(&same, &p, &[], &mut grad, &mut (Vec::new(), Vec::new()));
+    assert!(kl.abs() < 1e-12 && grad.amax() < 1e-12, "{kl}, {}", grad.amax());
+}
+
+#[test]
+fn the_translators_gradients_against_finite_differences() {
+    // pre-norm reads the lens through the final norm; post-norm has none
+    for norm in [NormPlacement::Pre, NormPlacement::Post] {
+        let config = tiny(norm);
+        let mut stack = Stack::<f64>::new(&config);
+        let mut lens = TunedLens::new(&config, &stack).unwrap();
+        // translators away from the identity, so that A and b both matter
+        let mut rng = Rng::new(5, Stream::Data);
+        lens.translators.visit(&mut |p| p.value.iter_mut().for_each(|x| *x += 0.2 * rng.normal()));
+        let mut batches = Batches::<f64>::from_stream(&config, Stream::Lens);
+        let mut batch = Batches::<f64>::empty(&config);
+        batches.next(&mut batch);
+        let kl = lens.gradients(&mut stack, &batch);
+        assert_eq!(kl.len(), config.depth);
+        let mut grads = Vec::new();
+        lens.translators.visit(&mut |p| grads.push(p.grad.clone()));
+        let h = 1e-5;
+        let mut index = 0;
+        for l in 0..config.depth {
+            // the weight A_ℓ and the bias b_ℓ, a few entries of each
+            for part in 0..2 {
+                let g = &grads[index];
+                for (i, j) in [(0, 0), (g.nrows() - 1, g.ncols() - 1), (g.nrows() / 2, 1)] {
+                    let mut nudge = |by: f64| {
+                        let mut n = 0;
+                        lens.translators.visit(&mut |p| {
+                            if n == index {
+                                p.value[(i, j)] += by;
+                            }
+                            n += 1;
+                        });
+                        lens.gradients(&mut stack, &batch)[l]
+                    };
+                    let up = nudge(h);
+                    let down = nudge(-2.0 * h);
+                    nudge(h);
+                    let numeric = (up - down) / (2.0 * h);
+                    let got = g[(i, j)];
+                    assert!(
+                        (got - numeric).abs() <= 1e-6 * (1.0 + numeric.abs()),
+                        "{norm:?} layer {l} part {part} ({i}, {j}): {got} against {numeric}"
+                    );
+                }
+                index += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn the_top_layer_is_the_models_loss_and_the_fit_lowers_every_layers_kl() {
+    for norm in [NormPlacement::Pre, NormPlacement::Post] {
+        let config = Config { depth: 4, width: 16, steps: 200, norm, ..task_defaults(TaskKind::Text) };
+        let (_, mut trainer) = trained(&config, 200);
+        let model_loss = trainer.evals.last().expect("a held-out measurement").loss;
+        let logit_lens = trainer.readout_loss.clone();
+        // one fixed batch, measured before and after the fit
+        let mut batches = Batches::<f32>::from_stream(&config, Stream::Lens);
+        let mut batch = Batches::<f32>::empty(&config);
+        batches.next(&mut batch);
+        let mut lens = TunedLens::new(&config, &trainer.stack).unwrap();
+        let before = lens.gradients(&mut trainer.stack, &batch);
+        while !lens.is_fitted() {
+            lens.fit_step(&mut trainer.stack);
+        }
+        assert_eq!(lens.step, FIT_STEPS);
+        let after = lens.gradients(&mut trainer.stack, &batch);
+        for l in 0..config.depth {
+            assert!(
+                after[l] < before[l],
+                "{norm:?}: layer {l}'s KL {} after the fit, {} before",
+                after[l],
+                before[l]
+            );
+        }
+        let tuned = lens.held_out_losses(&mut trainer);
+        assert_eq!(tuned.len(), config.depth + 1);
+        assert_eq!(
+            tuned[config.depth].to_bits(),
+            model_loss.to_bits(),
+            "{norm:?}: {tuned:?} against {model_loss}"
+        );
+        assert_eq!(tuned[config.depth].to_bits(), logit_lens[config.depth].to_bits());
+        assert!(tuned.iter().all(|x| x.is_finite()), "{tuned:?}");
+        // the one-call form fits the same lens
+        let again = tuned_readout_losses(&mut trainer).unwrap();
+        assert_eq!(
+            again.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            tuned.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn fitting_a_lens_leaves_the_run_as_it_was() {
+    let config = Config { depth: 2, width: 16, ..task_defaults(TaskKind::Copy) };
+    let (_, mut lensed) = trained(&config, 20);
+    let (_, mut untouched) = trained(&config, 20);
+    tuned_readout_losses(&mut lensed).unwrap();
+    for _ in 0..5 {
+        assert_eq!(lensed.one_step(true).to_bits(), untouched.one_step(true).to_bits());
+    }
+}
+
+#[test]
+fn the_regression_has_no_tuned_lens() {
+    let (_, mut trainer) = trained(&Config { depth: 2, ..Config::default() }, 2);
+    let e = tuned_readout_losses(&mut trainer).unwrap_err();
+    assert!(e.contains("regression"), "{e}");
+}
