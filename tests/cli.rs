@@ -256,7 +256,7 @@ fn ablate_takes_every_flag_the_reference_names() {
             "--svg" => Some(&dir),
             "--sweep" => Some("1,2"),
             "--threads" => Some("1"),
-            "--dark" | "--attention" | "--compare" | "--knockout" | "--depth-width" => None,
+            "--dark" | "--attention" | "--compare" | "--knockout" | "--depth-width" | "--tuned-lens" => None,
             "--preset" => Some("default"),
             name => {
                 let p = PARAMS.iter().find(|p| format!("--{}", p.flag) == name);
@@ -271,6 +271,9 @@ fn ablate_takes_every_flag_the_reference_names() {
             }
         };
         let mut args: Vec<&str> = small.to_vec();
+        if flag == "--tuned-lens" {
+            args.extend(["--task", "copy", "--tokens", "16"]); // a sequence task's lens
+        }
         args.push(&flag);
         args.extend(value);
         let out = ablate(&args);

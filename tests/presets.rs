@@ -152,3 +152,51 @@ fn break_and_heal_keeps_the_lessons_three_clicks() {
         assert!(dive < plateau / 5.0, "seed {seed}: both on ends at {dive}, LayerNorm alone at {plateau}");
     }
 }
+
+/// Xiong et al.'s picture, as the `gradients` preset shows it: the weights' gradient per
+/// sublayer at initialisation, on the text task's blocks, over seeds 1-5, measured on the stacks
+/// the preset and its pins build (each sublayer's ‖∂L/∂W‖ by `Layer::weight_grad_norm`, checked
+/// against its definition in tests/model.rs).
+#[test]
+fn gradients_shows_xiongs_picture_on_each_of_five_seeds() {
+    use ablation_playground::config::{preset_pins, NormPlacement};
+    use ablation_playground::training::report::Snapshot;
+    use ablation_playground::Trainer;
+    let live = preset("gradients");
+    let pins = preset_pins("gradients");
+    assert_eq!(pins.len(), 3);
+    assert!(pins.iter().all(|p| p.steps() == 0), "the pins are at initialisation");
+    let shapes: Vec<(NormPlacement, usize)> =
+        [&live].into_iter().chain(pins.iter().map(|p| &p.config)).map(|c| (c.norm, c.depth)).collect();
+    assert_eq!(
+        shapes,
+        [
+            (NormPlacement::Post, 48),
+            (NormPlacement::Pre, 48),
+            (NormPlacement::Post, 12),
+            (NormPlacement::Pre, 12)
+        ]
+    );
+    // the top and bottom FFN's ‖∂L/∂W‖ at initialisation (a block's odd sublayers are FFNs)
+    let ffn_ends = |config: &Config, seed: u64| {
+        let mut trainer = Trainer::<f32>::new(&Config { seed, ..config.clone() });
+        let w = Snapshot::take(&mut trainer).weight_grad_norm;
+        assert!(!config.attends_at(1) && !config.attends_at(w.len() - 1));
+        (w[1], w[w.len() - 1])
+    };
+    let [post48, pre48, post12, pre12] = [&live, &pins[0].config, &pins[1].config, &pins[2].config];
+    for seed in 1..=5 {
+        let (pre48, pre12, post48, post12) =
+            (ffn_ends(pre48, seed), ffn_ends(pre12, seed), ffn_ends(post48, seed), ffn_ends(post12, seed));
+        let what = format!(
+            "seed {seed}: pre 48 {pre48:?}, pre 12 {pre12:?}, post 48 {post48:?}, post 12 {post12:?}"
+        );
+        // pre-norm: the top gets less than the bottom, and less at depth 48 than at 12 (1/√L)
+        assert!(pre48.1 < 0.7 * pre48.0 && pre12.1 < 0.7 * pre12.0, "{what}");
+        assert!(pre48.1 < pre12.1, "{what}");
+        // post-norm: its top gets more than twice pre-norm's at the same depth
+        assert!(post48.1 > 2.0 * pre48.1 && post12.1 > 1.5 * pre12.1, "{what}");
+        // and at depth 48 its top at least as much as its bottom
+        assert!(post48.1 >= post48.0, "{what}");
+    }
+}

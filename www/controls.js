@@ -4,7 +4,7 @@
 import { PARAMS, PRESETS } from './schema.js';
 
 /** The parameters with a control of their own in the main row; the rest go under More. */
-const OWN_CONTROLS = ['depth', 'residual', 'norm', 'task', 'temperature', 'attention_layer'];
+const OWN_CONTROLS = ['depth', 'residual', 'norm', 'task', 'temperature', 'attention_layer', 'layer_view'];
 let radioGroups = 0;
 
 /** One parameter's control under More: a menu for a choice, a number field otherwise. */
@@ -42,6 +42,13 @@ export function buildMore(root) {
   root.querySelector('[data-el="task"]').title = task.help;
   const grid = root.querySelector('.ap-more-grid');
   for (const p of PARAMS) if (!OWN_CONTROLS.includes(p.name)) grid.append(paramControl(p));
+  // a choice with a menu of its own in a panel (the per-layer view): its options from the table
+  for (const select of root.querySelectorAll('select[data-param]')) {
+    const p = PARAMS.find((q) => q.name === select.dataset.param);
+    if (p?.kind !== 'choice' || select.options.length) continue;
+    p.choices.forEach((word, i) => select.append(new Option(p.labels[i], word)));
+    select.title = p.help;
+  }
   // the placements the table allows, one radio each (the norm's choices but "off")
   const norm = PARAMS.find((p) => p.name === 'norm');
   const group = `ap-placement-${++radioGroups}`;

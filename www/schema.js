@@ -23,6 +23,7 @@ export const PARAMS = Object.freeze([
   Object.freeze({ name: 'steps', flag: 'steps', label: 'Steps', kind: 'int', min: 0, max: 1000000, step: 1, default: '5000', help: 'training steps of a run; Play continues a finished run for as many again' }),
   Object.freeze({ name: 'temperature', flag: 'temperature', label: 'Temperature', kind: 'float', min: 0, max: 2, default: '0.8', help: 'what the model writes is sampled at this temperature (0: always the likeliest character)' }),
   Object.freeze({ name: 'attention_layer', flag: 'attention-layer', label: 'Layer', kind: 'int', min: 0, max: 95, step: 1, default: '0', help: 'which sublayer\'s heads the Attention panel shows (the nearest attention sublayer at or below it)' }),
+  Object.freeze({ name: 'layer_view', flag: 'layer-view', label: 'Per layer', kind: 'choice', choices: ['activations', 'weights'], labels: ['the stream: ‖∂L/∂x‖ and std', 'the weights: ‖∂L/∂W‖ per sublayer'], default: 'activations', help: 'what the per-layer panel draws: the stream\'s gradient and std at every depth, or each sublayer\'s weight gradient ‖∂L/∂W‖ (Xiong et al. 2020), attention and FFN apart' }),
   Object.freeze({ name: 'seeds', flag: 'seeds', label: 'Seeds', kind: 'int', min: 1, max: 10, step: 1, default: '1', help: 'every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run' }),
   Object.freeze({ name: 'tune', flag: 'tune', label: 'Tune rate', kind: 'choice', choices: ['on', 'off'], labels: ['on', 'off'], default: 'off', help: 'every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth' }),
 ]);
@@ -37,6 +38,7 @@ export const PRESETS = Object.freeze([
   Object.freeze({ name: 'induction', help: 'repeat a string from any of its symbols: two attention layers learn it, one cannot' }),
   Object.freeze({ name: 'warmup', help: 'post-norm needs warmup: text at depth 12, post-norm, Adam at 0.003 without warmup; then 300 warmup steps, or pre-norm' }),
   Object.freeze({ name: 'break-and-heal', help: 'the lesson\'s story in three clicks: both switches off with init gain 2.25 and Adam; turn LayerNorm on, then Residual' }),
+  Object.freeze({ name: 'gradients', help: 'Xiong\'s picture: each sublayer\'s weight gradient at initialisation, post-norm at depth 48 (live) against pre-norm and depth 12 (pinned); Step shows what the first updates do' }),
 ]);
 
 export const PRESET = 'preset';

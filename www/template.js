@@ -82,6 +82,7 @@ export const TEMPLATE = `
     <figure class="ap-panel" data-panel="depth" part="panel depth">
       <canvas data-el="depthplot" role="img" aria-label="Gradient norm and activation std per layer"></canvas>
       <figcaption data-el="depth-summary"></figcaption>
+      <label class="ap-layer-view">Per layer <select data-param="layer_view" aria-label="Per layer"></select></label>
     </figure>
     <figure class="ap-panel" data-panel="readout" part="panel readout">
       <canvas data-el="readout" role="img" aria-label="What each layer would predict"></canvas>

@@ -25,6 +25,7 @@ return {
   ["steps"] = "steps",
   ["temperature"] = "temperature",
   ["attention_layer"] = "attention-layer",
+  ["layer_view"] = "layer-view",
   ["seeds"] = "seeds",
   ["tune"] = "tune",
 }

@@ -23,6 +23,7 @@ PARAMS = [
     ("steps", "int", 5000, (), "training steps of a run; Play continues a finished run for as many again"),
     ("temperature", "float", 0.8, (), "what the model writes is sampled at this temperature (0: always the likeliest character)"),
     ("attention_layer", "int", 0, (), "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)"),
+    ("layer_view", "choice", "activations", ("activations", "weights",), "what the per-layer panel draws: the stream's gradient and std at every depth, or each sublayer's weight gradient ‖∂L/∂W‖ (Xiong et al. 2020), attention and FFN apart"),
     ("seeds", "int", 1, (), "every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run"),
     ("tune", "switch", False, (), "every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth"),
 ]
@@ -45,7 +46,7 @@ RANGES = {
     "seeds": (1, 10, 1, "an integer from 1 to 10"),
 }
 
-PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal",)
+PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal", "gradients",)
 
 # The comparisons' methods, each a message to the front end.
 COMPARISONS = ("compare", "sweep", "depth_width", "knockout",)

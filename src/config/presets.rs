@@ -2,13 +2,17 @@
 //! lesson's button, a URL (`?preset=explode`) or the CLI (`--preset explode`) shows exactly the
 //! configuration its prose describes. Later parameters then adjust it (`preset=explode&depth=24`).
 
-use super::settings::{Config, ConfigError, NormPlacement, OptimizerKind, SublayerKind, TaskKind};
+use super::pins::{parse_pins, Pin};
+use super::settings::{Config, ConfigError, LayerView, NormPlacement, OptimizerKind, SublayerKind, TaskKind};
 
 pub struct Preset {
     pub name: &'static str,
     /// What the reader will see, for the menu and `--help`.
     pub help: &'static str,
     pub config: fn() -> Config,
+    /// The runs it pins beside the live one, as a `pin` list reads them (`pins.rs`); empty for
+    /// none. Choosing the preset on the page or in a link sets them (a link's own `pin` wins).
+    pub pins: &'static str,
 }
 
 pub const PRESETS: &[Preset] = &[
@@ -16,6 +20,7 @@ pub const PRESETS: &[Preset] = &[
         name: "default",
         help: "the reset state: 12 layers, both switches on (pre-norm), Adam",
         config: Config::default,
+        pins: "",
     },
     Preset {
         // seed 1: std ≈ 131 at the top at initialisation, the loss 1.9e4, then 4.6e61, then
@@ -31,27 +36,32 @@ pub const PRESETS: &[Preset] = &[
             seeds: 5,
             ..Config::default()
         },
+        pins: "",
     },
     Preset {
         // each sublayer is 0.5·relu(xW) in distribution: init gain 0.5 scales W by a half
         name: "gradient-experiment",
         help: "vanishing gradients: 0.5·relu(xW) with neither residual nor norm (init gain 0.5)",
         config: || Config { residual: false, norm: NormPlacement::Off, init_gain: 0.5, seeds: 5, ..Config::default() },
+        pins: "",
     },
     Preset {
         name: "text",
         help: "next-character prediction on three Shakespeare plays: 12 attention + FFN sublayers",
         config: text_defaults,
+        pins: "",
     },
     Preset {
         name: "copy",
         help: "copy a string of 8 digits after a separator: only attention can look back for it",
         config: copy_defaults,
+        pins: "",
     },
     Preset {
         name: "induction",
         help: "repeat a string from any of its symbols: two attention layers learn it, one cannot",
         config: || Config { seeds: 5, ..induction_defaults() },
+        pins: "",
     },
     Preset {
         // lessons 000 and 003: post-norm needs warmup, pre-norm does not. Three clicks: as it
@@ -64,6 +74,7 @@ pub const PRESETS: &[Preset] = &[
         help: "post-norm needs warmup: text at depth 12, post-norm, Adam at 0.003 without warmup; \
                then 300 warmup steps, or pre-norm",
         config: || Config { norm: NormPlacement::Post, learning_rate: 0.003, seed: 3, seeds: 5, ..text_defaults() },
+        pins: "",
     },
     Preset {
         // the lesson's three clicks, flipping only the switches (tests/recipe.rs checks them
@@ -74,8 +85,36 @@ pub const PRESETS: &[Preset] = &[
         name: "break-and-heal",
         help: "the lesson's story in three clicks: both switches off with init gain 2.25 and Adam; turn LayerNorm on, then Residual",
         config: || Config { residual: false, norm: NormPlacement::Off, init_gain: 2.25, seeds: 5, ..Config::default() },
+        pins: "",
+    },
+    Preset {
+        // lesson 000 after Xiong et al. 2020: the weights' gradient per sublayer at
+        // initialisation (their Figure 3). On the text task's blocks, seeds 1-5
+        // (tests/presets.rs, docs/findings.md): pre-norm's top FFN gets 0.48-0.65x its bottom
+        // one's at depth 12 and 0.22-0.37x at depth 48, its top 0.45-0.56 at 12 and 0.28-0.37
+        // at 48; post-norm's top gets 2-5x pre-norm's at the same depth
+        name: "gradients",
+        help: "Xiong's picture: each sublayer's weight gradient at initialisation, post-norm at depth 48 \
+               (live) against pre-norm and depth 12 (pinned); Step shows what the first updates do",
+        config: || Config {
+            norm: NormPlacement::Post,
+            depth: 48,
+            steps: 0,
+            layer_view: LayerView::Weights,
+            ..text_defaults()
+        },
+        pins: "preset:gradients,norm:pre@0;preset:gradients,depth:12@0;preset:gradients,depth:12,norm:pre@0",
     },
 ];
+
+/// The pins `preset` sets (none for an unknown name or a preset without any).
+pub fn preset_pins(name: &str) -> Vec<Pin> {
+    let pins = find_preset(name).map_or("", |p| p.pins);
+    if pins.is_empty() {
+        return Vec::new();
+    }
+    parse_pins(pins).expect("a preset's pins are checked by tests/presets.rs")
+}
 
 /// The text task's defaults (docs/tasks.md): attention + FFN blocks see 4 windows of 32
 /// characters a step. At depth 12 the held-out loss crosses the bigram line after about 1000
@@ -138,6 +177,7 @@ impl Config {
             seed: self.seed,
             temperature: self.temperature,
             attention_layer: self.attention_layer,
+            layer_view: self.layer_view,
             seeds: self.seeds,
             tune: self.tune,
             ..task_defaults(chosen.task)
@@ -166,10 +206,17 @@ pub const PRESET: &str = "preset";
 impl Config {
     /// The preset this configuration is exactly, if any.
     pub fn preset(&self) -> Option<&'static str> {
-        // the attention panel's layer changes what is shown, not the run
+        // the attention panel's layer and the per-layer panel's view change what is shown, not the run
         PRESETS
             .iter()
-            .find(|p| Config { attention_layer: self.attention_layer, ..(p.config)() } == *self)
+            .find(|p| {
+                let views = Config {
+                    attention_layer: self.attention_layer,
+                    layer_view: self.layer_view,
+                    ..(p.config)()
+                };
+                views == *self
+            })
             .map(|p| p.name)
     }
 }

@@ -3,6 +3,7 @@
 //! nearest valid one, an unknown name is skipped, and each gets a notice for the reader.
 
 use super::pins::{parse_pins, Pin, MAX_PINS, PIN};
+use super::presets::{preset_pins, PRESET};
 use super::settings::Config;
 
 /// `name=value` pairs of a URL query, percent-decoded (`+` is a space).
@@ -44,8 +45,15 @@ pub fn read_query(query: &str) -> (Config, Vec<Pin>, Vec<String>) {
     let mut config = Config::default();
     let mut notices =
         config.apply_leniently(pairs.iter().filter(|(k, _)| k != PIN).map(|(k, v)| (k.as_str(), v.as_str())));
-    let (pins, pin_notices) = lenient_pins(pairs.iter().filter(|(k, _)| k == PIN).map(|(_, v)| v.as_str()));
+    let (mut pins, pin_notices) =
+        lenient_pins(pairs.iter().filter(|(k, _)| k == PIN).map(|(_, v)| v.as_str()));
     notices.extend(pin_notices);
+    // a preset's own pins, unless the link gives its own
+    if !pairs.iter().any(|(k, _)| k == PIN) {
+        if let Some((_, preset)) = pairs.iter().find(|(k, _)| k == PRESET) {
+            pins = preset_pins(preset);
+        }
+    }
     (config, pins, notices)
 }
 

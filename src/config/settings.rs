@@ -56,6 +56,23 @@ impl Choice for NormKind {
     ]);
 }
 
+/// What the per-layer panel draws (a view: changing it does not restart the run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayerView {
+    /// The stream: `‖∂L/∂x_ℓ‖` and the std of `x_ℓ` at every depth.
+    Activations,
+    /// The weights: `‖∂L/∂W_ℓ‖` of every sublayer, attention and FFN told apart (Xiong et al.
+    /// 2020 bound and draw this one).
+    Weights,
+}
+
+impl Choice for LayerView {
+    const OPTIONS: Options<Self> = Options(&[
+        ("activations", LayerView::Activations, "the stream: ‖∂L/∂x‖ and std"),
+        ("weights", LayerView::Weights, "the weights: ‖∂L/∂W‖ per sublayer"),
+    ]);
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SublayerKind {
     /// `relu(x W)`, the lessons' toy.
@@ -165,6 +182,8 @@ pub struct Config {
     /// Which sublayer's heads the Attention panel shows (the nearest that attends, at or below
     /// it). It changes no training: a run goes on when only this changes.
     pub attention_layer: usize,
+    /// What the per-layer panel draws.
+    pub layer_view: LayerView,
     /// Every comparison trains each of its arms at the seeds `seed, seed + 1, …` (1..=10 of
     /// them) and shows the median with the spread. It changes no training of the live run.
     pub seeds: usize,
@@ -211,6 +230,7 @@ impl Default for Config {
             steps: DEFAULT_STEPS,
             temperature: 0.8,
             attention_layer: 0,
+            layer_view: LayerView::Activations,
             seeds: 1,
             tune: false,
         }
@@ -261,9 +281,19 @@ impl Config {
         Config {
             temperature: other.temperature,
             attention_layer: other.attention_layer,
+            layer_view: other.layer_view,
             seeds: other.seeds,
             tune: other.tune,
             ..self.clone()
+        }
+    }
+
+    /// Sublayer `index` is attention (a `block` stack alternates attention and FFN, attention first).
+    pub fn attends_at(&self, index: usize) -> bool {
+        match self.sublayer {
+            SublayerKind::Attention => true,
+            SublayerKind::Block => index.is_multiple_of(2),
+            SublayerKind::Mlp | SublayerKind::Ffn => false,
         }
     }
 

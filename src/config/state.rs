@@ -3,6 +3,7 @@
 //! only when the model's parameters changed and the attributes and the address follow.
 
 use super::pins::{add_pin, parse_pins, pins_text, Pin, PIN};
+use super::presets::{preset_pins, PRESET};
 use super::query::{lenient_pins, read_query};
 use super::settings::Config;
 use super::table::PARAMS;
@@ -31,6 +32,7 @@ impl Settings {
             self.config.set(name, text).map_err(|e| e.to_string())?;
             // a value the other parameters do not allow moves them (the tokens to whole sequences)
             self.notices.extend(self.config.settle());
+            self.take_preset_pins(name, text);
         }
         Ok(self.changed_since(&before))
     }
@@ -54,10 +56,20 @@ impl Settings {
             self.pins = pins;
             notices
         } else {
-            self.config.apply_leniently([(name, text)])
+            let notices = self.config.apply_leniently([(name, text)]);
+            self.take_preset_pins(name, text);
+            notices
         };
         self.notices.extend(notices);
         self.changed_since(&before)
+    }
+
+    /// A preset that pins runs beside the live one (`Preset::pins`) sets them when chosen.
+    fn take_preset_pins(&mut self, name: &str, text: &str) {
+        let pins = if name == PRESET { preset_pins(text) } else { Vec::new() };
+        if !pins.is_empty() {
+            self.pins = pins;
+        }
     }
 
     /// The names of the parameters (then `pin`) whose values differ from `before`'s.
@@ -112,6 +124,30 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_preset_with_pins_sets_them_and_a_links_own_pins_win() {
+        let mut s = Settings::default();
+        assert_eq!(s.set("pin", "depth:3@5").unwrap(), ["pin"]);
+        // a preset without pins keeps the reader's
+        s.set("preset", "text").unwrap();
+        assert_eq!(s.pins.len(), 1);
+        let changed = s.set("preset", "gradients").unwrap();
+        assert!(changed.contains(&"pin") && changed.contains(&"layer_view"), "{changed:?}");
+        assert_eq!(s.pins, preset_pins("gradients"));
+        assert_eq!(s.pins.len(), 3);
+        let mut lenient = Settings::default();
+        lenient.set_leniently("preset", "gradients");
+        assert_eq!(lenient.pins, s.pins);
+        // a link: the preset's pins, unless it gives its own
+        assert_eq!(Settings::from_query("preset=gradients").pins, s.pins);
+        assert_eq!(Settings::from_query("preset=gradients&depth=24").config.depth, 24);
+        let own = Settings::from_query("preset=gradients&pin=depth:3@5");
+        assert_eq!(own.pins.len(), 1);
+        assert_eq!(own.pins[0].config.depth, 3);
+        // and the page's own link reads back as it was
+        assert_eq!(Settings::from_query(&s.query()), Settings { notices: Vec::new(), ..s.clone() });
+    }
 
     #[test]
     fn every_change_names_what_it_changed() {

@@ -6,7 +6,9 @@
 
 use super::choice::{Choice, Options, Words, ON_OFF};
 use super::presets::{find_preset, PRESET, PRESETS};
-use super::settings::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, SublayerKind, TaskKind};
+use super::settings::{
+    Config, ConfigError, LayerView, NormKind, NormPlacement, OptimizerKind, SublayerKind, TaskKind,
+};
 
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
@@ -257,6 +259,16 @@ pub const PARAMS: &[ParamSpec] = &[
             "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)",
         get: |c| Value::Int(c.attention_layer as i64),
         set: |c, v| c.attention_layer = int(v) as usize,
+    },
+    ParamSpec {
+        name: "layer_view",
+        flag: "layer-view",
+        label: "Per layer",
+        kind: Kind::Choice(&LayerView::OPTIONS),
+        help: "what the per-layer panel draws: the stream's gradient and std at every depth, or each \
+               sublayer's weight gradient ‖∂L/∂W‖ (Xiong et al. 2020), attention and FFN apart",
+        get: |c| Value::Choice(LayerView::OPTIONS.index(c.layer_view)),
+        set: |c, v| c.layer_view = LayerView::OPTIONS.variant(choice(v)),
     },
     ParamSpec {
         name: "seeds",

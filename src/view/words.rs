@@ -235,9 +235,17 @@ pub fn differences(config: &Config, from: &Config) -> Vec<String> {
 
 /// What a pin is against the live run: "Residual OFF · step 500".
 pub fn pin_description(pin: &Config, live: &Config) -> String {
+    format!("{} · step {}", pin_changes(pin, live), pin.steps)
+}
+
+/// What a pin changes from the live run: "LayerNorm ON (pre), depth 12", or "same settings".
+pub fn pin_changes(pin: &Config, live: &Config) -> String {
     let changed = differences(pin, live);
-    let what = if changed.is_empty() { "same settings".to_string() } else { changed.join(", ") };
-    format!("{what} · step {}", pin.steps)
+    if changed.is_empty() {
+        "same settings".to_string()
+    } else {
+        changed.join(", ")
+    }
 }
 
 /// A pin's label: "pinned: Residual OFF · step 500".

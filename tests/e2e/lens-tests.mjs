@@ -5,10 +5,16 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error,
 // uncaught exception, failed request or visible error box.
 
-import { canvasHash } from './lib.mjs';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { canvasHash, ROOT } from './lib.mjs';
 import { assert, test, waitFor } from './harness.mjs';
 
+const ABLATE = join(ROOT, 'target', 'release', 'ablate');
+
 export default function registerLensTests() {
+  const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 120_000, maxBuffer: 64 << 20 })).stdout);
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
   const panel = (page, name) => page.locator(`[data-ap-root] [data-panel="${name}"]`);
   /** A panel's summary and its canvas's accessible name. */
@@ -35,6 +41,47 @@ export default function registerLensTests() {
     await page.goto('about:blank');
     await load('/?depth=6&autoplay=off');
     assert((await page.getByLabel('Depth').count()) === 1, 'one control labelled Depth before training');
+  });
+
+  test('Xiong\'s picture: the gradients preset draws each sublayer\'s weight gradient at initialisation, pinned against pre-norm and depth 12, and the Per layer menu switches views by keyboard without restarting', async ({ page, load, note }) => {
+    await load('/?preset=gradients');
+    note('waiting for the run and its three pins');
+    await waitFor(page, () => window.ablationPlayground.value?.finished && window.ablationPlayground.value.pins?.length === 3 && window.ablationPlayground.value.pins.every((p) => p.done),
+      null, () => 'the run or its pins did not finish', 60_000);
+    const v = await value(page);
+    assert(v.depth === 48 && v.norm === 'post' && v.step === 0, `the preset's run, at initialisation: ${v.depth} ${v.norm} ${v.step}`);
+    const w = v.layers.weight_grad_norm;
+    assert(w.init.length === 48 && w.final.length === 48, `one norm per sublayer: ${w.init.length}`);
+    // the same numbers as the native CLI, bit for bit (at initialisation, before any step)
+    const cli = await ablate(['--preset', 'gradients', '--steps', '0']);
+    assert(w.init.every((x, l) => Object.is(x, cli.layers.weight_grad_norm.init[l])), `page ${w.init.slice(-2)}, CLI ${cli.layers.weight_grad_norm.init.slice(-2)}`);
+    const select = page.locator('[data-ap-root] [data-panel="depth"] select');
+    assert((await select.getAttribute('data-param')) === 'layer_view' && (await select.inputValue()) === 'weights', 'the preset shows the weights\' view');
+    assert((await page.getByRole('combobox', { name: 'Per layer' }).count()) === 1, 'the menu is named "Per layer"');
+    const { summary, label } = await named(page, 'depth');
+    assert(summary === label, 'the canvas is named by its summary');
+    assert(/Weight gradient ‖∂L\/∂W‖ of each of 48 sublayers\. At initialisation the top FFN's [0-9.]+, [0-9.]+× the bottom one's \([0-9.]+\) and the top attention's/.test(summary), `the live run in words: ${summary}`);
+    const pins = summary.split('Pinned runs: ')[1] ?? '';
+    assert((pins.match(/at initialisation: the top FFN's/g) ?? []).length === 3, `each pin in words: ${pins}`);
+    const weights = await canvasHash(page, 'depthplot');
+    // the stream's view, by keyboard: the run is not started again
+    note('switching to the stream by keyboard');
+    await select.focus();
+    await page.keyboard.press('ArrowUp');
+    await waitFor(page, () => /Gradient norm ‖∂L\/∂x‖ at layer 0/.test(document.querySelector('[data-ap-root] [data-el="depth-summary"]').textContent), null,
+      () => 'the summary did not switch to the stream', 10_000);
+    await page.waitForTimeout(400);
+    assert((await canvasHash(page, 'depthplot')) !== weights, 'the chart is drawn anew');
+    const after = await value(page);
+    assert(after.step === 0 && after.finished && after.pins.every((p) => p.done), `the run is as it was: step ${after.step}`);
+    // back to the weights, and one Step: the first update's gradients beside the initialisation's
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await waitFor(page, () => /At step 1, the top FFN's [0-9.e-]+, [0-9.e-]+× the bottom one's/.test(document.querySelector('[data-ap-root] [data-el="depth-summary"]').textContent), null,
+      () => 'the weights\' view did not show step 1', 20_000);
+    const stepped = (await value(page)).layers.weight_grad_norm.final;
+    const one = await ablate(['--preset', 'gradients', '--steps', '1']);
+    assert(stepped.every((x, l) => Object.is(x, one.layers.weight_grad_norm.final[l])), 'after one step, the CLI\'s numbers');
   });
 
   for (const [task, query] of [

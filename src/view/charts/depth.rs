@@ -1,10 +1,12 @@
 //! Panel 3: per depth ℓ, the stream gradient ‖∂L/∂x_ℓ‖ and the activation std, at
-//! initialisation and now, on a log axis.
+//! initialisation and now, on a log axis; or, in the weights' view, each sublayer's weight
+//! gradient ‖∂L/∂W_ℓ‖.
 
 use super::{
-    err, fitted_title, frame, legend_width, log_points, log_range, pinned_colour, place_legend,
-    plot_fractions, raised_top, style_mesh, ChartResult, Corner, Pinned, Theme,
+    err, fitted_title, frame, legend, legend_width, log_points, log_range, log_ticks, pinned_colour,
+    place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Pinned, Theme,
 };
+use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -122,5 +124,100 @@ pub fn draw<DB: DrawingBackend>(
         );
         area.draw(&text).map_err(err)?;
     }
+    area.present().map_err(err)
+}
+
+/// One curve of the weights' view: `‖∂L/∂W_ℓ‖` of sublayers ℓ = 0..L−1, each of a kind (its
+/// marker: `true` for attention, drawn as a circle; an FFN or MLP as a square).
+pub struct WeightCurve<'a> {
+    pub label: String,
+    pub values: &'a [f64],
+    pub attention: &'a [bool],
+}
+
+/// The weights' view: each sublayer's weight-gradient norm, at initialisation and now (none
+/// before the first step), and the pins' at initialisation, on a log axis over the live stack's sublayers (a pin of another
+/// depth stretched to it, so that its top meets the top). Attention and FFN sublayers are
+/// separate lines, as their scales differ.
+pub fn draw_weights<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    init: &WeightCurve,
+    now: Option<&WeightCurve>,
+    pins: &[WeightCurve],
+    notes: &[String],
+    theme: &Theme,
+) -> ChartResult {
+    area.fill(&theme.background).map_err(err)?;
+    let depth = init.values.len().max(2);
+    let span = (depth - 1) as f64;
+    // x of sublayer ℓ of a curve of `n` sublayers, on the live stack's axis
+    let at = |l: usize, n: usize| if n > 1 { l as f64 * span / (n - 1) as f64 } else { 0.0 };
+    let all = [Some(init), now].into_iter().flatten().chain(pins);
+    let (lo, hi) = log_range(all.clone().flat_map(|c| c.values.iter().copied()));
+    let entries: Vec<(RGBColor, String)> = now
+        .map(|now| (theme.now, now.label.clone()))
+        .into_iter()
+        .chain([(theme.init, init.label.clone())])
+        .chain(pins.iter().enumerate().map(|(i, p)| (pinned_colour(theme), format!("{} {}", i + 1, p.label))))
+        .chain([(theme.text, "● attention  ■ FFN".to_string())])
+        .collect();
+    let width = legend_width(&entries);
+    let taken: Vec<(f64, f64)> = all
+        .clone()
+        .flat_map(|c| {
+            let n = c.values.len();
+            let points: Vec<(f64, f64)> =
+                log_points(c.values).map(|(l, v)| (at(l, n) / span.max(1.0), v)).collect();
+            plot_fractions(&points, lo, hi)
+        })
+        .collect();
+    let (corner, free) =
+        place_legend(area, entries.len(), width, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
+    let hi = raised_top(lo, hi, free);
+    let title = fitted_title(area, "per sublayer ℓ: ‖∂L/∂W_ℓ‖", notes, theme);
+    let y = (lo..hi).log_scale().with_key_points(log_ticks(lo, hi));
+    let mut chart = frame(area, title, theme).build_cartesian_2d(-0.5..span + 0.5, y).map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    style_mesh(&mut mesh, theme);
+    mesh.x_labels(depth.min(8) + 1)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| short(*y))
+        .draw()
+        .map_err(err)?;
+    let curves = pins
+        .iter()
+        .map(|p| (p, pinned_colour(theme), theme.px(1.5)))
+        .chain([(init, theme.init, theme.px(1.5))])
+        .chain(now.map(|now| (now, theme.now, theme.px(2.0))));
+    let r = theme.px(2.5) as i32;
+    for (c, colour, stroke) in curves {
+        let n = c.values.len();
+        for attention in [true, false] {
+            let points: Vec<(f64, f64)> = log_points(c.values)
+                .filter(|&(l, _)| c.attention.get(l).copied().unwrap_or(false) == attention)
+                .map(|(l, v)| (at(l, n), v))
+                .collect();
+            chart.draw_series(LineSeries::new(points.clone(), colour.stroke_width(stroke))).map_err(err)?;
+            for p in points {
+                if attention {
+                    chart.plotting_area().draw(&Circle::new(p, r, colour.filled())).map_err(err)?;
+                } else {
+                    let square = EmptyElement::at(p) + Rectangle::new([(-r, -r), (r, r)], colour.filled());
+                    chart.plotting_area().draw(&square).map_err(err)?;
+                }
+            }
+        }
+    }
+    // each pin numbered at its top sublayer, as its legend entry is
+    let quiet = pinned_colour(theme);
+    for (i, p) in pins.iter().enumerate() {
+        if let Some((l, v)) = log_points(p.values).last() {
+            let at = (at(l, p.values.len()) + 0.3, v);
+            let number = Text::new(format!("{}", i + 1), at, theme.font(11.0).color(&quiet));
+            chart.plotting_area().draw(&number).map_err(err)?;
+        }
+    }
+    let plot = chart.plotting_area().get_pixel_range();
+    legend(area, plot, corner, &entries, width, theme)?;
     area.present().map_err(err)
 }

@@ -13,7 +13,8 @@ use plotters::prelude::*;
 
 /// `loss` and `output_change` have one value per layer knocked out so far; `band`, over
 /// several seeds, each layer's lowest and highest loss (a whisker on its bar), or empty.
-/// `what` names the loss ("probe loss", "held-out loss").
+/// `what` names the loss ("probe loss", "held-out loss"). Draws without presenting: the
+/// caller presents the panel once.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     what: &str,
@@ -48,7 +49,7 @@ pub fn draw<DB: DrawingBackend>(
     let change_range = log_range(output_change.iter().copied());
     let title_change = "output change ‖x_L′ − x_L‖ / ‖x_L‖ with layer ℓ knocked out".to_string();
     bars(&bottom, title_change, output_change, change_range, layers, theme.other, theme)?;
-    area.present().map_err(err)
+    Ok(()) // the caller presents the whole panel once (an SVG ends at its first `present`)
 }
 
 /// The loss with `k` layers removed at once, one point per k: `(k, median, lowest, highest)`.
@@ -57,7 +58,7 @@ pub type RemovalPoint = (usize, f64, f64, f64);
 /// Two curves against k, the number of layers removed from a stack of `depth`: the upper k
 /// together (`top`: Gromov et al.) and k chosen at random (`random`, the median of its draws
 /// with their range as a band: Veit et al.), over a line at the intact stack's loss. Both
-/// begin at k = 0, the intact stack.
+/// begin at k = 0, the intact stack. Draws without presenting, as `draw`.
 pub fn draw_removals<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     what: &str,
@@ -116,9 +117,10 @@ pub fn draw_removals<DB: DrawingBackend>(
         (theme.now, "the upper k layers".to_string()),
         (theme.other, "k layers at random (median, range)".to_string()),
     ];
-    let plot = chart.plotting_area().get_pixel_range();
-    legend(area, plot, Corner::TopLeft, &entries, legend_width(&entries), theme)?;
-    area.present().map_err(err)
+    // the plot's pixels within this area (the panel's right half: its ranges are the page's)
+    let ((xs, ys), (ax, ay)) = (chart.plotting_area().get_pixel_range(), area.get_pixel_range());
+    let plot = (xs.start - ax.start..xs.end - ax.start, ys.start - ay.start..ys.end - ay.start);
+    legend(area, plot, Corner::TopLeft, &entries, legend_width(&entries), theme)
 }
 
 /// One panel: a bar per layer from the bottom of the log axis up to its value; a value that

@@ -1,12 +1,15 @@
 //! The per-layer panel: the gradient norm and the stream's std at every depth, at
-//! initialisation and now, with the pins'.
+//! initialisation and now, with the pins'; or, in the weights' view (`layer_view`), each
+//! sublayer's weight gradient `‖∂L/∂W_ℓ‖` at initialisation and now, with the pins' at
+//! initialisation: the measure Xiong et al. (2020) bound and draw layer by layer.
 
-use super::{with_pins, Scene, Surface};
-use crate::config::Config;
+use super::{and_list, with_pins, Scene, Surface};
+use crate::config::{Config, LayerView};
 use crate::training::comparisons::PinState;
 use crate::training::frame::Frame;
-use crate::view::charts::{self, depth::DepthCurves, short, ChartResult, Pinned, Theme};
-use crate::view::words::{pin_description, shown_state, shown_state_sentence};
+use crate::view::charts::depth::{DepthCurves, WeightCurve};
+use crate::view::charts::{self, short, ChartResult, Pinned, Theme};
+use crate::view::words::{pin_changes, pin_description, shown_state, shown_state_sentence};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -45,12 +48,114 @@ pub fn pins_depth_summary(pins: &[PinState], live: &Config) -> String {
     each.collect::<Vec<_>>().join("; ")
 }
 
+/// Which sublayers of `config`'s stack attend.
+fn attending(config: &Config, depth: usize) -> Vec<bool> {
+    (0..depth).map(|l| config.attends_at(l)).collect()
+}
+
+/// The bottom and top sublayer of a kind (`attention`) in `values`, and their weight-gradient
+/// norms: `(bottom, top, ‖∂L/∂W‖ at the bottom, at the top)`.
+fn ends(values: &[f64], attends: &[bool], attention: bool) -> Option<(usize, usize, f64, f64)> {
+    let mut of_kind = (0..values.len()).filter(|&l| attends[l] == attention);
+    let bottom = of_kind.next()?;
+    let top = of_kind.next_back()?; // two at least: a single sublayer has no bottom and top
+    Some((bottom, top, values[bottom], values[top]))
+}
+
+/// "the top FFN's ‖∂L/∂W‖ is 0.31, 0.52× the bottom one's (0.6)", for each kind the stack has
+/// two of.
+fn ends_words(values: &[f64], config: &Config) -> Vec<String> {
+    let attends = attending(config, values.len());
+    [(false, ffn_name(config)), (true, "attention")]
+        .into_iter()
+        .filter_map(|(attention, name)| {
+            let (_, _, bottom, top) = ends(values, &attends, attention)?;
+            Some(format!(
+                "the top {name}'s {}, {}× the bottom one's ({})",
+                short(top),
+                short(top / bottom),
+                short(bottom)
+            ))
+        })
+        .collect()
+}
+
+/// What a stack's non-attention sublayers are called.
+fn ffn_name(config: &Config) -> &'static str {
+    match config.sublayer {
+        crate::config::SublayerKind::Mlp => "relu(xW)",
+        _ => "FFN",
+    }
+}
+
+/// Text alternative for the weights' view.
+pub fn weights_summary(m: &Frame) -> String {
+    let (init, now) = (&m.init.weight_grad_norm, &m.now.weight_grad_norm);
+    let mut out =
+        format!("{}Weight gradient ‖∂L/∂W‖ of each of {} sublayers.", shown_state_sentence(m), init.len());
+    let at_init = ends_words(init, &m.config);
+    if !at_init.is_empty() {
+        out += &format!(" At initialisation {}.", and_list(&at_init));
+    }
+    let at_now = ends_words(now, &m.config);
+    if m.step > 0 && !at_now.is_empty() {
+        out += &format!(" At step {}, {}.", m.step, and_list(&at_now));
+    }
+    out
+}
+
+/// The pins' numbers for the weights' view, at their initialisation.
+pub fn pins_weights_summary(pins: &[PinState], live: &Config) -> String {
+    let each = pins.iter().enumerate().filter_map(|(i, p)| {
+        let f = p.frame.as_ref()?;
+        let words = ends_words(&f.init.weight_grad_norm, &f.config);
+        let what = if words.is_empty() { "no two sublayers of a kind".to_string() } else { and_list(&words) };
+        Some(format!("pin {} ({}) at initialisation: {what}", i + 1, pin_description(&p.pin.config, live)))
+    });
+    each.collect::<Vec<_>>().join("; ")
+}
+
 pub(super) fn summary(scene: &Scene) -> String {
-    with_pins(scene, depth_summary, pins_depth_summary)
+    match scene.frame.map(|f| f.config.layer_view) {
+        Some(LayerView::Weights) => with_pins(scene, weights_summary, pins_weights_summary),
+        _ => with_pins(scene, depth_summary, pins_depth_summary),
+    }
+}
+
+fn draw_weights<DB: Surface>(
+    scene: &Scene,
+    f: &Frame,
+    area: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+) -> ChartResult {
+    let attends = attending(&f.config, f.init.weight_grad_norm.len());
+    let pinned = scene.pinned();
+    let pin_attends: Vec<Vec<bool>> =
+        pinned.iter().map(|(_, pf)| attending(&pf.config, pf.init.weight_grad_norm.len())).collect();
+    let pins: Vec<WeightCurve> = pinned
+        .iter()
+        .zip(&pin_attends)
+        .map(|((_, pf), attention)| WeightCurve {
+            label: format!("{} at init", pin_changes(&pf.config, &f.config)),
+            values: &pf.init.weight_grad_norm,
+            attention,
+        })
+        .collect();
+    let init = WeightCurve { label: "at init".into(), values: &f.init.weight_grad_norm, attention: &attends };
+    let now = WeightCurve {
+        label: format!("step {}", f.step),
+        values: &f.now.weight_grad_norm,
+        attention: &attends,
+    };
+    let now = (f.step > 0).then_some(&now); // before the first step it is the initialisation
+    charts::depth::draw_weights(area, &init, now, &pins, &shown_state(f), theme)
 }
 
 pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
     let Some(f) = scene.frame else { return Ok(()) };
+    if f.config.layer_view == LayerView::Weights {
+        return draw_weights(scene, f, area, theme);
+    }
     let pins: Vec<Pinned> = scene.pinned().into_iter().map(|(p, _)| p).collect();
     let curves = DepthCurves {
         grad_init: &f.init.grad_norm,

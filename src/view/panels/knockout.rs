@@ -170,17 +170,16 @@ pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
     let (top, random) = removal_curves(state, value);
     if !top.is_empty() {
         let (upper, any) = (tolerated(&top, intact), tolerated(&random, intact));
-        let layers = |k: usize| if k == 1 { "1 layer".to_string() } else { format!("{k} layers") };
-        let upper = match upper {
-            0 => "removing even the top layer costs more than 10%".to_string(),
-            k => format!("the upper {} can go together within 10% of its loss", layers(k)),
-        };
         let draws = random.first().map_or(0, |(_, s)| s.runs);
-        let any = match any {
-            0 => format!("any one layer at random costs more than 10% (median of {draws} draws)"),
-            k => format!("{} at random, within 10% (median of {draws} draws)", layers(k)),
+        let upper = match upper {
+            0 => "even the top layer costs over 10%".to_string(),
+            k => format!("the upper {k} cost under 10%"),
         };
-        out += &format!(" At once, {upper}; {any}.");
+        let any = match any {
+            0 => "even one at random costs over 10%".to_string(),
+            k => format!("{k} at random, under 10%"),
+        };
+        out += &format!(" Removed together, {upper}; {any} (median of {draws} draws).");
     }
     out
 }
@@ -311,5 +310,6 @@ pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, th
         &points(top),
         &points(random),
         theme,
-    )
+    )?;
+    area.present().map_err(charts::err)
 }
