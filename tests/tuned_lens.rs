@@ -165,3 +165,44 @@ fn the_regression_has_no_tuned_lens() {
     let e = tuned_readout_losses(&mut trainer).unwrap_err();
     assert!(e.contains("regression"), "{e}");
 }
+
+#[test]
+fn the_pools_job_in_slices_fits_the_same_lens_as_the_cli() {
+    use ablation_playground::training::comparisons::Comparisons;
+    use ablation_playground::training::job::{Job, JobRunner, Report};
+    let config = Config { depth: 3, width: 16, ..task_defaults(TaskKind::Copy) };
+    let (_, mut trainer) = trained(&config, 40);
+    let weights = trainer.weights();
+    let expected = tuned_readout_losses(&mut trainer).unwrap();
+    // the live worker's stack, as the knockout gets it, started as a lens by the comparisons
+    let mut comparisons = Comparisons::default();
+    comparisons.start_tuned_lens(Job::Knockout { config: config.clone(), step: 40, weights });
+    let id = comparisons.wanted()[0];
+    let (_, job) = Job::decode(&comparisons.job(id).unwrap()).unwrap();
+    assert!(matches!(job, Job::TunedLens { step: 40, .. }), "{:?}", job.config());
+    let mut runner = JobRunner::new(job).unwrap();
+    let mut slices = 0;
+    while !runner.advance(7) {
+        slices += 1;
+        let (_, done, report) = Report::decode(&runner.encoded_report(id)).unwrap();
+        let Report::TunedLens(fit) = report else { panic!("a lens's report") };
+        assert!(!done && fit.losses.is_empty() && fit.fit_steps <= FIT_STEPS);
+    }
+    assert!(slices >= FIT_STEPS / 7, "{slices} slices of 7 updates");
+    assert!(comparisons.report(&runner.encoded_report(id)).unwrap());
+    let lens = comparisons.state().tuned_lens.unwrap();
+    assert!(lens.done && lens.failed.is_none() && lens.fit_steps == FIT_STEPS && lens.step == 40);
+    let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&lens.losses), bits(&expected));
+    // a restarted live run forgets it
+    comparisons.clear_knockout();
+    assert!(comparisons.state().tuned_lens.is_none() && comparisons.wanted().is_empty());
+    // the regression's stack is refused by the job, in words
+    let (_, teacher) = trained(&Config { depth: 2, ..Config::default() }, 2);
+    let job = Job::TunedLens {
+        config: Config { depth: 2, ..Config::default() },
+        step: 2,
+        weights: teacher.weights(),
+    };
+    assert!(JobRunner::new(job).err().unwrap().contains("regression"));
+}

@@ -140,6 +140,10 @@ class AblationPlayground extends HTMLElement {
   unpin(index) {
     return this.#command('unpin', index);
   }
+  /** Fits a tuned lens to the trained stack (a sequence task's), drawn beside the logit lens. */
+  tunedLens() {
+    return this.#command('tunedLens');
+  }
   static {
     for (const { method } of COMPARISONS) {
       Object.defineProperty(this.prototype, method, {

@@ -8,7 +8,7 @@ import { CONTROLS, PANELS, isOff } from './template.js';
 
 /** The commands a host can give (element methods, the iframe's messages): each a controller
  *  method that returns a promise; `unpin` takes the pin's index. */
-export const COMMANDS = Object.freeze(['play', 'pause', 'step', 'reset', 'pin', 'unpin', ...COMPARISONS.map((c) => c.method)]);
+export const COMMANDS = Object.freeze(['play', 'pause', 'step', 'reset', 'pin', 'unpin', 'tunedLens', ...COMPARISONS.map((c) => c.method)]);
 
 const DEFAULTS = Object.fromEntries([...PARAMS.map((p) => [p.name, p.default]), [PIN, '']]);
 
@@ -106,6 +106,12 @@ export function createController(w, widget) {
     }),
     reset: whenCreated(() => {
       restart();
+      return drawn();
+    }),
+    /** Fits a tuned lens to the live run's stack as trained so far (a sequence task's), drawn in
+     *  the readout panel beside the logit lens: the live worker sends the stack to the pool. */
+    tunedLens: whenCreated(() => {
+      want({ lenses: w.live.lenses + 1 });
       return drawn();
     }),
     /** The histogram's axis: fitted to the activations now, or back to −4…4. */

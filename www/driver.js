@@ -12,7 +12,8 @@ import { startWorker } from './workers.js';
 const BUSY_MS = 250;
 
 /**
- * `onFrame(bytes)` gets every frame, `onKnockout(bytes, generation)` the stack for a knockout
+ * `onFrame(bytes)` gets every frame, `onKnockout(bytes, generation, purpose)` the stack for a knockout
+ * (`purpose` 'knockout') or a tuned lens ('lens')
  * job, `onTextFailed(message, generation)` that a state asking for the text task could not
  * have its text; `onNotice(text)` says when training falls back to the page's thread; `onError(text)`
  * reports a broken engine. Returns the driver: { want(state), replace(), stop(), mode,
@@ -49,7 +50,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
       driver.engineMemory = m.memory;
       driver.timings = m.timings;
       onFrame(m.bytes);
-    } else if (m.kind === KIND.knockout) onKnockout(m.bytes, m.generation);
+    } else if (m.kind === KIND.knockout) onKnockout(m.bytes, m.generation, m.purpose);
     else if (m.kind === KIND.textFailed) onTextFailed(m.message, m.generation);
   }
 
@@ -62,7 +63,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     onNotice(`Training runs on the page's thread (slower; the page may stutter at large settings): ${reason}`);
     const post = {
       frame: (bytes, timings) => received({ kind: KIND.frame, bytes, memory: bindings.memoryBytes(), timings: { ...timings } }),
-      knockout: (bytes, generation) => received({ kind: KIND.knockout, bytes, generation }),
+      knockout: (bytes, generation, purpose) => received({ kind: KIND.knockout, bytes, generation, purpose }),
       textFailed: (message, generation) => received({ kind: KIND.textFailed, message, generation }),
     };
     const ensureText = textLoader(bindings, assets.text);

@@ -84,8 +84,8 @@ export function textLoader(bindings, url) {
 }
 
 /**
- * `post.frame(bytes, timings)` gets every frame; `post.knockout(bytes, generation)` the stack
- * for a knockout job.
+ * `post.frame(bytes, timings)` gets every frame; `post.knockout(bytes, generation, purpose)` the
+ * stack as trained so far, for a knockout job or a tuned lens (`purpose`: 'knockout' or 'lens').
  */
 export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onError = () => {}, ensureText = null } = {}) {
   const loop = {
@@ -169,7 +169,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     loop.stepsOwed += Math.max(0, state.steps - seen.steps);
     if (state.extensions !== seen.extensions) session.continueRun();
     if (state.axisRequests !== seen.axisRequests) session[state.fit ? 'rescale' : 'resetScale']();
-    if (state.knockouts !== seen.knockouts) post.knockout(session.knockoutJob(), state.generation);
+    if (state.knockouts !== seen.knockouts) post.knockout(session.knockoutJob(), state.generation, 'knockout');
+    if (state.lenses !== seen.lenses) post.knockout(session.knockoutJob(), state.generation, 'lens');
     loop.seen = state;
     loop.playing = state.playing;
     loop.frameDue = true;

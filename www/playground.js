@@ -104,6 +104,8 @@ export function mount(root, bindings, options = {}) {
           ? !w.shown.panels.has(name) || (TASK_PANELS.includes(name) && !w.sequenceTask)
           : (COMPARISON_PANELS.includes(name) && !w.started[name]) || (TASK_PANELS.includes(name) && !w.sequenceTask);
     }
+    // the tuned lens matches the model's next-token distribution: a sequence task's alone
+    el('lens-buttons').hidden = !w.sequenceTask;
   }
   present();
 
@@ -166,9 +168,15 @@ export function mount(root, bindings, options = {}) {
         w.incoming = bytes;
         wake();
       },
-      onKnockout(bytes, generation) {
+      onKnockout(bytes, generation, purpose) {
         if (generation < w.runGeneration) return; // the run it measured was restarted
-        w.view.startKnockout(bytes);
+        try {
+          if (purpose === 'lens') w.view.startTunedLens(bytes);
+          else w.view.startKnockout(bytes);
+        } catch (e) {
+          notice([`${e.message ?? e}`]);
+          return;
+        }
         w.pool.sync(w.view);
         changed();
       },
@@ -425,6 +433,7 @@ export function mount(root, bindings, options = {}) {
 function wireButtons(w, controller) {
   const { el } = w;
   el('pin').addEventListener('click', () => controller.pin());
+  el('fit-lens').addEventListener('click', () => controller.tunedLens());
   for (const name of COMPARISON_PANELS) {
     el(`run-${name}`).addEventListener('click', () => controller[STARTS[name]]());
     el(`again-${name}`).addEventListener('click', () => controller[STARTS[name]]());

@@ -17,7 +17,8 @@
 // A worker → the page:
 //   ready | boot-failed { message } | error { message }
 //   frame     { bytes, memory, timings }   the live run now (the frame names its generation)
-//   knockout  { bytes, generation }        the live run's stack, for a knockout job
+//   knockout  { bytes, generation, purpose } the live run's stack, for a knockout job (purpose
+//                                          "knockout") or a tuned lens ("lens")
 //   text-failed { message, generation }    the text task's text could not be loaded for that
 //                                          state, which the worker did not apply
 //   report    { bytes, done, worker }       what a job has given so far (`View.report`)
@@ -60,6 +61,8 @@ export function initialState(config) {
     fit: false,
     /** Knock out layers: the worker sends its stack's weights for a job of the pool. */
     knockouts: 0,
+    /** Fit a tuned lens: the same, for the lens's job. */
+    lenses: 0,
   };
 }
 

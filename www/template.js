@@ -87,6 +87,7 @@ export const TEMPLATE = `
     <figure class="ap-panel" data-panel="readout" part="panel readout">
       <canvas data-el="readout" role="img" aria-label="What each layer would predict"></canvas>
       <figcaption data-el="readout-summary"></figcaption>
+      <div class="ap-panel-buttons" data-el="lens-buttons"><button type="button" data-el="fit-lens">Fit a tuned lens</button></div>
     </figure>
     <figure class="ap-panel ap-wide ap-attention" data-panel="attention" part="panel attention">
       <canvas data-el="attention" role="img" aria-label="Where each attention head looks"></canvas>

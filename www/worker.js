@@ -33,7 +33,7 @@ self.onmessage = async (e) => {
       const post = {
         frame: (bytes, timings) =>
           self.postMessage({ kind: KIND.frame, bytes, memory: bindings.memoryBytes(), timings }, [bytes.buffer]),
-        knockout: (bytes, generation) => self.postMessage({ kind: KIND.knockout, bytes, generation }, [bytes.buffer]),
+        knockout: (bytes, generation, purpose) => self.postMessage({ kind: KIND.knockout, bytes, generation, purpose }, [bytes.buffer]),
         textFailed: (message, generation) => self.postMessage({ kind: KIND.textFailed, message, generation }),
       };
       handle = loop.createEngine(bindings, post, { onError, ensureText });

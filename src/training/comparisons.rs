@@ -8,7 +8,7 @@ use crate::config::{Config, Pin, TaskKind};
 use crate::training::compare::four_combinations;
 use crate::training::depth_width::{shapes, Clock, ShapeOutcome};
 use crate::training::frame::Frame;
-use crate::training::job::{run_job, Job, JobRunner, Report};
+use crate::training::job::{run_job, Job, JobRunner, LensFit, Report};
 use crate::training::knockout::Knockout;
 use crate::training::outcome::Outcome;
 use crate::training::spread::{arm_runs, run_order, seeds, Arm};
@@ -155,6 +155,8 @@ pub struct Comparisons {
     /// The step the knockout measures, and its runs: one per seed, the first the live run's
     /// own stack.
     knockout: Option<(usize, Group)>,
+    /// A tuned lens fitted to the live run's stack (one job, of that stack alone).
+    tuned_lens: Option<(usize, Slot)>,
     /// Depth or width: one arm per shape, deepest first.
     depth_width: Option<Group>,
 }
@@ -223,12 +225,25 @@ pub struct KnockoutState {
     pub runs_total: usize,
 }
 
+/// The tuned lens of the live run's stack at `step`: its updates so far, and once fitted the
+/// held-out loss read through each layer (ℓ = 0..=L; empty before).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TunedLensState {
+    pub step: usize,
+    pub done: bool,
+    pub fit_steps: usize,
+    pub losses: Vec<f64>,
+    /// Why its job failed, if it did.
+    pub failed: Option<String>,
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ComparisonsState {
     pub pins: Vec<PinState>,
     pub compare: Option<CompareState>,
     pub sweep: Option<SweepState>,
     pub knockout: Option<KnockoutState>,
+    pub tuned_lens: Option<TunedLensState>,
     pub depth_width: Option<DepthWidthState>,
     /// Every job that failed, as "what: why" (`Comparisons::failures`).
     pub failures: Vec<String>,
@@ -325,18 +340,28 @@ impl Comparisons {
         self.knockout = Some((step, group));
     }
 
-    /// Forgets the knockout: the live run it measured has been restarted.
+    /// Starts fitting a tuned lens to the live run's stack, from the same job a knockout starts
+    /// from (`Job::Knockout` with the stack's weights), replacing any other.
+    pub fn start_tuned_lens(&mut self, job: Job) {
+        let Job::Knockout { step, config, weights } = job else { return };
+        let slot = self.slot(Job::TunedLens { config, step, weights });
+        self.tuned_lens = Some((step, slot));
+    }
+
+    /// Forgets the knockout and the tuned lens: the live run they measured has been restarted.
     pub fn clear_knockout(&mut self) {
         self.knockout = None;
+        self.tuned_lens = None;
     }
 
     fn slots(&self) -> impl Iterator<Item = &Slot> {
         // the knockout is quick measurements; the sweep's many runs come last
         let knockout = self.knockout.iter().flat_map(|(_, g)| &g.slots);
+        let lens = self.tuned_lens.iter().map(|(_, s)| s);
         let pins = self.pins.iter().flat_map(|(_, slots)| slots);
         let groups =
             [&self.compare, &self.depth_width, &self.sweep].into_iter().flatten().flat_map(|g| &g.slots);
-        knockout.chain(pins).chain(groups)
+        knockout.chain(lens).chain(pins).chain(groups)
     }
 
     fn slot_mut(&mut self, id: u32) -> Option<&mut Slot> {
@@ -345,7 +370,8 @@ impl Comparisons {
             .flatten()
             .chain(self.knockout.iter_mut().map(|(_, g)| g))
             .flat_map(|g| &mut g.slots);
-        self.pins.iter_mut().flat_map(|(_, slots)| slots).chain(groups).find(|s| s.id == id)
+        let lens = self.tuned_lens.iter_mut().map(|(_, s)| s);
+        self.pins.iter_mut().flat_map(|(_, slots)| slots).chain(groups).chain(lens).find(|s| s.id == id)
     }
 
     /// The jobs still wanted, in the order they should run.
@@ -399,13 +425,15 @@ impl Comparisons {
                 | (Job::Pin(_), Report::Pin(_))
                 | (Job::Knockout { .. }, Report::Knockout(_))
                 | (Job::Shape { .. }, Report::Shape(_))
+                | (Job::TunedLens { .. }, Report::TunedLens(_))
         );
         if !fits {
             return Err("a report of another kind than its job".into());
         }
         slot.report = Some(report);
         slot.done = done;
-        if let (true, Job::Knockout { weights, .. }) = (done, &mut slot.job) {
+        if let (true, Job::Knockout { weights, .. } | Job::TunedLens { weights, .. }) = (done, &mut slot.job)
+        {
             *weights = Vec::new(); // the result is all that is kept
         }
         Ok(true)
@@ -502,7 +530,29 @@ impl Comparisons {
                 runs_total,
             }
         });
-        ComparisonsState { pins, compare, sweep, knockout, depth_width, failures: self.failures() }
+        let tuned_lens = self.tuned_lens.as_ref().map(|(step, s)| {
+            let fit = match &s.report {
+                Some(Report::TunedLens(fit)) => fit.clone(),
+                _ => LensFit { fit_steps: 0, losses: Vec::new() },
+            };
+            let done = s.done;
+            TunedLensState {
+                step: *step,
+                done,
+                fit_steps: fit.fit_steps,
+                losses: fit.losses,
+                failed: s.failed.clone(),
+            }
+        });
+        ComparisonsState {
+            pins,
+            compare,
+            sweep,
+            knockout,
+            tuned_lens,
+            depth_width,
+            failures: self.failures(),
+        }
     }
 }
 

@@ -13,6 +13,7 @@ use crate::training::report::{RunInProgress, TaskEnd};
 use crate::training::session::Session;
 use crate::training::train::Eval;
 use crate::training::train::Trainer;
+use crate::training::tuned_lens::{TunedLens, FIT_STEPS};
 use crate::wire::{Reader, Writer};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -28,6 +29,8 @@ pub enum Job {
     Knockout { config: Config, step: usize, weights: Vec<f32> },
     /// One shape of "depth or width": `config` trained for `steps` updates, timed.
     Shape { config: Config, steps: usize },
+    /// A tuned lens fitted to the live run's stack at `step` (`weights` as a knockout's).
+    TunedLens { config: Config, step: usize, weights: Vec<f32> },
 }
 
 /// The kinds of job, as their bytes name them (one number per kind, read and written here).
@@ -38,6 +41,7 @@ enum Kind {
     Pin = 1,
     Knockout = 2,
     Shape = 3,
+    TunedLens = 4,
 }
 
 impl Kind {
@@ -47,6 +51,7 @@ impl Kind {
             1 => Kind::Pin,
             2 => Kind::Knockout,
             3 => Kind::Shape,
+            4 => Kind::TunedLens,
             _ => return Err("an unknown kind of job".into()),
         })
     }
@@ -59,13 +64,25 @@ pub enum Report {
     Pin(Box<Frame>),
     Knockout(Knockout),
     Shape(ShapeOutcome),
+    TunedLens(LensFit),
+}
+
+/// A tuned lens so far: its updates, and once fitted the held-out loss read through each
+/// layer's translator, ℓ = 0..=L (empty until then).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LensFit {
+    pub fit_steps: usize,
+    pub losses: Vec<f64>,
 }
 
 impl Job {
     /// The configuration the job trains or measures.
     pub fn config(&self) -> &Config {
         match self {
-            Job::Run { config, .. } | Job::Knockout { config, .. } | Job::Shape { config, .. } => config,
+            Job::Run { config, .. }
+            | Job::Knockout { config, .. }
+            | Job::Shape { config, .. }
+            | Job::TunedLens { config, .. } => config,
             Job::Pin(pin) => &pin.config,
         }
     }
@@ -80,6 +97,7 @@ impl Job {
             Job::Pin(pin) => format!("the pinned run at {switches}, step {}", pin.config.steps),
             Job::Knockout { step, .. } => format!("the knockout at step {step}"),
             Job::Shape { config, .. } => format!("the shape {} × {}", config.depth, config.width),
+            Job::TunedLens { step, .. } => format!("the tuned lens at step {step}"),
         }
     }
 
@@ -98,6 +116,8 @@ enum Progress {
     /// A knockout's stack in training, to its step.
     Training(Box<Session>),
     Shape(Box<ShapeRun>),
+    /// A tuned lens being fitted to its stack; its losses once measured.
+    Lens(Box<Trainer<f32>>, Box<TunedLens<f32>>, Vec<f64>),
 }
 
 /// A job under way.
@@ -135,6 +155,12 @@ impl JobRunner {
                 Progress::Knockout(trainer, knocking)
             }
             Job::Shape { config, steps } => Progress::Shape(Box::new(ShapeRun::new(&config, steps, clock))),
+            Job::TunedLens { config, weights, .. } => {
+                let mut trainer = Box::new(Trainer::<f32>::new(&config));
+                trainer.load_weights(&weights)?;
+                let lens = Box::new(TunedLens::new(&config, &trainer.stack)?);
+                Progress::Lens(trainer, lens, Vec::new())
+            }
         };
         Ok(JobRunner { progress })
     }
@@ -175,6 +201,19 @@ impl JobRunner {
             Progress::Shape(run) => {
                 run.advance(max_steps);
             }
+            Progress::Lens(trainer, lens, losses) => {
+                // a slice of updates; once fitted, the held-out measurement (about as many
+                // forward passes as the held-out set has batches)
+                for _ in 0..max_steps.min(FIT_STEPS) {
+                    if lens.is_fitted() {
+                        break;
+                    }
+                    lens.fit_step(&mut trainer.stack);
+                }
+                if lens.is_fitted() && losses.is_empty() {
+                    *losses = lens.held_out_losses(trainer);
+                }
+            }
         }
         self.is_done()
     }
@@ -192,6 +231,7 @@ impl JobRunner {
             Progress::Knockout(_, knocking) => knocking.is_done(),
             Progress::Training(_) => false,
             Progress::Shape(run) => run.is_done(),
+            Progress::Lens(_, _, losses) => !losses.is_empty(),
         }
     }
 
@@ -209,6 +249,9 @@ impl JobRunner {
             Progress::Knockout(_, knocking) => Report::Knockout(knocking.result().clone()),
             Progress::Training(_) => Report::Knockout(Knockout::empty()),
             Progress::Shape(run) => Report::Shape(run.outcome()),
+            Progress::Lens(_, lens, losses) => {
+                Report::TunedLens(LensFit { fit_steps: lens.step, losses: losses.clone() })
+            }
         }
     }
 
@@ -227,7 +270,7 @@ pub fn run_job(job: Job) -> Result<Report, String> {
 }
 
 const JOB_MAGIC: u32 = 0x314A_5041; // "APJ1"
-const REPORT_MAGIC: u32 = 0x3552_5041; // "APR5": knockouts carry the held-out set, the top k and k at random
+const REPORT_MAGIC: u32 = 0x3652_5041; // "APR6": tuned lenses
 
 pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     o.config.write(w);
@@ -339,7 +382,7 @@ impl Job {
                 w.u32(u32::from(*keep_loss));
             }
             Job::Pin(pin) => write_pins(&mut w, std::slice::from_ref(pin)),
-            Job::Knockout { config, step, weights } => {
+            Job::Knockout { config, step, weights } | Job::TunedLens { config, step, weights } => {
                 config.write(&mut w);
                 w.u64(*step as u64);
                 w.f32s(weights);
@@ -361,7 +404,7 @@ impl Job {
         match kind {
             Kind::Pin => Ok(read_pin(&mut r)?.config),
             // every other kind begins with its configuration (a knockout's weights follow)
-            Kind::Run | Kind::Knockout | Kind::Shape => Config::read(&mut r),
+            Kind::Run | Kind::Knockout | Kind::Shape | Kind::TunedLens => Config::read(&mut r),
         }
     }
 
@@ -371,6 +414,7 @@ impl Job {
             Job::Pin(_) => Kind::Pin,
             Job::Knockout { .. } => Kind::Knockout,
             Job::Shape { .. } => Kind::Shape,
+            Job::TunedLens { .. } => Kind::TunedLens,
         }
     }
 
@@ -386,6 +430,9 @@ impl Job {
                 Job::Knockout { config: Config::read(&mut r)?, step: r.usize()?, weights: r.f32s()? }
             }
             Kind::Shape => Job::Shape { config: Config::read(&mut r)?, steps: r.usize()? },
+            Kind::TunedLens => {
+                Job::TunedLens { config: Config::read(&mut r)?, step: r.usize()?, weights: r.f32s()? }
+            }
         };
         r.done()?;
         Ok((id, job))
@@ -424,6 +471,11 @@ impl Report {
                 w.u32(Kind::Knockout as u32);
                 write_knockout(&mut w, k);
             }
+            Report::TunedLens(fit) => {
+                w.u32(Kind::TunedLens as u32);
+                w.u64(fit.fit_steps as u64);
+                w.f64s(&fit.losses);
+            }
             Report::Shape(s) => {
                 w.u32(Kind::Shape as u32);
                 s.config.write(&mut w);
@@ -456,6 +508,7 @@ impl Report {
             Kind::Run => Report::Run(read_outcome(&mut r)?),
             Kind::Pin => Report::Pin(Box::new(Frame::decode(r.bytes()?)?)),
             Kind::Knockout => Report::Knockout(read_knockout(&mut r)?),
+            Kind::TunedLens => Report::TunedLens(LensFit { fit_steps: r.usize()?, losses: r.f64s()? }),
             Kind::Shape => {
                 let (config, params, loss) = (Config::read(&mut r)?, r.usize()?, r.f64s()?);
                 let n = r.len(24)?;

@@ -418,11 +418,21 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
             ("runs_total", Json::Int(d.runs_total as i128)),
         ])
     });
+    let tuned_lens = state.tuned_lens.as_ref().map_or(Json::Null, |l| {
+        Json::Obj(vec![
+            ("step", Json::Int(l.step as i128)),
+            ("done", Json::Bool(l.done)),
+            ("fit_steps", Json::Int(l.fit_steps as i128)),
+            ("readout_loss", if l.done && l.failed.is_none() { Json::nums(&l.losses) } else { Json::Null }),
+            ("failed", l.failed.as_ref().map_or(Json::Null, |why| Json::Str(why.clone()))),
+        ])
+    });
     Json::Obj(vec![
         ("pins", Json::Arr(pins.collect())),
         ("compare", compare),
         ("sweep", sweep),
         ("knockout", knockout),
+        ("tuned_lens", tuned_lens),
         ("depth_width", depth_width),
         ("failures", Json::Arr(state.failures.iter().map(|f| Json::Str(f.clone())).collect())),
     ])

@@ -139,7 +139,23 @@ impl View {
         Ok(())
     }
 
-    /// Forgets the knockout of a live run that has been restarted.
+    /// Starts fitting a tuned lens to the live run's stack, from its worker's
+    /// `Session.knockoutJob()` (the same stack a knockout measures). A regression's stack has
+    /// no next-token distribution to match: an error, in words.
+    #[wasm_bindgen(js_name = startTunedLens)]
+    pub fn start_tuned_lens(&mut self, bytes: &[u8]) -> Result<(), JsError> {
+        let (_, job) = Job::decode(bytes).map_err(js_error)?;
+        if job.config().task == crate::config::TaskKind::Teacher {
+            return Err(JsError::new(
+                "the tuned lens reads a sequence task's next-token predictions; the regression has none",
+            ));
+        }
+        self.comparisons.start_tuned_lens(job);
+        self.comparisons_changed();
+        Ok(())
+    }
+
+    /// Forgets the knockout and the tuned lens of a live run that has been restarted.
     #[wasm_bindgen(js_name = clearKnockout)]
     pub fn clear_knockout(&mut self) {
         self.comparisons.clear_knockout();

@@ -84,6 +84,39 @@ export default function registerLensTests() {
     assert(stepped.every((x, l) => Object.is(x, one.layers.weight_grad_norm.final[l])), 'after one step, the CLI\'s numbers');
   });
 
+  test('Fit a tuned lens: a job of the pool on the trained stack, drawn beside the logit lens, named, and the same as ablate --tuned-lens', async ({ page, load, note }) => {
+    await load('/?preset=text&depth=4&steps=300');
+    await waitFor(page, () => window.ablationPlayground.value?.finished, null, 'the run did not finish its 300 steps', 60_000);
+    const button = page.getByRole('button', { name: 'Fit a tuned lens' });
+    assert(await button.isVisible(), 'the button is shown on a sequence task');
+    const before = await canvasHash(page, 'readout');
+    // by keyboard, as a reader without a mouse would
+    await button.focus();
+    await page.keyboard.press('Enter');
+    note('waiting for the lens to be fitted');
+    await waitFor(page, () => window.ablationPlayground.value.tuned_lens?.done, null,
+      () => 'the tuned lens was not fitted', 60_000);
+    const v = await value(page);
+    const lens = v.tuned_lens;
+    assert(lens.step === 300 && lens.fit_steps === 250 && lens.failed === null, `the lens of the stack at step 300: ${JSON.stringify(lens)}`);
+    const cli = await ablate(['--preset', 'text', '--depth', '4', '--steps', '300', '--tuned-lens']);
+    const expected = cli.layers.tuned_readout_loss;
+    assert(lens.readout_loss.length === 5 && lens.readout_loss.every((x, l) => Object.is(x, expected[l])), `page ${lens.readout_loss}, CLI ${expected}`);
+    // at the top the lens is the identity: the model's own held-out loss
+    assert(Object.is(lens.readout_loss[4], v.val_loss), `the top reads the model's loss: ${lens.readout_loss[4]} vs ${v.val_loss}`);
+    await page.waitForTimeout(400);
+    assert((await canvasHash(page, 'readout')) !== before, 'the tuned lens is drawn');
+    const { summary, label } = await named(page, 'readout');
+    assert(summary === label && /A tuned lens fitted to the stack at step 300 \(a map of its own for each layer, Belrose et al\. 2023\) reads x_2 at [0-9.]+ against the logit lens's [0-9.]+/.test(summary), `the lens in words: ${summary}`);
+    // a changed setting restarts the run, and the lens of the old stack goes
+    await page.getByLabel('Depth').fill('3');
+    await waitFor(page, () => window.ablationPlayground.value.tuned_lens === null, null, () => 'the old stack\'s lens stayed', 10_000);
+    // the regression has no next-token distribution: no button
+    await page.goto('about:blank');
+    await load('/?depth=4&steps=10');
+    assert(!(await button.isVisible()), 'no tuned lens on the regression');
+  });
+
   for (const [task, query] of [
     ['copy', '/?preset=copy'],
     ['text', '/?preset=text&depth=4'],

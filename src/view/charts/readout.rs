@@ -1,5 +1,6 @@
 //! What each layer would predict: above, per depth ℓ = 0..=L, the loss the model's own readout
-//! gets reading `x_ℓ` (the logit lens), at initialisation and now, with the task's floors;
+//! gets reading `x_ℓ` (the logit lens), at initialisation and now, and the tuned lens if one
+//! was fitted, with the task's floors;
 //! below, per layer, how much it changes the stream, `‖x_{ℓ+1} − x_ℓ‖ / ‖x_ℓ‖`. Log axes.
 
 use super::{
@@ -19,6 +20,8 @@ pub struct ReadoutCurves<'a> {
     pub ratio_now: &'a [f64],
     pub floors: &'a [(String, f64)],
     pub pins: &'a [(String, &'a [f64])],
+    /// The tuned lens's readout at each depth (L + 1 values), if one was fitted; else empty.
+    pub tuned: &'a [f64],
 }
 
 pub fn draw<DB: DrawingBackend>(
@@ -34,7 +37,7 @@ pub fn draw<DB: DrawingBackend>(
     // the loss each depth would give
     let floors = c.floors.iter().map(|(_, v)| *v);
     let pinned = c.pins.iter().flat_map(|(_, r)| r.iter().copied());
-    let all = c.readout_init.iter().chain(c.readout_now).copied().chain(floors).chain(pinned);
+    let all = c.readout_init.iter().chain(c.readout_now).chain(c.tuned).copied().chain(floors).chain(pinned);
     let (lo, hi) = log_range(all);
     // no legend box: the curves fill the plot's corners; the title names them and the floors
     // are labelled on their lines, as in the loss panel
@@ -74,6 +77,22 @@ pub fn draw<DB: DrawingBackend>(
     chart
         .draw_series(log_points(c.readout_now).map(|p| Circle::new(p, theme.px(2.0), theme.now.filled())))
         .map_err(err)?;
+    // the tuned lens: each depth read through a map of its own, squares, named at its start
+    if !c.tuned.is_empty() {
+        let tuned_style = theme.init.stroke_width(theme.px(2.0));
+        chart.draw_series(LineSeries::new(log_points(c.tuned), tuned_style)).map_err(err)?;
+        let r = theme.px(2.5) as i32;
+        let squares = log_points(c.tuned)
+            .map(|p| EmptyElement::at(p) + Rectangle::new([(-r, -r), (r, r)], theme.init.filled()));
+        chart.draw_series(squares).map_err(err)?;
+        // named above its middle point (the floors are named at the left edge)
+        let points: Vec<(usize, f64)> = log_points(c.tuned).collect();
+        if let Some(&middle) = points.get(points.len() / 2) {
+            let above = Pos::new(HPos::Center, VPos::Bottom);
+            let label = Text::new("tuned lens", middle, theme.font(10.0).color(&theme.init).pos(above));
+            chart.plotting_area().draw(&label).map_err(err)?;
+        }
+    }
 
     // how much each layer changes the stream
     let layers = c.ratio_now.len().max(c.ratio_init.len()).max(1);

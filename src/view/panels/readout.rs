@@ -2,10 +2,12 @@
 //! much each layer changes the stream.
 
 use super::{percent, Scene, Surface};
+use crate::training::comparisons::TunedLensState;
 use crate::training::frame::Frame;
 use crate::training::report::Snapshot;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
+use crate::training::tuned_lens::FIT_STEPS;
 use crate::view::charts::readout::ReadoutCurves;
 use crate::view::charts::{self, short, ChartResult, Theme};
 use crate::view::words::shown_state;
@@ -41,6 +43,7 @@ pub fn readout_curves<'a>(
     now: &'a Snapshot,
     floors: &'a [(String, f64)],
     pins: &'a [(String, &'a [f64])],
+    tuned: &'a [f64],
 ) -> ReadoutCurves<'a> {
     ReadoutCurves {
         readout_init: &init.readout_loss,
@@ -49,7 +52,55 @@ pub fn readout_curves<'a>(
         ratio_now: &now.update_ratio,
         floors,
         pins,
+        tuned,
     }
+}
+
+/// Where a readout curve `r` (ℓ = 0..=L) first gets `MOST_OF_THE_WAY` from `start` to its
+/// last value, if it gets below `start` at all.
+fn most_of_the_way(r: &[f64], start: f64) -> Option<usize> {
+    let last = *r.last()?;
+    (last < start).then_some(())?; // NaN, or never below the start: no way made
+    (0..r.len()).find(|&l| start - r[l] >= MOST_OF_THE_WAY * (start - last))
+}
+
+/// The tuned lens in words: under way, failed, or what it reads against the logit lens.
+pub fn tuned_lens_sentence(lens: &TunedLensState, m: &Frame) -> String {
+    if let Some(why) = &lens.failed {
+        return format!(" The tuned lens could not be fitted: {why}.");
+    }
+    if !lens.done {
+        return format!(
+            " Fitting a tuned lens to the stack at step {}: {} of {FIT_STEPS} updates.",
+            lens.step, lens.fit_steps
+        );
+    }
+    let t = &lens.losses;
+    let depth = t.len().saturating_sub(1);
+    let start = match m.floors {
+        Some(TaskFloors::Text(f)) => f.unigram,
+        Some(TaskFloors::Chance { chance }) => chance,
+        None => t.first().copied().unwrap_or(f64::NAN),
+    };
+    let mid = depth / 2;
+    let mut out = format!(
+        " A tuned lens fitted to the stack at step {} (a map of its own for each layer, Belrose et al. 2023) reads x_{mid} at {}",
+        lens.step,
+        short(t[mid])
+    );
+    if m.step == lens.step && m.now.readout_loss.len() == t.len() {
+        out += &format!(" against the logit lens's {}", short(m.now.readout_loss[mid]));
+    }
+    match most_of_the_way(t, start) {
+        Some(l) => {
+            out += &format!(", and gets {} of the way after {l} of {depth} layers", percent(MOST_OF_THE_WAY))
+        }
+        None => out += ", and no depth below the line",
+    }
+    if m.step != lens.step {
+        out += " (the run has trained on since)";
+    }
+    out + "."
 }
 
 fn median(xs: &[f64]) -> f64 {
@@ -133,7 +184,9 @@ pub(super) fn ready(scene: &Scene) -> bool {
 }
 
 pub(super) fn summary(scene: &Scene) -> String {
-    scene.frame.map_or_else(String::new, readout_summary)
+    let Some(f) = scene.frame else { return String::new() };
+    let lens = scene.shown.tuned_lens.as_ref().map_or_else(String::new, |l| tuned_lens_sentence(l, f));
+    readout_summary(f) + &lens
 }
 
 /// The chart's title note: after a divergence, the last finite state it shows (as the
@@ -152,6 +205,7 @@ pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, th
     let floors = readout_floors(f.floors);
     let pins: Vec<(String, &[f64])> =
         scene.pinned().into_iter().map(|(p, frame)| (p.label, frame.now.readout_loss.as_slice())).collect();
-    let curves = readout_curves(&f.init, &f.now, &floors, &pins);
+    let tuned = scene.shown.tuned_lens.as_ref().filter(|l| l.done).map_or(&[][..], |l| &l.losses[..]);
+    let curves = readout_curves(&f.init, &f.now, &floors, &pins, tuned);
     charts::readout::draw(area, &curves, &notes(f), theme)
 }
