@@ -198,7 +198,7 @@ fn the_pools_job_in_slices_fits_the_same_lens_as_the_cli() {
     comparisons.clear_knockout();
     assert!(comparisons.state().tuned_lens.is_none() && comparisons.wanted().is_empty());
     // the regression's stack is refused by the job, in words
-    let (_, teacher) = trained(&Config { depth: 2, ..Config::default() }, 2);
+    let (_, mut teacher) = trained(&Config { depth: 2, ..Config::default() }, 2);
     let job = Job::TunedLens {
         config: Config { depth: 2, ..Config::default() },
         step: 2,
