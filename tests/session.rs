@@ -42,6 +42,8 @@ fn a_session_reproduces_the_cli_run_bit_for_bit() {
         let exact: Vec<f64> = frame.history.buckets().iter().map(|b| b.min).collect();
         assert_eq!(exact, cli.loss[..steps], "the training losses");
         assert_eq!(frame.histogram, cli.histogram);
+        assert_eq!(frame.init_histogram, cli.init_histogram);
+        assert_eq!(frame.readout_unscaled_std.to_bits(), cli.readout_unscaled_std.to_bits());
         assert_eq!(frame.step, steps);
     }
 }
@@ -168,7 +170,8 @@ fn every_number_on_screen_comes_from_one_frame() {
     drop(area);
     let mut hist = String::new();
     let area = SVGBackend::with_string(&mut hist, (640, 480)).into_drawing_area();
-    charts::histogram::draw(&area, &f.histogram, "x", f.act_std(), &[], &Theme::light(1.0)).unwrap();
+    let shown = charts::histogram::Shown { now: &f.histogram, subject: "x", std: f.act_std(), init: None };
+    charts::histogram::draw(&area, &shown, &[], &Theme::light(1.0)).unwrap();
     drop(area);
     let std = charts::short(f.act_std());
     let loss = charts::short(f.loss());
@@ -374,4 +377,60 @@ fn a_sequence_tasks_last_finite_state_is_measured_as_a_stopped_run_is() {
     }
     assert_eq!(unkept.back_to_last_finite(), None, "a trainer that kept nothing cannot go back");
     assert_eq!(unkept.diverged_at, Some(at), "and stays as it was");
+}
+
+/// The histogram at initialisation is the one the session showed at step 0, on the axis now
+/// shown (also after a rescale); the std before the readout norm's γ and β is that of x̂ by
+/// its definition; and the words say why the std moved.
+#[test]
+fn the_histogram_keeps_its_initialisation_and_says_why_it_moved() {
+    let config = Config { depth: 4, ..Config::default() };
+    let mut s = Session::new(&config);
+    let at_init = s.frame();
+    assert_eq!(at_init.init_histogram, at_init.histogram, "at step 0 the two are one");
+    assert_eq!(histogram::since_init(&at_init), "", "nothing to say at step 0");
+    for _ in 0..3000 {
+        s.train_step();
+    }
+    let f = s.frame();
+    assert_eq!(f.init_histogram, at_init.histogram, "kept through training");
+    // the std of the final norm's x̂, before γ and β, recomputed here from what it normalised:
+    // the top of the stream x_L, per token centred and scaled (LayerNorm's ε = 1e-5)
+    let x = s.trainer().stack.stream[config.depth].map(f64::from);
+    let mut xhat = Vec::new();
+    for row in x.row_iter() {
+        let mean = row.mean();
+        let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / row.len() as f64;
+        xhat.extend(row.iter().map(|v| (v - mean) / (var + 1e-5).sqrt()));
+    }
+    let n = xhat.len() as f64;
+    let mean = xhat.iter().sum::<f64>() / n;
+    let std = (xhat.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n).sqrt();
+    assert!((f.readout_unscaled_std - std).abs() < 1e-4, "{} against {std}", f.readout_unscaled_std);
+    assert_eq!(charts::short(f.readout_unscaled_std), "1.00", "what LayerNorm promises");
+    assert!(f.act_std() < 0.8, "training moves γ and β: std {}", f.act_std());
+    let words = histogram::since_init(&f);
+    assert!(
+        words.contains("its std was 1.00")
+            && words.contains("the norm's output still has std 1.00")
+            && words.contains("std 1.00 before γ"),
+        "{words}"
+    );
+    let caption = words::caption(&f);
+    assert!(caption.contains("act. std has gone from 1.00 at initialisation"), "{caption}");
+    // a rescaled axis redraws the initialisation on it, from the same values
+    s.rescale();
+    let r = s.frame();
+    assert_eq!((r.init_histogram.lo, r.init_histogram.hi), (r.histogram.lo, r.histogram.hi));
+    assert_ne!(r.init_histogram, f.init_histogram);
+    let total = |h: &ablation_playground::model::stats::Histogram| {
+        h.counts.iter().sum::<u32>() + h.below + h.above + h.nan
+    };
+    assert_eq!(total(&r.init_histogram), total(&f.init_histogram));
+    // without a norm nothing holds the scale: the words say what training did to it
+    let plain = Config { depth: 12, residual: false, norm: NormPlacement::Off, ..Config::default() };
+    let f = trained(&plain, 500).frame();
+    assert!(f.readout_unscaled_std.is_nan());
+    let words = histogram::since_init(&f);
+    assert!(words.contains("no norm holds the scale"), "{words}");
 }

@@ -80,6 +80,11 @@ impl<F: Real> Layer<F> {
         }
     }
 
+    /// Its norm is the last thing its output goes through (post-norm and DeepNorm: `LN(x + F(x))`).
+    pub fn norm_is_output(&self) -> bool {
+        matches!(self.placement, NormPlacement::Post | NormPlacement::DeepNorm) && self.norm.is_some()
+    }
+
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         use NormPlacement::*;
         let (f, norm) = (&mut self.sublayer, &mut self.norm);

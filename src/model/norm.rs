@@ -36,6 +36,11 @@ fn per_token_sum<F: Real>(x: &DMatrix<F>, shift: &[F], acc: &mut [F], f: impl Fn
 }
 
 impl<F: Real> Norm<F> {
+    /// The last forward pass's normalised input `x̂`, before γ and β.
+    pub fn normalised(&self) -> &DMatrix<F> {
+        &self.xhat
+    }
+
     pub fn new(kind: NormKind, tokens: usize, width: usize) -> Self {
         Norm {
             kind,

@@ -337,6 +337,15 @@ impl<F: Real> Stack<F> {
     }
 
     /// What the readout reads: `LN_f(x_L)` with a final norm, else `x_L`. The histogram shows it.
+    /// The std of what the readout reads before the learned γ and β of the norm it reads
+    /// through (the final norm, or a post-norm or DeepNorm stack's last layer's), from the last
+    /// pass: what LayerNorm promises to make 1. NaN if no norm ends the stream.
+    pub fn readout_unscaled_std(&self) -> f64 {
+        let last = self.layers.last().filter(|l| l.norm_is_output());
+        let norm = self.final_norm.as_ref().or(last.and_then(|l| l.norm.as_ref()));
+        norm.map_or(f64::NAN, |n| crate::model::stats::mean_std(n.normalised().as_slice()).1)
+    }
+
     pub fn readout_input(&self) -> &DMatrix<F> {
         match self.final_norm {
             Some(_) => &self.top,

@@ -32,6 +32,11 @@ pub struct Frame {
     pub now: Snapshot,
     /// What the readout reads on the probe batch, on the reader's axis.
     pub histogram: Histogram,
+    /// The same at initialisation, on the same axis: what the reader compares it with.
+    pub init_histogram: Histogram,
+    /// The RMS of the learned scale γ of the norm the readout reads through (the final norm,
+    /// or a post-norm stack's last), now: NaN without one. What moves `act. std` from 1.00.
+    pub readout_unscaled_std: f64,
     /// The state the histogram and the per-layer panel show (`now`).
     pub shows: Shows,
     pub history: LossHistory,
@@ -97,16 +102,9 @@ impl Frame {
             w.f64s(&s.readout_loss);
             w.f64s(&s.update_ratio);
         }
-        let h = &self.histogram;
-        w.f64(h.lo);
-        w.f64(h.hi);
-        w.u64(h.counts.len() as u64);
-        for &c in &h.counts {
-            w.u32(c);
-        }
-        for c in [h.below, h.above, h.nan] {
-            w.u32(c);
-        }
+        write_histogram(&mut w, &self.histogram);
+        write_histogram(&mut w, &self.init_histogram);
+        w.f64(self.readout_unscaled_std);
         match self.shows {
             Shows::Now => w.u32(0),
             Shows::LastFinite(step) => {
@@ -213,10 +211,8 @@ impl Frame {
                 return Err("a frame's per-layer arrays do not match its depth".into());
             }
         }
-        let (lo, hi) = (r.f64()?, r.f64()?);
-        let bins = r.len(4)?;
-        let counts = (0..bins).map(|_| r.u32()).collect::<Result<Vec<_>, _>>()?;
-        let histogram = Histogram { lo, hi, counts, below: r.u32()?, above: r.u32()?, nan: r.u32()? };
+        let (histogram, init_histogram) = (read_histogram(&mut r)?, read_histogram(&mut r)?);
+        let readout_unscaled_std = r.f64()?;
         let shows = match r.u32()? {
             0 => Shows::Now,
             1 => Shows::LastFinite(r.usize()?),
@@ -303,6 +299,8 @@ impl Frame {
             init,
             now,
             histogram,
+            init_histogram,
+            readout_unscaled_std,
             shows,
             history,
             evals,
@@ -313,5 +311,25 @@ impl Frame {
     }
 }
 
-/// "APF7": an ablation-playground frame, version 7 (the lens: readouts, update ratios, attention).
-const MAGIC: u32 = 0x3746_5041;
+/// "APF8": an ablation-playground frame, version 8 (the histogram at initialisation and the
+/// readout norm's gain beside the lens's readouts, update ratios and attention).
+const MAGIC: u32 = 0x3846_5041;
+
+fn write_histogram(w: &mut Writer, h: &Histogram) {
+    w.f64(h.lo);
+    w.f64(h.hi);
+    w.u64(h.counts.len() as u64);
+    for &c in &h.counts {
+        w.u32(c);
+    }
+    for c in [h.below, h.above, h.nan] {
+        w.u32(c);
+    }
+}
+
+fn read_histogram(r: &mut Reader) -> Result<Histogram, String> {
+    let (lo, hi) = (r.f64()?, r.f64()?);
+    let bins = r.len(4)?;
+    let counts = (0..bins).map(|_| r.u32()).collect::<Result<Vec<_>, _>>()?;
+    Ok(Histogram { lo, hi, counts, below: r.u32()?, above: r.u32()?, nan: r.u32()? })
+}

@@ -67,6 +67,10 @@ pub struct Run {
     pub diverged_at: Option<usize>,
     /// What the readout reads on the probe batch after training, on the fixed axis.
     pub histogram: Histogram,
+    /// The same at initialisation.
+    pub init_histogram: Histogram,
+    /// The RMS of the readout norm's learned scale γ after training (`Stack::readout_unscaled_std`).
+    pub readout_unscaled_std: f64,
     /// A sequence task's floors, held-out measurements and what the trained stack writes.
     pub task: Option<TaskRecord>,
 }
@@ -111,8 +115,7 @@ impl TaskRecord {
 /// `Trainer::back_to_last_finite`, its last finite one).
 pub fn probed(trainer: &mut Trainer<f32>) -> (Snapshot, Histogram) {
     let snapshot = Snapshot::take(trainer);
-    let histogram = histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE);
-    (snapshot, histogram)
+    (snapshot, readout_histogram(trainer))
 }
 
 /// Trains `config` for `steps` updates and measures it before and after.
@@ -147,6 +150,7 @@ pub struct RunInProgress {
     /// divergence on the teacher): what All four shows of each combination's layers.
     readout: Option<Vec<f64>>,
     init: Snapshot,
+    init_histogram: Histogram,
     /// Loss before each update, then after the last: `steps + 1` values once done.
     loss: Vec<f64>,
     steps: usize,
@@ -158,12 +162,14 @@ impl RunInProgress {
     pub fn new(config: &Config, steps: usize) -> RunInProgress {
         let mut trainer = Trainer::<f32>::new(config);
         let init = Snapshot::take(&mut trainer);
+        let init_histogram = readout_histogram(&trainer);
         RunInProgress {
             trainer,
             written: None,
             writes: true,
             readout: None,
             init,
+            init_histogram,
             loss: Vec::with_capacity(steps + 1),
             steps,
         }
@@ -277,7 +283,14 @@ impl RunInProgress {
             loss: self.loss,
             diverged_at: trainer.diverged_at,
             histogram,
+            init_histogram: self.init_histogram,
+            readout_unscaled_std: trainer.stack.readout_unscaled_std(),
         };
         (run, trainer)
     }
+}
+
+/// What the readout reads, from the stack's last pass (the probe's), on the fixed axis.
+fn readout_histogram(trainer: &Trainer<f32>) -> Histogram {
+    histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, HISTOGRAM_RANGE)
 }

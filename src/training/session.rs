@@ -25,6 +25,10 @@ pub struct Session {
     /// The probe of the state the panels show, its histogram, and which state that is.
     now: Snapshot,
     shown: Histogram,
+    /// What the readout read at initialisation (the probe's pass), and its histogram on the
+    /// current axis.
+    init_input: Vec<f32>,
+    init_shown: Histogram,
     shows: Shows,
     /// Where the run diverged. The trainer then starts again from the seed and replays the
     /// run to the step before (`replay_to`), in slices (`recover`), so that the panels show the
@@ -76,8 +80,11 @@ impl Session {
         let init = Snapshot::take(&mut trainer);
         let range = default_range();
         let attention = attention_maps(&trainer, config.attention_layer);
+        let init_input = trainer.stack.readout_input().as_slice().to_vec();
         Session {
             shown: stream_histogram(&trainer, range),
+            init_shown: fixed_histogram(&init_input, range),
+            init_input,
             shows: Shows::Now,
             diverged_at: None,
             replay_to: None,
@@ -150,6 +157,9 @@ impl Session {
         }
         self.init = Snapshot::take(&mut self.trainer);
         self.now = self.init.clone();
+        self.init_input.clear();
+        self.init_input.extend_from_slice(self.trainer.stack.readout_input().as_slice());
+        self.init_shown = fixed_histogram(&self.init_input, self.range);
         self.attention = attention_maps(&self.trainer, config.attention_layer);
         self.kept_readout = Vec::new();
         self.shown = self.histogram();
@@ -288,6 +298,7 @@ impl Session {
         let half = auto.lo.abs().max(auto.hi.abs()).max(1e-6);
         self.range = (-half, half);
         self.shown = self.histogram();
+        self.init_shown = fixed_histogram(&self.init_input, self.range);
     }
 
     /// Back to the default axis.
@@ -296,6 +307,7 @@ impl Session {
         self.measure();
         self.range = default_range();
         self.shown = self.histogram();
+        self.init_shown = fixed_histogram(&self.init_input, self.range);
     }
 
     /// Probes the current weights if they changed since the last probe (and, on the copy
@@ -372,6 +384,8 @@ impl Session {
             init: self.init.clone(),
             now: self.now.clone(),
             histogram: self.shown.clone(),
+            init_histogram: self.init_shown.clone(),
+            readout_unscaled_std: self.trainer.stack.readout_unscaled_std(),
             shows: self.shows,
             history: self.history.clone(),
             evals: thinned(
@@ -386,8 +400,13 @@ impl Session {
 }
 
 /// What the readout reads, from the stack's last pass (the probe's), on the axis `lo..hi`.
-fn stream_histogram(trainer: &Trainer<f32>, (lo, hi): (f64, f64)) -> Histogram {
-    histogram(trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, Range::Fixed(lo, hi))
+fn stream_histogram(trainer: &Trainer<f32>, range: (f64, f64)) -> Histogram {
+    fixed_histogram(trainer.stack.readout_input().as_slice(), range)
+}
+
+/// `values` on the axis `lo..hi`.
+fn fixed_histogram(values: &[f32], (lo, hi): (f64, f64)) -> Histogram {
+    histogram(values, HISTOGRAM_BINS, Range::Fixed(lo, hi))
 }
 
 /// At most `n` of `evals`, evenly spaced by index, the last always among them.

@@ -36,6 +36,8 @@ pub fn frame_of(run: &Run, last_finite: Option<LastFinite>, attention: Option<At
         init: run.init.clone(),
         now,
         histogram,
+        init_histogram: run.init_histogram.clone(),
+        readout_unscaled_std: run.readout_unscaled_std,
         shows,
         history: run.loss.iter().copied().collect::<LossHistory>(),
         evals: task.map_or_else(Vec::new, |t| t.evals.clone()),

@@ -132,7 +132,8 @@ pub fn caption(m: &Frame) -> String {
     } else {
         String::new()
     };
-    format!("{who}, at initialisation {forward}{backward}.{later} {training}{finished}")
+    let moved = crate::view::panels::histogram::std_change_clause(m);
+    format!("{who}, at initialisation {forward}{backward}.{later}{moved} {training}{finished}")
 }
 
 /// What a sequence task's held-out loss means, against its floors: the text's unigram and
@@ -286,7 +287,9 @@ mod tests {
             stop_at: config.steps,
             init: init.clone(),
             now: now.clone(),
+            init_histogram: histogram.clone(),
             histogram,
+            readout_unscaled_std: f64::NAN,
             shows: Shows::Now,
             history: losses.iter().copied().collect::<LossHistory>(),
             evals: Vec::new(),

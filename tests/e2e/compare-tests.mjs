@@ -309,7 +309,7 @@ export default function registerCompareTests() {
     assert(k.val_loss.every((x, l) => same(x, cli.knockout.val_loss[l])) && same(k.intact_accuracy, cli.knockout.intact_accuracy), 'per layer, the held-out numbers are the CLI\'s');
     const label = await el(page, 'knockout').getAttribute('aria-label');
     assert(/^At step 300, knocking out layer \d hurts most \(held-out loss /.test(label), `judged on the held-out set: ${label}`);
-    assert(/Removed together, (the upper \d cost under 10%|even the top layer costs over 10%); (\d at random, under 10%|even one at random costs over 10%) \(median of 5 draws\)\.$/.test(label), `the removals in words: ${label}`);
+    assert(/Removed together, (the upper \d keep 95% of the copying|even without the top layer it copies less than 95% as well); (\d at random, too|even one at random costs more) \(median of 5 draws\)\.$/.test(label), `the removals in words, by the share copied: ${label}`);
     const rows = await page.locator('main[data-ap-root] [data-el="knockout-removals"] tbody tr').evaluateAll((rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
     assert(rows.length === 6 && rows.every((r, i) => r[0] === String(i + 1) && r.length === 5), `a row per k, the copied share beside each loss: ${JSON.stringify(rows)}`);
     assert(/%$/.test(rows[0][2]) && rows[5][3] === '–', `shares in percent, no random draw of all 6: ${JSON.stringify(rows)}`);

@@ -5,24 +5,51 @@ use crate::model::stats::Histogram;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+/// What the panel draws: the histogram now, with its std, and the one at initialisation on
+/// the same axis with its std (drawn as an outline behind), if it is to be compared.
+pub struct Shown<'a> {
+    pub now: &'a Histogram,
+    pub subject: &'a str,
+    pub std: f64,
+    pub init: Option<(&'a Histogram, f64)>,
+}
+
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    h: &Histogram,
-    subject: &str,
-    std: f64,
+    shown: &Shown,
     notes: &[String],
     theme: &Theme,
 ) -> ChartResult {
     area.fill(&theme.background).map_err(err)?;
+    let h = shown.now;
     let bins = h.counts.len();
-    let peak = h.counts.iter().copied().max().unwrap_or(0).max(1);
+    let init_peak = shown.init.map_or(0, |(i, _)| i.counts.iter().copied().max().unwrap_or(0));
+    let peak = h.counts.iter().copied().max().unwrap_or(0).max(init_peak).max(1);
     let width = (h.hi - h.lo) / bins as f64;
-    let title = fitted_title(area, &format!("{subject} · std = {}", short(std)), notes, theme);
+    // the initialisation's std beside now's, where the title has no note to make room for
+    let std = match shown.init {
+        Some((_, init)) if short(init) != short(shown.std) && notes.is_empty() => {
+            format!("{} (outline: at init, {})", short(shown.std), short(init))
+        }
+        _ => short(shown.std),
+    };
+    let title = fitted_title(area, &format!("{} · std = {std}", shown.subject), notes, theme);
     let mut chart =
         frame(area, title, theme).build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1).map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(9).y_labels(4).x_label_formatter(&|x| short(*x)).draw().map_err(err)?;
+    // the initialisation's histogram as an outline (one stroke), the bars of now over it
+    if let Some((init, _)) = shown.init.filter(|(i, _)| i.counts.len() == bins) {
+        let mut outline = vec![(h.lo, 0u32)];
+        for (i, &c) in init.counts.iter().enumerate() {
+            let x0 = h.lo + i as f64 * width;
+            outline.extend([(x0, c), (x0 + width, c)]);
+        }
+        outline.push((h.hi, 0));
+        let style = theme.init.stroke_width(theme.px(1.5));
+        chart.draw_series(std::iter::once(PathElement::new(outline, style))).map_err(err)?;
+    }
     chart
         .draw_series(h.counts.iter().enumerate().filter(|(_, &c)| c > 0).map(|(i, &c)| {
             let x0 = h.lo + i as f64 * width;
@@ -64,11 +91,10 @@ mod tests {
 
     fn svg_of(h: &Histogram) -> String {
         let mut svg = String::new();
+        let shown = Shown { now: h, subject: "x", std: 1.0, init: None };
         draw(
             &SVGBackend::with_string(&mut svg, (640, 480)).into_drawing_area(),
-            h,
-            "x",
-            1.0,
+            &shown,
             &[],
             &Theme::light(1.0),
         )

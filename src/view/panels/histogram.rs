@@ -3,6 +3,7 @@
 use super::{Scene, Surface};
 use crate::config::Config;
 use crate::training::frame::Frame;
+use crate::view::charts::histogram::Shown;
 use crate::view::charts::{self, short, ChartResult, Theme};
 use crate::view::words::{norm_name, shown_state, shown_state_sentence};
 use plotters::coord::Shift;
@@ -42,7 +43,78 @@ pub fn histogram_summary(m: &Frame) -> String {
     if h.nan > 0 {
         s += &format!("; {} NaN", h.nan);
     }
-    s + "."
+    s + "." + &since_init(m)
+}
+
+/// How the histogram differs from the one at initialisation (its outline), and why: what a
+/// norm promises is std 1 before its learned scale γ, which training moves; without a norm
+/// nothing holds the scale, and training may shrink or blow it up. Empty at step 0, or when
+/// the two stds read the same.
+pub fn since_init(m: &Frame) -> String {
+    match std_change(m) {
+        None => String::new(),
+        Some((init, now, Why::Gain(g))) => format!(
+            " At initialisation (the outline) its std was {init}; now it is {now}: before its learned scale γ and shift β the norm's output still has std {g}, and training has moved γ and β. That is all LayerNorm promises: std 1.00 before γ."
+        ),
+        Some((init, now, why)) => format!(
+            " At initialisation (the outline) its std was {init}; now it is {now}: no norm holds the scale, and {}.",
+            why.words()
+        ),
+    }
+}
+
+/// The same in a clause, for the caption under the status line.
+pub fn std_change_clause(m: &Frame) -> String {
+    match std_change(m) {
+        None => String::new(),
+        Some((init, now, Why::Gain(g))) => {
+            format!(" act. std has gone from {init} at initialisation to {now}: the norm still makes std {g}, then its learned scale γ and shift β, which training moved, make {now}.")
+        }
+        Some((init, now, why)) => {
+            format!(
+                " act. std has gone from {init} at initialisation to {now}: no norm holds the scale, and {}.",
+                why.words()
+            )
+        }
+    }
+}
+
+/// Why what the readout reads moved from its initial std.
+enum Why {
+    /// A norm ends the stream; what it makes before γ and β has this std (as text).
+    Gain(String),
+    Shrunk,
+    Grown,
+    Moved,
+}
+
+impl Why {
+    fn words(&self) -> &'static str {
+        match self {
+            Why::Gain(_) => "its learned scale γ moved",
+            Why::Shrunk => "training has shrunk it (the histogram collapses towards 0)",
+            Why::Grown => "it has blown up (the histogram detonates past its axis)",
+            Why::Moved => "training moves it freely",
+        }
+    }
+}
+
+/// The std at initialisation and now (as text) and why they differ, if they read differently.
+fn std_change(m: &Frame) -> Option<(String, String, Why)> {
+    let (init, now) = (m.init.readout_std, m.act_std());
+    if m.step == 0 || short(init) == short(now) || !init.is_finite() {
+        return None;
+    }
+    let why = if m.readout_unscaled_std.is_finite() {
+        Why::Gain(short(m.readout_unscaled_std))
+    } else if now < init / 10.0 {
+        Why::Shrunk
+    } else if now > init * 10.0 || !now.is_finite() {
+        Why::Grown
+    } else {
+        Why::Moved
+    };
+    Some((short(init), short(now), why))
 }
 
 pub(super) fn summary(scene: &Scene) -> String {
@@ -51,12 +123,9 @@ pub(super) fn summary(scene: &Scene) -> String {
 
 pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
     let Some(f) = scene.frame else { return Ok(()) };
-    charts::histogram::draw(
-        area,
-        &f.histogram,
-        &histogram_subject(&f.config),
-        f.act_std(),
-        &shown_state(f),
-        theme,
-    )
+    let subject = histogram_subject(&f.config);
+    // the initialisation's outline once the run has moved from it
+    let init = (f.step > 0).then_some((&f.init_histogram, f.init.readout_std));
+    let shown = Shown { now: &f.histogram, subject: &subject, std: f.act_std(), init };
+    charts::histogram::draw(area, &shown, &shown_state(f), theme)
 }
