@@ -40,14 +40,19 @@ export default function registerDepthTests() {
     await waitFor(page, () => window.ablationPlayground.value.depth_width?.done, null, 'depth or width did not finish', 90_000);
     const d = (await value(page)).depth_width;
     assert(d.steps === 300 && d.runs.length >= 2, `the runs: ${JSON.stringify(d)}`);
-    const budget = d.runs.find((r) => r.depth === 12 && r.width === 32).params;
-    for (const r of d.runs) {
-      assert(Math.abs(r.params - budget) <= 0.1 * budget, `${r.depth} × ${r.width}: ${r.params} parameters against ${budget}`);
-      assert(r.final_loss > 0 && r.ms_per_step > 0 && r.ms_per_char === null, `${JSON.stringify(r)}`);
+    // the budget is the parameters without the embeddings (Kaplan's N); a head keeps its 8
+    // features; the last shape is the control off the budget, the run's depth at the narrowest width
+    const budget = d.runs.find((r) => r.depth === 12 && r.width === 32).non_embedding_params;
+    const [control, shapes] = [d.runs.at(-1), d.runs.slice(0, -1)];
+    for (const r of shapes) {
+      assert(Math.abs(r.non_embedding_params - budget) <= 0.1 * budget, `${r.depth} × ${r.width}: ${r.non_embedding_params} parameters against ${budget}`);
+      assert(r.final_loss > 0 && r.ms_per_step > 0 && r.ms_per_char === null && r.lr === 0.01, `${JSON.stringify(r)}`);
     }
-    assert(d.runs[0].depth > d.runs.at(-1).depth && d.runs[0].width < d.runs.at(-1).width, 'deep and narrow first');
+    assert(d.runs.every((r) => r.head_dim === 8 && r.heads * 8 === r.width), `heads of 8 features: ${JSON.stringify(d.runs.map((r) => [r.width, r.heads]))}`);
+    assert(shapes.length >= 5 && shapes.every((r, i) => i === 0 || (r.depth < shapes[i - 1].depth && r.width > shapes[i - 1].width)), 'deep and narrow first');
+    assert(control.depth === 12 && control.width === Math.min(...shapes.map((r) => r.width)) && control.non_embedding_params < budget / 2, `the control: ${JSON.stringify(control)}`);
     const summary = await text(page, 'depth-width-summary');
-    assert(/^After 300 steps, \d+ × \d+ ends lowest \(loss [0-9.e-]+\), against /.test(summary), `one sentence: ${summary}`);
+    assert(/^After 300 steps, \d+ × \d+ ends lowest \(loss [0-9.e-]+\), against .+; each of about [0-9.e]+ parameters without the embeddings, heads of 8 features\. The control 12 × 16 \([0-9.k]+ parameters, off the budget\) ends at [0-9.e-]+\. At equal time, the [0-9.e-]+ ms the fastest shape takes for its 300 steps \(the others read where they had got\), \d+ × \d+ is lowest \([0-9.e-]+\)/.test(summary), `the sentence: ${summary}`);
     assert((await page.locator('[data-ap-root] [data-el="depth-width"]').getAttribute('aria-label')) === summary, 'the canvas is named by it');
     const rows = await page.locator('[data-ap-root] [data-el="depth-width-table"] tr').count();
     assert(rows === d.runs.length + 1, `a header and a row per shape: ${rows}`);

@@ -423,6 +423,18 @@ export default function registerPageTests() {
     assert(j.now.act_std[12] > 1.5, `the stream itself grows with depth: ${j.now.act_std[12]}`);
   });
 
+  test('after training, the histogram keeps the initialisation as an outline and says why act. std left 1.00', async ({ page, load }) => {
+    await load('/?steps=3000');
+    const s = await waitStatus(page, /· finished$/, 60_000);
+    const [std] = s.text.match(/act\. std = ([0-9.]+)/).slice(1);
+    assert(Number(std) < 0.9, `the default page's act. std after 3000 steps: ${s.text}`);
+    const summary = await el(page, 'histogram-summary').textContent();
+    assert(new RegExp(`At initialisation \\(the outline\\) its std was 1\\.00; now it is ${std.replace('.', '\\.')}: before its learned scale γ and shift β the norm's output still has std 1\\.00`).test(summary), `the histogram says why: ${summary}`);
+    assert((await el(page, 'histogram').getAttribute('aria-label')) === summary, 'the canvas is named by it');
+    const caption = await el(page, 'caption').textContent();
+    assert(caption.includes(`act. std has gone from 1.00 at initialisation to ${std}`), `the caption under the status line says it too: ${caption}`);
+  });
+
   test('the Preset menu sets every parameter; a preset in the URL applies first', async ({ page, load }) => {
     await load('/?depth=24&preset=explode&autoplay=off');
     const s = await waitStatus(page, /^24 layers · Residual OFF · LayerNorm OFF · /);

@@ -7,7 +7,7 @@ use super::spread::{
 use super::{Scene, Surface, Table};
 use crate::config::TaskKind;
 use crate::training::comparisons::DepthWidthState;
-use crate::training::depth_width::ShapeOutcome;
+use crate::training::depth_width::{head_dim, is_control, non_embedding_parameters, ShapeOutcome};
 use crate::training::loss_history::LossHistory;
 use crate::training::spread::{Arm, Spread};
 use crate::view::charts::{self, depth_width::ShapeCurve, short, ChartResult, Theme};
@@ -15,9 +15,11 @@ use crate::view::json::Json;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// "49 × 16: 81k parameters, 0.92 ms a step, 0.21 ms a character".
+/// "47 × 16: 75k params, 0.92 ms/step, 0.21 ms/char" (the parameters without the embeddings,
+/// the budget held fixed; "control" for the shape off it).
 pub fn shape_label(r: &ShapeOutcome) -> String {
-    let mut label = format!("{} × {}: {} params", r.config.depth, r.config.width, short(r.params as f64));
+    let params = short(non_embedding_parameters(&r.config) as f64);
+    let mut label = format!("{} × {}: {params} params", r.config.depth, r.config.width);
     if r.ms_per_step.is_finite() {
         label += &format!(", {} ms/step", short(r.ms_per_step));
     }
@@ -56,8 +58,9 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
         );
     }
     let medians: Vec<f64> = d.arms.iter().map(|a| judged_spread(a).median).collect();
+    let control = |i: usize| is_control(&d.rows[i].1.config, &d.config);
     let Some(best) = (0..d.rows.len())
-        .filter(|&i| medians[i].is_finite())
+        .filter(|&i| medians[i].is_finite() && !control(i))
         .min_by(|&a, &b| medians[a].total_cmp(&medians[b]))
     else {
         return "No shape ended with a finite loss.".into();
@@ -90,11 +93,31 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
     }
     out += ")";
     let others: Vec<String> = (0..d.rows.len())
-        .filter(|&i| i != best)
+        .filter(|&i| i != best && !control(i))
         .map(|i| format!("{} {}", shape(i), short(medians[i])))
         .collect();
     if !others.is_empty() {
-        out += &format!(", against {}", others.join(" and "));
+        out += &format!(", against {}", others.join(", "));
+    }
+    out += &format!(
+        "; each of about {} parameters without the embeddings, heads of {} features",
+        short(non_embedding_parameters(&d.config) as f64),
+        head_dim(&d.config)
+    );
+    if let Some(c) = (0..d.rows.len()).find(|&i| control(i)) {
+        out += &format!(
+            ". The control {} ({} parameters, off the budget) ends at {}",
+            shape(c),
+            short(non_embedding_parameters(&d.rows[c].1.config) as f64),
+            short(medians[c])
+        );
+    }
+    if let Some((at, lowest, loss)) = at_equal_time(d, &control) {
+        out += &format!(
+            ". At equal time, the {} ms the fastest shape takes for its {} steps (the others read where they had got), {lowest} is lowest ({loss})",
+            short(at),
+            d.steps
+        );
     }
     let (deep, wide) = (done[0], done[done.len() - 1]);
     if deep.ms_per_char.is_finite() && wide.ms_per_char.is_finite() && deep.config != wide.config {
@@ -110,6 +133,32 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
     out + "."
 }
 
+/// Each on-budget shape's loss at equal time: at the time `t` the fastest shape takes for all
+/// its steps, each shape read at the last measurement it reached by then (`t / ms per step`
+/// steps). Returns `t`, the lowest shape and its loss; none without timings.
+fn at_equal_time(d: &DepthWidthState, control: &dyn Fn(usize) -> bool) -> Option<(f64, String, String)> {
+    let on_budget: Vec<&ShapeOutcome> =
+        (0..d.rows.len()).filter(|&i| !control(i)).map(|i| &d.rows[i].1).collect();
+    let t = on_budget
+        .iter()
+        .map(|r| r.ms_per_step * d.steps as f64)
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    if !t.is_finite() || on_budget.iter().any(|r| !r.ms_per_step.is_finite()) {
+        return None;
+    }
+    let read = |r: &ShapeOutcome| {
+        let reached = t / r.ms_per_step;
+        points_of(r).into_iter().rfind(|&(step, _)| step as f64 <= reached).map(|(_, l)| l)
+    };
+    let (best, loss) = on_budget
+        .iter()
+        .filter_map(|r| Some((*r, read(r)?)))
+        .filter(|(_, l)| l.is_finite())
+        .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    Some((t, format!("{} × {}", best.config.depth, best.config.width), short(loss)))
+}
+
 /// The table: one row per shape (a number not reached yet is "…"); over several seeds the
 /// median with the lowest and highest run and how many learned the task, and a tuned
 /// comparison's rate.
@@ -118,7 +167,8 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
     let tuned = d.arms.iter().any(Arm::tuned);
     let mut columns = vec![
         "depth × width".to_string(),
-        "parameters".to_string(),
+        "heads".to_string(),
+        "parameters without embeddings (all)".to_string(),
         format!("{which} after {} steps", d.steps),
         "ms per step".to_string(),
         "ms per character".to_string(),
@@ -146,9 +196,11 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
         } else {
             num(if *done { judged(r) } else { f64::NAN })
         };
+        let control = if is_control(&r.config, &d.config) { " (control)" } else { "" };
         let mut cells = vec![
-            format!("{} × {}", r.config.depth, r.config.width),
-            r.params.to_string(),
+            format!("{} × {}{control}", r.config.depth, r.config.width),
+            format!("{} of {}", r.config.heads, head_dim(&r.config)),
+            format!("{} ({})", non_embedding_parameters(&r.config), r.params),
             loss,
             num(r.ms_per_step),
             num(r.ms_per_char),
@@ -210,7 +262,7 @@ pub fn draw_shapes<'a, DB: DrawingBackend>(
         })
         .collect();
     let what = if sequence { "held-out loss" } else { "training loss (smoothed)" };
-    let params = rows.first().map_or(0, |r| r.params);
+    let params = rows.first().map_or(0, |r| non_embedding_parameters(&r.config));
     let title = format!("{what} · depth × width at about {} parameters", short(params as f64));
     charts::depth_width::draw(area, &title, &curves, steps, theme)
 }
