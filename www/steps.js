@@ -7,7 +7,7 @@
 //
 // `data-ablation-playground` names the playground by its id; `data-set` holds attributes as
 // name=value pairs, set in order (a preset first, as on the element, then the others adjust
-// it); `data-call` a method of the element (play, pause, step, reset, pin, compare, sweep,
+// it); `data-call` a method of the element (play, pause, step, reset, pin, tunedLens, compare, sweep,
 // depthWidth, knockout), called after. Any element with the attribute works, but a <button>
 // is the one a keyboard reaches and operates. The playground's status line (role="status")
 // announces the new state. A step that names no playground, or a method it does not have,
@@ -24,7 +24,7 @@ import { COMPARISONS } from './schema.js';
 export const STEP = 'data-ablation-playground';
 /** data-when's value for a step that applies when scrolled into view. */
 const VISIBLE = 'visible';
-const CALLS = new Set(['play', 'pause', 'step', 'reset', 'pin', ...COMPARISONS.map((c) => c.method)]);
+const CALLS = new Set(['play', 'pause', 'step', 'reset', 'pin', 'tunedLens', ...COMPARISONS.map((c) => c.method)]);
 const listening = new WeakSet();
 
 /** Handles the lesson steps of `doc` from now on (once per document). */

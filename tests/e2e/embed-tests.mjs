@@ -904,7 +904,7 @@ export default function registerEmbedTests() {
       async () => `#knock's knockout: ${JSON.stringify((await value(page, 'knock'))?.knockout)}`, 20_000);
 
     // Section 6: the placement buttons set the lens instance's recipe; its lens panels show
-    await page.getByRole('button', { name: 'post-norm, with the warmup it needs' }).click();
+    await page.getByRole('button', { name: 'post-norm', exact: true }).click();
     await page.locator('#lens').scrollIntoViewIfNeeded();
     await waitFor(page, () => {
       const v = document.getElementById('lens').value;
@@ -912,13 +912,18 @@ export default function registerEmbedTests() {
     }, null, async () => `#lens after the post-norm button: ${JSON.stringify(await value(page, 'lens'))}`);
     await waitFor(page, () => document.getElementById('lens').value?.attention?.heads.length === 4, null, '#lens shows no attention maps', 30_000);
     assert(await page.locator('#lens [data-panel="readout"]').isVisible() && (await page.locator('#lens [data-panel="attention"]').isVisible()), '#lens shows the two lens panels');
+    // the lesson's step calls tunedLens(): a lens fitted to the stack as trained so far
+    await page.getByRole('button', { name: 'fit a tuned lens', exact: true }).click();
+    await waitFor(page, () => document.getElementById('lens').value?.tuned_lens?.done, null,
+      async () => `#lens fitted no tuned lens: ${JSON.stringify((await value(page, 'lens'))?.tuned_lens)}`, 60_000);
+    assert((await value(page, 'lens')).tuned_lens.readout_loss.length === 13, 'a reading at every depth of the 12');
 
     // Section 7: the induction buttons set the depth; "Train depth or width" calls the method
     await page.getByRole('button', { name: 'one attention layer' }).click();
     await waitFor(page, () => document.getElementById('induction').value?.depth === 1, null, 'the induction instance at one layer');
-    await page.getByRole('button', { name: 'Spend the budget three ways' }).click();
+    await page.getByRole('button', { name: 'Spend the budget six ways' }).click();
     await page.locator('#shapes').scrollIntoViewIfNeeded();
-    await waitFor(page, () => document.getElementById('shapes').value?.depth_width?.runs.length === 3, null,
+    await waitFor(page, () => document.getElementById('shapes').value?.depth_width?.runs.length === 7, null,
       async () => `#shapes did not start depth or width: ${JSON.stringify((await value(page, 'shapes'))?.depth_width)}`, 30_000);
 
     // The <noscript> figures (and the playground page's): fetched and parsed as SVG. A
