@@ -736,3 +736,51 @@ fn task_applies_the_tasks_defaults_as_the_pages_menu() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("ablate: --task:"));
 }
+
+/// Issue 35's contract: the layers' weight gradients are the snapshots' own, the tuned lens's
+/// top reads the model's held-out loss, and the knockout and depth or width carry their new
+/// fields, each of the right length.
+#[test]
+fn the_reviewers_fields_keep_their_contract() {
+    let r = report(&[
+        "--task",
+        "copy",
+        "--depth",
+        "3",
+        "--tokens",
+        "32",
+        "--steps",
+        "20",
+        "--tuned-lens",
+        "--knockout",
+    ]);
+    let layers = &r["layers"];
+    for (phase, key) in [("init", "init"), ("final", "final")] {
+        assert_eq!(layers["weight_grad_norm"][key], r[phase]["weight_grad_norm"], "{phase}");
+    }
+    let tuned = layers["tuned_readout_loss"].as_array().unwrap();
+    let val = r["task"]["val_loss"].as_array().unwrap();
+    assert_eq!(tuned.len(), 4, "L + 1 readings");
+    assert_eq!(tuned[3], val.last().unwrap()[1], "the top reads the model's own held-out loss");
+    assert_eq!(tuned[3], layers["readout_loss"]["final"][3], "as the logit lens's top does");
+    let k = &r["knockout"];
+    let top_k = k["top_k"].as_array().unwrap();
+    assert_eq!(top_k.iter().map(|t| t["k"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2, 3]);
+    assert!(top_k.iter().all(|t| t["val_loss"].is_f64() && t["accuracy"].is_f64()), "{k}");
+    let random = k["random_k"].as_array().unwrap();
+    assert_eq!(
+        random.iter().map(|t| (t["k"].as_u64().unwrap(), t["draws"].as_u64().unwrap())).collect::<Vec<_>>(),
+        [(1, 5), (2, 5)]
+    );
+    // the upper 1 removed is the last layer knocked out alone
+    assert_eq!(top_k[0]["loss"], k["loss"][2]);
+    assert_eq!(top_k[0]["val_loss"], k["val_loss"][2]);
+    // the regression refuses a tuned lens, in one line, exit code 2
+    let out = ablate(&["--steps", "1", "--tuned-lens"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.lines().count() == 1 && stderr.contains("--tuned-lens") && stderr.contains("regression"),
+        "{stderr}"
+    );
+}

@@ -1,7 +1,7 @@
 //! `ablate`: train one configuration natively and print a JSON report.
 //! Run `ablate --help` for the flags; docs/reference.md lists them (generated from the table) and docs/cli.md the JSON.
 
-use ablation_playground::config::{find_flag, preset_choices, PARAMS, PRESET, PRESETS};
+use ablation_playground::config::{find_flag, preset_choices, TaskKind, PARAMS, PRESET, PRESETS};
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::comparisons::{
     compare_here, comparison_steps, depth_width_here, knockout_here, sweep_here, ComparisonsState,
@@ -171,6 +171,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let steps = steps.unwrap_or(config.steps).min(MAX_STEPS);
     config.steps = steps;
     config.check_together().map_err(|e| format!("--{}: {}", find_flag_of(&e.name), e.message))?;
+    if tuned_lens && config.task == TaskKind::Teacher {
+        return Err("--tuned-lens: the tuned lens reads a sequence task's next-token predictions; the regression has none".into());
+    }
     Ok(Options {
         config,
         steps,
