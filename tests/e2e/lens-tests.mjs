@@ -108,6 +108,11 @@ export default function registerLensTests() {
     assert((await canvasHash(page, 'readout')) !== before, 'the tuned lens is drawn');
     const { summary, label } = await named(page, 'readout');
     assert(summary === label && /A tuned lens fitted to the stack at step 300 \(a map of its own for each layer, Belrose et al\. 2023\) reads x_2 at [0-9.]+ against the logit lens's [0-9.]+/.test(summary), `the lens in words: ${summary}`);
+    // what the upper layers contribute: the share of the lens's gain from x_0 made above x_2
+    const t = lens.readout_loss;
+    const share = Math.round((100 * (t[2] - t[4])) / (t[0] - t[4]));
+    const said = Number(summary.match(/the upper half of the layers makes ([0-9.]+)% of its gain from x₀ to the top/)?.[1]);
+    assert(Math.abs(said - share) <= 1, `the upper half's share: said ${said}, computed ${share}: ${summary}`);
     // a changed setting restarts the run, and the lens of the old stack goes
     await page.getByLabel('Depth').fill('3');
     await waitFor(page, () => window.ablationPlayground.value.tuned_lens === null, null, () => 'the old stack\'s lens stayed', 10_000);

@@ -310,8 +310,8 @@ export default function registerPageTests() {
     assert(await page.locator('details[data-control="more"]').evaluate((d) => d.open), 'Enter on More should open it');
     // the More panel's fields, in the parameter table's order (the schema the panel is built from)
     // (the task has its menu beside the switches, the temperature its field in "The model writes",
-    // the attention panel's layer its menu in that panel)
-    const more = PARAMS.map((p) => p.name).filter((n) => !['depth', 'residual', 'norm', 'task', 'temperature', 'attention_layer', 'steps'].includes(n));
+    // the attention panel's layer and the per-layer panel's view their menus in those panels)
+    const more = PARAMS.map((p) => p.name).filter((n) => !['depth', 'residual', 'norm', 'task', 'temperature', 'attention_layer', 'layer_view', 'steps'].includes(n));
     // the seed, Steps, then the comparisons' seeds and tuning (the table's order)
     const seedAt = more.indexOf('seed');
     assert(more.slice(seedAt).join() === 'seed,seeds,tune', `the seed is the last field before Steps, the comparisons' after it: ${more}`);
@@ -432,7 +432,7 @@ export default function registerPageTests() {
     assert(new RegExp(`At initialisation \\(the outline\\) its std was 1\\.00; now it is ${std.replace('.', '\\.')}: before its learned scale γ and shift β the norm's output still has std 1\\.00`).test(summary), `the histogram says why: ${summary}`);
     assert((await el(page, 'histogram').getAttribute('aria-label')) === summary, 'the canvas is named by it');
     const caption = await el(page, 'caption').textContent();
-    assert(caption.includes(`act. std has gone from 1.00 at initialisation to ${std}`), `the caption under the status line says it too: ${caption}`);
+    assert(caption.includes(`act. std has gone from 1.00 at initialisation to ${std}: the norm's learned γ and β.`), `the caption under the status line says it too: ${caption}`);
   });
 
   test('the Preset menu sets every parameter; a preset in the URL applies first', async ({ page, load }) => {

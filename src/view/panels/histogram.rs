@@ -48,8 +48,8 @@ pub fn histogram_summary(m: &Frame) -> String {
 
 /// How the histogram differs from the one at initialisation (its outline), and why: what a
 /// norm promises is std 1 before its learned scale γ, which training moves; without a norm
-/// nothing holds the scale, and training may shrink or blow it up. Empty at step 0, or when
-/// the two stds read the same.
+/// nothing holds the scale, and training may shrink or blow it up. Said once the run has
+/// finished (or at once, if they are more than twice apart: `std_change`).
 pub fn since_init(m: &Frame) -> String {
     match std_change(m) {
         None => String::new(),
@@ -63,18 +63,15 @@ pub fn since_init(m: &Frame) -> String {
     }
 }
 
-/// The same in a clause, for the caption under the status line.
+/// The same in a short clause, for the caption under the status line.
 pub fn std_change_clause(m: &Frame) -> String {
     match std_change(m) {
         None => String::new(),
-        Some((init, now, Why::Gain(g))) => {
-            format!(" act. std has gone from {init} at initialisation to {now}: the norm still makes std {g}, then its learned scale γ and shift β, which training moved, make {now}.")
+        Some((init, now, Why::Gain(_))) => {
+            format!(" act. std has gone from {init} at initialisation to {now}: the norm's learned γ and β.")
         }
-        Some((init, now, why)) => {
-            format!(
-                " act. std has gone from {init} at initialisation to {now}: no norm holds the scale, and {}.",
-                why.words()
-            )
+        Some((init, now, _)) => {
+            format!(" act. std has gone from {init} at initialisation to {now}: no norm holds it.")
         }
     }
 }
@@ -91,7 +88,7 @@ enum Why {
 impl Why {
     fn words(&self) -> &'static str {
         match self {
-            Why::Gain(_) => "its learned scale γ moved",
+            Why::Gain(_) => "its learned scale γ and shift β moved",
             Why::Shrunk => "training has shrunk it (the histogram collapses towards 0)",
             Why::Grown => "it has blown up (the histogram detonates past its axis)",
             Why::Moved => "training moves it freely",
@@ -99,10 +96,17 @@ impl Why {
     }
 }
 
-/// The std at initialisation and now (as text) and why they differ, if they read differently.
+/// The std at initialisation and now (as text) and why they differ, when that is to be said.
 fn std_change(m: &Frame) -> Option<(String, String, Why)> {
     let (init, now) = (m.init.readout_std, m.act_std());
-    if m.step == 0 || short(init) == short(now) || !init.is_finite() {
+    // Said once the run has finished, if the two are more than 10% apart, or at any time if one
+    // is more than twice the other: while the run trains the std wanders by a few tens of percent
+    // (the default's dips to 0.85 in its first steps), and a sentence that comes and goes would
+    // move the page under the reader (a slide's widget grows past its slide).
+    let ratio = now / init;
+    let far = !ratio.is_finite() || !(0.5..=2.0).contains(&ratio);
+    let apart = (ratio - 1.0).abs() > 0.1;
+    if m.step == 0 || !init.is_finite() || !(far || (apart && m.finished())) {
         return None;
     }
     let why = if m.readout_unscaled_std.is_finite() {

@@ -97,6 +97,13 @@ pub fn tuned_lens_sentence(lens: &TunedLensState, m: &Frame) -> String {
         }
         None => out += ", and no depth below the line",
     }
+    // what the upper layers contribute, in nats of the same held-out loss whatever the
+    // placement (the update ratio is not comparable across placements: docs/findings.md)
+    let gain = t[0] - t[depth];
+    if depth >= 2 && gain > 0.0 {
+        let upper = percent((t[mid] - t[depth]) / gain);
+        out += &format!("; the upper half of the layers makes {upper} of its gain from x₀ to the top");
+    }
     if m.step != lens.step {
         out += " (the run has trained on since)";
     }
