@@ -20,6 +20,7 @@ use crate::model::loss::accuracy;
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use crate::model::stats::frobenius;
+use crate::training::spread::median;
 use crate::training::train::Trainer;
 use nalgebra::DMatrix;
 
@@ -39,6 +40,12 @@ pub struct Removal {
 
 impl Removal {
     pub const NONE: Removal = Removal { loss: f64::NAN, val_loss: f64::NAN, accuracy: f64::NAN };
+
+    /// Each number's median over `removals` (draws, or seeds' stacks).
+    pub fn median<'a>(removals: impl Iterator<Item = &'a Removal> + Clone) -> Removal {
+        let of = |f: fn(&Removal) -> f64| median(&removals.clone().map(f).collect::<Vec<_>>());
+        Removal { loss: of(|r| r.loss), val_loss: of(|r| r.val_loss), accuracy: of(|r| r.accuracy) }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -61,6 +68,12 @@ pub struct Knockout {
 }
 
 impl Knockout {
+    /// Removals measured so far: each layer, the upper k and the random draws.
+    pub fn measured(&self) -> usize {
+        let random: usize = self.random_k.iter().map(|(_, draws)| draws.len()).sum();
+        self.each.len() + self.top_k.len() + random
+    }
+
     /// A knockout with nothing measured yet.
     pub fn empty() -> Knockout {
         Knockout {
@@ -174,18 +187,12 @@ impl KnockoutInProgress {
         2 * self.depth + DRAWS * self.counts.len()
     }
 
-    /// Removals measured so far.
-    fn measured(&self) -> usize {
-        let random: usize = self.result.random_k.iter().map(|(_, draws)| draws.len()).sum();
-        self.result.each.len() + self.result.top_k.len() + random
-    }
-
     /// Measures up to `max_removals` more removals and says whether every one is done. The
     /// last call leaves the intact stack's probe activations in the stream, as they were
     /// before the knockout.
     pub fn advance(&mut self, trainer: &mut Trainer<f32>, max_removals: usize) -> bool {
         assert_eq!(trainer.stack.layers.len(), self.depth, "the knockout's own trainer");
-        let (start, total) = (self.measured(), self.total());
+        let (start, total) = (self.result.measured(), self.total());
         let end = start.saturating_add(max_removals).min(total);
         for _ in start..end {
             self.measure_next(trainer);
@@ -220,7 +227,7 @@ impl KnockoutInProgress {
     }
 
     pub fn is_done(&self) -> bool {
-        self.measured() == self.total()
+        self.result.measured() == self.total()
     }
 
     /// The measurements so far.

@@ -159,10 +159,9 @@ impl Session {
         self.now = self.init.clone();
         self.init_input.clear();
         self.init_input.extend_from_slice(self.trainer.stack.readout_input().as_slice());
-        self.init_shown = fixed_histogram(&self.init_input, self.range);
+        self.redraw_histograms();
         self.attention = attention_maps(&self.trainer, config.attention_layer);
         self.kept_readout = Vec::new();
-        self.shown = self.histogram();
         self.shows = Shows::Now;
         self.diverged_at = None;
         self.replay_to = None;
@@ -297,8 +296,7 @@ impl Session {
         let auto = histogram(self.trainer.stack.readout_input().as_slice(), HISTOGRAM_BINS, Range::Auto);
         let half = auto.lo.abs().max(auto.hi.abs()).max(1e-6);
         self.range = (-half, half);
-        self.shown = self.histogram();
-        self.init_shown = fixed_histogram(&self.init_input, self.range);
+        self.redraw_histograms();
     }
 
     /// Back to the default axis.
@@ -306,8 +304,7 @@ impl Session {
         self.settle();
         self.measure();
         self.range = default_range();
-        self.shown = self.histogram();
-        self.init_shown = fixed_histogram(&self.init_input, self.range);
+        self.redraw_histograms();
     }
 
     /// Probes the current weights if they changed since the last probe (and, on the copy
@@ -370,6 +367,12 @@ impl Session {
 
     fn histogram(&self) -> Histogram {
         stream_histogram(&self.trainer, self.range)
+    }
+
+    /// Now's histogram and the initialisation's, on the axis (after it changed).
+    fn redraw_histograms(&mut self) {
+        self.shown = self.histogram();
+        self.init_shown = fixed_histogram(&self.init_input, self.range);
     }
 
     /// What the page shows now, measured on the probe batch.

@@ -463,12 +463,10 @@ impl Knockout {
             }
             Json::Obj(fields)
         };
-        let random = self.random_k.iter().map(|(k, draws)| {
-            let of = |f: fn(&Removal) -> f64| median(&draws.iter().map(f).collect::<Vec<_>>());
-            let pooled =
-                Removal { loss: of(|r| r.loss), val_loss: of(|r| r.val_loss), accuracy: of(|r| r.accuracy) };
-            removal(*k, &pooled, Some(draws.len()))
-        });
+        let random = self
+            .random_k
+            .iter()
+            .map(|(k, draws)| removal(*k, &Removal::median(draws.iter()), Some(draws.len())));
         let mut fields = vec![
             ("intact_loss", Json::Num(self.intact_loss)),
             ("loss", Json::nums(&self.loss)),

@@ -22,22 +22,16 @@ pub fn median_knockout(k: &KnockoutState) -> Knockout {
     }
     let fewest = |f: fn(&Knockout) -> usize| k.seeds.iter().map(|(_, s)| f(s)).min().unwrap_or(0);
     let of = |f: &dyn Fn(&Knockout) -> f64| median(&k.seeds.iter().map(|(_, s)| f(s)).collect::<Vec<_>>());
-    let removal = |f: &dyn Fn(&Knockout) -> Removal| Removal {
-        loss: of(&|s| f(s).loss),
-        val_loss: of(&|s| f(s).val_loss),
-        accuracy: of(&|s| f(s).accuracy),
-    };
+    let seeds: Vec<&Knockout> = k.seeds.iter().map(|(_, s)| s).collect();
+    let removal =
+        |f: fn(&Knockout, usize) -> &Removal, i: usize| Removal::median(seeds.iter().map(|s| f(s, i)));
     let layers = fewest(|s| s.loss.len());
-    let intact = removal(&|s| s.intact);
+    let intact = removal(|s, _| &s.intact, 0);
     // each seed's stack draws its own layers at random: the median over seeds and draws
     let random_k = (0..fewest(|s| s.random_k.len()))
         .map(|i| {
-            let draws: Vec<Removal> =
-                k.seeds.iter().flat_map(|(_, s)| s.random_k[i].1.iter().copied()).collect();
-            let of = |f: fn(&Removal) -> f64| median(&draws.iter().map(f).collect::<Vec<_>>());
-            let pooled =
-                Removal { loss: of(|r| r.loss), val_loss: of(|r| r.val_loss), accuracy: of(|r| r.accuracy) };
-            (k.seeds[0].1.random_k[i].0, vec![pooled])
+            let draws = seeds.iter().flat_map(|s| s.random_k[i].1.iter());
+            (k.seeds[0].1.random_k[i].0, vec![Removal::median(draws)])
         })
         .collect();
     Knockout {
@@ -45,8 +39,8 @@ pub fn median_knockout(k: &KnockoutState) -> Knockout {
         intact,
         loss: (0..layers).map(|l| of(&|s| s.loss[l])).collect(),
         output_change: (0..layers).map(|l| of(&|s| s.output_change[l])).collect(),
-        each: (0..layers).map(|l| removal(&|s| s.each[l])).collect(),
-        top_k: (0..fewest(|s| s.top_k.len())).map(|i| removal(&|s| s.top_k[i])).collect(),
+        each: (0..layers).map(|l| removal(|s, l| &s.each[l], l)).collect(),
+        top_k: (0..fewest(|s| s.top_k.len())).map(|i| removal(|s, i| &s.top_k[i], i)).collect(),
         random_k,
     }
 }
@@ -70,9 +64,13 @@ fn loss_name(task: TaskKind) -> &'static str {
     }
 }
 
-/// Removals measured so far over every seed's stack, and in all.
-fn measured(k: &Knockout) -> usize {
-    k.each.len() + k.top_k.len() + k.random_k.iter().map(|(_, d)| d.len()).sum::<usize>()
+/// The stacks a knockout measured: every seed's, or the live run's alone.
+fn stacks(state: &KnockoutState) -> Vec<&Knockout> {
+    if state.seeds.is_empty() {
+        vec![&state.result]
+    } else {
+        state.seeds.iter().map(|(_, k)| k).collect()
+    }
 }
 
 /// Whether a removal's measure is close enough to the intact stack's (its second argument).
@@ -85,11 +83,7 @@ type Curve = Vec<(usize, Spread)>;
 /// (their spread over the seeds) and k at random (the spread over every seed's draws), each of
 /// `value`.
 pub fn removal_curves(state: &KnockoutState, value: fn(&Removal) -> f64) -> (Curve, Curve) {
-    let stacks: Vec<&Knockout> = if state.seeds.is_empty() {
-        vec![&state.result]
-    } else {
-        state.seeds.iter().map(|(_, k)| k).collect()
-    };
+    let stacks = stacks(state);
     let fewest = |f: fn(&Knockout) -> usize| stacks.iter().map(|k| f(k)).min().unwrap_or(0);
     let top = (0..fewest(|k| k.top_k.len()))
         .map(|i| (i + 1, Spread::of(&stacks.iter().map(|k| value(&k.top_k[i])).collect::<Vec<_>>())))
@@ -131,7 +125,7 @@ pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
         }
         return format!(
             "Knocking out layers of the stack at step {at}: {} removals measured.",
-            measured(&state.result)
+            state.result.measured()
         );
     }
     let value = judged(state.task);
@@ -212,11 +206,7 @@ pub fn knockout_table(knockout: Option<&KnockoutState>) -> Table {
     let Some(state) = knockout else { return Table::default() };
     let value = judged(state.task);
     let copies = state.task.copies();
-    let stacks: Vec<&Knockout> = if state.seeds.is_empty() {
-        vec![&state.result]
-    } else {
-        state.seeds.iter().map(|(_, s)| s).collect()
-    };
+    let stacks = stacks(state);
     let over = |f: &dyn Fn(&Knockout) -> f64, scale: f64| {
         spread_text(&Spread::of(&stacks.iter().map(|s| scale * f(s)).collect::<Vec<_>>()))
     };

@@ -147,8 +147,7 @@ pub fn readout_summary(m: &Frame) -> String {
     if last.is_nan() || last >= start || depth == 0 {
         out += &format!(" No layer's stream reads out below {start_name} ({}) yet.", short(start));
     } else {
-        let reached =
-            (0..=depth).find(|&l| start - r[l] >= MOST_OF_THE_WAY * (start - last)).unwrap_or(depth);
+        let reached = most_of_the_way(r, start).unwrap_or(depth);
         let (drop_at, _) = (0..depth)
             .map(|l| (l, r[l] - r[l + 1]))
             .filter(|(_, d)| d.is_finite())
