@@ -31,12 +31,24 @@ fn steps_after_the_first_allocate_nothing() {
 fn sequence_task_steps_after_the_first_allocate_nothing() {
     use ablation_playground::config::{copy_defaults, induction_defaults, text_defaults};
     ablation_playground::training::corpus::the_text();
-    let base = [("text", text_defaults()), ("copy", copy_defaults()), ("induction", induction_defaults())];
+    use ablation_playground::config::{reverse_defaults, MaskKind, StackKind};
+    let encoder_decoder = Config { stack: StackKind::EncoderDecoder, depth: 5, ..reverse_defaults() };
+    let unmasked = Config { mask: MaskKind::None, ..text_defaults() };
+    let base = [
+        ("text", text_defaults()),
+        ("copy", copy_defaults()),
+        ("induction", induction_defaults()),
+        ("reverse, encoder-decoder", encoder_decoder),
+        ("text without the mask", unmasked),
+    ];
     for (task, defaults) in base {
         for norm in
             [NormPlacement::Pre, NormPlacement::Post, NormPlacement::Sandwich, NormPlacement::DeepNorm]
         {
-            let config = Config { depth: 4, norm, ..defaults.clone() };
+            // an encoder-decoder's depth is whole layers of 5 sublayers
+            let depth = if defaults.stack == StackKind::EncoderDecoder { 5 } else { 4 };
+            let config = Config { depth, norm, ..defaults.clone() };
+            config.validate().unwrap();
             let mut trainer = Trainer::<f32>::new(&config);
             // the first step, and the first measurement of the held-out set (at step 100)
             for _ in 0..101 {

@@ -198,6 +198,101 @@ fn sublayer_gradients() {
     // DeepNorm's smaller values and output
     let deep = InitGain { gain: 1.0, branch: 0.4 };
     check_op(Attention::<f64>::new(7, 7, 8, 4, deep, &mut rng), 7, 8, 8, "attention, DeepNorm's gains");
+    // without the mask: every query sees every key of its sequence (issue 36)
+    for (t, c, heads) in [(7, 7, 4), (8, 4, 2), (9, 3, 1)] {
+        let mut a = Attention::<f64>::new(t, c, 8, heads, one, &mut rng);
+        a.set_masked(false);
+        check_op(a, t, 8, 8, &format!("attention without the mask, {heads} heads, sequences of {c}"));
+    }
+}
+
+/// Cross-attention: queries from the input, keys and values from a fixed memory of another
+/// length; the input's gradient and the memory's, against central differences.
+#[test]
+fn cross_attention_gradients() {
+    let mut draw = Draw::fresh(Rng::new(5, Stream::Layer(0)));
+    let one = InitGain { gain: 1.0, branch: 1.0 };
+    for ((t, c), (tm, cm), heads) in [((4, 4), (6, 6), 2), ((6, 3), (8, 4), 4), ((8, 4), (8, 4), 1)] {
+        let what =
+            format!("cross-attention, {t} queries in sequences of {c}, {tm} keys in {cm}, {heads} heads");
+        let mut a = Attention::<f64>::cross((t, c), (tm, cm), 8, heads, one, &mut draw);
+        let mut rng = Rng::new(12, Stream::Data);
+        a.visit(&mut |p| p.value.iter_mut().for_each(|v| *v += 0.3 * rng.normal()));
+        let memory = random(tm, 8, &mut rng);
+        a.memory.as_mut().unwrap().x.copy_from(&memory);
+        let mut x = random(t, 8, &mut rng);
+        let r = random(t, 8, &mut rng);
+        let (mut y, mut dx) = (DMatrix::zeros(t, 8), DMatrix::zeros(t, 8));
+        a.forward(&x, &mut y);
+        a.backward(&x, &r, &mut dx, &mut Scratch::default());
+        let d_memory = a.memory.as_ref().unwrap().grad.clone();
+        let xc = x.clone();
+        check_params(&mut a, 12, &what, |a| {
+            let mut y = DMatrix::zeros(t, 8);
+            a.forward(&xc, &mut y);
+            weighted(&y, &r)
+        });
+        check_input(&mut x, &dx, &format!("{what}, queries"), |x| {
+            let mut y = DMatrix::zeros(t, 8);
+            a.forward(x, &mut y);
+            weighted(&y, &r)
+        });
+        let mut m = memory.clone();
+        check_input(&mut m, &d_memory, &format!("{what}, memory"), |m| {
+            a.memory.as_mut().unwrap().x.copy_from(m);
+            let mut y = DMatrix::zeros(t, 8);
+            a.forward(&xc, &mut y);
+            weighted(&y, &r)
+        });
+    }
+}
+
+/// The encoder–decoder (issue 36) and the decoder without the mask, the whole model (ids →
+/// embeddings → encoder → memory → decoder with cross-attention → unembedding → cross-entropy
+/// on the target), against finite differences of every parameter, under every placement with
+/// the residual on and off.
+#[test]
+fn encoder_decoder_and_unmasked_gradients_under_every_placement() {
+    for norm in NormPlacement::OPTIONS.variants() {
+        for residual in [true, false] {
+            for (task, stack, mask) in [
+                (TaskKind::Reverse, StackKind::EncoderDecoder, MaskKind::Causal),
+                (TaskKind::Reverse, StackKind::EncoderDecoder, MaskKind::None),
+                (TaskKind::Text, StackKind::Decoder, MaskKind::None),
+            ] {
+                let depth = if stack == StackKind::EncoderDecoder { 5 } else { 2 };
+                let config = Config {
+                    task,
+                    stack,
+                    mask,
+                    norm,
+                    residual,
+                    sublayer: SublayerKind::Block,
+                    depth,
+                    width: 8,
+                    heads: 2,
+                    tokens: 8,
+                    context: 4,
+                    ..Config::default()
+                };
+                config.validate().unwrap();
+                let what = format!("{task:?} {stack:?} mask {mask:?} {norm:?} residual {residual}");
+                let mut stack = Stack::<f64>::new(&config);
+                let mut rng = Rng::new(6, Stream::Data);
+                let ids: Vec<u32> = (0..8).map(|_| (rng.next_u64() % config.vocab() as u64) as u32).collect();
+                let next: Vec<u32> =
+                    (0..8).map(|_| (rng.next_u64() % config.vocab() as u64) as u32).collect();
+                let scored =
+                    if task == TaskKind::Reverse { (0..8).map(|t| t % 4 >= 2).collect() } else { vec![] };
+                let batch = Batch::Tokens(Tokens { ids, next, scored });
+                // give the norms' γ, β non-trivial values too
+                stack.visit(&mut |p| p.value.iter_mut().for_each(|v| *v += 0.2 * rng.normal()));
+                stack.forward_batch(&batch);
+                stack.backward_batch(&batch);
+                check_params(&mut stack, 3, &what, |s| s.forward_batch(&batch));
+            }
+        }
+    }
 }
 
 /// The sequence tasks' whole model, ids → embeddings → stack → unembedding → cross-entropy

@@ -140,6 +140,7 @@ fn no_legend_covers_the_per_layer_or_the_loss_panels_data() {
                     std_init: &r.init.act_std,
                     std_now: &r.last.act_std,
                     pins,
+                    split: None,
                 };
                 let svg = svg_of((w, h), |a| charts::depth::draw(a, &curves, &[], &theme));
                 assert_no_legend_covers_data(

@@ -151,7 +151,7 @@ fn the_floors_are_the_entropies_of_the_training_text() {
 #[test]
 fn the_copy_task_is_seeded_and_every_scored_answer_is_in_its_prompt() {
     for context in [16, 15, 2, 3] {
-        let task = CopyTask { symbols: 10, context };
+        let task = CopyTask { symbols: 10, context, reversed: false };
         let length = task.length();
         let examples = |seed| SymbolTask::Copy(task).batch(50, &mut Rng::new(seed, Stream::Data));
         assert_eq!(examples(1), examples(1));
@@ -177,6 +177,48 @@ fn the_copy_task_is_seeded_and_every_scored_answer_is_in_its_prompt() {
             }
         }
         assert!((task.chance() - 10f64.ln()).abs() < 1e-15);
+    }
+}
+
+/// The reverse task (issue 36): seeded, its source the first half, every scored answer the
+/// source's symbol mirrored about the separator, which `answer_position` names.
+#[test]
+fn the_reverse_task_is_seeded_and_every_answer_is_the_mirrored_source_symbol() {
+    for context in [16, 15, 2, 3, 24] {
+        let task = CopyTask { symbols: 10, context, reversed: true };
+        let length = task.length();
+        let examples = |seed| SymbolTask::Copy(task).batch(40, &mut Rng::new(seed, Stream::Data));
+        assert_eq!(examples(1), examples(1));
+        assert_ne!(examples(1), examples(2));
+        let all = examples(3);
+        let mut mirrored_differs = false;
+        for e in 0..40 {
+            let at = |v: &[u32], t: usize| v[e * context + t];
+            let lead = context % 2;
+            let sep = lead + length;
+            assert_eq!(at(&all.ids, sep), 10, "the separator, context {context}");
+            let scored: Vec<usize> = (0..context).filter(|&t| all.scored[e * context + t]).collect();
+            assert_eq!(
+                scored,
+                (sep..context).collect::<Vec<_>>(),
+                "the target half is scored, context {context}"
+            );
+            for &t in &scored {
+                let i = t - sep;
+                let source = lead + length - 1 - i;
+                assert_eq!(task.answer_position(t), Some(source), "context {context}, position {t}");
+                assert_eq!(
+                    at(&all.next, t),
+                    at(&all.ids, source),
+                    "context {context}: answer {i} is the source's {source}"
+                );
+                mirrored_differs |= at(&all.ids, source) != at(&all.ids, lead + i);
+            }
+            for t in 0..sep {
+                assert_eq!(task.answer_position(t), None, "the source has no answer to write");
+            }
+        }
+        assert!(mirrored_differs || length < 2, "reversing changed some string, context {context}");
     }
 }
 

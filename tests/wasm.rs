@@ -62,7 +62,7 @@ fn the_text_task_in_wasm_equals_the_native_run_bit_for_bit() {
     let (run, mut trainer) = trained(&config, steps);
     trainer.probe_forward_skipping(&[]);
     let mut fields = run.json_fields();
-    fields.push(("attention", attention_json(&all_attention_maps(&trainer))));
+    fields.push(("attention", attention_json(&all_attention_maps(&trainer), &trainer.config)));
     assert_eq!(Json::Obj(fields).to_string(), native.trim());
 }
 

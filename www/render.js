@@ -106,12 +106,13 @@ export function createRenderer(w, { onRemovePin }) {
 
   /** The attention panel's layer menu: the stack's attention sublayers, the shown one chosen. */
   let layersShown = '';
-  function writeLayerMenu({ layers = [], layer = null }) {
+  function writeLayerMenu({ layers = [], layer = null, layer_names: names = [] }) {
     const select = panelOf('attention').querySelector('select');
-    const key = layers.join(',');
+    const key = `${layers.join(',')}|${names.join(',')}`;
     if (key !== layersShown) {
       layersShown = key;
-      select.replaceChildren(...layers.map((l) => new Option(`${l}`, `${l}`)));
+      // an encoder-decoder's are named ("decoder layer 1, cross-attention"), a decoder's numbered
+      select.replaceChildren(...layers.map((l, i) => new Option(names[i] && names[i] !== `layer ${l}` ? `${l}: ${names[i]}` : `${l}`, `${l}`)));
     }
     select.disabled = layers.length === 0;
     if (layer !== null && select.value !== `${layer}`) select.value = `${layer}`;

@@ -12,6 +12,8 @@ return {
   ["norm_kind"] = "norm-kind",
   ["task"] = "task",
   ["sublayer"] = "sublayer",
+  ["stack"] = "stack",
+  ["mask"] = "mask",
   ["width"] = "width",
   ["heads"] = "heads",
   ["tokens"] = "tokens",

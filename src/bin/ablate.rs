@@ -1,13 +1,14 @@
 //! `ablate`: train one configuration natively and print a JSON report.
 //! Run `ablate --help` for the flags; docs/reference.md lists them (generated from the table) and docs/cli.md the JSON.
 
-use ablation_playground::config::{find_flag, preset_choices, TaskKind, PARAMS, PRESET, PRESETS};
+use ablation_playground::config::{find_flag, preset_choices, StackKind, TaskKind, PARAMS, PRESET, PRESETS};
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::comparisons::{
     compare_here, comparison_steps, depth_width_here, knockout_here, sweep_here, ComparisonsState,
 };
+use ablation_playground::training::depth_width::depth_width_applies;
 use ablation_playground::training::report::{probed, trained, trained_keeping_last_finite};
-use ablation_playground::training::sweep::{parse_depths, DEFAULT_SWEEP_DEPTHS};
+use ablation_playground::training::sweep::{default_sweep_depths, parse_depths};
 use ablation_playground::training::tuned_lens::tuned_readout_losses;
 use ablation_playground::view::figures::{frame_of, svgs, LastFinite};
 use ablation_playground::view::json::{attention_json, compare_json, depth_width_json, sweep_json, Json};
@@ -109,7 +110,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         // `--sweep` alone (last, or before another flag) sweeps the default depths
         let alone = args.get(i + 1).is_none_or(|next| next.starts_with("--"));
         if body == "sweep" && alone {
-            sweep = Some(DEFAULT_SWEEP_DEPTHS.to_vec());
+            sweep = Some(Vec::new()); // the configuration's default depths, once it is known
             i += 1;
             continue;
         }
@@ -171,6 +172,17 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let steps = steps.unwrap_or(config.steps).min(MAX_STEPS);
     config.steps = steps;
     config.check_together().map_err(|e| format!("--{}: {}", find_flag_of(&e.name), e.message))?;
+    let sweep = sweep.map(|d| if d.is_empty() { default_sweep_depths(&config).to_vec() } else { d });
+    if let Some(d) =
+        sweep.iter().flatten().find(|&&d| config.stack == StackKind::EncoderDecoder && d % 5 != 0)
+    {
+        return Err(format!(
+            "--sweep: an encoder-decoder has 5 sublayers per encoder and decoder layer (2 + 3): depth {d} is not a multiple of 5"
+        ));
+    }
+    if depth_width {
+        depth_width_applies(&config).map_err(|e| format!("--depth-width: {e}"))?;
+    }
     if tuned_lens && config.task == TaskKind::Teacher {
         return Err("--tuned-lens: the tuned lens reads a sequence task's next-token predictions; the regression has none".into());
     }
@@ -222,7 +234,7 @@ fn report(options: &Options) -> Result<String, String> {
     trainer.probe_forward_skipping(&[]); // the attention maps are read from the probe's pass
     let attention = attention_maps(&trainer, config.attention_layer).filter(|_| run.diverged_at.is_none());
     if options.attention {
-        fields.push(("attention", attention_json(&all_attention_maps(&trainer))));
+        fields.push(("attention", attention_json(&all_attention_maps(&trainer), &trainer.config)));
     }
     if options.tuned_lens {
         let losses = tuned_readout_losses(&mut trainer).map_err(|e| format!("--tuned-lens: {e}"))?;

@@ -100,7 +100,9 @@ pub const ON_OFF: Options<bool> = Options(&[("on", true, "on"), ("off", false, "
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Kind, NormKind, NormPlacement, OptimizerKind, SublayerKind, TaskKind, PARAMS};
+    use crate::config::{
+        Kind, MaskKind, NormKind, NormPlacement, OptimizerKind, StackKind, SublayerKind, TaskKind, PARAMS,
+    };
 
     fn listed_once<T: Choice + std::fmt::Debug>(all: &[T]) {
         for &v in all {
@@ -120,7 +122,15 @@ mod tests {
         ]);
         listed_once(&[NormKind::LayerNorm, NormKind::RmsNorm]);
         listed_once(&[SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block]);
-        listed_once(&[TaskKind::Teacher, TaskKind::Text, TaskKind::Copy, TaskKind::Induction]);
+        listed_once(&[
+            TaskKind::Teacher,
+            TaskKind::Text,
+            TaskKind::Copy,
+            TaskKind::Induction,
+            TaskKind::Reverse,
+        ]);
+        listed_once(&[StackKind::Decoder, StackKind::EncoderDecoder]);
+        listed_once(&[MaskKind::Causal, MaskKind::None]);
         listed_once(&[OptimizerKind::Sgd, OptimizerKind::Adam]);
     }
 

@@ -95,14 +95,14 @@ mod tests {
         let e = Config::decode(&deep).unwrap_err();
         assert!(e.starts_with("depth:"), "{e}");
         let mut nan = Config::default().encode();
-        let at = 8 + 4 * 6 + 8 + 8 + 8 + 8; // gain comes after depth, six choices, width, heads, tokens and context
+        let at = 8 + 4 * 8 + 8 + 8 + 8 + 8; // gain comes after depth, eight choices, width, heads, tokens and context
         nan[at..at + 8].copy_from_slice(&f64::NAN.to_le_bytes());
         assert!(Config::decode(&nan).unwrap_err().starts_with("gain:"));
         // so is a context the tokens are not a multiple of
         let mut uneven =
             Config { task: crate::config::TaskKind::Text, context: 48, ..Config::default() }.encode();
         assert!(Config::decode(&uneven).unwrap_err().starts_with("tokens:"));
-        let context = 8 + 4 * 6 + 8 + 8 + 8; // after depth, six choices, width, heads and tokens
+        let context = 8 + 4 * 8 + 8 + 8 + 8; // after depth, eight choices, width, heads and tokens
         uneven[context..][..8].copy_from_slice(&32u64.to_le_bytes());
         assert!(Config::decode(&uneven).is_ok());
     }

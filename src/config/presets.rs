@@ -3,7 +3,9 @@
 //! configuration its prose describes. Later parameters then adjust it (`preset=explode&depth=24`).
 
 use super::pins::{parse_pins, Pin};
-use super::settings::{Config, ConfigError, LayerView, NormPlacement, OptimizerKind, SublayerKind, TaskKind};
+use super::settings::{
+    Config, ConfigError, LayerView, NormPlacement, OptimizerKind, StackKind, SublayerKind, TaskKind,
+};
 
 pub struct Preset {
     pub name: &'static str,
@@ -105,6 +107,16 @@ pub const PRESETS: &[Preset] = &[
         },
         pins: "preset:gradients,norm:pre@0;preset:gradients,depth:12@0;preset:gradients,depth:12,norm:pre@0",
     },
+    Preset {
+        // lesson 000's two stacks (issue 36): 2 encoder layers (self-attention, FFN) and 2
+        // decoder layers (masked self-attention, cross-attention, FFN) write 8 symbols back
+        // reversed; docs/findings.md has the study over seeds. Its comparisons run over 3 seeds.
+        name: "encoder-decoder",
+        help: "lesson 000's encoder and decoder: 2 layers each (10 sublayers) write a string of 8 digits back \
+               reversed, the decoder reading the source through cross-attention",
+        config: || Config { stack: StackKind::EncoderDecoder, depth: 10, seeds: 3, ..reverse_defaults() },
+        pins: "",
+    },
 ];
 
 /// The pins `preset` sets (none for an unknown name or a preset without any).
@@ -129,6 +141,13 @@ pub fn text_defaults() -> Config {
         steps: 3000,
         ..Config::default()
     }
+}
+
+/// The reverse task's defaults: 8 strings of 8 symbols a step, each written back reversed,
+/// by the decoder-only stack of the copy task (`stack=encoder-decoder` gives the lesson's
+/// encoder and decoder; the `encoder-decoder` preset).
+pub fn reverse_defaults() -> Config {
+    Config { task: TaskKind::Reverse, ..copy_defaults() }
 }
 
 /// The copy task's defaults: 8 strings of 8 symbols a step.
@@ -174,6 +193,9 @@ impl Config {
             norm: self.norm,
             final_norm: self.final_norm,
             norm_kind: self.norm_kind,
+            // an encoder-decoder stays one where the new task has a source
+            stack: if chosen.task.has_source() { self.stack } else { StackKind::Decoder },
+            mask: self.mask,
             seed: self.seed,
             temperature: self.temperature,
             attention_layer: self.attention_layer,
@@ -192,6 +214,7 @@ pub fn task_defaults(task: TaskKind) -> Config {
         TaskKind::Text => text_defaults(),
         TaskKind::Copy => copy_defaults(),
         TaskKind::Induction => induction_defaults(),
+        TaskKind::Reverse => reverse_defaults(),
     }
 }
 

@@ -94,6 +94,65 @@ impl Choice for SublayerKind {
     ]);
 }
 
+/// Which stacks the model is: one decoder (a language model's) or an encoder and a decoder
+/// (the original Transformer's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StackKind {
+    /// One stack over the whole sequence, every sublayer as `sublayer` says.
+    Decoder,
+    /// An encoder over the source (self-attention without a mask, then an FFN, per layer) and a
+    /// decoder over the target (masked self-attention, cross-attention to the encoder's last
+    /// output, then an FFN): N layers each, 5N sublayers in all (`Config::encoder_layers`).
+    EncoderDecoder,
+}
+
+impl Choice for StackKind {
+    const OPTIONS: Options<Self> = Options(&[
+        ("decoder", StackKind::Decoder, "decoder only"),
+        ("encoder-decoder", StackKind::EncoderDecoder, "encoder + decoder"),
+    ]);
+}
+
+/// The decoder's self-attention: each position sees only the earlier ones, or all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaskKind {
+    /// Token t sees the tokens s ≤ t of its sequence: what lets the stack write.
+    Causal,
+    /// Every token sees every token of its sequence, the ones it must predict included.
+    None,
+}
+
+impl Choice for MaskKind {
+    const OPTIONS: Options<Self> = Options(&[
+        ("causal", MaskKind::Causal, "causal"),
+        ("none", MaskKind::None, "none (sees the future)"),
+    ]);
+}
+
+/// Which rows of a sequence a sublayer reads and writes, and what it computes there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The whole sequence (a decoder-only stack).
+    Whole,
+    /// An encoder–decoder's source positions.
+    Encoder,
+    /// An encoder–decoder's target positions.
+    Decoder,
+}
+
+/// What one sublayer computes (`Config::role`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Mlp,
+    Ffn,
+    /// Self-attention, masked (causal) or not.
+    SelfAttention {
+        masked: bool,
+    },
+    /// The decoder's attention to the encoder's last output.
+    CrossAttention,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TaskKind {
     /// Regress a fixed random linear map of random tokens, `y = x A`: position-wise.
@@ -105,6 +164,9 @@ pub enum TaskKind {
     /// Repeat a random string of random length after a separator: the symbol to write follows
     /// the current one's earlier occurrence, at no fixed offset (two attention layers).
     Induction,
+    /// Write a random string back reversed after a separator: the source and its target, for
+    /// an encoder–decoder or (as one sequence) a decoder.
+    Reverse,
 }
 
 impl Choice for TaskKind {
@@ -113,13 +175,19 @@ impl Choice for TaskKind {
         ("text", TaskKind::Text, "Text: next character"),
         ("copy", TaskKind::Copy, "Copy a string"),
         ("induction", TaskKind::Induction, "Repeat a string"),
+        ("reverse", TaskKind::Reverse, "Reverse a string"),
     ]);
 }
 
 impl TaskKind {
-    /// A task scored by the symbols the stack copies right (copy, induction).
+    /// A task scored by the symbols the stack copies right (copy, induction, reverse).
     pub fn copies(self) -> bool {
-        matches!(self, TaskKind::Copy | TaskKind::Induction)
+        matches!(self, TaskKind::Copy | TaskKind::Induction | TaskKind::Reverse)
+    }
+
+    /// A task whose sequences are a source and its target, each half: what an encoder–decoder reads.
+    pub fn has_source(self) -> bool {
+        matches!(self, TaskKind::Copy | TaskKind::Reverse)
     }
 }
 
@@ -150,8 +218,12 @@ pub struct Config {
     pub final_norm: bool,
     /// LayerNorm or RMSNorm.
     pub norm_kind: NormKind,
-    /// What each sublayer computes.
+    /// What each sublayer computes (a decoder-only stack's; an encoder–decoder's are fixed).
     pub sublayer: SublayerKind,
+    /// One decoder, or an encoder and a decoder.
+    pub stack: StackKind,
+    /// The decoder's self-attention: causal, or seeing the whole sequence.
+    pub mask: MaskKind,
     /// Features per token d, a multiple of 4 (the attention heads) in 8..=128.
     pub width: usize,
     /// Attention heads, each of `width / heads` features (a divisor of the width).
@@ -217,6 +289,8 @@ impl Default for Config {
             final_norm: true,
             norm_kind: NormKind::LayerNorm,
             sublayer: SublayerKind::Mlp,
+            stack: StackKind::Decoder,
+            mask: MaskKind::Causal,
             width: 32,
             heads: 4,
             tokens: 64,
@@ -290,10 +364,96 @@ impl Config {
 
     /// Sublayer `index` is attention (a `block` stack alternates attention and FFN, attention first).
     pub fn attends_at(&self, index: usize) -> bool {
-        match self.sublayer {
-            SublayerKind::Attention => true,
-            SublayerKind::Block => index.is_multiple_of(2),
-            SublayerKind::Mlp | SublayerKind::Ffn => false,
+        matches!(self.role(index), Role::SelfAttention { .. } | Role::CrossAttention)
+    }
+
+    /// An encoder–decoder's layers in each of its two stacks: N for 5N sublayers (2 per encoder
+    /// layer, 3 per decoder layer); 0 for a decoder-only stack.
+    pub fn encoder_layers(&self) -> usize {
+        match self.stack {
+            StackKind::Decoder => 0,
+            StackKind::EncoderDecoder => self.depth / 5,
+        }
+    }
+
+    /// The sublayers of the encoder, which come first: 2N (0 for a decoder-only stack).
+    pub fn encoder_sublayers(&self) -> usize {
+        2 * self.encoder_layers()
+    }
+
+    /// Which rows sublayer `index` works on.
+    pub fn part(&self, index: usize) -> Part {
+        match self.stack {
+            StackKind::Decoder => Part::Whole,
+            StackKind::EncoderDecoder if index < self.encoder_sublayers() => Part::Encoder,
+            StackKind::EncoderDecoder => Part::Decoder,
+        }
+    }
+
+    /// What sublayer `index` computes. A decoder-only stack: as `sublayer` says (a `block`
+    /// alternates attention and FFN, attention first), its attention masked as `mask` says.
+    /// An encoder–decoder: per encoder layer self-attention without a mask, then an FFN; per
+    /// decoder layer self-attention masked as `mask` says, cross-attention, then an FFN.
+    pub fn role(&self, index: usize) -> Role {
+        let masked = self.mask == MaskKind::Causal;
+        match self.part(index) {
+            Part::Whole => match self.sublayer {
+                SublayerKind::Mlp => Role::Mlp,
+                SublayerKind::Ffn => Role::Ffn,
+                SublayerKind::Attention => Role::SelfAttention { masked },
+                SublayerKind::Block if index.is_multiple_of(2) => Role::SelfAttention { masked },
+                SublayerKind::Block => Role::Ffn,
+            },
+            Part::Encoder if index.is_multiple_of(2) => Role::SelfAttention { masked: false },
+            Part::Encoder => Role::Ffn,
+            Part::Decoder => match (index - self.encoder_sublayers()) % 3 {
+                0 => Role::SelfAttention { masked },
+                1 => Role::CrossAttention,
+                _ => Role::Ffn,
+            },
+        }
+    }
+
+    /// Sublayer `index` as the panels name it: "layer 3" in a decoder-only stack (its index);
+    /// in an encoder–decoder its layer of its stack, counted from 1, and what it computes
+    /// ("encoder layer 1, self-attention", "decoder layer 2, cross-attention").
+    pub fn sublayer_name(&self, index: usize) -> String {
+        let what = match self.role(index) {
+            Role::SelfAttention { masked: true } => "masked self-attention",
+            Role::SelfAttention { masked: false } => "self-attention",
+            Role::CrossAttention => "cross-attention",
+            Role::Ffn => "FFN",
+            Role::Mlp => "MLP",
+        };
+        match self.part(index) {
+            Part::Whole => format!("layer {index}"),
+            Part::Encoder => format!("encoder layer {}, {what}", index / 2 + 1),
+            Part::Decoder => format!("decoder layer {}, {what}", (index - self.encoder_sublayers()) / 3 + 1),
+        }
+    }
+
+    /// How the depth splits: "2 encoder layers (4 sublayers) + 2 decoder layers (6)"; None for
+    /// a decoder-only stack.
+    pub fn split_words(&self) -> Option<String> {
+        let n = self.encoder_layers();
+        let layers = |n: usize| if n == 1 { "layer" } else { "layers" };
+        (self.stack == StackKind::EncoderDecoder).then(|| {
+            format!("{n} encoder {} ({} sublayers) + {n} decoder {} ({})", layers(n), 2 * n, layers(n), 3 * n)
+        })
+    }
+
+    /// Positions of a sequence that are the source (the first half, with an odd context's extra
+    /// leading separator): what an encoder reads.
+    pub fn source_positions(&self) -> usize {
+        self.sequence() - self.sequence() / 2
+    }
+
+    /// The positions `part` works on within each sequence.
+    pub fn part_positions(&self, part: Part) -> std::ops::Range<usize> {
+        match part {
+            Part::Whole => 0..self.sequence(),
+            Part::Encoder => 0..self.source_positions(),
+            Part::Decoder => self.source_positions()..self.sequence(),
         }
     }
 
@@ -307,7 +467,7 @@ impl Config {
         match self.task {
             TaskKind::Teacher => 0,
             TaskKind::Text => TEXT_VOCAB,
-            TaskKind::Copy => COPY_SYMBOLS + 1,
+            TaskKind::Copy | TaskKind::Reverse => COPY_SYMBOLS + 1,
             TaskKind::Induction => INDUCTION_SYMBOLS + 2,
         }
     }
@@ -325,7 +485,7 @@ impl Config {
     /// copy (2), an induction example a string of two, the separator and its repeat (4).
     fn shortest_sequence(&self) -> usize {
         match self.task {
-            TaskKind::Copy => 2,
+            TaskKind::Copy | TaskKind::Reverse => 2,
             TaskKind::Induction => 4,
             _ => 1,
         }
@@ -361,6 +521,50 @@ impl Config {
                 ),
             });
         }
+        self.check_encoder_decoder()
+    }
+
+    /// An encoder–decoder's rules: a task with a source (copy, reverse), sublayers of `block`,
+    /// a depth of whole layers (5 sublayers per encoder and decoder layer), and an even context
+    /// (a source and a target of the same length).
+    fn check_encoder_decoder(&self) -> Result<(), ConfigError> {
+        if self.stack != StackKind::EncoderDecoder {
+            return Ok(());
+        }
+        let error = |name: &str, message: String| Err(ConfigError { name: name.into(), message });
+        if !self.task.has_source() {
+            return error(
+                "stack",
+                format!(
+                    "an encoder-decoder needs a task with a source (copy or reverse), not {}",
+                    self.task.word()
+                ),
+            );
+        }
+        if self.sublayer != SublayerKind::Block {
+            return error(
+                "sublayer",
+                format!(
+                    "an encoder-decoder's layers are attention and FFN blocks (its sublayer is block, not {})",
+                    self.sublayer.word()
+                ),
+            );
+        }
+        if !self.depth.is_multiple_of(5) {
+            return error(
+                "depth",
+                format!(
+                    "an encoder-decoder has 5 sublayers per encoder and decoder layer (2 + 3): {} is not a multiple of 5",
+                    self.depth
+                ),
+            );
+        }
+        if !self.sequence().is_multiple_of(2) {
+            return error(
+                "context",
+                format!("an encoder-decoder needs an even context, not {}", self.sequence()),
+            );
+        }
         Ok(())
     }
 
@@ -373,6 +577,19 @@ impl Config {
         if !self.width.is_multiple_of(self.heads) {
             self.heads = (1..=self.heads).rev().find(|h| self.width.is_multiple_of(*h)).unwrap_or(1);
             changed.push(format!("{} heads", self.heads));
+        }
+        if self.stack == StackKind::EncoderDecoder && self.check_encoder_decoder().is_err() {
+            if !self.task.has_source() {
+                self.stack = StackKind::Decoder;
+                changed.push("a decoder-only stack".to_string());
+            } else {
+                self.sublayer = SublayerKind::Block;
+                self.depth = ((self.depth + 2) / 5 * 5).clamp(5, 95);
+                if !self.sequence().is_multiple_of(2) {
+                    self.context = self.sequence() + 1;
+                }
+                changed.push(format!("block sublayers, depth {}", self.depth));
+            }
         }
         if self.check_together().is_err() {
             if self.sequence() < self.shortest_sequence() {

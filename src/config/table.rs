@@ -7,7 +7,8 @@
 use super::choice::{Choice, Options, Words, ON_OFF};
 use super::presets::{find_preset, PRESET, PRESETS};
 use super::settings::{
-    Config, ConfigError, LayerView, NormKind, NormPlacement, OptimizerKind, SublayerKind, TaskKind,
+    Config, ConfigError, LayerView, MaskKind, NormKind, NormPlacement, OptimizerKind, StackKind,
+    SublayerKind, TaskKind,
 };
 
 #[derive(Clone, Copy, Debug)]
@@ -124,7 +125,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Task",
         kind: Kind::Choice(&TaskKind::OPTIONS),
         help: "what the stack learns: a random linear map, the next character of Shakespeare, \
-               a string copied after a separator, or a string repeated from any of its symbols (two attention layers)",
+               a string copied after a separator, a string repeated from any of its symbols (two attention layers), \
+               or a string written back reversed (an encoder-decoder's task)",
         get: |c| Value::Choice(TaskKind::OPTIONS.index(c.task)),
         set: |c, v| c.task = TaskKind::OPTIONS.variant(choice(v)),
     },
@@ -133,9 +135,30 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "sublayer",
         label: "Sublayer",
         kind: Kind::Choice(&SublayerKind::OPTIONS),
-        help: "what each sublayer computes",
+        help: "what each sublayer computes (a decoder-only stack's: an encoder-decoder's are always blocks)",
         get: |c| Value::Choice(SublayerKind::OPTIONS.index(c.sublayer)),
         set: |c, v| c.sublayer = SublayerKind::OPTIONS.variant(choice(v)),
+    },
+    ParamSpec {
+        name: "stack",
+        flag: "stack",
+        label: "Stack",
+        kind: Kind::Choice(&StackKind::OPTIONS),
+        help: "one decoder, or an encoder (self-attention without a mask, FFN) and a decoder (masked \
+               self-attention, cross-attention to the encoder, FFN) of N layers each: 5N sublayers, on a task \
+               with a source (copy, reverse)",
+        get: |c| Value::Choice(StackKind::OPTIONS.index(c.stack)),
+        set: |c, v| c.stack = StackKind::OPTIONS.variant(choice(v)),
+    },
+    ParamSpec {
+        name: "mask",
+        flag: "mask",
+        label: "Mask",
+        kind: Kind::Choice(&MaskKind::OPTIONS),
+        help: "the decoder's self-attention: causal (each position sees the earlier ones) or none (it \
+               sees the whole sequence, the tokens it must predict included)",
+        get: |c| Value::Choice(MaskKind::OPTIONS.index(c.mask)),
+        set: |c, v| c.mask = MaskKind::OPTIONS.variant(choice(v)),
     },
     ParamSpec {
         name: "width",

@@ -1,4 +1,7 @@
-//! Causal multi-head self-attention: the only sublayer that mixes positions.
+//! Multi-head attention: the only sublayer that mixes positions. Causal self-attention (a
+//! decoder's), self-attention without a mask (an encoder's, or a decoder's with the mask off),
+//! and cross-attention (an encoder–decoder's decoder: queries from its own stream, keys and
+//! values from the encoder's last output, its `Memory`).
 //!
 //! Per head h with `Q = x W_q`, `K = x W_k`, `V = x W_v` restricted to the head's columns:
 //! `P = softmax(Q Kᵀ / √d_h)` with token t seeing only tokens s ≤ t, `C = P V`, and
@@ -10,9 +13,19 @@
 //! earlier tokens of its own sequence. With one sequence the heads' columns of Q, K and V are
 //! used in place; with several, each sequence's rows of a head are first copied side by side
 //! (T·d numbers per matrix, against the T·d² of each projection), so one set of kernels serves both.
+//!
+//! Without the mask, and for cross-attention, every query sees every key of its sequence: the
+//! scores of each sequence are a full `(C_q, C_k)` (C_k the memory's positions for
+//! cross-attention), through the full products and `softmax_dense`, always by sequences. For
+//! cross-attention `K = m W_k`, `V = m W_v` for the memory m, and the backward adds
+//! `∂L/∂m = dK W_kᵀ + dV W_vᵀ` into the memory's gradient, which the stack carries back to the
+//! encoder.
 
-use crate::model::kernels::matmul::{gemm_nn_lower_a, gemm_nt_lower_c, gemm_tn_lower_a};
+use crate::model::kernels::matmul::{
+    gemm_nn, gemm_nn_lower_a, gemm_nt, gemm_nt_lower_c, gemm_tn, gemm_tn_lower_a,
+};
 use crate::model::kernels::softmax::{softmax_causal, softmax_causal_backward};
+use crate::model::kernels::softmax_dense::{softmax_rows, softmax_rows_backward};
 use crate::model::linear::Linear;
 use crate::model::param::{Draw, InitGain, Param, Params};
 use crate::model::real::Real;
@@ -26,20 +39,34 @@ pub struct Attention<F: Real> {
     pub wv: Linear<F>, // (d, d)
     pub wo: Linear<F>, // (d, d)
     q: DMatrix<F>,     // (T, d)
-    k: DMatrix<F>,     // (T, d)
-    v: DMatrix<F>,     // (T, d)
+    k: DMatrix<F>,     // (T, d), or (T_m, d) for cross-attention
+    v: DMatrix<F>,     // (T, d), or (T_m, d)
     ctx: DMatrix<F>,   // (T, d) heads' outputs side by side
-    probs: Vec<F>,     // H × (T, T) column-major P per head
+    probs: Vec<F>,     // H × (T / C) × (C, C_k) column-major P per head and sequence
     row_max: Vec<F>,   // (T) per query: the max score, then Σ_s P dP
     row_sum: Vec<F>,   // (T) per query: Σ_s exp
     /// Positions per sequence C (T when the batch is one sequence).
     context: usize,
     /// Heads H, each of d / H of the width's columns.
     pub heads: usize,
-    /// One sequence's rows of one head, each (C, d_h), when the batch holds several
-    /// sequences: Q, K, V and C in the forward; dC, an operand (V, K, then Q), dV and a
-    /// gradient (dQ, then dK) in the backward.
+    /// One sequence's rows of one head, each (max(C, C_k), d_h): Q, K, V and C in the
+    /// forward; dC, an operand (V, K, then Q), dV and a gradient (dQ, then dK) in the backward.
     rows: [Vec<F>; 4],
+    /// Each token sees only the earlier tokens of its sequence (a decoder's self-attention).
+    masked: bool,
+    /// Cross-attention's keys and values come from here (None: self-attention).
+    pub memory: Option<Memory<F>>,
+}
+
+/// What cross-attention attends to: the encoder's last output, which the stack copies in
+/// before the decoder's pass, and its gradient, which the backward writes.
+#[derive(Clone)]
+pub struct Memory<F: Real> {
+    /// (T_m, d) the source positions of every sequence, in sequences of `context`.
+    pub x: DMatrix<F>,
+    /// (T_m, d) `∂L/∂x` from the last backward.
+    pub grad: DMatrix<F>,
+    context: usize,
 }
 
 impl<F: Real> Attention<F> {
@@ -56,25 +83,74 @@ impl<F: Real> Attention<F> {
     ) -> Self {
         assert!(context > 0 && tokens.is_multiple_of(context), "{tokens} tokens in sequences of {context}");
         assert!(heads > 0 && width.is_multiple_of(heads), "{heads} heads of a width {width}");
+        Self::attending(tokens, context, None, width, heads, gain, draw)
+    }
+
+    /// Cross-attention for batches of `tokens` queries in sequences of `context`, to a memory
+    /// of `memory_tokens` in sequences of `memory_context` (as many sequences). Its weights are
+    /// drawn as self-attention's.
+    pub fn cross(
+        (tokens, context): (usize, usize),
+        (memory_tokens, memory_context): (usize, usize),
+        width: usize,
+        heads: usize,
+        gain: InitGain,
+        draw: &mut Draw<F>,
+    ) -> Self {
+        assert_eq!(tokens / context, memory_tokens / memory_context, "as many sequences as the memory");
+        Self::attending(tokens, context, Some((memory_tokens, memory_context)), width, heads, gain, draw)
+    }
+
+    fn attending(
+        tokens: usize,
+        context: usize,
+        memory: Option<(usize, usize)>,
+        width: usize,
+        heads: usize,
+        gain: InitGain,
+        draw: &mut Draw<F>,
+    ) -> Self {
+        assert!(context > 0 && tokens.is_multiple_of(context), "{tokens} tokens in sequences of {context}");
+        assert!(heads > 0 && width.is_multiple_of(heads), "{heads} heads of a width {width}");
         let m = || DMatrix::zeros(tokens, width);
-        let several = tokens > context;
-        let rows = || if several { vec![F::zero(); context * (width / heads)] } else { Vec::new() };
+        let (key_tokens, key_context) = memory.unwrap_or((tokens, context));
+        let rows = || vec![F::zero(); context.max(key_context) * (width / heads)];
+        let key = || DMatrix::zeros(key_tokens, width);
         Attention {
             wq: Linear::new(width, width, gain.gain, false, draw),
             wk: Linear::new(width, width, gain.gain, false, draw),
             wv: Linear::new(width, width, gain.output(), false, draw),
             wo: Linear::new(width, width, gain.output(), false, draw),
             q: m(),
-            k: m(),
-            v: m(),
+            k: key(),
+            v: key(),
             ctx: m(),
-            probs: vec![F::zero(); heads * tokens * context],
+            probs: vec![F::zero(); heads * tokens * key_context],
             row_max: vec![F::zero(); tokens],
             row_sum: vec![F::zero(); tokens],
             context,
             heads,
             rows: [rows(), rows(), rows(), rows()],
+            masked: memory.is_none(),
+            memory: memory.map(|(_, c)| Memory { x: key(), grad: key(), context: c }),
         }
+    }
+
+    /// Self-attention causal (`true`) or seeing the whole sequence: the same weights either way
+    /// (what the mask switch changes, and what the stack sets to measure a model trained
+    /// without the mask with it). Cross-attention is never masked.
+    pub fn set_masked(&mut self, masked: bool) {
+        self.masked = masked && self.memory.is_none();
+    }
+
+    /// Each token sees only the earlier tokens of its sequence.
+    pub fn is_masked(&self) -> bool {
+        self.masked
+    }
+
+    /// Positions per sequence of the keys: the memory's for cross-attention, else the queries'.
+    pub fn key_context(&self) -> usize {
+        self.memory.as_ref().map_or(self.context, |m| m.context)
     }
 
     /// Back to a freshly drawn state in place (as `new`: W_q, W_k, W_v, W_o, keeping the buffers).
@@ -92,8 +168,14 @@ impl<F: Real> Attention<F> {
         let dh = d / self.heads;
         let scale = F::of(1.0 / (dh as f64).sqrt());
         self.wq.forward(x, &mut self.q);
-        self.wk.forward(x, &mut self.k);
-        self.wv.forward(x, &mut self.v);
+        let keys = self.memory.as_ref().map_or(x, |m| &m.x);
+        self.wk.forward(keys, &mut self.k);
+        self.wv.forward(keys, &mut self.v);
+        if !self.masked {
+            self.attend_dense(dh, scale);
+            self.wo.forward(&self.ctx, y);
+            return;
+        }
         if self.context < t {
             self.attend_by_sequences(dh, scale);
             self.wo.forward(&self.ctx, y);
@@ -122,9 +204,26 @@ impl<F: Real> Attention<F> {
         let dh = d / self.heads;
         let scale = F::of(1.0 / (dh as f64).sqrt());
         let Scratch { dq, dk, dv, dctx, dp, .. } = scratch;
-        let [dq, dk, dv, dctx] = [dq, dk, dv, dctx].map(|m| sized(m, t, d));
-        dp.resize(t * self.context, F::zero());
+        let key_tokens = self.k.nrows();
+        let [dq, dctx] = [dq, dctx].map(|m| sized(m, t, d));
+        let [dk, dv] = [dk, dv].map(|m| sized(m, key_tokens, d));
+        dp.resize(t * self.context.max(self.key_context()), F::zero());
         self.wo.backward(&self.ctx, dy, dctx, false);
+        if !self.masked {
+            self.back_dense(dh, scale, [&mut *dq, &mut *dk, &mut *dv, &mut *dctx], dp);
+            self.wq.backward(x, dq, dx, false);
+            match &mut self.memory {
+                Some(m) => {
+                    self.wk.backward(&m.x, dk, &mut m.grad, false);
+                    self.wv.backward(&m.x, dv, &mut m.grad, true);
+                }
+                None => {
+                    self.wk.backward(x, dk, dx, true);
+                    self.wv.backward(x, dv, dx, true);
+                }
+            }
+            return;
+        }
         if self.context < t {
             self.back_by_sequences(dh, scale, [&mut *dq, &mut *dk, &mut *dv, &mut *dctx], dp);
         }
@@ -155,8 +254,20 @@ impl<F: Real> Attention<F> {
     /// Appends every head's attention weights in sequence `b` of the last forward: for each
     /// head, C rows of C numbers, row q (the query's position) holding `P[q, s]` for the keys
     /// s ≤ q and exact zeros for the future, which the kernels never compute nor read.
+    /// Without the mask (and for cross-attention) row q holds `P[q, s]` for every key s of the
+    /// sequence (C_k of them).
     pub fn weights(&self, b: usize, out: &mut Vec<f32>) {
         let (t, c) = (self.q.nrows(), self.context);
+        if !self.masked {
+            let ck = self.key_context();
+            for h in 0..self.heads {
+                let p = &self.probs[(h * (t / c) + b) * c * ck..][..c * ck]; // P[q, s] at s·C + q
+                for q in 0..c {
+                    out.extend((0..ck).map(|s| p[s * c + q].f64() as f32));
+                }
+            }
+            return;
+        }
         for h in 0..self.heads {
             let p = &self.probs[(h * (t / c) + b) * c * c..][..c * c]; // column-major, P[q, s] at s·C + q
             for q in 0..c {
@@ -212,6 +323,65 @@ impl<F: Real> Attention<F> {
                 rows.gather(self.q.as_slice(), operand);
                 gemm_tn_lower_a(c, dh, dp, operand, grad);
                 rows.scatter(grad, dk.as_mut_slice());
+            }
+        }
+    }
+}
+
+impl<F: Real> Attention<F> {
+    /// The forward's heads without a mask (and cross-attention's): per head and per sequence,
+    /// `S = Q_h K_hᵀ` over every key, `P = softmax(S / √d_h)`, `C_h = P V_h`.
+    fn attend_dense(&mut self, dh: usize, scale: F) {
+        let (t, c) = (self.q.nrows(), self.context);
+        let (tk, ck) = (self.k.nrows(), self.key_context());
+        let [q_h, k_h, v_h, c_h] = &mut self.rows;
+        let (q_h, c_h, k_h, v_h) =
+            (&mut q_h[..c * dh], &mut c_h[..c * dh], &mut k_h[..ck * dh], &mut v_h[..ck * dh]);
+        for h in 0..self.heads {
+            for b in 0..t / c {
+                let (queries, keys) = (Rows { t, c, dh, h, b }, Rows { t: tk, c: ck, dh, h, b });
+                queries.gather(self.q.as_slice(), q_h);
+                keys.gather(self.k.as_slice(), k_h);
+                keys.gather(self.v.as_slice(), v_h);
+                let p = &mut self.probs[(h * (t / c) + b) * c * ck..][..c * ck];
+                // S = Q_h K_hᵀ                                  (C, d_h) · (d_h, C_k)
+                gemm_nt(c, dh, ck, q_h, k_h, p, false);
+                softmax_rows(p, c, ck, scale, &mut self.row_max[..c], &mut self.row_sum[..c]);
+                // C_h = P V_h                                   (C, C_k) · (C_k, d_h)
+                gemm_nn(c, ck, dh, p, v_h, c_h, false);
+                queries.scatter(c_h, self.ctx.as_mut_slice());
+            }
+        }
+    }
+
+    /// The backward's heads without a mask: `dQ`, `dK`, `dV` from `dC`, per head and sequence.
+    fn back_dense(&mut self, dh: usize, scale: F, grads: [&mut DMatrix<F>; 4], dp: &mut [F]) {
+        let (t, c) = (self.q.nrows(), self.context);
+        let (tk, ck) = (self.k.nrows(), self.key_context());
+        let [dq, dk, dv, dctx] = grads;
+        let [dc_h, operand, dv_h, grad] = &mut self.rows;
+        let dc_h = &mut dc_h[..c * dh];
+        let dp = &mut dp[..c * ck];
+        for h in 0..self.heads {
+            for b in 0..t / c {
+                let (queries, keys) = (Rows { t, c, dh, h, b }, Rows { t: tk, c: ck, dh, h, b });
+                let p = &self.probs[(h * (t / c) + b) * c * ck..][..c * ck];
+                queries.gather(dctx.as_slice(), dc_h);
+                // dV_h = Pᵀ dC_h                               (C_k, C) · (C, d_h)
+                gemm_tn(ck, c, dh, p, dc_h, &mut dv_h[..ck * dh], false);
+                keys.scatter(&dv_h[..ck * dh], dv.as_mut_slice());
+                // dP = dC_h V_hᵀ, then dS
+                keys.gather(self.v.as_slice(), &mut operand[..ck * dh]);
+                gemm_nt(c, dh, ck, dc_h, &operand[..ck * dh], dp, false);
+                softmax_rows_backward(p, dp, c, ck, scale, &mut self.row_max[..c]);
+                // dQ_h = dS K_h                                (C, C_k) · (C_k, d_h)
+                keys.gather(self.k.as_slice(), &mut operand[..ck * dh]);
+                gemm_nn(c, ck, dh, dp, &operand[..ck * dh], &mut grad[..c * dh], false);
+                queries.scatter(&grad[..c * dh], dq.as_mut_slice());
+                // dK_h = dSᵀ Q_h                               (C_k, C) · (C, d_h)
+                queries.gather(self.q.as_slice(), &mut operand[..c * dh]);
+                gemm_tn(ck, c, dh, dp, &operand[..c * dh], &mut grad[..ck * dh], false);
+                keys.scatter(&grad[..ck * dh], dk.as_mut_slice());
             }
         }
     }

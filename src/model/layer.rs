@@ -16,13 +16,15 @@
 //! DeepNorm's α = L^¼ for L sublayers (`Config::residual_scale`); its smaller initialisation of
 //! the branch is the sublayer's (`param::InitGain`).
 
-use crate::config::{Config, NormPlacement};
+use crate::config::{Config, NormPlacement, Part};
+use crate::model::attention::Memory;
 use crate::model::norm::Norm;
 use crate::model::param::{Draw, InitGain, Param, Params};
+use crate::model::part::Rows;
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use crate::model::scratch::{sized, Scratch};
-use crate::model::sublayer::Sublayer;
+use crate::model::sublayer::{part_shape, Sublayer};
 use nalgebra::DMatrix;
 
 #[derive(Clone)]
@@ -37,6 +39,16 @@ pub struct Layer<F: Real> {
     alpha: F,
     inner: DMatrix<F>, // (T, d) LN(x) for pre-norm and sandwich; x + F(x) or F(x) for post-norm
     outer: DMatrix<F>, // (T, d) F(LN(x)) for sandwich (empty otherwise)
+    /// An encoder–decoder's layer: the rows it works on, and them gathered (`part.rs`).
+    part: Option<Box<PartRows<F>>>,
+}
+
+/// A layer's own rows of the stream, and its input and output there.
+#[derive(Clone)]
+struct PartRows<F: Real> {
+    rows: Rows,
+    x: DMatrix<F>,
+    y: DMatrix<F>,
 }
 
 impl<F: Real> Layer<F> {
@@ -54,7 +66,8 @@ impl<F: Real> Layer<F> {
     /// `Layer::new(config, index)` with its weights from `draw`: that layer's stream, or a
     /// kept copy of what it drew (the buffers are new either way).
     pub fn with_draw(config: &Config, index: usize, draw: &mut Draw<F>) -> Self {
-        let (t, d) = (config.tokens, config.width);
+        let part = config.part(index);
+        let ((t, _), d) = (part_shape(config, part), config.width);
         let sublayer = Sublayer::new(config, index, InitGain::of(config), draw);
         let sandwich = config.norm == NormPlacement::Sandwich;
         Layer {
@@ -66,7 +79,52 @@ impl<F: Real> Layer<F> {
             alpha: F::of(config.residual_scale()),
             inner: DMatrix::zeros(t, d),
             outer: if sandwich { DMatrix::zeros(t, d) } else { DMatrix::zeros(0, 0) },
+            part: (part != Part::Whole).then(|| {
+                let rows = Rows { context: config.sequence(), positions: config.part_positions(part) };
+                Box::new(PartRows { rows, x: DMatrix::zeros(t, d), y: DMatrix::zeros(t, d) })
+            }),
         }
+    }
+
+    /// Cross-attention's memory, which the stack fills before the pass and whose gradient it
+    /// reads after (None for every other sublayer).
+    pub fn memory_mut(&mut self) -> Option<&mut Memory<F>> {
+        match &mut self.sublayer {
+            Sublayer::Attention(a) => a.memory.as_mut(),
+            _ => None,
+        }
+    }
+
+    /// `x_{ℓ+1} = layer_ℓ(x_ℓ)`: on its own rows for an encoder–decoder's layer (the others
+    /// pass through), else on all of them.
+    pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
+        let Some(mut part) = self.part.take() else { return self.forward_rows(x, y) };
+        part.rows.gather(x, &mut part.x);
+        self.forward_rows(&part.x, &mut part.y);
+        y.copy_from(x);
+        part.rows.scatter(&part.y, y);
+        self.part = Some(part);
+    }
+
+    /// Given `dy = ∂L/∂y`, sets every parameter gradient and writes `dx = ∂L/∂x` (for an
+    /// encoder–decoder's layer, `dy` itself on the rows it passed through).
+    pub fn backward(
+        &mut self,
+        x: &DMatrix<F>,
+        dy: &DMatrix<F>,
+        dx: &mut DMatrix<F>,
+        scratch: &mut Scratch<F>,
+    ) {
+        let Some(part) = self.part.take() else { return self.backward_rows(x, dy, dx, scratch) };
+        let (n, d) = part.x.shape();
+        let mut part_dy = std::mem::take(sized(&mut scratch.part_dy, n, d));
+        let mut part_dx = std::mem::take(sized(&mut scratch.part_dx, n, d));
+        part.rows.gather(dy, &mut part_dy);
+        self.backward_rows(&part.x, &part_dy, &mut part_dx, scratch);
+        dx.copy_from(dy);
+        part.rows.scatter(&part_dx, dx);
+        (scratch.part_dy, scratch.part_dx) = (part_dy, part_dx);
+        self.part = Some(part);
     }
 
     /// Back to `with_draw(config, index, draw)`'s state in place, for a `config` whose shapes
@@ -85,7 +143,7 @@ impl<F: Real> Layer<F> {
         matches!(self.placement, NormPlacement::Post | NormPlacement::DeepNorm) && self.norm.is_some()
     }
 
-    pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
+    fn forward_rows(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         use NormPlacement::*;
         let (f, norm) = (&mut self.sublayer, &mut self.norm);
         match (self.residual, self.placement, norm) {
@@ -140,8 +198,8 @@ impl<F: Real> Layer<F> {
         }
     }
 
-    /// Given `dy = ∂L/∂y`, sets every parameter gradient and writes `dx = ∂L/∂x`.
-    pub fn backward(
+    /// `backward` on the layer's own rows.
+    fn backward_rows(
         &mut self,
         x: &DMatrix<F>,
         dy: &DMatrix<F>,

@@ -9,6 +9,7 @@ use crate::model::real::Real;
 use crate::model::stack::{Stack, Target};
 use crate::model::stats::sum8;
 use crate::model::sublayer::Sublayer;
+use std::ops::Range;
 
 impl<F: Real> Stack<F> {
     /// The loss the model's readout gets when it reads `x_ℓ` instead of `x_L`, for ℓ = 0..=L,
@@ -85,7 +86,19 @@ pub struct AttentionMaps {
     /// The positions the loss counts (all on the text; the repeated half on copy).
     pub scored: Vec<bool>,
     pub heads: usize,
-    /// `heads` maps of C rows of C weights: row q is where position q looks (`Attention::weights`).
+    /// The positions of the maps' rows (the queries) and of their columns (the keys): the whole
+    /// sequence for a decoder-only stack; an encoder–decoder's source positions (its encoder),
+    /// its target positions (its decoder's self-attention), or the target's rows and the
+    /// source's columns (cross-attention).
+    pub queries: Range<usize>,
+    pub keys: Range<usize>,
+    /// A row sees only the keys at or before its position (a causal self-attention).
+    pub masked: bool,
+    /// Where the symbol each position must write stands in the sequence, on copy and reverse
+    /// (None elsewhere, and at the positions the loss does not count).
+    pub answers: Vec<Option<usize>>,
+    /// `heads` maps of `queries.len()` rows of `keys.len()` weights: row q is where the q-th
+    /// query looks (`Attention::weights`).
     pub weights: Vec<f32>,
 }
 
@@ -103,26 +116,70 @@ impl AttentionMaps {
         self.tokens.len()
     }
 
-    /// Head `h`'s (C, C) weights, row by row.
+    /// Rows and columns of each head's map.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.queries.len(), self.keys.len())
+    }
+
+    /// Cross-attention: rows of the target, columns of the source.
+    pub fn is_cross(&self) -> bool {
+        self.queries != self.keys
+    }
+
+    /// Head `h`'s weights, row by row.
     pub fn head(&self, h: usize) -> &[f32] {
-        let c = self.size();
-        &self.weights[h * c * c..(h + 1) * c * c]
+        let (r, c) = self.shape();
+        &self.weights[h * r * c..(h + 1) * r * c]
+    }
+
+    /// The weight head `h`'s query at position `q` puts on the key at position `k` (both in
+    /// the sequence; 0 outside the map).
+    pub fn weight(&self, h: usize, q: usize, k: usize) -> f32 {
+        if !self.queries.contains(&q) || !self.keys.contains(&k) {
+            return 0.0;
+        }
+        self.head(h)[(q - self.queries.start) * self.keys.len() + k - self.keys.start]
+    }
+
+    /// The scored rows' positions, or every row's if none is scored (an encoder's).
+    fn rows(&self) -> Vec<usize> {
+        let scored: Vec<usize> =
+            self.queries.clone().filter(|&q| self.scored.get(q).copied().unwrap_or(true)).collect();
+        if scored.is_empty() {
+            self.queries.clone().collect()
+        } else {
+            scored
+        }
     }
 
     /// Where head `h` looks: for every offset k, the mean over the scored rows q of the weight
-    /// `P[q, q − k]` (0 when q < k), and the offset with the largest (the nearest on a tie).
+    /// `P[q, q − k]` (0 when q − k is not a key), and the offset with the largest (the nearest
+    /// on a tie).
     pub fn focus(&self, h: usize) -> Focus {
-        let (c, p) = (self.size(), self.head(h));
-        let rows: Vec<usize> = (0..c).filter(|&q| self.scored.get(q).copied().unwrap_or(true)).collect();
+        let rows = self.rows();
         let mut best = Focus { offset: 0, share: f64::NEG_INFINITY };
-        for k in 0..c {
-            let total: f64 = rows.iter().filter(|&&q| q >= k).map(|&q| f64::from(p[q * c + q - k])).sum();
+        for k in 0..self.size() {
+            let total: f64 =
+                rows.iter().filter(|&&q| q >= k).map(|&q| f64::from(self.weight(h, q, q - k))).sum();
             let share = total / rows.len().max(1) as f64;
             if share > best.share {
                 best = Focus { offset: k, share };
             }
         }
         best
+    }
+
+    /// The mean weight head `h` puts on the position of the symbol to write, over the rows that
+    /// have one among the keys: a head that reads the answer has most of it. None without any.
+    pub fn answer_share(&self, h: usize) -> Option<f64> {
+        let shares: Vec<f64> = self
+            .queries
+            .clone()
+            .filter_map(|q| self.answers.get(q).copied().flatten().map(|a| (q, a)))
+            .filter(|(_, a)| self.keys.contains(a))
+            .map(|(q, a)| f64::from(self.weight(h, q, a)))
+            .collect();
+        (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64)
     }
 }
 

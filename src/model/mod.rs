@@ -14,6 +14,7 @@ pub mod loss;
 pub mod mlp;
 pub mod norm;
 pub mod param;
+pub mod part;
 pub mod real;
 pub mod rng;
 pub mod scratch;

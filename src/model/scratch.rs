@@ -27,6 +27,9 @@ pub struct Scratch<F: Real> {
     pub dctx: DMatrix<F>,
     /// (T, T) one head's ∂L/∂P, then ∂L/∂S in place
     pub dp: Vec<F>,
+    /// (T_part, d) each: an encoder–decoder layer's ∂L/∂y and ∂L/∂x on its own rows
+    pub part_dy: DMatrix<F>,
+    pub part_dx: DMatrix<F>,
 }
 
 /// `m` as a (rows, cols) matrix: as it is if it has that shape, else new zeros.

@@ -8,6 +8,12 @@
 //! The stack keeps every `x_ℓ` (the per-depth panel and the histogram read them) and, after
 //! `backward` (the probe's, not a training step's), the norm of `∂L/∂x_ℓ` at every depth and of
 //! `∂L/∂W` for every sublayer.
+//!
+//! An encoder–decoder is the same stream (`part.rs`): its first 2N layers work on each
+//! sequence's source rows, the other 3N on its target rows. After the encoder's last layer the
+//! stack takes the source rows of `x_{2N}` through the encoder's own final norm (a pre-norm
+//! stack's) into the memory every cross-attention reads; the backward carries their gradients
+//! back into `∂L/∂x_{2N}`.
 
 use crate::config::{Config, TaskKind};
 use crate::model::batch::{Batch, Tokens};
@@ -17,10 +23,12 @@ use crate::model::linear::Linear;
 use crate::model::loss::{cross_entropy_backward_from_probs, mse, mse_backward, softmax_cross_entropy};
 use crate::model::norm::Norm;
 use crate::model::param::{Draw, Param, Params};
+use crate::model::part::Rows;
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use crate::model::scratch::Scratch;
 use crate::model::stats::{all_finite, frobenius, mean_std, moments, Moments};
+use crate::model::sublayer::Sublayer;
 use nalgebra::DMatrix;
 
 pub struct Stack<F: Real> {
@@ -47,10 +55,73 @@ pub struct Stack<F: Real> {
     pub weight_grad_norm: Vec<f64>,
     /// Every layer adds its input to its output (before any post-norm).
     residual: bool,
-    /// Where each layer's parameters, the final norm's, the readout's and the embedding's begin
-    /// in `visit`'s order (depth + 3 entries): how an optimiser pairs a part of the model with
-    /// its state.
+    /// An encoder–decoder's encoder: where it ends, its final norm, the memory.
+    pub encoder: Option<Encoder<F>>,
+    /// Where each layer's parameters, the final norm's, the encoder's final norm's, the
+    /// readout's and the embedding's begin in `visit`'s order (depth + 4 entries): how an
+    /// optimiser pairs a part of the model with its state.
     first_param: Vec<usize>,
+}
+
+/// The encoder of an encoder–decoder: its layers are the stack's first `end`, and what it hands
+/// the decoder's cross-attention.
+pub struct Encoder<F: Real> {
+    /// The sublayers of the encoder (2N); the decoder's begin there.
+    pub end: usize,
+    /// The source rows of every sequence.
+    rows: Rows,
+    /// (T_s, d) the source rows of `x_end`.
+    top: DMatrix<F>,
+    /// The encoder's final norm (with a pre-norm stack's final norm).
+    pub norm: Option<Norm<F>>,
+    /// (T_s, d) what cross-attention reads: `LN_enc(top)`, or `top`.
+    memory: DMatrix<F>,
+    /// (T_s, d) `∂L/∂memory`, then `∂L/∂top`.
+    grad: [DMatrix<F>; 2],
+}
+
+impl<F: Real> Encoder<F> {
+    fn new(config: &Config) -> Option<Self> {
+        let end = config.encoder_sublayers();
+        let part = crate::config::Part::Encoder;
+        let (t, d) = (crate::model::sublayer::part_shape(config, part).0, config.width);
+        (end > 0).then(|| Encoder {
+            end,
+            rows: Rows { context: config.sequence(), positions: config.part_positions(part) },
+            top: DMatrix::zeros(t, d),
+            norm: config.has_final_norm().then(|| Norm::new(config.norm_kind, t, d)),
+            memory: DMatrix::zeros(t, d),
+            grad: [DMatrix::zeros(t, d), DMatrix::zeros(t, d)],
+        })
+    }
+
+    /// The memory from `x_end`.
+    fn remember(&mut self, x: &DMatrix<F>) {
+        self.rows.gather(x, &mut self.top);
+        match &mut self.norm {
+            Some(n) => n.forward(&self.top, &mut self.memory),
+            None => self.memory.copy_from(&self.top),
+        }
+    }
+
+    /// Adds `∂L/∂x_end` through the memory to `dx`: the cross-attentions' gradients of it,
+    /// summed bottom to top, back through the encoder's norm.
+    fn carry_back(&mut self, decoder: &mut [Layer<F>], dx: &mut DMatrix<F>) {
+        let [grad, below] = &mut self.grad;
+        grad.fill(F::zero());
+        for m in decoder.iter_mut().filter_map(|l| l.memory_mut()) {
+            for (g, &v) in grad.as_mut_slice().iter_mut().zip(m.grad.as_slice()) {
+                *g += v;
+            }
+        }
+        match &mut self.norm {
+            Some(n) => {
+                n.backward(grad, below);
+                self.rows.scatter_add(below, dx);
+            }
+            None => self.rows.scatter_add(grad, dx),
+        }
+    }
 }
 
 /// What `Stack::backward_updating` calls with each part of the model whose gradients are
@@ -104,7 +175,7 @@ impl<F: Real> Stack<F> {
         let (t, d, k) = (config.tokens, config.width, outputs(config));
         let mut draw = Draw::fresh(Rng::new(config.seed, Stream::Readout));
         let mut final_norm = config.has_final_norm().then(|| Norm::new(config.norm_kind, t, d));
-        let mut first_param = Vec::with_capacity(config.depth + 3);
+        let mut first_param = Vec::with_capacity(config.depth + 4);
         let mut count = 0;
         for layer in &mut layers {
             first_param.push(count);
@@ -112,6 +183,11 @@ impl<F: Real> Stack<F> {
         }
         first_param.push(count);
         if let Some(n) = &mut final_norm {
+            n.visit(&mut |_| count += 1);
+        }
+        first_param.push(count);
+        let mut encoder = Encoder::new(config);
+        if let Some(n) = encoder.as_mut().and_then(|e| e.norm.as_mut()) {
             n.visit(&mut |_| count += 1);
         }
         first_param.push(count);
@@ -137,6 +213,7 @@ impl<F: Real> Stack<F> {
             stream_grad_norm: vec![0.0; config.depth + 1],
             weight_grad_norm: vec![0.0; config.depth],
             residual: config.residual,
+            encoder,
             first_param,
         }
     }
@@ -145,6 +222,9 @@ impl<F: Real> Stack<F> {
     /// re-initialises the layers (`Layer::init`). For a `config` with this stack's shapes.
     pub fn init_readout(&mut self, config: &Config) {
         if let Some(n) = &mut self.final_norm {
+            n.init();
+        }
+        if let Some(n) = self.encoder.as_mut().and_then(|e| e.norm.as_mut()) {
             n.init();
         }
         self.readout.init(1.0, &mut Draw::fresh(Rng::new(config.seed, Stream::Readout)));
@@ -183,6 +263,12 @@ impl<F: Real> Stack<F> {
     fn forward_from_input(&mut self, target: Target<F>, skip: &[usize]) -> f64 {
         for (l, layer) in self.layers.iter_mut().enumerate() {
             let (below, above) = self.stream.split_at_mut(l + 1);
+            if let Some(e) = self.encoder.as_mut().filter(|e| e.end == l) {
+                e.remember(&below[l]);
+            }
+            if let (Some(m), Some(e)) = (layer.memory_mut(), &self.encoder) {
+                m.x.copy_from(&e.memory);
+            }
             if skip.contains(&l) {
                 above[0].copy_from(&below[l]); // x_{ℓ+1} = x_ℓ
             } else {
@@ -300,7 +386,7 @@ impl<F: Real> Stack<F> {
             if let Some(ln) = &mut self.final_norm {
                 update(ln, self.first_param[depth]);
             }
-            update(&mut self.readout, self.first_param[depth + 1]);
+            update(&mut self.readout, self.first_param[depth + 2]);
         }
         if norms {
             self.stream_grad_norm[depth] = frobenius(g_top.as_slice());
@@ -308,6 +394,12 @@ impl<F: Real> Stack<F> {
         let (mut dy, mut dx) = (g_top, g_next);
         for l in (0..depth).rev() {
             self.layers[l].backward(&self.stream[l], dy, dx, &mut self.scratch);
+            if let Some(e) = self.encoder.as_mut().filter(|e| e.end == l) {
+                e.carry_back(&mut self.layers[l..], dx);
+                if let (Some(update), Some(n)) = (update.as_deref_mut(), e.norm.as_mut()) {
+                    update(n, self.first_param[depth + 1]);
+                }
+            }
             if norms {
                 self.stream_grad_norm[l] = frobenius(dx.as_slice());
                 self.weight_grad_norm[l] = self.layers[l].weight_grad_norm();
@@ -321,7 +413,18 @@ impl<F: Real> Stack<F> {
         if let (Some(e), Target::Next(tokens)) = (&mut self.embedding, target) {
             e.backward(&tokens.ids, dy);
             if let Some(update) = update {
-                update(e, self.first_param[depth + 2]);
+                update(e, self.first_param[depth + 3]);
+            }
+        }
+    }
+
+    /// The decoder's self-attention causal (`true`) or not, the weights unchanged: how a model
+    /// trained without the mask is measured with it (an encoder's stays without).
+    pub fn set_causal(&mut self, causal: bool) {
+        let from = self.encoder.as_ref().map_or(0, |e| e.end);
+        for layer in &mut self.layers[from..] {
+            if let Sublayer::Attention(a) = &mut layer.sublayer {
+                a.set_masked(causal);
             }
         }
     }
@@ -383,6 +486,9 @@ impl<F: Real> Params<F> for Stack<F> {
             layer.visit(f);
         }
         if let Some(n) = &mut self.final_norm {
+            n.visit(f);
+        }
+        if let Some(n) = self.encoder.as_mut().and_then(|e| e.norm.as_mut()) {
             n.visit(f);
         }
         self.readout.visit(f);

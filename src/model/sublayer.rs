@@ -1,6 +1,6 @@
 //! `F` in `x + F(LN(x))`: which function a sublayer computes.
 
-use crate::config::{Config, SublayerKind};
+use crate::config::{Config, Part, Role};
 use crate::model::attention::Attention;
 use crate::model::ffn::Ffn;
 use crate::model::mlp::Mlp;
@@ -19,20 +19,28 @@ pub enum Sublayer<F: Real> {
 }
 
 impl<F: Real> Sublayer<F> {
-    /// Sublayer `index` of `config`'s stack, for its batches of `tokens` in sequences of
-    /// `config.sequence()` (attention with `config.heads` heads): a `block` stack alternates
-    /// attention (even indices) and FFN (odd), as in a Transformer block.
+    /// Sublayer `index` of `config`'s stack (`Config::role` says what it computes), for the
+    /// rows of its part of each batch (`part_shape`), attention with `config.heads` heads: a
+    /// `block` stack alternates attention (even indices) and FFN (odd), as in a Transformer block.
     pub fn new(config: &Config, index: usize, gain: InitGain, draw: &mut Draw<F>) -> Self {
-        let (tokens, width) = (config.tokens, config.width);
-        let attention = |draw: &mut Draw<F>| {
-            Sublayer::Attention(Attention::new(tokens, config.sequence(), width, config.heads, gain, draw))
-        };
-        match config.sublayer {
-            SublayerKind::Mlp => Sublayer::Mlp(Mlp::new(tokens, width, gain.output(), draw)),
-            SublayerKind::Ffn => Sublayer::Ffn(Ffn::new(tokens, width, gain.output(), draw)),
-            SublayerKind::Attention => attention(draw),
-            SublayerKind::Block if index.is_multiple_of(2) => attention(draw),
-            SublayerKind::Block => Sublayer::Ffn(Ffn::new(tokens, width, gain.output(), draw)),
+        let width = config.width;
+        let (tokens, context) = part_shape(config, config.part(index));
+        match config.role(index) {
+            Role::Mlp => Sublayer::Mlp(Mlp::new(tokens, width, gain.output(), draw)),
+            Role::Ffn => Sublayer::Ffn(Ffn::new(tokens, width, gain.output(), draw)),
+            Role::SelfAttention { masked } => {
+                let mut a = Attention::new(tokens, context, width, config.heads, gain, draw);
+                a.set_masked(masked);
+                Sublayer::Attention(a)
+            }
+            Role::CrossAttention => Sublayer::Attention(Attention::cross(
+                (tokens, context),
+                part_shape(config, Part::Encoder),
+                width,
+                config.heads,
+                gain,
+                draw,
+            )),
         }
     }
 
@@ -77,4 +85,11 @@ impl<F: Real> Params<F> for Sublayer<F> {
             Sublayer::Attention(s) => s.visit(f),
         }
     }
+}
+
+/// The rows a sublayer of `part` works on in each batch, and its positions per sequence: all
+/// of them for a decoder-only stack, else the sequences' source or target positions.
+pub fn part_shape(config: &Config, part: Part) -> (usize, usize) {
+    let positions = config.part_positions(part).len();
+    (config.sequences() * positions, positions)
 }

@@ -2,10 +2,12 @@
 //! sublayer's weights on the first sequence of the fixed probe batch (a window of the
 //! held-out text, or one held-out copy example), with its characters.
 
+use crate::config::Role;
 use crate::model::batch::Batch;
 use crate::model::lens::{attention_layer_near, first_sequence, AttentionMaps};
+use crate::model::sublayer::Sublayer;
 use crate::training::corpus::the_text;
-use crate::training::task::symbol_task;
+use crate::training::task::{symbol_task, SymbolTask};
 use crate::training::train::Trainer;
 
 /// The maps of attention sublayer `layer` (the nearest that attends, at or below it) from the
@@ -22,7 +24,29 @@ pub fn attention_maps(trainer: &Trainer<f32>, layer: usize) -> Option<AttentionM
         None => the_text().decode(ids).chars().collect(),
     };
     let weights = trainer.stack.attention_weights(layer, 0)?;
-    Some(AttentionMaps { layer, layers, tokens, scored, heads: config.heads, weights })
+    let part = config.part_positions(config.part(layer));
+    let keys = match config.role(layer) {
+        Role::CrossAttention => config.part_positions(crate::config::Part::Encoder),
+        _ => part.clone(),
+    };
+    let masked = matches!(&trainer.stack.layers[layer].sublayer, Sublayer::Attention(a) if a.is_masked());
+    let answers = match symbol_task(config) {
+        Some(SymbolTask::Copy(task)) => (0..ids.len()).map(|p| task.answer_position(p)).collect(),
+        _ => vec![None; ids.len()],
+    };
+    let heads = config.heads;
+    Some(AttentionMaps {
+        layer,
+        layers,
+        tokens,
+        scored,
+        heads,
+        queries: part,
+        keys,
+        masked,
+        answers,
+        weights,
+    })
 }
 
 /// Every attention sublayer's maps, bottom to top (the CLI's `--attention`).

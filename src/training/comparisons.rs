@@ -6,13 +6,13 @@
 
 use crate::config::{Config, Pin, TaskKind};
 use crate::training::compare::four_combinations;
-use crate::training::depth_width::{shapes, Clock, ShapeOutcome};
+use crate::training::depth_width::{depth_width_applies, shapes, Clock, ShapeOutcome};
 use crate::training::frame::Frame;
 use crate::training::job::{run_job, Job, JobRunner, LensFit, Report};
 use crate::training::knockout::Knockout;
 use crate::training::outcome::Outcome;
 use crate::training::spread::{arm_runs, run_order, seeds, Arm};
-use crate::training::sweep::{check_depths, SweepSeries, DEFAULT_SWEEP_DEPTHS};
+use crate::training::sweep::{check_depths, default_sweep_depths, SweepSeries};
 use crate::training::train::Trainer;
 
 /// Steps of each run of "All four" and of the depth sweep on the page (and of `ablate
@@ -30,6 +30,7 @@ pub fn comparison_steps(task: TaskKind) -> usize {
         TaskKind::Text => 1500,
         TaskKind::Copy => 500,
         TaskKind::Induction => 2500,
+        TaskKind::Reverse => 1000,
     }
 }
 
@@ -304,7 +305,7 @@ impl Comparisons {
 
     /// Starts the depth sweep of `config` over the default depths (replacing one under way).
     pub fn start_sweep(&mut self, config: &Config) {
-        self.start_sweep_over(config, &DEFAULT_SWEEP_DEPTHS, comparison_steps(config.task));
+        self.start_sweep_over(config, default_sweep_depths(config), comparison_steps(config.task));
     }
 
     /// `start_sweep` over `depths`, each run trained for `steps` (the CLI's `--sweep`, `--steps`).
@@ -319,6 +320,9 @@ impl Comparisons {
     /// Starts "depth or width" at `config`: its shapes (`depth_width::shapes`), each trained for
     /// the configuration's own steps (replacing one under way).
     pub fn start_depth_width(&mut self, config: &Config) {
+        if depth_width_applies(config).is_err() {
+            return;
+        }
         let arms = shapes(config);
         let steps = arms.first().map_or(config.steps, |a| a.steps);
         let job = |config, steps| Job::Shape { config, steps };

@@ -2,6 +2,11 @@
 //! Only the repeated half is scored, and every answer there is determined by the prompt: the
 //! symbol `length` positions back. A sublayer that works on each position alone (`mlp`, `ffn`)
 //! cannot look back, so it stays at chance, `ln symbols`; attention can.
+//!
+//! The reverse task is the same with the string written back reversed: the symbol to write
+//! at the copy's i-th position is the string's i-th from the end, at an offset that changes
+//! from position to position. Its first half (the source) is what an encoder–decoder's
+//! encoder reads, its second (the separator and the target) what its decoder reads.
 
 use crate::model::batch::Tokens;
 use crate::model::rng::Rng;
@@ -14,6 +19,8 @@ pub struct CopyTask {
     /// the copy but its last symbol, which is only ever a target. An odd context starts with one
     /// more separator.
     pub context: usize,
+    /// The copy is the string reversed (the reverse task).
+    pub reversed: bool,
 }
 
 impl CopyTask {
@@ -45,10 +52,22 @@ impl CopyTask {
         let middle = sequence.len(); // the separator between the string and its copy
         sequence.push(separator);
         sequence.extend_from_within(start..middle);
+        if self.reversed {
+            sequence[middle + 1..].reverse();
+        }
         out.ids.extend_from_slice(&sequence[..n]);
         out.next.extend_from_slice(&sequence[1..=n]);
         // the target at the separator is the string's first symbol; from there on, the copy
         out.scored.extend((0..n).map(|t| t >= middle));
+    }
+
+    /// Where, in an example, the symbol to write at position `p` stands (the string's symbol it
+    /// copies), if the loss counts p.
+    pub fn answer_position(&self, p: usize) -> Option<usize> {
+        let (lead, n) = (self.context % 2, self.length());
+        let middle = lead + n;
+        let i = p.checked_sub(middle).filter(|_| p < self.context)?;
+        Some(lead + if self.reversed { n - 1 - i } else { i })
     }
 
     /// A symbol or the separator as a character: the digits, then `|`.

@@ -5,7 +5,7 @@
 //! takes: depth's latency, since the layers run one after another). The time comes from a
 //! clock the caller hands in, so the core reads none itself.
 
-use crate::config::{task_defaults, Config, TaskKind};
+use crate::config::{task_defaults, Config, StackKind, TaskKind};
 use crate::model::layer::Layer;
 use crate::model::param::{Draw, Params};
 use crate::model::stack::Stack;
@@ -43,6 +43,19 @@ pub fn parameters(config: &Config) -> usize {
 /// without the token and position embeddings and the readout (the unembedding). The budget
 /// "depth or width" holds fixed: the embeddings grow with the width alone, and counting them
 /// favours the deep and narrow stack (whose layers then get more of the budget).
+/// Depth or width compares a decoder-only stack's shapes (a layer's parameters depend on its
+/// index's parity); an encoder–decoder's depth comes in layers of 5 sublayers: an error saying so.
+pub fn depth_width_applies(config: &Config) -> Result<(), String> {
+    if config.stack == StackKind::EncoderDecoder {
+        return Err(
+            "depth or width compares the shapes of a decoder-only stack; an encoder-decoder's depth comes \
+                    in whole layers of 5 sublayers: choose the decoder-only stack to compare"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 pub fn non_embedding_parameters(config: &Config) -> usize {
     let counts = Counts::of(config);
     counts.fixed + counts.layers(config.depth)

@@ -135,6 +135,7 @@ impl Frame {
             w.u64(e.step as u64);
             w.f64(e.loss);
             w.f64(e.accuracy);
+            w.f64(e.future_hidden);
         }
         match self.floors {
             None => w.u32(0),
@@ -170,6 +171,13 @@ impl Frame {
                 w.u64(a.scored.len() as u64);
                 a.scored.iter().for_each(|&s| w.u32(u32::from(s)));
                 w.u64(a.heads as u64);
+                for r in [&a.queries, &a.keys] {
+                    w.u64(r.start as u64);
+                    w.u64(r.end as u64);
+                }
+                w.u32(u32::from(a.masked));
+                w.u64(a.answers.len() as u64);
+                a.answers.iter().for_each(|&p| w.u32(p.map_or(u32::MAX, |p| p as u32)));
                 w.f32s(&a.weights);
             }
         }
@@ -247,7 +255,9 @@ impl Frame {
         })?;
         let n = r.len(24)?;
         let evals = (0..n)
-            .map(|_| Ok(Eval { step: r.usize()?, loss: r.f64()?, accuracy: r.f64()? }))
+            .map(|_| {
+                Ok(Eval { step: r.usize()?, loss: r.f64()?, accuracy: r.f64()?, future_hidden: r.f64()? })
+            })
             .collect::<Result<Vec<_>, String>>()?;
         let floors = match r.u32()? {
             0 => None,
@@ -275,15 +285,38 @@ impl Frame {
                 let n = r.len(4)?;
                 let scored = (0..n).map(|_| r.u32().map(|s| s != 0)).collect::<Result<Vec<_>, _>>()?;
                 let heads = r.usize()?;
+                let queries = r.usize()?..r.usize()?;
+                let keys = r.usize()?..r.usize()?;
+                let masked = r.u32()? != 0;
+                let n = r.len(4)?;
+                let answers = (0..n)
+                    .map(|_| r.u32().map(|p| (p != u32::MAX).then_some(p as usize)))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let weights = r.f32s()?;
                 let c = tokens.len();
+                let fits = |r: &std::ops::Range<usize>| r.start < r.end && r.end <= c;
                 if scored.len() != c
-                    || heads.checked_mul(c * c) != Some(weights.len())
+                    || answers.len() != c
+                    || answers.iter().flatten().any(|&p| p >= c)
+                    || !fits(&queries)
+                    || !fits(&keys)
+                    || heads.checked_mul(queries.len() * keys.len()) != Some(weights.len())
                     || !layers.contains(&layer)
                 {
                     return Err("a frame's attention maps do not match their sequence".into());
                 }
-                Some(AttentionMaps { layer, layers, tokens, scored, heads, weights })
+                Some(AttentionMaps {
+                    layer,
+                    layers,
+                    tokens,
+                    scored,
+                    heads,
+                    queries,
+                    keys,
+                    masked,
+                    answers,
+                    weights,
+                })
             }
             _ => return Err("a frame's attention is of no known kind".into()),
         };
@@ -311,9 +344,9 @@ impl Frame {
     }
 }
 
-/// "APF8": an ablation-playground frame, version 8 (the histogram at initialisation and the
-/// readout norm's gain beside the lens's readouts, update ratios and attention).
-const MAGIC: u32 = 0x3846_5041;
+/// "APF9": an ablation-playground frame, version 9 (an attention map's rows, columns, mask and
+/// answers: an encoder–decoder's rectangular cross-attention).
+const MAGIC: u32 = 0x3946_5041;
 
 fn write_histogram(w: &mut Writer, h: &Histogram) {
     w.f64(h.lo);

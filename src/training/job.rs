@@ -270,7 +270,7 @@ pub fn run_job(job: Job) -> Result<Report, String> {
 }
 
 const JOB_MAGIC: u32 = 0x314A_5041; // "APJ1"
-const REPORT_MAGIC: u32 = 0x3652_5041; // "APR6": tuned lenses
+const REPORT_MAGIC: u32 = 0x3752_5041; // "APR7": the held-out loss with the future hidden
 
 pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     o.config.write(w);
@@ -486,6 +486,7 @@ impl Report {
                     w.u64(e.step as u64);
                     w.f64(e.loss);
                     w.f64(e.accuracy);
+                    w.f64(e.future_hidden);
                 }
                 w.opt_usize(s.diverged_at);
                 w.f64(s.ms_per_step);
@@ -513,7 +514,14 @@ impl Report {
                 let (config, params, loss) = (Config::read(&mut r)?, r.usize()?, r.f64s()?);
                 let n = r.len(24)?;
                 let evals = (0..n)
-                    .map(|_| Ok(Eval { step: r.usize()?, loss: r.f64()?, accuracy: r.f64()? }))
+                    .map(|_| {
+                        Ok(Eval {
+                            step: r.usize()?,
+                            loss: r.f64()?,
+                            accuracy: r.f64()?,
+                            future_hidden: r.f64()?,
+                        })
+                    })
                     .collect::<Result<Vec<_>, String>>()?;
                 let diverged_at = r.opt_usize()?;
                 let (ms_per_step, ms_per_char) = (r.f64()?, r.f64()?);

@@ -29,7 +29,7 @@ pub fn learned_words(task: TaskKind) -> Option<&'static str> {
     match task {
         TaskKind::Teacher => None,
         TaskKind::Text => Some("below the bigram line"),
-        TaskKind::Copy | TaskKind::Induction => Some("at 95%"),
+        TaskKind::Copy | TaskKind::Induction | TaskKind::Reverse => Some("at 95%"),
     }
 }
 

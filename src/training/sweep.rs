@@ -2,12 +2,24 @@
 //! configured. The loss after N steps and the initial gradient ratio against depth show where
 //! each combination stops training.
 
-use crate::config::{find, Config, ConfigError, NormPlacement, Value};
+use crate::config::{find, Config, ConfigError, NormPlacement, StackKind, Value};
 use crate::training::outcome::Outcome;
 use crate::training::spread::{Arm, Spread};
 
 /// The page's and the CLI's depths: doubling, plus the lesson's 12 and 24.
 pub const DEFAULT_SWEEP_DEPTHS: [usize; 8] = [1, 2, 4, 8, 12, 24, 48, 96];
+/// An encoder–decoder's: whole layers of 5 sublayers (1, 2, 4, 8, 12 and 19 layers in each stack).
+pub const ENCODER_DECODER_SWEEP_DEPTHS: [usize; 6] = [5, 10, 20, 40, 60, 95];
+
+/// The depths a sweep of `config` goes over when none are given: an encoder–decoder's own.
+pub fn default_sweep_depths(config: &Config) -> &'static [usize] {
+    if config.stack == StackKind::EncoderDecoder {
+        &ENCODER_DECODER_SWEEP_DEPTHS
+    } else {
+        &DEFAULT_SWEEP_DEPTHS
+    }
+}
+
 /// At most this many depths: 64 runs, a few minutes at depth 96.
 pub const MAX_SWEEP_DEPTHS: usize = 16;
 

@@ -71,9 +71,9 @@ pub enum TaskFloors {
     Chance { chance: f64 },
 }
 
-/// The copy task of `config`.
+/// The copy task of `config` (the reverse task's string written back reversed).
 pub fn copy_task(config: &Config) -> CopyTask {
-    CopyTask { symbols: COPY_SYMBOLS, context: config.sequence() }
+    CopyTask { symbols: COPY_SYMBOLS, context: config.sequence(), reversed: config.task == TaskKind::Reverse }
 }
 
 /// The induction task of `config`.
@@ -128,7 +128,7 @@ impl SymbolTask {
 /// `config`'s task of symbols, if it is one.
 pub fn symbol_task(config: &Config) -> Option<SymbolTask> {
     match config.task {
-        TaskKind::Copy => Some(SymbolTask::Copy(copy_task(config))),
+        TaskKind::Copy | TaskKind::Reverse => Some(SymbolTask::Copy(copy_task(config))),
         TaskKind::Induction => Some(SymbolTask::Induction(induction_task(config))),
         _ => None,
     }
@@ -154,7 +154,7 @@ impl<F: Real> Batches<F> {
         let source = match config.task {
             TaskKind::Teacher => Source::Teacher(DataStream::new(config.seed, config.width, outputs(config))),
             TaskKind::Text => Source::Text { context, sequences },
-            TaskKind::Copy | TaskKind::Induction => {
+            TaskKind::Copy | TaskKind::Induction | TaskKind::Reverse => {
                 Source::Symbols { task: symbol_task(config).expect("a task of symbols"), sequences }
             }
         };

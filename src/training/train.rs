@@ -1,6 +1,6 @@
 //! Training: forward, backward, update, record — like TensorFlow Playground's `oneStep()`.
 
-use crate::config::{Config, TaskKind};
+use crate::config::{Config, MaskKind, TaskKind};
 use crate::model::batch::Batch;
 use crate::model::loss::accuracy;
 use crate::model::param::Params;
@@ -50,6 +50,9 @@ pub struct Eval {
     pub step: usize,
     pub loss: f64,
     pub accuracy: f64,
+    /// A stack trained without the mask, measured with it (the future hidden, as when it
+    /// writes): the held-out loss of the same weights. NaN for a masked stack.
+    pub future_hidden: f64,
 }
 
 pub struct Trainer<F: Real> {
@@ -265,6 +268,13 @@ impl<F: Real> Trainer<F> {
         {
             return;
         }
+        let mut future_hidden = f64::NAN;
+        if self.config.mask == MaskKind::None {
+            self.stack.set_causal(true);
+            future_hidden = self.held_out.iter().map(|b| self.stack.forward_batch(b)).sum::<f64>()
+                / self.held_out.len().max(1) as f64;
+            self.stack.set_causal(false);
+        }
         let (mut loss, mut right) = (0.0, 0.0);
         let depths = self.config.depth + 1;
         self.readout_loss.clear();
@@ -288,7 +298,7 @@ impl<F: Real> Trainer<F> {
         // every batch has as many scored positions: the mean of their means is the mean
         let n = self.held_out.len().max(1) as f64;
         self.readout_loss.iter_mut().for_each(|x| *x /= n);
-        self.evals.push(Eval { step: self.step, loss: loss / n, accuracy: right / n });
+        self.evals.push(Eval { step: self.step, loss: loss / n, accuracy: right / n, future_hidden });
     }
 
     /// A sequence task's fixed held-out set (empty for the teacher).

@@ -6,7 +6,7 @@
 //! Sampling runs a twin of the stack built for one sequence (`tokens` = the context), with the
 //! trained weights copied in: a character costs one pass over C positions, not over the batch.
 
-use crate::config::{Config, TaskKind};
+use crate::config::{Config, MaskKind, TaskKind};
 use crate::model::batch::Batch;
 use crate::model::loss::argmax_row;
 use crate::model::rng::{Rng, Stream};
@@ -56,8 +56,10 @@ pub fn sample_token(logits: &DMatrix<f32>, row: usize, temperature: f64, rng: &m
 }
 
 /// The one-sequence twin of a stack of `config`, for sampling.
+/// It writes with the mask on whatever the stack trained with: when it writes, the future is
+/// not there to see (a stack trained without the mask shows here what it learned to do without it).
 pub fn twin_config(config: &Config) -> Config {
-    Config { tokens: config.sequence(), context: config.sequence(), ..config.clone() }
+    Config { tokens: config.sequence(), context: config.sequence(), mask: MaskKind::Causal, ..config.clone() }
 }
 
 /// The sampling stack, cached between samples (rebuilt when the configuration changes).
@@ -76,9 +78,18 @@ pub fn write(trainer: &mut Trainer<f32>, twin: &mut Twin) -> Option<Writing> {
                 }
             })
         }
-        TaskKind::Copy | TaskKind::Induction => {
+        TaskKind::Copy | TaskKind::Induction | TaskKind::Reverse => {
+            // with the mask on, as the text's sample: a stack trained without it may not read its answer
+            let unmasked = trainer.config.mask == MaskKind::None;
+            trainer.stack.set_causal(true);
             trainer.probe_forward_skipping(&[]);
-            Some(copy_examples(trainer))
+            let written = copy_examples(trainer);
+            trainer.stack.set_causal(!unmasked);
+            // the last pass stays the probe's, as the panels read it
+            if unmasked {
+                trainer.probe_forward_skipping(&[]);
+            }
+            Some(written)
         }
     }
 }

@@ -1,7 +1,9 @@
 //! A tiny JSON writer for the CLI's report (non-finite numbers become `null`), and the
 //! report's JSON form.
 
-use crate::config::{Config, NormPlacement, Settings, TaskKind, Value, PARAMS, PIN};
+use crate::config::{
+    Config, MaskKind, NormPlacement, Part, Settings, StackKind, TaskKind, Value, PARAMS, PIN,
+};
 use crate::model::lens::AttentionMaps;
 use crate::model::stats::Histogram;
 use crate::training::compare::switch_words;
@@ -171,11 +173,27 @@ pub fn layers_json(init: &Snapshot, last: &Snapshot) -> Json {
 }
 
 /// Attention maps as the CLI's `--attention` reports them: the fixed sequence's characters and,
-/// per attention sublayer, each head's rows (row q: where position q looks).
-pub fn attention_json(maps: &[AttentionMaps]) -> Json {
-    let tokens = maps.first().map_or_else(String::new, |m| m.tokens.iter().collect());
+/// per attention sublayer, each head's rows (row q: where position q looks). For an
+/// encoder–decoder `tokens` are the target's (the decoder's rows) and `source_tokens` the
+/// source's; each map says its kind (`self` or `cross`) and its part (`encoder` or `decoder`):
+/// an encoder map is the source's rows and columns, a cross map the target's rows and the
+/// source's columns.
+pub fn attention_json(maps: &[AttentionMaps], config: &Config) -> Json {
+    let chars = |m: &AttentionMaps, r: std::ops::Range<usize>| m.tokens[r].iter().collect::<String>();
+    let whole = config.part_positions(Part::Whole);
+    let mut fields = vec![(
+        "tokens",
+        Json::Str(maps.first().map_or_else(String::new, |m| chars(m, config.part_positions(Part::Decoder)))),
+    )];
+    if config.stack == StackKind::EncoderDecoder {
+        let source =
+            maps.first().map_or_else(String::new, |m| chars(m, config.part_positions(Part::Encoder)));
+        fields.push(("source_tokens", Json::Str(source)));
+    } else {
+        fields[0].1 = Json::Str(maps.first().map_or_else(String::new, |m| chars(m, whole)));
+    }
     let map = |m: &AttentionMaps| {
-        let c = m.size();
+        let c = m.shape().1;
         let heads = (0..m.heads).map(|h| {
             let rows = m
                 .head(h)
@@ -183,9 +201,17 @@ pub fn attention_json(maps: &[AttentionMaps]) -> Json {
                 .map(|row| Json::Arr(row.iter().map(|&x| Json::Num(f64::from(x))).collect()));
             Json::Arr(rows.collect())
         });
-        Json::Obj(vec![("layer", Json::Int(m.layer as i128)), ("heads", Json::Arr(heads.collect()))])
+        let part = if config.part(m.layer) == Part::Encoder { "encoder" } else { "decoder" };
+        Json::Obj(vec![
+            ("layer", Json::Int(m.layer as i128)),
+            ("kind", Json::Str(if m.is_cross() { "cross" } else { "self" }.into())),
+            ("part", Json::Str(part.into())),
+            ("masked", Json::Bool(m.masked)),
+            ("heads", Json::Arr(heads.collect())),
+        ])
     };
-    Json::Obj(vec![("tokens", Json::Str(tokens)), ("maps", Json::Arr(maps.iter().map(map).collect()))])
+    fields.push(("maps", Json::Arr(maps.iter().map(map).collect())));
+    Json::Obj(fields)
 }
 
 /// The report's `task`: its name and, for a sequence task, the vocabulary, the floors, the
@@ -208,6 +234,10 @@ pub fn task_json(config: &Config, record: Option<&TaskRecord>) -> Json {
         ("floors", Json::Obj(floors)),
         ("val_loss", pairs(|e| e.loss)),
     ];
+    if config.mask == MaskKind::None {
+        // the same weights with the mask on: what the stack scores when it writes
+        fields.push(("loss_future_hidden", pairs(|e| e.future_hidden)));
+    }
     if config.task.copies() {
         fields.push(("accuracy", pairs(|e| e.accuracy)));
     }
@@ -548,10 +578,17 @@ fn lens_readouts(frame: Option<&Frame>) -> [(&'static str, Json); 2] {
     let attention = f.attention.as_ref().map_or(Json::Null, |m| {
         let heads = (0..m.heads).map(|h| {
             let focus = m.focus(h);
-            Json::Obj(vec![("offset", Json::Int(focus.offset as i128)), ("share", Json::Num(focus.share))])
+            let mut head =
+                vec![("offset", Json::Int(focus.offset as i128)), ("share", Json::Num(focus.share))];
+            if let Some(share) = m.answer_share(h) {
+                head.push(("answer_share", Json::Num(share)));
+            }
+            Json::Obj(head)
         });
         Json::Obj(vec![
             ("layer", Json::Int(m.layer as i128)),
+            ("name", Json::Str(f.config.sublayer_name(m.layer))),
+            ("kind", Json::Str(if m.is_cross() { "cross" } else { "self" }.into())),
             ("tokens", Json::Str(m.tokens.iter().collect())),
             ("heads", Json::Arr(heads.collect())),
         ])

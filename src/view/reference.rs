@@ -21,6 +21,7 @@ fn task_word(task: TaskKind) -> &'static str {
         TaskKind::Text => "text",
         TaskKind::Copy => "copy",
         TaskKind::Induction => "induction",
+        TaskKind::Reverse => "reverse",
     }
 }
 

@@ -1,7 +1,7 @@
 //! The words the page shows: the status line, the caption and the text alternatives of the
 //! panels, all computed from measured numbers (never from a table of expected outcomes).
 
-use crate::config::{Choice, Config, NormPlacement, PARAMS};
+use crate::config::{Choice, Config, MaskKind, NormPlacement, TaskKind, PARAMS};
 
 use crate::training::frame::{Frame, Shows};
 use crate::training::report::Snapshot;
@@ -32,8 +32,18 @@ pub fn status_line(m: &Frame) -> String {
         short(m.act_std()),
         short(m.loss())
     );
+    let n = c.encoder_layers();
+    if n > 0 {
+        s += &format!(" · {n} encoder + {n} decoder layers");
+    }
+    if c.mask == MaskKind::None {
+        s += " · no mask";
+    }
     if let Some(e) = m.evals.last() {
         s += &format!(" · held-out {}", short(e.loss));
+        if e.future_hidden.is_finite() {
+            s += &format!(" ({} future hidden)", short(e.future_hidden));
+        }
         if e.accuracy.is_finite() {
             s += &format!(" · {:.0}% copied", 100.0 * e.accuracy);
         }
@@ -133,7 +143,40 @@ pub fn caption(m: &Frame) -> String {
         String::new()
     };
     let moved = crate::view::panels::histogram::std_change_clause(m);
-    format!("{who}, at initialisation {forward}{backward}.{later}{moved} {training}{finished}")
+    let stacks = stacks_sentence(m);
+    format!("{who}, at initialisation {forward}{backward}.{later}{moved} {training}{stacks}{finished}")
+}
+
+/// What the stacks are and what the mask hides: an encoder–decoder's split, and a stack
+/// without the mask's two held-out losses (as trained, and the future hidden as it is when it
+/// writes). Empty for a decoder-only stack with its mask.
+pub fn stacks_sentence(m: &Frame) -> String {
+    let c = &m.config;
+    let mut out = String::new();
+    if let Some(split) = c.split_words() {
+        out += &format!(
+            " The stack is {split}: the encoder reads the source without a mask, the decoder writes the target and reads the encoder's last output through cross-attention."
+        );
+    }
+    if c.mask == MaskKind::None {
+        out += match c.task {
+            TaskKind::Text => " Without the mask every position sees the character it must predict.",
+            _ => " Without the mask every position of the decoder sees the symbols it must predict.",
+        };
+        if let Some(e) = m.evals.last().filter(|e| e.future_hidden.is_finite()) {
+            out += &format!(
+                " Held-out loss {} as trained (the future visible), {} with the future hidden as when it writes (the same weights, the mask on){}.",
+                short(e.loss),
+                short(e.future_hidden),
+                if e.future_hidden > 2.0 * e.loss.max(0.05) {
+                    ": it learned to read the answer, not to predict it"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    out
 }
 
 /// What a sequence task's held-out loss means, against its floors: the text's unigram and

@@ -1,4 +1,4 @@
-//! The kernels under the maths: matrix products, the causal softmax and the vector formulas
+//! The kernels under the maths: matrix products, the causal and the unmasked softmax and the vector formulas
 //! of `exp` and the normal cdf. Each file opens with its bit-order contract: the order of
 //! every sum and operation, fixed in the source, so that a result is the same bits natively
 //! and in wasm, whichever form (scalar, AVX2, simd128) runs. The ops in `model/` call these;
@@ -12,3 +12,4 @@ pub mod matmul;
 ))]
 mod matmul_simd;
 pub mod softmax;
+pub mod softmax_dense;

@@ -1,7 +1,8 @@
 //! Where each attention head looks: one heatmap per head of the chosen sublayer, on one fixed
 //! held-out sequence. Row q is the query's position and column s the key's; a cell's colour
 //! runs from the background (weight 0) to the accent (weight 1). The future (s > q), which a
-//! causal head cannot see, is drawn in the grid's colour, so the triangle shows.
+//! causal head cannot see, is drawn in the grid's colour, so the triangle shows; without the
+//! mask it fills in. Cross-attention's map is the target's rows against the source's columns.
 
 use super::{err, title_fits, ChartResult, Theme};
 use crate::model::lens::AttentionMaps;
@@ -60,11 +61,19 @@ fn draw_head<DB: DrawingBackend>(
     theme: &Theme,
 ) -> ChartResult {
     let (w, h) = area.dim_in_pixel();
-    let c = maps.size().max(1);
+    let (r, c) = maps.shape();
+    let (r, c) = (r.max(1), c.max(1));
     let (label, pad, title_h) = (theme.px(11.0) as i32, theme.px(4.0) as i32, theme.px(15.0) as i32);
-    // the square: what is left after the title above and a column of labels on the left and below
-    let side = (w as i32 - label - 2 * pad).min(h as i32 - title_h - label - 2 * pad).max(1);
-    let cell = side as f64 / c as f64;
+    // square cells in what is left after the title above and a column of labels on the left and below
+    let (room_w, room_h) =
+        ((w as i32 - label - 2 * pad).max(1), (h as i32 - title_h - label - 2 * pad).max(1));
+    let (ri, ci) = (r as i64, c as i64);
+    let (width, height) = if i64::from(room_w) * ri <= i64::from(room_h) * ci {
+        (room_w, (i64::from(room_w) * ri / ci).max(1) as i32)
+    } else {
+        ((i64::from(room_h) * ci / ri).max(1) as i32, room_h)
+    };
+    let cell = f64::from(width) / c as f64;
     let x0 = label + pad;
     let y0 = title_h + pad / 2;
     let style = theme.font(10.0);
@@ -76,46 +85,54 @@ fn draw_head<DB: DrawingBackend>(
         let mix = |a: u8, b: u8| (f64::from(a) * (1.0 - wgt) + f64::from(b) * wgt).round() as u8;
         RGBColor(mix(bg.0, accent.0), mix(bg.1, accent.1), mix(bg.2, accent.2))
     };
+    // a causal head's future: the key after the query's position
+    let (q0, k0) = (maps.queries.start, maps.keys.start);
+    let unseen = |q: usize, s: usize| maps.masked && k0 + s > q0 + q;
     let at = |i: usize| (i as f64 * cell).round() as i32;
     if bitmap {
-        // one picture of side × side pixels, each the largest weight of the cells it covers
+        // one picture of width × height pixels, each the largest weight of the cells it covers
         // (a sharp head stays visible when the cells are smaller than a pixel), put down in one call
-        let n = side as usize;
-        let span = |i: usize| (i * c / n)..((i + 1) * c).div_ceil(n).max(i * c / n + 1);
-        let mut rgb = Vec::with_capacity(n * n * 3);
-        for py in 0..n {
-            for px in 0..n {
-                let (rows, cols) = (span(py), span(px));
-                let colour = if cols.start > rows.end - 1 {
+        let (nw, nh) = (width as usize, height as usize);
+        let span =
+            |i: usize, n: usize, of: usize| (i * of / n)..((i + 1) * of).div_ceil(n).max(i * of / n + 1);
+        let mut rgb = Vec::with_capacity(nw * nh * 3);
+        for py in 0..nh {
+            for px in 0..nw {
+                let (rows, cols) = (span(py, nh, r), span(px, nw, c));
+                let colour = if unseen(rows.end - 1, cols.start) {
                     future
                 } else {
-                    let most =
-                        rows.flat_map(|q| cols.clone().filter(move |&s| s <= q).map(move |s| p[q * c + s]));
+                    let most = rows.flat_map(|q| {
+                        cols.clone().filter(move |&s| !unseen(q, s)).map(move |s| p[q * c + s])
+                    });
                     shade(most.fold(0.0, f32::max))
                 };
                 rgb.extend_from_slice(&[colour.0, colour.1, colour.2]);
             }
         }
-        area.draw(&Bitmap { pos: (x0, y0), size: (side as u32, side as u32), rgb }).map_err(err)?;
+        area.draw(&Bitmap { pos: (x0, y0), size: (nw as u32, nh as u32), rgb }).map_err(err)?;
     } else {
-        for q in 0..c {
+        for q in 0..r {
             for s in 0..c {
-                let colour = if s > q { future } else { shade(p[q * c + s]) };
+                let colour = if unseen(q, s) { future } else { shade(p[q * c + s]) };
                 let corners = [(x0 + at(s), y0 + at(q)), (x0 + at(s + 1), y0 + at(q + 1))];
                 area.draw(&Rectangle::new(corners, colour.filled())).map_err(err)?;
             }
         }
     }
-    // the characters along both axes, every one that has room
+    // the characters along both axes (the queries' down the left, the keys' below), every one that has room
     let every = ((f64::from(theme.px(8.0)) / cell).ceil() as usize).max(1);
     let small = theme.font(9.0);
-    for (i, ch) in maps.tokens.iter().enumerate().step_by(every) {
-        let text = visible(*ch).to_string();
+    let chars = |range: &std::ops::Range<usize>| maps.tokens[range.clone()].to_vec();
+    for (i, ch) in chars(&maps.queries).iter().enumerate().step_by(every) {
         let mid = (at(i) + at(i + 1)) / 2;
         let left = small.clone().pos(Pos::new(HPos::Right, VPos::Center));
-        area.draw(&Text::new(text.clone(), (x0 - 2, y0 + mid), left)).map_err(err)?;
+        area.draw(&Text::new(visible(*ch).to_string(), (x0 - 2, y0 + mid), left)).map_err(err)?;
+    }
+    for (i, ch) in chars(&maps.keys).iter().enumerate().step_by(every) {
+        let mid = (at(i) + at(i + 1)) / 2;
         let below = small.clone().pos(Pos::new(HPos::Center, VPos::Top));
-        area.draw(&Text::new(text, (x0 + mid, y0 + at(c) + 2), below)).map_err(err)?;
+        area.draw(&Text::new(visible(*ch).to_string(), (x0 + mid, y0 + at(r) + 2), below)).map_err(err)?;
     }
     Ok(())
 }

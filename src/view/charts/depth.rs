@@ -3,8 +3,9 @@
 //! gradient ‖∂L/∂W_ℓ‖.
 
 use super::{
-    err, fitted_title, frame, legend, legend_width, log_points, log_range, log_ticks, pinned_colour,
-    place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Pinned, Theme,
+    err, fitted_title, frame, legend, legend_width, log_points, log_range, log_ticks, mark_split,
+    pinned_colour, place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Pinned,
+    Theme,
 };
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
@@ -18,6 +19,8 @@ pub struct DepthCurves<'a> {
     pub std_now: &'a [f64],
     /// Pinned runs' curves at their steps (their depths may differ from the live run's).
     pub pins: &'a [Pinned<'a>],
+    /// An encoder–decoder's `x_ℓ` where the decoder begins (the encoder's last output).
+    pub split: Option<usize>,
 }
 
 pub fn draw<DB: DrawingBackend>(
@@ -87,6 +90,10 @@ pub fn draw<DB: DrawingBackend>(
             if now { colour.stroke_width(thick) } else { colour.mix(0.6).stroke_width(theme.px(1.5)) };
         chart.draw_series(LineSeries::new(log_points(values), style)).map_err(err)?;
     }
+    if let Some(split) = c.split {
+        let x = chart.backend_coord(&(split, lo)).0;
+        mark_split(area, x, chart.plotting_area().get_pixel_range(), theme)?;
+    }
     // The legend, drawn by hand in pixels: plotters' own series labels cost more than the rest
     // of this chart together on a canvas.
     let (xs, ys) = chart.plotting_area().get_pixel_range();
@@ -145,6 +152,7 @@ pub fn draw_weights<DB: DrawingBackend>(
     now: Option<&WeightCurve>,
     pins: &[WeightCurve],
     notes: &[String],
+    split: Option<usize>,
     theme: &Theme,
 ) -> ChartResult {
     area.fill(&theme.background).map_err(err)?;
@@ -216,6 +224,11 @@ pub fn draw_weights<DB: DrawingBackend>(
             let number = Text::new(format!("{}", i + 1), at, theme.font(11.0).color(&quiet));
             chart.plotting_area().draw(&number).map_err(err)?;
         }
+    }
+    if let Some(split) = split {
+        // between the encoder's last sublayer and the decoder's first
+        let x = chart.backend_coord(&(split as f64 - 0.5, lo)).0;
+        mark_split(area, x, chart.plotting_area().get_pixel_range(), theme)?;
     }
     let plot = chart.plotting_area().get_pixel_range();
     legend(area, plot, corner, &entries, width, theme)?;

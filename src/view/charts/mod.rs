@@ -550,6 +550,26 @@ pub fn short(x: f64) -> String {
     }
 }
 
+/// An encoder–decoder's split on a per-layer chart: a line at the pixel column `x` down the
+/// plot (`plot`, its pixel ranges), "encoder" left of it and "decoder" right, at the plot's foot.
+pub fn mark_split<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    x: i32,
+    plot: (std::ops::Range<i32>, std::ops::Range<i32>),
+    theme: &Theme,
+) -> ChartResult {
+    let (_, ys) = plot;
+    let line =
+        PathElement::new(vec![(x, ys.start), (x, ys.end)], theme.text.mix(0.5).stroke_width(theme.px(1.0)));
+    area.draw(&line).map_err(err)?;
+    let (pad, foot) = (theme.px(4.0) as i32, ys.end - theme.px(3.0) as i32);
+    let font = theme.font(10.0);
+    let left = font.clone().pos(Pos::new(HPos::Right, VPos::Bottom));
+    area.draw(&Text::new("encoder", (x - pad, foot), left)).map_err(err)?;
+    let right = font.pos(Pos::new(HPos::Left, VPos::Bottom));
+    area.draw(&Text::new("decoder", (x + pad, foot), right)).map_err(err)
+}
+
 #[cfg(test)]
 mod tests {
     use super::short;

@@ -2,7 +2,7 @@
 //! sequence, and the heads that copy or look up.
 
 use super::{percent, Scene, Surface};
-use crate::config::TaskKind;
+use crate::config::{Config, TaskKind};
 use crate::model::lens::{AttentionMaps, Focus};
 use crate::training::copy_task::CopyTask;
 use crate::training::frame::Frame;
@@ -24,42 +24,83 @@ fn offset_words(offset: usize) -> String {
     }
 }
 
-/// One sentence per head: "layer 2, head 3: 71% of its weight 9 positions back".
-pub fn head_sentences(maps: &AttentionMaps) -> Vec<String> {
+/// Where the symbol to write stands, as a cross-attention sentence says it: "the mirrored
+/// source position" on reverse, "the source position it copies" on copy.
+fn answer_words(task: TaskKind) -> &'static str {
+    if task == TaskKind::Reverse {
+        "the mirrored source position"
+    } else {
+        "the source position it copies"
+    }
+}
+
+/// One sentence per head: "layer 2, head 3: 71% of its weight 9 positions back"; for
+/// cross-attention "decoder layer 1, cross-attention, head 3: 96% of its weight on the
+/// mirrored source position".
+pub fn head_sentences(maps: &AttentionMaps, config: &Config) -> Vec<String> {
+    let name = config.sublayer_name(maps.layer);
     (0..maps.heads)
-        .map(|h| {
-            let Focus { offset, share } = maps.focus(h);
-            format!(
-                "layer {}, head {}: {} of its weight {}",
-                maps.layer,
-                h + 1,
-                percent(share),
-                offset_words(offset)
-            )
+        .map(|h| match maps.answer_share(h).filter(|_| maps.is_cross()) {
+            Some(share) => {
+                format!(
+                    "{name}, head {}: {} of its weight on {}",
+                    h + 1,
+                    percent(share),
+                    answer_words(config.task)
+                )
+            }
+            None => {
+                let Focus { offset, share } = maps.focus(h);
+                format!("{name}, head {}: {} of its weight {}", h + 1, percent(share), offset_words(offset))
+            }
         })
         .collect()
 }
 
-/// Each heatmap's title: "head 3 · 71% at 9 back".
-pub fn head_titles(maps: &AttentionMaps) -> Vec<String> {
+/// Each heatmap's title: "head 3 · 71% at 9 back"; for cross-attention "head 3 · 96% mirrored"
+/// (reverse) or "head 3 · 96% on its symbol" (copy).
+pub fn head_titles(maps: &AttentionMaps, config: &Config) -> Vec<String> {
     (0..maps.heads)
-        .map(|h| {
-            let Focus { offset, share } = maps.focus(h);
-            format!("head {} · {} at {offset} back", h + 1, percent(share))
+        .map(|h| match maps.answer_share(h).filter(|_| maps.is_cross()) {
+            Some(share) => {
+                let on = if config.task == TaskKind::Reverse { "mirrored" } else { "on its symbol" };
+                format!("head {} · {} {on}", h + 1, percent(share))
+            }
+            None => {
+                let Focus { offset, share } = maps.focus(h);
+                format!("head {} · {} at {offset} back", h + 1, percent(share))
+            }
         })
         .collect()
 }
 
 /// The chart's title, longest first: "layer 2: where each position looks · “To be, or not”",
-/// then without the sequence, then "layer 2".
-pub fn attention_title(maps: &AttentionMaps) -> Vec<String> {
+/// then without the sequence, then "layer 2". Cross-attention: "decoder layer 1,
+/// cross-attention: where each target position looks in the source".
+pub fn attention_title(maps: &AttentionMaps, config: &Config) -> Vec<String> {
     let text: String = maps.tokens.iter().map(|&c| visible(c)).collect();
-    let l = maps.layer;
-    vec![
-        format!("layer {l}: where each position looks · “{text}”"),
-        format!("layer {l}: where each position looks"),
-        format!("layer {l}"),
-    ]
+    let name = config.sublayer_name(maps.layer);
+    let looks = if maps.is_cross() {
+        "where each target position looks in the source"
+    } else {
+        "where each position looks"
+    };
+    vec![format!("{name}: {looks} · “{text}”"), format!("{name}: {looks}"), name]
+}
+
+/// The head of a cross-attention map (or of a decoder-only stack's map on reverse) that reads
+/// the symbol to write: the one with the largest share on its position, if at least half.
+fn reading_head(maps: &AttentionMaps) -> Option<(usize, f64)> {
+    (0..maps.heads)
+        .filter_map(|h| maps.answer_share(h).map(|s| (h, s)))
+        .filter(|(_, s)| *s >= 0.5)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// Capitalised: "Decoder layer 1, cross-attention".
+fn capital(words: &str) -> String {
+    let mut c = words.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
 }
 
 /// The head that copies on the copy task: the one putting the most weight `length` positions
@@ -83,14 +124,31 @@ pub fn attention_summary(m: &Frame) -> String {
         };
     };
     let mut out = format!(
-        "Layer {} of the attention sublayers {} at step {}, on the held-out sequence “{}”: {}.",
-        maps.layer,
+        "{} of the attention sublayers {} at step {}, on the held-out sequence “{}”: {}.",
+        capital(&m.config.sublayer_name(maps.layer)),
         and_join(&maps.layers),
         m.step,
         maps.tokens.iter().map(|&c| visible(c)).collect::<String>(),
-        head_sentences(maps).join("; ")
+        head_sentences(maps, &m.config).join("; ")
     );
-    if m.config.task == TaskKind::Copy {
+    if let Some(split) = m.config.split_words() {
+        out += &format!(" The stack is {split}.");
+    }
+    if maps.is_cross() || (m.config.task == TaskKind::Reverse) {
+        let name = m.config.sublayer_name(maps.layer);
+        let answer = answer_words(m.config.task);
+        let answer = if maps.is_cross() { answer } else { "the mirrored position" };
+        out += &match reading_head(maps) {
+            Some((h, share)) => format!(
+                " Head {} reads the answer: {} of its weight on {answer}, where the symbol to write stands.",
+                h + 1,
+                percent(share)
+            ),
+            None => {
+                format!(" No head of {name} reads the answer yet: none puts half its weight on {answer}.")
+            }
+        };
+    } else if m.config.task == TaskKind::Copy {
         let task = crate::training::task::copy_task(&m.config);
         out += &match copying_head(maps, &task) {
             Some((h, f)) => format!(
@@ -182,20 +240,27 @@ pub(super) fn ready(scene: &Scene) -> bool {
 /// The summary, a sentence per head, and which layer it shows of which.
 pub(super) fn words(scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
     let attention = scene.frame.and_then(|f| f.attention.as_ref());
-    let heads = attention.map_or_else(Vec::new, head_sentences);
+    let config = scene.frame.map(|f| &f.config);
+    let heads = attention.zip(config).map_or_else(Vec::new, |(a, c)| head_sentences(a, c));
     let layers =
         attention.map_or_else(Vec::new, |a| a.layers.iter().map(|&l| Json::Int(l as i128)).collect());
+    let names = attention
+        .zip(config)
+        .map_or_else(Vec::new, |(a, c)| a.layers.iter().map(|&l| Json::Str(c.sublayer_name(l))).collect());
     (
         scene.frame.map_or_else(String::new, attention_summary),
         vec![
             ("heads", Json::Arr(heads.into_iter().map(Json::Str).collect())),
             ("layer", attention.map_or(Json::Null, |a| Json::Int(a.layer as i128))),
             ("layers", Json::Arr(layers)),
+            ("layer_names", Json::Arr(names)),
         ],
     )
 }
 
 pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
-    let Some(maps) = scene.frame.and_then(|f| f.attention.as_ref()) else { return Ok(()) };
-    charts::attention::draw(area, maps, &attention_title(maps), &head_titles(maps), DB::BITMAPS, theme)
+    let Some(frame) = scene.frame else { return Ok(()) };
+    let Some(maps) = frame.attention.as_ref() else { return Ok(()) };
+    let (title, heads) = (attention_title(maps, &frame.config), head_titles(maps, &frame.config));
+    charts::attention::draw(area, maps, &title, &heads, DB::BITMAPS, theme)
 }

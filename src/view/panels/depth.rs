@@ -28,6 +28,23 @@ pub fn depth_summary(m: &Frame) -> String {
         short(now.act_std[0]),
         short(now.act_std[top]),
         short(init.act_std[top]),
+    ) + &split_sentence(&m.config)
+}
+
+/// " Sublayers 0–3 are the encoder's (2 layers of self-attention and FFN) and 4–9 the
+/// decoder's (2 layers of masked self-attention, cross-attention and FFN); x_4 is the
+/// encoder's last output." for an encoder–decoder; empty otherwise.
+pub fn split_sentence(config: &Config) -> String {
+    let (end, depth, n) = (config.encoder_sublayers(), config.depth, config.encoder_layers());
+    if end == 0 {
+        return String::new();
+    }
+    let layers = if n == 1 { "layer" } else { "layers" };
+    format!(
+        " Sublayers 0–{} are the encoder's ({n} {layers} of self-attention and FFN) and {end}–{} the decoder's \
+         ({n} {layers} of masked self-attention, cross-attention and FFN); x_{end} is the encoder's last output.",
+        end - 1,
+        depth - 1
     )
 }
 
@@ -92,7 +109,8 @@ fn ffn_name(config: &Config) -> &'static str {
 pub fn weights_summary(m: &Frame) -> String {
     let (init, now) = (&m.init.weight_grad_norm, &m.now.weight_grad_norm);
     let mut out =
-        format!("{}Weight gradient ‖∂L/∂W‖ of each of {} sublayers.", shown_state_sentence(m), init.len());
+        format!("{}Weight gradient ‖∂L/∂W‖ of each of {} sublayers.", shown_state_sentence(m), init.len())
+            + &split_sentence(&m.config);
     let at_init = ends_words(init, &m.config);
     if !at_init.is_empty() {
         out += &format!(" At initialisation {}.", and_list(&at_init));
@@ -148,7 +166,8 @@ fn draw_weights<DB: Surface>(
         attention: &attends,
     };
     let now = (f.step > 0).then_some(&now); // before the first step it is the initialisation
-    charts::depth::draw_weights(area, &init, now, &pins, &shown_state(f), theme)
+    let split = Some(f.config.encoder_sublayers()).filter(|&s| s > 0);
+    charts::depth::draw_weights(area, &init, now, &pins, &shown_state(f), split, theme)
 }
 
 pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
@@ -163,6 +182,7 @@ pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, th
         std_init: &f.init.act_std,
         std_now: &f.now.act_std,
         pins: &pins,
+        split: Some(f.config.encoder_sublayers()).filter(|&s| s > 0),
     };
     charts::depth::draw(area, &curves, &shown_state(f), theme)
 }

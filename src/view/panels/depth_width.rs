@@ -216,7 +216,13 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
 pub(super) fn words(scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
     let d = scene.shown.depth_width.as_ref();
     (
-        d.map_or_else(|| "Not run yet.".into(), depth_width_summary),
+        d.map_or_else(
+            || match scene.frame.map(|f| crate::training::depth_width::depth_width_applies(&f.config)) {
+                Some(Err(why)) => format!("Not run: {why}."),
+                _ => "Not run yet.".into(),
+            },
+            depth_width_summary,
+        ),
         vec![("table", d.map_or_else(Table::default, depth_width_table).json())],
     )
 }
