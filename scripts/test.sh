@@ -27,6 +27,8 @@ cargo build --release --quiet --bin ablate
 ABLATE_REFERENCE="$(target/release/ablate $(cat tests/reference-run.args))" \
 ABLATE_TASK_REFERENCE="$(target/release/ablate $(cat tests/reference-task.args))" \
 ABLATE_SEEDS_REFERENCE="$(target/release/ablate $(cat tests/reference-seeds.args))" \
+ABLATE_ENCODER_DECODER_REFERENCE="$(target/release/ablate $(cat tests/reference-encoder-decoder.args))" \
+ABLATE_UNMASKED_REFERENCE="$(target/release/ablate $(cat tests/reference-unmasked.args))" \
   cargo test --release --target wasm32-unknown-unknown
 
 say "the example lesson's numbers, recomputed (the author's check)"

@@ -206,7 +206,7 @@ fn a_copy_trained_stack_has_a_head_that_looks_back_where_the_symbol_to_write_sta
         let best = all_attention_maps(&trainer)
             .iter()
             .flat_map(|m| (0..m.heads).map(move |h| (m.layer, m.focus(h))))
-            .filter(|(_, f)| f.offset == length)
+            .filter(|(_, f)| f.offset == length as isize)
             .max_by(|a, b| a.1.share.total_cmp(&b.1.share))
             .expect("some head looks back by the string's length");
         assert!(
@@ -264,7 +264,8 @@ fn a_frame_carries_one_attention_layers_maps_whatever_the_depth() {
     let without = ablation_playground::training::frame::Frame { attention: None, ..frame.clone() };
     let extra = frame.encode().len() - without.encode().len();
     assert!(
-        extra < 4 * 8 * 8 * 4 + 64 + 48 * 8 + 64,
-        "the maps add {extra} bytes: one layer's weights, the layer list and the sequence"
+        extra < 4 * 8 * 8 * 4 + 64 + 48 * 8 + 64 + 44 + 8 * 4,
+        "the maps add {extra} bytes: one layer's weights, the layer list, the sequence, the rows' and columns' \
+         positions and each position's answer"
     );
 }

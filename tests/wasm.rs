@@ -66,6 +66,28 @@ fn the_text_task_in_wasm_equals_the_native_run_bit_for_bit() {
     assert_eq!(Json::Obj(fields).to_string(), native.trim());
 }
 
+/// The encoder-decoder (cross-attention, the encoder's unmasked self-attention, the memory's
+/// gradient) and a decoder without the mask on copy (its loss with the future hidden, its copies written with the mask on) in wasm, each
+/// with every head's map, as the native CLI gives them (issue 36).
+#[wasm_bindgen_test]
+fn the_encoder_decoder_and_the_unmasked_stack_in_wasm_equal_the_native_runs_bit_for_bit() {
+    let references = [
+        (option_env!("ABLATE_ENCODER_DECODER_REFERENCE"), include_str!("reference-encoder-decoder.args")),
+        (option_env!("ABLATE_UNMASKED_REFERENCE"), include_str!("reference-unmasked.args")),
+    ];
+    for (native, args) in references {
+        let Some(native) = native else {
+            panic!("run through scripts/test.sh, which sets the references from the native CLI");
+        };
+        let (config, steps) = config_of(args);
+        let (run, mut trainer) = trained(&config, steps);
+        trainer.probe_forward_skipping(&[]);
+        let mut fields = run.json_fields();
+        fields.push(("attention", attention_json(&all_attention_maps(&trainer), &trainer.config)));
+        assert_eq!(Json::Obj(fields).to_string(), native.trim(), "{args}");
+    }
+}
+
 /// All four over three seeds at three rates in wasm: every run, the median and the chosen rate
 /// as the native CLI gives them (its report ends with the comparison).
 #[wasm_bindgen_test]

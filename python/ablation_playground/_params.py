@@ -48,7 +48,7 @@ RANGES = {
     "seeds": (1, 10, 1, "an integer from 1 to 10"),
 }
 
-PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal", "gradients",)
+PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal", "gradients", "encoder-decoder",)
 
 # The comparisons' methods, each a message to the front end.
 COMPARISONS = ("compare", "sweep", "depth_width", "knockout",)

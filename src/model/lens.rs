@@ -103,10 +103,11 @@ pub struct AttentionMaps {
 }
 
 /// Where one head looks: the offset back (query − key) that gets the largest mean weight over
-/// the scored rows, and that mean.
+/// the scored rows, and that mean. A negative offset is ahead: only a head without the mask
+/// can look there.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Focus {
-    pub offset: usize,
+    pub offset: isize,
     pub share: f64,
 }
 
@@ -158,9 +159,14 @@ impl AttentionMaps {
     pub fn focus(&self, h: usize) -> Focus {
         let rows = self.rows();
         let mut best = Focus { offset: 0, share: f64::NEG_INFINITY };
-        for k in 0..self.size() {
-            let total: f64 =
-                rows.iter().filter(|&&q| q >= k).map(|&q| f64::from(self.weight(h, q, q - k))).sum();
+        let c = self.size() as isize;
+        // back first (0, 1, 2, …), then ahead (−1, −2, …): a tie goes to the nearer look back
+        for k in (0..c).chain((1..c).map(|k| -k)) {
+            let total: f64 = rows
+                .iter()
+                .filter_map(|&q| usize::try_from(q as isize - k).ok().map(|key| (q, key)))
+                .map(|(q, key)| f64::from(self.weight(h, q, key)))
+                .sum();
             let share = total / rows.len().max(1) as f64;
             if share > best.share {
                 best = Focus { offset: k, share };

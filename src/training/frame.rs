@@ -135,7 +135,7 @@ impl Frame {
             w.u64(e.step as u64);
             w.f64(e.loss);
             w.f64(e.accuracy);
-            w.f64(e.future_hidden);
+            w.f64(e.future_hidden.unwrap_or(f64::NAN));
         }
         match self.floors {
             None => w.u32(0),
@@ -256,7 +256,12 @@ impl Frame {
         let n = r.len(24)?;
         let evals = (0..n)
             .map(|_| {
-                Ok(Eval { step: r.usize()?, loss: r.f64()?, accuracy: r.f64()?, future_hidden: r.f64()? })
+                Ok(Eval {
+                    step: r.usize()?,
+                    loss: r.f64()?,
+                    accuracy: r.f64()?,
+                    future_hidden: Some(r.f64()?).filter(|x| !x.is_nan()),
+                })
             })
             .collect::<Result<Vec<_>, String>>()?;
         let floors = match r.u32()? {

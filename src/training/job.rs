@@ -486,7 +486,7 @@ impl Report {
                     w.u64(e.step as u64);
                     w.f64(e.loss);
                     w.f64(e.accuracy);
-                    w.f64(e.future_hidden);
+                    w.f64(e.future_hidden.unwrap_or(f64::NAN));
                 }
                 w.opt_usize(s.diverged_at);
                 w.f64(s.ms_per_step);
@@ -519,7 +519,7 @@ impl Report {
                             step: r.usize()?,
                             loss: r.f64()?,
                             accuracy: r.f64()?,
-                            future_hidden: r.f64()?,
+                            future_hidden: Some(r.f64()?).filter(|x| !x.is_nan()),
                         })
                     })
                     .collect::<Result<Vec<_>, String>>()?;

@@ -51,8 +51,8 @@ pub struct Eval {
     pub loss: f64,
     pub accuracy: f64,
     /// A stack trained without the mask, measured with it (the future hidden, as when it
-    /// writes): the held-out loss of the same weights. NaN for a masked stack.
-    pub future_hidden: f64,
+    /// writes): the held-out loss of the same weights. None for a masked stack.
+    pub future_hidden: Option<f64>,
 }
 
 pub struct Trainer<F: Real> {
@@ -268,11 +268,11 @@ impl<F: Real> Trainer<F> {
         {
             return;
         }
-        let mut future_hidden = f64::NAN;
+        let mut future_hidden = None;
         if self.config.mask == MaskKind::None {
             self.stack.set_causal(true);
-            future_hidden = self.held_out.iter().map(|b| self.stack.forward_batch(b)).sum::<f64>()
-                / self.held_out.len().max(1) as f64;
+            let sum = self.held_out.iter().map(|b| self.stack.forward_batch(b)).sum::<f64>();
+            future_hidden = Some(sum / self.held_out.len().max(1) as f64);
             self.stack.set_causal(false);
         }
         let (mut loss, mut right) = (0.0, 0.0);

@@ -236,7 +236,7 @@ pub fn task_json(config: &Config, record: Option<&TaskRecord>) -> Json {
     ];
     if config.mask == MaskKind::None {
         // the same weights with the mask on: what the stack scores when it writes
-        fields.push(("loss_future_hidden", pairs(|e| e.future_hidden)));
+        fields.push(("loss_future_hidden", pairs(|e| e.future_hidden.unwrap_or(f64::NAN))));
     }
     if config.task.copies() {
         fields.push(("accuracy", pairs(|e| e.accuracy)));
@@ -549,9 +549,10 @@ fn pin_seeds_json(p: &PinState) -> Json {
 }
 
 /// A sequence task's readouts: the last held-out loss (`val_loss`) and copy accuracy
-/// (`accuracy`, the copy task only), the floors, and what the model wrote (`sample`); `null`
-/// where there are none (the teacher, or before the first frame).
-fn task_readouts(frame: Option<&Frame>) -> [(&'static str, Json); 4] {
+/// (`accuracy`, the copy task only), a stack without the mask's loss with the future hidden
+/// (`loss_future_hidden`), the floors, and what the model wrote (`sample`); `null` where there
+/// are none (the teacher, or before the first frame).
+fn task_readouts(frame: Option<&Frame>) -> [(&'static str, Json); 5] {
     let last = frame.and_then(|f| f.evals.last());
     let num = |x: Option<f64>| x.filter(|x| x.is_finite()).map_or(Json::Null, Json::Num);
     let floors = match frame.and_then(|f| f.floors) {
@@ -565,6 +566,7 @@ fn task_readouts(frame: Option<&Frame>) -> [(&'static str, Json); 4] {
     [
         ("val_loss", num(last.map(|e| e.loss))),
         ("accuracy", num(last.map(|e| e.accuracy))),
+        ("loss_future_hidden", num(last.and_then(|e| e.future_hidden))),
         ("floors", floors),
         ("sample", sample),
     ]

@@ -41,8 +41,8 @@ pub fn status_line(m: &Frame) -> String {
     }
     if let Some(e) = m.evals.last() {
         s += &format!(" · held-out {}", short(e.loss));
-        if e.future_hidden.is_finite() {
-            s += &format!(" ({} future hidden)", short(e.future_hidden));
+        if let Some(hidden) = e.future_hidden {
+            s += &format!(" ({} future hidden)", short(hidden));
         }
         if e.accuracy.is_finite() {
             s += &format!(" · {:.0}% copied", 100.0 * e.accuracy);
@@ -163,12 +163,12 @@ pub fn stacks_sentence(m: &Frame) -> String {
             TaskKind::Text => " Without the mask every position sees the character it must predict.",
             _ => " Without the mask every position of the decoder sees the symbols it must predict.",
         };
-        if let Some(e) = m.evals.last().filter(|e| e.future_hidden.is_finite()) {
+        if let Some((e, hidden)) = m.evals.last().and_then(|e| Some((e, e.future_hidden?))) {
             out += &format!(
                 " Held-out loss {} as trained (the future visible), {} with the future hidden as when it writes (the same weights, the mask on){}.",
                 short(e.loss),
-                short(e.future_hidden),
-                if e.future_hidden > 2.0 * e.loss.max(0.05) {
+                short(hidden),
+                if hidden > 2.0 * e.loss.max(0.05) {
                     ": it learned to read the answer, not to predict it"
                 } else {
                     ""

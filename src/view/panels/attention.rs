@@ -16,11 +16,22 @@ use plotters::prelude::*;
 pub const SIZE: (u32, u32) = (960, 300);
 
 /// "9 positions back", "1 position back", "on its own position".
-fn offset_words(offset: usize) -> String {
+fn offset_words(offset: isize) -> String {
     match offset {
         0 => "on its own position".into(),
         1 => "1 position back".into(),
+        -1 => "1 position ahead, the token it must predict".into(),
+        k if k < 0 => format!("{} positions ahead", -k),
         k => format!("{k} positions back"),
+    }
+}
+
+/// A heatmap title's offset: "9 back", "1 ahead".
+fn offset_short(offset: isize) -> String {
+    if offset < 0 {
+        format!("{} ahead", -offset)
+    } else {
+        format!("{offset} back")
     }
 }
 
@@ -68,7 +79,7 @@ pub fn head_titles(maps: &AttentionMaps, config: &Config) -> Vec<String> {
             }
             None => {
                 let Focus { offset, share } = maps.focus(h);
-                format!("head {} · {} at {offset} back", h + 1, percent(share))
+                format!("head {} · {} at {}", h + 1, percent(share), offset_short(offset))
             }
         })
         .collect()
@@ -109,7 +120,7 @@ fn copying_head(maps: &AttentionMaps, task: &CopyTask) -> Option<(usize, Focus)>
     let length = task.length();
     (0..maps.heads)
         .map(|h| (h, maps.focus(h)))
-        .filter(|(_, f)| f.offset == length && f.share >= 0.5)
+        .filter(|(_, f)| f.offset == length as isize && f.share >= 0.5)
         .max_by(|a, b| a.1.share.total_cmp(&b.1.share))
 }
 
@@ -155,12 +166,12 @@ pub fn attention_summary(m: &Frame) -> String {
                 " Head {} copies: in the repeated half it puts {} of its weight {}, where the symbol to write stands.",
                 h + 1,
                 percent(f.share),
-                offset_words(task.length())
+                offset_words(task.length() as isize)
             ),
             None => format!(
                 " No head of layer {} copies: none puts half its weight {} in the repeated half.",
                 maps.layer,
-                offset_words(task.length())
+                offset_words(task.length() as isize)
             ),
         };
     }
