@@ -21,6 +21,7 @@ import registerDepthTests from './depth-tests.mjs';
 import registerRealHostTests from './real-hosts.mjs';
 import registerNotebookTests from './notebook-tests.mjs';
 import registerDocsTests from './docs-tests.mjs';
+import registerStacksTests from './stacks-tests.mjs';
 
 registerPageTests();
 registerEmbedTests();
@@ -29,6 +30,7 @@ registerHostTests();
 registerCompareTests();
 registerTaskTests();
 registerLensTests();
+registerStacksTests();
 registerDepthTests();
 registerRealHostTests();
 registerNotebookTests();
