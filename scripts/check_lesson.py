@@ -49,6 +49,11 @@ def mean_last(xs, n):
     return sum(xs) / len(xs)
 
 
+def first_at(pairs, level):
+    """The first step of `[[step, value], ...]` whose value reaches `level` (inf if none does)."""
+    return next((step for step, v in pairs if v is not None and v >= level), float("inf"))
+
+
 def main(path):
     parser = Claims()
     with open(path, encoding="utf-8") as f:
@@ -71,7 +76,7 @@ def main(path):
                 print(f"{where}: ablate {flags}: {out.stderr.strip()}")
                 return 2
             runs[flags] = as_object(json.loads(out.stdout))
-        got = eval(check, {"__builtins__": {}}, {"r": runs[flags], "mean_last": mean_last, "abs": abs, "max": max, "min": min})
+        got = eval(check, {"__builtins__": {}}, {"r": runs[flags], "mean_last": mean_last, "first_at": first_at, "abs": abs, "max": max, "min": min})
         holds = abs(got - stated) <= within * abs(stated)
         failed += not holds
         print(f"{'ok  ' if holds else 'FAIL'} {where}: {stated:g} stated, {got:.4g} from `ablate {flags}` ({check}, within {within:.1%})")

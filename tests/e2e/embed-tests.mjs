@@ -833,14 +833,14 @@ export default function registerEmbedTests() {
   // =======================================================================================
   // 8. The example lesson
 
-  test('the example lesson: nine live instances, prose buttons drive them with no script of its own, noscript figures exist', async ({ page, baseUrl }) => {
+  test('the example lesson: ten live instances, prose buttons drive them with no script of its own, noscript figures exist', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/www/lesson.html`);
     const inline = await page.evaluate(() => [...document.querySelectorAll('script')].filter((s) => !s.src).length);
     assert(inline === 0, `the lesson has ${inline} inline scripts: its buttons are lesson steps (steps.js)`);
     await waitFor(page, () => {
       const els = [...document.querySelectorAll('ablation-playground')];
-      return els.length === 9 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
-    }, null, async () => `expected nine mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
+      return els.length === 10 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
+    }, null, async () => `expected ten mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
     const ids = await page.evaluate(() => [...document.querySelectorAll('ablation-playground')].map((e) => e.id));
     assert(sameJson(ids, ['four', 'deep', 'placement', 'knock', 'text', 'copy', 'lens', 'induction', 'shapes']), `instances: ${ids}`);
     await waitElStatus(page, 'four', /^12 layers · Residual OFF · LayerNorm OFF · /, 15_000);

@@ -738,7 +738,7 @@ export default function registerPageTests() {
     }, { colorScheme });
   }
 
-  test('axe-core finds no WCAG 2.2 AA violation in the example lesson (nine elements), the comparison panels and a sequence task\'s panels', async ({ page, baseUrl }) => {
+  test('axe-core finds no WCAG 2.2 AA violation in the example lesson (ten elements), the comparison panels and a sequence task\'s panels', async ({ page, baseUrl }) => {
     await page.goto(`${baseUrl}/www/lesson.html`);
     await waitFor(page, () => [...document.querySelectorAll('ablation-playground')].every((e) => e.shadowRoot?.querySelector('[data-el="status"]')), null,
       'the lesson\'s elements were not mounted', 30_000);

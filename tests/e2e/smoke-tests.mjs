@@ -42,7 +42,7 @@ test('the page trains in a worker', async ({ page, url }) => {
 
 test("the example lesson's elements train, and its buttons drive them", async ({ page, url }) => {
   await page.goto(url('/www/lesson.html'));
-  await page.waitFor("() => document.querySelectorAll('ablation-playground').length === 9 && (document.getElementById('four').value?.step ?? 0) > 5", null, 30_000, 'the lesson\'s first element did not train');
+  await page.waitFor("() => document.querySelectorAll('ablation-playground').length === 10 && (document.getElementById('four').value?.step ?? 0) > 5", null, 30_000, 'the lesson\'s first element did not train');
   await page.evaluate("() => [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === '2. LayerNorm on').click()");
   await page.waitFor("() => document.getElementById('four').value?.norm === 'pre'", null, 10_000, 'the prose button did not reach the element');
 });
@@ -85,6 +85,14 @@ test('the text task fetches its text, trains and writes', async ({ page, url }) 
 test('the copy task copies', async ({ page, url }) => {
   await page.goto(url('/?preset=copy'));
   await page.waitFor(`() => (window.ablationPlayground?.value?.accuracy ?? 0) > 0.9`, null, 80_000, 'the copy task did not copy 90%');
+}, { timeoutMs: 100_000 });
+
+test('the encoder-decoder preset writes strings back reversed, its cross-attention reading the mirrored position', async ({ page, url }) => {
+  await page.goto(url('/?preset=encoder-decoder&attention_layer=5'));
+  await page.waitFor(`() => (window.ablationPlayground?.value?.accuracy ?? 0) >= 0.95`, null, 60_000, 'the encoder-decoder preset did not copy 95% of the reversed strings');
+  await page.waitFor(`() => window.ablationPlayground.value.attention?.kind === 'cross' && window.ablationPlayground.value.attention.heads.some((h) => h.answer_share > 0.5)`, null, 30_000, 'no cross-attention head reads the mirrored position');
+  const status = await page.evaluate(`() => document.querySelector('[data-ap-root] [data-el="status"]').textContent`);
+  assert(/ · 2 encoder \+ 2 decoder layers · /.test(status), `the status line: ${status}`);
 }, { timeoutMs: 100_000 });
 
 test('All four fills its table, a pin is kept, and a copied link brings it back', async ({ page, url }) => {
