@@ -235,19 +235,22 @@ export default function registerEmbedTests() {
   // 2. The address bar follows the controls
 
   test('every parameter of the table reaches the URL, the address bar and the element\'s attributes and .value', async ({ page, load, baseUrl }) => {
-    const wanted = Object.fromEntries(TABLE.map((p) => [p.name, otherValue(p)]));
+    // an encoder-decoder needs a task with a source, blocks and a depth of whole layers: the
+    // stack is checked below with those, every other parameter here all at once
+    const table = TABLE.filter((p) => p.name !== 'stack');
+    const wanted = Object.fromEntries(table.map((p) => [p.name, otherValue(p)]));
     // the URL: all at once (each value valid on its own and together)
     await load(`/?${new URLSearchParams(wanted)}`);
     const config = (await state(page)).config;
-    const lost = TABLE.filter((p) => String(config[p.name]) !== wanted[p.name]).map((p) => `${p.name}: asked ${wanted[p.name]}, got ${config[p.name]}`);
+    const lost = table.filter((p) => String(config[p.name]) !== wanted[p.name]).map((p) => `${p.name}: asked ${wanted[p.name]}, got ${config[p.name]}`);
     assert(lost.length === 0, `the URL did not set ${lost.join('; ')}`);
     const bar = Object.fromEntries(new URL(page.url()).searchParams);
-    const missing = PARAMS.filter((k) => bar[k] !== wanted[k]).map((k) => `${k}=${bar[k]} (wanted ${wanted[k]})`);
+    const missing = PARAMS.filter((k) => k !== 'stack').filter((k) => bar[k] !== wanted[k]).map((k) => `${k}=${bar[k]} (wanted ${wanted[k]})`);
     assert(missing.length === 0, `the address bar lost ${missing.join(', ')}: ${page.url()}`);
     // the element: each attribute in turn, on a running element, read back through .value
     await page.goto(`${baseUrl}/__test/one.html`, { waitUntil: 'load' });
     await waitTraining(page, 'p');
-    for (const p of TABLE) {
+    for (const p of table) {
       const was = await value(page, 'p');
       await page.evaluate(([n, v]) => document.getElementById('p').setAttribute(n, v), [p.name, wanted[p.name]]);
       await waitFor(
@@ -257,6 +260,17 @@ export default function registerEmbedTests() {
         async () => `attribute ${p.name}="${wanted[p.name]}": .value.${p.name} stayed ${JSON.stringify((await value(page, 'p'))[p.name])} (was ${JSON.stringify(was[p.name])})`,
       );
     }
+    // the stack, with a task that has a source and a depth of whole layers
+    for (const [n, v] of [['task', 'reverse'], ['depth', '10'], ['stack', 'encoder-decoder']]) {
+      await page.evaluate(([n, v]) => document.getElementById('p').setAttribute(n, v), [n, v]);
+      await waitFor(page, ([n, v]) => String(document.getElementById('p').value[n]) === v, [n, v],
+        async () => `attribute ${n}="${v}": .value.${n} is ${JSON.stringify((await value(page, 'p'))[n])}`);
+    }
+    await page.goto('about:blank');
+    await load('/?task=reverse&depth=10&stack=encoder-decoder');
+    const stacked = (await state(page)).config;
+    assert(stacked.stack === 'encoder-decoder' && stacked.depth === 10, `the URL set the stack: ${stacked.stack} ${stacked.depth}`);
+    assert(new URL(page.url()).searchParams.get('stack') === 'encoder-decoder', `the address bar: ${page.url()}`);
   });
 
   test('changing a control updates the address bar (replaceState), and a reload reproduces it', async ({ page, load }) => {
@@ -842,7 +856,7 @@ export default function registerEmbedTests() {
       return els.length === 10 && els.every((e) => e.shadowRoot?.querySelector('[data-ap-root] [data-el="status"]'));
     }, null, async () => `expected ten mounted <ablation-playground> elements, found ${await page.locator('ablation-playground').count()}`, 30_000);
     const ids = await page.evaluate(() => [...document.querySelectorAll('ablation-playground')].map((e) => e.id));
-    assert(sameJson(ids, ['four', 'deep', 'placement', 'knock', 'text', 'copy', 'lens', 'induction', 'shapes']), `instances: ${ids}`);
+    assert(sameJson(ids, ['four', 'deep', 'placement', 'knock', 'text', 'copy', 'lens', 'induction', 'shapes', 'stacks']), `instances: ${ids}`);
     await waitElStatus(page, 'four', /^12 layers · Residual OFF · LayerNorm OFF · /, 15_000);
     // controls="..." hides what it does not list
     assert(await page.locator('#deep [data-control="depth"]').isHidden(), '#deep has controls without depth: its slider should be hidden');
