@@ -1,9 +1,11 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines] [--seeds] [--vs DIR]
+//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines] [--seeds] [--stacks] [--vs DIR]
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
 //     only the comparisons' part; --tasks only the sequence tasks' part; --seeds only All four
-//     over five seeds on the text task (about 15 minutes); --vs DIR alternates its pace and sweep figures with another
+//     over five seeds on the text task (about 15 minutes); --stacks only the encoder-decoder's
+//     part (issue 36: its step against a decoder-only one, the preset's time to 95%, its frame
+//     rate and longest main-thread task at the extremes, about four minutes); --vs DIR alternates its pace and sweep figures with another
 //     build's site, for instance the last commit's, page by page, for paired ratios)
 //
 // Prints markdown tables for BENCHMARKS.md: training throughput and frame rate at depth 96;
@@ -36,6 +38,7 @@ const ONLY_TASKS = process.argv.includes('--tasks');
 const ONLY_DEPTH = process.argv.includes('--depth');
 const ONLY_ENGINES = process.argv.includes('--engines');
 const ONLY_SEEDS = process.argv.includes('--seeds');
+const ONLY_STACKS = process.argv.includes('--stacks');
 const TRAIN_SECONDS = QUICK ? 4 : 10;
 const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
@@ -538,6 +541,55 @@ async function tasks(browser, server, row, out, problems) {
   out.push('');
 }
 
+/**
+ * Lesson 000's two stacks (`--stacks`): the encoder-decoder's pace against the decoder-only
+ * stack of as many sublayers on the same reverse batches, taking turns on fresh pages (steps/s
+ * over a window, and the wasm step); the preset's time from load to 95% copied; and the frame
+ * rate and longest main-thread task while the largest encoder-decoder trains with its
+ * cross-attention map shown.
+ */
+async function stacksBench(browser, server, row, out, problems) {
+  const pace = async (path) => {
+    const p = await open(browser, server, path);
+    await p.page.waitForTimeout(2000);
+    const w = await window_(p.page, TRAIN_SECONDS);
+    problems.push(...p.problems);
+    await p.context.close();
+    return w;
+  };
+  out.push('| encoder-decoder ÷ decoder-only, same sublayers (pairs in turn) | steps/s, each pair | median ratio of steps/s | median ratio of the wasm step |', '|---|---|---:|---:|');
+  for (const [label, query] of [['the preset: 10 sublayers, width 32, 8 × 16 tokens', 'preset=encoder-decoder&steps=1000000'],
+    ['95 sublayers, width 64, 16 × 16 tokens', 'preset=encoder-decoder&depth=95&width=64&tokens=256&steps=1000000']]) {
+    const pairs = [];
+    for (let i = 0; i < 3; i++) {
+      const order = i % 2 ? ['decoder', 'encoder-decoder'] : ['encoder-decoder', 'decoder'];
+      const got = {};
+      for (const stack of order) got[stack] = await pace(`/?${query}&stack=${stack}`);
+      pairs.push(got);
+    }
+    const ratio = (f) => median(pairs.map((g) => f(g['encoder-decoder']) / f(g.decoder)));
+    row(label, pairs.map((g) => `${g['encoder-decoder'].stepsPerSecond.toFixed(0)} / ${g.decoder.stepsPerSecond.toFixed(0)}`).join('; '),
+      ratio((w) => w.stepsPerSecond).toFixed(2), ratio((w) => w.stepMs).toFixed(2));
+  }
+  out.push('');
+  out.push('| the encoder-decoder preset in Chromium | value |', '|---|---:|');
+  for (let i = 0; i < 3; i++) {
+    const t0 = Date.now();
+    const p = await open(browser, server, '/?preset=encoder-decoder');
+    await p.page.waitForFunction(() => (window.ablationPlayground.value?.accuracy ?? 0) >= 0.95, null, { timeout: 120_000, polling: 50 });
+    const step = await p.page.evaluate(() => window.ablationPlayground.value.step);
+    problems.push(...p.problems);
+    await p.context.close();
+    row(`load to 95% copied (run ${i + 1})`, `${((Date.now() - t0) / 1000).toFixed(1)} s (step ${step})`);
+  }
+  for (const [label, query] of [['the preset, the cross-attention map shown', 'preset=encoder-decoder&attention_layer=5&steps=1000000'],
+    ['95 sublayers, width 128, 256 tokens as 8 × 32, cross-attention shown', 'preset=encoder-decoder&depth=95&width=128&tokens=256&context=32&attention_layer=93&steps=1000000']]) {
+    const w = await pace(`/?${query}`);
+    row(`${label}: steps/s; frames/s; longest main-thread task`, `${w.stepsPerSecond.toFixed(1)}; ${w.fps.toFixed(1)}; ${w.longTasks ? `${fmt(w.longest)} ms (${w.longTasks} over 50 ms)` : 'none over 50 ms'}`);
+  }
+  out.push('');
+}
+
 async function main() {
   const started = Date.now();
   const server = await startServer();
@@ -549,7 +601,8 @@ async function main() {
     if (ONLY_DEPTH) await depthBuys(browser, server, row, out, problems);
     if (ONLY_ENGINES) await enginePaces(browser, server, row, out, problems);
     if (ONLY_SEEDS) await seedsBench(browser, server, row, out, problems);
-    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS) {
+    if (ONLY_STACKS) await stacksBench(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS) {
       // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
       {
         const p = await open(browser, server, '/?depth=96');
@@ -621,16 +674,16 @@ async function main() {
       }
     }
     // 4. The comparisons.
-    if (!ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS) await comparisons(browser, server, row, out, problems);
+    if (!ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS) await comparisons(browser, server, row, out, problems);
     // 5. The sequence tasks: steps/s and frames/s at their defaults (and the teacher on the
     // same stack and tokens), the longest main-thread task, and the share of the worker's
     // time that writing the samples took.
-    if (!ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS) await tasks(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS) await tasks(browser, server, row, out, problems);
   } finally {
     await browser.close().catch(() => {});
     await server.close();
   }
-  const bundle = ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH || ONLY_ENGINES || ONLY_SEEDS ? [] : await bundleSizes();
+  const bundle = ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH || ONLY_ENGINES || ONLY_SEEDS || ONLY_STACKS ? [] : await bundleSizes();
   if (bundle.length) out.push('| shipped file | raw / gzip -9 |', '|---|---:|');
   for (const b of bundle) row(`\`dist/${b.name}\``, `${kib(b.raw)} / ${kib(b.gzip)}`);
   const total = bundle.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });
