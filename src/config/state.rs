@@ -2,10 +2,11 @@
 //! that were replaced. Every change says which parameters it changed, so that the page restarts
 //! only when the model's parameters changed and the attributes and the address follow.
 
+use super::choice::Choice;
 use super::pins::{add_pin, parse_pins, pins_text, Pin, PIN};
 use super::presets::{preset_pins, PRESET};
 use super::query::{lenient_pins, read_query};
-use super::settings::Config;
+use super::settings::{Config, StackKind};
 use super::table::PARAMS;
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,6 +31,7 @@ impl Settings {
             self.pins = parse_pins(text).map_err(|e| e.to_string())?;
         } else {
             self.config.set(name, text).map_err(|e| e.to_string())?;
+            self.give_the_stack_a_source(name, &before.config);
             // a value the other parameters do not allow moves them (the tokens to whole sequences)
             self.notices.extend(self.config.settle());
             self.take_preset_pins(name, text);
@@ -62,6 +64,24 @@ impl Settings {
         };
         self.notices.extend(notices);
         self.changed_since(&before)
+    }
+
+    /// An encoder-decoder chosen on a task without a source (the regression, the text,
+    /// induction) brings the reverse task with it, as the Task control would choose it, with a
+    /// notice: the control does what the reader asked rather than springing back.
+    fn give_the_stack_a_source(&mut self, name: &str, before: &Config) {
+        if name != "stack" || self.config.stack != StackKind::EncoderDecoder || self.config.task.has_source()
+        {
+            return;
+        }
+        let stack = self.config.stack;
+        if let Ok(reverse) = before.with_task("reverse") {
+            self.config = Config { stack, ..reverse };
+            self.notices.push(format!(
+                "an encoder-decoder needs a task with a source; chose the reverse task (was {})",
+                before.task.word()
+            ));
+        }
     }
 
     /// A preset that pins runs beside the live one (`Preset::pins`) sets them when chosen.
@@ -124,6 +144,7 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::TaskKind;
 
     #[test]
     fn a_preset_with_pins_sets_them_and_a_links_own_pins_win() {
@@ -172,5 +193,28 @@ mod tests {
         s.remove_pin(0);
         assert_eq!(s.pins.len(), 1);
         assert_eq!(Settings::from_query(&s.query()).query(), s.query(), "a query round-trips");
+    }
+
+    /// The Stack control on a task without a source brings the reverse task, at a depth of whole
+    /// layers, and says so; on the copy task it keeps the task; a URL asking for an
+    /// encoder-decoder on the regression gets the decoder back, with a notice.
+    #[test]
+    fn an_encoder_decoder_is_given_a_source() {
+        let mut s = Settings::default();
+        let changed = s.set("stack", "encoder-decoder").unwrap();
+        assert_eq!(
+            (s.config.task, s.config.stack, s.config.depth),
+            (TaskKind::Reverse, StackKind::EncoderDecoder, 10)
+        );
+        assert!(changed.contains(&"task") && changed.contains(&"stack"), "{changed:?}");
+        s.config.validate().unwrap();
+        let notices = s.take_notices();
+        assert!(notices.iter().any(|n| n.contains("chose the reverse task")), "{notices:?}");
+        let mut copy = Settings::from_query("preset=copy");
+        copy.set("stack", "encoder-decoder").unwrap();
+        assert_eq!((copy.config.task, copy.config.depth), (TaskKind::Copy, 10));
+        let mut url = Settings::from_query("stack=encoder-decoder");
+        assert_eq!(url.config.stack, StackKind::Decoder);
+        assert!(url.take_notices().iter().any(|n| n.contains("needs a task with a source")));
     }
 }

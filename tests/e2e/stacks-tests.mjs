@@ -46,8 +46,12 @@ export default function registerStacksTests() {
       null, async () => `the sentence: ${await summary(page, 'attention')}`);
     const heads = await page.locator('[data-ap-root] [data-el="attention-heads"] li').allTextContents();
     assert(heads.some((h) => /^decoder layer 1, cross-attention, head \d: \d+% of its weight on the mirrored source position$/.test(h)), `a sentence per head: ${heads}`);
-    const label = await page.getAttribute('[data-ap-root] [data-panel="attention"] canvas', 'aria-label');
-    assert(label === (await summary(page, 'attention')), 'the canvas is named by its sentence');
+    // both read at once: the sentence changes with every frame while the run trains
+    const named = await page.evaluate(() => {
+      const p = document.querySelector('[data-ap-root] [data-panel="attention"]');
+      return { summary: p.querySelector('figcaption').textContent, label: p.querySelector('canvas').getAttribute('aria-label') };
+    });
+    assert(named.label === named.summary, `the canvas is named by its sentence: ${named.label} / ${named.summary}`);
     // the page's numbers are the native CLI's, bit for bit, once the run has finished
     await waitFor(page, () => window.ablationPlayground.value.finished, null, 'the run did not finish its 1000 steps', 60_000);
     const done = await value(page);
@@ -80,5 +84,20 @@ export default function registerStacksTests() {
     assert(heads.some((h) => /position ahead/.test(h)), `the sentences say it: ${heads}`);
     const cli = await ablate(['--preset', 'text', '--depth', '2', '--steps', '400', '--mask', 'none']);
     assert(Object.is(v.loss_future_hidden, cli.task.loss_future_hidden.at(-1)[1]), `page ${v.loss_future_hidden}, CLI ${JSON.stringify(cli.task.loss_future_hidden.at(-1))}`);
+  });
+
+  test('The Stack control on the regression: by keyboard it brings the reverse task at 10 sublayers, says so in a notice, and trains the encoder-decoder', async ({ page, load }) => {
+    await load('/?steps=300');
+    await page.getByText('More', { exact: true }).click();
+    const stack = page.getByRole('combobox', { name: 'Stack', exact: true });
+    await stack.focus();
+    await page.keyboard.press('ArrowDown');
+    await waitFor(page, () => window.ablationPlayground.value?.stack === 'encoder-decoder', null, 'the keyboard did not choose the encoder-decoder');
+    const v = await value(page);
+    assert(v.task === 'reverse' && v.depth === 10, `the stack brought its task: ${v.task} at depth ${v.depth}`);
+    await waitFor(page, () => /chose the reverse task/.test(document.querySelector('main [data-el="notice"]').textContent), null,
+      async () => `no notice: ${await page.textContent('main [data-el="notice"]')}`);
+    await waitFor(page, () => / · 2 encoder \+ 2 decoder layers · /.test(document.querySelector('[data-ap-root] [data-el="status"]').textContent), null,
+      async () => `the status line: ${await status(page)}`, 20_000);
   });
 }
