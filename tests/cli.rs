@@ -135,6 +135,9 @@ fn bad_flags_get_one_line_naming_the_flag_and_its_range_and_exit_2() {
         (&["--seed", "-3"], "--seed", "from 0 to"),
         (&["--steps", "100001"], "--steps", "from 0 to 100000"),
         (&["--colour", "red"], "--colour", "unknown flag"),
+        // an unknown flag last, with no value after it, is still unknown (issue 37)
+        (&["--depth", "3", "--colour"], "--colour", "unknown flag"),
+        (&["--colour=red"], "--colour", "unknown flag"),
         (&["--depth"], "--depth", "missing value"),
         (&["--threads", "0"], "--threads", "from 1 to 256"),
         (&["--threads", "two"], "--threads", "from 1 to 256"),
