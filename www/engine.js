@@ -43,16 +43,24 @@ export function turnTaker(turn) {
   const channel = new MessageChannel();
   channel.port1.onmessage = turn;
   let timerTurns = 0;
+  let timer = 0;
+  let closed = false;
   return {
     next() {
-      if (timerTurns++ < TIMER_TURNS) setTimeout(turn, 0);
+      if (closed) return;
+      if (timerTurns++ < TIMER_TURNS) timer = setTimeout(turn, 0);
       else {
         timerTurns = 0;
         channel.port2.postMessage(0);
       }
     },
+    /** No turn after this one: the pending timer cleared, the channel's ports closed. */
     close() {
-      turns.close();
+      closed = true;
+      clearTimeout(timer);
+      channel.port1.onmessage = null;
+      channel.port1.close();
+      channel.port2.close();
     },
   };
 }

@@ -222,4 +222,34 @@ export default function registerWorkerTests() {
     // the blocked worker script is the point of this test, not a problem
     for (let i = problems.length - 1; i >= 0; i--) if (/worker\.js|ERR_FAILED/.test(problems[i])) problems.splice(i, 1);
   });
+
+  test('a widget training on the page\'s thread, removed, throws nothing, stops its loop and its timers, and disconnects its observers', async ({ page, baseUrl }) => {
+    await page.addInitScript(() => {
+      window.Worker = undefined; // no workers: the live run trains on the page's thread
+      window.__disconnects = 0;
+      for (const O of [ResizeObserver, IntersectionObserver, MutationObserver]) {
+        const disconnect = O.prototype.disconnect;
+        O.prototype.disconnect = function () { window.__disconnects++; return disconnect.call(this); };
+      }
+      window.__timers = 0;
+      const setTimeout_ = window.setTimeout.bind(window);
+      window.setTimeout = (...args) => { window.__timers++; return setTimeout_(...args); };
+    });
+    await page.goto(`${baseUrl}/__test/one.html`);
+    await waitFor(page, () => (document.getElementById('p').value?.step ?? 0) > 20, null, 'the widget did not train on the page');
+    const before = await page.evaluate(async () => {
+      const p = document.getElementById('p');
+      window.__updates = 0;
+      p.addEventListener('playground-update', () => window.__updates++);
+      const disconnects = window.__disconnects;
+      p.remove();
+      await new Promise((r) => setTimeout(r, 500)); // the element's teardown waits a microtask; a slice may end meanwhile
+      return { disconnects: window.__disconnects - disconnects, step: p.value?.step, timers: window.__timers, updates: window.__updates };
+    });
+    await page.waitForTimeout(1500);
+    const after = await page.evaluate(() => ({ timers: window.__timers, updates: window.__updates }));
+    assert(before.disconnects >= 2, `the observers disconnected: ${JSON.stringify(before)}`);
+    assert(after.timers === before.timers, `no timer set after the teardown: ${after.timers - before.timers} in 1.5 s (${JSON.stringify(before)})`);
+    assert(after.updates === before.updates, `no update after the teardown: ${after.updates - before.updates}`);
+  });
 }
