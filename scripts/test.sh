@@ -48,5 +48,7 @@ if [ -f tests/e2e/package.json ]; then
   say "the smoke suite in Firefox ESR and WebKitGTK"
   ensure_engines
   node tests/e2e/smoke-tests.mjs
+  say "a short soak in every engine (the full one: node tests/e2e/soak.mjs --loads 100, BENCHMARKS.md)"
+  node tests/e2e/soak.mjs --loads 3 --seconds 6
 fi
 say "all checks passed"

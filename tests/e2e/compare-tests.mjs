@@ -49,10 +49,11 @@ export default function registerCompareTests() {
     const pinned = (await value(page)).pins[0];
     assert(pinned.label === 'pinned: Residual ON · step 200', `the label says what differs: ${pinned.label}`);
     assert(pinned.pin === 'depth:6,steps:200@200' || pinned.pin === 'depth:6@200', `the pin's text: ${pinned.pin}`);
-    const item = (await el(page, 'pins').textContent()).trim();
-    assert(item.includes('pinned: Residual ON · step 200'), `the pins list shows the label: ${item}`);
-    const summary = await el(page, 'loss-summary').textContent();
-    assert(summary.includes('Pinned runs: pin 1 (Residual ON · step 200): loss'), `the loss summary includes the pin: ${summary}`);
+    // the list and the loss summary are drawn from the frame after the pin's report: wait for them
+    await waitFor(page, () => document.querySelector('main [data-el="pins"]').textContent.includes('pinned: Residual ON · step 200'), null,
+      async () => `the pins list does not show the label: ${(await el(page, 'pins').textContent()).trim()} (pins ${JSON.stringify((await value(page)).pins)})`);
+    await waitFor(page, () => document.querySelector('main [data-el="loss-summary"]').textContent.includes('Pinned runs: pin 1 (Residual ON · step 200): loss'), null,
+      async () => `the loss summary does not include the pin: ${await el(page, 'loss-summary').textContent()} (pins ${JSON.stringify((await value(page)).pins)})`);
     const remove = page.getByRole('button', { name: /^Remove pin 1: pinned: Residual ON/ });
     assert((await remove.count()) === 1, 'the pin has a named Remove button');
 

@@ -639,11 +639,22 @@ export default function registerEmbedTests() {
       // Height: the last message for each iframe says its content's current height, also when
       // the iframe is taller than its content (a host that follows the messages can shrink it).
       await page.evaluate(() => Object.assign(document.getElementById('f2').style, { width: '600px', height: '4000px' }));
+      // The content settles (charts and text laid out as frames arrive): the content's height is
+      // read afresh each time the last message is, until the two agree.
+      const contentHeight = (f) => f.evaluate(() => Math.ceil(document.querySelector('main').getBoundingClientRect().bottom + scrollY));
+      const lastHeight = (i) => page.evaluate((i) => window.received.findLast((r) => r.frame === i && r.data?.type === 'ablation-playground:height')?.data.height, i);
       for (let i = 0; i < kids.length; i++) {
-        const h = await kids[i].evaluate(() => Math.ceil(document.querySelector('main').getBoundingClientRect().bottom + scrollY));
-        if (i === 2) assert(h < 4000, `iframe 2's content is ${h} px tall`);
-        await waitFor(page, ([i, h]) => window.received.findLast((r) => r.frame === i && r.data?.type === 'ablation-playground:height')?.data.height === h, [i, h],
-          async () => `iframe ${i}: the last height message (${JSON.stringify(await page.evaluate((i) => window.received.filter((r) => r.frame === i && r.data?.type === 'ablation-playground:height').map((r) => r.data.height), i))}) should be its content's height ${h}`);
+        const seen = [];
+        for (const deadline = Date.now() + 10_000; ;) {
+          const [h, last] = [await contentHeight(kids[i]), await lastHeight(i)];
+          seen.push(`${last}/${h}`);
+          if (h === last) {
+            if (i === 2) assert(h < 4000, `iframe 2's content is ${h} px tall`);
+            break;
+          }
+          if (Date.now() > deadline) throw new AssertionError(`iframe ${i}: the last height message never matched the content's height (message/content, every 100 ms: ${seen.slice(-12).join(', ')})`);
+          await page.waitForTimeout(100);
+        }
       }
 
       // A set message also takes the presentation options.

@@ -129,7 +129,11 @@ export async function run() {
   try {
     // E2E_FILTER=regex runs only the tests whose name matches (for working on a few).
     const filter = process.env.E2E_FILTER ? new RegExp(process.env.E2E_FILTER, 'i') : null;
-    for (const t of tests.filter((t) => !filter || filter.test(t.name))) {
+    // E2E_REPEAT=n runs each of them n times in a row (how a flaky test is shown steady: a
+    // first try that fails shows as FLAKY or FAIL either way)
+    const repeat = Math.max(1, Number(process.env.E2E_REPEAT ?? 1) || 1);
+    const chosen = tests.filter((t) => !filter || filter.test(t.name));
+    for (const t of chosen.flatMap((t) => Array(repeat).fill(t))) {
       // A failed test runs once more in a fresh context: this machine's neighbours make rare
       // timing failures, and a test that fails twice fails. A pass on the second try is
       // reported as FLAKY with its first failure, and counted in the summary line.
