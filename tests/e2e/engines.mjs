@@ -42,6 +42,13 @@ export async function launch(name) {
 
 const call = (fn, arg) => `(${fn})(${JSON.stringify(arg ?? null)})`;
 
+/** What the page's playground shows, for a failure's message (lib.mjs's `seenNow`). */
+const SEEN = `() => {
+  const s = document.querySelector('[data-ap-root] [data-el="status"]')?.textContent;
+  const v = window.ablationPlayground?.value;
+  return { status: s, step: v?.step, task: v?.task, loss: v?.loss, val_loss: v?.val_loss, accuracy: v?.accuracy, floors: v?.floors, diverged_at: v?.diverged_at };
+}`;
+
 async function poll(evaluate, fn, arg, ms, what) {
   const end = Date.now() + ms;
   let last;
@@ -52,7 +59,10 @@ async function poll(evaluate, fn, arg, ms, what) {
     } catch (e) {
       last = `threw ${e.message}`;
     }
-    if (Date.now() > end) throw new Error(`${what ?? fn.slice(0, 120)}: not true within ${ms} ms (last: ${JSON.stringify(last)?.slice(0, 200)})`);
+    if (Date.now() > end) {
+      const seen = await evaluate(SEEN).catch((e) => `nothing could be read: ${e.message.split('\n')[0]}`);
+      throw new Error(`${what ?? fn.slice(0, 120)}: not true within ${ms} ms (last: ${JSON.stringify(last)?.slice(0, 200)}; seen: ${JSON.stringify(seen)?.slice(0, 400)})`);
+    }
     await new Promise((ok) => setTimeout(ok, 100));
   }
 }

@@ -208,9 +208,27 @@ export function makeWaitFor(Failure) {
       await target.waitForFunction(fn, arg, { timeout });
     } catch (e) {
       if (!/Timeout/i.test(e.message)) throw e;
-      throw new Failure(`${typeof message === 'function' ? await message() : message} (waited ${timeout} ms)`);
+      const said = typeof message === 'function' ? await message() : message;
+      throw new Failure(`${said} (waited ${timeout} ms; ${await seenNow(target)})`);
     }
   };
+}
+
+/**
+ * What a page's playgrounds show now, for a failure's message: each one's status line and the
+ * readouts that explain most failures (step, task, the held-out loss and accuracy, where it
+ * diverged), so that a failure seen once can be understood. Never throws.
+ */
+export async function seenNow(target) {
+  return target
+    .evaluate(() => {
+      const roots = [document, ...[...document.querySelectorAll('ablation-playground')].map((e) => e.shadowRoot).filter(Boolean)];
+      const status = roots.map((r) => r.querySelector('[data-ap-root] [data-el="status"], [data-el="status"]')?.textContent).filter(Boolean);
+      const v = window.ablationPlayground?.value ?? document.querySelector('ablation-playground')?.value;
+      const read = v && { step: v.step, task: v.task, depth: v.depth, loss: v.loss, val_loss: v.val_loss, accuracy: v.accuracy, diverged_at: v.diverged_at, finished: v.finished };
+      return `seen: ${JSON.stringify(status.slice(0, 3))}${read ? ` ${JSON.stringify(read)}` : ''}`;
+    })
+    .catch((e) => `nothing could be read: ${e.message.split('\n')[0]}`);
 }
 
 /**
