@@ -12,6 +12,10 @@
 //   --long M      one page left training for M minutes per engine (depth 24, steps without end),
 //                 its memory sampled every minute: the browser's own processes' resident memory
 //                 (and Chromium's JS heap), to see that it stays flat.
+//   --lesson      (Chromium, which reports long tasks) a lesson page of 12 playgrounds between
+//                 tall paragraphs, scrolled top to bottom and back three times: the longest
+//                 main-thread task, how many train at each stop against how many are in view,
+//                 and the resident memory at the top before and after.
 //
 // The test command runs a short version (3 loads per engine, 6 s each); the full soak is run by
 // hand and recorded in BENCHMARKS.md. Serves dist/ (after scripts/build.sh). Exit code 1 if any
@@ -19,7 +23,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { available, launch } from './engines.mjs';
-import { launchBrowser, openPage, startServer } from './lib.mjs';
+import { TEST_PAGES, launchBrowser, openPage, startServer } from './lib.mjs';
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -29,6 +33,14 @@ const ENGINES = arg('engines', 'chromium,firefox,webkit').split(',');
 const LOADS = Number(arg('loads', '0'));
 const SECONDS = Number(arg('seconds', '10'));
 const LONG = Number(arg('long', '0'));
+const LESSON = process.argv.includes('--lesson');
+
+// a lesson of 12 playgrounds, each between paragraphs taller than the window
+TEST_PAGES.set('/__test/soak-lesson.html', () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Twelve playgrounds</title>
+<script type="module" src="/www/ablation-playground.js"></script>
+<style>body { font: 16px sans-serif; margin: 0 auto; max-width: 900px } p.gap { height: 1100px }</style></head><body><main><h1>Twelve playgrounds</h1>
+${[...Array(12).keys()].map((i) => `<p class="gap">Paragraph ${i + 1}.</p><ablation-playground id="p${i}" depth="${[12, 24, 48][i % 3]}" steps="1000000" panels="loss,histogram"></ablation-playground>`).join('\n')}
+<p class="gap">The end.</p></main></body></html>`);
 
 const PRESETS = [
   '/?preset=text',
@@ -169,6 +181,71 @@ async function long(name, server, log) {
   return samples;
 }
 
+/** The lesson of 12, scrolled down and up three times in Chromium. */
+async function lesson(server, log) {
+  const browser = await launchBrowser();
+  let found = 0;
+  try {
+    const { page, problems } = await openPage(browser, {
+      initScript: () => {
+        window.__long = [];
+        new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push({ start: e.startTime, duration: e.duration }))).observe({ type: 'longtask', buffered: true });
+      },
+    });
+    await page.goto(`${server.url}/__test/soak-lesson.html`, { waitUntil: 'load' });
+    await page.waitForFunction(() => [...document.querySelectorAll('ablation-playground')].every((e) => e.shadowRoot?.querySelector('[data-el="status"]')), null, { timeout: 60_000 });
+    await page.waitForTimeout(3000);
+    const top = residentMiB('chromium');
+    // which train: a step that moved over a second; which are in view
+    const survey = () => page.evaluate(async () => {
+      const els = [...document.querySelectorAll('ablation-playground')];
+      const before = els.map((e) => e.value?.step ?? 0);
+      await new Promise((ok) => setTimeout(ok, 1000));
+      // near the view as the widget counts it (observers.js: 200 px around the viewport)
+      const inView = els.map((e) => { const r = e.getBoundingClientRect(); return r.bottom > -200 && r.top < innerHeight + 200; });
+      return els.map((e, i) => ({ training: (e.value?.step ?? 0) > before[i], inView: inView[i] }));
+    });
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    let wrong = 0;
+    let stops = 0;
+    const t0 = await page.evaluate(() => performance.now());
+    for (let round = 0; round < 3; round++) {
+      for (const down of [true, false]) {
+        for (let y = 0; y <= height; y += 450) {
+          await page.evaluate((y) => scrollTo(0, y), down ? y : height - y);
+          await page.waitForTimeout(60);
+          if (y % 2700 === 0) {
+            const s = await survey();
+            stops++;
+            // one near the view not training, or one away from it training
+            const bad = s.filter((x) => x.inView !== x.training);
+            if (bad.length) {
+              wrong++;
+              log(`LESSON - stop ${stops}: ${JSON.stringify(s.map((x) => `${x.inView ? 'V' : '-'}${x.training ? 'T' : '-'}`))}`);
+            }
+          }
+        }
+      }
+    }
+    await page.evaluate(() => scrollTo(0, 0));
+    // (a widget scrolled away lets its worker go; an idle worker of the comparisons' pool after 30 s)
+    await page.waitForTimeout(35_000);
+    const back = residentMiB('chromium');
+    // the tasks while scrolling, not while the twelve mounted and compiled
+    const scrolled = await page.evaluate((t0) => window.__long.filter((e) => e.start >= t0).map((e) => e.duration), t0);
+    const mounting = await page.evaluate((t0) => window.__long.filter((e) => e.start < t0).map((e) => e.duration.toFixed(0)), t0);
+    const longest = Math.max(0, ...scrolled);
+    const over = scrolled.filter((d) => d > 50).length;
+    log(`lesson: long tasks while the twelve mounted: ${mounting.join(', ') || 'none'} ms`);
+    found += over + wrong + problems.length;
+    if (problems.length) log(`CONSOLE - lesson: ${problems.join('; ')}`);
+    log(`| lesson of 12, scrolled down and up 3 times | longest main-thread task ${longest.toFixed(0)} ms (${over} over 50 ms) | ${stops - wrong} of ${stops} stops: exactly the ones in view train | resident at the top ${top.toFixed(0)} → ${back.toFixed(0)} MiB (35 s after the last scroll) |`);
+  } finally {
+    await browser.close();
+  }
+  return found;
+}
+
 async function main() {
   const server = await startServer();
   const missing = Object.fromEntries(available().map((e) => [e.name, e.missing]));
@@ -195,6 +272,7 @@ async function main() {
         log(`| ${name} | ${LONG} min | steps ${s.at(-1).step} | resident ${rss.map((x) => x.toFixed(0)).join(', ')} MiB |`);
       }
     }
+    if (LESSON) problems += await lesson(server, log);
   } finally {
     await server.close();
   }
