@@ -122,7 +122,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
         }
         // an unknown flag is named as such wherever it stands, even last, without a value
         let named = body.split_once('=').map_or(body, |(f, _)| f);
-        let known = ["sweep", "svg", "steps", "threads", PRESET, "task"].contains(&named) || find_flag(named).is_some();
+        let known = ["sweep", "svg", "steps", "threads", PRESET, "task"].contains(&named)
+            || find_flag(named).is_some();
         if !known {
             return Err(format!("--{named}: unknown flag (see --help)"));
         }
