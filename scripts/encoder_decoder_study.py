@@ -15,22 +15,11 @@ lowest training loss over its last tenth of steps (`spread.rs`'s rule), for ever
 the median over the seeds with the range in brackets.
 """
 import argparse, sys
-from concurrent.futures import ThreadPoolExecutor
 
-from task_study import fmt, run
+from reviewer_study import pool, tail
+from task_study import fmt
 
 RATES = [1 / 3, 1.0, 3.0]
-
-
-def pool(jobs, argss):
-    with ThreadPoolExecutor(jobs) as ex:
-        return list(ex.map(run, argss))
-
-
-def tail(report):
-    xs = [x for x in report["loss"][1:] if x is not None]
-    n = max(1, len(xs) // 10)
-    return sum(xs[-n:]) / n if xs else float("inf")
 
 
 def tuned(a, base, lr):
@@ -46,6 +35,13 @@ def tuned(a, base, lr):
 
 def first_at(pairs, test):
     return next((s for s, v in pairs if v is not None and test(v)), None)
+
+
+def copying_row(name, rs):
+    """A row of the reverse tables: the rates chosen, the step at 95% copied, the end."""
+    at = [first_at(r["task"]["accuracy"], lambda v: v >= 0.95) for r in rs]
+    print(f"| {name} | {fmt([r['config']['lr'] for r in rs])} | {fmt(at)} ({sum(x is not None for x in at)}/{len(at)} seeds) "
+          f"| {fmt([r['task']['accuracy'][-1][1] for r in rs])} | {fmt([r['task']['val_loss'][-1][1] for r in rs])} |")
 
 
 def mask(a):
@@ -66,10 +62,7 @@ def reverse(a):
     print("| stack | lr chosen | step at 95% copied | accuracy at the end | held-out loss |")
     print("|---|---|---|---|---|")
     for stack in ["encoder-decoder", "decoder"]:
-        rs = tuned(a, ["--preset", "encoder-decoder", "--stack", stack, "--steps", "1000"], 0.01)
-        at = [first_at(r["task"]["accuracy"], lambda v: v >= 0.95) for r in rs]
-        print(f"| {stack} | {fmt([r['config']['lr'] for r in rs])} | {fmt(at)} ({sum(x is not None for x in at)}/{len(at)} seeds) "
-              f"| {fmt([r['task']['accuracy'][-1][1] for r in rs])} | {fmt([r['task']['val_loss'][-1][1] for r in rs])} |")
+        copying_row(stack, tuned(a, ["--preset", "encoder-decoder", "--stack", stack, "--steps", "1000"], 0.01))
     print()
 
 
@@ -81,10 +74,7 @@ def switches(a):
                         ("LayerNorm alone", ["--residual", "off", "--norm", "post"]),
                         ("residual alone", ["--residual", "on", "--norm", "off"]),
                         ("both on (pre)", ["--residual", "on", "--norm", "pre"])]:
-        rs = tuned(a, ["--preset", "encoder-decoder", *flags, "--steps", "1000"], 0.01)
-        at = [first_at(r["task"]["accuracy"], lambda v: v >= 0.95) for r in rs]
-        print(f"| {name} | {fmt([r['config']['lr'] for r in rs])} | {fmt(at)} ({sum(x is not None for x in at)}/{len(at)} seeds) "
-              f"| {fmt([r['task']['accuracy'][-1][1] for r in rs])} | {fmt([r['task']['val_loss'][-1][1] for r in rs])} |")
+        copying_row(name, tuned(a, ["--preset", "encoder-decoder", *flags, "--steps", "1000"], 0.01))
     print()
 
 

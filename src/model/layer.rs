@@ -80,7 +80,7 @@ impl<F: Real> Layer<F> {
             inner: DMatrix::zeros(t, d),
             outer: if sandwich { DMatrix::zeros(t, d) } else { DMatrix::zeros(0, 0) },
             part: (part != Part::Whole).then(|| {
-                let rows = Rows { context: config.sequence(), positions: config.part_positions(part) };
+                let rows = Rows::of(config, part);
                 Box::new(PartRows { rows, x: DMatrix::zeros(t, d), y: DMatrix::zeros(t, d) })
             }),
         }

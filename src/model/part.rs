@@ -18,6 +18,11 @@ pub struct Rows {
 }
 
 impl Rows {
+    /// The rows `config`'s sublayers of `part` work on.
+    pub fn of(config: &crate::config::Config, part: crate::config::Part) -> Rows {
+        Rows { context: config.sequence(), positions: config.part_positions(part) }
+    }
+
     /// Copies the rows out of `m` (T, d) into `out`, (sequences × positions, d), sequence by
     /// sequence.
     pub fn gather<F: Real>(&self, m: &DMatrix<F>, out: &mut DMatrix<F>) {

@@ -87,7 +87,7 @@ impl<F: Real> Encoder<F> {
         let (t, d) = (crate::model::sublayer::part_shape(config, part).0, config.width);
         (end > 0).then(|| Encoder {
             end,
-            rows: Rows { context: config.sequence(), positions: config.part_positions(part) },
+            rows: Rows::of(config, part),
             top: DMatrix::zeros(t, d),
             norm: config.has_final_norm().then(|| Norm::new(config.norm_kind, t, d)),
             memory: DMatrix::zeros(t, d),

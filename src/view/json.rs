@@ -179,19 +179,18 @@ pub fn layers_json(init: &Snapshot, last: &Snapshot) -> Json {
 /// an encoder map is the source's rows and columns, a cross map the target's rows and the
 /// source's columns.
 pub fn attention_json(maps: &[AttentionMaps], config: &Config) -> Json {
-    let chars = |m: &AttentionMaps, r: std::ops::Range<usize>| m.tokens[r].iter().collect::<String>();
-    let whole = config.part_positions(Part::Whole);
-    let mut fields = vec![(
-        "tokens",
-        Json::Str(maps.first().map_or_else(String::new, |m| chars(m, config.part_positions(Part::Decoder)))),
-    )];
-    if config.stack == StackKind::EncoderDecoder {
-        let source =
-            maps.first().map_or_else(String::new, |m| chars(m, config.part_positions(Part::Encoder)));
-        fields.push(("source_tokens", Json::Str(source)));
-    } else {
-        fields[0].1 = Json::Str(maps.first().map_or_else(String::new, |m| chars(m, whole)));
-    }
+    // the characters of `part`'s positions in the sequence
+    let chars = |part: Part| {
+        Json::Str(
+            maps.first().map_or_else(String::new, |m| m.tokens[config.part_positions(part)].iter().collect()),
+        )
+    };
+    let mut fields = match config.stack {
+        StackKind::EncoderDecoder => {
+            vec![("tokens", chars(Part::Decoder)), ("source_tokens", chars(Part::Encoder))]
+        }
+        StackKind::Decoder => vec![("tokens", chars(Part::Whole))],
+    };
     let map = |m: &AttentionMaps| {
         let c = m.shape().1;
         let heads = (0..m.heads).map(|h| {
