@@ -441,3 +441,65 @@ fn the_histogram_keeps_its_initialisation_and_says_why_it_moved() {
     let words = histogram::since_init(&f);
     assert!(words.contains("no norm holds the scale"), "{words}");
 }
+
+/// A widget scrolled away lets its worker go and puts its run aside (`Session::suspend`); the
+/// run resumed in a new worker is the same run: the same frame at once, the same frames after
+/// more steps, the same sample written, on every task and stack, after a rescale of the axis,
+/// in the loss history's merged buckets, and after a divergence.
+#[test]
+fn a_run_put_aside_and_resumed_goes_on_bit_for_bit() {
+    use ablation_playground::config::{StackKind, TaskKind};
+    let configs = [
+        Config {
+            depth: 6,
+            sublayer: SublayerKind::Block,
+            norm: NormPlacement::Post,
+            seed: 3,
+            ..Config::default()
+        },
+        Config { depth: 4, optimizer: OptimizerKind::Sgd, learning_rate: 0.05, ..Config::default() },
+        Config { task: TaskKind::Text, ..ablation_playground::config::text_defaults() },
+        Config {
+            depth: 10,
+            stack: StackKind::EncoderDecoder,
+            ..ablation_playground::config::reverse_defaults()
+        },
+    ];
+    for config in configs {
+        // past the loss history's capacity (its buckets merged) on the small teacher runs
+        let steps = if config.task == TaskKind::Teacher { CAPACITY + 37 } else { 130 };
+        let mut going = trained(&config, steps).with_generation(9);
+        going.rescale();
+        let bytes = going.suspend().expect("a run that is not replaying");
+        let mut resumed = Session::resume(&bytes).expect("its own bytes").with_generation(9);
+        assert_eq!(resumed.frame().encode(), going.frame().encode(), "at once: {config:?}");
+        for _ in 0..steps {
+            going.train_step();
+            resumed.train_step();
+        }
+        going.write();
+        resumed.write();
+        assert_eq!(resumed.frame().encode(), going.frame().encode(), "{steps} steps later: {config:?}");
+        assert_eq!(resumed.trainer().weights(), going.trainer().weights());
+        // anything else is refused with a message, never a panic
+        for cut in (0..bytes.len()).step_by(bytes.len() / 97 + 1) {
+            assert!(Session::resume(&bytes[..cut]).is_err(), "cut at {cut} of {}", bytes.len());
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(Session::resume(&longer).is_err(), "a byte over");
+        let mut other = bytes.clone();
+        other[0] ^= 1;
+        assert_eq!(Session::resume(&other).err().as_deref(), Some("not a run put aside"));
+    }
+    // a diverged run, once its last finite state is found, is put aside and comes back as it was
+    let config = (ablation_playground::config::find_preset("explode").expect("a preset").config)();
+    let mut s = Session::new(&config);
+    while s.train_step() {}
+    assert!(s.suspend().is_none(), "not while the replay is under way");
+    while s.recovering() {
+        s.recover(1);
+    }
+    let back = Session::resume(&s.suspend().expect("found")).expect("its own bytes");
+    assert_eq!(format!("{:?}", back.with_generation(0).frame()), format!("{:?}", s.frame()));
+}

@@ -41,19 +41,24 @@ export function createController(w, widget) {
         get timings() {
           return driver.timings;
         },
-        /** The live run's worker and the pool's, and the jobs each ran. */
+        /** The live run's worker (0 on the page's thread or asleep) and the pool's, and the
+         *  jobs each ran. */
         get workers() {
-          return { live: driver.workerId, pool: pool.info };
+          return { live: driver.workerId, asleep: driver.asleep, pool: pool.info };
         },
         /** The frame on screen answers the newest desired state. */
         get settled() {
-          return view.generation === w.live.generation && !w.incoming && !w.stale.live && !w.stale.comparisons;
+          return view.generation === w.live.generation && !w.incoming && !w.stale.live && !w.stale.comparisons && !w.renderer.owes;
         },
         get: (name) => settings.get(name),
         query: () => settings.query(),
         stateJson: () => (view.hasFrame ? view.stateJson(false) : 'null'),
         /** For tests: a new live worker, sent the newest desired state. */
         replaceWorker: () => driver.replace(),
+        /** For tests: away from the view this long, the live worker goes (HIBERNATE_MS). */
+        hibernateAfter: (ms) => {
+          w.hibernateMs = ms;
+        },
         /** For tests: at most `n` workers in the comparisons' pool. */
         resizePool: (n) => pool.resize(n),
       };

@@ -4,6 +4,7 @@
 
 import { assets } from './assets.js';
 import { createEngine, PAGE_SLICE_MS, textLoader } from './engine.js';
+import { cores } from './pool.js';
 import { KIND, initialState, sameBytes } from './protocol.js';
 import { startWorker } from './workers.js';
 
@@ -11,13 +12,29 @@ import { startWorker } from './workers.js';
  *  long (a step at a large setting): a restart then replaces the worker instead of waiting. */
 const BUSY_MS = 250;
 
+/** The live runs training on this page now. Together they take at most all the cores but
+ *  one, which is left to the page (its drawing, its scrolling): a lesson with two visible
+ *  playgrounds on a two-core laptop trains each at half a core, and never stutters. */
+const training = new Set();
+
+/** For tests: each training live run's share of a core, as given and as its engine last said. */
+export function trainingShares() {
+  return [...training].map((d) => ({ given: d.share, engine: d.engine }));
+}
+
+/** Each training live run's share of a core, told to every one of them when it changes. */
+function sharePace() {
+  const share = Math.min(1, Math.max(1, cores() - 1) / Math.max(1, training.size));
+  for (const driver of training) driver.pace(share);
+}
+
 /**
  * `onFrame(bytes)` gets every frame, `onKnockout(bytes, generation, purpose)` the stack for a knockout
  * (`purpose` 'knockout') or a tuned lens ('lens')
  * job, `onTextFailed(message, generation)` that a state asking for the text task could not
  * have its text; `onNotice(text)` says when training falls back to the page's thread; `onError(text)`
- * reports a broken engine. Returns the driver: { want(state), replace(), stop(), mode,
- * workerId, engineMemory, timings }.
+ * reports a broken engine. Returns the driver: { want(state), replace(), hibernate(), stop(),
+ * mode, asleep, workerId, engineMemory, timings }.
  */
 export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNotice, onError }) {
   const run = {
@@ -30,6 +47,12 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     done: initialState(null),
     lastHeard: 0,
     stopped: false,
+    /** The run put aside when the worker was let go (`hibernate`): the next worker goes on
+     *  from it. Kept until that worker's first frame. */
+    resume: null,
+    /** A `suspend` is on its way to the worker; a desired state has come since. */
+    suspending: false,
+    wantedSince: false,
   };
   const driver = {
     mode: 'worker',
@@ -39,19 +62,49 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     engineMemory: 0,
     /** The engine's last restart and mean step, in ms, its last turn (for the benchmark). */
     timings: {},
+    /** The worker was let go, its run put aside: the next desired state starts another. */
+    asleep: false,
+    /** The share of a core this run trains at (`sharePace`). */
+    share: 1,
     want,
     replace,
+    hibernate,
     stop,
   };
 
   function received(m) {
     run.lastHeard = performance.now();
     if (m.kind === KIND.frame) {
+      run.resume = null;
       driver.engineMemory = m.memory;
       driver.timings = m.timings;
       onFrame(m.bytes);
     } else if (m.kind === KIND.knockout) onKnockout(m.bytes, m.generation, m.purpose);
     else if (m.kind === KIND.textFailed) onTextFailed(m.message, m.generation);
+    else if (m.kind === KIND.suspended) suspended(m.bytes);
+  }
+
+  /** Lets the worker go, its run put aside, until the next desired state (a widget away from
+   *  the view: its memory goes back to the system). Nothing happens while it cannot be. */
+  function hibernate() {
+    if (run.local || run.stopped || run.suspending || !run.worker?.booted) return;
+    run.suspending = true;
+    run.wantedSince = false;
+    run.worker.post({ kind: KIND.suspend });
+  }
+
+  function suspended(bytes) {
+    run.suspending = false;
+    if (!bytes || run.stopped) return; // (the worker goes on)
+    run.worker.terminate();
+    run.worker = null;
+    run.resume = bytes;
+    run.done = run.state;
+    driver.asleep = true;
+    driver.workerId = 0;
+    driver.engineMemory = 0;
+    // a state that came while the worker was putting its run aside is not lost
+    if (run.wantedSince) start();
   }
 
   function fallBack(reason) {
@@ -68,17 +121,20 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     };
     const ensureText = textLoader(bindings, assets.text);
     run.local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError, ensureText });
-    if (run.state) run.local.want(run.state, run.done);
+    if (run.state) run.local.want(run.state, run.done, run.resume);
+    if (driver.share < 1) run.local.pace(driver.share);
   }
 
   function start() {
     driver.timings = {}; // a new worker has taken no turn yet
+    driver.asleep = false;
     const worker = startWorker('live', { onMessage: received, onFailed: fallBack, onError });
     if (!worker) return;
     run.worker = worker;
     driver.workerId = worker.id;
     run.lastHeard = performance.now();
-    if (run.state) worker.post({ kind: KIND.state, state: run.state, done: run.done });
+    if (run.state) worker.post({ kind: KIND.state, state: run.state, done: run.done, resume: run.resume });
+    if (driver.share < 1) worker.post({ kind: KIND.pace, share: driver.share });
   }
 
   /** Replaces the live worker by a new one, which is sent the newest desired state. */
@@ -86,13 +142,33 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     if (run.local || run.stopped) return;
     run.worker?.terminate();
     run.done = run.state;
+    run.resume = null;
+    run.suspending = false;
     start();
+  }
+
+  /** Trains at `share` of a core from now on. */
+  function pace(share) {
+    if (share === driver.share) return;
+    driver.share = share;
+    run.local?.pace(share);
+    run.worker?.post({ kind: KIND.pace, share });
   }
 
   function want(state) {
     const before = run.state;
     run.state = state;
+    if (state.playing !== training.has(paced)) {
+      if (state.playing) training.add(paced);
+      else {
+        training.delete(paced);
+        pace(1);
+      }
+      sharePace();
+    }
     if (run.local) return run.local.want(state, run.done);
+    if (run.suspending) run.wantedSince = true;
+    if (driver.asleep) return start();
     const worker = run.worker;
     if (!worker) return;
     // Inside one long step the worker cannot read its inbox: start afresh rather than wait.
@@ -105,11 +181,21 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
 
   function stop() {
     run.stopped = true;
+    if (training.delete(paced)) sharePace();
     run.worker?.terminate();
     run.worker = null;
     run.local?.stop();
   }
 
+  const paced = {
+    pace,
+    get share() {
+      return driver.share;
+    },
+    get engine() {
+      return driver.timings.pace;
+    },
+  };
   if (typeof Worker === 'undefined') fallBack('this browser has no Web Workers');
   else start();
   return driver;

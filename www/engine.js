@@ -118,10 +118,16 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     charsPerCall: 1,
     /** The text is being fetched for the desired state waiting in `wanted`. */
     fetching: false,
+    /** A run another worker put aside (`Session.suspend()`), to go on from instead of the seed. */
+    resume: null,
+    /** The share of a core training takes (driver.js: the live runs training on one page
+     *  leave a core to the page); below 1, a rest follows each slice. */
+    pace: 1,
+    rest: 0,
   };
   // (writeMs: the time spent writing samples since the run started again, and writeShare that
   // over the time since: for the benchmark's "at most a tenth of the worker's time")
-  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0 };
+  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1 };
   let since = performance.now();
   const turns = turnTaker(() => {
     loop.scheduled = false;
@@ -163,6 +169,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     loop.wanted = null;
     const t0 = performance.now();
     const seen = loop.seen ?? state;
+    if (!loop.session && loop.resume) loop.session = resumed(loop.resume, state.generation);
+    loop.resume = null;
     const restarted = loop.session
       ? loop.session.want(state.config, state.generation, state.restarts !== seen.restarts)
       : Boolean((loop.session = new bindings.Session(state.config, state.generation)));
@@ -182,6 +190,15 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     loop.seen = state;
     loop.playing = state.playing;
     loop.frameDue = true;
+  }
+
+  /** The run put aside, or none (then the run starts from the seed, as a new widget's). */
+  function resumed(bytes, generation) {
+    try {
+      return bindings.Session.resumed(bytes, generation);
+    } catch {
+      return null;
+    }
   }
 
   function tick() {
@@ -237,7 +254,16 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       }
     }
     timings.tickMs = performance.now() - tickStart;
-    if (busy()) schedule();
+    if (!busy()) return;
+    // at a pace below 1, training rests after each slice for that share of a core (a new state
+    // does not wait for the rest: `want` schedules a turn at once)
+    if (loop.pace < 1 && trainingLeft()) {
+      clearTimeout(loop.rest);
+      loop.rest = setTimeout(() => {
+        loop.rest = 0;
+        schedule();
+      }, (sliceMs * (1 - loop.pace)) / loop.pace);
+    } else schedule();
   }
 
   /** Work is left: training, or a sample under way. */
@@ -265,14 +291,41 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     /** The page's newest desired state (protocol.js). `done`, read with the first state, is
      *  a state whose one-shot requests are done already: none for a widget's first worker,
      *  all of them for a replacement, which does not do again what the one it replaces did. */
-    want(state, done = null) {
+    want(state, done = null, resume = null) {
       if (loop.stopped) return;
       if (done && !loop.session) loop.seen = done;
+      if (resume && !loop.session) loop.resume = resume;
       loop.wanted = state;
+      clearTimeout(loop.rest);
+      loop.rest = 0;
       schedule();
+    },
+    /** The share of a core training takes from now on (1: all of it). */
+    pace(share) {
+      loop.pace = timings.pace = Math.min(1, Math.max(0.05, Number(share) || 1));
+      if (loop.pace === 1 && loop.rest) {
+        clearTimeout(loop.rest);
+        loop.rest = 0;
+        schedule();
+      }
+    },
+    /** Puts the run aside for another worker (`post.suspended(bytes)`) and stops; or, while it
+     *  cannot be (a text still loading, Step presses owed, a replay under way), posts null
+     *  and goes on. */
+    suspend() {
+      if (loop.stopped) return;
+      if (!loop.fetching) reconcile();
+      const bytes = loop.fetching || loop.stepsOwed > 0 || loop.resume ? null : (loop.session?.suspend() ?? null);
+      post.suspended?.(bytes);
+      if (bytes) {
+        loop.stopped = true;
+        clearTimeout(loop.rest);
+        turns.close();
+      }
     },
     stop() {
       loop.stopped = true;
+      clearTimeout(loop.rest);
       turns.close();
     },
   };

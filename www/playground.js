@@ -27,6 +27,10 @@ const UPDATE_EVERY_MS = 250; // playground-update events for the host: often eno
  *  most this often (20 a second), leaving the drawing's time to the training and the jobs; a
  *  frame that answers the reader (a new generation: a slider, a switch) is drawn at once. */
 const CROWDED_DRAW_MS = 50;
+/** A widget away from the view this long lets its live worker go, its run put aside (a lesson
+ *  of twelve would otherwise keep twelve workers' memory); coming back, a new worker goes on
+ *  from it bit for bit. */
+const HIBERNATE_MS = 20_000;
 
 /**
  * Mounts a playground into `root` (which receives TEMPLATE).
@@ -91,6 +95,9 @@ export function mount(root, bindings, options = {}) {
     waiting: [],
     updateDue: 0,
     updateTimer: 0,
+    /** Away from the view since this timer was set: `HIBERNATE_MS` (tests shorten it). */
+    hibernateTimer: 0,
+    hibernateMs: HIBERNATE_MS,
   };
 
   function present() {
@@ -154,6 +161,11 @@ export function mount(root, bindings, options = {}) {
   function want(changes) {
     w.live = { ...w.live, ...changes, generation: w.live.generation + 1 };
     w.driver.want(w.live);
+    // a host's command to a widget away from the view wakes its worker: it goes again later
+    if (!w.visible) {
+      clearTimeout(w.hibernateTimer);
+      w.hibernateTimer = setTimeout(hibernate, w.hibernateMs);
+    }
   }
 
   function create() {
@@ -364,12 +376,12 @@ export function mount(root, bindings, options = {}) {
         view.generation === w.drawnGeneration &&
         now - w.drawnAt < CROWDED_DRAW_MS;
       if (held) wake();
-      else if ((w.stale.live || w.stale.comparisons) && view.hasFrame) {
+      else if ((w.stale.live || w.stale.comparisons || w.renderer.owes) && view.hasFrame) {
         w.drawnAt = now;
         w.drawnGeneration = view.generation;
         const stale = w.stale;
         w.stale = { live: false, comparisons: false };
-        w.renderer.draw(now, stale);
+        if (w.renderer.draw(now, stale)) wake(); // the panels owed, at the next frame
         w.renderer.write();
         update(now);
         for (let i = w.waiting.length - 1; i >= 0; i--) {
@@ -379,6 +391,15 @@ export function mount(root, bindings, options = {}) {
     } catch (e) {
       fail(e.message ?? String(e));
     }
+  }
+
+  /** Away from the view: the live worker goes, its run put aside (the comparisons' jobs have
+   *  what they read of it already; their idle workers go by themselves, pool.js), and the
+   *  canvases' pixels with it; coming near the view again redraws every panel (`changed`). */
+  function hibernate() {
+    if (w.visible || w.stopped) return;
+    w.driver?.hibernate();
+    w.renderer.release();
   }
 
   function wake() {
@@ -398,6 +419,7 @@ export function mount(root, bindings, options = {}) {
     w.driver?.stop();
     w.pool?.stop();
     clearTimeout(w.updateTimer);
+    clearTimeout(w.hibernateTimer);
     surroundings.stop();
   }
 
@@ -423,6 +445,8 @@ export function mount(root, bindings, options = {}) {
       if (w.visible && !w.settings) wake();
       else if (w.settings) run();
       if (w.visible) changed();
+      clearTimeout(w.hibernateTimer);
+      if (!w.visible) w.hibernateTimer = setTimeout(hibernate, w.hibernateMs);
     },
   });
   w.theme = surroundings.theme;

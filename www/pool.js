@@ -29,7 +29,8 @@ export function defaultPoolSize() {
   return Math.max(1, Math.min(MAX_WORKERS, cores()));
 }
 
-function cores() {
+/** The machine's cores, as the browser says (2 if it does not). */
+export function cores() {
   return Number(globalThis.navigator?.hardwareConcurrency) || 2;
 }
 

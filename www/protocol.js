@@ -8,6 +8,11 @@
 //   state   { state, done }  the desired state (below): the worker reconciles its run to
 //           the newest one; `done`, sent to a replacement worker, is a state whose one-shot
 //           requests the worker it replaces did already
+//           { state, done, resume }  to a worker after one that put its run aside: go on
+//           from `resume` (`Session.suspend()`'s bytes) rather than from the seed
+//   suspend {}          put the run aside (a widget away from the view lets its worker go)
+//   pace    { share }   train at this share of a core (the live runs training on one page
+//                       leave a core to the page: driver.js)
 // The page → a worker of the pool:
 //   boot    as above, role 'jobs'
 //   job     { bytes }   run this job (`View.job(id)`), replacing any other
@@ -22,6 +27,7 @@
 //   text-failed { message, generation }    the text task's text could not be loaded for that
 //                                          state, which the worker did not apply
 //   report    { bytes, done, worker }       what a job has given so far (`View.report`)
+//   suspended { bytes }                      the live run put aside (null: it cannot be now)
 
 export const KIND = Object.freeze({
   boot: 'boot',
@@ -36,6 +42,8 @@ export const KIND = Object.freeze({
   knockout: 'knockout',
   textFailed: 'text-failed',
   report: 'report',
+  suspend: 'suspend',
+  suspended: 'suspended',
 });
 
 /**

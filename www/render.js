@@ -6,6 +6,9 @@ import { pinListWriter, tableWriter } from './lists.js';
 /** How often at most the attention maps are drawn while training (a reader follows a heatmap
  *  at a few pictures a second; drawing it at every frame would take the time from training). */
 const ATTENTION_EVERY_MS = 250;
+/** A frame draws panels for at most about this long (the first always); the rest are drawn at
+ *  the next frame. */
+const DRAW_BUDGET_MS = 10;
 
 function sizeCanvas(canvas) {
   const scale = devicePixelRatio || 1;
@@ -132,6 +135,8 @@ export function createRenderer(w, { onRemovePin }) {
   const attention = { at: -Infinity, timer: 0 };
   /** Every panel's record of the frame drawn last (View.panels()): what `write` says. */
   let record = null;
+  /** The panels a frame's budget left to the next. */
+  const owed = new Set();
   function drawPanel(name, isDark, c) {
     const canvas = canvasOf(name);
     if (!canvas || canvas.closest('[hidden]')) return;
@@ -145,16 +150,36 @@ export function createRenderer(w, { onRemovePin }) {
       palette.pairs = null;
       attention.at = -Infinity;
     },
+    /** Lets the canvases' pixels go (a widget long away from the view); the next `draw` of
+     *  every panel sizes them again. Their CSS keeps their layout. */
+    release() {
+      for (const canvas of root.querySelectorAll('canvas')) {
+        canvas.width = 0;
+        canvas.height = 0;
+      }
+    },
     /** Draws the panels that `stale` names: the live run's after a frame or a pin's report,
-     *  the comparisons' after theirs. */
+     *  the comparisons' after theirs, and those a frame before left owed. Once a frame's
+     *  drawing has taken DRAW_BUDGET_MS, the rest wait for the next frame (a panel's first
+     *  drawing, or many large ones, would otherwise hold the page for a tenth of a second).
+     *  Returns whether some are owed. */
     draw(now, stale) {
       const { view } = w;
       const [isDark, c] = [w.theme?.dark ?? dark.matches, colours(now)];
       // every panel's record, read once a frame: the drawing and the words that follow it
       record = JSON.parse(view.panels());
       const { panels } = record;
-      for (const [name, { shows, ready }] of Object.entries(panels)) {
-        if (!(shows === 'live' ? stale.live : stale.comparisons) || !ready) continue;
+      const due = [...owed, ...Object.keys(panels).filter((name) => !owed.has(name))].filter((name) => {
+        const { shows, ready } = panels[name] ?? {};
+        return ready && (owed.has(name) || (shows === 'live' ? stale.live : stale.comparisons));
+      });
+      owed.clear();
+      const start = performance.now();
+      for (const [i, name] of due.entries()) {
+        if (i > 0 && performance.now() - start > DRAW_BUDGET_MS) {
+          due.slice(i).forEach((n) => owed.add(n));
+          break;
+        }
         if (name !== 'attention') drawPanel(name, isDark, c);
         else if (now - attention.at >= ATTENTION_EVERY_MS) {
           attention.at = now;
@@ -168,6 +193,11 @@ export function createRenderer(w, { onRemovePin }) {
           }, ATTENTION_EVERY_MS - (now - attention.at));
         }
       }
+      return owed.size > 0;
+    },
+    /** Panels are owed a drawing (`draw` ran out of its budget). */
+    get owes() {
+      return owed.size > 0;
     },
     /** Every word on screen, from the same frame as the charts. */
     write() {

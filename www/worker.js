@@ -9,7 +9,8 @@ let KIND = null;
 const early = [];
 
 function receive(m) {
-  if (m.kind === KIND.state) handle.want(m.state, m.done);
+  if (m.kind === KIND.state) handle.want(m.state, m.done, m.resume);
+  else if (m.kind === KIND.suspend) handle.suspend();
   else if (m.kind === KIND.job) handle.run(m.bytes);
   else if (m.kind === KIND.cancel) handle.cancel();
   else if (m.kind === KIND.pace) handle.pace(m.share);
@@ -35,6 +36,7 @@ self.onmessage = async (e) => {
           self.postMessage({ kind: KIND.frame, bytes, memory: bindings.memoryBytes(), timings }, [bytes.buffer]),
         knockout: (bytes, generation, purpose) => self.postMessage({ kind: KIND.knockout, bytes, generation, purpose }, [bytes.buffer]),
         textFailed: (message, generation) => self.postMessage({ kind: KIND.textFailed, message, generation }),
+        suspended: (bytes) => self.postMessage({ kind: KIND.suspended, bytes }, bytes ? [bytes.buffer] : []),
       };
       handle = loop.createEngine(bindings, post, { onError, ensureText });
     } else {

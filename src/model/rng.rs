@@ -17,6 +17,16 @@ pub struct Rng {
     state: u64,
 }
 
+impl Rng {
+    /// Where the stream stands: `at(position)` goes on from there (a run put aside).
+    pub fn position(&self) -> u64 {
+        self.state
+    }
+    pub fn at(position: u64) -> Rng {
+        Rng { state: position }
+    }
+}
+
 /// Named streams derived from the one user-facing seed.
 #[derive(Clone, Copy, Debug)]
 pub enum Stream {

@@ -43,6 +43,14 @@ impl<F: Real> DataStream<F> {
         DataStream { teacher: Teacher::new(seed, width, outputs), rng: Rng::new(seed, Stream::Data), seed }
     }
 
+    /// Where the stream of batches stands (`Rng::position`), and back there.
+    pub fn position(&self) -> u64 {
+        self.rng.position()
+    }
+    pub fn set_position(&mut self, position: u64) {
+        self.rng = Rng::at(position);
+    }
+
     pub fn next_batch(&mut self, x: &mut DMatrix<F>, y: &mut DMatrix<F>) {
         self.teacher.sample(&mut self.rng, x, y);
     }

@@ -9,10 +9,10 @@ use crate::config::Config;
 use crate::model::lens::AttentionMaps;
 use crate::model::stats::Histogram;
 use crate::training::corpus::Floors;
-use crate::training::loss_history::{Bucket, HistoryParts, LossHistory};
+use crate::training::loss_history::LossHistory;
 use crate::training::report::Snapshot;
 use crate::training::task::TaskFloors;
-use crate::training::train::Eval;
+use crate::training::train::{read_evals, write_evals, Eval};
 use crate::training::writing::Writing;
 use crate::wire::{Reader, Writer};
 
@@ -113,30 +113,8 @@ impl Frame {
             }
             Shows::Finding => w.u32(2),
         }
-        let p = self.history.parts();
-        w.u64(p.buckets.len() as u64);
-        for b in p.buckets {
-            w.u64(b.start as u64);
-            w.u64(b.count as u64);
-            w.f64(b.min);
-            w.f64(b.max);
-            w.f64(b.smooth);
-        }
-        for n in [p.per_bucket, p.count, p.recent_at] {
-            w.u64(n as u64);
-        }
-        for x in [p.last, p.lowest, p.log_smooth] {
-            w.f64(x);
-        }
-        w.f64s(p.first);
-        w.f64s(p.recent);
-        w.u64(self.evals.len() as u64);
-        for e in &self.evals {
-            w.u64(e.step as u64);
-            w.f64(e.loss);
-            w.f64(e.accuracy);
-            w.f64(e.future_hidden.unwrap_or(f64::NAN));
-        }
+        self.history.write(&mut w);
+        write_evals(&mut w, &self.evals);
         match self.floors {
             None => w.u32(0),
             Some(TaskFloors::Text(f)) => {
@@ -227,43 +205,8 @@ impl Frame {
             2 => Shows::Finding,
             _ => return Err("a frame's shown state is of no known kind".into()),
         };
-        let n = r.len(40)?;
-        let buckets = (0..n)
-            .map(|_| {
-                Ok(Bucket {
-                    start: r.usize()?,
-                    count: r.usize()?,
-                    min: r.f64()?,
-                    max: r.f64()?,
-                    smooth: r.f64()?,
-                })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        let (per_bucket, count, recent_at) = (r.usize()?, r.usize()?, r.usize()?);
-        let (last, lowest, log_smooth) = (r.f64()?, r.f64()?, r.f64()?);
-        let (first, recent) = (r.f64s()?, r.f64s()?);
-        let history = LossHistory::from_parts(HistoryParts {
-            buckets: &buckets,
-            per_bucket,
-            count,
-            last,
-            lowest,
-            log_smooth,
-            first: &first,
-            recent: &recent,
-            recent_at,
-        })?;
-        let n = r.len(24)?;
-        let evals = (0..n)
-            .map(|_| {
-                Ok(Eval {
-                    step: r.usize()?,
-                    loss: r.f64()?,
-                    accuracy: r.f64()?,
-                    future_hidden: Some(r.f64()?).filter(|x| !x.is_nan()),
-                })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
+        let history = LossHistory::read(&mut r)?;
+        let evals = read_evals(&mut r)?;
         let floors = match r.u32()? {
             0 => None,
             1 => Some(TaskFloors::Text(Floors { unigram: r.f64()?, bigram: r.f64()? })),

@@ -10,6 +10,8 @@
 //! steps costs as much memory, and as many points to draw, as one of a thousand. While the run
 //! is shorter than `CAPACITY` steps every bucket holds one step: the exact losses.
 
+use crate::wire::{Reader, Writer};
+
 /// Buckets kept at most: the loss panel draws at most this many columns.
 pub const CAPACITY: usize = 512;
 /// Weight of the newest log-loss in the moving average: about the last 40 steps count.
@@ -163,58 +165,53 @@ impl LossHistory {
         mean(&self.recent)
     }
 
-    /// The parts a frame carries, to rebuild an equal history on the other side.
-    pub fn parts(&self) -> HistoryParts<'_> {
-        HistoryParts {
-            buckets: &self.buckets,
-            per_bucket: self.per_bucket,
-            count: self.count,
-            last: self.last,
-            lowest: self.lowest,
-            log_smooth: self.log_smooth,
-            first: &self.first,
-            recent: &self.recent,
-            recent_at: self.recent_at,
+    /// Writes every field: `read` gives back the same history, bit for bit.
+    pub(crate) fn write(&self, w: &mut Writer) {
+        w.u64(self.buckets.len() as u64);
+        for b in &self.buckets {
+            w.u64(b.start as u64);
+            w.u64(b.count as u64);
+            w.f64(b.min);
+            w.f64(b.max);
+            w.f64(b.smooth);
         }
+        for n in [self.per_bucket, self.count, self.recent_at] {
+            w.u64(n as u64);
+        }
+        for x in [self.last, self.lowest, self.log_smooth] {
+            w.f64(x);
+        }
+        w.f64s(&self.first);
+        w.f64s(&self.recent);
     }
 
-    pub fn from_parts(p: HistoryParts<'_>) -> Result<LossHistory, String> {
-        let ok = p.buckets.len() <= CAPACITY
-            && p.per_bucket.is_power_of_two()
-            && p.first.len() <= FIRST
-            && p.recent.len() <= RECENT
-            && p.recent_at < RECENT.max(1)
-            && p.buckets.iter().map(|b| b.count).sum::<usize>() == p.count;
+    /// What `write` wrote; a history whose parts do not agree is an error.
+    pub(crate) fn read(r: &mut Reader) -> Result<LossHistory, String> {
+        let n = r.len(40)?;
+        let mut buckets = Vec::with_capacity(CAPACITY.max(n));
+        for _ in 0..n {
+            buckets.push(Bucket {
+                start: r.usize()?,
+                count: r.usize()?,
+                min: r.f64()?,
+                max: r.f64()?,
+                smooth: r.f64()?,
+            });
+        }
+        let (per_bucket, count, recent_at) = (r.usize()?, r.usize()?, r.usize()?);
+        let (last, lowest, log_smooth) = (r.f64()?, r.f64()?, r.f64()?);
+        let (first, recent) = (r.f64s()?, r.f64s()?);
+        let ok = buckets.len() <= CAPACITY
+            && per_bucket.is_power_of_two()
+            && first.len() <= FIRST
+            && recent.len() <= RECENT
+            && recent_at < RECENT.max(1)
+            && buckets.iter().map(|b| b.count).sum::<usize>() == count;
         if !ok {
             return Err("inconsistent loss history".into());
         }
-        let mut buckets = Vec::with_capacity(CAPACITY);
-        buckets.extend_from_slice(p.buckets);
-        Ok(LossHistory {
-            buckets,
-            per_bucket: p.per_bucket,
-            count: p.count,
-            last: p.last,
-            lowest: p.lowest,
-            log_smooth: p.log_smooth,
-            first: p.first.to_vec(),
-            recent: p.recent.to_vec(),
-            recent_at: p.recent_at,
-        })
+        Ok(LossHistory { buckets, per_bucket, count, last, lowest, log_smooth, first, recent, recent_at })
     }
-}
-
-/// A borrowed view of a history's fields, for encoding.
-pub struct HistoryParts<'a> {
-    pub buckets: &'a [Bucket],
-    pub per_bucket: usize,
-    pub count: usize,
-    pub last: f64,
-    pub lowest: f64,
-    pub log_smooth: f64,
-    pub first: &'a [f64],
-    pub recent: &'a [f64],
-    pub recent_at: usize,
 }
 
 fn mean(xs: &[f64]) -> f64 {
@@ -334,8 +331,9 @@ mod tests {
         assert!(h.last().unwrap().is_nan());
         assert!(h.buckets()[1].smooth.is_finite());
         assert!(h.buckets()[2].min.is_nan() && h.buckets()[2].smooth.is_finite());
-        let parts = h.parts();
-        let back = LossHistory::from_parts(parts).unwrap();
+        let mut w = Writer(Vec::new());
+        h.write(&mut w);
+        let back = LossHistory::read(&mut Reader { bytes: &w.0, at: 0 }).unwrap();
         assert_eq!(format!("{back:?}"), format!("{h:?}"));
     }
 }

@@ -3,6 +3,7 @@
 use crate::config::{Config, OptimizerKind};
 use crate::model::param::{Param, Params};
 use crate::model::real::Real;
+use crate::wire::{Reader, Writer};
 use nalgebra::DMatrix;
 
 const BETA1: f64 = 0.9;
@@ -66,6 +67,16 @@ impl<F: Real> Optimizer<F> {
             into.moments = self.moments.clone();
         }
         into.beta_powers = self.beta_powers;
+    }
+
+    /// Whether `state` is one of this optimizer's: as many moments, each of its parameter's shape.
+    pub fn fits(&self, state: &OptimizerState<F>) -> bool {
+        state.moments.len() == self.moments.len()
+            && self
+                .moments
+                .iter()
+                .zip(&state.moments)
+                .all(|((m, _), (sm, sv))| sm.shape() == m.shape() && sv.shape() == m.shape())
     }
 
     /// Back to a state `save` copied from an optimizer of the same configuration.
@@ -146,6 +157,41 @@ impl<F: Real> Optimizer<F> {
 pub struct OptimizerState<F: Real> {
     moments: Vec<(DMatrix<F>, DMatrix<F>)>,
     beta_powers: (f64, f64),
+}
+
+/// (The page's runs are in f32, and only they are put aside.)
+impl OptimizerState<f32> {
+    pub(crate) fn write(&self, w: &mut Writer) {
+        w.f64(self.beta_powers.0);
+        w.f64(self.beta_powers.1);
+        w.u64(self.moments.len() as u64);
+        for (m, v) in &self.moments {
+            w.u64(m.nrows() as u64);
+            w.u64(m.ncols() as u64);
+            w.f32s(m.as_slice());
+            w.f32s(v.as_slice());
+        }
+    }
+
+    /// What `write` wrote; `Optimizer::fits` says whether it is the optimizer's.
+    pub(crate) fn read(r: &mut Reader) -> Result<Self, String> {
+        let beta_powers = (r.f64()?, r.f64()?);
+        let n = r.len(32)?;
+        let moments = (0..n)
+            .map(|_| {
+                let (rows, cols) = (r.usize()?, r.usize()?);
+                let mut matrix = || -> Result<DMatrix<f32>, String> {
+                    let xs = r.f32s()?;
+                    if rows.checked_mul(cols) != Some(xs.len()) {
+                        return Err("a moment's values do not match its shape".into());
+                    }
+                    Ok(DMatrix::from_vec(rows, cols, xs))
+                };
+                Ok((matrix()?, matrix()?))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(OptimizerState { moments, beta_powers })
+    }
 }
 
 pub enum Rule<F: Real> {

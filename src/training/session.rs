@@ -12,8 +12,12 @@ use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::loss_history::LossHistory;
 use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
 use crate::training::task::floors;
-use crate::training::train::{Checkpoint, Eval, Trainer};
+use crate::training::train::{read_evals, write_evals, Checkpoint, Eval, Trainer};
 use crate::training::writing::{copy_examples, write, Sampling, Twin, Writing};
+use crate::wire::{Reader, Writer};
+
+/// The first bytes of a run put aside (`Session::suspend`).
+const SUSPENDED_MAGIC: u32 = u32::from_le_bytes(*b"APS1");
 
 /// Held-out measurements a frame carries at most: evenly spaced, the last always among them.
 pub const FRAME_EVALS: usize = 256;
@@ -234,6 +238,75 @@ impl Session {
         }
         self.replay_to = Some(at.saturating_sub(1));
         self.shows = Shows::Finding;
+    }
+
+    /// The run put aside in bytes, for `resume` to go on from, bit for bit, in another worker
+    /// (a widget scrolled away lets its worker go): the configuration, the step limit and the
+    /// histogram's axis; the weights, Adam's state and the data streams' positions (a
+    /// checkpoint); the held-out measurements, the lens and the loss history; where it
+    /// diverged. Everything else is measured again from these. None while a replay after a
+    /// divergence is under way.
+    pub fn suspend(&mut self) -> Option<Vec<u8>> {
+        if self.recovering() {
+            return None;
+        }
+        let mut w = Writer(Vec::with_capacity(self.trainer.checkpoint_bytes() + 4096));
+        w.u32(SUSPENDED_MAGIC);
+        self.trainer.config.write(&mut w);
+        w.u64(self.stop_at as u64);
+        w.f64(self.range.0);
+        w.f64(self.range.1);
+        w.opt_usize(self.diverged_at);
+        let mut checkpoint = None;
+        self.trainer.checkpoint(&mut checkpoint);
+        checkpoint.expect("just kept").write(&mut w);
+        write_evals(&mut w, &self.trainer.evals);
+        w.f64s(&self.trainer.readout_loss);
+        self.history.write(&mut w);
+        Some(w.0)
+    }
+
+    /// The run `suspend` put aside, going on as it would have (the same frames, the same next
+    /// steps). Anything but `suspend`'s bytes is an error, never a panic.
+    pub fn resume(bytes: &[u8]) -> Result<Session, String> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.u32()? != SUSPENDED_MAGIC {
+            return Err("not a run put aside".into());
+        }
+        let config = Config::read(&mut r)?;
+        let stop_at = r.usize()?;
+        let range = (r.f64()?, r.f64()?);
+        let diverged_at = r.opt_usize()?;
+        let checkpoint = Checkpoint::read(&mut r, &config)?;
+        let evals = read_evals(&mut r)?;
+        let readout_loss = r.f64s()?;
+        let history = LossHistory::read(&mut r)?;
+        if r.at != bytes.len() {
+            return Err("a run put aside has bytes left over".into());
+        }
+        let axis = range.0.is_finite() && range.1.is_finite() && range.0 < range.1;
+        if !axis || ![0, config.depth + 1].contains(&readout_loss.len()) {
+            return Err("a run put aside does not agree with itself".into());
+        }
+        let mut session = Session::new(&config);
+        session.trainer.resume_from(&checkpoint)?;
+        session.trainer.evals = evals;
+        session.trainer.readout_loss = readout_loss;
+        session.history = history;
+        session.stop_at = stop_at;
+        session.range = range;
+        session.redraw_histograms();
+        if let Some(at) = diverged_at {
+            // (put aside after the replay: the trainer holds the last finite state)
+            session.diverged_at = Some(at);
+            session.shows = Shows::LastFinite(session.trainer.step);
+        }
+        // the next frame probes the weights put aside
+        session.probed = false;
+        if session.trainer.checkpoint_bytes() <= CHECKPOINT_MAX_BYTES {
+            session.checkpoint = Some(checkpoint);
+        }
+        Ok(session)
     }
 
     /// The configuration being trained.

@@ -161,6 +161,24 @@ impl<F: Real> Batches<F> {
         Batches { rng: Rng::new(config.seed, stream), source, scratch: Vec::new() }
     }
 
+    /// Where the training batches' streams stand: the task's, and the teacher's own (0 for
+    /// the other tasks). Everything else about the batches follows from the configuration.
+    pub fn position(&self) -> [u64; 2] {
+        let teacher = match &self.source {
+            Source::Teacher(data) => data.position(),
+            _ => 0,
+        };
+        [self.rng.position(), teacher]
+    }
+
+    /// Back to where `position` said the streams stood.
+    pub fn set_position(&mut self, [own, teacher]: [u64; 2]) {
+        self.rng = Rng::at(own);
+        if let Source::Teacher(data) = &mut self.source {
+            data.set_position(teacher);
+        }
+    }
+
     /// An empty batch of `config`'s shapes, for `next` to fill.
     pub fn empty(config: &Config) -> Batch<F> {
         match config.task {

@@ -9,6 +9,7 @@ use crate::model::stack::Stack;
 use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::optim::{Optimizer, OptimizerState};
 use crate::training::task::{Batches, EVAL_POSITIONS};
+use crate::wire::{Reader, Writer};
 
 /// A sequence task measures the held-out loss every this many steps (and at the end), at
 /// batches of 128 tokens or more: often enough for a curve, at about 5% of the training's time
@@ -43,6 +44,25 @@ impl<F: Real> Checkpoint<F> {
     }
 }
 
+impl Checkpoint<f32> {
+    pub(crate) fn write(&self, w: &mut Writer) {
+        w.u64(self.step as u64);
+        w.f32s(&self.weights);
+        self.optimizer.write(w);
+        self.data.position().iter().for_each(|&p| w.u64(p));
+    }
+
+    /// What `write` wrote, for a run of `config`; `Trainer::resume_from` checks that it fits.
+    pub(crate) fn read(r: &mut Reader, config: &Config) -> Result<Self, String> {
+        let step = r.usize()?;
+        let weights = r.f32s()?;
+        let optimizer = OptimizerState::read(r)?;
+        let mut data = Batches::new(config);
+        data.set_position([r.u64()?, r.u64()?]);
+        Ok(Checkpoint { step, weights, optimizer, data })
+    }
+}
+
 /// The held-out measurement at one step: the probe batch's loss and, for the copy task, the
 /// share of its copied symbols that the stack gets right (NaN for the others).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,6 +73,31 @@ pub struct Eval {
     /// A stack trained without the mask, measured with it (the future hidden, as when it
     /// writes): the held-out loss of the same weights. None for a masked stack.
     pub future_hidden: Option<f64>,
+}
+
+/// Held-out measurements as frames and a put-aside run carry them (`future_hidden` None as NaN).
+pub(crate) fn write_evals(w: &mut Writer, evals: &[Eval]) {
+    w.u64(evals.len() as u64);
+    for e in evals {
+        w.u64(e.step as u64);
+        w.f64(e.loss);
+        w.f64(e.accuracy);
+        w.f64(e.future_hidden.unwrap_or(f64::NAN));
+    }
+}
+
+pub(crate) fn read_evals(r: &mut Reader) -> Result<Vec<Eval>, String> {
+    let n = r.len(32)?;
+    (0..n)
+        .map(|_| {
+            Ok(Eval {
+                step: r.usize()?,
+                loss: r.f64()?,
+                accuracy: r.f64()?,
+                future_hidden: Some(r.f64()?).filter(|x| !x.is_nan()),
+            })
+        })
+        .collect()
 }
 
 pub struct Trainer<F: Real> {
@@ -198,6 +243,18 @@ impl<F: Real> Trainer<F> {
         self.diverged_at = None;
         self.evals.clear();
         self.readout_loss.clear();
+    }
+
+    /// `resume` from a checkpoint read from bytes: an error, changing nothing, if its weights
+    /// or Adam's moments are not this run's shapes.
+    pub fn resume_from(&mut self, from: &Checkpoint<F>) -> Result<(), String> {
+        let mut n = 0;
+        self.stack.visit(&mut |p| n += p.value.len());
+        if from.weights.len() != n || !self.optimizer.fits(&from.optimizer) {
+            return Err("the run's weights do not fit its configuration".into());
+        }
+        self.resume(from);
+        Ok(())
     }
 
     /// The memory a checkpoint of this run takes: the parameters and Adam's two moments.

@@ -101,6 +101,21 @@ impl Session {
         self.inner.frame().encode()
     }
 
+    /// The run put aside, for `Session.resumed` in another worker to go on from bit for bit
+    /// (a widget scrolled away lets its worker go); undefined while a replay after a
+    /// divergence is under way.
+    pub fn suspend(&mut self) -> Option<Vec<u8>> {
+        self.inner.suspend()
+    }
+
+    /// The run `suspend` put aside, answering desired state number `generation`; anything but
+    /// its bytes is an error (the text task's text must be installed first, as for `new`).
+    pub fn resumed(bytes: &[u8], generation: u32) -> Result<Session, JsError> {
+        let inner = session::Session::resume(bytes).map_err(js_error)?;
+        super::check_text(inner.config())?;
+        Ok(Session { inner: inner.with_generation(generation) })
+    }
+
     /// The knockout of the stack as trained so far, as a job for the pool (`View.startKnockout`).
     #[wasm_bindgen(js_name = knockoutJob)]
     pub fn knockout_job(&mut self) -> Vec<u8> {

@@ -17,6 +17,7 @@
 // setting.
 // Timings come from performance.now() inside the page (coarsened by Chromium to 0.1 ms).
 
+import * as FS from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -39,6 +40,10 @@ const ONLY_DEPTH = process.argv.includes('--depth');
 const ONLY_ENGINES = process.argv.includes('--engines');
 const ONLY_SEEDS = process.argv.includes('--seeds');
 const ONLY_STACKS = process.argv.includes('--stacks');
+/** The processes of each engine, by command line, and the name its worker threads carry. */
+const PROCESSES = { Chromium: /chrom|headless_shell/i, 'Firefox ESR': /firefox/i, WebKitGTK: /WebKit(Web|Network|GPU)Process|MiniBrowser/ };
+const WORKER_THREAD = /worker/i;
+
 /** With --engines: a busy process per core beside the browsers, as on a reader's busy laptop. */
 const LOADED = process.argv.includes('--load');
 const TRAIN_SECONDS = QUICK ? 4 : 10;
@@ -438,6 +443,49 @@ async function depthBuys(browser, server, row, out, problems) {
  * the engine's wasm from the rest of the page; and All four's time at depth 96 with the live
  * run paused, the comparisons' job loop on its own.
  */
+/** Every thread of the processes whose command line matches `pattern`: its name, and from the
+ *  kernel's schedstat its time on a CPU and its time waiting on a run queue (ready, not
+ *  running), in ms. Linux only; empty elsewhere. */
+function threadTimes(pattern) {
+  const { readdirSync, readFileSync } = FS;
+  const out = new Map();
+  let pids = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (!pattern.test(cmd) || /bench\.mjs/.test(cmd)) continue;
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+        out.set(`${pid}/${tid}`, { name, run: run / 1e6, wait: wait / 1e6 });
+      }
+    } catch {
+      // a process or thread that ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** Per thread name (summed over threads of that name), what each did between two
+ *  `threadTimes`, as shares of the `ms` between them: on a CPU, ready but waiting for one. */
+function threadShares(before, after, ms) {
+  const byName = new Map();
+  for (const [id, t] of after) {
+    const b = before.get(id) ?? { run: 0, wait: 0 };
+    const x = byName.get(t.name) ?? { run: 0, wait: 0, threads: 0 };
+    x.run += t.run - b.run;
+    x.wait += t.wait - b.wait;
+    x.threads++;
+    byName.set(t.name, x);
+  }
+  return [...byName].map(([name, x]) => ({ name, threads: x.threads, run: x.run / ms, wait: x.wait / ms })).sort((a, b) => b.run - a.run);
+}
+
 async function enginePaces(browser, server, row, out, problems) {
   const { launch } = await import('./engines.mjs');
   const settings = [['depth 96, defaults', '/?depth=96&steps=1000000'], ['text defaults', '/?preset=text&steps=1000000']];
@@ -469,6 +517,7 @@ async function enginePaces(browser, server, row, out, problems) {
         const mark = () => page.evaluate('() => [performance.now(), window.ablationPlayground?.playground?.step ?? 0, window.ablationPlayground?.playground?.timings?.stepMs ?? NaN]');
         for (let i = 0; i < 100 && (await mark())[1] < 1; i++) await new Promise((ok) => setTimeout(ok, 100));
         await new Promise((ok) => setTimeout(ok, 3000));
+        const threadsBefore = threadTimes(PROCESSES[e.name]);
         const a = await mark();
         const stepMs = [];
         for (let i = 0; i < 10; i++) {
@@ -476,10 +525,11 @@ async function enginePaces(browser, server, row, out, problems) {
           stepMs.push((await mark())[2]);
         }
         const b = await mark();
+        const threads = threadShares(threadsBefore, threadTimes(PROCESSES[e.name]), b[0] - a[0]);
         await page.close();
         const key = `${label}|${e.name}`;
         const list = results.get(key) ?? [];
-        list.push({ rate: ((b[1] - a[1]) * 1000) / (b[0] - a[0]), stepMs: median(stepMs) });
+        list.push({ rate: ((b[1] - a[1]) * 1000) / (b[0] - a[0]), stepMs: median(stepMs), threads });
         results.set(key, list);
       }
     }
@@ -528,6 +578,21 @@ async function enginePaces(browser, server, row, out, problems) {
       const rate = median(xs.map((x) => x.rate));
       const step = median(xs.map((x) => x.stepMs));
       row(label, e.name, xs.map((x) => x.rate.toFixed(0)).join(', '), (rate / chromium).toFixed(2), `${step.toFixed(2)} ms`, `${((100 * rate * step) / 1000).toFixed(0)}%`);
+    }
+  }
+  out.push('');
+  // where each engine's threads spent the window (Linux's schedstat): the worker's time on a
+  // CPU, and its time ready but waiting for one (the machine's scheduling); the rest of the
+  // window it slept, waiting for its next turn (our loop, or the engine's)
+  out.push('| setting | engine | worker thread: on a CPU | ready, waiting for a CPU | asleep | the busiest other threads (on a CPU) |', '|---|---|---:|---:|---:|---|');
+  for (const [label] of settings) {
+    for (const e of engines) {
+      const rounds_ = results.get(`${label}|${e.name}`).map((x) => x.threads).filter((t) => t.length);
+      if (!rounds_.length) continue;
+      const worker = rounds_.map((t) => t.find((x) => WORKER_THREAD.test(x.name) && x.threads === 1) ?? t.find((x) => WORKER_THREAD.test(x.name)) ?? { run: NaN, wait: NaN, name: '?' });
+      const pct = (f) => `${(100 * median(worker.map(f))).toFixed(0)}%`;
+      const others = rounds_[0].filter((x) => !WORKER_THREAD.test(x.name)).slice(0, 3).map((x) => `${x.name} ${(100 * x.run).toFixed(0)}%`).join(', ');
+      row(label, e.name, `${pct((x) => x.run)} (${worker[0].name})`, pct((x) => x.wait), pct((x) => 1 - x.run - x.wait), others);
     }
   }
   out.push('');

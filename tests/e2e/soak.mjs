@@ -189,6 +189,21 @@ async function lesson(server, log) {
     const { page, problems } = await openPage(browser, {
       initScript: () => {
         window.__long = [];
+        // the workers alive: started and not yet let go
+        window.__workers = 0;
+        window.__made = 0;
+        const Native = window.Worker;
+        window.Worker = class extends Native {
+          constructor(...args) {
+            super(...args);
+            window.__workers++;
+            window.__made++;
+          }
+          terminate() {
+            window.__workers--;
+            return super.terminate();
+          }
+        };
         new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push({ start: e.startTime, duration: e.duration }))).observe({ type: 'longtask', buffered: true });
       },
     });
@@ -196,6 +211,7 @@ async function lesson(server, log) {
     await page.waitForFunction(() => [...document.querySelectorAll('ablation-playground')].every((e) => e.shadowRoot?.querySelector('[data-el="status"]')), null, { timeout: 60_000 });
     await page.waitForTimeout(3000);
     const top = residentMiB('chromium');
+    const workersAtTop = await page.evaluate(() => window.__workers);
     // which train: a step that moved over a second; which are in view
     const survey = () => page.evaluate(async () => {
       const els = [...document.querySelectorAll('ablation-playground')];
@@ -228,16 +244,23 @@ async function lesson(server, log) {
       }
     }
     await page.evaluate(() => scrollTo(0, 0));
-    // (a widget scrolled away lets its worker go; an idle worker of the comparisons' pool after 30 s)
+    // (a widget 20 s away from the view lets its worker go, HIBERNATE_MS; an idle worker of the
+    // comparisons' pool after 30 s)
     await page.waitForTimeout(35_000);
     const back = residentMiB('chromium');
+    const workersBack = await page.evaluate(() => window.__workers);
+    const made = await page.evaluate(() => window.__made);
+    log(`lesson: workers alive at the top ${workersAtTop} before, ${workersBack} after (${made} started in all)`);
+    // memory returns: within a tenth of what the top took before the scrolling
+    const kept = back - top > 0.1 * top;
+    if (kept) log(`LESSON - memory did not come back: ${top.toFixed(0)} → ${back.toFixed(0)} MiB`);
     // the tasks while scrolling, not while the twelve mounted and compiled
     const scrolled = await page.evaluate((t0) => window.__long.filter((e) => e.start >= t0).map((e) => e.duration), t0);
     const mounting = await page.evaluate((t0) => window.__long.filter((e) => e.start < t0).map((e) => e.duration.toFixed(0)), t0);
     const longest = Math.max(0, ...scrolled);
     const over = scrolled.filter((d) => d > 50).length;
     log(`lesson: long tasks while the twelve mounted: ${mounting.join(', ') || 'none'} ms`);
-    found += over + wrong + problems.length;
+    found += over + wrong + problems.length + (kept ? 1 : 0);
     if (problems.length) log(`CONSOLE - lesson: ${problems.join('; ')}`);
     log(`| lesson of 12, scrolled down and up 3 times | longest main-thread task ${longest.toFixed(0)} ms (${over} over 50 ms) | ${stops - wrong} of ${stops} stops: exactly the ones in view train | resident at the top ${top.toFixed(0)} → ${back.toFixed(0)} MiB (35 s after the last scroll) |`);
   } finally {

@@ -18,6 +18,12 @@ const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, arg
 
 const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
+// Two playgrounds side by side, both in view.
+TEST_PAGES.set('/__test/side-by-side.html', () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Two at once</title>
+<script type="module" src="/www/ablation-playground.js"></script></head><body><main style="display: flex; gap: 8px">
+<ablation-playground id="a" depth="12" steps="1000000" panels="loss" style="flex: 1"></ablation-playground>
+<ablation-playground id="b" depth="24" steps="1000000" panels="loss" style="flex: 1"></ablation-playground></main></body></html>`);
+
 export default function registerWorkerTests() {
   const pg = (page, expr) => page.evaluate(`window.ablationPlayground.playground.${expr}`);
   const statusText = (page) => page.locator('main[data-ap-root] [data-el="status"]').textContent();
@@ -251,5 +257,80 @@ export default function registerWorkerTests() {
     assert(before.disconnects >= 2, `the observers disconnected: ${JSON.stringify(before)}`);
     assert(after.timers === before.timers, `no timer set after the teardown: ${after.timers - before.timers} in 1.5 s (${JSON.stringify(before)})`);
     assert(after.updates === before.updates, `no update after the teardown: ${after.updates - before.updates}`);
+  });
+
+  test('a widget away from the view lets its worker go and, back, goes on from its run bit for bit', async ({ page, load }) => {
+    const path = '/?depth=12&steps=4000&seed=5&panels=loss,histogram';
+    const step = () => page.evaluate(() => window.ablationPlayground.value?.step);
+    // uninterrupted: the frame at the step limit
+    await load(path);
+    await waitFor(page, () => window.ablationPlayground.value?.finished, null, 'the uninterrupted run did not finish', 30_000);
+    const straight = JSON.parse(await pg(page, 'stateJson()'));
+    // scrolled away mid-run (below a spacer taller than the window), let go, back: the same
+    // frame at the step limit
+    await load(path);
+    await waitFor(page, () => window.ablationPlayground.value?.step > 50, null, 'the run did not start');
+    await page.evaluate(() => window.ablationPlayground.playground.hibernateAfter(200));
+    const first = (await pg(page, 'workers')).live;
+    await page.evaluate(() => {
+      const spacer = document.createElement('div');
+      spacer.style.height = '6000px';
+      document.body.append(spacer);
+      scrollTo(0, document.documentElement.scrollHeight);
+    });
+    await waitFor(page, () => window.ablationPlayground.playground.workers.asleep, null,
+      async () => `the worker was not let go: ${JSON.stringify(await pg(page, 'workers'))}`);
+    const away = await step();
+    assert(away < 4000, `the run was let go mid-way (step ${away} of 4000)`);
+    assert((await pg(page, 'workers')).live === 0, 'no live worker while away');
+    const canvasSizes = () => page.evaluate(() => [...document.querySelectorAll('[data-panel="loss"] canvas, [data-panel="histogram"] canvas')].map((c) => `${c.width}x${c.height}`));
+    const awaySizes = await canvasSizes();
+    assert(awaySizes.every((x) => x === '0x0'), `the canvases' pixels let go while away: ${awaySizes}`);
+    await page.waitForTimeout(300);
+    assert((await step()) === away, `the panels keep the last frame while away: ${away} → ${await step()}`);
+    await page.evaluate(() => {
+      window.__steps = [];
+      const sample = () => {
+        window.__steps.push(window.ablationPlayground.value.step);
+        if (!window.ablationPlayground.value.finished) requestAnimationFrame(sample);
+      };
+      scrollTo(0, 0);
+      requestAnimationFrame(sample);
+    });
+    await waitFor(page, () => window.ablationPlayground.value?.finished, null, 'the resumed run did not finish', 30_000);
+    const back = await pg(page, 'workers');
+    const backSizes = await canvasSizes();
+    assert(backSizes.length === 2 && backSizes.every((x) => x !== '0x0'), `the canvases drawn again: ${backSizes}`);
+    assert(back.live !== 0 && back.live !== first && !back.asleep, `a new worker: ${first} → ${JSON.stringify(back)}`);
+    const steps = await page.evaluate(() => window.__steps);
+    assert(steps.every((s) => s >= away), `it went on from step ${away}, never from the seed: ${steps.slice(0, 20).join(', ')}`);
+    const resumed = JSON.parse(await pg(page, 'stateJson()'));
+    delete straight.generation;
+    delete resumed.generation;
+    const a = JSON.stringify(straight);
+    const b = JSON.stringify(resumed);
+    const at = [...a].findIndex((c, i) => c !== b[i]);
+    assert(a === b, `the resumed run's frame differs from the uninterrupted run's at character ${at}: …${a.slice(at - 80, at + 80)}… against …${b.slice(at - 80, at + 80)}…`);
+  });
+
+  test('the live runs training on one page leave a core to the page', async ({ page, baseUrl }) => {
+    await page.goto(`${baseUrl}/__test/side-by-side.html`);
+    const read = () => page.evaluate(async () => {
+      const { trainingShares } = await import('/www/driver.js');
+      return { cores: navigator.hardwareConcurrency, shares: trainingShares(), steps: ['a', 'b'].map((id) => document.getElementById(id).value?.step ?? 0) };
+    });
+    await waitFor(page, () => ['a', 'b'].every((id) => (document.getElementById(id).value?.step ?? 0) > 20), null, 'both did not train');
+    await page.waitForTimeout(500); // a frame or two after the share was given
+    const both = await read();
+    const expected = Math.min(1, Math.max(1, both.cores - 1) / 2);
+    assert(both.shares.length === 2, `two runs train: ${JSON.stringify(both)}`);
+    assert(both.shares.every((s) => s.given === expected && s.engine === expected), `each at ${expected} of a core with ${both.cores} cores: ${JSON.stringify(both)}`);
+    await page.evaluate(() => document.getElementById('a').pause());
+    await page.waitForTimeout(500);
+    const one = await read();
+    assert(one.shares.length === 1 && one.shares[0].given === 1 && one.shares[0].engine === 1, `the one left training takes a whole core: ${JSON.stringify(one)}`);
+    await page.waitForTimeout(500);
+    const later = await read();
+    assert(later.steps[1] > one.steps[1], `and trains on: ${JSON.stringify([one.steps, later.steps])}`);
   });
 }
