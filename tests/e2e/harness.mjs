@@ -7,7 +7,7 @@
 
 import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureArtifacts, frames, launchBrowser, loadPlayground, makeWaitFor, openPage, startServer } from './lib.mjs';
+import { ensureArtifacts, frames, launchBrowser, loadPlayground, makeWaitFor, openPage, seenNow, startServer } from './lib.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
 
@@ -107,6 +107,12 @@ async function runOne(browser, baseUrl, artifacts, t) {
     // Console errors from a test that failed on an assertion are part of its story.
     if (problems.length && !e.message.includes(problems[0])) {
       error = new AssertionError(`${e instanceof AssertionError ? e.message : e.stack ?? e} (also: ${problems.join('; ')})`);
+    }
+    // Every failure says what the page showed (its playgrounds' status lines and readouts: the
+    // step, the task, the losses), unless its message says so already (waitFor's do).
+    if (!error.message?.includes('seen: ')) {
+      const seen = await seenNow(page);
+      error = new AssertionError(`${error instanceof AssertionError ? error.message : error.stack ?? error} (${seen})`);
     }
     await page.screenshot({ path: join(artifacts, `FAIL-${slug(t.name)}.png`), timeout: 5000 }).catch(() => {});
   } finally {

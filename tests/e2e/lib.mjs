@@ -220,7 +220,10 @@ export function makeWaitFor(Failure) {
  * diverged), so that a failure seen once can be understood. Never throws.
  */
 export async function seenNow(target) {
-  return target
+  // (a page that hangs answers nothing: then say so rather than wait)
+  let timer;
+  const hung = new Promise((ok) => (timer = setTimeout(() => ok('nothing could be read: the page did not answer in 3 s'), 3000)));
+  const read = target
     .evaluate(() => {
       const roots = [document, ...[...document.querySelectorAll('ablation-playground')].map((e) => e.shadowRoot).filter(Boolean)];
       const status = roots.map((r) => r.querySelector('[data-ap-root] [data-el="status"], [data-el="status"]')?.textContent).filter(Boolean);
@@ -229,6 +232,11 @@ export async function seenNow(target) {
       return `seen: ${JSON.stringify(status.slice(0, 3))}${read ? ` ${JSON.stringify(read)}` : ''}`;
     })
     .catch((e) => `nothing could be read: ${e.message.split('\n')[0]}`);
+  try {
+    return await Promise.race([read, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
