@@ -9,6 +9,7 @@
 // knockout); `.value` holds the current state, readouts and comparisons.
 
 import { assets, loadBindings } from './assets.js';
+import { PANELS } from './template.js';
 import { mount, showError, isOff } from './playground.js';
 import { COMPARISONS, PRESET, STATE_NAMES as STATE } from './schema.js';
 import { listenForSteps } from './steps.js';
@@ -16,6 +17,31 @@ import { listenForSteps } from './steps.js';
 /** What a playground-update event's detail carries: the switches, the readouts, the pins and
  *  each comparison's field of `.value`. */
 const UPDATE_FIELDS = ['depth', 'residual', 'norm', 'step', 'loss', 'act_std', 'diverged_at', 'pins', ...COMPARISONS.map((c) => c.field)];
+
+/** Once a page: each chart is drawn once at idle time, one a task, on a canvas thrown away
+ *  (`View.warmUp`), so that V8 has compiled the drawing before a reader scrolls to a widget
+ *  (its first drawing otherwise held the page 80–130 ms while scrolling). */
+let warming = false;
+function warmPanels(bindings) {
+  if (warming || typeof bindings.View?.warmUp !== 'function') return;
+  warming = true;
+  const later = (f) => (globalThis.requestIdleCallback ? requestIdleCallback(f, { timeout: 3000 }) : setTimeout(f, 100));
+  const names = PANELS.filter((name) => name !== 'writes');
+  const next = () => {
+    const name = names.shift();
+    if (!name) return;
+    try {
+      const canvas = document.createElement('canvas');
+      canvas.width = 160;
+      canvas.height = 120;
+      bindings.View.warmUp(name, canvas);
+    } catch {
+      // nothing to warm there: the widget draws it as ever
+    }
+    later(next);
+  };
+  later(next);
+}
 
 class AblationPlayground extends HTMLElement {
   static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay'];
@@ -53,6 +79,7 @@ class AblationPlayground extends HTMLElement {
     this.#started = loadBindings()
       .then((b) => {
         this.#mounting = false;
+        warmPanels(b);
         if (!this.isConnected) return null; // removed while loading
         this.#controller = mount(root, b, {
           state: STATE.filter((n) => this.hasAttribute(n)).map((n) => [n, this.getAttribute(n)]),

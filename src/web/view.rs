@@ -242,6 +242,26 @@ impl View {
     }
 }
 
+thread_local! {
+    /// A small run's first frame, for `View::warm_up`.
+    static SAMPLE: View = {
+        let config = crate::Config { depth: 2, width: 8, tokens: 8, ..crate::Config::default() };
+        View { frame: Some(crate::training::session::Session::new(&config).frame()), ..View::default() }
+    };
+}
+
+#[wasm_bindgen]
+impl View {
+    /// Draws panel `name` once on `canvas` from a small run's first frame, and throws it away.
+    /// V8 compiles WebAssembly lazily, function by function: a panel's first drawing spent
+    /// 80–130 ms compiling (BENCHMARKS, issue 37), so the element warms each panel at idle
+    /// time, one a task, before a widget comes into view.
+    #[wasm_bindgen(js_name = warmUp)]
+    pub fn warm_up(name: &str, canvas: HtmlCanvasElement) -> Result<(), JsError> {
+        SAMPLE.with(|view| view.draw(name, canvas, 1.0, false, js_sys::Array::new()))
+    }
+}
+
 /// `[[slot, colour], …]` from the page, as text pairs (anything else is left out).
 fn colour_pairs(colours: &js_sys::Array) -> Vec<(String, String)> {
     colours

@@ -142,6 +142,8 @@ export async function launchBrowser() {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // (E2E_CHROMIUM_FLAGS: more, for a probe, e.g. --js-flags=--no-wasm-lazy-compilation)
+      ...(process.env.E2E_CHROMIUM_FLAGS?.split(' ').filter(Boolean) ?? []),
     ],
   });
 }

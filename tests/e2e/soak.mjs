@@ -9,7 +9,7 @@
 //                 within 30 s), pages that never start (no step within 20 s), non-finite numbers
 //                 in `.value` (they read null), error boxes and console errors. Each problem
 //                 is printed with what was seen (the preset, the step, the numbers read).
-//   --long M      one page left training for M minutes per engine (depth 24, steps without end),
+//   --long M      one page left training for M minutes per engine (depth 96, up to 1 000 000 steps),
 //                 its memory sampled every minute: the browser's own processes' resident memory
 //                 (and Chromium's JS heap), to see that it stays flat.
 //   --lesson      (Chromium, which reports long tasks) a lesson page of 12 playgrounds between
@@ -95,11 +95,22 @@ const READ = `() => {
   return { started: v.step > 0, step: v.step, task: v.task, loss: v.loss, val_loss: v.val_loss, floors: v.floors, diverged_at: v.diverged_at, bad, error };
 }`;
 
-/** The resident memory, in MiB, of the processes whose command line names the engine. */
+/** The resident memory, in MiB, of the engine's processes that this script started (its
+ *  descendants whose command line names the engine: another browser on the machine, or a
+ *  test run beside, does not count). */
 function residentMiB(name) {
   const pattern = { chromium: /chromium/i, firefox: /firefox/i, webkit: /WebKit(Web|Network)Process|MiniBrowser/ }[name];
-  const lines = execFileSync('ps', ['-eo', 'rss=,args='], { encoding: 'utf8' }).split('\n');
-  const kib = lines.filter((l) => pattern.test(l) && !/soak\.mjs/.test(l)).reduce((a, l) => a + Number(l.trim().split(/\s+/)[0] || 0), 0);
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/))
+    .filter(Boolean)
+    .map(([, pid, ppid, rss, args]) => ({ pid: Number(pid), ppid: Number(ppid), rss: Number(rss), args }));
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of rows) if (!mine.has(r.pid) && mine.has(r.ppid)) grew = mine.add(r.pid) && true;
+  }
+  const kib = rows.filter((r) => mine.has(r.pid) && pattern.test(r.args)).reduce((a, r) => a + r.rss, 0);
   return kib / 1024;
 }
 
@@ -164,7 +175,9 @@ async function long(name, server, log) {
   const samples = [];
   try {
     const page = await engine.newPage();
-    await page.goto(`${server.url}/?depth=24&steps=100000000`);
+    // the deepest stack: it trains the whole time in every engine (depth 24 reached the
+    // 1 000 000-step limit in 9 to 27 minutes)
+    await page.goto(`${server.url}/?depth=96&steps=1000000`);
     for (let minute = 0; minute <= LONG; minute++) {
       if (minute > 0) await new Promise((ok) => setTimeout(ok, 60_000));
       const v = await within(page.evaluate(`() => ({ step: window.ablationPlayground?.value?.step, heap: performance.memory?.usedJSHeapSize ?? null })`), 30_000, 'the page');
