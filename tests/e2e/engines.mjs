@@ -110,9 +110,16 @@ const LISTEN = `() => {
 const KEYS = { ArrowRight: '\uE014', ArrowLeft: '\uE012', ' ': '\uE00D', Enter: '\uE007' };
 
 async function launchWebKit() {
-  const display = `:${90 + Math.floor(Math.random() * 9)}`;
+  // a display no other server holds, and a wait for its socket: on a busy machine Xvfb took
+  // longer than the half second this once waited, and MiniBrowser said "cannot open display"
+  const free = [...Array(40).keys()].map((i) => 90 + i).filter((n) => !existsSync(`/tmp/.X${n}-lock`));
+  const number = free[Math.floor(Math.random() * Math.min(free.length, 9))] ?? 99;
+  const display = `:${number}`;
   const xvfb = spawn(XVFB, [display, '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
-  await new Promise((ok) => setTimeout(ok, 500));
+  for (let waited = 0; !existsSync(`/tmp/.X11-unix/X${number}`); waited += 100) {
+    if (waited >= 15_000) throw new Error(`Xvfb did not open display ${display} in 15 s`);
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
   const port = await freePort();
   const profile = await mkdtemp(join(tmpdir(), 'ap-webkit-'));
   const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], {
