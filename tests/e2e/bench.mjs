@@ -42,7 +42,8 @@ const ONLY_SEEDS = process.argv.includes('--seeds');
 const ONLY_STACKS = process.argv.includes('--stacks');
 /** The processes of each engine, by command line, and the name its worker threads carry. */
 const PROCESSES = { Chromium: /chrom|headless_shell/i, 'Firefox ESR': /firefox/i, WebKitGTK: /WebKit(Web|Network|GPU)Process|MiniBrowser/ };
-const WORKER_THREAD = /worker/i;
+/** The live worker's thread, as each engine names it (Chromium, Firefox, WebKitGTK). */
+const WORKER_THREAD = /^(DedicatedWorker|DOM Worker|WebCore: Worker)/;
 
 /** With --engines: a busy process per core beside the browsers, as on a reader's busy laptop. */
 const LOADED = process.argv.includes('--load');
@@ -584,15 +585,19 @@ async function enginePaces(browser, server, row, out, problems) {
   // where each engine's threads spent the window (Linux's schedstat): the worker's time on a
   // CPU, and its time ready but waiting for one (the machine's scheduling); the rest of the
   // window it slept, waiting for its next turn (our loop, or the engine's)
-  out.push('| setting | engine | worker thread: on a CPU | ready, waiting for a CPU | asleep | the busiest other threads (on a CPU) |', '|---|---|---:|---:|---:|---|');
+  out.push(
+    '| setting | engine | worker thread: on a CPU | ready, waiting for a CPU | asleep | steps per second on a CPU | the busiest other threads (on a CPU) |',
+    '|---|---|---:|---:|---:|---:|---|',
+  );
   for (const [label] of settings) {
     for (const e of engines) {
-      const rounds_ = results.get(`${label}|${e.name}`).map((x) => x.threads).filter((t) => t.length);
-      if (!rounds_.length) continue;
-      const worker = rounds_.map((t) => t.find((x) => WORKER_THREAD.test(x.name) && x.threads === 1) ?? t.find((x) => WORKER_THREAD.test(x.name)) ?? { run: NaN, wait: NaN, name: '?' });
-      const pct = (f) => `${(100 * median(worker.map(f))).toFixed(0)}%`;
-      const others = rounds_[0].filter((x) => !WORKER_THREAD.test(x.name)).slice(0, 3).map((x) => `${x.name} ${(100 * x.run).toFixed(0)}%`).join(', ');
-      row(label, e.name, `${pct((x) => x.run)} (${worker[0].name})`, pct((x) => x.wait), pct((x) => 1 - x.run - x.wait), others);
+      const runs = results.get(`${label}|${e.name}`).filter((x) => x.threads.length);
+      if (!runs.length) continue;
+      const worker = runs.map((x) => x.threads.find((t) => WORKER_THREAD.test(t.name)) ?? { run: NaN, wait: NaN, name: '?' });
+      const pct = (f) => `${Math.max(0, 100 * median(worker.map(f))).toFixed(0)}%`;
+      const perCpu = median(runs.map((x, i) => x.rate / worker[i].run));
+      const others = runs[0].threads.filter((t) => !WORKER_THREAD.test(t.name)).slice(0, 3).map((t) => `${t.name} ${(100 * t.run).toFixed(0)}%`).join(', ');
+      row(label, e.name, `${pct((x) => x.run)} (${worker[0].name})`, pct((x) => x.wait), pct((x) => 1 - x.run - x.wait), perCpu.toFixed(0), others);
     }
   }
   out.push('');

@@ -122,10 +122,23 @@ async function launchWebKit() {
   }
   const port = await freePort();
   const profile = await mkdtemp(join(tmpdir(), 'ap-webkit-'));
+  // in a session of its own, as Playwright and Puppeteer start Chromium and Firefox: Linux's
+  // scheduler shares the CPU between sessions first, and WebKit in the session of this script
+  // (and of the benchmark's busy processes) had a third of what the others had (BENCHMARKS,
+  // issue 37)
   const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, DISPLAY: display, XDG_RUNTIME_DIR: profile, WEBKIT_DISABLE_COMPOSITING_MODE: '1' },
+    detached: true,
   });
+  const killGroup = (signal) => {
+    try {
+      process.kill(-driver.pid, signal);
+    } catch {
+      // gone already
+    }
+  };
+  process.once('exit', () => killGroup('SIGKILL'));
   let log = '';
   driver.stderr.on('data', (d) => (log = (log + d).slice(-2000)));
   const base = `http://127.0.0.1:${port}`;
@@ -147,6 +160,7 @@ async function launchWebKit() {
   const stop = async () => {
     for (const id of sessions.splice(0)) await request('DELETE', `/session/${id}`).catch(() => {});
     driver.kill('SIGTERM');
+    killGroup('SIGTERM');
     xvfb.kill('SIGTERM');
     await rm(profile, { recursive: true, force: true });
   };
