@@ -162,10 +162,7 @@ export function mount(root, bindings, options = {}) {
     w.live = { ...w.live, ...changes, generation: w.live.generation + 1 };
     w.driver.want(w.live);
     // a host's command to a widget away from the view wakes its worker: it goes again later
-    if (!w.visible) {
-      clearTimeout(w.hibernateTimer);
-      w.hibernateTimer = setTimeout(hibernate, w.hibernateMs);
-    }
+    if (!w.visible) hibernateLater();
   }
 
   function create() {
@@ -402,6 +399,12 @@ export function mount(root, bindings, options = {}) {
     w.renderer.release();
   }
 
+  /** Away from the view, the worker goes in `hibernateMs` from now (in view, it stays). */
+  function hibernateLater() {
+    clearTimeout(w.hibernateTimer);
+    if (!w.visible) w.hibernateTimer = setTimeout(hibernate, w.hibernateMs);
+  }
+
   function wake() {
     if (!w.frameRequested && w.visible && !w.stopped) {
       w.frameRequested = true;
@@ -445,8 +448,7 @@ export function mount(root, bindings, options = {}) {
       if (w.visible && !w.settings) wake();
       else if (w.settings) run();
       if (w.visible) changed();
-      clearTimeout(w.hibernateTimer);
-      if (!w.visible) w.hibernateTimer = setTimeout(hibernate, w.hibernateMs);
+      hibernateLater();
     },
   });
   w.theme = surroundings.theme;

@@ -11,8 +11,8 @@ use crate::training::knockout::{Knockout, KnockoutInProgress, Removal};
 use crate::training::outcome::Outcome;
 use crate::training::report::{RunInProgress, TaskEnd};
 use crate::training::session::Session;
-use crate::training::train::Eval;
 use crate::training::train::Trainer;
+use crate::training::train::{read_evals, write_evals};
 use crate::training::tuned_lens::{TunedLens, FIT_STEPS};
 use crate::wire::{Reader, Writer};
 
@@ -481,13 +481,7 @@ impl Report {
                 s.config.write(&mut w);
                 w.u64(s.params as u64);
                 w.f64s(&s.loss);
-                w.u64(s.evals.len() as u64);
-                for e in &s.evals {
-                    w.u64(e.step as u64);
-                    w.f64(e.loss);
-                    w.f64(e.accuracy);
-                    w.f64(e.future_hidden.unwrap_or(f64::NAN));
-                }
+                write_evals(&mut w, &s.evals);
                 w.opt_usize(s.diverged_at);
                 w.f64(s.ms_per_step);
                 w.f64(s.ms_per_char);
@@ -512,17 +506,7 @@ impl Report {
             Kind::TunedLens => Report::TunedLens(LensFit { fit_steps: r.usize()?, losses: r.f64s()? }),
             Kind::Shape => {
                 let (config, params, loss) = (Config::read(&mut r)?, r.usize()?, r.f64s()?);
-                let n = r.len(24)?;
-                let evals = (0..n)
-                    .map(|_| {
-                        Ok(Eval {
-                            step: r.usize()?,
-                            loss: r.f64()?,
-                            accuracy: r.f64()?,
-                            future_hidden: Some(r.f64()?).filter(|x| !x.is_nan()),
-                        })
-                    })
-                    .collect::<Result<Vec<_>, String>>()?;
+                let evals = read_evals(&mut r)?;
                 let diverged_at = r.opt_usize()?;
                 let (ms_per_step, ms_per_char) = (r.f64()?, r.f64()?);
                 let learned = read_learned(&mut r)?;

@@ -236,24 +236,22 @@ impl<F: Real> Trainer<F> {
     /// Back to the state `checkpoint` kept of this run (the same configuration), with no
     /// held-out measurements yet: for the replay after a divergence.
     pub fn resume(&mut self, from: &Checkpoint<F>) {
-        self.stack.load_weights(&from.weights).expect("a checkpoint of this run");
+        self.resume_from(from).expect("a checkpoint of this run");
+    }
+
+    /// `resume` from a checkpoint read from bytes: an error, changing nothing, if its weights
+    /// (`Stack::load_weights` checks them) or Adam's moments are not this run's shapes.
+    pub fn resume_from(&mut self, from: &Checkpoint<F>) -> Result<(), String> {
+        if !self.optimizer.fits(&from.optimizer) {
+            return Err("the run's optimiser state does not fit its configuration".into());
+        }
+        self.stack.load_weights(&from.weights)?;
         self.optimizer.load(&from.optimizer);
         self.data.clone_from(&from.data);
         self.step = from.step;
         self.diverged_at = None;
         self.evals.clear();
         self.readout_loss.clear();
-    }
-
-    /// `resume` from a checkpoint read from bytes: an error, changing nothing, if its weights
-    /// or Adam's moments are not this run's shapes.
-    pub fn resume_from(&mut self, from: &Checkpoint<F>) -> Result<(), String> {
-        let mut n = 0;
-        self.stack.visit(&mut |p| n += p.value.len());
-        if from.weights.len() != n || !self.optimizer.fits(&from.optimizer) {
-            return Err("the run's weights do not fit its configuration".into());
-        }
-        self.resume(from);
         Ok(())
     }
 
