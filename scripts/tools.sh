@@ -68,6 +68,8 @@ ensure_e2e_deps() {
 MKDOCS_MATERIAL_VERSION=9.8.1 # the real hosts of the browser tests (tests/e2e/real-hosts.mjs,
 JUPYTERLAB_VERSION=4.6.6      # notebook-tests.mjs)
 ANYWIDGET_VERSION=0.11.0
+NUMPY_VERSION=2.4.6          # the weights file read as a reader would (python/tests/test_weights_file.py)
+SAFETENSORS_VERSION=0.8.0
 HOSTS_DIR="$TOOLS_DIR/hosts"
 
 # The hosts lessons are written in, for the browser tests: Debian's pandoc, and MkDocs
@@ -93,6 +95,10 @@ ensure_hosts() {
   if [ "$("$HOSTS_DIR/venv/bin/pip" show jupyterlab anywidget 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' ')" != "$JUPYTERLAB_VERSION $ANYWIDGET_VERSION " ]; then
     say "installing jupyterlab $JUPYTERLAB_VERSION and anywidget $ANYWIDGET_VERSION into $HOSTS_DIR/venv (about a minute)"
     "$HOSTS_DIR/venv/bin/pip" install --quiet --disable-pip-version-check "jupyterlab==$JUPYTERLAB_VERSION" "anywidget==$ANYWIDGET_VERSION"
+  fi
+  if [ "$("$HOSTS_DIR/venv/bin/pip" show numpy safetensors 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' ')" != "$NUMPY_VERSION $SAFETENSORS_VERSION " ]; then
+    say "installing numpy $NUMPY_VERSION and safetensors $SAFETENSORS_VERSION into $HOSTS_DIR/venv"
+    "$HOSTS_DIR/venv/bin/pip" install --quiet --disable-pip-version-check "numpy==$NUMPY_VERSION" "safetensors==$SAFETENSORS_VERSION"
   fi
   export AP_MKDOCS="$HOSTS_DIR/venv/bin/mkdocs" AP_PANDOC="$(command -v pandoc)" AP_HOSTS_VENV="$HOSTS_DIR/venv"
 }

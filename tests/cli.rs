@@ -215,6 +215,26 @@ fn the_docs_describe_every_field_of_the_report() {
         }
     }
     fields.extend(full["compare"][0].as_object().unwrap().keys().cloned());
+    // the text task's text and a prompt's continuation
+    let own = report(&[
+        "--task",
+        "text",
+        "--depth",
+        "1",
+        "--tokens",
+        "16",
+        "--context",
+        "8",
+        "--steps",
+        "1",
+        "--prompt",
+        "a",
+        "--write",
+        "2",
+    ]);
+    for object in [&own, &own["task"], &own["task"]["text"], &own["writing"]] {
+        fields.extend(object.as_object().unwrap_or_else(|| panic!("{object} is an object")).keys().cloned());
+    }
     // a sequence task's knockout (held-out numbers, several layers at once), its tuned lens, and
     // depth or width
     let copy = report(&[
@@ -252,6 +272,11 @@ fn the_docs_describe_every_field_of_the_report() {
 fn ablate_takes_every_flag_the_reference_names() {
     let dir = std::env::temp_dir().join(format!("ablate-reference-{}", std::process::id()));
     let dir = dir.to_str().unwrap().to_string();
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = format!("{dir}/text.txt");
+    std::fs::write(&text, "a reader's own text, a line or two long, ".repeat(20)).unwrap();
+    // written by --save-weights before --load-weights reads it (the reference lists them so)
+    let weights = format!("{dir}/w.safetensors");
     // the smallest run, so that each flag (a comparison too) is only parsed and run at once
     let small = ["--depth", "1", "--width", "8", "--tokens", "4", "--steps", "0"];
     for flag in reference_flags() {
@@ -261,6 +286,10 @@ fn ablate_takes_every_flag_the_reference_names() {
             "--threads" => Some("1"),
             "--dark" | "--attention" | "--compare" | "--knockout" | "--depth-width" | "--tuned-lens" => None,
             "--preset" => Some("default"),
+            "--text" => Some(&text),
+            "--prompt" => Some("the"),
+            "--write" => Some("3"),
+            "--save-weights" | "--load-weights" => Some(&weights),
             name => {
                 let p = PARAMS.iter().find(|p| format!("--{}", p.flag) == name);
                 let p = p.unwrap_or_else(|| panic!("the reference names {name}, which is not in the table"));
@@ -276,6 +305,12 @@ fn ablate_takes_every_flag_the_reference_names() {
         let mut args: Vec<&str> = small.to_vec();
         if flag == "--tuned-lens" {
             args.extend(["--task", "copy", "--tokens", "16"]); // a sequence task's lens
+        }
+        if ["--text", "--prompt", "--write"].contains(&flag.as_str()) {
+            args.extend(["--context", "4"]); // a text stack's sequences in the small batch
+        }
+        if ["--prompt", "--write"].contains(&flag.as_str()) {
+            args.extend(["--text", &text]);
         }
         args.push(&flag);
         args.extend(value);

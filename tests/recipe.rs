@@ -205,7 +205,7 @@ fn post_norm_at_48_lower_lr_rescues_it_like_warmup() {
 /// defaults with the given changes.
 mod tasks {
     use ablation_playground::config::{copy_defaults, text_defaults, Config, NormPlacement, SublayerKind};
-    use ablation_playground::training::corpus::the_text;
+    use ablation_playground::training::corpus::text;
     use ablation_playground::training::report::run;
 
     fn held_out(config: &Config, steps: usize) -> Vec<(f64, f64)> {
@@ -234,7 +234,7 @@ mod tasks {
     fn the_warmup_preset_post_norm_needs_warmup_and_pre_norm_does_not_on_four_of_its_five_seeds() {
         use ablation_playground::config::{find_preset, NormPlacement};
         use ablation_playground::training::spread::seeds;
-        let floors = the_text().floors();
+        let floors = text().expect("the plays").floors();
         let preset = (find_preset("warmup").expect("the warmup preset").config)();
         assert_eq!(
             (preset.norm, preset.learning_rate, preset.warmup_steps, preset.steps, seeds(&preset)),
@@ -267,7 +267,7 @@ mod tasks {
 
     #[test]
     fn text_only_a_stack_with_attention_gets_below_the_bigram_line() {
-        let floors = the_text().floors();
+        let floors = text().expect("the plays").floors();
         let steps = 1500;
         let block = held_out(&text_defaults(), steps);
         let mlp = held_out(&Config { sublayer: SublayerKind::Mlp, ..text_defaults() }, steps);

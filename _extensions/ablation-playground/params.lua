@@ -11,6 +11,7 @@ return {
   ["final_norm"] = "final-norm",
   ["norm_kind"] = "norm-kind",
   ["task"] = "task",
+  ["text_id"] = "text-id",
   ["sublayer"] = "sublayer",
   ["stack"] = "stack",
   ["mask"] = "mask",

@@ -54,6 +54,8 @@ def _trait(kind, default, choices, help):
         trait = traitlets.Enum(choices, default_value=default, help=help)
     elif kind == "float":
         trait = _Float(default, help=help)
+    elif kind == "text":
+        trait = traitlets.Unicode(default, help=help)
     elif kind == "seed":
         # a seed crosses to JavaScript as text: a number above 2**53 would arrive as another
         return _Int(default, help=help).tag(sync=True, to_json=lambda v, _: str(v), from_json=lambda v, _: int(v))

@@ -9,6 +9,7 @@ PARAMS = [
     ("final_norm", "switch", True, (), "a pre-norm or sandwich stack ends with a final norm before the readout (as GPT-2's ln_f)"),
     ("norm_kind", "choice", "layernorm", ("layernorm", "rmsnorm",), "LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)"),
     ("task", "choice", "teacher", ("teacher", "text", "copy", "induction", "reverse",), "what the stack learns: a random linear map, the next character of Shakespeare, a string copied after a separator, a string repeated from any of its symbols (two attention layers), or a string written back reversed (an encoder-decoder's task)"),
+    ("text_id", "text", "plays", (), "the text task's text: plays (the three shipped), or a reader's own by its SHA-256, characters and vocabulary (the page asks for the text, or fetches text-src, and refuses one with another hash)"),
     ("sublayer", "choice", "mlp", ("mlp", "ffn", "attention", "block",), "what each sublayer computes (a decoder-only stack's: an encoder-decoder's are always blocks)"),
     ("stack", "choice", "decoder", ("decoder", "encoder-decoder",), "one decoder, or an encoder (self-attention without a mask, FFN) and a decoder (masked self-attention, cross-attention to the encoder, FFN) of N layers each: 5N sublayers, on a task with a source (copy, reverse)"),
     ("mask", "choice", "causal", ("causal", "none",), "the decoder's self-attention: causal (each position sees the earlier ones) or none (it sees the whole sequence, the tokens it must predict included)"),

@@ -2,19 +2,26 @@
 //! Run `ablate --help` for the flags; docs/reference.md lists them (generated from the table) and docs/cli.md the JSON.
 
 use ablation_playground::config::{find_flag, preset_choices, StackKind, TaskKind, PARAMS, PRESET, PRESETS};
+use ablation_playground::model::param::Params;
+use ablation_playground::model::stack::Stack;
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::comparisons::{
     compare_here, comparison_steps, depth_width_here, knockout_here, sweep_here, ComparisonsState,
 };
+use ablation_playground::training::corpus::{corpus, install_own, text_of};
 use ablation_playground::training::depth_width::depth_width_applies;
-use ablation_playground::training::report::{probed, trained, trained_keeping_last_finite};
+use ablation_playground::training::report::{probed, trained, trained_from, trained_keeping_last_finite};
 use ablation_playground::training::sweep::{default_sweep_depths, parse_depths};
 use ablation_playground::training::tuned_lens::tuned_readout_losses;
+use ablation_playground::training::writing::{write, Prompt, MAX_WRITE_CHARS, SAMPLE_CHARS};
 use ablation_playground::view::figures::{frame_of, svgs, LastFinite};
-use ablation_playground::view::json::{attention_json, compare_json, depth_width_json, sweep_json, Json};
+use ablation_playground::view::json::{
+    attention_json, compare_json, depth_width_json, sweep_json, writing_json, Json,
+};
 use ablation_playground::view::reference::{
     cli_flags, cli_steps_allowed, cli_steps_help, CLI_MAX_STEPS as MAX_STEPS, CLI_MAX_THREADS as MAX_THREADS,
 };
+use ablation_playground::view::safetensors::{self, read};
 use ablation_playground::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -72,6 +79,16 @@ struct Options {
     /// The depths to sweep, if asked.
     sweep: Option<Vec<usize>>,
     threads: usize,
+    /// What to continue after training, if asked (`--prompt`, `--write`).
+    prompt: Option<Prompt>,
+    save_weights: Option<PathBuf>,
+    /// The weights to start from (`--load-weights`).
+    start: Option<Vec<f32>>,
+}
+
+/// A file's bytes, or an error naming the flag and the file.
+fn read_file(flag: &str, path: &str) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("--{flag}: cannot read {path}: {e}"))
 }
 
 /// Parses `--flag value` and `--flag=value` pairs. A `--preset` applies first, wherever it
@@ -87,6 +104,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
     let (mut depth_width, mut tuned_lens) = (false, false);
     let mut threads = available_threads();
+    let (mut text, mut prompt, mut write, mut save_weights, mut load_weights) =
+        (None, None, None, None, None);
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
@@ -122,7 +141,20 @@ fn parse(args: &[String]) -> Result<Options, String> {
         }
         // an unknown flag is named as such wherever it stands, even last, without a value
         let named = body.split_once('=').map_or(body, |(f, _)| f);
-        let known = ["sweep", "svg", "steps", "threads", PRESET, "task"].contains(&named)
+        let known = [
+            "sweep",
+            "svg",
+            "steps",
+            "threads",
+            PRESET,
+            "task",
+            "text",
+            "prompt",
+            "write",
+            "save-weights",
+            "load-weights",
+        ]
+        .contains(&named)
             || find_flag(named).is_some();
         if !known {
             return Err(format!("--{named}: unknown flag (see --help)"));
@@ -135,7 +167,25 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 (body, v.clone())
             }
         };
-        if flag == "sweep" {
+        if flag == "text" {
+            let corpus =
+                install_own(&read_file(flag, &value)?).map_err(|e| format!("--text: {value}: {e}"))?;
+            text = Some(corpus.id);
+        } else if flag == "prompt" {
+            prompt = Some(value);
+        } else if flag == "write" {
+            write = Some(
+                value.trim().parse::<usize>().ok().filter(|n| (1..=MAX_WRITE_CHARS).contains(n)).ok_or_else(
+                    || format!("--write: \"{value}\" is not an integer from 1 to {MAX_WRITE_CHARS}"),
+                )?,
+            );
+        } else if flag == "save-weights" {
+            save_weights = Some(PathBuf::from(value));
+        } else if flag == "load-weights" {
+            let file =
+                read(&read_file(flag, &value)?).map_err(|e| format!("--load-weights: {value}: {e}"))?;
+            load_weights = Some(file);
+        } else if flag == "sweep" {
             sweep = Some(parse_depths(&value).map_err(|e| format!("--sweep: {}", e.message))?);
         } else if flag == "svg" {
             if value.is_empty() {
@@ -168,13 +218,62 @@ fn parse(args: &[String]) -> Result<Options, String> {
         }
         i += 1;
     }
+    // a weights file's configuration is where the flags start from
+    if let Some(file) = &load_weights {
+        config = file.config.clone();
+    }
     // as on the page: a task brings its defaults (after the preset), then the flags adjust them
     if let Some(task) = task {
         config = config.with_task(&task).expect("checked above");
     }
+    // a text to train on brings the text task, if the flags chose another
+    if text.is_some() && config.task != TaskKind::Text {
+        config = config.with_task("text").expect("a task");
+    }
     for (name, value) in params {
         config.set(name, &value).expect("checked above");
     }
+    if let Some(id) = text {
+        config.text = id;
+    }
+    if config.task == TaskKind::Text && corpus(config.text).is_none() {
+        return Err(format!(
+            "--text-id {}: the run names a reader's text; give it with --text FILE",
+            config.text.text()
+        ));
+    }
+    let prompt = match (prompt, write) {
+        (None, None) => None,
+        _ if config.task != TaskKind::Text => {
+            return Err("--prompt: only a text stack continues a prompt (--task text or --text FILE)".into())
+        }
+        (text, chars) => {
+            let text = text.unwrap_or_else(|| Prompt::default_for(&text_of(&config)).text);
+            Some(Prompt::reader(&text, chars.unwrap_or(SAMPLE_CHARS)).map_err(|e| format!("--prompt: {e}"))?)
+        }
+    };
+    let start = match load_weights {
+        None => None,
+        Some(file) => {
+            let (mut theirs, mut ours) =
+                (Stack::<f32>::unweighted(&file.config), Stack::<f32>::unweighted(&config));
+            let names = |s: &mut Stack<f32>| {
+                let mut n = Vec::new();
+                s.names("", &mut n);
+                let mut shapes = Vec::new();
+                s.visit(&mut |p| shapes.push((p.value.nrows(), p.value.ncols())));
+                n.into_iter().zip(shapes).collect::<Vec<_>>()
+            };
+            if names(&mut theirs) != names(&mut ours) {
+                return Err(
+                    "--load-weights: the other flags change the stack's tensors (their number or shapes); the file's \
+                     stack cannot be loaded into it"
+                        .into(),
+                );
+            }
+            Some(file.weights)
+        }
+    };
     let compare_steps = steps.unwrap_or(comparison_steps(config.task));
     let steps = steps.unwrap_or(config.steps).min(MAX_STEPS);
     config.steps = steps;
@@ -206,6 +305,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
         depth_width,
         sweep,
         threads,
+        prompt,
+        save_weights,
+        start,
     })
 }
 
@@ -234,9 +336,27 @@ fn write_svgs(dir: &Path, figures: &[(&str, String)]) -> Result<(), String> {
 fn report(options: &Options) -> Result<String, String> {
     let (config, steps, dark) = (&options.config, options.steps, options.dark);
     let draw = options.svg_dir.is_some();
-    let (run, mut trainer) =
-        if draw { trained_keeping_last_finite(config, steps) } else { trained(config, steps) };
+    let (run, mut trainer) = match &options.start {
+        Some(weights) => {
+            trained_from(config, steps, weights, draw).map_err(|e| format!("--load-weights: {e}"))?
+        }
+        None if draw => trained_keeping_last_finite(config, steps),
+        None => trained(config, steps),
+    };
     let mut fields = run.json_fields();
+    if let Some(path) = &options.save_weights {
+        if let Some(at) = run.diverged_at {
+            return Err(format!("--save-weights: the run diverged at step {at}; its weights are not finite"));
+        }
+        let bytes = safetensors::write(config, trainer.step, &mut trainer.stack);
+        std::fs::write(path, bytes)
+            .map_err(|e| format!("--save-weights: cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(prompt) = &options.prompt {
+        let w = write(&mut trainer, &mut None, Some(prompt)).expect("a text stack writes");
+        let continuation: String = w.text.chars().skip(w.given).collect();
+        fields.push(("writing", writing_json(prompt, &continuation, &w.outside)));
+    }
     let mut shown = ComparisonsState::default();
     trainer.probe_forward_skipping(&[]); // the attention maps are read from the probe's pass
     let attention = attention_maps(&trainer, config.attention_layer).filter(|_| run.diverged_at.is_none());

@@ -5,6 +5,7 @@
 use super::pins::{Pin, MAX_PINS};
 use super::settings::Config;
 use super::table::{Kind, Value, PARAMS};
+use super::text::TextId;
 use crate::wire::{Reader, Writer};
 
 impl Config {
@@ -15,6 +16,13 @@ impl Config {
                 Value::Float(x) => w.f64(x),
                 Value::Choice(i) => w.u32(i as u32),
                 Value::Seed(s) => w.u64(s),
+                Value::Text(TextId::Plays) => w.u32(0),
+                Value::Text(TextId::Own { sha256, chars, vocab }) => {
+                    w.u32(1);
+                    w.0.extend_from_slice(&sha256);
+                    w.u64(chars);
+                    w.u32(u32::from(vocab));
+                }
             }
         }
     }
@@ -27,6 +35,14 @@ impl Config {
                 Kind::Float { .. } => Value::Float(r.f64()?),
                 Kind::Choice(_) => Value::Choice(r.u32()? as usize),
                 Kind::Seed => Value::Seed(r.u64()?),
+                Kind::Text => Value::Text(match r.u32()? {
+                    0 => TextId::Plays,
+                    _ => TextId::Own {
+                        sha256: r.take::<32>()?,
+                        chars: r.u64()?,
+                        vocab: u16::try_from(r.u32()?).map_err(|_| "a vocabulary out of range")?,
+                    },
+                }),
             };
             spec.assign(&mut config, value).map_err(|e| e.to_string())?;
         }
@@ -95,14 +111,14 @@ mod tests {
         let e = Config::decode(&deep).unwrap_err();
         assert!(e.starts_with("depth:"), "{e}");
         let mut nan = Config::default().encode();
-        let at = 8 + 4 * 8 + 8 + 8 + 8 + 8; // gain comes after depth, eight choices, width, heads, tokens and context
+        let at = 8 + 4 * 8 + 4 + 8 + 8 + 8 + 8; // gain comes after depth, eight choices, the text (the plays: a tag), width, heads, tokens and context
         nan[at..at + 8].copy_from_slice(&f64::NAN.to_le_bytes());
         assert!(Config::decode(&nan).unwrap_err().starts_with("gain:"));
         // so is a context the tokens are not a multiple of
         let mut uneven =
             Config { task: crate::config::TaskKind::Text, context: 48, ..Config::default() }.encode();
         assert!(Config::decode(&uneven).unwrap_err().starts_with("tokens:"));
-        let context = 8 + 4 * 8 + 8 + 8 + 8; // after depth, eight choices, width, heads and tokens
+        let context = 8 + 4 * 8 + 4 + 8 + 8 + 8; // after depth, eight choices, the text, width, heads and tokens
         uneven[context..][..8].copy_from_slice(&32u64.to_le_bytes());
         assert!(Config::decode(&uneven).is_ok());
     }

@@ -11,6 +11,7 @@ mod schema;
 mod settings;
 mod state;
 mod table;
+mod text;
 
 pub use choice::{Choice, Options, Words, ON_OFF};
 pub(crate) use codec::{read_pins, write_pins};
@@ -22,3 +23,4 @@ pub use schema::*;
 pub use settings::*;
 pub use state::Settings;
 pub use table::*;
+pub use text::*;

@@ -47,6 +47,7 @@ pub fn schema_js() -> String {
                 list(options.labels().map(js))
             ),
             Kind::Seed => format!("kind: 'seed', min: 0, max: {}", js(&u64::MAX.to_string())),
+            Kind::Text => "kind: 'text'".into(),
         };
         s += &format!(
             "  Object.freeze({{ name: {}, flag: {}, label: {}, {kind}, default: {}, help: {} }}),\n",
@@ -126,6 +127,7 @@ pub fn schema_py() -> String {
             Kind::Int { .. } => ("int", p.default_text(), "()".into()),
             Kind::Float { .. } => ("float", p.default_text(), "()".into()),
             Kind::Seed => ("seed", p.default_text(), "()".into()),
+            Kind::Text => ("text", py(&p.default_text()), "()".into()),
         };
         s += &format!("    ({}, {}, {default}, {choices}, {}),\n", py(p.name), py(kind), py(p.help));
     }
@@ -137,7 +139,7 @@ pub fn schema_py() -> String {
             Kind::Int { min, max, multiple_of } => format!("({min}, {max}, {multiple_of}"),
             Kind::Float { min, max } => format!("({}, {}, None", format_float(min), format_float(max)),
             Kind::Seed => format!("(0, {}, 1", u64::MAX),
-            Kind::Choice(_) => continue,
+            Kind::Choice(_) | Kind::Text => continue,
         };
         s += &format!("    {}: {range}, {}),\n", py(p.name), py(&p.allowed()));
     }

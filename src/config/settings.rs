@@ -4,6 +4,7 @@
 //! `table.rs`), which the URL, the element attributes, the messages and the CLI share.
 
 use super::choice::{Choice, Options};
+use super::text::TextId;
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,6 +209,8 @@ pub struct Config {
     pub depth: usize,
     /// What the stack learns.
     pub task: TaskKind,
+    /// The text task's text: the shipped plays or a reader's own.
+    pub text: TextId,
     /// Add each sublayer's input to its output.
     pub residual: bool,
     /// Where the norm sits: off, pre, post, sandwich or DeepNorm.
@@ -284,6 +287,7 @@ impl Default for Config {
         Config {
             depth: 12,
             task: TaskKind::Teacher,
+            text: TextId::Plays,
             residual: true,
             norm: NormPlacement::Pre,
             final_norm: true,
@@ -466,7 +470,7 @@ impl Config {
     pub fn vocab(&self) -> usize {
         match self.task {
             TaskKind::Teacher => 0,
-            TaskKind::Text => TEXT_VOCAB,
+            TaskKind::Text => self.text.vocab(),
             TaskKind::Copy | TaskKind::Reverse => COPY_SYMBOLS + 1,
             TaskKind::Induction => INDUCTION_SYMBOLS + 2,
         }

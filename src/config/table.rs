@@ -10,6 +10,7 @@ use super::settings::{
     Config, ConfigError, LayerView, MaskKind, NormKind, NormPlacement, OptimizerKind, StackKind,
     SublayerKind, TaskKind,
 };
+use super::text::TextId;
 
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
@@ -21,6 +22,8 @@ pub enum Kind {
     Choice(&'static dyn Words),
     /// Any unsigned 64-bit integer.
     Seed,
+    /// Which text: `plays`, or a reader's text by its hash, length and vocabulary (`TextId`).
+    Text,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,6 +33,7 @@ pub enum Value {
     /// The option's index in its list.
     Choice(usize),
     Seed(u64),
+    Text(TextId),
 }
 
 pub struct ParamSpec {
@@ -129,6 +133,20 @@ pub const PARAMS: &[ParamSpec] = &[
                or a string written back reversed (an encoder-decoder's task)",
         get: |c| Value::Choice(TaskKind::OPTIONS.index(c.task)),
         set: |c, v| c.task = TaskKind::OPTIONS.variant(choice(v)),
+    },
+    ParamSpec {
+        name: "text_id",
+        flag: "text-id",
+        label: "Text",
+        kind: Kind::Text,
+        help: "the text task's text: plays (the three shipped), or a reader's own by its SHA-256, characters and \
+               vocabulary (the page asks for the text, or fetches text-src, and refuses one with another hash)",
+        get: |c| Value::Text(c.text),
+        set: |c, v| {
+            if let Value::Text(t) = v {
+                c.text = t;
+            }
+        },
     },
     ParamSpec {
         name: "sublayer",
@@ -333,6 +351,7 @@ impl ParamSpec {
             (_, Value::Int(i)) => i.to_string(),
             (_, Value::Float(x)) => format_float(x),
             (_, Value::Seed(s)) => s.to_string(),
+            (_, Value::Text(t)) => t.text(),
             (_, Value::Choice(i)) => unreachable!("a choice {i} of a parameter without choices"),
         }
     }
@@ -357,6 +376,9 @@ impl ParamSpec {
             Kind::Float { min, max } => format!("a number from {min} to {max}"),
             Kind::Choice(list) => format!("one of {}", list.words().collect::<Vec<_>>().join(", ")),
             Kind::Seed => format!("an integer from 0 to {}", u64::MAX),
+            Kind::Text => "plays, or a text's SHA-256 (64 hexadecimal digits), characters and vocabulary, \
+                           joined by dots"
+                .into(),
         }
     }
 
@@ -377,6 +399,7 @@ impl ParamSpec {
             Kind::Float { .. } => t.parse::<f64>().ok().map(Value::Float),
             Kind::Choice(list) => list.position(&t.to_ascii_lowercase()).map(Value::Choice),
             Kind::Seed => t.parse::<u64>().ok().map(Value::Seed),
+            Kind::Text => TextId::parse(t).map(Value::Text),
         };
         value.filter(|&v| self.allows(v)).ok_or_else(|| self.error(text))
     }
@@ -390,6 +413,7 @@ impl ParamSpec {
             (Kind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
             (Kind::Choice(list), Value::Choice(i)) => i < list.count(),
             (Kind::Seed, Value::Seed(_)) => true,
+            (Kind::Text, Value::Text(t)) => t.allowed(),
             _ => false,
         }
     }

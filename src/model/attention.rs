@@ -425,4 +425,10 @@ impl<F: Real> Params<F> for Attention<F> {
         self.wv.visit(f);
         self.wo.visit(f);
     }
+
+    fn names(&self, prefix: &str, out: &mut Vec<String>) {
+        for (name, w) in [("q", &self.wq), ("k", &self.wk), ("v", &self.wv), ("o", &self.wo)] {
+            w.names(&format!("{prefix}.{name}"), out);
+        }
+    }
 }

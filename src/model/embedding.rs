@@ -59,4 +59,8 @@ impl<F: Real> Params<F> for Embedding<F> {
         f(&mut self.tokens);
         f(&mut self.positions);
     }
+
+    fn names(&self, prefix: &str, out: &mut Vec<String>) {
+        out.extend([format!("{prefix}.tokens"), format!("{prefix}.positions")]);
+    }
 }

@@ -59,4 +59,9 @@ impl<F: Real> Params<F> for Ffn<F> {
         self.up.visit(f);
         self.down.visit(f);
     }
+
+    fn names(&self, prefix: &str, out: &mut Vec<String>) {
+        self.up.names(&format!("{prefix}.up"), out);
+        self.down.names(&format!("{prefix}.down"), out);
+    }
 }

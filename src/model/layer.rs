@@ -275,6 +275,15 @@ impl<F: Real> Params<F> for Layer<F> {
             n.visit(f);
         }
     }
+
+    fn names(&self, prefix: &str, out: &mut Vec<String>) {
+        self.sublayer.names(prefix, out);
+        for (name, n) in [("norm", &self.norm), ("norm_after", &self.norm_after)] {
+            if let Some(n) = n {
+                n.names(&format!("{prefix}.{name}"), out);
+            }
+        }
+    }
 }
 
 /// `out += a·b`: DeepNorm's weighted residual, F(x) + α·x.

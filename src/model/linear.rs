@@ -64,4 +64,11 @@ impl<F: Real> Params<F> for Linear<F> {
             f(b);
         }
     }
+
+    fn names(&self, prefix: &str, out: &mut Vec<String>) {
+        out.push(format!("{prefix}.weight"));
+        if self.bias.is_some() {
+            out.push(format!("{prefix}.bias"));
+        }
+    }
 }

@@ -45,4 +45,8 @@ impl<F: Real> Params<F> for Mlp<F> {
     fn visit(&mut self, f: &mut dyn FnMut(&mut Param<F>)) {
         self.linear.visit(f);
     }
+
+    fn names(&self, prefix: &str, out: &mut Vec<String>) {
+        self.linear.names(&format!("{prefix}.mlp"), out);
+    }
 }

@@ -137,4 +137,11 @@ impl<F: Real> Params<F> for Norm<F> {
             f(b);
         }
     }
+
+    fn names(&self, prefix: &str, out: &mut Vec<String>) {
+        out.push(format!("{prefix}.gamma"));
+        if self.beta.is_some() {
+            out.push(format!("{prefix}.beta"));
+        }
+    }
 }

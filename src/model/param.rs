@@ -77,6 +77,10 @@ impl<'a, F: Real> Draw<'a, F> {
 pub trait Params<F: Real> {
     fn visit(&mut self, f: &mut dyn FnMut(&mut Param<F>));
 
+    /// Each parameter's name, in `visit`'s order, after `prefix` (dot-separated): the tensors'
+    /// names in a weights file (docs/cli.md, "The weights file").
+    fn names(&self, prefix: &str, out: &mut Vec<String>);
+
     /// ‖∂L/∂θ‖ over every parameter visited.
     fn grad_norm(&mut self) -> f64 {
         let mut s = 0.0;

@@ -496,4 +496,21 @@ impl<F: Real> Params<F> for Stack<F> {
             e.visit(f);
         }
     }
+
+    fn names(&self, prefix: &str, out: &mut Vec<String>) {
+        let at = |name: &str| if prefix.is_empty() { name.to_string() } else { format!("{prefix}.{name}") };
+        for (i, layer) in self.layers.iter().enumerate() {
+            layer.names(&at(&format!("layers.{i}")), out);
+        }
+        if let Some(n) = &self.final_norm {
+            n.names(&at("final_norm"), out);
+        }
+        if let Some(n) = self.encoder.as_ref().and_then(|e| e.norm.as_ref()) {
+            n.names(&at("encoder_norm"), out);
+        }
+        self.readout.names(&at("readout"), out);
+        if let Some(e) = &self.embedding {
+            e.names(&at("embedding"), out);
+        }
+    }
 }

@@ -85,6 +85,17 @@ impl<F: Real> Params<F> for Sublayer<F> {
             Sublayer::Attention(s) => s.visit(f),
         }
     }
+
+    fn names(&self, prefix: &str, out: &mut Vec<String>) {
+        match self {
+            Sublayer::Mlp(s) => s.names(prefix, out),
+            Sublayer::Ffn(s) => s.names(&format!("{prefix}.ffn"), out),
+            Sublayer::Attention(s) if s.memory.is_some() => {
+                s.names(&format!("{prefix}.cross_attention"), out)
+            }
+            Sublayer::Attention(s) => s.names(&format!("{prefix}.attention"), out),
+        }
+    }
 }
 
 /// The rows a sublayer of `part` works on in each batch, and its positions per sequence: all

@@ -6,7 +6,7 @@ use crate::config::Role;
 use crate::model::batch::Batch;
 use crate::model::lens::{attention_layer_near, first_sequence, AttentionMaps};
 use crate::model::sublayer::Sublayer;
-use crate::training::corpus::the_text;
+use crate::training::corpus::text_of;
 use crate::training::task::{symbol_task, SymbolTask};
 use crate::training::train::Trainer;
 
@@ -21,7 +21,7 @@ pub fn attention_maps(trainer: &Trainer<f32>, layer: usize) -> Option<AttentionM
     let (ids, scored) = first_sequence(probe, config.sequence());
     let tokens = match symbol_task(config) {
         Some(task) => ids.iter().map(|&i| task.char_of(i)).collect(),
-        None => the_text().decode(ids).chars().collect(),
+        None => text_of(config).decode(ids).chars().collect(),
     };
     let weights = trainer.stack.attention_weights(layer, 0)?;
     let part = config.part_positions(config.part(layer));

@@ -3,11 +3,20 @@
 //! from the training part, never typed in: the unigram entropy (what knowing only how often
 //! each character comes gives) and the bigram entropy (what knowing the character before
 //! gives: the best a stack that cannot move information between positions can do).
-
-use crate::config::TEXT_VOCAB;
+//!
+//! The text is the shipped plays or a reader's own (`TextId`). A reader's text is checked here,
+//! in whichever worker holds it: UTF-8, not a web page, not a binary file, long enough to hold
+//! out a window of the longest context and no longer than `MAX_TEXT_BYTES`. Its vocabulary is
+//! its `MAX_KEPT_CHARS` most frequent characters and, if it has more, one unknown symbol for
+//! the rest.
+use crate::config::{TextId, MAX_KEPT_CHARS, MAX_TEXT_BYTES, MIN_TEXT_CHARS, TEXT_VOCAB};
 use crate::model::batch::Tokens;
 use crate::model::rng::Rng;
-use std::sync::OnceLock;
+use crate::training::sha256::sha256;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The token for the characters a text's vocabulary does not keep (shown as U+FFFD).
+pub const UNKNOWN: char = '\u{FFFD}';
 
 /// The shipped text, `www/data/shakespeare.txt`: its length in bytes and its `fnv1a` hash, the
 /// checks a fetched copy must pass.
@@ -22,48 +31,86 @@ pub fn shakespeare(bytes: &[u8]) -> Result<Corpus, String> {
             bytes.len()
         ));
     }
-    let corpus = Corpus::new(std::str::from_utf8(bytes).map_err(|_| "the text is not UTF-8")?)?;
+    let mut corpus = Corpus::new(std::str::from_utf8(bytes).map_err(|_| "the text is not UTF-8")?)?;
     assert_eq!(corpus.vocab.len(), TEXT_VOCAB, "the shipped text's characters");
+    corpus.id = TextId::Plays;
     Ok(corpus)
 }
 
-static TEXT: OnceLock<Corpus> = OnceLock::new();
+static PLAYS: OnceLock<Arc<Corpus>> = OnceLock::new();
+/// The readers' texts this program holds, the latest last (at most `KEPT_TEXTS`).
+static OWN: Mutex<Vec<Arc<Corpus>>> = Mutex::new(Vec::new());
+/// Readers' texts held at once: the one in use and the one before (a pinned run's, say).
+const KEPT_TEXTS: usize = 2;
 
 /// Makes the shipped text, from its fetched bytes, the one the text task trains on; an error
 /// in words (and nothing installed) if they are not the shipped ones. Every copy that passes
 /// the checks is the same text, so installing again changes nothing.
 pub fn install_text(bytes: &[u8]) -> Result<(), String> {
-    if TEXT.get().is_none() {
+    if PLAYS.get().is_none() {
         let corpus = shakespeare(bytes)?;
-        let _ = TEXT.set(corpus);
+        let _ = PLAYS.set(Arc::new(corpus));
     }
     Ok(())
 }
 
-/// The text task's text, if it is there: in the browser once `install_text` has had it;
-/// natively it is read into the program (the wasm never holds it).
-pub fn text() -> Option<&'static Corpus> {
-    #[cfg(not(target_arch = "wasm32"))]
-    if TEXT.get().is_none() {
-        install_text(include_bytes!("../../www/data/shakespeare.txt")).expect("the shipped text");
-    }
-    TEXT.get()
+/// Checks a reader's text and holds it (replacing the oldest held beyond `KEPT_TEXTS`): its
+/// corpus, or an error in words and nothing held.
+pub fn install_own(bytes: &[u8]) -> Result<Arc<Corpus>, String> {
+    let corpus = Arc::new(Corpus::from_bytes(bytes)?);
+    let mut own = OWN.lock().unwrap_or_else(|e| e.into_inner());
+    own.retain(|c| c.id != corpus.id);
+    own.push(corpus.clone());
+    let excess = own.len().saturating_sub(KEPT_TEXTS);
+    own.drain(..excess);
+    Ok(corpus)
 }
 
-/// The text task's text, which a caller has made sure is there (`text()` is `Some`).
-pub fn the_text() -> &'static Corpus {
-    text().expect("the text task needs the text: install_text first")
+/// The shipped text, if it is there: in the browser once `install_text` has had it; natively
+/// it is read into the program (the wasm never holds it).
+pub fn text() -> Option<Arc<Corpus>> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if PLAYS.get().is_none() {
+        install_text(include_bytes!("../../www/data/shakespeare.txt")).expect("the shipped text");
+    }
+    PLAYS.get().cloned()
+}
+
+/// The text `id` names, if this program holds it.
+pub fn corpus(id: TextId) -> Option<Arc<Corpus>> {
+    match id {
+        TextId::Plays => text(),
+        own => OWN.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|c| c.id == own).cloned(),
+    }
+}
+
+/// The text of a configuration on the text task, which a caller has made sure is here.
+pub fn text_of(config: &crate::config::Config) -> Arc<Corpus> {
+    corpus(config.text).expect("the text task needs its text: install it first")
 }
 
 /// The share of the text held out, from its end.
 pub const HELD_OUT: f64 = 0.1;
+/// The longest window a batch takes: the longest context and the next character.
+const LONGEST_WINDOW: usize = 257;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Corpus {
-    /// The distinct characters, sorted (so the ids do not depend on where the text starts).
+    /// Which text this is.
+    pub id: TextId,
+    /// The SHA-256 of its bytes.
+    pub sha256: [u8; 32],
+    /// Its characters.
+    pub chars: usize,
+    /// The kept characters, sorted (so the ids do not depend on where the text starts), and
+    /// after them the unknown symbol if some were not kept.
     pub vocab: Vec<char>,
-    /// The text as ids into `vocab`.
-    pub ids: Vec<u32>,
+    /// The unknown symbol's id, if the text has more than `MAX_KEPT_CHARS` distinct characters.
+    pub unknown: Option<u8>,
+    /// The characters of the text that became the unknown symbol.
+    pub replaced: usize,
+    /// The text as ids into `vocab` (at most 256 of them: a byte each).
+    pub ids: Vec<u8>,
     /// `ids[..held_out_from]` is trained on, the rest held out.
     pub held_out_from: usize,
     /// The training text's floors, counted once (every frame of a text run names them).
@@ -92,7 +139,7 @@ fn entropy(counts: impl Iterator<Item = u64> + Clone) -> f64 {
 }
 
 /// The unigram and bigram entropies of `train`, ids into a vocabulary of `v`.
-fn count_floors(v: usize, train: &[u32]) -> Floors {
+fn count_floors(v: usize, train: &[u8]) -> Floors {
     let mut unigram = vec![0u64; v];
     train.iter().for_each(|&c| unigram[c as usize] += 1);
     let mut pairs = vec![0u64; v * v];
@@ -104,31 +151,131 @@ fn count_floors(v: usize, train: &[u32]) -> Floors {
     Floors { unigram: entropy(unigram.iter().copied()), bigram }
 }
 
+/// How often each character comes: an array for the first 256 code points, a sorted list for
+/// the rest (a 5 MB text is counted in one pass without hashing).
+fn char_counts(text: &str) -> Vec<(char, u64)> {
+    let mut low = [0u64; 256];
+    let mut high: Vec<(char, u64)> = Vec::new();
+    for c in text.chars() {
+        if (c as u32) < 256 {
+            low[c as usize] += 1;
+        } else {
+            match high.binary_search_by_key(&c, |&(h, _)| h) {
+                Ok(i) => high[i].1 += 1,
+                Err(i) => high.insert(i, (c, 1)),
+            }
+        }
+    }
+    let low = (0..256u32)
+        .filter(|&c| low[c as usize] > 0)
+        .map(|c| (char::from_u32(c).expect("below 256"), low[c as usize]));
+    low.chain(high).collect()
+}
+
+/// What is wrong with `bytes` as a text to train on, in words, or the text.
+fn checked_text(bytes: &[u8]) -> Result<&str, String> {
+    if bytes.is_empty() {
+        return Err("the text is empty".into());
+    }
+    if bytes.len() > MAX_TEXT_BYTES {
+        return Err(format!(
+            "the text has {} bytes; at most {} MB are taken",
+            bytes.len(),
+            MAX_TEXT_BYTES >> 20
+        ));
+    }
+    if bytes.starts_with(b"%PDF") {
+        return Err("this is a PDF, not a text: copy its text out, or save it as plain text".into());
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "the file is not UTF-8 text (byte {} is not): a binary file, an image, or a text in another encoding?",
+            e.valid_up_to()
+        )
+    })?;
+    if text.contains('\0') {
+        return Err("the text has NUL characters: a binary file, or UTF-16 (save it as UTF-8)".into());
+    }
+    let start = text.trim_start().get(..15).unwrap_or("").to_ascii_lowercase();
+    if start.starts_with("<!doctype html") || start.starts_with("<html") {
+        return Err(
+            "this is a web page (HTML), not a text: did the address return a page instead of the file?"
+                .into(),
+        );
+    }
+    Ok(text)
+}
+
 impl Corpus {
+    /// A reader's text from its bytes, checked (`checked_text`, and at least `MIN_TEXT_CHARS`
+    /// characters).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Corpus, String> {
+        let text = checked_text(bytes)?;
+        let chars = text.chars().count();
+        if chars < MIN_TEXT_CHARS {
+            return Err(format!("the text has {chars} characters; at least {MIN_TEXT_CHARS} are needed"));
+        }
+        Corpus::new(text)
+    }
+
     /// The corpus of `text`: an error in words if it is too short to train and hold out, or
     /// has fewer than two distinct characters.
     pub fn new(text: &str) -> Result<Corpus, String> {
-        let mut vocab: Vec<char> = text.chars().collect();
-        vocab.sort_unstable();
-        vocab.dedup();
-        if vocab.len() < 2 {
+        let mut counts = char_counts(text);
+        if counts.len() < 2 {
             return Err("the text needs at least two distinct characters".into());
         }
-        let ids: Vec<u32> =
-            text.chars().map(|c| vocab.binary_search(&c).expect("in the vocabulary") as u32).collect();
+        let unknown = (counts.len() > MAX_KEPT_CHARS).then_some(MAX_KEPT_CHARS as u8);
+        if unknown.is_some() {
+            // the most frequent, ties to the lower code point, then back in code-point order
+            counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            counts.truncate(MAX_KEPT_CHARS);
+            counts.sort_by_key(|&(c, _)| c);
+        }
+        let mut vocab: Vec<char> = counts.iter().map(|&(c, _)| c).collect();
+        let mut low = [u8::MAX; 256];
+        for (i, &c) in vocab.iter().enumerate() {
+            if (c as u32) < 256 {
+                low[c as usize] = i as u8;
+            }
+        }
+        let id_of = |c: char| -> Option<u8> {
+            if (c as u32) < 256 {
+                Some(low[c as usize]).filter(|&i| i != u8::MAX)
+            } else {
+                vocab.binary_search(&c).ok().map(|i| i as u8)
+            }
+        };
+        let mut replaced = 0;
+        let ids: Vec<u8> = text
+            .chars()
+            .map(|c| {
+                id_of(c).unwrap_or_else(|| {
+                    replaced += 1;
+                    unknown.expect("every character is kept when there is no unknown symbol")
+                })
+            })
+            .collect();
+        if unknown.is_some() {
+            vocab.push(UNKNOWN);
+        }
         if ids.len() < 20 {
             return Err(format!("the text has {} characters; at least 20 are needed", ids.len()));
         }
-        let held_out_from = ids.len() - ((ids.len() as f64 * HELD_OUT).ceil() as usize).max(2);
+        let held_out =
+            ((ids.len() as f64 * HELD_OUT).ceil() as usize).max(LONGEST_WINDOW.min(ids.len() / 2)).max(2);
+        let held_out_from = ids.len() - held_out;
         let floors = count_floors(vocab.len(), &ids[..held_out_from]);
-        Ok(Corpus { vocab, ids, held_out_from, floors })
+        let sha256 = sha256(text.as_bytes());
+        let id = TextId::Own { sha256, chars: ids.len() as u64, vocab: vocab.len() as u16 };
+        Ok(Corpus { id, sha256, chars: ids.len(), vocab, unknown, replaced, ids, held_out_from, floors })
     }
 
-    pub fn train(&self) -> &[u32] {
+    pub fn train(&self) -> &[u8] {
         &self.ids[..self.held_out_from]
     }
 
-    pub fn held_out(&self) -> &[u32] {
+    pub fn held_out(&self) -> &[u8] {
         &self.ids[self.held_out_from..]
     }
 
@@ -139,34 +286,34 @@ impl Corpus {
 
     /// `count` windows of `context + 1` consecutive ids from `part`, starting where `rng` says:
     /// each window gives `context` inputs and, one position on, their next characters.
-    pub fn windows(part: &[u32], context: usize, count: usize, rng: &mut Rng) -> Vec<u32> {
+    pub fn windows(part: &[u8], context: usize, count: usize, rng: &mut Rng) -> Vec<u32> {
         let starts = part.len().saturating_sub(context + 1).max(1);
         let mut out = Vec::with_capacity(count * (context + 1));
         for _ in 0..count {
             let start = (rng.next_u64() % starts as u64) as usize;
-            out.extend_from_slice(&part[start..(start + context + 1).min(part.len())]);
+            out.extend(part[start..(start + context + 1).min(part.len())].iter().map(|&i| u32::from(i)));
         }
         out
     }
 
     /// `sequences` windows of `context` positions from `part`, as a batch: each window's
     /// inputs and, one position on, their next characters, every position scored.
-    pub fn batch(part: &[u32], context: usize, sequences: usize, rng: &mut Rng) -> Tokens {
+    pub fn batch(part: &[u8], context: usize, sequences: usize, rng: &mut Rng) -> Tokens {
         let mut out = Tokens::default();
         Corpus::fill(part, context, sequences, rng, &mut out);
         out
     }
 
     /// `out` becomes `batch`'s batch, in the buffers it has (the same draws, window by window).
-    pub fn fill(part: &[u32], context: usize, sequences: usize, rng: &mut Rng, out: &mut Tokens) {
+    pub fn fill(part: &[u8], context: usize, sequences: usize, rng: &mut Rng, out: &mut Tokens) {
         out.clear();
         let starts = part.len().saturating_sub(context + 1).max(1);
         for _ in 0..sequences {
             let start = (rng.next_u64() % starts as u64) as usize;
             let w = &part[start..(start + context + 1).min(part.len())];
             if w.len() == context + 1 {
-                out.ids.extend_from_slice(&w[..context]);
-                out.next.extend_from_slice(&w[1..]);
+                out.ids.extend(w[..context].iter().map(|&i| u32::from(i)));
+                out.next.extend(w[1..].iter().map(|&i| u32::from(i)));
             }
         }
     }
@@ -176,8 +323,27 @@ impl Corpus {
         ids.iter().map(|&i| self.vocab[i as usize]).collect()
     }
 
-    /// The ids of `text`'s characters that are in the vocabulary (others are skipped).
-    pub fn encode(&self, text: &str) -> Vec<u32> {
-        text.chars().filter_map(|c| self.vocab.binary_search(&c).ok()).map(|i| i as u32).collect()
+    /// The ids of `text`'s characters, and the characters not in the vocabulary, each once in
+    /// the order they come: they become the unknown symbol if the text has one, else are left out.
+    pub fn encode(&self, text: &str) -> (Vec<u32>, Vec<char>) {
+        let kept = &self.vocab[..self.vocab.len() - usize::from(self.unknown.is_some())];
+        let (mut ids, mut outside) = (Vec::new(), Vec::new());
+        for c in text.chars() {
+            match kept.binary_search(&c) {
+                Ok(i) => ids.push(i as u32),
+                Err(_) => {
+                    if !outside.contains(&c) {
+                        outside.push(c);
+                    }
+                    ids.extend(self.unknown.map(u32::from));
+                }
+            }
+        }
+        (ids, outside)
+    }
+
+    /// The ids of the text as numbers (the tests' and the floors' checks read them so).
+    pub fn ids_u32(&self) -> Vec<u32> {
+        self.ids.iter().map(|&i| u32::from(i)).collect()
     }
 }

@@ -136,6 +136,7 @@ impl Frame {
                 w.u64(wr.given as u64);
                 w.u64(wr.wrong.len() as u64);
                 wr.wrong.iter().for_each(|&i| w.u32(i));
+                w.str(&wr.outside.iter().collect::<String>());
             }
         }
         match &self.attention {
@@ -219,7 +220,8 @@ impl Frame {
                 let (step, text, given) = (r.usize()?, r.str()?, r.usize()?);
                 let n = r.len(4)?;
                 let wrong = (0..n).map(|_| r.u32()).collect::<Result<Vec<_>, _>>()?;
-                Some(Writing { step, text, given, wrong })
+                let outside = r.str()?.chars().collect();
+                Some(Writing { step, text, given, wrong, outside })
             }
             _ => return Err("a frame's writing is of no known kind".into()),
         };

@@ -210,6 +210,10 @@ mod tests {
         fn visit(&mut self, f: &mut dyn FnMut(&mut Param<F>)) {
             self.0.iter_mut().for_each(f);
         }
+
+        fn names(&self, prefix: &str, out: &mut Vec<String>) {
+            out.extend(["a", "b"].map(|n| format!("{prefix}{n}")));
+        }
     }
 
     /// The parameters' starting values, 4 + 3 entries in `as_slice` order.

@@ -104,7 +104,7 @@ impl TaskRecord {
     pub fn of(trainer: &mut Trainer<f32>, written: Option<Writing>) -> Option<TaskRecord> {
         let writing = match written {
             Some(w) => w,
-            None => write(trainer, &mut None)?,
+            None => write(trainer, &mut None, None)?,
         };
         Some(TaskRecord { floors: floors(&trainer.config)?, evals: trainer.evals.clone(), writing })
     }
@@ -138,6 +138,24 @@ pub fn trained_keeping_last_finite(config: &Config, steps: usize) -> (Run, Train
     progress.finish()
 }
 
+/// `trained` (keeping the last finite state if asked), its stack starting from `weights`
+/// (`Params::visit` order, as a weights file gives them) instead of the seed's draw, with a
+/// fresh optimiser: an error, and no run, if they do not fit the configuration's stack.
+pub fn trained_from(
+    config: &Config,
+    steps: usize,
+    weights: &[f32],
+    keep_last_finite: bool,
+) -> Result<(Run, Trainer<f32>), String> {
+    let mut trainer = Trainer::<f32>::new(config);
+    trainer.load_weights(weights)?;
+    let mut progress = RunInProgress::with_trainer(trainer, steps);
+    if keep_last_finite {
+        progress.trainer.keep_last_finite();
+    }
+    Ok(progress.finish())
+}
+
 /// A run of `steps` updates that goes forward a budget of steps at a time, so that a worker
 /// can train it in small time slices between messages; `run` drives one to the end at once.
 /// Either way it is the same calls of `one_step` in the same order: the same bits.
@@ -160,7 +178,11 @@ impl RunInProgress {
     /// Builds the stack and measures it on the probe batch at initialisation (about one
     /// training step's work).
     pub fn new(config: &Config, steps: usize) -> RunInProgress {
-        let mut trainer = Trainer::<f32>::new(config);
+        Self::with_trainer(Trainer::<f32>::new(config), steps)
+    }
+
+    /// `new` for a trainer made already (its stack's weights set from a file, say).
+    fn with_trainer(mut trainer: Trainer<f32>, steps: usize) -> RunInProgress {
         let init = Snapshot::take(&mut trainer);
         let init_histogram = readout_histogram(&trainer);
         RunInProgress {
@@ -193,7 +215,7 @@ impl RunInProgress {
             self.readout = Some(self.final_readout());
         }
         if self.writes && self.is_done() && self.written.is_none() && self.trainer.diverged_at.is_none() {
-            self.written = write(&mut self.trainer, &mut None);
+            self.written = write(&mut self.trainer, &mut None, None);
         }
         self.is_done()
     }

@@ -13,7 +13,7 @@ use crate::training::loss_history::LossHistory;
 use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
 use crate::training::task::floors;
 use crate::training::train::{read_evals, write_evals, Checkpoint, Eval, Trainer};
-use crate::training::writing::{copy_examples, write, Sampling, Twin, Writing};
+use crate::training::writing::{copy_examples, write, Prompt, Sampling, Twin, Writing};
 use crate::wire::{Reader, Writer};
 
 /// The first bytes of a run put aside (`Session::suspend`).
@@ -54,6 +54,8 @@ pub struct Session {
     twin: Twin,
     /// A text sample being written, a few characters per call of `write_some`.
     sampling: Option<Sampling>,
+    /// The reader's prompt, if they typed one: every sample continues it.
+    prompt: Option<Prompt>,
     /// The chosen attention sublayer's heads on the probe's first sequence, from the last probe.
     attention: Option<AttentionMaps>,
     /// The lens at the last held-out measurement before a divergence, kept through the replay.
@@ -105,6 +107,7 @@ impl Session {
             writing: None,
             twin: None,
             sampling: None,
+            prompt: None,
             attention,
             kept_readout: Vec::new(),
             checkpoint: None,
@@ -405,7 +408,7 @@ impl Session {
     pub fn write(&mut self) {
         if self.trainer.diverged_at.is_none() && !self.recovering() && self.writing_is_stale() {
             self.sampling = None;
-            self.writing = write(&mut self.trainer, &mut self.twin);
+            self.writing = write(&mut self.trainer, &mut self.twin, self.prompt.as_ref());
         }
     }
 
@@ -422,7 +425,7 @@ impl Session {
             if self.trainer.diverged_at.is_some() || self.recovering() || !self.writing_is_stale() {
                 return false;
             }
-            self.sampling = Some(Sampling::begin(&mut self.trainer, &mut self.twin));
+            self.sampling = Some(Sampling::begin(&mut self.trainer, &mut self.twin, self.prompt.as_ref()));
         }
         let done = self.sampling.as_mut().expect("under way").advance(&mut self.twin, chars);
         if done.is_some() {
@@ -430,6 +433,16 @@ impl Session {
             self.sampling = None;
         }
         self.sampling.is_some()
+    }
+
+    /// Every sample from now continues `prompt` (the text's own with None); the one written
+    /// and any under way are dropped, so that the next `write_some` begins it at once.
+    pub fn set_prompt(&mut self, prompt: Option<Prompt>) {
+        if self.prompt != prompt {
+            self.prompt = prompt;
+            self.writing = None;
+            self.sampling = None;
+        }
     }
 
     /// Whether what the model wrote is older than its weights (or there is none yet).

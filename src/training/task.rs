@@ -9,10 +9,11 @@ use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use crate::model::stack::outputs;
 use crate::training::copy_task::CopyTask;
-use crate::training::corpus::{the_text, Corpus, Floors};
+use crate::training::corpus::{text_of, Corpus, Floors};
 use crate::training::data::DataStream;
 use crate::training::induction_task::InductionTask;
 use nalgebra::DMatrix;
+use std::sync::Arc;
 
 /// Positions a sequence task's held-out loss is measured on (at least).
 pub const EVAL_POSITIONS: usize = 2048;
@@ -29,7 +30,7 @@ pub struct Batches<F: Real> {
 #[derive(Clone)]
 enum Source<F: Real> {
     Teacher(DataStream<F>),
-    Text { context: usize, sequences: usize },
+    Text { corpus: Arc<Corpus>, context: usize, sequences: usize },
     Symbols { task: SymbolTask, sequences: usize },
 }
 
@@ -39,8 +40,7 @@ impl<F: Real> Source<F> {
     fn tokens(&self, held_out: bool, rng: &mut Rng) -> Option<Tokens> {
         match self {
             Source::Teacher(_) => None,
-            Source::Text { context, sequences } => {
-                let text = the_text();
+            Source::Text { corpus: text, context, sequences } => {
                 let part = if held_out { text.held_out() } else { text.train() };
                 Some(Corpus::batch(part, *context, *sequences, rng))
             }
@@ -52,8 +52,7 @@ impl<F: Real> Source<F> {
     fn fill(&self, held_out: bool, rng: &mut Rng, out: &mut Tokens, scratch: &mut Vec<u32>) -> bool {
         match self {
             Source::Teacher(_) => return false,
-            Source::Text { context, sequences } => {
-                let text = the_text();
+            Source::Text { corpus: text, context, sequences } => {
                 let part = if held_out { text.held_out() } else { text.train() };
                 Corpus::fill(part, *context, *sequences, rng, out);
             }
@@ -138,7 +137,7 @@ pub fn symbol_task(config: &Config) -> Option<SymbolTask> {
 pub fn floors(config: &Config) -> Option<TaskFloors> {
     match config.task {
         TaskKind::Teacher => None,
-        TaskKind::Text => Some(TaskFloors::Text(the_text().floors())),
+        TaskKind::Text => Some(TaskFloors::Text(text_of(config).floors())),
         _ => symbol_task(config).map(|t| TaskFloors::Chance { chance: t.chance() }),
     }
 }
@@ -153,7 +152,7 @@ impl<F: Real> Batches<F> {
         let (context, sequences) = (config.sequence(), config.sequences());
         let source = match config.task {
             TaskKind::Teacher => Source::Teacher(DataStream::new(config.seed, config.width, outputs(config))),
-            TaskKind::Text => Source::Text { context, sequences },
+            TaskKind::Text => Source::Text { corpus: text_of(config), context, sequences },
             TaskKind::Copy | TaskKind::Induction | TaskKind::Reverse => {
                 Source::Symbols { task: symbol_task(config).expect("a task of symbols"), sequences }
             }

@@ -43,6 +43,12 @@ impl<F: Real> Params<F> for Translators<F> {
             t.visit(f);
         }
     }
+
+    fn names(&self, prefix: &str, out: &mut Vec<String>) {
+        for (i, t) in self.0.iter().enumerate() {
+            t.names(&format!("{prefix}translators.{i}"), out);
+        }
+    }
 }
 
 /// The identity map of width `d`, with a zero bias: `x I + 0 = x` to the bit.

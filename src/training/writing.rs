@@ -1,5 +1,6 @@
 //! What the model writes, from its current weights. On the text: about 200 characters sampled
-//! one at a time from a fixed prompt, each from the softmax of the logits at the temperature
+//! one at a time from a prompt (the reader's, or a fixed one: a speaker's name for the plays,
+//! the start of the held-out tail for a reader's text), each from the softmax of the logits at the temperature
 //! (the likeliest character at 0), seeded. On the copy task: the first held-out examples of
 //! the probe batch, the string and the stack's copy of it, its wrong symbols marked.
 //!
@@ -11,15 +12,55 @@ use crate::model::batch::Batch;
 use crate::model::loss::argmax_row;
 use crate::model::rng::{Rng, Stream};
 use crate::model::stack::Stack;
-use crate::training::corpus::the_text;
+use crate::training::corpus::{text_of, Corpus};
 use crate::training::task::symbol_task;
 use crate::training::train::Trainer;
 use nalgebra::DMatrix;
 
-/// The text the sample starts from: a speaker's name, as the plays print them.
+/// The text the plays' sample starts from: a speaker's name, as the plays print them.
 pub const PROMPT: &str = "OTHELLO.\n";
 /// Characters sampled after the prompt.
 pub const SAMPLE_CHARS: usize = 200;
+/// The most characters a reader may ask to be written after their prompt.
+pub const MAX_WRITE_CHARS: usize = 2000;
+/// The most characters of a reader's prompt (the stack reads the last `context` of them).
+pub const MAX_PROMPT_CHARS: usize = 2000;
+
+/// What to write from: a beginning and how many characters to continue it by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prompt {
+    pub text: String,
+    pub chars: usize,
+}
+
+impl Prompt {
+    /// The fixed prompt of `corpus`: the plays' speaker, or the first characters of a reader's
+    /// text's held-out tail up to a line's end (at most 24), `SAMPLE_CHARS` on.
+    pub fn default_for(corpus: &Corpus) -> Prompt {
+        let text = match corpus.id {
+            crate::config::TextId::Plays => PROMPT.to_string(),
+            _ => {
+                let tail: Vec<u32> = corpus.held_out().iter().take(24).map(|&i| u32::from(i)).collect();
+                let start = corpus.decode(&tail);
+                let line = start.find('\n').map_or(start.as_str(), |n| &start[..=n]);
+                line.chars().filter(|&c| c != crate::training::corpus::UNKNOWN).collect()
+            }
+        };
+        Prompt { text, chars: SAMPLE_CHARS }
+    }
+
+    /// A reader's prompt, checked: its length and the characters asked for, in words if wrong.
+    pub fn reader(text: &str, chars: usize) -> Result<Prompt, String> {
+        let n = text.chars().count();
+        if n > MAX_PROMPT_CHARS {
+            return Err(format!("the prompt has {n} characters; at most {MAX_PROMPT_CHARS} are taken"));
+        }
+        if !(1..=MAX_WRITE_CHARS).contains(&chars) {
+            return Err(format!("{chars} characters to write: from 1 to {MAX_WRITE_CHARS}"));
+        }
+        Ok(Prompt { text: text.to_string(), chars })
+    }
+}
 /// Held-out copy examples shown.
 pub const COPY_EXAMPLES: usize = 3;
 
@@ -32,6 +73,9 @@ pub struct Writing {
     pub given: usize,
     /// Positions (in characters) of `text` that are wrong: the copy task's mistakes.
     pub wrong: Vec<u32>,
+    /// The prompt's characters that are not in the text's vocabulary, each once (they became
+    /// the unknown symbol, or were left out if the text has none).
+    pub outside: Vec<char>,
 }
 
 /// One token from a row of logits: the likeliest at temperature 0, else drawn from
@@ -67,11 +111,11 @@ pub type Twin = Option<(Config, Stack<f32>)>;
 
 /// What `trainer`'s stack writes now, at once. `twin` caches the sampling stack. The copy
 /// task's examples come from the probe batch, in one forward pass; the teacher writes nothing.
-pub fn write(trainer: &mut Trainer<f32>, twin: &mut Twin) -> Option<Writing> {
+pub fn write(trainer: &mut Trainer<f32>, twin: &mut Twin, prompt: Option<&Prompt>) -> Option<Writing> {
     match trainer.config.task {
         TaskKind::Teacher => None,
         TaskKind::Text => {
-            let mut sampling = Sampling::begin(trainer, twin);
+            let mut sampling = Sampling::begin(trainer, twin, prompt);
             Some(loop {
                 if let Some(w) = sampling.advance(twin, SAMPLE_CHARS) {
                     break w;
@@ -98,8 +142,12 @@ pub fn write(trainer: &mut Trainer<f32>, twin: &mut Twin) -> Option<Writing> {
 /// whole sample takes seconds: the worker writes it between its training slices). The twin
 /// holds the weights of the step it began at until it is done.
 pub struct Sampling {
+    corpus: std::sync::Arc<Corpus>,
     ids: Vec<u32>,
     given: usize,
+    /// Characters to write after the prompt.
+    chars: usize,
+    outside: Vec<char>,
     rng: Rng,
     step: usize,
     window: Vec<u32>,
@@ -107,8 +155,9 @@ pub struct Sampling {
 }
 
 impl Sampling {
-    /// Starts a sample of `trainer`'s stack as it is now: its weights go into the twin.
-    pub fn begin(trainer: &mut Trainer<f32>, twin: &mut Twin) -> Sampling {
+    /// Starts a sample of `trainer`'s stack as it is now, from `prompt` (or the text's own):
+    /// its weights go into the twin.
+    pub fn begin(trainer: &mut Trainer<f32>, twin: &mut Twin, prompt: Option<&Prompt>) -> Sampling {
         let config = twin_config(&trainer.config);
         if twin.as_ref().is_none_or(|(c, _)| *c != config) {
             // its weights are copied in just below: none drawn for it
@@ -116,10 +165,15 @@ impl Sampling {
         }
         let (_, stack) = twin.as_mut().expect("just made");
         stack.load_weights(&trainer.weights()).expect("the twin has the stack's parameters");
-        let ids = the_text().encode(PROMPT);
+        let corpus = text_of(&trainer.config);
+        let prompt = prompt.cloned().unwrap_or_else(|| Prompt::default_for(&corpus));
+        let (ids, outside) = corpus.encode(&prompt.text);
         Sampling {
+            corpus,
             given: ids.len(),
             ids,
+            chars: prompt.chars,
+            outside,
             rng: Rng::new(config.seed, Stream::Sample),
             step: trainer.step,
             window: vec![0u32; config.sequence()],
@@ -128,13 +182,20 @@ impl Sampling {
     }
 
     /// Samples up to `chars` more characters with the twin `begin` filled; the sample once it
-    /// has `SAMPLE_CHARS`.
+    /// has as many as the prompt asked for. An empty prompt starts from the text's first
+    /// character's place with nothing seen: the first character is drawn from the stack's
+    /// prediction after the first character of the sequence, the id 0.
     pub fn advance(&mut self, twin: &mut Twin, chars: usize) -> Option<Writing> {
         let (_, stack) = twin.as_mut().expect("a sampling's twin");
         let c = self.window.len();
         for _ in 0..chars.max(1) {
-            if self.ids.len() - self.given >= SAMPLE_CHARS {
+            if self.ids.len() - self.given >= self.chars {
                 break;
+            }
+            if self.ids.is_empty() {
+                // nothing given: begin from the id 0 as if it were given, and write after it
+                self.ids.push(0);
+                self.given = 1;
             }
             // the last C ids, from position 0; later positions are padding the causal mask ignores
             let seen = &self.ids[self.ids.len().saturating_sub(c)..];
@@ -143,11 +204,12 @@ impl Sampling {
             let next = sample_token(stack.prediction(), seen.len() - 1, self.temperature, &mut self.rng);
             self.ids.push(next);
         }
-        (self.ids.len() - self.given >= SAMPLE_CHARS).then(|| Writing {
+        (self.ids.len() - self.given >= self.chars).then(|| Writing {
             step: self.step,
-            text: the_text().decode(&self.ids),
+            text: self.corpus.decode(&self.ids),
             given: self.given,
             wrong: Vec::new(),
+            outside: self.outside.clone(),
         })
     }
 }
@@ -183,5 +245,5 @@ pub fn copy_examples(trainer: &Trainer<f32>) -> Writing {
             text.push(task.char_of(guess));
         }
     }
-    Writing { step: trainer.step, text, given: 0, wrong }
+    Writing { step: trainer.step, text, given: 0, wrong, outside: Vec::new() }
 }

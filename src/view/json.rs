@@ -10,6 +10,7 @@ use crate::training::compare::switch_words;
 use crate::training::comparisons::{
     CompareRow, CompareState, ComparisonsState, DepthWidthState, KnockoutState, PinState,
 };
+use crate::training::corpus::{corpus, Corpus};
 use crate::training::depth_width::{head_dim, non_embedding_parameters, ShapeOutcome};
 use crate::training::frame::Frame;
 use crate::training::knockout::{Knockout, Removal};
@@ -19,6 +20,7 @@ use crate::training::spread::{median, Arm};
 use crate::training::sweep::SweepSeries;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
+use crate::training::writing::Prompt;
 use crate::view::words::pin_label;
 use std::fmt::Write;
 
@@ -120,6 +122,7 @@ fn config_fields(config: &Config, seed: fn(u64) -> Json) -> Json {
                     Value::Int(i) => Json::Int(i.into()),
                     Value::Float(x) => Json::Num(x),
                     choice @ Value::Choice(_) => Json::Str(p.text(choice)),
+                    text @ Value::Text(_) => Json::Str(p.text(text)),
                     Value::Seed(s) => seed(s),
                 };
                 (p.name, value)
@@ -233,6 +236,9 @@ pub fn task_json(config: &Config, record: Option<&TaskRecord>) -> Json {
         ("floors", Json::Obj(floors)),
         ("val_loss", pairs(|e| e.loss)),
     ];
+    if let Some(text) = (config.task == TaskKind::Text).then(|| corpus(config.text)).flatten() {
+        fields.push(("text", text_json(&text)));
+    }
     if config.mask == MaskKind::None {
         // the same weights with the mask on: what the stack scores when it writes
         fields.push(("loss_future_hidden", pairs(|e| e.future_hidden.unwrap_or(f64::NAN))));
@@ -242,6 +248,35 @@ pub fn task_json(config: &Config, record: Option<&TaskRecord>) -> Json {
     }
     fields.push(("sample", Json::Str(r.writing.text.clone())));
     Json::Obj(fields)
+}
+
+/// The report's `task.text`: which text, by its identity (`config.text`), SHA-256 and length,
+/// its vocabulary, the characters that became the unknown symbol, and its floors.
+pub fn text_json(text: &Corpus) -> Json {
+    let floors = text.floors();
+    Json::Obj(vec![
+        ("id", Json::Str(text.id.text())),
+        ("chars", Json::Int(text.chars as i128)),
+        ("sha256", Json::Str(crate::training::sha256::hex(&text.sha256))),
+        ("vocab", Json::Int(text.vocab.len() as i128)),
+        ("replaced", Json::Int(text.replaced as i128)),
+        ("held_out_chars", Json::Int(text.held_out().len() as i128)),
+        (
+            "floors",
+            Json::Obj(vec![("unigram", Json::Num(floors.unigram)), ("bigram", Json::Num(floors.bigram))]),
+        ),
+    ])
+}
+
+/// The report's `writing`: a prompt, what the stack wrote after it, and the prompt's
+/// characters outside the text's vocabulary.
+pub fn writing_json(prompt: &Prompt, continuation: &str, outside: &[char]) -> Json {
+    Json::Obj(vec![
+        ("prompt", Json::Str(prompt.text.clone())),
+        ("chars", Json::Int(prompt.chars as i128)),
+        ("continuation", Json::Str(continuation.into())),
+        ("outside_vocab", Json::Str(outside.iter().collect())),
+    ])
 }
 
 /// A step, or `null` for none.

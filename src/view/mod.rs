@@ -3,7 +3,9 @@
 pub mod charts;
 pub mod figures;
 pub mod json;
+pub mod json_parse;
 pub mod panels;
 pub mod reference;
+pub mod safetensors;
 pub mod theme;
 pub mod words;

@@ -57,6 +57,8 @@ pub struct CliFlag {
 
 /// `ablate`'s own flags, in the order `--help` lists them.
 pub fn cli_flags() -> Vec<CliFlag> {
+    use crate::config::{MAX_KEPT_CHARS, MAX_TEXT_BYTES, MIN_TEXT_CHARS};
+    use crate::training::writing::{MAX_PROMPT_CHARS, MAX_WRITE_CHARS, SAMPLE_CHARS};
     let flag = |flag, value, help: &str, allowed: &str, comparison| CliFlag {
         flag,
         value,
@@ -120,6 +122,48 @@ pub fn cli_flags() -> Vec<CliFlag> {
              each trained for --steps and timed (a step, and a character written), one after another",
             "no value",
             true,
+        ),
+        flag(
+            "text",
+            "FILE",
+            &format!(
+                "train the text task on FILE (UTF-8; its {MAX_KEPT_CHARS} most frequent characters kept, the rest one \
+                 unknown symbol), as the page's own-text; sets --task text if the task is another"
+            ),
+            &format!("a UTF-8 text of {MIN_TEXT_CHARS} characters to {} MB", MAX_TEXT_BYTES >> 20),
+            false,
+        ),
+        flag(
+            "prompt",
+            "TEXT",
+            "after training, continue TEXT by --write characters, sampled at --temperature with the seed, and add \
+             it to the report as writing (a text stack's)",
+            &format!("up to {MAX_PROMPT_CHARS} characters"),
+            false,
+        ),
+        flag(
+            "write",
+            "N",
+            &format!("how many characters --prompt writes [{SAMPLE_CHARS}]"),
+            &format!("an integer from 1 to {MAX_WRITE_CHARS}"),
+            false,
+        ),
+        flag(
+            "save-weights",
+            "FILE",
+            "after training, write the stack's weights to FILE as safetensors, its configuration in the metadata \
+             (the page's Download weights writes the same bytes for the same run; docs/cli.md, The weights file)",
+            "a file",
+            false,
+        ),
+        flag(
+            "load-weights",
+            "FILE",
+            "start from the weights in FILE (a safetensors file this playground wrote) instead of the seed's: its \
+             configuration, adjusted by the other flags if the stack's tensors keep their shapes; --steps 0 only \
+             measures them",
+            "a file",
+            false,
         ),
         flag(
             "threads",

@@ -1,7 +1,7 @@
 //! The words the page shows: the status line, the caption and the text alternatives of the
 //! panels, all computed from measured numbers (never from a table of expected outcomes).
 
-use crate::config::{Choice, Config, MaskKind, NormPlacement, TaskKind, PARAMS};
+use crate::config::{Choice, Config, MaskKind, NormPlacement, TaskKind, TextId, PARAMS};
 
 use crate::training::frame::{Frame, Shows};
 use crate::training::report::Snapshot;
@@ -194,8 +194,12 @@ pub fn task_sentence(m: &Frame) -> Option<String> {
             } else {
                 "above the unigram line: it has not even learned how often each character comes"
             };
+            let on = match m.config.text {
+                TextId::Plays => String::new(),
+                own => format!(" on {}", own.label()),
+            };
             format!(
-                "Held-out loss {} nats per character ({} bits) {at}, {meaning} (unigram {}, bigram {}).",
+                "Held-out loss{on} {} nats per character ({} bits) {at}, {meaning} (unigram {}, bigram {}).",
                 short(loss),
                 short(bits),
                 short(f.unigram),
@@ -270,7 +274,9 @@ pub fn differences(config: &Config, from: &Config) -> Vec<String> {
         .iter()
         .filter(|p| !["residual", "norm", "norm_kind", "steps", "attention_layer"].contains(&p.name))
     {
-        if spec.value(config) != spec.value(from) {
+        if spec.name == "text_id" && config.text != from.text {
+            out.push(format!("on {}", config.text.label()));
+        } else if spec.value(config) != spec.value(from) {
             out.push(format!("{} {}", spec.name.replace('_', " "), spec.text_of(config)));
         }
     }
@@ -305,6 +311,41 @@ pub fn combination_name(residual: bool, norm: NormPlacement) -> String {
         (true, NormPlacement::Off) => "residual alone".into(),
         (true, n) => format!("both on ({})", n.word()),
     }
+}
+
+/// A reader's text, for the sentence under the text field: its size, what was held out, its
+/// vocabulary and its floors.
+pub fn text_words(text: &crate::training::corpus::Corpus) -> String {
+    let floors = text.floors();
+    let vocab = match text.unknown {
+        None => format!("{} distinct characters, every one a token", text.vocab.len()),
+        Some(_) => format!(
+            "its {} most frequent characters are tokens, and one more stands for the rest ({} places in the text)",
+            text.vocab.len() - 1,
+            thousands(text.replaced)
+        ),
+    };
+    format!(
+        "{}: {} characters ({} held out from the end); {vocab}; floors: unigram {}, bigram {} nats per character.",
+        text.id.label(),
+        thousands(text.chars),
+        thousands(text.held_out().len()),
+        short(floors.unigram),
+        short(floors.bigram)
+    )
+}
+
+/// `12345` as "12,345".
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]

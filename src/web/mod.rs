@@ -50,14 +50,30 @@ pub fn text_installed() -> bool {
 /// needs the text and it is not here yet: the worker fetches it first.
 #[wasm_bindgen(js_name = needsText)]
 pub fn needs_text(bytes: &[u8], job: bool) -> bool {
-    let config =
-        if job { crate::training::job::Job::config_in(bytes) } else { crate::config::Config::decode(bytes) };
-    config.is_ok_and(|c| lacks_text(&c))
+    missing_text(bytes, job).is_some()
 }
 
-/// `config` is on the text task, and this wasm does not hold the text.
+/// The text a configuration or job needs that is not here yet: `plays` (the worker fetches
+/// it) or a reader's text's id (the page sends its bytes); undefined if none is missing.
+#[wasm_bindgen(js_name = missingText)]
+pub fn missing_text(bytes: &[u8], job: bool) -> Option<String> {
+    let config =
+        if job { crate::training::job::Job::config_in(bytes) } else { crate::config::Config::decode(bytes) };
+    config.ok().filter(lacks_text).map(|c| c.text.text())
+}
+
+/// Checks a reader's text (its bytes, as dropped, pasted or fetched) and holds it for the runs
+/// that name it: `[its id (the text_id parameter), a sentence about it]`, or an error in words
+/// (empty, too short or long, not UTF-8, a PDF or web page) and nothing held.
+#[wasm_bindgen(js_name = installOwnText)]
+pub fn install_own_text(bytes: &[u8]) -> Result<Vec<String>, JsError> {
+    let corpus = crate::training::corpus::install_own(bytes).map_err(js_error)?;
+    Ok(vec![corpus.id.text(), crate::view::words::text_words(&corpus)])
+}
+
+/// `config` is on the text task, and this wasm does not hold its text.
 fn lacks_text(config: &crate::config::Config) -> bool {
-    config.task == crate::config::TaskKind::Text && !text_installed()
+    config.task == crate::config::TaskKind::Text && crate::training::corpus::corpus(config.text).is_none()
 }
 
 /// An error for a configuration that needs the text when it is not here (never a panic).

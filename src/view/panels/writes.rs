@@ -47,12 +47,20 @@ pub fn writing_heading(m: &Frame) -> String {
         (Some(w), task) if task.copies() => {
             format!("Held-out strings and the stack's copies at step {} (wrong symbols marked ✗)", w.step)
         }
-        (Some(w), _) => format!(
-            "At step {}, from the prompt {:?}, temperature {}",
-            w.step,
-            crate::training::writing::PROMPT,
-            crate::config::format_float(m.config.temperature)
-        ),
+        (Some(w), _) => {
+            let prompt: String = w.text.chars().take(w.given).collect();
+            let outside = if w.outside.is_empty() {
+                String::new()
+            } else {
+                let chars: String = w.outside.iter().collect();
+                format!(" (not in the text's vocabulary, so not read: {chars:?})")
+            };
+            format!(
+                "At step {}, from the prompt {prompt:?}{outside}, temperature {}",
+                w.step,
+                crate::config::format_float(m.config.temperature)
+            )
+        }
     }
 }
 

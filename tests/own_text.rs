@@ -1,0 +1,197 @@
+//! A reader's own text (issue 38): its checks, its vocabulary and floors from their
+//! definitions, its identity in a link, a prompt continued, and the weights file written, read
+//! back to the same loss bit for bit, and refused when damaged.
+
+use ablation_playground::config::{text_defaults, Config, Settings, TaskKind, TextId, MAX_KEPT_CHARS};
+use ablation_playground::model::param::Params;
+use ablation_playground::training::corpus::{corpus, install_own, Corpus, UNKNOWN};
+use ablation_playground::training::report::{trained, trained_from};
+use ablation_playground::training::sha256::{hex, sha256};
+use ablation_playground::training::writing::{write, Prompt};
+use ablation_playground::view::safetensors;
+
+/// A text of `n` characters of a few words, so that its floors are far apart.
+fn words(n: usize) -> String {
+    "the cat sat on the mat and the dog sat on the log. ".chars().cycle().take(n).collect()
+}
+
+#[test]
+fn each_bad_text_gets_its_reason_in_words() {
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (Vec::new(), "empty"),
+        (b"abc abc abc".to_vec(), "at least 600"),
+        (vec![0xff, 0xfe, b'a', 0, b'b', 0], "not UTF-8"),
+        (b"%PDF-1.7\n".iter().copied().chain(words(900).bytes()).collect(), "PDF"),
+        (format!("  <!DOCTYPE html><html>{}", words(900)).into_bytes(), "HTML"),
+        (words(900).bytes().flat_map(|b| [b, 0]).collect(), "NUL"),
+        (vec![b'a'; 9 << 20], "at most 8 MB"),
+        ("a".repeat(700).into_bytes(), "two distinct"),
+    ];
+    for (bytes, expected) in cases {
+        let error = Corpus::from_bytes(&bytes).expect_err(expected);
+        assert!(error.contains(expected), "{} bytes: {error:?} does not say {expected:?}", bytes.len());
+    }
+    assert!(Corpus::from_bytes(words(600).as_bytes()).is_ok(), "600 characters are enough");
+}
+
+#[test]
+fn a_text_of_many_characters_keeps_the_most_frequent_and_counts_the_rest_as_unknown() {
+    // 300 distinct characters: 'a' to 'z' often, then 274 others from U+0100 once or twice each
+    let mut text = words(5000);
+    let rare: Vec<char> = (0x100..0x100 + 274).map(|c| char::from_u32(c).unwrap()).collect();
+    for (i, &c) in rare.iter().enumerate() {
+        text.push(c);
+        if i < 240 {
+            text.push(c); // these come twice: kept before the ones that come once
+        }
+    }
+    text += &words(2000);
+    let c = Corpus::from_bytes(text.as_bytes()).unwrap();
+    let distinct_common: std::collections::BTreeSet<char> = words(100).chars().collect();
+    let kept_rare = MAX_KEPT_CHARS - distinct_common.len();
+    assert_eq!(c.vocab.len(), MAX_KEPT_CHARS + 1);
+    assert_eq!(c.vocab.last(), Some(&UNKNOWN));
+    assert_eq!(c.unknown, Some(MAX_KEPT_CHARS as u8));
+    // every common character, then the twice-seen rare ones in code-point order, are kept
+    assert!(distinct_common.iter().all(|ch| c.vocab.contains(ch)));
+    assert!(rare[..kept_rare].iter().all(|ch| c.vocab.contains(ch)), "the more frequent first");
+    assert!(rare[kept_rare..].iter().all(|ch| !c.vocab[..MAX_KEPT_CHARS].contains(ch)));
+    let expected_replaced: usize = (kept_rare..rare.len()).map(|i| if i < 240 { 2 } else { 1 }).sum();
+    assert_eq!(c.replaced, expected_replaced, "characters that became the unknown symbol");
+    assert_eq!(c.ids.iter().filter(|&&i| i == MAX_KEPT_CHARS as u8).count(), expected_replaced);
+    // a prompt's character outside the vocabulary becomes the unknown symbol and is reported
+    let (ids, outside) = c.encode(&format!("the {}{}", rare[273], rare[273]));
+    assert_eq!(outside, vec![rare[273]]);
+    assert_eq!(ids.len(), 6);
+    assert_eq!(ids[4], u32::from(MAX_KEPT_CHARS as u8));
+    assert_eq!(c.id, TextId::Own { sha256: sha256(text.as_bytes()), chars: c.chars as u64, vocab: 256 });
+    assert_eq!(c.chars, text.chars().count());
+}
+
+#[test]
+fn a_short_texts_held_out_tail_holds_a_window_of_the_longest_context() {
+    let c = Corpus::from_bytes(words(600).as_bytes()).unwrap();
+    assert_eq!(c.held_out().len(), 257);
+    assert_eq!(c.train().len(), 600 - 257);
+    // a text of a few characters without an unknown symbol leaves out what it does not know
+    let (ids, outside) = c.encode("cat€");
+    assert_eq!((ids.len(), outside), (3, vec!['€']));
+}
+
+#[test]
+fn a_link_carries_the_texts_hash_and_a_page_opened_from_it_knows_it() {
+    let corpus = install_own(words(3000).as_bytes()).unwrap();
+    let mut s = Settings::from_query("preset=text");
+    s.set("text_id", &corpus.id.text()).unwrap();
+    let query = s.query();
+    assert!(query.contains(&hex(&corpus.sha256)), "{query}");
+    assert!(query.contains(&format!(".{}.", 3000)), "its length: {query}");
+    let back = Settings::from_query(&query);
+    assert_eq!(back.config.text, corpus.id);
+    assert_eq!(back.config.vocab(), corpus.vocab.len());
+    // a hash that is not one is refused, in words, and the plays are kept
+    let mut bad = Settings::from_query("preset=text&text_id=abc.1000.40");
+    let notices = bad.take_notices();
+    assert_eq!(bad.config.text, TextId::Plays);
+    assert!(notices.iter().any(|n| n.contains("text")), "{notices:?}");
+    // and its bytes round-trip
+    let config = Config { text: corpus.id, ..text_defaults() };
+    assert_eq!(Config::decode(&config.encode()).unwrap(), config);
+}
+
+#[test]
+fn a_prompt_is_continued_as_asked_and_a_wrong_one_refused() {
+    let corpus = install_own(words(4000).as_bytes()).unwrap();
+    let config = Config { text: corpus.id, depth: 2, ..text_defaults() };
+    let (_, mut trainer) = trained(&config, 20);
+    let prompt = Prompt::reader("the dog€", 33).unwrap();
+    let w = write(&mut trainer, &mut None, Some(&prompt)).unwrap();
+    assert_eq!(w.given, 7, "the € is not in the text, and it has no unknown symbol");
+    assert_eq!(w.outside, vec!['€']);
+    assert_eq!(w.text.chars().count(), 7 + 33);
+    assert_eq!(w, write(&mut trainer, &mut None, Some(&prompt)).unwrap(), "seeded");
+    let empty = write(&mut trainer, &mut None, Some(&Prompt::reader("", 5).unwrap())).unwrap();
+    assert_eq!(empty.text.chars().count(), 1 + 5, "an empty prompt begins from the first id");
+    assert!(Prompt::reader("x", 0).is_err() && Prompt::reader(&"x".repeat(3000), 5).is_err());
+}
+
+#[test]
+fn the_weights_file_read_back_gives_the_same_loss_bit_for_bit() {
+    let corpus = install_own(words(5000).as_bytes()).unwrap();
+    for config in [
+        Config { text: corpus.id, depth: 4, ..text_defaults() },
+        Config { depth: 3, ..Config::default() }, // the regression's stack
+    ] {
+        let (run, mut trainer) = trained(&config, 25);
+        let bytes = safetensors::write(&config, trainer.step, &mut trainer.stack);
+        let file = safetensors::read(&bytes).unwrap();
+        assert_eq!(file.config, config);
+        assert_eq!(file.step, 25);
+        assert_eq!(file.weights, trainer.weights());
+        let (again, mut loaded) = trained_from(&config, 0, &file.weights, false).unwrap();
+        assert_eq!(
+            safetensors::write(&config, 25, &mut loaded.stack),
+            bytes,
+            "written again, the same bytes"
+        );
+        if config.task == TaskKind::Text {
+            let (a, b) = (run.task.unwrap().evals.last().unwrap().loss, again.task.unwrap().evals[0].loss);
+            assert_eq!(a.to_bits(), b.to_bits(), "held-out loss {a} vs {b} from the file");
+        } else {
+            assert_eq!(run.last.probe_loss.to_bits(), again.init.probe_loss.to_bits());
+        }
+    }
+}
+
+#[test]
+fn a_damaged_or_foreign_weights_file_is_refused_in_words_and_never_panics() {
+    let config = Config { depth: 2, ..text_defaults() };
+    let (_, mut trainer) = trained(&config, 3);
+    let good = safetensors::write(&config, 3, &mut trainer.stack);
+    let header_len = u64::from_le_bytes(good[..8].try_into().unwrap()) as usize;
+    let header = std::str::from_utf8(&good[8..8 + header_len]).unwrap().to_string();
+    let with_header = |h: &str| {
+        let mut h = h.to_string();
+        while !h.len().is_multiple_of(8) {
+            h.push(' ');
+        }
+        let mut b = (h.len() as u64).to_le_bytes().to_vec();
+        b.extend_from_slice(h.as_bytes());
+        b.extend_from_slice(&good[8 + header_len..]);
+        b
+    };
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (Vec::new(), "0 bytes"),
+        (good[..good.len() - 4].to_vec(), "not inside the file"),
+        ([&u64::MAX.to_le_bytes()[..], &good[8..]].concat(), "header would be"),
+        (with_header(&header.replacen(r#"\"depth\":2"#, r#"\"depth\":3"#, 1)), "tensors"),
+        (with_header(&header.replacen(r#"\"depth\":2"#, r#"\"depth\":200"#, 1)), "depth"),
+        (with_header(&header.replacen("F32", "F16", 1)), "float32"),
+        (with_header(&header.replacen("__metadata__", "__other__", 1)), "__metadata__"),
+        (with_header(&header.replacen(r#"\"width\":32"#, r#"\"width\":32,\"colour\":1"#, 1)), "colour"),
+        (with_header(&header.replacen("{", "[", 1)), "not JSON"),
+        ([&good[..], b"extra"].concat(), "after its last tensor"),
+        (b"PK\x03\x04 a zip file, say".to_vec(), "header would be"),
+    ];
+    for (bytes, expected) in cases {
+        let Err(error) = safetensors::read(&bytes) else {
+            panic!("a file that should say {expected:?} was read")
+        };
+        assert!(error.contains(expected), "{error:?} does not say {expected:?}");
+    }
+    // every truncation and a flipped byte anywhere: an error or the file, never a panic
+    for n in (0..good.len()).step_by(97) {
+        assert!(safetensors::read(&good[..n]).is_err(), "truncated to {n}");
+    }
+    for at in (0..8 + header_len).step_by(7) {
+        let mut b = good.clone();
+        b[at] ^= 0x5a;
+        let _ = safetensors::read(&b);
+    }
+    // the names cover every parameter, once
+    let mut names = Vec::new();
+    trainer.stack.names("", &mut names);
+    let unique: std::collections::BTreeSet<_> = names.iter().collect();
+    assert_eq!(unique.len(), names.len());
+    assert!(corpus(TextId::Plays).is_some());
+}
