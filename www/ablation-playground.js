@@ -44,7 +44,7 @@ function warmPanels(bindings) {
 }
 
 class AblationPlayground extends HTMLElement {
-  static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay'];
+  static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay', 'text-src'];
 
   #controller = null;
   #mounting = false;
@@ -86,6 +86,7 @@ class AblationPlayground extends HTMLElement {
           controls: this.getAttribute('controls'),
           panels: this.getAttribute('panels'),
           autoplay: !isOff(this.getAttribute('autoplay')),
+          textSrc: this.getAttribute('text-src'),
           linkBase: assets.page,
           followHost: { host: this, probe },
           onParam: (name, value) => {

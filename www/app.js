@@ -7,7 +7,7 @@ import { mount, showError, isOff } from './playground.js';
 import { PRESET, STATE_NAMES } from './schema.js';
 
 /** URL parameters about presentation, not about the model. */
-const PRESENTATION = ['controls', 'panels', 'embed', 'autoplay', 'allow'];
+const PRESENTATION = ['controls', 'panels', 'embed', 'autoplay', 'allow', 'text-src'];
 const MESSAGE = 'ablation-playground:';
 const URL_DELAY_MS = 250;
 let urlTimer = 0;
@@ -31,6 +31,7 @@ function start(root, bindings) {
     controls: q.get('controls'),
     panels: q.get('panels'),
     autoplay: !isOff(q.get('autoplay')),
+    textSrc: q.get('text-src'),
     linkBase: url.origin + url.pathname,
     onParam() {
       // Keep the address bar reproducing the current run (presentation parameters stay).

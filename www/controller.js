@@ -15,7 +15,7 @@ const DEFAULTS = Object.fromEntries([...PARAMS.map((p) => [p.name, p.default]), 
 /** The controller of widget `w`, over the widget's own steps (playground.js). */
 export function createController(w, widget) {
   const { created, drawn, want, run, restart, sendPins, startComparison, set, value, changed, listOf } = widget;
-  const { show, setPlaying, showSettings, destroy } = widget;
+  const { show, setPlaying, showSettings, destroy, useText, textFrom } = widget;
   /** `command`, at once if the widget has started, else once it has (then its promise). */
   const whenCreated = (command) => (...args) =>
     w.settings ? command(...args) : created.then(() => (w.stopped ? undefined : command(...args)));
@@ -81,6 +81,7 @@ export function createController(w, widget) {
       if (name === 'autoplay') text != null && (isOff(text) ? controller.pause() : controller.play());
       else if (name === 'controls') controller.show({ controls: listOf('controls', text, CONTROLS, w.notice) });
       else if (name === 'panels') controller.show({ panels: listOf('panels', text, PANELS, w.notice) });
+      else if (name === 'text-src') text && textFrom(text);
       else return false;
       return true;
     },
@@ -147,6 +148,13 @@ export function createController(w, widget) {
     }),
     // each comparison's method: compare, sweep, depthWidth, knockout
     ...Object.fromEntries(COMPARISONS.map((c) => [c.method, whenCreated(() => startComparison(c.panel))])),
+    /** Trains the text task on `text` (a string, or UTF-8 bytes), as a reader's paste does;
+     *  resolves once it is training on it, or once a notice has said why not. */
+    trainOn: whenCreated(async (text) => {
+      const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : new Uint8Array(text);
+      await useText(bytes, 'the text given');
+      return drawn();
+    }),
     /** The link that reproduces this state on the playground page. */
     link() {
       const url = new URL(w.options.linkBase ?? location.href);

@@ -6,6 +6,7 @@ import { assets } from './assets.js';
 import { createEngine, PAGE_SLICE_MS, textLoader } from './engine.js';
 import { cores } from './pool.js';
 import { KIND, initialState, sameBytes } from './protocol.js';
+import { textBytes } from './texts.js';
 import { startWorker } from './workers.js';
 
 /** A worker silent this long while training is inside one long step, or whose turns take this
@@ -53,6 +54,11 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     /** A `suspend` is on its way to the worker; a desired state has come since. */
     suspending: false,
     wantedSince: false,
+    /** The reader's text the current worker holds (sent before the first state naming it). */
+    sentText: null,
+    /** Requests to the worker (a text to check, a file to export) waiting for its answer. */
+    requests: new Map(),
+    lastRequest: 0,
   };
   const driver = {
     mode: 'worker',
@@ -70,6 +76,8 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     replace,
     hibernate,
     stop,
+    checkText,
+    exportRun,
   };
 
   function received(m) {
@@ -82,6 +90,64 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     } else if (m.kind === KIND.knockout) onKnockout(m.bytes, m.generation, m.purpose);
     else if (m.kind === KIND.textFailed) onTextFailed(m.message, m.generation);
     else if (m.kind === KIND.suspended) suspended(m.bytes);
+    else if (m.kind === KIND.textChecked || m.kind === KIND.exported) answered(m);
+  }
+
+  /** Asks the worker (or the engine on this thread) and resolves with its answer. */
+  function ask(message, local) {
+    if (run.stopped) return Promise.reject(new Error('the playground has stopped'));
+    if (run.local) {
+      try {
+        return Promise.resolve(local(run.local));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    if (!run.worker) start(); // asleep: a worker to answer
+    const request = ++run.lastRequest;
+    return new Promise((resolve, reject) => {
+      run.requests.set(request, { resolve, reject, message: { ...message, request } });
+      run.worker?.post({ ...message, request });
+    });
+  }
+
+  function answered(m) {
+    const waiting = run.requests.get(m.request);
+    if (!waiting) return;
+    run.requests.delete(m.request);
+    if (m.message !== undefined) waiting.reject(new Error(m.message));
+    else waiting.resolve(m.kind === KIND.exported ? m.data : { id: m.id, words: m.words });
+  }
+
+  /** Checks a reader's text in the worker and has it hold it: `{ id, words }`, or rejects
+   *  with the reason in words. */
+  function checkText(bytes) {
+    return ask({ kind: KIND.text, bytes }, (engine) => engine.checkText(bytes)).then((checked) => {
+      run.sentText = checked.id;
+      return checked;
+    });
+  }
+
+  /** The run as a file from the worker: 'weights' (bytes) or 'report' (JSON text). */
+  function exportRun(what) {
+    return ask({ kind: KIND.export, what }, (engine) => engine.exportRun(what));
+  }
+
+  /** A state whose configuration names a reader's text the worker may not hold: the text's
+   *  bytes go first (a new worker, one after hibernation, a text chosen again). */
+  function sendText(state) {
+    const id = bindings.missingText(state.config, false);
+    if (!id || id === 'plays' || run.sentText === id) return;
+    const bytes = textBytes(id);
+    if (!bytes) return; // the engine says the text is missing, and the widget hears it
+    run.sentText = id;
+    if (run.local) {
+      try {
+        run.local.checkText(bytes);
+      } catch {
+        // the engine says so when the state arrives
+      }
+    } else run.worker?.post({ kind: KIND.text, bytes, request: 0 });
   }
 
   /** Lets the worker go, its run put aside, until the next desired state (a widget away from
@@ -121,6 +187,18 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     };
     const ensureText = textLoader(bindings, assets.text);
     run.local = createEngine(bindings, post, { sliceMs: PAGE_SLICE_MS, onError, ensureText });
+    run.sentText = null;
+    for (const [request, r] of run.requests) {
+      run.requests.delete(request);
+      const local = r.message.kind === KIND.text ? () => run.local.checkText(r.message.bytes) : () => run.local.exportRun(r.message.what);
+      try {
+        const data = local();
+        r.resolve(data);
+      } catch (e) {
+        r.reject(e);
+      }
+    }
+    if (run.state) sendText(run.state);
     if (run.state) run.local.want(run.state, run.done, run.resume);
     if (driver.share < 1) run.local.pace(driver.share);
   }
@@ -133,7 +211,11 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     run.worker = worker;
     driver.workerId = worker.id;
     run.lastHeard = performance.now();
+    run.sentText = null;
+    if (run.state) sendText(run.state);
     if (run.state) worker.post({ kind: KIND.state, state: run.state, done: run.done, resume: run.resume });
+    // a request the worker before it did not answer goes to this one
+    for (const r of run.requests.values()) worker.post(r.message);
     if (driver.share < 1) worker.post({ kind: KIND.pace, share: driver.share });
   }
 
@@ -166,7 +248,10 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
       }
       sharePace();
     }
-    if (run.local) return run.local.want(state, run.done);
+    if (run.local) {
+      sendText(state);
+      return run.local.want(state, run.done);
+    }
     if (run.suspending) run.wantedSince = true;
     if (driver.asleep) return start();
     const worker = run.worker;
@@ -176,11 +261,14 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     const silent = before?.playing && performance.now() - run.lastHeard > BUSY_MS;
     const slowTurns = driver.timings.busy && driver.timings.tickMs > BUSY_MS;
     if (restarts && worker.booted && (silent || slowTurns)) return replace();
+    sendText(state);
     worker.post({ kind: KIND.state, state, done: run.done });
   }
 
   function stop() {
     run.stopped = true;
+    for (const r of run.requests.values()) r.reject(new Error('the playground has stopped'));
+    run.requests.clear();
     if (training.delete(paced)) sharePace();
     run.worker?.terminate();
     run.worker = null;

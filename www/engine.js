@@ -124,6 +124,9 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
      *  leave a core to the page); below 1, a rest follows each slice. */
     pace: 1,
     rest: 0,
+    /** The session the reader's prompt was given to, and which prompt (as JSON). */
+    prompted: null,
+    prompt: 'null',
   };
   // (writeMs: the time spent writing samples since the run started again, and writeShare that
   // over the time since: for the benchmark's "at most a tenth of the worker's time")
@@ -152,8 +155,15 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     const state = loop.wanted;
     if (!state || loop.fetching) return;
     // the text task's text first, fetched only when a state asks for it; a state that cannot
-    // have it is not applied, and the page hears why
-    if (bindings.needsText(state.config, false)) {
+    // have it is not applied, and the page hears why (a reader's text comes from the page,
+    // before the state: `checkText`)
+    const missing = bindings.missingText(state.config, false);
+    if (missing !== undefined && missing !== 'plays') {
+      loop.wanted = null;
+      post.textFailed?.('the reader\'s text this run trains on is not here (give it again)', state.generation);
+      return;
+    }
+    if (missing !== undefined) {
       loop.fetching = true;
       (ensureText ? ensureText() : Promise.reject(new Error('no text loader')))
         .catch((e) => {
@@ -187,6 +197,19 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     if (state.axisRequests !== seen.axisRequests) session[state.fit ? 'rescale' : 'resetScale']();
     if (state.knockouts !== seen.knockouts) post.knockout(session.knockoutJob(), state.generation, 'knockout');
     if (state.lenses !== seen.lenses) post.knockout(session.knockoutJob(), state.generation, 'lens');
+    // the reader's prompt, on this session (a new one starts without it)
+    const prompt = JSON.stringify(state.prompt ?? null);
+    if (loop.prompted !== session || loop.prompt !== prompt) {
+      try {
+        session.setPrompt(state.prompt?.text, state.prompt?.chars ?? 0);
+      } catch (e) {
+        onError(e?.message ?? String(e));
+      }
+      loop.prompted = session;
+      loop.prompt = prompt;
+      loop.writing = false;
+      loop.writeDue = 0; // the stack continues it at the next turn, training or not
+    }
     loop.seen = state;
     loop.playing = state.playing;
     loop.frameDue = true;
@@ -299,6 +322,20 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       clearTimeout(loop.rest);
       loop.rest = 0;
       schedule();
+    },
+    /** Checks a reader's text and holds it (`installOwnText`): `{ id, words }`, or throws the
+     *  reason in words. */
+    checkText(bytes) {
+      const [id, words] = bindings.installOwnText(bytes);
+      return { id, words };
+    },
+    /** The run as a file: 'weights' (safetensors bytes) or 'report' (the JSON report's text). */
+    exportRun(what) {
+      const session = loop.session;
+      if (!session) throw new Error('the run has not started yet');
+      if (what === 'weights') return session.weightsFile();
+      if (what === 'report') return session.reportJson();
+      throw new Error(`no export named ${what}`);
     },
     /** The share of a core training takes from now on (1: all of it). */
     pace(share) {

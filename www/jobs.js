@@ -60,8 +60,9 @@ export function createJobLoop(bindings, report, { turnTaker, sliceMs = JOB_SLICE
   }
 
   return {
-    /** Starts the job these bytes describe, dropping any other. */
-    run(bytes) {
+    /** Starts the job these bytes describe, dropping any other; `text`, the reader's text it
+     *  trains on, if the page sent it with the job. */
+    run(bytes, text) {
       if (loop.stopped) return;
       loop.job?.free();
       loop.job = null;
@@ -76,8 +77,18 @@ export function createJobLoop(bindings, report, { turnTaker, sliceMs = JOB_SLICE
         loop.lastReport = performance.now(); // the first report after a slice or two
         schedule();
       };
-      // a job on the text task fetches the text first (once per worker)
-      if (!bindings.needsText(bytes, true)) start();
+      if (text) {
+        try {
+          bindings.installOwnText(text);
+        } catch (e) {
+          return onError(e?.message ?? String(e));
+        }
+      }
+      // a job on the text task fetches the shipped text first (once per worker); a reader's
+      // text comes with the job
+      const missing = bindings.missingText(bytes, true);
+      if (missing === undefined) start();
+      else if (missing !== 'plays') onError('the reader\'s text this job trains on was not sent to its worker');
       else if (!ensureText) onError('the text task needs its text, and this worker cannot fetch it');
       else ensureText().then(start, (e) => run === loop.runs && onError(e?.message ?? String(e)));
     },

@@ -16,7 +16,9 @@ import { watchSurroundings } from './observers.js';
 import { createPool } from './pool.js';
 import { initialState } from './protocol.js';
 import { COMPARISONS } from './schema.js';
+import { bindReaderIo, canvasOf, saveFile } from './reader-io.js';
 import { createRenderer } from './render.js';
+import { keepText, textBytes, urlBytes } from './texts.js';
 import { CONTROLS, COMPARISON_PANELS, PANELS, STARTS, TASK_PANELS, TEMPLATE } from './template.js';
 
 export { isOff, showError } from './template.js';
@@ -31,6 +33,14 @@ const CROWDED_DRAW_MS = 50;
  *  of twelve would otherwise keep twelve workers' memory); coming back, a new worker goes on
  *  from it bit for bit. */
 const HIBERNATE_MS = 20_000;
+/** What the text panel says of the shipped text. */
+const PLAYS_WORDS = 'Hamlet, Macbeth and Othello by Shakespeare, shipped with the playground.';
+
+/** A reader's text named by its id (`<sha256>.<chars>.<vocab>`), in words. */
+function awaitingWords(id) {
+  const [hash, chars] = id.split('.');
+  return `a text of ${Number(chars).toLocaleString('en')} characters with SHA-256 ${hash.slice(0, 12)}…`;
+}
 
 /**
  * Mounts a playground into `root` (which receives TEMPLATE).
@@ -98,6 +108,13 @@ export function mount(root, bindings, options = {}) {
     /** Away from the view since this timer was set: `HIBERNATE_MS` (tests shorten it). */
     hibernateTimer: 0,
     hibernateMs: HIBERNATE_MS,
+    /** The task is the text: its own-text and prompt controls show. */
+    textTask: false,
+    /** A link's reader's text (its text_id) this page does not have yet: the run trains on the
+     *  plays until the reader gives that text, and a text with another hash is refused. */
+    awaitingText: null,
+    /** The prompt the reader last asked to continue, until its continuation is announced. */
+    promptAsked: null,
   };
 
   function present() {
@@ -113,16 +130,29 @@ export function mount(root, bindings, options = {}) {
     }
     // the tuned lens matches the model's next-token distribution: a sequence task's alone
     el('lens-buttons').hidden = !w.sequenceTask;
+    for (const e of root.querySelectorAll('[data-text-only]')) e.hidden = !w.textTask;
   }
   present();
 
   /** Every control shows the settings; the task panels follow a change of task. */
   function showSettings() {
     const sequenceTask = showControls(w);
-    if (w.sequenceTask !== sequenceTask) {
+    const textTask = w.settings?.get('task') === 'text';
+    if (w.sequenceTask !== sequenceTask || w.textTask !== textTask) {
       w.sequenceTask = sequenceTask;
+      w.textTask = textTask;
       present();
     }
+    if (textTask) showText();
+  }
+
+  /** The sentence about the text the run learns (a reader's, as its worker described it). */
+  function showText() {
+    const id = w.settings.get('text_id');
+    const words = id === 'plays' ? PLAYS_WORDS : (w.textWords?.id === id ? w.textWords.words : `a reader's text, ${id.slice(0, 12)}…`);
+    const waiting = w.awaitingText ? ` ${awaitingWords(w.awaitingText)}` : '';
+    if (el('text-words').textContent !== words + waiting) el('text-words').textContent = words + waiting;
+    el('text-plays').hidden = id === 'plays';
   }
 
   /** Shows only the given controls and panels (Sets of names; null shows all). */
@@ -157,6 +187,76 @@ export function mount(root, bindings, options = {}) {
     showError(root, message);
   }
 
+  /** Trains on a reader's text (its bytes, from `source`: "the file x.txt"): the live run's
+   *  worker checks it and holds it; then the text task on it. Refused in words, changing
+   *  nothing, if the worker finds it unusable or a link waits for another text. */
+  async function useText(bytes, source) {
+    if (!w.settings) await created;
+    if (w.stopped) return;
+    let checked;
+    try {
+      checked = await w.driver.checkText(bytes);
+    } catch (e) {
+      notice([`Not trained on ${source}: ${e.message ?? e}`]);
+      return;
+    }
+    if (w.awaitingText && checked.id !== w.awaitingText) {
+      notice([`Not trained on ${source}: its SHA-256 is ${checked.id.slice(0, 12)}…, and this link's run trained on ${w.awaitingText.slice(0, 12)}… (${awaitingWords(w.awaitingText)}). Choose Back to the plays to stop waiting for it.`]);
+      return;
+    }
+    keepText(checked.id, bytes);
+    w.awaitingText = null;
+    w.textWords = checked;
+    w.playing = true; // "Train on …" trains, even after a run that had finished
+    apply((s) => [...(s.get('task') === 'text' ? [] : s.chooseTask('text')), ...s.set('text_id', checked.id)]);
+    showText();
+  }
+
+  /** Trains on the text at `url` (`text-src`), fetched on this thread, checked in the worker. */
+  function textFrom(url) {
+    return urlBytes(url).then(
+      (bytes) => useText(bytes, `the text at ${url}`),
+      (e) => notice([`Not trained on text-src: ${e.message ?? e}`]),
+    );
+  }
+
+  /** Back to the three plays (and no longer waiting for a link's text). */
+  function usePlays() {
+    w.awaitingText = null;
+    set('text_id', 'plays');
+    if (w.settings) showText();
+  }
+
+  /** The stack continues `text` by `chars` characters from now on (null: the text's own prompt). */
+  function setPrompt(text, chars) {
+    if (!w.settings) return;
+    w.promptAsked = text;
+    el('prompt-said').textContent = '';
+    want({ prompt: text == null ? null : { text, chars } });
+  }
+
+  /** Saves `what`: 'report' (JSON), 'csv' (the loss history), 'weights' (safetensors), or
+   *  chart `chart` as 'svg' or 'png'. */
+  async function download(what, chart) {
+    if (!w.view?.hasFrame) throw new Error('Nothing to download before the run has begun');
+    const stem = `ablation-playground-step${w.view.step}`;
+    if (what === 'weights') saveFile(root, `${stem}.safetensors`, await w.driver.exportRun('weights'), 'application/octet-stream');
+    else if (what === 'report') {
+      // the run in ablate's report's schema, and the page's comparisons as .value has them
+      const report = JSON.parse(await w.driver.exportRun('report'));
+      report.comparisons = JSON.parse(w.view.comparisonsJson());
+      saveFile(root, `${stem}.json`, JSON.stringify(report, null, 1), 'application/json');
+    } else if (what === 'csv') saveFile(root, `${stem}-loss.csv`, w.view.lossCsv(), 'text/csv');
+    else if (!chart) throw new Error('No chart has anything to draw yet');
+    else if (what === 'svg') saveFile(root, `${stem}-${chart}.svg`, w.view.svg(chart, w.theme?.dark ?? w.renderer.dark.matches), 'image/svg+xml');
+    else if (what === 'png') {
+      const canvas = canvasOf(root, chart);
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+      if (!blob) throw new Error(`The ${chart} chart could not be made into a PNG`);
+      saveFile(root, `${stem}-${chart}.png`, blob);
+    }
+  }
+
   /** Sends the live run's worker a new desired state: the current one with `changes`. */
   function want(changes) {
     w.live = { ...w.live, ...changes, generation: w.live.generation + 1 };
@@ -171,6 +271,15 @@ export function mount(root, bindings, options = {}) {
     w.settings = new bindings.Settings(new URLSearchParams(w.pending.map(([name, value]) => [name, String(value)])).toString());
     w.pending = [];
     notice(w.settings.takeNotices());
+    // a link to a run on a reader's text: the page needs that text (the reader's, or text-src)
+    const linked = w.settings.get('text_id');
+    if (linked !== 'plays' && !textBytes(linked)) {
+      w.awaitingText = linked;
+      w.settings.set('text_id', 'plays');
+      onParam('text_id', 'plays');
+      notice([`This link's run trained on a reader's text (${awaitingWords(linked)}): until it is given, the plays.`]);
+    }
+    if (options.textSrc) textFrom(options.textSrc);
     w.view = new bindings.View();
     w.driver = startDriver(bindings, {
       onFrame(bytes) {
@@ -380,6 +489,7 @@ export function mount(root, bindings, options = {}) {
         w.stale = { live: false, comparisons: false };
         if (w.renderer.draw(now, stale)) wake(); // the panels owed, at the next frame
         w.renderer.write();
+        announcePrompt();
         update(now);
         for (let i = w.waiting.length - 1; i >= 0; i--) {
           if (w.waiting[i][0] <= view.generation) w.waiting.splice(i, 1)[0][1]();
@@ -388,6 +498,16 @@ export function mount(root, bindings, options = {}) {
     } catch (e) {
       fail(e.message ?? String(e));
     }
+  }
+
+  /** Says once, politely, what the stack wrote after the reader's prompt. */
+  function announcePrompt() {
+    if (w.promptAsked == null) return;
+    const [prompt, continuation, outside] = w.view.written() ?? [];
+    if (continuation === undefined || (prompt !== w.promptAsked && !outside)) return;
+    w.promptAsked = null;
+    const left = outside ? ` (not in the text, so not read: ${outside})` : '';
+    el('prompt-said').textContent = `It continued your prompt${left}: ${continuation}`;
   }
 
   /** Away from the view: the live worker goes, its run put aside (the comparisons' jobs have
@@ -428,7 +548,7 @@ export function mount(root, bindings, options = {}) {
 
   const controller = createController(w, {
     created, drawn, want, run, restart, sendPins, startComparison, set, value, changed, listOf,
-    show, setPlaying, showSettings, destroy,
+    show, setPlaying, showSettings, destroy, useText, textFrom,
   });
   w.renderer = createRenderer(w, {
     onRemovePin(i) {
@@ -439,6 +559,7 @@ export function mount(root, bindings, options = {}) {
     },
   });
   bindControls(w, { set, chooseTask, emit });
+  bindReaderIo(w, { useText, usePlays, setPrompt, download, notice });
   wireButtons(w, controller);
 
   const surroundings = watchSurroundings(w, {

@@ -9,6 +9,7 @@ import { assets } from './assets.js';
 import { textLoader, turnTaker } from './engine.js';
 import { createJobLoop, PAGE_JOB_SLICE_MS } from './jobs.js';
 import { KIND } from './protocol.js';
+import { textBytes } from './texts.js';
 import { startWorker } from './workers.js';
 
 /** Each worker holds one run's memory (docs/using.md, "Workers and memory"): this bounds the pool's. */
@@ -122,7 +123,7 @@ export function createPool(bindings, { onReport, onJobFailed, onNotice, onError,
     });
     worker.handle = {
       post(m) {
-        if (m.kind === KIND.job) loop.run(m.bytes);
+        if (m.kind === KIND.job) loop.run(m.bytes, m.text);
         else if (m.kind === KIND.cancel) loop.cancel();
         else if (m.kind === KIND.pace) loop.pace(m.share);
       },
@@ -154,7 +155,11 @@ export function createPool(bindings, { onReport, onJobFailed, onNotice, onError,
     clearTimeout(worker.timer);
     worker.timer = 0;
     worker.job = id;
-    worker.handle.post({ kind: KIND.job, bytes }, [bytes.buffer]);
+    // a job on a reader's text: its bytes go with the first of its jobs each worker gets
+    const textId = bindings.missingText(bytes, true);
+    const text = textId && textId !== 'plays' && worker.text !== textId ? textBytes(textId) : undefined;
+    if (text) worker.text = textId;
+    worker.handle.post({ kind: KIND.job, bytes, text }, [bytes.buffer]);
   }
 
   function idle(worker) {

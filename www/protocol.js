@@ -13,9 +13,13 @@
 //   suspend {}          put the run aside (a widget away from the view lets its worker go)
 //   pace    { share }   train at this share of a core (the live runs training on one page
 //                       leave a core to the page: driver.js)
+//   text    { bytes, request }  check a reader's text and hold it for the runs that name it
+//                       (sent before any state whose config names it, to every new worker)
+//   export  { what, request }   the run as a file: 'weights' (safetensors) or 'report' (JSON)
 // The page → a worker of the pool:
 //   boot    as above, role 'jobs'
-//   job     { bytes }   run this job (`View.job(id)`), replacing any other
+//   job     { bytes, text }  run this job (`View.job(id)`), replacing any other; `text`, the
+//                       bytes of the reader's text it trains on, the first time this worker needs them
 //   cancel  {}          drop the job under way
 //   pace    { share }   take this share of a core (less while the live run trains on a
 //                       machine with no core to spare)
@@ -28,6 +32,9 @@
 //                                          state, which the worker did not apply
 //   report    { bytes, done, worker }       what a job has given so far (`View.report`)
 //   suspended { bytes }                      the live run put aside (null: it cannot be now)
+//   text-checked { request, id, words } | { request, message }   a reader's text held (its
+//                                          text_id and a sentence about it), or why not
+//   exported  { request, data } | { request, message }           the file asked for, or why not
 
 export const KIND = Object.freeze({
   boot: 'boot',
@@ -44,6 +51,10 @@ export const KIND = Object.freeze({
   report: 'report',
   suspend: 'suspend',
   suspended: 'suspended',
+  text: 'text',
+  textChecked: 'text-checked',
+  export: 'export',
+  exported: 'exported',
 });
 
 /**
@@ -71,6 +82,8 @@ export function initialState(config) {
     knockouts: 0,
     /** Fit a tuned lens: the same, for the lens's job. */
     lenses: 0,
+    /** The reader's prompt: every sample continues `{ text, chars }` (null: the text's own). */
+    prompt: null,
   };
 }
 

@@ -50,6 +50,9 @@ export const PIN = 'pin';
 export const MAX_PINS = 3;
 export const MAX_PIN_STEPS = 100000;
 
+/** A reader's text and prompt: the sizes the core takes (the core checks them again). */
+export const TEXT_LIMITS = Object.freeze({ minChars: 600, maxBytes: 8388608, keptChars: 255, maxPromptChars: 2000, maxWriteChars: 2000, sampleChars: 200 });
+
 /** The comparisons: each one's panel, the element's method that starts it, the wasm View's
  *  method that starts its jobs (none: the live worker starts it), its field in .value. */
 export const COMPARISONS = Object.freeze([

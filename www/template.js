@@ -5,7 +5,7 @@
 import { COMPARISONS } from './schema.js';
 
 /** Every control and panel, by the names used in `controls=` and `panels=`. */
-export const CONTROLS = Object.freeze(['depth', 'residual', 'norm', 'placement', 'task', 'play', 'more', 'copy', 'compare']);
+export const CONTROLS = Object.freeze(['depth', 'residual', 'norm', 'placement', 'task', 'play', 'more', 'copy', 'compare', 'download']);
 export const PANELS = Object.freeze(['histogram', 'loss', 'depth', 'readout', 'attention', 'writes', 'compare', 'sweep', 'depth-width', 'knockout']);
 /** Panels shown only on a sequence task (unless `panels=` names them). */
 export const TASK_PANELS = Object.freeze(['writes', 'attention']);
@@ -53,6 +53,17 @@ export const TEMPLATE = `
       </div>
       <ul class="ap-pins" data-el="pins" aria-label="Pinned runs" hidden></ul>
     </div>
+    <details class="ap-download" data-control="download" data-el="download">
+      <summary>Download</summary>
+      <div class="ap-download-menu" role="group" aria-label="Download the run">
+        <button type="button" data-download="report">The run (JSON)</button>
+        <button type="button" data-download="csv">Loss history (CSV)</button>
+        <button type="button" data-download="weights">Weights (safetensors)</button>
+        <label>Chart <select data-el="download-chart" aria-label="Chart to download"></select></label>
+        <button type="button" data-download="svg">Chart (SVG)</button>
+        <button type="button" data-download="png">Chart (PNG)</button>
+      </div>
+    </details>
     <details class="ap-more" data-control="more">
       <summary>More</summary>
       <div class="ap-more-grid">
@@ -99,8 +110,29 @@ export const TEMPLATE = `
       <p class="ap-writes-title">The model writes</p>
       <p class="ap-writes-heading" data-el="writes-heading"></p>
       <pre class="ap-writes-text" data-el="writes-text"></pre>
+      <form class="ap-prompt" data-el="prompt-form" data-text-only>
+        <label>Prompt <textarea data-el="prompt" rows="2" autocomplete="off" spellcheck="false" placeholder="Type a beginning, then Enter (Shift+Enter: a new line)"></textarea></label>
+        <label>Characters <input type="number" data-el="prompt-chars" min="1" step="1" value="200"></label>
+        <button type="submit">Write</button>
+        <button type="button" data-el="prompt-clear">Its own prompt</button>
+      </form>
+      <p class="ap-said" data-el="prompt-said" aria-live="polite"></p>
       <div class="ap-compare-writes" data-el="pin-writes" role="group" aria-label="What the pinned runs wrote"></div>
       <label class="ap-temperature">Temperature <input type="number" data-param="temperature" aria-label="Temperature" min="0" max="2" step="0.1"></label>
+      <div class="ap-own-text" data-el="own-text" data-text-only role="group" aria-label="The text it learns">
+        <p class="ap-writes-title">The text it learns</p>
+        <p class="ap-text-words" data-el="text-words" aria-live="polite"></p>
+        <div class="ap-panel-buttons">
+          <button type="button" data-el="text-choose">Train on a text file…</button>
+          <input type="file" data-el="text-file" accept=".txt,.md,.csv,.tsv,.py,.rs,.js,.json,.html,text/*" hidden>
+          <button type="button" data-el="text-plays">Back to the plays</button>
+        </div>
+        <details class="ap-paste"><summary>Paste a text</summary>
+          <textarea data-el="text-paste" rows="5" aria-label="A text to train on" spellcheck="false"></textarea>
+          <button type="button" data-el="text-use">Train on the pasted text</button>
+        </details>
+        <p class="ap-hint">Or drop a text file anywhere on the playground.</p>
+      </div>
     </section>
     <figure class="ap-panel ap-wide" data-panel="compare" part="panel compare" hidden>
       <canvas data-el="compare" role="img" aria-label="All four combinations"></canvas>

@@ -9,11 +9,24 @@ let KIND = null;
 const early = [];
 
 function receive(m) {
-  if (m.kind === KIND.state) handle.want(m.state, m.done, m.resume);
+  if (m.kind === KIND.text) answer(KIND.textChecked, m.request, () => handle.checkText(m.bytes));
+  else if (m.kind === KIND.export) answer(KIND.exported, m.request, () => ({ data: handle.exportRun(m.what) }));
+  else if (m.kind === KIND.state) handle.want(m.state, m.done, m.resume);
   else if (m.kind === KIND.suspend) handle.suspend();
-  else if (m.kind === KIND.job) handle.run(m.bytes);
+  else if (m.kind === KIND.job) handle.run(m.bytes, m.text);
   else if (m.kind === KIND.cancel) handle.cancel();
   else if (m.kind === KIND.pace) handle.pace(m.share);
+}
+
+/** Answers a request with what `make()` gives, or with its error's message. */
+function answer(kind, request, make) {
+  let reply;
+  try {
+    reply = { kind, request, ...make() };
+  } catch (e) {
+    reply = { kind, request, message: String(e?.message ?? e) };
+  }
+  self.postMessage(reply, reply.data?.buffer ? [reply.data.buffer] : []);
 }
 
 self.onmessage = async (e) => {

@@ -67,6 +67,16 @@ pub fn schema_js() -> String {
     s += "]);\n\n";
     s += &format!("export const PRESET = {};\nexport const PIN = {};\n", js(PRESET), js(PIN));
     s += &format!("export const MAX_PINS = {MAX_PINS};\nexport const MAX_PIN_STEPS = {MAX_PIN_STEPS};\n\n");
+    {
+        use crate::training::writing::{MAX_PROMPT_CHARS, MAX_WRITE_CHARS, SAMPLE_CHARS};
+        s += "/** A reader's text and prompt: the sizes the core takes (the core checks them again). */\n";
+        s += &format!(
+            "export const TEXT_LIMITS = Object.freeze({{ minChars: {}, maxBytes: {}, keptChars: {}, maxPromptChars: {MAX_PROMPT_CHARS}, maxWriteChars: {MAX_WRITE_CHARS}, sampleChars: {SAMPLE_CHARS} }});\n\n",
+            super::MIN_TEXT_CHARS,
+            super::MAX_TEXT_BYTES,
+            super::MAX_KEPT_CHARS
+        );
+    }
     s += "/** The comparisons: each one's panel, the element's method that starts it, the wasm View's\n";
     s += " *  method that starts its jobs (none: the live worker starts it), its field in .value. */\n";
     s += "export const COMPARISONS = Object.freeze([\n";

@@ -55,6 +55,15 @@ fn theme(dark: bool) -> Theme {
     }
 }
 
+/// One panel as an SVG document (`--svg`'s, and the page's Download), in the light or dark theme.
+pub fn panel_svg(panel: Panel, scene: &Scene, dark: bool) -> Result<String, String> {
+    let mut svg = String::new();
+    let area = SVGBackend::with_string(&mut svg, panel.size()).into_drawing_area();
+    panel.draw(scene, &area, &theme(dark))?;
+    drop(area);
+    Ok(svg)
+}
+
 /// Every panel that has something to draw, as `(name, SVG document)` in the page's order.
 pub fn svgs(
     frame: Option<&Frame>,
@@ -62,14 +71,9 @@ pub fn svgs(
     dark: bool,
 ) -> Result<Vec<(&'static str, String)>, String> {
     let scene = Scene { frame, shown };
-    let theme = theme(dark);
-    let mut out = Vec::new();
-    for panel in Panel::ALL.into_iter().filter(|p| p.ready(&scene)) {
-        let mut svg = String::new();
-        let area = SVGBackend::with_string(&mut svg, panel.size()).into_drawing_area();
-        panel.draw(&scene, &area, &theme)?;
-        drop(area);
-        out.push((panel.name(), svg));
-    }
-    Ok(out)
+    Panel::ALL
+        .into_iter()
+        .filter(|p| p.ready(&scene))
+        .map(|p| Ok((p.name(), panel_svg(p, &scene, dark)?)))
+        .collect()
 }

@@ -14,6 +14,7 @@ use crate::training::corpus::{corpus, Corpus};
 use crate::training::depth_width::{head_dim, non_embedding_parameters, ShapeOutcome};
 use crate::training::frame::Frame;
 use crate::training::knockout::{Knockout, Removal};
+use crate::training::loss_history::{Bucket, LossHistory};
 use crate::training::outcome::Outcome;
 use crate::training::report::{Run, Snapshot, TaskRecord};
 use crate::training::spread::{median, Arm};
@@ -160,6 +161,72 @@ impl Run {
             ("layers", layers_json(&self.init, &self.last)),
         ]
     }
+}
+
+/// The page's run as `ablate`'s report has it, from the live run's frame and its every held-out
+/// measurement (the frame carries a thinned list): the same fields, `final` the state now and
+/// `step` the updates so far. The page keeps a bounded loss history: `loss` is every step's
+/// loss while each of its buckets holds one step (runs of up to 512 steps), else null, and
+/// `loss_history` has the buckets either way (`step`, `steps`, `min`, `max`, `smooth`).
+pub fn frame_report_json(frame: &Frame, evals: &[Eval]) -> Json {
+    let history = &frame.history;
+    let exact = history.per_bucket() == 1;
+    let loss = if exact {
+        Json::nums(&history.buckets().iter().map(|b| b.min).collect::<Vec<_>>())
+    } else {
+        Json::Null
+    };
+    let task = frame.floors.map(|floors| TaskRecord {
+        floors,
+        evals: evals.to_vec(),
+        writing: frame.writing.clone().unwrap_or_default(),
+    });
+    let mut fields = vec![
+        ("config", config_json(&frame.config)),
+        ("step", Json::Int(frame.step as i128)),
+        ("init", frame.init.json()),
+        ("final", frame.now.json()),
+        ("loss", loss),
+        ("loss_history", loss_history_json(history)),
+        ("diverged_at", step_json(frame.diverged_at)),
+        ("histogram", histogram_json(&frame.histogram)),
+        ("task", task_json(&frame.config, task.as_ref())),
+        ("layers", layers_json(&frame.init, &frame.now)),
+    ];
+    // what the text stack wrote last, as `--prompt` reports it
+    if let Some(w) = frame.writing.as_ref().filter(|_| frame.config.task == TaskKind::Text) {
+        let prompt =
+            Prompt { text: w.text.chars().take(w.given).collect(), chars: w.text.chars().count() - w.given };
+        let continuation: String = w.text.chars().skip(w.given).collect();
+        fields.push(("writing", writing_json(&prompt, &continuation, &w.outside)));
+    }
+    Json::Obj(fields)
+}
+
+/// The loss history's buckets: each `steps` consecutive steps from `step`, their lowest and
+/// highest loss and the moving average after the last.
+fn loss_history_json(history: &LossHistory) -> Json {
+    let bucket = |b: &Bucket| {
+        Json::Obj(vec![
+            ("step", Json::Int(b.start as i128)),
+            ("steps", Json::Int(b.count as i128)),
+            ("min", Json::Num(b.min)),
+            ("max", Json::Num(b.max)),
+            ("smooth", Json::Num(b.smooth)),
+        ])
+    };
+    Json::Arr(history.buckets().iter().map(bucket).collect())
+}
+
+/// The loss history as CSV, one bucket a line (a step each for runs of up to 512 steps):
+/// `step,steps,min,max,smooth`, empty fields for non-finite losses.
+pub fn loss_csv(history: &LossHistory) -> String {
+    let num = |x: f64| if x.is_finite() { format!("{x:?}") } else { String::new() };
+    let mut out = String::from("step,steps,min,max,smooth\n");
+    for b in history.buckets() {
+        out += &format!("{},{},{},{},{}\n", b.start, b.count, num(b.min), num(b.max), num(b.smooth));
+    }
+    out
 }
 
 /// The lens at initialisation and at the end (or now): the readout loss at every depth

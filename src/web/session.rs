@@ -5,6 +5,9 @@ use super::js_error;
 use crate::config::Config;
 use crate::training::job::Job;
 use crate::training::session;
+use crate::training::writing::Prompt;
+use crate::view::json::frame_report_json;
+use crate::view::safetensors;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -114,6 +117,40 @@ impl Session {
         let inner = session::Session::resume(bytes).map_err(js_error)?;
         super::check_text(inner.config())?;
         Ok(Session { inner: inner.with_generation(generation) })
+    }
+
+    /// Every sample from now continues `text` by `chars` characters (undefined: the text's own
+    /// prompt); a prompt too long or a count out of range is an error in words.
+    #[wasm_bindgen(js_name = setPrompt)]
+    pub fn set_prompt(&mut self, text: Option<String>, chars: u32) -> Result<(), JsError> {
+        let prompt = text.map(|t| Prompt::reader(&t, chars as usize)).transpose().map_err(js_error)?;
+        self.inner.set_prompt(prompt);
+        Ok(())
+    }
+
+    /// The stack's weights now as a safetensors file (docs/cli.md, "The weights file"): the
+    /// same bytes as `ablate --save-weights` for the same run at the same step. An error while
+    /// the run is being replayed after a divergence, or if a weight is not finite.
+    #[wasm_bindgen(js_name = weightsFile)]
+    pub fn weights_file(&mut self) -> Result<Vec<u8>, JsError> {
+        if self.inner.recovering() {
+            return Err(JsError::new(
+                "the run is going back to its last finite state; try again in a moment",
+            ));
+        }
+        let trainer = self.inner.trainer();
+        if trainer.diverged_at.is_some() {
+            return Err(JsError::new("the run diverged: its weights are not finite numbers"));
+        }
+        Ok(safetensors::write(&trainer.config.clone(), trainer.step, &mut trainer.stack))
+    }
+
+    /// The run now as `ablate`'s JSON report has it (`view::json::frame_report_json`).
+    #[wasm_bindgen(js_name = reportJson)]
+    pub fn report_json(&mut self) -> String {
+        let frame = self.inner.frame();
+        let evals = self.inner.trainer().evals.clone();
+        frame_report_json(&frame, &evals).to_string()
     }
 
     /// The knockout of the stack as trained so far, as a job for the pool (`View.startKnockout`).

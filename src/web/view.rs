@@ -223,6 +223,34 @@ impl View {
         Ok(frame_json(self.frame()?, readouts_only).to_string())
     }
 
+    // ---- the downloads ----
+
+    /// Panel `name` as an SVG document, drawn by the code `ablate --svg` draws with, in the
+    /// light or dark theme; an error if it has nothing to draw yet.
+    pub fn svg(&self, name: &str, dark: bool) -> Result<String, JsError> {
+        let panel = Panel::named(name).ok_or_else(|| JsError::new(&format!("no panel named {name:?}")))?;
+        let scene = self.scene();
+        if !panel.ready(&scene) {
+            return Err(JsError::new(&format!("the {name} panel has nothing to draw yet")));
+        }
+        crate::view::figures::panel_svg(panel, &scene, dark).map_err(js_error)
+    }
+
+    /// The live run's loss history as CSV (`view::json::loss_csv`); empty before a frame.
+    #[wasm_bindgen(js_name = lossCsv)]
+    pub fn loss_csv(&self) -> String {
+        self.frame.as_ref().map_or_else(String::new, |f| crate::view::json::loss_csv(&f.history))
+    }
+
+    /// What the model wrote last, as `[prompt, continuation, characters outside the
+    /// vocabulary]`: undefined before it wrote (and on the regression).
+    pub fn written(&self) -> Option<Vec<String>> {
+        let w = self.frame.as_ref()?.writing.as_ref()?;
+        let prompt: String = w.text.chars().take(w.given).collect();
+        let continuation: String = w.text.chars().skip(w.given).collect();
+        Some(vec![prompt, continuation, w.outside.iter().collect()])
+    }
+
     // ---- the charts ----
 
     /// Draws panel `name` (a key of `panels()`'s record) on `canvas`, at `scale` device pixels

@@ -22,6 +22,7 @@ import registerRealHostTests from './real-hosts.mjs';
 import registerNotebookTests from './notebook-tests.mjs';
 import registerDocsTests from './docs-tests.mjs';
 import registerStacksTests from './stacks-tests.mjs';
+import registerOwnTextTests from './own-text-tests.mjs';
 
 registerPageTests();
 registerEmbedTests();
@@ -31,6 +32,7 @@ registerCompareTests();
 registerTaskTests();
 registerLensTests();
 registerStacksTests();
+registerOwnTextTests();
 registerDepthTests();
 registerRealHostTests();
 registerNotebookTests();

@@ -82,6 +82,25 @@ test('the text task fetches its text, trains and writes', async ({ page, url }) 
     `the floors: ${JSON.stringify(v.floors)} at step ${v.step} (task ${v.task}, held-out ${v.val_loss}); read again: ${JSON.stringify(floorsAgain)}`);
 }, { timeoutMs: 100_000 });
 
+test("a reader's text, pasted then dropped, trains; a prompt is continued; the run and its weights download", async ({ page, url }) => {
+  await page.goto(url('/?preset=text&depth=2&steps=60'));
+  await page.waitFor('() => window.ablationPlayground?.value?.finished', null, 60_000, 'the plays run did not finish');
+  // the downloads' files, as the page makes them (a headless engine may not save them)
+  await page.evaluate(`() => { window.__saved = []; const make = URL.createObjectURL; URL.createObjectURL = (b) => { window.__saved.push(b); return make.call(URL, b); }; }`);
+  const text = 'a reader brings a text of their own to the playground, and it learns it. '.repeat(40);
+  await page.evaluate(`(text) => { const root = document.querySelector('[data-ap-root]'); root.querySelector('[data-el="text-paste"]').value = text; root.querySelector('[data-el="text-use"]').click(); }`, text);
+  await page.waitFor(`() => /\\.2920\\./.test(window.ablationPlayground.value?.text_id ?? '')`, null, 30_000, 'the pasted text was not trained on');
+  await page.evaluate(`(text) => { const dt = new DataTransfer(); dt.items.add(new File([text], 'dropped.txt', { type: 'text/plain' })); const root = document.querySelector('[data-ap-root]'); root.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })); }`, text.slice(0, 1500));
+  await page.waitFor(`() => /\\.1500\\./.test(window.ablationPlayground.value?.text_id ?? '')`, null, 30_000, 'the dropped text was not trained on');
+  await page.waitFor('() => window.ablationPlayground.value.finished', null, 60_000, 'the run on the dropped text did not finish');
+  await page.evaluate(`() => { const root = document.querySelector('[data-ap-root]'); root.querySelector('[data-el="prompt"]').value = 'a reader'; root.querySelector('[data-el="prompt-form"]').requestSubmit(); }`);
+  const said = await page.waitFor(`() => document.querySelector('[data-ap-root] [data-el="prompt-said"]').textContent || null`, null, 30_000, 'the prompt was not continued');
+  assert(/^It continued your prompt: .{200}$/s.test(said), `the continuation: ${JSON.stringify(said)}`);
+  for (const name of ['The run (JSON)', 'Weights (safetensors)']) await click(page, name);
+  const saved = await page.waitFor(`async () => { const s = window.__saved; if (s.length < 2) return null; return [JSON.parse(await s[0].text()).config.text_id, new Uint8Array(await s[1].arrayBuffer()).length]; }`, null, 30_000, 'the files were not made');
+  assert(/\.1500\./.test(saved[0]) && saved[1] > 50_000, `the JSON names the text, the weights have their bytes: ${saved}`);
+}, { timeoutMs: 120_000 });
+
 test('the copy task copies', async ({ page, url }) => {
   await page.goto(url('/?preset=copy'));
   await page.waitFor(`() => (window.ablationPlayground?.value?.accuracy ?? 0) > 0.9`, null, 80_000, 'the copy task did not copy 90%');
