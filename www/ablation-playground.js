@@ -44,7 +44,7 @@ function warmPanels(bindings) {
 }
 
 class AblationPlayground extends HTMLElement {
-  static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay', 'text-src'];
+  static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay', 'text-src', 'weights-src'];
 
   #controller = null;
   #mounting = false;
@@ -87,6 +87,7 @@ class AblationPlayground extends HTMLElement {
           panels: this.getAttribute('panels'),
           autoplay: !isOff(this.getAttribute('autoplay')),
           textSrc: this.getAttribute('text-src'),
+          weightsSrc: this.getAttribute('weights-src'),
           linkBase: assets.page,
           followHost: { host: this, probe },
           onParam: (name, value) => {

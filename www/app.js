@@ -7,7 +7,7 @@ import { mount, showError, isOff } from './playground.js';
 import { PRESET, STATE_NAMES } from './schema.js';
 
 /** URL parameters about presentation, not about the model. */
-const PRESENTATION = ['controls', 'panels', 'embed', 'autoplay', 'allow', 'text-src'];
+const PRESENTATION = ['controls', 'panels', 'embed', 'autoplay', 'allow', 'text-src', 'weights-src'];
 const MESSAGE = 'ablation-playground:';
 const URL_DELAY_MS = 250;
 let urlTimer = 0;
@@ -32,6 +32,7 @@ function start(root, bindings) {
     panels: q.get('panels'),
     autoplay: !isOff(q.get('autoplay')),
     textSrc: q.get('text-src'),
+    weightsSrc: q.get('weights-src'),
     linkBase: url.origin + url.pathname,
     onParam() {
       // Keep the address bar reproducing the current run (presentation parameters stay).

@@ -15,7 +15,7 @@ const DEFAULTS = Object.fromEntries([...PARAMS.map((p) => [p.name, p.default]), 
 /** The controller of widget `w`, over the widget's own steps (playground.js). */
 export function createController(w, widget) {
   const { created, drawn, want, run, restart, sendPins, startComparison, set, value, changed, listOf } = widget;
-  const { show, setPlaying, showSettings, destroy, useText, textFrom } = widget;
+  const { show, setPlaying, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom } = widget;
   /** `command`, at once if the widget has started, else once it has (then its promise). */
   const whenCreated = (command) => (...args) =>
     w.settings ? command(...args) : created.then(() => (w.stopped ? undefined : command(...args)));
@@ -82,6 +82,7 @@ export function createController(w, widget) {
       else if (name === 'controls') controller.show({ controls: listOf('controls', text, CONTROLS, w.notice) });
       else if (name === 'panels') controller.show({ panels: listOf('panels', text, PANELS, w.notice) });
       else if (name === 'text-src') text && textFrom(text);
+      else if (name === 'weights-src') text && weightsFrom(text);
       else return false;
       return true;
     },
@@ -155,6 +156,14 @@ export function createController(w, widget) {
       await useText(bytes, 'the text given');
       return drawn();
     }),
+    /** Starts the run again from a weights file's bytes (a safetensors file this playground
+     *  wrote), as a reader's Load weights does. */
+    loadWeights: whenCreated(async (bytes) => {
+      await loadWeights(new Uint8Array(bytes), 'the weights given');
+      return drawn();
+    }),
+    /** The run as a file: 'weights' (safetensors bytes) or 'report' (the JSON report's text). */
+    exportRun: whenCreated((what) => w.driver.exportRun(what)),
     /** The link that reproduces this state on the playground page. */
     link() {
       const url = new URL(w.options.linkBase ?? location.href);

@@ -78,6 +78,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     stop,
     checkText,
     exportRun,
+    loadWeights,
   };
 
   function received(m) {
@@ -90,7 +91,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     } else if (m.kind === KIND.knockout) onKnockout(m.bytes, m.generation, m.purpose);
     else if (m.kind === KIND.textFailed) onTextFailed(m.message, m.generation);
     else if (m.kind === KIND.suspended) suspended(m.bytes);
-    else if (m.kind === KIND.textChecked || m.kind === KIND.exported) answered(m);
+    else if (m.kind === KIND.textChecked || m.kind === KIND.exported || m.kind === KIND.loaded) answered(m);
   }
 
   /** Asks the worker (or the engine on this thread) and resolves with its answer. */
@@ -116,7 +117,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     if (!waiting) return;
     run.requests.delete(m.request);
     if (m.message !== undefined) waiting.reject(new Error(m.message));
-    else waiting.resolve(m.kind === KIND.exported ? m.data : { id: m.id, words: m.words });
+    else waiting.resolve(m.kind === KIND.exported ? m.data : m.kind === KIND.loaded ? undefined : { id: m.id, words: m.words });
   }
 
   /** Checks a reader's text in the worker and has it hold it: `{ id, words }`, or rejects
@@ -131,6 +132,17 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
   /** The run as a file from the worker: 'weights' (bytes) or 'report' (JSON text). */
   function exportRun(what) {
     return ask({ kind: KIND.export, what }, (engine) => engine.exportRun(what));
+  }
+
+  /** Starts the run again from a weights file's weights (sent after the state that takes
+   *  the file's configuration). */
+  function loadWeights(bytes) {
+    return ask({ kind: KIND.load, bytes }, (engine) => loadLocally(engine, bytes));
+  }
+
+  /** `loadWeights` on the engine on this thread, as a promise. */
+  function loadLocally(engine, bytes) {
+    return new Promise((resolve, reject) => engine.loadWeights(bytes, (message) => (message === undefined ? resolve() : reject(new Error(message)))));
   }
 
   /** A state whose configuration names a reader's text the worker may not hold: the text's
@@ -190,10 +202,10 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     run.sentText = null;
     for (const [request, r] of run.requests) {
       run.requests.delete(request);
-      const local = r.message.kind === KIND.text ? () => run.local.checkText(r.message.bytes) : () => run.local.exportRun(r.message.what);
+      const m = r.message;
+      const local = m.kind === KIND.text ? () => run.local.checkText(m.bytes) : m.kind === KIND.load ? () => loadLocally(run.local, m.bytes) : () => run.local.exportRun(m.what);
       try {
-        const data = local();
-        r.resolve(data);
+        Promise.resolve(local()).then(r.resolve, r.reject);
       } catch (e) {
         r.reject(e);
       }

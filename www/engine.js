@@ -124,6 +124,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
      *  leave a core to the page); below 1, a rest follows each slice. */
     pace: 1,
     rest: 0,
+    /** A weights file to start from once the desired state is applied: { bytes, reply }. */
+    load: null,
     /** The session the reader's prompt was given to, and which prompt (as JSON). */
     prompted: null,
     prompt: 'null',
@@ -229,6 +231,19 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     reconcile();
     const session = loop.session;
     if (!session) return;
+    // weights to start from, once the state with their configuration is applied
+    if (loop.load && !loop.wanted && !loop.fetching) {
+      const { bytes, reply } = loop.load;
+      loop.load = null;
+      try {
+        session.loadWeights(bytes);
+        loop.writing = false;
+        loop.frameDue = true;
+        reply();
+      } catch (e) {
+        reply(String(e?.message ?? e));
+      }
+    }
     for (let n = Math.min(loop.stepsOwed, STEPS_PER_TURN); n > 0; n--) session.step();
     if (loop.stepsOwed) {
       loop.stepsOwed = Math.max(0, loop.stepsOwed - STEPS_PER_TURN);
@@ -337,6 +352,12 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       if (what === 'report') return session.reportJson();
       throw new Error(`no export named ${what}`);
     },
+    /** Starts the run again from a weights file once the state with its configuration (sent
+     *  before) is applied; `reply()` then, or `reply(reason)` if it cannot. */
+    loadWeights(bytes, reply) {
+      loop.load = { bytes, reply };
+      schedule();
+    },
     /** The share of a core training takes from now on (1: all of it). */
     pace(share) {
       loop.pace = timings.pace = Math.min(1, Math.max(0.05, Number(share) || 1));
@@ -352,7 +373,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     suspend() {
       if (loop.stopped) return;
       if (!loop.fetching) reconcile();
-      const bytes = loop.fetching || loop.stepsOwed > 0 || loop.resume ? null : (loop.session?.suspend() ?? null);
+      const bytes = loop.fetching || loop.stepsOwed > 0 || loop.resume || loop.load ? null : (loop.session?.suspend() ?? null);
       post.suspended?.(bytes);
       if (bytes) {
         loop.stopped = true;

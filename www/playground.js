@@ -212,6 +212,44 @@ export function mount(root, bindings, options = {}) {
     showText();
   }
 
+  /** Starts the run again from a weights file (from `source`: "the file w.safetensors"): its
+   *  configuration, then its weights, measured at step 0 and paused; Play trains on from
+   *  them. Refused in words, changing nothing, if the file is not one of ours, is damaged, or
+   *  trained on a reader's text this page does not have. */
+  async function loadWeights(bytes, source) {
+    if (!w.settings) await created;
+    if (w.stopped) return;
+    let textId;
+    try {
+      textId = bindings.weightsTextId(bytes);
+    } catch (e) {
+      notice([`Not loaded, ${source}: ${e.message ?? e}`]);
+      return;
+    }
+    if (textId !== 'plays' && !textBytes(textId)) {
+      notice([`Not loaded, ${source}: its run trained on a reader's text (${awaitingWords(textId)}); give that text first, then load them`]);
+      return;
+    }
+    w.playing = false;
+    apply((s) => s.adoptWeights(bytes));
+    try {
+      await w.driver.loadWeights(bytes);
+    } catch (e) {
+      notice([`Not loaded, ${source}: ${e.message ?? e}`]);
+      return;
+    }
+    notice([`Loaded the weights of ${source}, measured at step 0; Play trains on from them.`]);
+    await drawn();
+  }
+
+  /** Loads the weights file at `url` (`weights-src`). */
+  function weightsFrom(url) {
+    return urlBytes(url, 'weights').then(
+      (bytes) => loadWeights(bytes, `the weights at ${url}`),
+      (e) => notice([`Not loaded, weights-src: ${e.message ?? e}`]),
+    );
+  }
+
   /** Trains on the text at `url` (`text-src`), fetched on this thread, checked in the worker. */
   function textFrom(url) {
     return urlBytes(url).then(
@@ -279,7 +317,8 @@ export function mount(root, bindings, options = {}) {
       onParam('text_id', 'plays');
       notice([`This link's run trained on a reader's text (${awaitingWords(linked)}): until it is given, the plays.`]);
     }
-    if (options.textSrc) textFrom(options.textSrc);
+    if (options.textSrc) textFrom(options.textSrc).then(() => options.weightsSrc && weightsFrom(options.weightsSrc));
+    else if (options.weightsSrc) weightsFrom(options.weightsSrc);
     w.view = new bindings.View();
     w.driver = startDriver(bindings, {
       onFrame(bytes) {
@@ -548,7 +587,7 @@ export function mount(root, bindings, options = {}) {
 
   const controller = createController(w, {
     created, drawn, want, run, restart, sendPins, startComparison, set, value, changed, listOf,
-    show, setPlaying, showSettings, destroy, useText, textFrom,
+    show, setPlaying, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom,
   });
   w.renderer = createRenderer(w, {
     onRemovePin(i) {
@@ -559,7 +598,7 @@ export function mount(root, bindings, options = {}) {
     },
   });
   bindControls(w, { set, chooseTask, emit });
-  bindReaderIo(w, { useText, usePlays, setPrompt, download, notice });
+  bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, notice });
   wireButtons(w, controller);
 
   const surroundings = watchSurroundings(w, {

@@ -16,6 +16,8 @@
 //   text    { bytes, request }  check a reader's text and hold it for the runs that name it
 //                       (sent before any state whose config names it, to every new worker)
 //   export  { what, request }   the run as a file: 'weights' (safetensors) or 'report' (JSON)
+//   load    { bytes, request }  start the run again from a weights file's weights (the page
+//                       has sent the state with the file's configuration first)
 // The page → a worker of the pool:
 //   boot    as above, role 'jobs'
 //   job     { bytes, text }  run this job (`View.job(id)`), replacing any other; `text`, the
@@ -35,6 +37,7 @@
 //   text-checked { request, id, words } | { request, message }   a reader's text held (its
 //                                          text_id and a sentence about it), or why not
 //   exported  { request, data } | { request, message }           the file asked for, or why not
+//   loaded    { request } | { request, message }                 the weights loaded, or why not
 
 export const KIND = Object.freeze({
   boot: 'boot',
@@ -55,6 +58,8 @@ export const KIND = Object.freeze({
   textChecked: 'text-checked',
   export: 'export',
   exported: 'exported',
+  load: 'load',
+  loaded: 'loaded',
 });
 
 /**

@@ -24,7 +24,7 @@ const CHARTS = [
  * `usePlays()`, `setPrompt(text | null, chars)` and `download(what, chart)`; `notice(lines)`
  * says what went wrong.
  */
-export function bindReaderIo(w, { useText, usePlays, setPrompt, download, notice }) {
+export function bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, notice }) {
   const { el, root } = w;
   const fail = (e) => notice([e?.message ?? String(e)]);
 
@@ -104,6 +104,17 @@ export function bindReaderIo(w, { useText, usePlays, setPrompt, download, notice
       ...CHARTS.filter(([name]) => ready[name]?.ready).map(([name, label]) => new Option(label, name)),
     );
     if ([...menu.options].some((o) => o.value === chosen)) menu.value = chosen;
+  });
+  el('weights-choose').addEventListener('click', () => el('weights-file').click());
+  el('weights-file').addEventListener('change', async () => {
+    const file = el('weights-file').files?.[0];
+    el('weights-file').value = '';
+    if (!file) return;
+    try {
+      await loadWeights(new Uint8Array(await file.arrayBuffer()), `the file ${file.name}`);
+    } catch (e) {
+      fail(e);
+    }
   });
   for (const button of root.querySelectorAll('[data-download]')) {
     button.addEventListener('click', () => download(button.dataset.download, el('download-chart').value).catch(fail));

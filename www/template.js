@@ -62,6 +62,8 @@ export const TEMPLATE = `
         <label>Chart <select data-el="download-chart" aria-label="Chart to download"></select></label>
         <button type="button" data-download="svg">Chart (SVG)</button>
         <button type="button" data-download="png">Chart (PNG)</button>
+        <button type="button" data-el="weights-choose">Load weights…</button>
+        <input type="file" data-el="weights-file" accept=".safetensors,application/octet-stream" hidden>
       </div>
     </details>
     <details class="ap-more" data-control="more">

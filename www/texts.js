@@ -43,18 +43,21 @@ export function pastedBytes(text) {
 }
 
 /** The bytes at `url` (of the page's origin, or served with CORS): an error in words if it
- *  cannot be fetched, answers with an error, or says it is a web page. */
-export async function urlBytes(url) {
+ *  cannot be fetched, answers with an error, or says it is a web page. `what` is 'text' (its
+ *  size checked before it is read) or 'weights'. */
+export async function urlBytes(url, what = 'text') {
+  const named = `the ${what} at ${url}`;
   let response;
   try {
     response = await fetch(url);
   } catch (e) {
-    throw new Error(`the text at ${url} could not be fetched (${e?.message ?? e}; another origin must allow it with CORS)`);
+    throw new Error(`${named} could not be fetched (${e?.message ?? e}; another origin must allow it with CORS)`);
   }
-  if (!response.ok) throw new Error(`the text at ${url} could not be fetched (HTTP ${response.status})`);
+  if (!response.ok) throw new Error(`${named} could not be fetched (HTTP ${response.status})`);
   const type = response.headers.get('content-type') ?? '';
-  if (/html/i.test(type)) throw new Error(`${url} is a web page (${type.split(';')[0]}), not a text file`);
+  if (/html/i.test(type)) throw new Error(`${url} is a web page (${type.split(';')[0]}), not a ${what === 'text' ? 'text' : 'weights'} file`);
+  if (what !== 'text') return new Uint8Array(await response.arrayBuffer());
   const length = Number(response.headers.get('content-length'));
-  if (length > TEXT_LIMITS.maxBytes) sized({ length }, `the text at ${url}`);
-  return sized(new Uint8Array(await response.arrayBuffer()), `the text at ${url}`);
+  if (length > TEXT_LIMITS.maxBytes) sized({ length }, named);
+  return sized(new Uint8Array(await response.arrayBuffer()), named);
 }

@@ -11,6 +11,9 @@ const early = [];
 function receive(m) {
   if (m.kind === KIND.text) answer(KIND.textChecked, m.request, () => handle.checkText(m.bytes));
   else if (m.kind === KIND.export) answer(KIND.exported, m.request, () => ({ data: handle.exportRun(m.what) }));
+  else if (m.kind === KIND.load) {
+    handle.loadWeights(m.bytes, (message) => self.postMessage({ kind: KIND.loaded, request: m.request, ...(message === undefined ? {} : { message }) }));
+  }
   else if (m.kind === KIND.state) handle.want(m.state, m.done, m.resume);
   else if (m.kind === KIND.suspend) handle.suspend();
   else if (m.kind === KIND.job) handle.run(m.bytes, m.text);

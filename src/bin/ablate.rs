@@ -2,8 +2,6 @@
 //! Run `ablate --help` for the flags; docs/reference.md lists them (generated from the table) and docs/cli.md the JSON.
 
 use ablation_playground::config::{find_flag, preset_choices, StackKind, TaskKind, PARAMS, PRESET, PRESETS};
-use ablation_playground::model::param::Params;
-use ablation_playground::model::stack::Stack;
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::comparisons::{
     compare_here, comparison_steps, depth_width_here, knockout_here, sweep_here, ComparisonsState,
@@ -255,16 +253,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let start = match load_weights {
         None => None,
         Some(file) => {
-            let (mut theirs, mut ours) =
-                (Stack::<f32>::unweighted(&file.config), Stack::<f32>::unweighted(&config));
-            let names = |s: &mut Stack<f32>| {
-                let mut n = Vec::new();
-                s.names("", &mut n);
-                let mut shapes = Vec::new();
-                s.visit(&mut |p| shapes.push((p.value.nrows(), p.value.ncols())));
-                n.into_iter().zip(shapes).collect::<Vec<_>>()
-            };
-            if names(&mut theirs) != names(&mut ours) {
+            if !safetensors::fits(&file.config, &config) {
                 return Err(
                     "--load-weights: the other flags change the stack's tensors (their number or shapes); the file's \
                      stack cannot be loaded into it"

@@ -49,6 +49,13 @@ impl Settings {
         Ok(self.changed_since(&before))
     }
 
+    /// Takes every parameter of `config` (a weights file's); returns the names that changed.
+    pub fn adopt(&mut self, config: Config) -> Vec<&'static str> {
+        let before = self.clone();
+        self.config = config;
+        self.changed_since(&before)
+    }
+
     /// Like `set`, but a bad value falls back to the nearest valid one (a bad pin list to the
     /// good pins in it), with a notice.
     pub fn set_leniently(&mut self, name: &str, text: &str) -> Vec<&'static str> {

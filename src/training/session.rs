@@ -5,6 +5,7 @@
 
 use crate::config::{Config, TaskKind};
 use crate::model::lens::AttentionMaps;
+use crate::model::stack::Stack;
 use crate::model::stats::{histogram, Histogram, Range};
 use crate::training::attention_view::attention_maps;
 use crate::training::frame::{Frame, Shows};
@@ -162,6 +163,26 @@ impl Session {
             self.trainer.release();
             self.trainer = Trainer::with_stack(config, self.initial.stack(config));
         }
+        self.begin_again();
+        true
+    }
+
+    /// Starts the run again from `weights` (a weights file's, `Params::visit` order) instead of
+    /// the seed's draw, with a fresh optimiser, at step 0: as `ablate --load-weights` does. An
+    /// error, changing nothing, if they do not fit the stack.
+    pub fn start_from(&mut self, weights: &[f32]) -> Result<(), String> {
+        let config = self.trainer.config.clone();
+        let mut stack = Stack::unweighted(&config);
+        stack.load_weights(weights)?;
+        self.trainer.release();
+        self.trainer = Trainer::with_stack(&config, stack);
+        self.begin_again();
+        Ok(())
+    }
+
+    /// The measurements, histograms and history of a run beginning with the trainer as it is.
+    fn begin_again(&mut self) {
+        let config = &self.trainer.config.clone();
         self.init = Snapshot::take(&mut self.trainer);
         self.now = self.init.clone();
         self.init_input.clear();
@@ -180,7 +201,6 @@ impl Session {
         self.writing = None;
         self.sampling = None;
         self.copy_examples();
-        true
     }
 
     /// Training can go on: not diverged and below the step limit.

@@ -89,6 +89,12 @@ pub fn write(config: &Config, step: usize, stack: &mut Stack<f32>) -> Vec<u8> {
     out
 }
 
+/// Whether weights of a stack of `theirs` load into a stack of `ours`: the same tensors, by
+/// name and shape (the other settings, Residual say, may differ).
+pub fn fits(theirs: &Config, ours: &Config) -> bool {
+    tensors(&mut Stack::unweighted(theirs)) == tensors(&mut Stack::unweighted(ours))
+}
+
 /// A weights file read: the configuration it was trained with, its step, and the parameters
 /// in `Params::visit` order (as `Stack::load_weights` takes them).
 #[derive(Debug)]

@@ -71,6 +71,18 @@ pub fn install_own_text(bytes: &[u8]) -> Result<Vec<String>, JsError> {
     Ok(vec![corpus.id.text(), crate::view::words::text_words(&corpus)])
 }
 
+/// The text a weights file's run trained on (its `text_id`): the page checks that it has a
+/// reader's text before taking the file's configuration. A damaged file is an error in words.
+#[wasm_bindgen(js_name = weightsTextId)]
+pub fn weights_text_id(bytes: &[u8]) -> Result<String, JsError> {
+    let file = crate::view::safetensors::read(bytes).map_err(js_error)?;
+    Ok(if file.config.task == crate::config::TaskKind::Text {
+        file.config.text.text()
+    } else {
+        "plays".into()
+    })
+}
+
 /// `config` is on the text task, and this wasm does not hold its text.
 fn lacks_text(config: &crate::config::Config) -> bool {
     config.task == crate::config::TaskKind::Text && crate::training::corpus::corpus(config.text).is_none()

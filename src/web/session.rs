@@ -145,6 +145,21 @@ impl Session {
         Ok(safetensors::write(&trainer.config.clone(), trainer.step, &mut trainer.stack))
     }
 
+    /// Starts the run again from a weights file's weights (`ablate --load-weights`), at step 0
+    /// with a fresh optimiser. The page has taken the file's configuration first
+    /// (`Settings.adoptWeights`); a file whose tensors do not fit this run, or that is damaged,
+    /// is an error in words and changes nothing.
+    #[wasm_bindgen(js_name = loadWeights)]
+    pub fn load_weights(&mut self, bytes: &[u8]) -> Result<(), JsError> {
+        let file = safetensors::read(bytes).map_err(js_error)?;
+        if !safetensors::fits(&file.config, self.inner.config()) {
+            return Err(JsError::new(
+                "the file's stack is not this run's (its tensors' names or shapes differ)",
+            ));
+        }
+        self.inner.start_from(&file.weights).map_err(js_error)
+    }
+
     /// The run now as `ablate`'s JSON report has it (`view::json::frame_report_json`).
     #[wasm_bindgen(js_name = reportJson)]
     pub fn report_json(&mut self) -> String {

@@ -28,6 +28,15 @@ impl Settings {
 
     /// Chooses a task as the Task control does: its defaults, keeping the switches, the depth
     /// and the seed; returns the names it changed. An unknown task is an error.
+    /// Takes the configuration of a weights file (`view::safetensors`): every parameter the
+    /// file's run trained with. Returns the names that changed; a file that is not one of
+    /// ours, or is damaged, is an error in words and changes nothing.
+    #[wasm_bindgen(js_name = adoptWeights)]
+    pub fn adopt_weights(&mut self, bytes: &[u8]) -> Result<Vec<String>, JsError> {
+        let file = crate::view::safetensors::read(bytes).map_err(super::js_error)?;
+        Ok(self.inner.adopt(file.config).into_iter().map(String::from).collect())
+    }
+
     #[wasm_bindgen(js_name = chooseTask)]
     pub fn choose_task(&mut self, task: &str) -> Result<Vec<String>, JsError> {
         let changed = self.inner.choose_task(task).map_err(js_error)?;

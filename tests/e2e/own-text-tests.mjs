@@ -150,7 +150,7 @@ export default function registerOwnTextTests() {
     assert(heading.includes('€'), `the panel's heading names the character left out: ${heading}`);
   }, { timeoutMs: 90_000 });
 
-  test('downloads: the run as JSON in the CLI\'s schema, the weights byte for byte as ablate --save-weights and back to the same loss, the loss as CSV, a chart as SVG and PNG', async ({ page, load }) => {
+  test('downloads: the run as JSON in the CLI\'s schema, the weights byte for byte as ablate --save-weights, loaded back (a file, weights-src) to the same loss, the loss as CSV, a chart as SVG and PNG', async ({ page, load }) => {
     const dir = await mkdtemp(join(tmpdir(), 'ap-dl-'));
     const cliWeights = join(dir, 'cli.safetensors');
     const cli = await ablate(['--preset', 'text', '--depth', '2', '--steps', '50', '--save-weights', cliWeights]);
@@ -182,9 +182,27 @@ export default function registerOwnTextTests() {
     assert(csv[0] === 'step,steps,min,max,smooth' && csv.length === 51, `the CSV: ${csv.slice(0, 2)} … ${csv.length} lines`);
     assert(Number(csv[1].split(',')[2]) === cli.loss[0], `its first loss is the CLI's: ${csv[1]}`);
     await page.selectOption('[data-ap-root] [data-el="download-chart"]', 'loss');
-    const svg = await readFile(await save('Chart (SVG)'), 'utf8');
+    const svgPath = await save('Chart (SVG)');
+    const pngPath = await save('Chart (PNG)');
+    // the weights loaded back on a fresh page: its settings become the file's, measured at step 0
+    await load('/');
+    await page.getByText('Download', { exact: true }).click();
+    await el(page, 'weights-file').setInputFiles(weights);
+    await waitFor(page, () => /Loaded the weights of the file/.test(document.querySelector('[data-ap-root] [data-el="notice"]').textContent), null, 'the weights were not loaded');
+    await waitFor(page, () => window.ablationPlayground.value?.task === 'text' && window.ablationPlayground.value.val_loss != null, null, 'the file\'s run is not measured');
+    const loaded = await value(page);
+    assert(loaded.depth === 2 && loaded.step === 0 && Object.is(loaded.val_loss, cli.task.val_loss.at(-1)[1]), `loaded on the page: step ${loaded.step}, held-out ${loaded.val_loss} vs ${cli.task.val_loss.at(-1)[1]}`);
+    await el(page, 'weights-file').setInputFiles(damaged);
+    await waitFor(page, () => /Not loaded, the file damaged\.safetensors: not a weights file of this playground/.test(document.querySelector('[data-ap-root] [data-el="notice"]').textContent), null, 'a damaged file is not refused on the page');
+    assert((await value(page)).depth === 2, 'the refused file changed nothing');
+    // weights-src: an author ships a trained stack with the lesson
+    await page.route('**/trained.safetensors', async (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: await readFile(weights) }));
+    await load('/?weights-src=/trained.safetensors&depth=5');
+    await waitFor(page, () => window.ablationPlayground.value?.depth === 2 && window.ablationPlayground.value.task === 'text' && window.ablationPlayground.value.val_loss != null, null, 'weights-src did not load');
+    assert(Object.is((await value(page)).val_loss, cli.task.val_loss.at(-1)[1]), 'weights-src: the same loss');
+    const svg = await readFile(svgPath, 'utf8');
     assert(svg.startsWith('<svg') && svg.includes('</svg>'), `an SVG: ${svg.slice(0, 60)}`);
-    const png = await readFile(await save('Chart (PNG)'));
+    const png = await readFile(pngPath);
     assert(png.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])), 'a PNG');
   }, { timeoutMs: 120_000 });
 }
