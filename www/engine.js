@@ -124,6 +124,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
      *  leave a core to the page); below 1, a rest follows each slice. */
     pace: 1,
     rest: 0,
+    /** A reader's prompt is being continued: writing is not held to its share of the time. */
+    prompting: false,
     /** A weights file to start from once the desired state is applied: { bytes, reply }. */
     load: null,
     /** The session the reader's prompt was given to, and which prompt (as JSON). */
@@ -211,6 +213,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       loop.prompt = prompt;
       loop.writing = false;
       loop.writeDue = 0; // the stack continues it at the next turn, training or not
+      // ...and until it is written, training waits, and it shows as it goes
+      loop.prompting = state.prompt != null;
     }
     loop.seen = state;
     loop.playing = state.playing;
@@ -251,7 +255,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     }
     // a new state is answered at once, before any training: a slider move waits for no slice
     if (loop.frameDue) send();
-    if (loop.playing && session.running) {
+    // (a reader's prompt is written first: training waits the few seconds it takes at most)
+    if (loop.playing && session.running && !loop.prompting) {
       const start = performance.now();
       const end = start + sliceMs;
       let steps = 0;
@@ -276,7 +281,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     const training = trainingLeft();
     const withinShare = timings.writeMs <= (WRITE_SHARE_MAX * (performance.now() - since));
     const due = loop.writing || (session.writingStale && (performance.now() >= loop.writeDue || !training));
-    if (due && (!training || withinShare)) {
+    // a reader's prompt waits for no training
+    if (due && (!training || withinShare || loop.prompting)) {
       const t0 = performance.now();
       loop.writing = session.writeSome(loop.charsPerCall);
       const t1 = performance.now();
@@ -288,8 +294,9 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       if (!loop.writing) {
         loop.writeDue = t1 + Math.max(WRITE_MS, WRITE_SHARE * loop.writeCost);
         loop.writeCost = 0;
-        if (!busy()) send();
-      }
+        if (!busy() || loop.prompting) send();
+        loop.prompting = false;
+      } else if (loop.prompting && t1 - loop.lastPost >= loop.frameMs) send(); // the characters so far
     }
     timings.tickMs = performance.now() - tickStart;
     if (!busy()) return;

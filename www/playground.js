@@ -268,7 +268,7 @@ export function mount(root, bindings, options = {}) {
   /** The stack continues `text` by `chars` characters from now on (null: the text's own prompt). */
   function setPrompt(text, chars) {
     if (!w.settings) return;
-    w.promptAsked = text;
+    w.promptAsked = text == null ? null : { text, chars };
     el('prompt-said').textContent = '';
     want({ prompt: text == null ? null : { text, chars } });
   }
@@ -543,7 +543,9 @@ export function mount(root, bindings, options = {}) {
   function announcePrompt() {
     if (w.promptAsked == null) return;
     const [prompt, continuation, outside] = w.view.written() ?? [];
-    if (continuation === undefined || (prompt !== w.promptAsked && !outside)) return;
+    // said once it is whole (the frames show it as it is written)
+    if (continuation === undefined || [...continuation].length < w.promptAsked.chars) return;
+    if (prompt !== w.promptAsked.text && !outside) return;
     w.promptAsked = null;
     const left = outside ? ` (not in the text, so not read: ${outside})` : '';
     el('prompt-said').textContent = `It continued your prompt${left}: ${continuation}`;

@@ -502,7 +502,11 @@ impl Session {
                 FRAME_EVALS,
             ),
             floors: floors(&self.trainer.config),
-            writing: self.writing.clone(),
+            // a reader's prompt's first sample shows as it is written (at depth 96 it takes seconds)
+            writing: self
+                .writing
+                .clone()
+                .or_else(|| self.sampling.as_ref().filter(|_| self.prompt.is_some()).map(Sampling::so_far)),
             attention: self.attention.clone(),
         }
     }

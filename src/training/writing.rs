@@ -181,6 +181,17 @@ impl Sampling {
         }
     }
 
+    /// What is written so far (the prompt and the characters sampled after it).
+    pub fn so_far(&self) -> Writing {
+        Writing {
+            step: self.step,
+            text: self.corpus.decode(&self.ids),
+            given: self.given,
+            wrong: Vec::new(),
+            outside: self.outside.clone(),
+        }
+    }
+
     /// Samples up to `chars` more characters with the twin `begin` filled; the sample once it
     /// has as many as the prompt asked for. An empty prompt starts from the text's first
     /// character's place with nothing seen: the first character is drawn from the stack's

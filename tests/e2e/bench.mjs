@@ -1,6 +1,6 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines [--load]] [--seeds] [--stacks] [--vs DIR]
+//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines [--load]] [--seeds] [--stacks] [--reader] [--vs DIR]
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
 //     only the comparisons' part; --tasks only the sequence tasks' part; --seeds only All four
 //     over five seeds on the text task (about 15 minutes); --stacks only the encoder-decoder's
@@ -40,6 +40,7 @@ const ONLY_DEPTH = process.argv.includes('--depth');
 const ONLY_ENGINES = process.argv.includes('--engines');
 const ONLY_SEEDS = process.argv.includes('--seeds');
 const ONLY_STACKS = process.argv.includes('--stacks');
+const ONLY_READER = process.argv.includes('--reader');
 /** The processes of each engine, by command line, and the name its worker threads carry. */
 const PROCESSES = { Chromium: /chrom|headless_shell/i, 'Firefox ESR': /firefox/i, WebKitGTK: /WebKit(Web|Network|GPU)Process|MiniBrowser/ };
 /** The live worker's thread, as each engine names it (Chromium, Firefox, WebKitGTK). */
@@ -676,6 +677,97 @@ async function stacksBench(browser, server, row, out, problems) {
   out.push('');
 }
 
+/**
+ * What a reader brings and takes away (`--reader`, issue 38), each timed on the page, median of
+ * REPEATS fresh pages: a 5 MB text from its drop to the first step on it (the worker checks it,
+ * counts its floors and builds the run); the same for 1 MB (whose floors the sentence shows);
+ * the prompt's first character after Enter (the first frame whose writing continues it, at the
+ * text's defaults and at depth 96, width 128); and the weights' download at depth 96, width 128
+ * (from the click to the file). Also the longest main-thread task in each.
+ */
+async function readerBench(browser, server, row, out, problems) {
+  const { madeUpText } = await import('./own-text-tests.mjs');
+  const repeats = QUICK ? 1 : 3;
+  const longest = (page) => page.evaluate(() => Math.max(0, ...window.__long));
+  const watchLong = (page) => page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration))).observe({ type: 'longtask' });
+  });
+  out.push('| a reader\'s text, prompt and files | median (each) | longest main-thread task |', '|---|---:|---:|');
+  for (const mb of [5, 1]) {
+    const text = madeUpText(mb * 1_000_000, mb);
+    const times = [];
+    let worst = 0;
+    for (let i = 0; i < repeats; i++) {
+      const p = await open(browser, server, '/?preset=text&steps=1000000');
+      const dt = await p.page.evaluateHandle((t) => {
+        const d = new DataTransfer();
+        d.items.add(new File([t], 'big.txt', { type: 'text/plain' }));
+        return d;
+      }, text);
+      await watchLong(p.page);
+      const t0 = await p.page.evaluate(() => performance.now());
+      await p.page.locator('[data-ap-root]').dispatchEvent('drop', { dataTransfer: dt });
+      await p.page.waitForFunction((n) => (window.ablationPlayground.value?.text_id ?? '').includes(`.${n}.`) && window.ablationPlayground.playground.step > 0, mb * 1_000_000, { timeout: 60_000, polling: 5 });
+      times.push((await p.page.evaluate(() => performance.now())) - t0);
+      worst = Math.max(worst, await longest(p.page));
+      problems.push(...p.problems);
+      await p.context.close();
+    }
+    row(`${mb} MB text: drop → its floors counted and the first step on it`, `${fmt(median(times))} ms (${times.map(fmt).join(', ')})`, `${fmt(worst)} ms`);
+  }
+  for (const [label, path] of [['text defaults', '/?preset=text&steps=1000000'], ['depth 96, width 128', '/?preset=text&depth=96&width=128&steps=1000000']]) {
+    const times = [];
+    const firsts = [];
+    let worst = 0;
+    for (let i = 0; i < repeats; i++) {
+      const p = await open(browser, server, path);
+      await p.page.waitForTimeout(2000);
+      await watchLong(p.page);
+      const field = p.page.getByRole('textbox', { name: 'Prompt' });
+      const prompt = ['ROMEO.', 'JULIET.', 'HAMLET.'][i % 3];
+      await field.fill(prompt);
+      const t0 = await p.page.evaluate(() => performance.now());
+      await field.press('Enter');
+      // the first character after the prompt, then the whole continuation (its announcement)
+      await p.page.waitForFunction((prompt) => {
+        const heading = document.querySelector('[data-ap-root] [data-el="writes-heading"]').textContent;
+        const text = document.querySelector('[data-ap-root] [data-el="writes-text"]').textContent;
+        return heading.includes(JSON.stringify(prompt).slice(1, -1)) && text.length > prompt.length;
+      }, prompt, { timeout: 120_000, polling: 5 });
+      firsts.push((await p.page.evaluate(() => performance.now())) - t0);
+      await p.page.waitForFunction(() => document.querySelector('[data-ap-root] [data-el="prompt-said"]').textContent.length > 0, null, { timeout: 180_000, polling: 5 });
+      times.push((await p.page.evaluate(() => performance.now())) - t0);
+      worst = Math.max(worst, await longest(p.page));
+      problems.push(...p.problems);
+      await p.context.close();
+    }
+    row(`prompt, ${label}: Enter → its first character drawn`, `${fmt(median(firsts))} ms (${firsts.map(fmt).join(', ')})`, '');
+    row(`prompt, ${label}: Enter → all 200 characters, announced (training waits for it)`, `${fmt(median(times))} ms (${times.map(fmt).join(', ')})`, `${fmt(worst)} ms`);
+  }
+  {
+    const times = [];
+    let worst = 0;
+    let bytes = 0;
+    for (let i = 0; i < repeats; i++) {
+      const p = await open(browser, server, '/?preset=text&depth=96&width=128&steps=1000000');
+      await p.page.waitForTimeout(2000);
+      await watchLong(p.page);
+      await p.page.getByText('Download', { exact: true }).click();
+      const t0 = await p.page.evaluate(() => performance.now());
+      const [download] = await Promise.all([p.page.waitForEvent('download'), p.page.getByRole('button', { name: 'Weights (safetensors)' }).click()]);
+      times.push((await p.page.evaluate(() => performance.now())) - t0);
+      bytes = (await import('node:fs/promises')).stat(await download.path()).then((s) => s.size);
+      bytes = await bytes;
+      worst = Math.max(worst, await longest(p.page));
+      problems.push(...p.problems);
+      await p.context.close();
+    }
+    row(`weights at depth 96, width 128 (${mib(bytes)}): click → the file`, `${fmt(median(times))} ms (${times.map(fmt).join(', ')})`, `${fmt(worst)} ms`);
+  }
+  out.push('');
+}
+
 async function main() {
   const started = Date.now();
   const server = await startServer();
@@ -688,7 +780,8 @@ async function main() {
     if (ONLY_ENGINES) await enginePaces(browser, server, row, out, problems);
     if (ONLY_SEEDS) await seedsBench(browser, server, row, out, problems);
     if (ONLY_STACKS) await stacksBench(browser, server, row, out, problems);
-    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS) {
+    if (ONLY_READER) await readerBench(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER) {
       // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
       {
         const p = await open(browser, server, '/?depth=96');
@@ -760,16 +853,16 @@ async function main() {
       }
     }
     // 4. The comparisons.
-    if (!ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS) await comparisons(browser, server, row, out, problems);
+    if (!ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER) await comparisons(browser, server, row, out, problems);
     // 5. The sequence tasks: steps/s and frames/s at their defaults (and the teacher on the
     // same stack and tokens), the longest main-thread task, and the share of the worker's
     // time that writing the samples took.
-    if (!ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS) await tasks(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER) await tasks(browser, server, row, out, problems);
   } finally {
     await browser.close().catch(() => {});
     await server.close();
   }
-  const bundle = ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH || ONLY_ENGINES || ONLY_SEEDS || ONLY_STACKS ? [] : await bundleSizes();
+  const bundle = ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH || ONLY_ENGINES || ONLY_SEEDS || ONLY_STACKS || ONLY_READER ? [] : await bundleSizes();
   if (bundle.length) out.push('| shipped file | raw / gzip -9 |', '|---|---:|');
   for (const b of bundle) row(`\`dist/${b.name}\``, `${kib(b.raw)} / ${kib(b.gzip)}`);
   const total = bundle.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });

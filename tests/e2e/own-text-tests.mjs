@@ -35,7 +35,8 @@ export default function registerOwnTextTests() {
   const el = (page, name) => page.locator(`[data-ap-root] [data-el="${name}"]`);
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
   const notice = (page) => el(page, 'notice').textContent();
-  const finished = (page, what) => waitFor(page, () => window.ablationPlayground.value?.finished, null, `${what}: the run did not finish`, 60_000);
+  // (settled: the frame on screen answers the newest state, not the run before a restart)
+  const finished = (page, what) => waitFor(page, () => window.ablationPlayground.playground?.settled && window.ablationPlayground.value?.finished, null, `${what}: the run did not finish`, 60_000);
   /** Pastes `text` and asks to train on it. */
   async function paste(page, text) {
     if (!(await el(page, 'text-paste').isVisible())) await page.getByText('Paste a text', { exact: true }).click();
