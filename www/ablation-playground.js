@@ -173,6 +173,23 @@ class AblationPlayground extends HTMLElement {
   tunedLens() {
     return this.#command('tunedLens');
   }
+  // What a reader brings and takes away (docs/embedding.md, "A reader's text, a prompt, files"):
+  /** Trains the text task on `text` (a string, or UTF-8 bytes). */
+  trainOn(text) {
+    return this.#command('trainOn', text);
+  }
+  /** Resolves with what the stack writes after `text` (`chars` characters, 200 by default). */
+  prompt(text, chars) {
+    return this.#command('prompt', text, chars);
+  }
+  /** Resolves with the run as a file: 'weights' (safetensors bytes) or 'report' (JSON text). */
+  exportRun(what) {
+    return this.#command('exportRun', what);
+  }
+  /** Starts the run again from a weights file's bytes (a safetensors file the playground wrote). */
+  loadWeights(bytes) {
+    return this.#command('loadWeights', bytes);
+  }
   static {
     for (const { method } of COMPARISONS) {
       Object.defineProperty(this.prototype, method, {

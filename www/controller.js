@@ -3,7 +3,7 @@
 // started, play and pause say how it starts (and resolve at once); the others wait for it (a
 // widget that is never shown never starts).
 
-import { COMPARISONS, PARAMS, PIN } from './schema.js';
+import { COMPARISONS, PARAMS, PIN, TEXT_LIMITS } from './schema.js';
 import { CONTROLS, PANELS, isOff } from './template.js';
 
 /** The commands a host can give (element methods, the iframe's messages): each a controller
@@ -15,7 +15,7 @@ const DEFAULTS = Object.fromEntries([...PARAMS.map((p) => [p.name, p.default]), 
 /** The controller of widget `w`, over the widget's own steps (playground.js). */
 export function createController(w, widget) {
   const { created, drawn, want, run, restart, sendPins, startComparison, set, value, changed, listOf } = widget;
-  const { show, setPlaying, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom } = widget;
+  const { show, setPlaying, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom, setPrompt } = widget;
   /** `command`, at once if the widget has started, else once it has (then its promise). */
   const whenCreated = (command) => (...args) =>
     w.settings ? command(...args) : created.then(() => (w.stopped ? undefined : command(...args)));
@@ -156,6 +156,9 @@ export function createController(w, widget) {
       await useText(bytes, 'the text given');
       return drawn();
     }),
+    /** Resolves with what the stack writes after `text` (`chars` characters): the whole
+     *  continuation, once it is written (null: back to the text's own prompt). */
+    prompt: whenCreated((text, chars = TEXT_LIMITS.sampleChars) => setPrompt(text == null ? null : String(text), chars >>> 0)),
     /** Starts the run again from a weights file's bytes (a safetensors file this playground
      *  wrote), as a reader's Load weights does. */
     loadWeights: whenCreated(async (bytes) => {

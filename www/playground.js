@@ -265,12 +265,18 @@ export function mount(root, bindings, options = {}) {
     if (w.settings) showText();
   }
 
-  /** The stack continues `text` by `chars` characters from now on (null: the text's own prompt). */
+  /** The stack continues `text` by `chars` characters from now on (null: the text's own
+   *  prompt); resolves with the continuation once it is written (a prompt asked again, or
+   *  none, resolves the one before with null). */
   function setPrompt(text, chars) {
-    if (!w.settings) return;
-    w.promptAsked = text == null ? null : { text, chars };
+    if (!w.settings || w.stopped) return Promise.resolve(null);
+    w.promptAsked?.resolve(null);
+    const done = new Promise((resolve) => {
+      w.promptAsked = text == null ? null : { text, chars, resolve };
+    });
     el('prompt-said').textContent = '';
     want({ prompt: text == null ? null : { text, chars } });
+    return text == null ? Promise.resolve(null) : done;
   }
 
   /** Saves `what`: 'report' (JSON), 'csv' (the loss history), 'weights' (safetensors), or
@@ -546,6 +552,7 @@ export function mount(root, bindings, options = {}) {
     // said once it is whole (the frames show it as it is written)
     if (continuation === undefined || [...continuation].length < w.promptAsked.chars) return;
     if (prompt !== w.promptAsked.text && !outside) return;
+    w.promptAsked.resolve(continuation);
     w.promptAsked = null;
     const left = outside ? ` (not in the text, so not read: ${outside})` : '';
     el('prompt-said').textContent = `It continued your prompt${left}: ${continuation}`;
@@ -578,6 +585,7 @@ export function mount(root, bindings, options = {}) {
    *  the start are dropped. */
   function destroy() {
     w.stopped = true;
+    w.promptAsked?.resolve(null);
     for (const [, resolve] of w.waiting.splice(0)) resolve();
     markCreated();
     w.driver?.stop();
@@ -589,7 +597,7 @@ export function mount(root, bindings, options = {}) {
 
   const controller = createController(w, {
     created, drawn, want, run, restart, sendPins, startComparison, set, value, changed, listOf,
-    show, setPlaying, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom,
+    show, setPlaying, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom, setPrompt,
   });
   w.renderer = createRenderer(w, {
     onRemovePin(i) {

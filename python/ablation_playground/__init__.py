@@ -10,10 +10,18 @@ choices strings, numbers numbers. ``w.value`` holds the readouts and the compari
 element's ``value`` does; ``w.play()``, ``pause()``, ``step()``, ``reset()``, ``pin()``,
 ``compare()``, ``sweep()``, ``depth_width()`` and ``knockout()`` drive it.
 
+A reader's own text: ``w.text = open("poem.txt").read()`` (or ``w.text_src = "URL"``) trains
+the text task on it. ``w.prompt("ROMEO.")`` asks the stack to continue a prompt; the
+continuation comes back from the browser into ``w.writing`` and into the future the call
+returns (``.result()`` in a later cell: a cell cannot wait for its own widget). ``w.save_weights
+(path)`` writes the run's weights (safetensors) once the browser has sent them, and
+``w.load_weights(path)`` starts the run from a weights file.
+
 The front end (``static/widget.js``) is self-contained: the wasm core, the worker's scripts,
 the stylesheet and the text are inlined, since anywidget imports it from a ``blob:`` URL.
 """
 
+from concurrent.futures import Future
 from pathlib import Path
 
 import anywidget
@@ -78,6 +86,10 @@ def _traits():
     traits["given"] = traitlets.List(traitlets.Unicode(), help="the parameters the constructor was given").tag(sync=True)
     # what the widget shows: the parameters, the readouts and the comparisons (read it)
     traits["value"] = traitlets.Dict({}, help="the element's value: readouts and comparisons").tag(sync=True)
+    # a reader's text, given as text or by URL, and what the stack wrote after the last prompt
+    traits["text"] = traitlets.Unicode("", help="a text of your own to train the text task on").tag(sync=True)
+    traits["text_src"] = traitlets.Unicode("", help="the URL of a text to train on (the text-src attribute)").tag(sync=True)
+    traits["writing"] = traitlets.Unicode("", help="what the stack wrote after the last prompt()").tag(sync=True)
     return traits
 
 
@@ -98,6 +110,47 @@ class _Base(anywidget.AnyWidget):
         names = {p[0] for p in PARAMS}
         super().__init__(**kwargs)
         self.given = [name for name in kwargs if name in names]
+        self._waiting = {}  # request number -> (what, Future, path)
+        self._requests = 0
+        self.on_msg(self._answered)
+
+    def _ask(self, content, what, path=None, buffers=None):
+        self._requests += 1
+        future = Future()
+        self._waiting[self._requests] = (what, future, path)
+        self.send({**content, "request": self._requests}, buffers)
+        return future
+
+    def _answered(self, _widget, content, buffers):
+        what, future, path = self._waiting.pop(content.get("request"), (None, None, None))
+        if future is None:
+            return
+        if content.get("error"):
+            future.set_exception(RuntimeError(content["error"]))
+        elif what == "prompt":
+            self.writing = content.get("continuation") or ""
+            future.set_result(self.writing)
+        elif what == "weights":
+            Path(path).write_bytes(bytes(buffers[0]))
+            future.set_result(path)
+        else:
+            future.set_result(None)
+
+    def prompt(self, text, chars=200):
+        """Asks the stack to continue ``text`` by ``chars`` characters (seeded, at the
+        temperature). Returns a future of the continuation, also put into ``w.writing`` once the
+        browser has written it."""
+        return self._ask({"method": "prompt", "text": str(text), "chars": int(chars)}, "prompt")
+
+    def save_weights(self, path):
+        """Writes the run's weights to ``path`` (safetensors, docs/cli.md "The weights file") once
+        the browser has sent them; returns a future of the path."""
+        return self._ask({"method": "export", "what": "weights"}, "weights", path=str(path))
+
+    def load_weights(self, path):
+        """Starts the run from the weights in ``path`` (a safetensors file the playground wrote):
+        its configuration, then its weights, measured at step 0."""
+        return self._ask({"method": "load_weights"}, "load", buffers=[Path(path).read_bytes()])
 
 
 Playground = type(

@@ -138,11 +138,33 @@ async function render({ model, el }) {
       else element.setAttribute(attribute, toText(null, value));
     });
   }
-  on('msg:custom', (message) => {
-    if (METHODS.includes(message?.method)) element[CALLS[message.method] ?? message.method]();
+  on('msg:custom', async (message, buffers) => {
+    if (METHODS.includes(message?.method)) return element[CALLS[message.method] ?? message.method]();
+    // the requests that answer the kernel: a prompt's continuation, the weights, a load
+    const answer = (content, out = []) => model.send({ request: message.request, ...content }, undefined, out);
+    try {
+      if (message?.method === 'prompt') answer({ continuation: await element.prompt(message.text, message.chars) });
+      else if (message?.method === 'export') {
+        const data = await element.exportRun(message.what);
+        answer({}, [data instanceof Uint8Array ? data.buffer : new TextEncoder().encode(data).buffer]);
+      } else if (message?.method === 'load_weights') {
+        const view = buffers?.[0];
+        await element.loadWeights(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+        answer({});
+      }
+    } catch (e) {
+      answer({ error: String(e?.message ?? e) });
+    }
   });
+  // a reader's text, as text or by URL
+  const giveText = () => model.get('text') && element.trainOn(model.get('text'));
+  on('change:text', giveText);
+  const textSrc = () => (model.get('text_src') ? element.setAttribute('text-src', model.get('text_src')) : element.removeAttribute('text-src'));
+  on('change:text_src', textSrc);
+  textSrc();
 
   el.append(element);
+  giveText();
   // re-running the cell or closing the notebook removes the view: the element stops its worker
   return () => {
     observer.disconnect();

@@ -17,7 +17,7 @@ METHODS = ("play", "pause", "step", "reset", "pin", "compare", "sweep", "depth_w
 class Traits(unittest.TestCase):
     def test_every_parameter_is_a_synced_trait_of_its_kind_with_the_tables_default(self):
         w = Playground()
-        kinds = {"switch": traitlets.Bool, "choice": traitlets.Enum, "int": traitlets.Int, "seed": traitlets.Int, "float": traitlets.Float}
+        kinds = {"switch": traitlets.Bool, "choice": traitlets.Enum, "int": traitlets.Int, "seed": traitlets.Int, "float": traitlets.Float, "text": traitlets.Unicode}
         for name, kind, default, choices, _ in PARAMS:
             trait = w.traits()[name]
             self.assertIsInstance(trait, kinds[kind], name)

@@ -85,18 +85,26 @@ export default function registerNotebookTests() {
     await waitFor(page, () => (document.querySelector('#out ablation-playground')?.value?.step ?? 0) > 0 || document.querySelector('#out ablation-playground')?.value?.norm === 'post', null, 'the new view did not start');
   });
 
-  test('notebook: a real JupyterLab from PyPI runs the Playground, follows a trait set from a cell, and writes a slider move back to the kernel, starts depth or width from a method, keeps the constructor\'s arguments over a preset and an exact u64 seed, and hears a pin', async ({ page, problems }) => {
+  test('notebook: a real JupyterLab from PyPI runs the Playground, follows a trait set from a cell, and writes a slider move back to the kernel, starts depth or width from a method, keeps the constructor\'s arguments over a preset and an exact u64 seed, hears a pin, and takes a text, a prompt and the weights out and back', async ({ page, problems }) => {
     const dir = await mkdtemp(join(tmpdir(), 'ap-lab-'));
     const port = await freePort();
+    const weights = join(dir, 'run.safetensors');
     const cells = [
       'from ablation_playground import Playground\nw = Playground(preset="break-and-heal", norm="pre", depth=6, residual=False, seed=2**64 - 1, panels="histogram,loss")\nw',
       'w.norm = "post"',
       'print("depth is", w.depth)',
       'w.depth_width()',
       'print("pinned:", w.pinned)',
+      // a reader's text, a prompt, the weights out and back in (issue 38)
+      'w.text = "the cat sat on the mat and the dog sat on the log. " * 40',
+      'f = w.prompt("the ", 30)',
+      'print("wrote:", repr(w.writing), repr(f.result(timeout=0)))',
+      `saved = w.save_weights(${JSON.stringify('WEIGHTS')})`,
+      'import os; print("saved:", saved.result(timeout=0), os.path.getsize(saved.result()))',
+      `w.load_weights(${JSON.stringify('WEIGHTS')})`,
     ];
     const notebook = {
-      cells: cells.map((source) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source })),
+      cells: cells.map((source) => source.replaceAll('WEIGHTS', weights)).map((source) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source })),
       metadata: { kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' } },
       nbformat: 4,
       nbformat_minor: 5,
@@ -164,6 +172,30 @@ export default function registerNotebookTests() {
       await run(4);
       await waitFor(page, () => /pinned: .*@\d+/.test([...document.querySelectorAll('.jp-Notebook .jp-Cell')][4]?.querySelector('.jp-OutputArea')?.textContent ?? ''), null,
         async () => `the kernel did not hear the pin: ${await page.locator('.jp-Notebook .jp-Cell').nth(4).locator('.jp-OutputArea').textContent().catch(() => '')}`, 20_000);
+      // w.text: the widget trains the text task on it
+      await run(5);
+      await waitFor(page, () => /\.2040\./.test(document.querySelector('ablation-playground').value?.text_id ?? ''), null, 'w.text did not reach the widget', 30_000);
+      // w.prompt: the continuation comes back into w.writing and the future (a later cell)
+      await run(6);
+      await waitFor(page, () => document.querySelector('ablation-playground').shadowRoot.querySelector('[data-el="prompt-said"]').textContent.length > 0, null, 'the prompt was not continued', 30_000);
+      await page.waitForTimeout(500);
+      await run(7);
+      const cellText = (n) => page.locator('.jp-Notebook .jp-Cell').nth(n).locator('.jp-OutputArea').textContent().catch(() => '');
+      await waitFor(page, () => /wrote: '.{30}' '.{30}'/s.test([...document.querySelectorAll('.jp-Notebook .jp-Cell')][7]?.querySelector('.jp-OutputArea')?.textContent ?? ''), null,
+        async () => `the continuation did not reach the kernel: ${await cellText(7)}`, 20_000);
+      const said = await page.evaluate(() => document.querySelector('ablation-playground').shadowRoot.querySelector('[data-el="prompt-said"]').textContent);
+      const wrote = (await cellText(7)).match(/wrote: '(.{30})'/s)?.[1];
+      assert(said.endsWith(wrote.replaceAll('\\n', '\n')), `the kernel's w.writing is what the widget said: ${JSON.stringify(wrote)} in ${JSON.stringify(said)}`);
+      // the weights: saved by the kernel from the browser's bytes, then loaded back
+      await run(8);
+      await page.waitForTimeout(1500);
+      await run(9);
+      await waitFor(page, () => /saved: .*run\.safetensors \d{4,}/.test([...document.querySelectorAll('.jp-Notebook .jp-Cell')][9]?.querySelector('.jp-OutputArea')?.textContent ?? ''), null,
+        async () => `the weights were not saved: ${await cellText(9)}`, 20_000);
+      await page.evaluate(() => document.querySelector('ablation-playground').play());
+      await waitFor(page, () => document.querySelector('ablation-playground').value.step > 5, null, 'the run did not go on');
+      await run(10);
+      await waitFor(page, () => document.querySelector('ablation-playground').value.step === 0, null, 'w.load_weights did not start the run from the file', 20_000);
     } finally {
       // leave JupyterLab's page first: it saves its workspace to a server about to go, and
       // requests of its own cut short by leaving (its busy favicon) are not the widget's
@@ -175,5 +207,5 @@ export default function registerNotebookTests() {
       await new Promise((ok) => (lab.exitCode !== null ? ok() : lab.once('exit', ok)));
       await rm(dir, { recursive: true, force: true });
     }
-  });
+  }, { timeoutMs: 150_000 }); // JupyterLab's start, and eleven cells
 }
