@@ -88,6 +88,11 @@ local function draw(div)
   local args = {}
   for _, kv in ipairs(attributes(div)) do
     local flag = FLAGS[kv[1]]
+    -- a reader's text or trained weights the page fetches: the figure reads the same file,
+    -- when it is a path beside the document (not a URL)
+    if (kv[1] == 'text-src' or kv[1] == 'weights-src') and not kv[2]:match('^%a[%w+.-]*:') then
+      flag = kv[1] == 'text-src' and 'text' or 'load-weights'
+    end
     if flag then
       table.insert(args, '--' .. flag)
       table.insert(args, kv[2])

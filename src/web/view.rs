@@ -233,7 +233,9 @@ impl View {
         if !panel.ready(&scene) {
             return Err(JsError::new(&format!("the {name} panel has nothing to draw yet")));
         }
-        crate::view::figures::panel_svg(panel, &scene, dark).map_err(js_error)
+        let theme =
+            if dark { crate::view::charts::Theme::dark(1.0) } else { crate::view::charts::Theme::light(1.0) };
+        super::canvas::draw_svg(panel.size(), |area| panel.draw(&scene, area, &theme))
     }
 
     /// The live run's loss history as CSV (`view::json::loss_csv`); empty before a frame.

@@ -36,6 +36,8 @@ pub struct Theme {
     /// Warnings: overflow counts, divergence.
     pub alert: RGBColor,
     pub scale: f64,
+    /// The attention maps as one bitmap each (the page's canvas), or as rectangles (SVG).
+    pub bitmaps: bool,
 }
 
 // Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
@@ -56,6 +58,7 @@ impl Theme {
             other: ORANGE,
             alert: VERMILLION,
             scale,
+            bitmaps: false,
         }
     }
 
@@ -69,6 +72,7 @@ impl Theme {
             other: ORANGE,
             alert: VERMILLION,
             scale,
+            bitmaps: false,
         }
     }
 

@@ -273,5 +273,5 @@ pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, th
     let Some(frame) = scene.frame else { return Ok(()) };
     let Some(maps) = frame.attention.as_ref() else { return Ok(()) };
     let (title, heads) = (attention_title(maps, &frame.config), head_titles(maps, &frame.config));
-    charts::attention::draw(area, maps, &title, &heads, DB::BITMAPS, theme)
+    charts::attention::draw(area, maps, &title, &heads, theme.bitmaps, theme)
 }

@@ -86,13 +86,10 @@ fn pin_band(p: &PinState) -> Vec<(usize, f64, f64)> {
 
 /// A backend's way with heat maps: one bitmap on a canvas (fast), rectangles in SVG (which
 /// keeps vectors).
-pub trait Surface: DrawingBackend {
-    const BITMAPS: bool;
-}
+/// A backend the panels draw on (the page's canvas, an SVG document).
+pub trait Surface: DrawingBackend {}
 
-impl Surface for SVGBackend<'_> {
-    const BITMAPS: bool = false;
-}
+impl Surface for SVGBackend<'_> {}
 
 /// A table as the page writes it: its columns' names, then its rows of cells.
 #[derive(Clone, Debug, Default, PartialEq)]
