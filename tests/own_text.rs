@@ -195,3 +195,20 @@ fn a_damaged_or_foreign_weights_file_is_refused_in_words_and_never_panics() {
     assert_eq!(unique.len(), names.len());
     assert!(corpus(TextId::Plays).is_some());
 }
+
+#[test]
+fn pins_and_comparisons_say_which_text_they_trained_on() {
+    use ablation_playground::view::words::{differences, on_text, pin_label};
+    let corpus = install_own(words(3000).as_bytes()).unwrap();
+    let own = Config { text: corpus.id, ..text_defaults() };
+    let label = format!("the text {} (3000 characters)", &hex(&corpus.sha256)[..12]);
+    assert_eq!(on_text(&own), format!(" on {label}"));
+    assert_eq!(on_text(&text_defaults()), "", "the plays are the default: nothing said");
+    assert_eq!(differences(&own, &text_defaults()), vec![format!("on {label}")]);
+    assert_eq!(differences(&text_defaults(), &own), vec!["on the plays".to_string()]);
+    assert!(
+        pin_label(&text_defaults(), &own).contains("on the plays"),
+        "{}",
+        pin_label(&text_defaults(), &own)
+    );
+}

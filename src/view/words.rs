@@ -313,6 +313,15 @@ pub fn combination_name(residual: bool, norm: NormPlacement) -> String {
     }
 }
 
+/// " on the text 5565d98c55de (7656 characters)" for a run on a reader's text, else nothing:
+/// what the comparisons' sentences say of the text their runs trained on.
+pub fn on_text(config: &Config) -> String {
+    match (config.task, config.text) {
+        (TaskKind::Text, own @ TextId::Own { .. }) => format!(" on {}", own.label()),
+        _ => String::new(),
+    }
+}
+
 /// A reader's text, for the sentence under the text field: its size, what was held out, its
 /// vocabulary and its floors.
 pub fn text_words(text: &crate::training::corpus::Corpus) -> String {

@@ -123,8 +123,10 @@ pub fn compare_summary(c: &CompareState) -> String {
     let over = if cfg.seeds > 1 { format!(", {}", seeds_words(cfg)) } else { String::new() };
     let tuned = if cfg.tune { ", each at its best learning rate of ÷3, ×1 and ×3" } else { "" };
     let mut s = format!(
-        "All four combinations at depth {} ({progress}, {} steps each{over}{tuned}, otherwise the settings of the run it was started from)",
-        cfg.depth, c.steps
+        "All four combinations at depth {}{} ({progress}, {} steps each{over}{tuned}, otherwise the settings of the run it was started from)",
+        cfg.depth,
+        crate::view::words::on_text(cfg),
+        c.steps
     );
     let finished: Vec<String> = c
         .rows

@@ -53,8 +53,9 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
             if several { (d.runs_finished, d.runs_total) } else { (done.len(), d.rows.len()) };
         let what = if several { "runs" } else { "done" };
         return format!(
-            "Training {} stacks of about the same parameters: {finished} of {total} {what}.",
-            d.rows.len()
+            "Training {} stacks of about the same parameters{}: {finished} of {total} {what}.",
+            d.rows.len(),
+            crate::view::words::on_text(&d.config)
         );
     }
     let medians: Vec<f64> = d.arms.iter().map(|a| judged_spread(a).median).collect();

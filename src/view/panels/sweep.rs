@@ -17,7 +17,8 @@ use plotters::prelude::*;
 /// depth each other one falls five times behind it or diverges. The numbers are in
 /// `sweep_table`.
 pub fn sweep_summary(s: &SweepState) -> String {
-    let progress = format!("{} of {} runs", s.runs_finished, s.runs_total);
+    let progress =
+        format!("{} of {} runs{}", s.runs_finished, s.runs_total, crate::view::words::on_text(&s.config));
     let reached = s.series.iter().map(|x| x.final_loss.len()).min().unwrap_or(0);
     // over several seeds, the median (∞ once most diverged)
     let medians: Vec<Vec<f64>> =
