@@ -36,6 +36,10 @@ function otherValue(p) {
       return String((Number(p.default) + p.max) / 2);
     case 'seed':
       return String(BigInt(p.default) + 1n);
+    case 'text':
+      // a reader's text travels as its hash, and a page without its bytes waits for them on
+      // the plays (own-text-tests.mjs carries one through a link): the plays here
+      return p.default;
     default:
       throw new Error(`${p.name}: a kind the test does not know, ${p.kind}`);
   }
@@ -175,7 +179,7 @@ export default function registerEmbedTests() {
 
   const FULL = 'depth=30&residual=off&norm=post&final_norm=off&norm_kind=rmsnorm&sublayer=attention&optimizer=sgd&lr=0.05&warmup=7&gain=1.5&width=16&seed=9&steps=777';
   // the table's defaults as stateJson() writes them (numbers as numbers), then FULL's values
-  const DEFAULTS = Object.fromEntries(TABLE.map((p) => [p.name, p.kind === 'choice' ? p.default : Number(p.default)]));
+  const DEFAULTS = Object.fromEntries(TABLE.map((p) => [p.name, p.kind === 'choice' || p.kind === 'text' ? p.default : Number(p.default)]));
   const FULL_CONFIG = {
     ...DEFAULTS,
     depth: 30, residual: 'off', norm: 'post', final_norm: 'off', norm_kind: 'rmsnorm', sublayer: 'attention', width: 16,

@@ -305,6 +305,11 @@ export default function registerPageTests() {
     // More: Enter opens it; its controls follow in the tab order.
     // The comparisons' buttons follow.
     for (const name of ['pin', 'run-compare', 'run-sweep', 'run-depth-width', 'run-knockout']) await tab(name);
+    // Download: Enter opens its menu, and again closes it
+    await tab('summary');
+    await page.keyboard.press('Enter');
+    assert(await page.locator('[data-ap-root] details[data-control="download"]').evaluate((d) => d.open), 'Enter on Download should open it');
+    await page.keyboard.press('Enter');
     await tab('summary');
     await page.keyboard.press('Enter');
     assert(await page.locator('details[data-control="more"]').evaluate((d) => d.open), 'Enter on More should open it');
