@@ -36,6 +36,9 @@ const HIBERNATE_MS = 20_000;
 /** What the text panel says of the shipped text. */
 const PLAYS_WORDS = 'Hamlet, Macbeth and Othello by Shakespeare, shipped with the playground.';
 
+/** A reader's text's id, `<sha256>.<characters>.<vocabulary>`. */
+const TEXT_ID = /^[0-9a-f]{64}\.\d+\.\d+$/i;
+
 /** A reader's text named by its id (`<sha256>.<chars>.<vocab>`), in words. */
 function awaitingWords(id) {
   const [hash, chars] = id.split('.');
@@ -150,7 +153,7 @@ export function mount(root, bindings, options = {}) {
   function showText() {
     const id = w.settings.get('text_id');
     const words = id === 'plays' ? PLAYS_WORDS : (w.textWords?.id === id ? w.textWords.words : `a reader's text, ${id.slice(0, 12)}…`);
-    const waiting = w.awaitingText ? ` ${awaitingWords(w.awaitingText)}` : '';
+    const waiting = w.awaitingText ? ` Waiting for ${awaitingWords(w.awaitingText)}: drop, choose or paste it.` : '';
     if (el('text-words').textContent !== words + waiting) el('text-words').textContent = words + waiting;
     el('text-plays').hidden = id === 'plays';
   }
@@ -465,7 +468,22 @@ export function mount(root, bindings, options = {}) {
       w.pending.push([name, text]);
       return;
     }
+    // a reader's text named by a host (an attribute, a message) that this page has not been
+    // given: the plays until it is, as for a link
+    if (name === 'text_id' && TEXT_ID.test(String(text)) && !textBytes(String(text))) {
+      awaitText(String(text));
+      return;
+    }
     apply((s) => (lenient ? s.setLeniently(name, String(text)) : s.set(name, String(text))));
+  }
+
+  /** Trains on the plays until the reader's text `id` is given (and refuses another), saying so. */
+  function awaitText(id) {
+    w.awaitingText = id;
+    if (w.settings.get('text_id') !== 'plays') apply((s) => s.set('text_id', 'plays'));
+    onParam('text_id', 'plays');
+    notice([`This run trained on a reader's text (${awaitingWords(id)}): until it is given, the plays.`]);
+    if (w.textTask) showText();
   }
 
   /** Chooses a task with its defaults, as the Task menu does (a bad name gets a notice). */

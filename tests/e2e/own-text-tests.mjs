@@ -72,6 +72,10 @@ export default function registerOwnTextTests() {
     assert((await value(page)).text_id === 'plays', 'the refused text changed nothing');
     await paste(page, a);
     await waitFor(page, (id) => window.ablationPlayground.value?.text_id === id, cli.config.text_id, 'the link\'s own text is not taken');
+    // a host naming a text this page has not been given (an attribute, a message): the plays
+    // until it is, as for a link
+    await page.evaluate(() => window.ablationPlayground.set('text_id', `${'ab'.repeat(32)}.5000.30`));
+    await waitFor(page, () => window.ablationPlayground.value?.text_id === 'plays' && /Waiting for a text of 5,000 characters with SHA-256 abababababab…/.test(document.querySelector('[data-ap-root] [data-el="text-words"]').textContent), null, 'a host\'s unknown text_id is not waited for');
   }, { timeoutMs: 120_000 });
 
   test('a dropped file, a chosen file and text-src each train; each bad text is refused in words and the widget trains on', async ({ page, load, note, problems }) => {
