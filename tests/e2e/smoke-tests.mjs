@@ -4,7 +4,8 @@
 // docs' authoring page with its lesson steps, the element under a strict Content-Security-Policy from another origin, the text and copy tasks,
 // All four, a pin and a copied link, the keyboard on the slider and the switches, a host theme
 // toggled at run time, the notebook's module loaded from a blob: URL, and the induction task
-// with the lens's panels and Depth or width.
+// with the lens's panels and Depth or width, and a reader's own text, prompt and downloads.
+// A test that fails is tried once more and, if it then passes, reported FLAKY.
 //
 //   node tests/e2e/smoke-tests.mjs [firefox] [webkit]     (both by default)
 //
@@ -196,6 +197,28 @@ test('the induction task with its lens panels drawn, and Depth or width starting
   await page.waitFor(`() => (window.ablationPlayground.value.depth_width?.runs?.length ?? 0) > 0`, null, 20_000, 'Depth or width did not start');
 });
 
+/** One try of test `t` on a new page: `{ error }` (a message, or null) and its seconds. */
+async function runSmoke(engine, server, t) {
+  const page = await engine.newPage();
+  const started = Date.now();
+  let timer;
+  try {
+    const body = t.fn({ page, server, url: (path) => server.url + path });
+    const timeout = new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`timed out after ${t.timeoutMs / 1000} s`)), t.timeoutMs)));
+    await Promise.race([body, timeout]);
+    const error = await page.evaluate("() => [...document.querySelectorAll('[data-ap-root] .ap-error:not([hidden])'), ...[...document.querySelectorAll('ablation-playground')].flatMap((e) => [...(e.shadowRoot?.querySelectorAll('.ap-error:not([hidden])') ?? [])])].map((e) => e.textContent).join(' | ')");
+    assert(!error, `an error box shows: ${error}`);
+    const problems = await page.collectProblems();
+    assert(!problems.length, problems.join('; '));
+    return { error: null, seconds: (Date.now() - started) / 1000 };
+  } catch (e) {
+    return { error: e.message, seconds: (Date.now() - started) / 1000 };
+  } finally {
+    clearTimeout(timer);
+    await page.close().catch(() => {});
+  }
+}
+
 async function main() {
   const server = await startServer();
   let failed = 0;
@@ -213,26 +236,16 @@ async function main() {
         for (const t of tests) {
           const title = `${name}: ${t.name}`;
           if (filter && !filter.test(title)) continue;
-          const page = await engine.newPage();
-          const started = Date.now();
-          let timer;
-          try {
-            const body = t.fn({ page, server, url: (path) => server.url + path });
-            const timeout = new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`timed out after ${t.timeoutMs / 1000} s`)), t.timeoutMs)));
-            await Promise.race([body, timeout]);
-            const error = await page.evaluate("() => [...document.querySelectorAll('[data-ap-root] .ap-error:not([hidden])'), ...[...document.querySelectorAll('ablation-playground')].flatMap((e) => [...(e.shadowRoot?.querySelectorAll('.ap-error:not([hidden])') ?? [])])].map((e) => e.textContent).join(' | ')");
-            assert(!error, `an error box shows: ${error}`);
-            const problems = await page.collectProblems();
-            assert(!problems.length, problems.join('; '));
-            console.log(`ok - ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-            passed++;
-          } catch (e) {
-            console.log(`FAIL - ${title}: ${e.message}`);
-            failed++;
-          } finally {
-            clearTimeout(timer);
-            await page.close().catch(() => {});
-          }
+          // as run.mjs does: a test that fails is tried once more on a fresh page, and one that
+          // then passes is reported FLAKY with its first failure (this machine is shared: once,
+          // WebKit trained at 4 steps a second here for a minute, starved by something else)
+          const first = await runSmoke(engine, server, t);
+          const second = first.error ? await runSmoke(engine, server, t) : first;
+          if (!first.error) console.log(`ok - ${title} (${first.seconds.toFixed(1)} s)`);
+          else if (!second.error) console.log(`FLAKY - ${title}: passed on its second try; the first failed: ${first.error}`);
+          else console.log(`FAIL - ${title}: ${second.error} (and on the first try: ${first.error})`);
+          if (second.error) failed++;
+          else passed++;
         }
       } finally {
         await engine.close();
