@@ -107,7 +107,8 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     if (!run.worker) start(); // asleep: a worker to answer
     const request = ++run.lastRequest;
     return new Promise((resolve, reject) => {
-      run.requests.set(request, { resolve, reject, message: { ...message, request } });
+      // (`local`: how the engine on this thread answers it, should the worker fall back)
+      run.requests.set(request, { resolve, reject, local, message: { ...message, request } });
       run.worker?.post({ ...message, request });
     });
   }
@@ -202,10 +203,8 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     run.sentText = null;
     for (const [request, r] of run.requests) {
       run.requests.delete(request);
-      const m = r.message;
-      const local = m.kind === KIND.text ? () => run.local.checkText(m.bytes) : m.kind === KIND.load ? () => loadLocally(run.local, m.bytes) : () => run.local.exportRun(m.what);
       try {
-        Promise.resolve(local()).then(r.resolve, r.reject);
+        Promise.resolve(r.local(run.local)).then(r.resolve, r.reject);
       } catch (e) {
         r.reject(e);
       }

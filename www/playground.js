@@ -16,7 +16,7 @@ import { watchSurroundings } from './observers.js';
 import { createPool } from './pool.js';
 import { initialState } from './protocol.js';
 import { COMPARISONS } from './schema.js';
-import { bindReaderIo, canvasOf, saveFile } from './reader-io.js';
+import { bindReaderIo, saveFile } from './reader-io.js';
 import { createRenderer } from './render.js';
 import { keepText, textBytes, urlBytes } from './texts.js';
 import { CONTROLS, COMPARISON_PANELS, PANELS, STARTS, TASK_PANELS, TEMPLATE } from './template.js';
@@ -297,7 +297,7 @@ export function mount(root, bindings, options = {}) {
     else if (!chart) throw new Error('No chart has anything to draw yet');
     else if (what === 'svg') saveFile(root, `${stem}-${chart}.svg`, w.view.svg(chart, w.theme?.dark ?? w.renderer.dark.matches), 'image/svg+xml');
     else if (what === 'png') {
-      const canvas = canvasOf(root, chart);
+      const canvas = w.renderer.canvasOf(chart);
       const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
       if (!blob) throw new Error(`The ${chart} chart could not be made into a PNG`);
       saveFile(root, `${stem}-${chart}.png`, blob);
@@ -321,10 +321,8 @@ export function mount(root, bindings, options = {}) {
     // a link to a run on a reader's text: the page needs that text (the reader's, or text-src)
     const linked = w.settings.get('text_id');
     if (linked !== 'plays' && !textBytes(linked)) {
-      w.awaitingText = linked;
-      w.settings.set('text_id', 'plays');
-      onParam('text_id', 'plays');
-      notice([`This link's run trained on a reader's text (${awaitingWords(linked)}): until it is given, the plays.`]);
+      w.settings.set('text_id', 'plays'); // (no run yet to restart)
+      awaitText(linked, "This link's run");
     }
     if (options.textSrc) textFrom(options.textSrc).then(() => options.weightsSrc && weightsFrom(options.weightsSrc));
     else if (options.weightsSrc) weightsFrom(options.weightsSrc);
@@ -471,18 +469,19 @@ export function mount(root, bindings, options = {}) {
     // a reader's text named by a host (an attribute, a message) that this page has not been
     // given: the plays until it is, as for a link
     if (name === 'text_id' && TEXT_ID.test(String(text)) && !textBytes(String(text))) {
-      awaitText(String(text));
+      if (w.settings.get('text_id') !== 'plays') apply((s) => s.set('text_id', 'plays'));
+      awaitText(String(text), 'This run');
       return;
     }
     apply((s) => (lenient ? s.setLeniently(name, String(text)) : s.set(name, String(text))));
   }
 
-  /** Trains on the plays until the reader's text `id` is given (and refuses another), saying so. */
-  function awaitText(id) {
+  /** Waits for the reader's text `id` (refusing another) while the plays train, saying that
+   *  `whose` run ("This link's run") trained on it. */
+  function awaitText(id, whose) {
     w.awaitingText = id;
-    if (w.settings.get('text_id') !== 'plays') apply((s) => s.set('text_id', 'plays'));
     onParam('text_id', 'plays');
-    notice([`This run trained on a reader's text (${awaitingWords(id)}): until it is given, the plays.`]);
+    notice([`${whose} trained on a reader's text (${awaitingWords(id)}): until it is given, the plays.`]);
     if (w.textTask) showText();
   }
 

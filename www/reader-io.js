@@ -121,11 +121,6 @@ export function bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWe
   }
 }
 
-/** Panel `name`'s canvas. */
-export function canvasOf(root, name) {
-  return root.querySelector(`[data-panel="${name}"] canvas`);
-}
-
 /** Saves `data` (bytes or text) as a file named `name` (an <a download> of an object URL). */
 export function saveFile(root, name, data, type) {
   const url = URL.createObjectURL(data instanceof Blob ? data : new Blob([data], { type }));

@@ -145,6 +145,8 @@ export function createRenderer(w, { onRemovePin }) {
 
   return {
     dark,
+    /** Panel `name`'s canvas (the Download menu's PNG). */
+    canvasOf,
     /** Colours are read again at the next draw. */
     forgetColours() {
       palette.pairs = null;

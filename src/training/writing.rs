@@ -215,13 +215,7 @@ impl Sampling {
             let next = sample_token(stack.prediction(), seen.len() - 1, self.temperature, &mut self.rng);
             self.ids.push(next);
         }
-        (self.ids.len() - self.given >= self.chars).then(|| Writing {
-            step: self.step,
-            text: self.corpus.decode(&self.ids),
-            given: self.given,
-            wrong: Vec::new(),
-            outside: self.outside.clone(),
-        })
+        (self.ids.len() - self.given >= self.chars).then(|| self.so_far())
     }
 }
 

@@ -46,14 +46,7 @@ pub fn text_installed() -> bool {
     crate::training::corpus::text().is_some()
 }
 
-/// Whether a configuration (`Settings.configBytes`) or, with `job`, a job's bytes (`View.job`)
-/// needs the text and it is not here yet: the worker fetches it first.
-#[wasm_bindgen(js_name = needsText)]
-pub fn needs_text(bytes: &[u8], job: bool) -> bool {
-    missing_text(bytes, job).is_some()
-}
-
-/// The text a configuration or job needs that is not here yet: `plays` (the worker fetches
+/// The text a configuration (`Settings.configBytes`) or, with `job`, a job's bytes (`View.job`) needs that is not here yet: `plays` (the worker fetches
 /// it) or a reader's text's id (the page sends its bytes); undefined if none is missing.
 #[wasm_bindgen(js_name = missingText)]
 pub fn missing_text(bytes: &[u8], job: bool) -> Option<String> {
