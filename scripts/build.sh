@@ -35,16 +35,35 @@ cp "$dir/ablation-playground.js" "$dir/ablation-playground_bg.wasm" www/data/sha
 # the code's licences, and the text's beside the text
 cp LICENSE-MIT LICENSE-APACHE "$pkg/"
 cp www/data/README.md "$pkg/shakespeare.README.md"
+# what the package adds for its users: the TypeScript declarations (params.d.ts generated from
+# the table), the React component, the anywidget module (the notebook front end, loading the
+# files beside it: MyST's {anywidget} directive imports it by URL) and the package's README
+cp npm/*.d.ts npm/react.js npm/README.md "$pkg/"
+{ printf 'const BUNDLE = null;\n\n'; cat python/frontend/anywidget.js; } > "$pkg/anywidget.js"
+# The one version number: Cargo.toml's (the package's and the wheel's are written from it)
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 cat > "$pkg/package.json" <<JSON
 {
   "name": "ablation-playground",
   "version": "$version",
   "description": "The <ablation-playground> element: a real, trainable stack with residual and LayerNorm switches, in WebAssembly.",
+  "keywords": ["transformer", "residual", "layernorm", "web-component", "webassembly", "education", "anywidget"],
   "license": "MIT OR Apache-2.0",
   "type": "module",
-  "exports": { ".": "./index.js" },
-  "sideEffects": true
+  "main": "./index.js",
+  "types": "./index.d.ts",
+  "exports": {
+    ".": { "types": "./index.d.ts", "default": "./index.js" },
+    "./react": { "types": "./react.d.ts", "default": "./react.js" },
+    "./jsx": { "types": "./jsx.d.ts" },
+    "./anywidget.js": "./anywidget.js",
+    "./widget.css": "./widget.css",
+    "./package.json": "./package.json"
+  },
+  "files": ["*.js", "*.d.ts", "*.wasm", "widget.css", "shakespeare.txt", "shakespeare.README.md", "LICENSE-MIT", "LICENSE-APACHE"],
+  "sideEffects": true,
+  "peerDependencies": { "react": ">=19" },
+  "peerDependenciesMeta": { "react": { "optional": true } }
 }
 JSON
 cat > "$pkg/locations.js" <<'JS'
@@ -67,6 +86,10 @@ cat > "$pkg/index.js" <<'JS'
 import './locations.js';
 import './element.js';
 JS
+# the package as npm publishes it (npm pack applies package.json's files): what
+# `npm install ablation-playground` would install, for the tests that install it (docs/publishing.md)
+rm -f "$dir"/ablation-playground-*.tgz
+(cd "$pkg" && npm pack --silent --pack-destination "$dir" >/dev/null)
 # The notebook widget: a wheel whose front end inlines all of the package (docs/embedding.md, "Notebooks")
 python3 scripts/wheel.py "$pkg" "$dir/python" >/dev/null
 
@@ -77,5 +100,6 @@ trap 'rm -rf "$site_src"' EXIT
 # (-L: docs/architecture.md and docs/benchmarks.md are links to ARCHITECTURE.md and BENCHMARKS.md)
 cp -rL docs mkdocs.yml "$site_src/"
 cp -r "$pkg" "$site_src/docs/ablation-playground"
+rm "$site_src/docs/ablation-playground/README.md" # the package's README, not a page of the docs
 NO_MKDOCS_2_WARNING=1 "$AP_MKDOCS" build --strict --quiet -f "$site_src/mkdocs.yml" -d "$dir/docs"
 say "site written to $dir (upload all of it; the docs are at $dir/docs/index.html), the notebook widget to $dir/python/"

@@ -40,6 +40,8 @@ bash scripts/build.sh
 if [ -f tests/e2e/package.json ]; then
   say "end-to-end tests in Chromium"
   ensure_e2e_deps
+  say "the npm package's TypeScript declarations (tsc --strict on samples; misspellings refused)"
+  node tests/types/check.mjs
   ensure_hosts
   say "the notebook widget's Python tests (on the wheel just built)"
   "$AP_HOSTS_VENV/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps dist/python/ablation_playground-*-py3-none-any.whl

@@ -19,16 +19,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "python" / "ablation_playground"
 FRONTEND = ROOT / "python" / "frontend" / "anywidget.js"
 # the package's own entries name files beside them; the bundle names them itself
-SKIP = {"index.js", "locations.js"}
+# (and the React component and the package's anywidget module are not the notebook's)
+SKIP = {"index.js", "locations.js", "react.js", "anywidget.js"}
 
 
 def version():
+    """The one version number, Cargo.toml's: the wheel's metadata and `__version__` are written
+    from it (python/ablation_playground/_version.py exists only in the wheel)."""
     cargo = (ROOT / "Cargo.toml").read_text()
-    found = re.search(r'^version = "([^"]+)"', cargo, re.M).group(1)
-    declared = re.search(r'^__version__ = "([^"]+)"', (SOURCE / "__init__.py").read_text(), re.M).group(1)
-    if found != declared:
-        sys.exit(f"python/ablation_playground/__init__.py says version {declared}, Cargo.toml {found}")
-    return found
+    return re.search(r'^version = "([^"]+)"', cargo, re.M).group(1)
 
 
 def bundle(package: Path) -> str:
@@ -86,6 +85,7 @@ def main():
     ver = version()
     files = {f"ablation_playground/{p.name}": p.read_bytes() for p in sorted(SOURCE.glob("*.py"))}
     files["ablation_playground/static/widget.js"] = bundle(package).encode()
+    files["ablation_playground/_version.py"] = f'__version__ = "{ver}"  # written by scripts/wheel.py from Cargo.toml\n'.encode()
     print(wheel(out, files, "ablation_playground", ver))
 
 

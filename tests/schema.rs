@@ -1,9 +1,9 @@
 //! The files generated from the parameter table must be what the table writes now: the page's
-//! `www/schema.js`, the pandoc filter's `params.lua`, the notebook widget's `_params.py` and the
-//! docs' reference page, `docs/reference.md`.
+//! `www/schema.js`, the pandoc filter's `params.lua`, the notebook widget's `_params.py`, the npm
+//! package's TypeScript declarations (`npm/params.d.ts`) and the docs' reference page, `docs/reference.md`.
 //! Run `scripts/schema.sh` after changing the table.
 
-use ablation_playground::config::{schema_js, schema_lua, schema_py};
+use ablation_playground::config::{schema_js, schema_lua, schema_py, schema_ts};
 
 /// `path` (from the repository root) holds `text`; with `WRITE_SCHEMA` set, it is written.
 fn generated(path: &str, text: String) {
@@ -32,6 +32,11 @@ fn the_pandoc_filters_flags_are_the_tables() {
 #[test]
 fn the_notebook_widgets_traits_are_the_tables() {
     generated("python/ablation_playground/_params.py", schema_py());
+}
+
+#[test]
+fn the_packages_typescript_declarations_are_the_tables() {
+    generated("npm/params.d.ts", schema_ts());
 }
 
 #[test]

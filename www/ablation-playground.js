@@ -163,8 +163,15 @@ class AblationPlayground extends HTMLElement {
   // method per comparison of the Rust list (schema.js): compare() trains all four combinations,
   // sweep() the depths, depthWidth() the shapes of one budget, knockout() knocks out each layer
   // of the trained stack.
-  pin() {
-    return this.#command('pin');
+  // `pin` is both: read, the method that pins the live run (`el.pin()`); set, the attribute
+  // (React 19 sets a custom element's props that name a property as properties, so `pin="…"` in
+  // JSX arrives here).
+  get pin() {
+    return () => this.#command('pin');
+  }
+  set pin(pins) {
+    if (pins == null) this.removeAttribute('pin');
+    else this.setAttribute('pin', String(pins));
   }
   unpin(index) {
     return this.#command('unpin', index);

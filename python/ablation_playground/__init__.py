@@ -30,7 +30,10 @@ import traitlets
 from ._params import COMPARISONS, PARAMS, PRESETS, RANGES
 
 __all__ = ["Playground", "PARAMS", "PRESETS"]
-__version__ = "0.1.0"
+try:  # written into the wheel from Cargo.toml, the one version number (scripts/wheel.py)
+    from ._version import __version__
+except ImportError:  # the source tree, not installed
+    __version__ = "0+source"
 
 METHODS = ("play", "pause", "step", "reset", "pin", *COMPARISONS)
 

@@ -1,9 +1,10 @@
 // The notebook widget's front end, for anywidget: `render({ model, el })` puts an
 // <ablation-playground> element into `el` and keeps its attributes and the model's traits in
-// step, both ways. Self-contained: BUNDLE, written above this by scripts/wheel.py, holds the
+// step, both ways. In the wheel it is self-contained: BUNDLE, written above this by scripts/wheel.py, holds the
 // widget's modules as text, the wasm, the stylesheet and the text task's text, and they load
 // from blob: URLs, because anywidget imports this module from one (its import.meta.url is a
-// blob:, so nothing can be found beside it). No maths here either: every number is the core's.
+// blob:, so nothing can be found beside it). In the npm package (anywidget.js, written by
+// scripts/build.sh with BUNDLE null) it loads the files beside it. No maths here either.
 
 const METHODS = ['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'depth_width', 'knockout'];
 /** The element's name of a method whose Python name differs. */
@@ -23,10 +24,22 @@ function bytes(base64) {
 }
 
 let loading = null;
+/** The widget's modules: beside this one (the npm package's anywidget.js, for a host that
+ *  imports it by URL, as MyST's {anywidget} directive does), or else from the bundle. */
+function load() {
+  loading ??= BUNDLE ? fromBundle() : fromPackage();
+  return loading;
+}
+
+async function fromPackage() {
+  const [schema, template] = await Promise.all([import('./schema.js'), import('./template.js'), import('./index.js')]);
+  return { params: schema.PARAMS, controls: template.CONTROLS };
+}
+
 /** The widget's modules from blob: URLs, each module's relative imports pointed at the others'
  *  (once per evaluation of this module; the element is defined once per page). */
-function load() {
-  loading ??= (async () => {
+function fromBundle() {
+  return (async () => {
     const urls = {};
     const visit = (name) => {
       if (urls[name]) return urls[name];
@@ -48,7 +61,6 @@ function load() {
     await import(visit('element.js'));
     return { params: schema.PARAMS, controls: template.CONTROLS };
   })();
-  return loading;
 }
 
 const isSwitch = (p) => p.kind === 'choice' && p.choices.length === 2 && p.choices[0] === 'on' && p.choices[1] === 'off';

@@ -96,6 +96,78 @@ pub fn schema_js() -> String {
     s
 }
 
+/// The parameters as TypeScript types for the npm package (`npm/params.d.ts`, which
+/// `npm/index.d.ts` imports): each parameter's type in `.value` and as an attribute (a choice its
+/// words, a number a number or its text, the seed its decimal text), the presets' names, and the
+/// comparisons' methods, so that the declarations cannot drift from the table.
+pub fn schema_ts() -> String {
+    let words = |options: &'static dyn super::Words| options.words().map(js).collect::<Vec<_>>().join(" | ");
+    let doc = |p: &super::ParamSpec| {
+        let range = match p.kind {
+            Kind::Int { min, max, .. } => format!(" ({min} to {max}; default {})", p.default_text()),
+            Kind::Float { min, max } => {
+                format!(" ({} to {}; default {})", format_float(min), format_float(max), p.default_text())
+            }
+            _ => format!(" (default {})", p.default_text()),
+        };
+        format!("  /** {}{range} */\n", p.help.replace("*/", "* /"))
+    };
+    let mut s = String::from(
+        "// Generated from the parameter table (src/config/table.rs) by scripts/schema.sh: do not edit.\n\
+         // tests/schema.rs fails when this file is stale.\n\n",
+    );
+    s += "/** A preset's name: the `preset` attribute (it sets every parameter; the others adjust it). */\n";
+    s += &format!(
+        "export type PresetName = {};\n\n",
+        PRESETS.iter().map(|p| js(p.name)).collect::<Vec<_>>().join(" | ")
+    );
+    s += "/** Every parameter as `.value` holds it (and the `playground-update` event's detail, its part). */\n";
+    s += "export interface AblationPlaygroundParams {\n";
+    for p in PARAMS {
+        let ty = match p.kind {
+            Kind::Int { .. } | Kind::Float { .. } => "number".to_string(),
+            Kind::Choice(options) => words(options),
+            // a 64-bit seed is its decimal text: a number above 2**53 would be another seed
+            Kind::Seed | Kind::Text => "string".to_string(),
+        };
+        s += &doc(p);
+        s += &format!("  {}: {ty};\n", p.name);
+    }
+    s += "}\n\n";
+    s += "/** Every parameter as an attribute of `<ablation-playground>` (and a prop of the React\n";
+    s += " *  component): the URL parameters' names and values. */\n";
+    s += "export interface AblationPlaygroundParamAttributes {\n";
+    for p in PARAMS {
+        let ty = match p.kind {
+            Kind::Int { .. } | Kind::Float { .. } => "number | `${number}`".to_string(),
+            Kind::Choice(options) => words(options),
+            Kind::Seed => "number | bigint | `${number}`".to_string(),
+            Kind::Text => "string".to_string(),
+        };
+        s += &doc(p);
+        s += &format!("  {}?: {ty};\n", p.name);
+    }
+    s += &format!("  /** a preset's name: it sets every parameter, and the other attributes adjust it */\n  {PRESET}?: PresetName;\n");
+    s += &format!("  /** pinned runs, each a state to train beside the live one: `residual:off@500;@1200` */\n  {PIN}?: string;\n");
+    s += "}\n\n";
+    s += "/** The comparisons' fields of `.value`. */\n";
+    s += &format!(
+        "export type ComparisonField = {};\n\n",
+        COMPARISONS.iter().map(|c| js(c.field)).collect::<Vec<_>>().join(" | ")
+    );
+    s += "/** The element's methods that start a comparison: each resolves once its runs are drawn. */\n";
+    s += "export interface AblationPlaygroundComparisons {\n";
+    for c in COMPARISONS {
+        s += &format!(
+            "  /** starts the `{}` comparison (`.value.{}`, the {} panel) */\n",
+            c.method, c.field, c.panel
+        );
+        s += &format!("  {}(): Promise<void>;\n", c.method);
+    }
+    s += "}\n";
+    s
+}
+
 /// The parameter names and their command-line flags for the pandoc filter
 /// (`_extensions/ablation-playground/params.lua`): a div's attributes become `ablate` flags.
 pub fn schema_lua() -> String {

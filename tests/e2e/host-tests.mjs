@@ -6,10 +6,10 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error
 // (a CSP violation is one), uncaught exception, failed request or visible error box.
 
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, TEST_PAGES, startServer, strictCsp } from './lib.mjs';
+import { TEST_PAGES, installPackage, startServer, strictCsp } from './lib.mjs';
 import { assert, test, waitFor } from './harness.mjs';
 
 /** A host page on its own origin that embeds one element from `widget` (the dist/ origin). */
@@ -310,13 +310,14 @@ export default function registerHostTests() {
     }
   });
 
-  test('the npm package, bundled by Vite into a two-line page, registers the element and finds its files', async ({ page, note }) => {
-    // A bundler-based site: the package (DIST/package, from scripts/build.sh) as a dependency,
-    // a page whose whole script is `import 'ablation-playground'`, built by Vite.
+  test('the npm package, installed from its tarball into a fresh Vite app and bundled into a two-line page, registers the element and finds its files', async ({ page, note }) => {
+    // A bundler-based site: the package as `npm install` gives it (the tarball scripts/build.sh
+    // packs) and nothing else, a page whose whole script is `import 'ablation-playground'`, built by Vite.
     const site = await mkdtemp(join(tmpdir(), 'ap-vite-'));
     let server = null;
     try {
-      await cp(join(DIST, 'package'), join(site, 'node_modules', 'ablation-playground'), { recursive: true });
+      note('npm install of the tarball');
+      await installPackage(site);
       await writeFile(join(site, 'main.js'), "import 'ablation-playground';\n");
       await writeFile(
         join(site, 'index.html'),

@@ -361,3 +361,15 @@ export async function axeViolations(page) {
     return result.violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' > ')).join(' | ')}`);
   });
 }
+
+/** The npm package as a user installs it: `npm install` of the tarball scripts/build.sh packs
+ *  (dist/ablation-playground-*.tgz, what the registry would hold) into `dir`, a fresh project,
+ *  with `extra` packages (exact versions the e2e lockfile holds, so that npm finds them in its
+ *  cache: no network). */
+export async function installPackage(dir, extra = []) {
+  const tarballs = (await readdir(DIST)).filter((f) => /^ablation-playground-.*\.tgz$/.test(f));
+  if (tarballs.length !== 1) throw new Error(`expected one ${DIST}/ablation-playground-*.tgz (scripts/build.sh packs it), found ${JSON.stringify(tarballs)}`);
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'a-lesson', private: true, type: 'module' }));
+  await promisify(execFile)('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(DIST, tarballs[0]), ...extra], { cwd: dir });
+}

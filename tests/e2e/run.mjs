@@ -23,6 +23,7 @@ import registerNotebookTests from './notebook-tests.mjs';
 import registerDocsTests from './docs-tests.mjs';
 import registerStacksTests from './stacks-tests.mjs';
 import registerOwnTextTests from './own-text-tests.mjs';
+import registerReactTests from './react-tests.mjs';
 
 registerPageTests();
 registerEmbedTests();
@@ -35,6 +36,7 @@ registerStacksTests();
 registerOwnTextTests();
 registerDepthTests();
 registerRealHostTests();
+registerReactTests();
 registerNotebookTests();
 registerDocsTests();
 

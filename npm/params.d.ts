@@ -1,0 +1,137 @@
+// Generated from the parameter table (src/config/table.rs) by scripts/schema.sh: do not edit.
+// tests/schema.rs fails when this file is stale.
+
+/** A preset's name: the `preset` attribute (it sets every parameter; the others adjust it). */
+export type PresetName = 'default' | 'explode' | 'gradient-experiment' | 'text' | 'copy' | 'induction' | 'warmup' | 'break-and-heal' | 'gradients' | 'encoder-decoder';
+
+/** Every parameter as `.value` holds it (and the `playground-update` event's detail, its part). */
+export interface AblationPlaygroundParams {
+  /** number of sublayers (1 to 96; default 12) */
+  depth: number;
+  /** add each sublayer's input to its output (default on) */
+  residual: 'on' | 'off';
+  /** normalisation: off, pre (x + F(LN(x))), post (LN(x + F(x))), sandwich (x + LN(F(LN(x)))) or deepnorm (LN(α·x + F(x)) with α = depth^¼ and the branch's weights × (4·depth)^-¼) (default pre) */
+  norm: 'off' | 'pre' | 'post' | 'sandwich' | 'deepnorm';
+  /** a pre-norm or sandwich stack ends with a final norm before the readout (as GPT-2's ln_f) (default on) */
+  final_norm: 'on' | 'off';
+  /** LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ) (default layernorm) */
+  norm_kind: 'layernorm' | 'rmsnorm';
+  /** what the stack learns: a random linear map, the next character of Shakespeare, a string copied after a separator, a string repeated from any of its symbols (two attention layers), or a string written back reversed (an encoder-decoder's task) (default teacher) */
+  task: 'teacher' | 'text' | 'copy' | 'induction' | 'reverse';
+  /** the text task's text: plays (the three shipped), or a reader's own by its SHA-256, characters and vocabulary (the page asks for the text, or fetches text-src, and refuses one with another hash) (default plays) */
+  text_id: string;
+  /** what each sublayer computes (a decoder-only stack's: an encoder-decoder's are always blocks) (default mlp) */
+  sublayer: 'mlp' | 'ffn' | 'attention' | 'block';
+  /** one decoder, or an encoder (self-attention without a mask, FFN) and a decoder (masked self-attention, cross-attention to the encoder, FFN) of N layers each: 5N sublayers, on a task with a source (copy, reverse) (default decoder) */
+  stack: 'decoder' | 'encoder-decoder';
+  /** the decoder's self-attention: causal (each position sees the earlier ones) or none (it sees the whole sequence, the tokens it must predict included) (default causal) */
+  mask: 'causal' | 'none';
+  /** features per token d (8 to 128; default 32) */
+  width: number;
+  /** attention heads, each of width / heads features (a divisor of the width) (1 to 16; default 4) */
+  heads: number;
+  /** tokens per batch T, a multiple of the context (1 to 256; default 64) */
+  tokens: number;
+  /** positions per sequence; attention is causal within each (0: one sequence of all the tokens) (0 to 256; default 0) */
+  context: number;
+  /** weights ~ N(0, gain²/fan_in) (0.01 to 10; default 1) */
+  gain: number;
+  /** plain SGD or Adam (default adam) */
+  optimizer: 'sgd' | 'adam';
+  /** peak learning rate (0.000001 to 10; default 0.01) */
+  lr: number;
+  /** steps of linear learning-rate warmup (0 to 100000; default 0) */
+  warmup: number;
+  /** Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 (a shorter memory, so early large gradients are forgotten sooner) (0.5 to 0.99999; default 0.999) */
+  beta2: number;
+  /** fixes initialisation, data and batch order (default 1) */
+  seed: string;
+  /** training steps of a run; Play continues a finished run for as many again (0 to 1000000; default 5000) */
+  steps: number;
+  /** what the model writes is sampled at this temperature (0: always the likeliest character) (0 to 2; default 0.8) */
+  temperature: number;
+  /** which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it) (0 to 95; default 0) */
+  attention_layer: number;
+  /** what the per-layer panel draws: the stream's gradient and std at every depth, or each sublayer's weight gradient ‖∂L/∂W‖ (Xiong et al. 2020), attention and FFN apart (default activations) */
+  layer_view: 'activations' | 'weights';
+  /** every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run (1 to 10; default 1) */
+  seeds: number;
+  /** every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth (default off) */
+  tune: 'on' | 'off';
+}
+
+/** Every parameter as an attribute of `<ablation-playground>` (and a prop of the React
+ *  component): the URL parameters' names and values. */
+export interface AblationPlaygroundParamAttributes {
+  /** number of sublayers (1 to 96; default 12) */
+  depth?: number | `${number}`;
+  /** add each sublayer's input to its output (default on) */
+  residual?: 'on' | 'off';
+  /** normalisation: off, pre (x + F(LN(x))), post (LN(x + F(x))), sandwich (x + LN(F(LN(x)))) or deepnorm (LN(α·x + F(x)) with α = depth^¼ and the branch's weights × (4·depth)^-¼) (default pre) */
+  norm?: 'off' | 'pre' | 'post' | 'sandwich' | 'deepnorm';
+  /** a pre-norm or sandwich stack ends with a final norm before the readout (as GPT-2's ln_f) (default on) */
+  final_norm?: 'on' | 'off';
+  /** LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ) (default layernorm) */
+  norm_kind?: 'layernorm' | 'rmsnorm';
+  /** what the stack learns: a random linear map, the next character of Shakespeare, a string copied after a separator, a string repeated from any of its symbols (two attention layers), or a string written back reversed (an encoder-decoder's task) (default teacher) */
+  task?: 'teacher' | 'text' | 'copy' | 'induction' | 'reverse';
+  /** the text task's text: plays (the three shipped), or a reader's own by its SHA-256, characters and vocabulary (the page asks for the text, or fetches text-src, and refuses one with another hash) (default plays) */
+  text_id?: string;
+  /** what each sublayer computes (a decoder-only stack's: an encoder-decoder's are always blocks) (default mlp) */
+  sublayer?: 'mlp' | 'ffn' | 'attention' | 'block';
+  /** one decoder, or an encoder (self-attention without a mask, FFN) and a decoder (masked self-attention, cross-attention to the encoder, FFN) of N layers each: 5N sublayers, on a task with a source (copy, reverse) (default decoder) */
+  stack?: 'decoder' | 'encoder-decoder';
+  /** the decoder's self-attention: causal (each position sees the earlier ones) or none (it sees the whole sequence, the tokens it must predict included) (default causal) */
+  mask?: 'causal' | 'none';
+  /** features per token d (8 to 128; default 32) */
+  width?: number | `${number}`;
+  /** attention heads, each of width / heads features (a divisor of the width) (1 to 16; default 4) */
+  heads?: number | `${number}`;
+  /** tokens per batch T, a multiple of the context (1 to 256; default 64) */
+  tokens?: number | `${number}`;
+  /** positions per sequence; attention is causal within each (0: one sequence of all the tokens) (0 to 256; default 0) */
+  context?: number | `${number}`;
+  /** weights ~ N(0, gain²/fan_in) (0.01 to 10; default 1) */
+  gain?: number | `${number}`;
+  /** plain SGD or Adam (default adam) */
+  optimizer?: 'sgd' | 'adam';
+  /** peak learning rate (0.000001 to 10; default 0.01) */
+  lr?: number | `${number}`;
+  /** steps of linear learning-rate warmup (0 to 100000; default 0) */
+  warmup?: number | `${number}`;
+  /** Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 (a shorter memory, so early large gradients are forgotten sooner) (0.5 to 0.99999; default 0.999) */
+  beta2?: number | `${number}`;
+  /** fixes initialisation, data and batch order (default 1) */
+  seed?: number | bigint | `${number}`;
+  /** training steps of a run; Play continues a finished run for as many again (0 to 1000000; default 5000) */
+  steps?: number | `${number}`;
+  /** what the model writes is sampled at this temperature (0: always the likeliest character) (0 to 2; default 0.8) */
+  temperature?: number | `${number}`;
+  /** which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it) (0 to 95; default 0) */
+  attention_layer?: number | `${number}`;
+  /** what the per-layer panel draws: the stream's gradient and std at every depth, or each sublayer's weight gradient ‖∂L/∂W‖ (Xiong et al. 2020), attention and FFN apart (default activations) */
+  layer_view?: 'activations' | 'weights';
+  /** every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run (1 to 10; default 1) */
+  seeds?: number | `${number}`;
+  /** every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth (default off) */
+  tune?: 'on' | 'off';
+  /** a preset's name: it sets every parameter, and the other attributes adjust it */
+  preset?: PresetName;
+  /** pinned runs, each a state to train beside the live one: `residual:off@500;@1200` */
+  pin?: string;
+}
+
+/** The comparisons' fields of `.value`. */
+export type ComparisonField = 'compare' | 'sweep' | 'depth_width' | 'knockout';
+
+/** The element's methods that start a comparison: each resolves once its runs are drawn. */
+export interface AblationPlaygroundComparisons {
+  /** starts the `compare` comparison (`.value.compare`, the compare panel) */
+  compare(): Promise<void>;
+  /** starts the `sweep` comparison (`.value.sweep`, the sweep panel) */
+  sweep(): Promise<void>;
+  /** starts the `depthWidth` comparison (`.value.depth_width`, the depth-width panel) */
+  depthWidth(): Promise<void>;
+  /** starts the `knockout` comparison (`.value.knockout`, the knockout panel) */
+  knockout(): Promise<void>;
+}

@@ -1,0 +1,2 @@
+import type {} from 'ablation-playground/jsx';
+export const Bad = () => <ablation-playground dept="12" />;

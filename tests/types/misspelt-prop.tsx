@@ -1,0 +1,2 @@
+import { AblationPlayground } from 'ablation-playground/react';
+export const Bad = () => <AblationPlayground depht={12} />;
