@@ -36,10 +36,8 @@ cp "$dir/ablation-playground.js" "$dir/ablation-playground_bg.wasm" www/data/sha
 cp LICENSE-MIT LICENSE-APACHE "$pkg/"
 cp www/data/README.md "$pkg/shakespeare.README.md"
 # what the package adds for its users: the TypeScript declarations (params.d.ts generated from
-# the table), the React component, the anywidget module (the notebook front end, loading the
-# files beside it: MyST's {anywidget} directive imports it by URL) and the package's README
+# the table), the React component and the package's README (anywidget.js comes with the wheel)
 cp npm/*.d.ts npm/react.js npm/README.md "$pkg/"
-{ printf 'const BUNDLE = null;\n\n'; cat python/frontend/anywidget.js; } > "$pkg/anywidget.js"
 # The one version number: Cargo.toml's (the package's and the wheel's are written from it)
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 cat > "$pkg/package.json" <<JSON
@@ -66,9 +64,13 @@ cat > "$pkg/package.json" <<JSON
   "peerDependenciesMeta": { "react": { "optional": true } }
 }
 JSON
+# the stylesheet as a module's text: a bundler (webpack: Docusaurus) would put a `new URL` of a
+# .css file through the host's own CSS rules, and serve the element an empty stylesheet
+python3 -c 'import json, sys; print("// The widget'"'"'s stylesheet (widget.css) as text, adopted as a constructed sheet.\nexport default " + json.dumps(open(sys.argv[1]).read()) + ";")' www/widget.css > "$pkg/widget-css.js"
 cat > "$pkg/locations.js" <<'JS'
 // Where the widget's run-time files are, in a form bundlers understand (see index.js).
 import { configureAssets } from './assets.js';
+import cssText from './widget-css.js';
 
 configureAssets({
   bindings: new URL('./ablation-playground.js', import.meta.url),
@@ -76,8 +78,10 @@ configureAssets({
   worker: new URL('./worker.js', import.meta.url),
   engine: new URL('./engine.js', import.meta.url),
   jobs: new URL('./jobs.js', import.meta.url),
-  css: new URL('./widget.css', import.meta.url),
+  cssText,
   text: new URL('./shakespeare.txt', import.meta.url),
+  // no playground page to link to: Copy link is not offered
+  page: '',
 });
 JS
 cat > "$pkg/index.js" <<'JS'
@@ -86,12 +90,15 @@ cat > "$pkg/index.js" <<'JS'
 import './locations.js';
 import './element.js';
 JS
+# The notebook widget: a wheel whose front end inlines all of the package (docs/embedding.md,
+# "Notebooks"; the same module is the package's anywidget.js), with `ablate` compiled for WASI,
+# which draws the static figure an exported notebook shows (python/ablation_playground/_figure.py)
+cargo build --quiet --profile site --target wasm32-wasip1 --bin ablate
+python3 scripts/wheel.py "$pkg" "$dir/python" target/wasm32-wasip1/site/ablate.wasm "$pkg/anywidget.js" >/dev/null
 # the package as npm publishes it (npm pack applies package.json's files): what
 # `npm install ablation-playground` would install, for the tests that install it (docs/publishing.md)
 rm -f "$dir"/ablation-playground-*.tgz
 (cd "$pkg" && npm pack --silent --pack-destination "$dir" >/dev/null)
-# The notebook widget: a wheel whose front end inlines all of the package (docs/embedding.md, "Notebooks")
-python3 scripts/wheel.py "$pkg" "$dir/python" >/dev/null
 
 # The docs: docs/ with the package beside it, loaded as a module on every page (mkdocs.yml), as an MkDocs author would. Strict:
 # a broken link or anchor fails the build.

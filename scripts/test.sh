@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every check: formatting, clippy (native and wasm32), native tests, wasm tests in
 # headless Chromium, the example lesson's numbers, the release page build with the docs site
-# (MkDocs, strict), the end-to-end browser tests (with the real hosts: MkDocs Material,
-# Reveal.js, pandoc, JupyterLab, and the docs' own pages), and the notebook widget's Python tests.
+# (MkDocs, strict), the npm package's TypeScript declarations, the end-to-end browser tests (with
+# the real hosts: MkDocs Material, Reveal.js, pandoc, JupyterLab and nbconvert, Docusaurus,
+# marimo, MyST, a React app, and the docs' own pages), the notebook widget's Python tests and the
+# packages' publishing checks.
 # Installs what it needs on a fresh machine; quick and quiet when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,9 +45,14 @@ if [ -f tests/e2e/package.json ]; then
   say "the npm package's TypeScript declarations (tsc --strict on samples; misspellings refused)"
   node tests/types/check.mjs
   ensure_hosts
+  ensure_docusaurus
+  ensure_marimo
+  ensure_myst
   say "the notebook widget's Python tests (on the wheel just built)"
   "$AP_HOSTS_VENV/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps dist/python/ablation_playground-*-py3-none-any.whl
   "$AP_HOSTS_VENV/bin/python" -m unittest discover -s python/tests
+  say "the packages as a maintainer would publish them (npm publish --dry-run, twine check, a fresh virtualenv)"
+  bash tests/packages/check.sh
   node tests/e2e/run.mjs
   say "the smoke suite in Firefox ESR and WebKitGTK"
   ensure_engines

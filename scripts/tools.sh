@@ -10,11 +10,15 @@ export PATH="$HOME/.cargo/bin:$TOOLS_DIR/binaryen/node_modules/.bin:$PATH"
 
 say() { printf '==> %s\n' "$*" >&2; }
 
+# wasm32-unknown-unknown: the page's core; wasm32-wasip1: ablate, which the notebook widget runs
+# in the kernel for the static figure of an exported notebook
 ensure_wasm_target() {
-  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-    say "adding the wasm32-unknown-unknown target"
-    rustup target add wasm32-unknown-unknown
-  fi
+  for target in wasm32-unknown-unknown wasm32-wasip1; do
+    if ! rustup target list --installed | grep -qx "$target"; then
+      say "adding the $target target"
+      rustup target add "$target"
+    fi
+  done
 }
 
 ensure_wasm_bindgen() {
@@ -59,8 +63,8 @@ ensure_engines() {
 }
 
 ensure_e2e_deps() {
-  if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/vite ] || [ ! -d tests/e2e/node_modules/axe-core ] || [ ! -d tests/e2e/node_modules/reveal.js ] || [ ! -d tests/e2e/node_modules/puppeteer-core ]; then
-    say "installing playwright-core (with Vite, to bundle the npm package, axe-core, to audit accessibility, Reveal.js, a real host, and puppeteer-core, to drive Firefox) for the browser tests"
+  if [ ! -d tests/e2e/node_modules/playwright-core ] || [ ! -d tests/e2e/node_modules/vite ] || [ ! -d tests/e2e/node_modules/axe-core ] || [ ! -d tests/e2e/node_modules/reveal.js ] || [ ! -d tests/e2e/node_modules/puppeteer-core ] || [ ! -d tests/e2e/node_modules/typescript ] || [ ! -d tests/e2e/node_modules/react-dom ]; then
+    say "installing playwright-core (with Vite, to bundle the npm package, axe-core, to audit accessibility, Reveal.js, a real host, puppeteer-core, to drive Firefox, and TypeScript and React, to check the declarations and the React component) for the browser tests"
     (cd tests/e2e && npm ci --silent --no-audit --no-fund)
   fi
 }
@@ -70,6 +74,8 @@ JUPYTERLAB_VERSION=4.6.6      # notebook-tests.mjs)
 ANYWIDGET_VERSION=0.11.0
 NUMPY_VERSION=2.4.6          # the weights file read as a reader would (python/tests/test_weights_file.py)
 SAFETENSORS_VERSION=0.8.0
+WASMTIME_VERSION=50.0.1      # runs ablate (WASI) in the kernel: an exported notebook's static figure
+TWINE_VERSION=7.0.0          # the wheel's metadata, checked as PyPI checks it
 HOSTS_DIR="$TOOLS_DIR/hosts"
 
 # The hosts lessons are written in, for the browser tests: Debian's pandoc, and MkDocs
@@ -100,8 +106,20 @@ ensure_hosts() {
     say "installing numpy $NUMPY_VERSION and safetensors $SAFETENSORS_VERSION into $HOSTS_DIR/venv"
     "$HOSTS_DIR/venv/bin/pip" install --quiet --disable-pip-version-check "numpy==$NUMPY_VERSION" "safetensors==$SAFETENSORS_VERSION"
   fi
+  if [ "$("$HOSTS_DIR/venv/bin/pip" show wasmtime twine 2>/dev/null | sed -n 's/^Version: //p' | tr '\n' ' ')" != "$WASMTIME_VERSION $TWINE_VERSION " ]; then
+    say "installing wasmtime $WASMTIME_VERSION and twine $TWINE_VERSION into $HOSTS_DIR/venv"
+    "$HOSTS_DIR/venv/bin/pip" install --quiet --disable-pip-version-check "wasmtime==$WASMTIME_VERSION" "twine==$TWINE_VERSION"
+  fi
   export AP_MKDOCS="$HOSTS_DIR/venv/bin/mkdocs" AP_PANDOC="$(command -v pandoc)" AP_HOSTS_VENV="$HOSTS_DIR/venv"
 }
+
+# The hosts that are projects of their own (tests/hosts/*/): a Docusaurus 3 site and mystmd
+# from npm, marimo in a virtualenv of its own; each ensure.sh defines ensure_<host>.
+for host_script in "$(dirname "${BASH_SOURCE[0]}")"/../tests/hosts/*/ensure.sh; do
+  # shellcheck source=/dev/null
+  source "$host_script"
+done
+unset host_script
 
 ensure_page_tools() {
   ensure_wasm_target

@@ -4,7 +4,11 @@ it): the widget's modules, wasm, stylesheet and text inlined into one self-conta
 (python/frontend/anywidget.js after the data), then a py3-none-any wheel, by the standard
 library alone and reproducibly (fixed timestamps, sorted entries).
 
-    scripts/wheel.py PACKAGE_DIR OUT_DIR
+    scripts/wheel.py PACKAGE_DIR OUT_DIR ABLATE_WASM [MODULE_OUT]
+
+ABLATE_WASM is `ablate` built for wasm32-wasip1 (the static figure, python/ablation_playground/
+_figure.py); MODULE_OUT, if given, receives the self-contained module too (the npm package's
+anywidget.js, for MyST's {anywidget} directive).
 """
 
 import base64
@@ -20,7 +24,7 @@ SOURCE = ROOT / "python" / "ablation_playground"
 FRONTEND = ROOT / "python" / "frontend" / "anywidget.js"
 # the package's own entries name files beside them; the bundle names them itself
 # (and the React component and the package's anywidget module are not the notebook's)
-SKIP = {"index.js", "locations.js", "react.js", "anywidget.js"}
+SKIP = {"index.js", "locations.js", "react.js", "anywidget.js", "widget-css.js"}
 
 
 def version():
@@ -53,6 +57,10 @@ def wheel(out: Path, files: dict, name: str, ver: str) -> Path:
         "License: MIT OR Apache-2.0\n"
         "Requires-Python: >=3.9\n"
         "Requires-Dist: anywidget>=0.9\n"
+        # the static figure: ablate (WASI) run in the kernel; none in a browser's Python
+        'Requires-Dist: wasmtime>=20; platform_system != "Emscripten"\n'
+        "Description-Content-Type: text/markdown\n"
+        "\n" + (ROOT / "python" / "README.md").read_text()
     ).encode()
     # the licences, where wheels keep them (the text's own licence is in the package's README)
     root = Path(__file__).resolve().parent.parent
@@ -79,12 +87,16 @@ def wheel(out: Path, files: dict, name: str, ver: str) -> Path:
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (4, 5):
         sys.exit(__doc__)
-    package, out = Path(sys.argv[1]), Path(sys.argv[2])
+    package, out, ablate = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
     ver = version()
     files = {f"ablation_playground/{p.name}": p.read_bytes() for p in sorted(SOURCE.glob("*.py"))}
-    files["ablation_playground/static/widget.js"] = bundle(package).encode()
+    module = bundle(package)
+    files["ablation_playground/static/widget.js"] = module.encode()
+    files["ablation_playground/static/ablate.wasm"] = ablate.read_bytes()
+    if len(sys.argv) == 5:
+        Path(sys.argv[4]).write_text(module)
     files["ablation_playground/_version.py"] = f'__version__ = "{ver}"  # written by scripts/wheel.py from Cargo.toml\n'.encode()
     print(wheel(out, files, "ablation_playground", ver))
 

@@ -12,7 +12,7 @@ import { assets, loadBindings } from './assets.js';
 import { PANELS } from './template.js';
 import { mount, showError, isOff } from './playground.js';
 import { COMPARISONS, PRESET, STATE_NAMES as STATE } from './schema.js';
-import { listenForSteps } from './steps.js';
+import { PLAYGROUNDS, listenForSteps } from './steps.js';
 
 /** What a playground-update event's detail carries: the switches, the readouts, the pins and
  *  each comparison's field of `.value`. */
@@ -43,7 +43,22 @@ function warmPanels(bindings) {
   later(next);
 }
 
-class AblationPlayground extends HTMLElement {
+/** The stylesheet as a constructed sheet, where a bundle gives its text (the npm package's
+ *  locations.js: a bundler would otherwise treat widget.css as the host's own CSS), made once
+ *  a page and adopted by every element's shadow root. */
+let sheet = null;
+function constructedSheet() {
+  if (!assets.cssText || typeof CSSStyleSheet !== 'function' || !('adoptedStyleSheets' in Document.prototype)) return null;
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(assets.cssText);
+  }
+  return sheet;
+}
+
+// (HTMLElement is missing where a server renders the host's pages, Node for Docusaurus or
+// Next.js: importing the package there defines nothing and throws nothing)
+class AblationPlayground extends (globalThis.HTMLElement ?? class {}) {
   static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay', 'text-src', 'weights-src'];
 
   #controller = null;
@@ -55,6 +70,7 @@ class AblationPlayground extends HTMLElement {
   #removing = null;
 
   connectedCallback() {
+    PLAYGROUNDS.add(this);
     // already running (moved within the page) or loading
     if (this.#controller || this.#mounting) return;
     this.#mounting = true;
@@ -62,9 +78,15 @@ class AblationPlayground extends HTMLElement {
     // inherited properties such as the font and the --ap-* theme), and the widget's CSS does
     // not reach out. Light-DOM children (fallback figures) are simply no longer rendered.
     const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-    const style = document.createElement('link');
-    style.rel = 'stylesheet';
-    style.href = assets.css;
+    const constructed = constructedSheet();
+    const styles = [];
+    if (constructed) shadow.adoptedStyleSheets = [constructed];
+    else {
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = assets.css;
+      styles.push(link);
+    }
     const root = document.createElement('div');
     root.setAttribute('data-ap-root', '');
     root.className = 'ap';
@@ -75,7 +97,7 @@ class AblationPlayground extends HTMLElement {
     // paints nothing (theme.js)
     const probe = document.createElement('span');
     probe.className = 'ap-canvas-probe';
-    shadow.replaceChildren(style, probe, root);
+    shadow.replaceChildren(...styles, probe, root);
     this.#started = loadBindings()
       .then((b) => {
         this.#mounting = false;
@@ -119,6 +141,7 @@ class AblationPlayground extends HTMLElement {
     // it stops its training and lets go of its worker.
     queueMicrotask(() => {
       if (this.isConnected) return;
+      PLAYGROUNDS.delete(this);
       this.#controller?.destroy();
       this.#controller = null;
       // a load still under way decides for itself, when it ends, whether to start
@@ -218,7 +241,7 @@ class AblationPlayground extends HTMLElement {
 }
 
 // A page that loads the element twice (the site's script and the npm package) keeps the first.
-if (!customElements.get('ablation-playground')) {
+if (globalThis.customElements && !customElements.get('ablation-playground')) {
   customElements.define('ablation-playground', AblationPlayground);
   // the lesson's buttons that drive a playground, with no script of the lesson's own (steps.js)
   listenForSteps();

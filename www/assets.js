@@ -21,6 +21,9 @@ export const assets = {
   engine: near('./engine.js'),
   jobs: near('./jobs.js'),
   css: near('./widget.css'),
+  /** The stylesheet's text, where a bundle gives it (the npm package): adopted as a constructed
+   *  sheet instead of loading `css`. */
+  cssText: '',
   /** The text task's text, fetched by a worker only when that task is chosen. */
   text: near('./data/shakespeare.txt'),
   /** The playground page a copied link points to (none in the npm package or a notebook). */
@@ -54,7 +57,8 @@ let bindings = null;
  *  Never the page's `window.wasmBindings`: a host built with Trunk keeps its own app there. */
 export function loadBindings() {
   bindings ??= (async () => {
-    const mod = await import(assets.bindings);
+    // (a URL known at run time: bundlers are told to leave the import to the browser)
+    const mod = await import(/* webpackIgnore: true */ /* @vite-ignore */ assets.bindings);
     await mod.default({ module_or_path: await wasmModule().catch(() => assets.wasm) });
     return mod;
   })();

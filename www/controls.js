@@ -15,6 +15,11 @@ function paramControl(p) {
   if (p.kind === 'choice') {
     input = document.createElement('select');
     p.choices.forEach((word, i) => input.append(new Option(p.labels[i], word)));
+  } else if (p.kind === 'text') {
+    // a text's id (plays, or a reader's text by its hash): words, not a number
+    input = document.createElement('input');
+    input.type = 'text';
+    input.spellcheck = false;
   } else {
     input = document.createElement('input');
     input.type = 'number';

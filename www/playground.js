@@ -122,7 +122,8 @@ export function mount(root, bindings, options = {}) {
 
   function present() {
     for (const c of root.querySelectorAll('[data-control]')) {
-      c.hidden = w.shown.controls != null && !w.shown.controls.has(c.dataset.control);
+      // Copy link needs a playground page to link to (none in the npm package or a notebook)
+      c.hidden = (w.shown.controls != null && !w.shown.controls.has(c.dataset.control)) || (c.dataset.control === 'copy' && options.linkBase === '');
     }
     for (const p of root.querySelectorAll('[data-panel]')) {
       const name = p.dataset.panel;

@@ -68,14 +68,28 @@ function watchVisibleSteps(doc) {
   }).observe(doc.documentElement, { childList: true, subtree: true });
 }
 
+/** Every <ablation-playground> connected to a document, the ones in shadow roots too (the
+ *  element adds and removes itself): a host that renders widgets in a shadow root of its own
+ *  (marimo, MyST's theme) hides them from getElementById. */
+export const PLAYGROUNDS = new Set();
+
+/** The playground `id` names in `doc`: in the document, else in a shadow root. */
+function find(doc, id) {
+  const found = doc.getElementById(id);
+  if (found) return found;
+  for (const p of PLAYGROUNDS) if (p.id === id && p.ownerDocument === doc && p.isConnected) return p;
+  return null;
+}
+
 function run(doc, step) {
   const id = step.getAttribute(STEP);
-  const target = doc.getElementById(id);
+  const target = find(doc, id);
   if (target?.localName !== 'ablation-playground') {
     console.warn(`ablation-playground: ignored a lesson step: no <ablation-playground id="${id}"> on the page`);
     return;
   }
-  step.setAttribute('aria-controls', id);
+  // (a playground in a shadow root is not in the step's tree: no reference to it)
+  if (target.getRootNode() === step.getRootNode()) step.setAttribute('aria-controls', id);
   for (const pair of (step.getAttribute('data-set') ?? '').split(/\s+/).filter(Boolean)) {
     const at = pair.indexOf('=');
     if (at < 1) {

@@ -17,6 +17,11 @@ returns (``.result()`` in a later cell: a cell cannot wait for its own widget). 
 (path)`` writes the run's weights (safetensors) once the browser has sent them, and
 ``w.load_weights(path)`` starts the run from a weights file.
 
+Where no front end runs the widget (a notebook exported by nbconvert, a static viewer, a PDF),
+the cell shows a static figure instead: the charts ``ablate --svg`` draws for the widget's state,
+trained in the kernel by the playground's core compiled to WebAssembly (``static/ablate.wasm``,
+run by wasmtime), with the status line as text.
+
 The front end (``static/widget.js``) is self-contained: the wasm core, the worker's scripts,
 the stylesheet and the text are inlined, since anywidget imports it from a ``blob:`` URL.
 """
@@ -27,6 +32,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from ._figure import figure
 from ._params import COMPARISONS, PARAMS, PRESETS, RANGES
 
 __all__ = ["Playground", "PARAMS", "PRESETS"]
@@ -93,6 +99,8 @@ def _traits():
     traits["text"] = traitlets.Unicode("", help="a text of your own to train the text task on").tag(sync=True)
     traits["text_src"] = traitlets.Unicode("", help="the URL of a text to train on (the text-src attribute)").tag(sync=True)
     traits["writing"] = traitlets.Unicode("", help="what the stack wrote after the last prompt()").tag(sync=True)
+    # the element's id, for lesson steps that name it (data-ablation-playground="…")
+    traits["element_id"] = traitlets.Unicode("", help="the element's id, which lesson steps name").tag(sync=True)
     return traits
 
 
@@ -107,6 +115,9 @@ def _method(name):
 
 class _Base(anywidget.AnyWidget):
     _esm = Path(__file__).parent / "static" / "widget.js"
+    #: False: no static figure beside the live view (it costs a short run in the kernel each
+    #: time the widget is shown)
+    static_figure = True
     # the stylesheet is inlined in the module, into the widget's own shadow root
 
     def __init__(self, **kwargs):
@@ -114,6 +125,7 @@ class _Base(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self.given = [name for name in kwargs if name in names]
         self._waiting = {}  # request number -> (what, Future, path)
+        self._static_outputs = []  # the static figures' outputs, until a front end shows the view
         self._requests = 0
         self.on_msg(self._answered)
 
@@ -125,6 +137,12 @@ class _Base(anywidget.AnyWidget):
         return future
 
     def _answered(self, _widget, content, buffers):
+        if content.get("event") == "shown":
+            # a front end shows the live view: the static figure's own output goes
+            for handle in self._static_outputs:
+                handle.update({"text/plain": ""}, raw=True)
+            self._static_outputs.clear()
+            return
         what, future, path = self._waiting.pop(content.get("request"), (None, None, None))
         if future is None:
             return
@@ -149,6 +167,34 @@ class _Base(anywidget.AnyWidget):
         """Writes the run's weights to ``path`` (safetensors, docs/cli.md "The weights file") once
         the browser has sent them; returns a future of the path."""
         return self._ask({"method": "export", "what": "weights"}, "weights", path=str(path))
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The live view, and in the same output the static figure (``_figure.py``): what
+        nbconvert shows of a notebook saved without its widgets' state (JupyterLab's default),
+        a static viewer, or a PDF."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None or not self.static_figure:
+            return bundle
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
+        drawn = figure(self)
+        data = {**data, "text/html": drawn.html(), "text/plain": drawn.text()}
+        return (data, metadata) if metadata is not None else data
+
+    def _ipython_display_(self):
+        """The live view's output, then the static figure in an output of its own, which the
+        front end empties once it shows the live view. An executed notebook keeps the widgets'
+        state (`nbconvert --execute` does), and nbconvert then shows the view's output as a
+        live widget loaded from a CDN, which offline, or in a viewer that runs no widget, is a
+        blank: the second output is what shows there."""
+        from IPython.display import display  # noqa: PLC0415
+
+        bundle = self._repr_mimebundle_()
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
+        display(data, raw=True, metadata=metadata or {})
+        if self.static_figure:
+            drawn = figure(self)
+            handle = display({"text/html": drawn.html(), "text/plain": drawn.text()}, raw=True, display_id=True)
+            self._static_outputs.append(handle)
 
     def load_weights(self, path):
         """Starts the run from the weights in ``path`` (a safetensors file the playground wrote):

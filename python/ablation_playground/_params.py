@@ -53,3 +53,33 @@ PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "inducti
 
 # The comparisons' methods, each a message to the front end.
 COMPARISONS = ("compare", "sweep", "depth_width", "knockout",)
+
+# Each parameter's ablate flag (the static figure runs ablate with the widget's state).
+FLAGS = {
+    "depth": "depth",
+    "residual": "residual",
+    "norm": "norm",
+    "final_norm": "final-norm",
+    "norm_kind": "norm-kind",
+    "task": "task",
+    "text_id": "text-id",
+    "sublayer": "sublayer",
+    "stack": "stack",
+    "mask": "mask",
+    "width": "width",
+    "heads": "heads",
+    "tokens": "tokens",
+    "context": "context",
+    "gain": "init-gain",
+    "optimizer": "optimizer",
+    "lr": "lr",
+    "warmup": "warmup",
+    "beta2": "beta2",
+    "seed": "seed",
+    "steps": "steps",
+    "temperature": "temperature",
+    "attention_layer": "attention-layer",
+    "layer_view": "layer-view",
+    "seeds": "seeds",
+    "tune": "tune",
+}

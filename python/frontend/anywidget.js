@@ -1,10 +1,14 @@
 // The notebook widget's front end, for anywidget: `render({ model, el })` puts an
 // <ablation-playground> element into `el` and keeps its attributes and the model's traits in
-// step, both ways. In the wheel it is self-contained: BUNDLE, written above this by scripts/wheel.py, holds the
+// step, both ways. Self-contained: BUNDLE, written above this by scripts/wheel.py, holds the
 // widget's modules as text, the wasm, the stylesheet and the text task's text, and they load
 // from blob: URLs, because anywidget imports this module from one (its import.meta.url is a
-// blob:, so nothing can be found beside it). In the npm package (anywidget.js, written by
-// scripts/build.sh with BUNDLE null) it loads the files beside it. No maths here either.
+// blob:, so nothing can be found beside it; MyST's {anywidget} directive copies the module
+// alone into its site, as the npm package's anywidget.js). No maths here either.
+//
+// Hosts offer less than anywidget's whole model: MyST's holds only the keys its directive's
+// body gives (the others are undefined: the element's defaults) and throws from save_changes,
+// off and send (there is no kernel to hear them).
 
 const METHODS = ['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'depth_width', 'knockout'];
 /** The element's name of a method whose Python name differs. */
@@ -24,22 +28,10 @@ function bytes(base64) {
 }
 
 let loading = null;
-/** The widget's modules: beside this one (the npm package's anywidget.js, for a host that
- *  imports it by URL, as MyST's {anywidget} directive does), or else from the bundle. */
-function load() {
-  loading ??= BUNDLE ? fromBundle() : fromPackage();
-  return loading;
-}
-
-async function fromPackage() {
-  const [schema, template] = await Promise.all([import('./schema.js'), import('./template.js'), import('./index.js')]);
-  return { params: schema.PARAMS, controls: template.CONTROLS };
-}
-
 /** The widget's modules from blob: URLs, each module's relative imports pointed at the others'
  *  (once per evaluation of this module; the element is defined once per page). */
-function fromBundle() {
-  return (async () => {
+function load() {
+  loading ??= (async () => {
     const urls = {};
     const visit = (name) => {
       if (urls[name]) return urls[name];
@@ -61,6 +53,7 @@ function fromBundle() {
     await import(visit('element.js'));
     return { params: schema.PARAMS, controls: template.CONTROLS };
   })();
+  return loading;
 }
 
 const isSwitch = (p) => p.kind === 'choice' && p.choices.length === 2 && p.choices[0] === 'on' && p.choices[1] === 'off';
@@ -89,6 +82,7 @@ async function render({ model, el }) {
   const given = new Set(model.get('given') ?? []);
   for (const p of params) {
     const value = model.get(p.name);
+    if (value === undefined) continue;
     if (given.has(p.name) || toText(p, value) !== toText(p, fromText(p, p.default))) element.setAttribute(p.name, toText(p, value));
   }
   for (const [name, attribute] of EXTRAS) {
@@ -98,6 +92,17 @@ async function render({ model, el }) {
   }
   // no playground page to link to from a notebook: Copy link is left out unless asked for
   if (model.get('controls') == null) element.setAttribute('controls', controls.filter((c) => c !== 'copy').join(','));
+  // an id, for the lesson steps that name it (data-ablation-playground="…")
+  const name = () => (model.get('element_id') ? (element.id = model.get('element_id')) : element.removeAttribute('id'));
+  name();
+  /** Sends the changes to the kernel, where there is one. */
+  const save = () => {
+    try {
+      model.save_changes();
+    } catch {
+      // no kernel (MyST): the change stays in the page
+    }
+  };
 
   // the widget → the kernel: attributes the widget rewrites (a control moved, a preset applied,
   // a pin made or removed)
@@ -121,12 +126,12 @@ async function render({ model, el }) {
         changed = true;
       }
     }
-    if (changed) model.save_changes();
+    if (changed) save();
   });
   observer.observe(element, { attributes: true, attributeFilter: [...params.map((p) => p.name), 'pin'] });
   const sendValue = () => {
     model.set('value', element.value ?? {});
-    model.save_changes();
+    save();
   };
   element.addEventListener('playground-update', sendValue);
   element.addEventListener('change', sendValue);
@@ -171,16 +176,30 @@ async function render({ model, el }) {
   // a reader's text, as text or by URL
   const giveText = () => model.get('text') && element.trainOn(model.get('text'));
   on('change:text', giveText);
+  on('change:element_id', name);
   const textSrc = () => (model.get('text_src') ? element.setAttribute('text-src', model.get('text_src')) : element.removeAttribute('text-src'));
   on('change:text_src', textSrc);
   textSrc();
 
   el.append(element);
   giveText();
+  // the kernel hears that a front end shows the live view: it empties the static figure's
+  // output (the figure an exported notebook shows where no front end runs the widget)
+  try {
+    model.send({ event: 'shown' });
+  } catch {
+    // no kernel to tell (MyST)
+  }
   // re-running the cell or closing the notebook removes the view: the element stops its worker
   return () => {
     observer.disconnect();
-    for (const [event, handler] of handlers) model.off(event, handler);
+    for (const [event, handler] of handlers) {
+      try {
+        model.off(event, handler);
+      } catch {
+        // (MyST's model cannot take a handler off: the element it would reach is gone)
+      }
+    }
     element.remove();
   };
 }

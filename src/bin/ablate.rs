@@ -20,6 +20,7 @@ use ablation_playground::view::reference::{
     cli_flags, cli_steps_allowed, cli_steps_help, CLI_MAX_STEPS as MAX_STEPS, CLI_MAX_THREADS as MAX_THREADS,
 };
 use ablation_playground::view::safetensors::{self, read};
+use ablation_playground::view::words::status_line;
 use ablation_playground::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -391,6 +392,11 @@ fn report(options: &Options) -> Result<String, String> {
         let frame = frame_of(&run, last_finite, attention);
         let figures = svgs(Some(&frame), &shown, dark).map_err(|e| format!("--svg: drawing failed: {e}"))?;
         write_svgs(dir, &figures)?;
+        // the status line of the frame drawn, as the page says it (the notebook's static figure
+        // puts it under the charts)
+        let status = dir.join("status.txt");
+        std::fs::write(&status, status_line(&frame) + "\n")
+            .map_err(|e| format!("--svg: cannot write {}: {e}", status.display()))?;
     }
     Ok(Json::Obj(fields).to_string())
 }

@@ -232,6 +232,12 @@ pub fn schema_py() -> String {
         "COMPARISONS = ({},)\n",
         COMPARISONS.iter().map(|c| py(c.python)).collect::<Vec<_>>().join(", ")
     );
+    s += "\n# Each parameter's ablate flag (the static figure runs ablate with the widget's state).\n";
+    s += "FLAGS = {\n";
+    for p in PARAMS {
+        s += &format!("    {}: {},\n", py(p.name), py(p.flag));
+    }
+    s += "}\n";
     s
 }
 

@@ -6,14 +6,16 @@
 // Registered into run.mjs's runner: a console error, an uncaught exception or a failed request
 // fails a test here too.
 
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TEST_PAGES, freePort, frontEnd } from './lib.mjs';
+import { promisify } from 'node:util';
+import { ROOT, TEST_PAGES, freePort, frontEnd, startServer } from './lib.mjs';
 import { assert, test, waitFor } from './harness.mjs';
 
 const VENV = process.env.AP_HOSTS_VENV ?? '';
+const command = promisify(execFile);
 
 export default function registerNotebookTests() {
 
@@ -146,6 +148,9 @@ export default function registerNotebookTests() {
       // and a seed above 2**53 arrives exactly
       assert(v.norm === 'pre' && v.gain === 2.25, `the preset with the norm given: norm ${v.norm}, gain ${v.gain}`);
       assert(String(v.seed) === '18446744073709551615', `the seed arrives exactly: ${v.seed}`);
+      // a live view: the static figure (for exported notebooks) is not shown beside it
+      await waitFor(page, () => document.querySelectorAll('.ablation-playground-static').length === 0, null,
+        async () => `the static figure stayed beside the live widget: ${await page.locator('.ablation-playground-static').count()}`, 15_000);
       // a trait set from a cell
       await run(1);
       await waitFor(page, () => document.querySelector('ablation-playground').value?.norm === 'post', null, 'w.norm = "post" from a cell did not reach the widget', 20_000);
@@ -208,4 +213,66 @@ export default function registerNotebookTests() {
       await rm(dir, { recursive: true, force: true });
     }
   }, { timeoutMs: 150_000 }); // JupyterLab's start, and eleven cells
+
+  test('notebook: jupyter nbconvert --to html --execute shows the static figure, the same SVGs as ablate --svg, with the status line', async ({ page, note, shot }) => {
+    const dir = await mkdtemp(join(tmpdir(), 'ap-nbconvert-'));
+    try {
+      const notebook = {
+        cells: [
+          { cell_type: 'markdown', metadata: {}, source: '# A lesson, exported' },
+          { cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: 'from ablation_playground import Playground\nw = Playground(preset="copy", depth=6)\nw' },
+        ],
+        metadata: { kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' } },
+        nbformat: 4,
+        nbformat_minor: 5,
+      };
+      await writeFile(join(dir, 'lesson.ipynb'), JSON.stringify(notebook));
+      note('jupyter nbconvert --to html --execute');
+      await command(join(VENV, 'bin', 'jupyter'), ['nbconvert', '--to', 'html', '--execute', 'lesson.ipynb', '--output', 'index.html'], { cwd: dir });
+      // what ablate draws natively for the same state and steps (the figure's caption names them)
+      const html = await readFile(join(dir, 'index.html'), 'utf8');
+      const args = html.match(/trained by <code>ablate ([^<]*)<\/code>/)?.[1];
+      assert(args, `the export has no static figure's caption: ${html.length} characters, ${(html.match(/ablation-playground-static/g) ?? []).length} figures`);
+      assert(/--preset copy --depth 6 --steps 300$/.test(args), `the figure's command: ablate ${args}`);
+      await command(join(ROOT, 'target', 'release', 'ablate'), [...args.split(' '), '--svg', join(dir, 'native')]);
+      const native = [];
+      for (const name of ['histogram', 'loss', 'depth', 'readout', 'attention']) native.push(await readFile(join(dir, 'native', `${name}.svg`), 'utf8'));
+      const status = (await readFile(join(dir, 'native', 'status.txt'), 'utf8')).trim().replace(/ · finished$/, '');
+      // the page as a reader opens it, offline: what it would fetch from CDNs (the widgets'
+      // manager, MathJax) answers empty, as a blocked network leaves it
+      await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (r) => r.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+      const site = await startServer(dir);
+      try {
+        await page.goto(`${site.url}/`);
+        const shown = await page.evaluate(() => [...document.querySelectorAll('figure.ablation-playground-static')].map((f) => ({
+          charts: [...f.querySelectorAll('svg')].filter((s) => s.getBoundingClientRect().width > 150 && s.getBoundingClientRect().height > 100).length,
+          caption: f.querySelector('figcaption strong')?.textContent ?? '',
+        })));
+        assert(shown.length >= 1 && shown.some((f) => f.charts >= 5), `the exported page shows no static figure with its charts: ${JSON.stringify(shown)}`);
+        assert(shown.every((f) => f.caption === status), `the figure's status line is ablate's: ${JSON.stringify(shown.map((f) => f.caption))} against ${JSON.stringify(status)}`);
+        // each chart is ablate --svg's: nbconvert re-serialises the HTML (attributes sorted), so
+        // both are compared as the browser parses them, element by element, every attribute
+        // and every text
+        const differ = await page.evaluate((native) => {
+          // (the figure sizes each chart with a style on its <svg>)
+          const canonical = (svg) => [svg, ...svg.querySelectorAll('*')]
+            .map((e) => `${e.localName}[${[...e.attributes].filter((a) => !(e === svg && a.name === 'style')).map((a) => `${a.name}=${a.value}`).sort().join(' ')}]${[...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join('')}`)
+            .join('\n');
+          const shownCharts = [...document.querySelector('figure.ablation-playground-static').querySelectorAll(':scope > div > div > svg')].map(canonical);
+          const probe = document.createElement('div');
+          return native.map((svg, i) => {
+            probe.innerHTML = svg;
+            const want = canonical(probe.querySelector('svg'));
+            return shownCharts[i] === want ? null : { chart: i, shown: (shownCharts[i] ?? '').slice(0, 200), want: want.slice(0, 200) };
+          }).filter(Boolean);
+        }, native);
+        assert(differ.length === 0, `the export's charts are not ablate --svg's: ${JSON.stringify(differ)}`);
+        await shot('nbconvert-export');
+      } finally {
+        await site.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, { timeoutMs: 120_000 });
 }

@@ -21,7 +21,7 @@ const PANDOC = process.env.AP_PANDOC ?? 'pandoc';
 
 /** WCAG contrast of an element's text against what is painted behind it, across shadow roots,
  *  read from computed styles (evaluated in the page). */
-function textContrast(selector) {
+export function textContrast(selector) {
   const parse = (c) => c.match(/[\d.]+/g).map(Number);
   const lum = ([r, g, b]) => {
     const f = (v) => ((v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
@@ -42,7 +42,7 @@ function textContrast(selector) {
 }
 
 /** The luminance of a chart canvas's top-left pixel (its background), 0 to 1. */
-function canvasBackground(selector) {
+export function canvasBackground(selector) {
   const [hostSel, inner] = selector.split(' >>> ');
   const c = document.querySelector(hostSel).shadowRoot.querySelector(inner);
   const [r, g, b] = c.getContext('2d').getImageData(2, 2, 1, 1).data;

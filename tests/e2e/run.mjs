@@ -19,7 +19,10 @@ import registerTaskTests from './task-tests.mjs';
 import registerLensTests from './lens-tests.mjs';
 import registerDepthTests from './depth-tests.mjs';
 import registerRealHostTests from './real-hosts.mjs';
+import registerDocusaurusTests from './docusaurus-tests.mjs';
 import registerNotebookTests from './notebook-tests.mjs';
+import registerMarimoTests from './marimo-tests.mjs';
+import registerMystTests from './myst-tests.mjs';
 import registerDocsTests from './docs-tests.mjs';
 import registerStacksTests from './stacks-tests.mjs';
 import registerOwnTextTests from './own-text-tests.mjs';
@@ -36,8 +39,11 @@ registerStacksTests();
 registerOwnTextTests();
 registerDepthTests();
 registerRealHostTests();
+registerDocusaurusTests();
 registerReactTests();
 registerNotebookTests();
+registerMarimoTests();
+registerMystTests();
 registerDocsTests();
 
 run().catch((e) => {
