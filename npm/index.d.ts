@@ -30,7 +30,8 @@ export interface PinReadout {
   diverged_at: number | null;
   done: boolean;
   failed: string | null;
-  seeds: unknown;
+  /** each seed's run, with seeds > 1 */
+  seeds: Array<{ seed: number; step: number | null; loss: number | null; diverged_at: number | null }>;
 }
 
 /** A comparison's runs: rows as `ablate`'s report has them (docs/cli.md). */
@@ -116,20 +117,24 @@ export interface AblationPlaygroundElement extends HTMLElement, AblationPlaygrou
   pause(): Promise<void>;
   step(): Promise<void>;
   reset(): Promise<void>;
-  /** Pins the live run (trains it on beside the next). */
-  pin(): Promise<void>;
+  /** Read: the method that pins the live run (`el.pin()`, trained on beside the next). Set:
+   *  the `pin` attribute (as React 19, Vue and Svelte set a custom element's props). */
+  get pin(): () => Promise<void>;
+  set pin(pins: string | null);
   unpin(index: number): Promise<void>;
   /** Fits a tuned lens to the trained stack (a sequence task's). */
   tunedLens(): Promise<void>;
   /** Trains the text task on `text` (a string, or its UTF-8 bytes). */
-  trainOn(text: string | Uint8Array): Promise<void>;
-  /** Resolves with what the stack writes after `text` (`chars` characters, 200 by default). */
-  prompt(text: string, chars?: number): Promise<string>;
+  trainOn(text: string | Uint8Array | ArrayBuffer): Promise<void>;
+  /** Resolves with what the stack writes after `text` (`chars` characters, 200 by default);
+   *  null when a newer prompt or a stop overtakes it, or for `prompt(null)`, which goes back to
+   *  the text's own prompt. */
+  prompt(text: string | null, chars?: number): Promise<string | null>;
   /** The run as a file: the weights (safetensors bytes) or the report (JSON text). */
   exportRun(what: 'weights'): Promise<Uint8Array>;
   exportRun(what: 'report'): Promise<string>;
   /** Starts the run again from a weights file's bytes (a safetensors file the playground wrote). */
-  loadWeights(bytes: Uint8Array): Promise<void>;
+  loadWeights(bytes: Uint8Array | ArrayBuffer): Promise<void>;
 
   addEventListener<K extends keyof AblationPlaygroundEventMap>(
     type: K,

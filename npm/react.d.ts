@@ -1,6 +1,6 @@
 // The React component's types (react.js).
 
-import type { CSSProperties, ReactNode, Ref } from 'react';
+import type { HTMLAttributes, ReactNode, Ref } from 'react';
 import type {
   AblationPlaygroundElement,
   AblationPlaygroundOptions,
@@ -30,12 +30,9 @@ export type AblationPlaygroundProps = { [K in keyof AblationPlaygroundParamAttri
   onChange?: (value: AblationPlaygroundValue | null, event: Event) => void;
   /** the element: its methods (play, pin, compare, prompt, …) and `.value` */
   ref?: Ref<AblationPlaygroundElement>;
-  id?: string;
-  className?: string;
-  style?: CSSProperties;
   /** shown where the element is not defined (a static figure, for print) */
   children?: ReactNode;
-};
+} & Omit<HTMLAttributes<AblationPlaygroundElement>, 'onChange' | 'onInput' | 'children'>;
 
 export declare function AblationPlayground(props: AblationPlaygroundProps): ReactNode;
 export default AblationPlayground;

@@ -21,7 +21,10 @@ function text(name, value) {
   return String(value);
 }
 
-export function AblationPlayground({ ref, id, className, style, children, ...props }) {
+/** The props that are the component's own: the parameters, the element's options, the events. */
+const OWN = new Set([...STATE_NAMES, ...Object.keys(OPTIONS), ...Object.keys(EVENTS)]);
+
+export function AblationPlayground({ ref, children, ...props }) {
   const element = useRef(null);
   useImperativeHandle(ref, () => element.current, []);
 
@@ -40,7 +43,9 @@ export function AblationPlayground({ ref, id, className, style, children, ...pro
 
   // the attributes, as text: React sets them as it renders (so that the element starts in the
   // props' state), and removes one whose prop goes (the element then falls back to its default)
-  const attributes = { ref: element, id, className, style };
+  // the rest (id, className, style, aria-*, data-*, title, hidden, …) as React gives any element
+  const attributes = { ref: element };
+  for (const [name, value] of Object.entries(props)) if (!OWN.has(name)) attributes[name] = value;
   for (const name of STATE_NAMES) if (props[name] != null) attributes[name] = text(name, props[name]);
   for (const [prop, attribute] of Object.entries(OPTIONS)) if (props[prop] != null) attributes[attribute] = text(attribute, props[prop]);
   return createElement('ablation-playground', attributes, children);

@@ -37,7 +37,7 @@ cp LICENSE-MIT LICENSE-APACHE "$pkg/"
 cp www/data/README.md "$pkg/shakespeare.README.md"
 # what the package adds for its users: the TypeScript declarations (params.d.ts generated from
 # the table), the React component and the package's README (anywidget.js comes with the wheel)
-cp npm/*.d.ts npm/react.js npm/README.md "$pkg/"
+cp npm/*.d.ts npm/react.js npm/jsx.js npm/README.md "$pkg/"
 # The one version number: Cargo.toml's (the package's and the wheel's are written from it)
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 cat > "$pkg/package.json" <<JSON
@@ -53,7 +53,7 @@ cat > "$pkg/package.json" <<JSON
   "exports": {
     ".": { "types": "./index.d.ts", "default": "./index.js" },
     "./react": { "types": "./react.d.ts", "default": "./react.js" },
-    "./jsx": { "types": "./jsx.d.ts" },
+    "./jsx": { "types": "./jsx.d.ts", "default": "./jsx.js" },
     "./anywidget.js": "./anywidget.js",
     "./widget.css": "./widget.css",
     "./package.json": "./package.json"

@@ -24,7 +24,7 @@ SOURCE = ROOT / "python" / "ablation_playground"
 FRONTEND = ROOT / "python" / "frontend" / "anywidget.js"
 # the package's own entries name files beside them; the bundle names them itself
 # (and the React component and the package's anywidget module are not the notebook's)
-SKIP = {"index.js", "locations.js", "react.js", "anywidget.js", "widget-css.js"}
+SKIP = {"index.js", "locations.js", "react.js", "jsx.js", "anywidget.js", "widget-css.js"}
 
 
 def version():

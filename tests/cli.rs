@@ -335,6 +335,13 @@ fn svg_export_writes_three_well_formed_svgs_for_every_sublayer() {
             assert!(doc.descendants().count() > 50, "{sublayer} {name}: the chart has content");
             assert!(svg.contains(expected), "{sublayer} {name}: title");
         }
+        // and the status line of the frame drawn, as the page says it
+        let status = std::fs::read_to_string(dir.join("status.txt")).unwrap();
+        assert!(
+            status.starts_with("3 layers · Residual ON · LayerNorm ON (pre) · act. std = ")
+                && status.ends_with(" · step 5 · finished\n"),
+            "{sublayer}: status.txt {status:?}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
     // a diverged run still draws, with its marker

@@ -22,9 +22,10 @@ fn committed_figures_are_up_to_date() {
             .unwrap();
         assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
         // every panel it draws: the live run's four, and the attention maps of a stack with attention
+        // (the charts; --svg also writes the status line, status.txt)
         let mut panels: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().trim_end_matches(".svg").to_string())
+            .filter_map(|e| e.unwrap().file_name().to_string_lossy().strip_suffix(".svg").map(String::from))
             .collect();
         panels.sort();
         for panel in ["depth", "histogram", "loss", "readout"] {

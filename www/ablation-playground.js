@@ -81,7 +81,12 @@ class AblationPlayground extends (globalThis.HTMLElement ?? class {}) {
     const constructed = constructedSheet();
     const styles = [];
     if (constructed) shadow.adoptedStyleSheets = [constructed];
-    else {
+    else if (assets.cssText) {
+      // (no constructed sheets: Safari before 16.4) the text, as a style element
+      const style = document.createElement('style');
+      style.textContent = assets.cssText;
+      styles.push(style);
+    } else {
       const link = document.createElement('link');
       link.rel = 'stylesheet';
       link.href = assets.css;
@@ -189,8 +194,9 @@ class AblationPlayground extends (globalThis.HTMLElement ?? class {}) {
   // `pin` is both: read, the method that pins the live run (`el.pin()`); set, the attribute
   // (React 19 sets a custom element's props that name a property as properties, so `pin="…"` in
   // JSX arrives here).
+  #pin = () => this.#command('pin');
   get pin() {
-    return () => this.#command('pin');
+    return this.#pin;
   }
   set pin(pins) {
     if (pins == null) this.removeAttribute('pin');

@@ -32,7 +32,8 @@ export function listenForSteps(doc = globalThis.document) {
   if (!doc || listening.has(doc)) return;
   listening.add(doc);
   doc.addEventListener('click', (e) => {
-    const step = e.target instanceof Element ? e.target.closest(`[${STEP}]`) : null;
+    // (a step inside a host's shadow root: the click's path, not its retargeted target)
+    const step = e.composedPath().find((n) => n instanceof Element && n.hasAttribute(STEP)) ?? null;
     if (step && step.getAttribute('data-when') !== VISIBLE) run(doc, step);
   });
   watchVisibleSteps(doc);
@@ -76,9 +77,9 @@ export const PLAYGROUNDS = new Set();
 /** The playground `id` names in `doc`: in the document, else in a shadow root. */
 function find(doc, id) {
   const found = doc.getElementById(id);
-  if (found) return found;
+  if (found?.localName === 'ablation-playground') return found;
   for (const p of PLAYGROUNDS) if (p.id === id && p.ownerDocument === doc && p.isConnected) return p;
-  return null;
+  return found;
 }
 
 function run(doc, step) {

@@ -126,6 +126,7 @@ class _Base(anywidget.AnyWidget):
         self.given = [name for name in kwargs if name in names]
         self._waiting = {}  # request number -> (what, Future, path)
         self._static_outputs = []  # the static figures' outputs, until a front end shows the view
+        self._static_emptied = 0  # how many a front end has emptied
         self._requests = 0
         self.on_msg(self._answered)
 
@@ -141,6 +142,7 @@ class _Base(anywidget.AnyWidget):
             # a front end shows the live view: the static figure's own output goes
             for handle in self._static_outputs:
                 handle.update({"text/plain": ""}, raw=True)
+                self._static_emptied += 1
             self._static_outputs.clear()
             return
         what, future, path = self._waiting.pop(content.get("request"), (None, None, None))
@@ -172,11 +174,12 @@ class _Base(anywidget.AnyWidget):
         """The live view, and in the same output the static figure (``_figure.py``): what
         nbconvert shows of a notebook saved without its widgets' state (JupyterLab's default),
         a static viewer, or a PDF."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        if bundle is None or not self.static_figure:
+        base = getattr(super(), "_repr_mimebundle_", None)
+        bundle = base(**kwargs) if base else None
+        drawn = figure(self) if bundle is not None and self.static_figure else None
+        if drawn is None:
             return bundle
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
-        drawn = figure(self)
         data = {**data, "text/html": drawn.html(), "text/plain": drawn.text()}
         return (data, metadata) if metadata is not None else data
 
@@ -189,10 +192,12 @@ class _Base(anywidget.AnyWidget):
         from IPython.display import display  # noqa: PLC0415
 
         bundle = self._repr_mimebundle_()
+        if bundle is None:  # an older ipywidgets without mimebundles: its own display
+            return super()._ipython_display_()
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
         display(data, raw=True, metadata=metadata or {})
-        if self.static_figure:
-            drawn = figure(self)
+        drawn = figure(self) if self.static_figure else None
+        if drawn is not None:
             handle = display({"text/html": drawn.html(), "text/plain": drawn.text()}, raw=True, display_id=True)
             self._static_outputs.append(handle)
 

@@ -7,7 +7,8 @@ with the widget manager shows the widget instead).
 (`static/ablate.wasm`) and run here by wasmtime: the same core, so the same numbers and the same
 SVG files as `ablate --svg` natively, bit for bit. It trains the widget's configuration for as
 many steps as the live widget showed last (`value["step"]`), or `DEFAULT_STEPS` when no front
-end has run it (a notebook executed by nbconvert), at most `MAX_STEPS`.
+end has run it (a notebook executed by nbconvert), at most `MAX_STEPS` and fewer for a large
+stack (`steps_to_draw`); the caption says how many.
 """
 
 import html
@@ -21,12 +22,14 @@ from ._params import FLAGS, PARAMS
 ABLATE = Path(__file__).parent / "static" / "ablate.wasm"
 DEFAULT_STEPS = 300
 MAX_STEPS = 2000
+BUDGET = 40_000_000
 # the panels in the page's order (ablate writes those that have something to draw)
 ORDER = ("histogram", "loss", "depth", "readout", "attention", "writes")
 
 _compiled = None
 _lock = threading.Lock()
-_figures = {}  # ablate's arguments -> Figure
+_figures = {}  # ablate's arguments -> Figure, the last KEPT drawn
+KEPT = 8
 
 
 class Figure:
@@ -81,19 +84,31 @@ def _same(kind, value, default):
 
 
 def ablate_args(widget, steps):
-    """ablate's flags for the widget's state, as the front end gives the element its attributes:
-    the preset first, then every parameter the constructor was given or that differs from its
-    default (they adjust the preset)."""
+    """ablate's flags for the widget's state. Once a front end has run it, the traits are the
+    element's state (it writes every change back): each parameter is a flag. Before, as the
+    front end gives the element its attributes: the preset first, then every parameter the
+    constructor was given or that differs from its default (they adjust the preset)."""
+    shown = "depth" in (widget.value or {})
     args = []
-    if widget.preset:
+    if widget.preset and not shown:
         args += ["--preset", widget.preset]
     given = set(widget.given)
     for name, kind, default, _, _ in PARAMS:
         value = getattr(widget, name)
-        if name in ("steps", "text_id") or (name not in given and _same(kind, value, default)):
+        if name in ("steps", "text_id") or (not shown and name not in given and _same(kind, value, default)):
             continue
         args += [f"--{FLAGS[name]}", _text(kind, value)]
     return args + ["--steps", str(steps)]
+
+
+def steps_to_draw(widget):
+    """As many steps as the live widget last showed, or DEFAULT_STEPS if no front end ran it;
+    at most MAX_STEPS, and fewer for a large stack, so that a display costs the kernel about
+    as much as 300 steps at the defaults (BUDGET: sublayers × tokens × width per step)."""
+    shown = (widget.value or {}).get("step") or 0
+    wanted = shown if shown > 0 else min(DEFAULT_STEPS, widget.steps)
+    per_step = max(1, widget.depth * widget.tokens * widget.width)
+    return max(1, min(wanted, MAX_STEPS, BUDGET // per_step))
 
 
 def _engine():
@@ -142,9 +157,13 @@ def _run(args, text):
 
 
 def figure(widget):
-    """The widget's static figure (a Figure; never raises: a figure that cannot be drawn says why)."""
-    shown = (widget.value or {}).get("step") or 0
-    steps = min(shown if shown > 0 else min(DEFAULT_STEPS, widget.steps), MAX_STEPS)
+    """The widget's static figure (a Figure; never raises: a figure that cannot be drawn says
+    why), or None where wasmtime cannot run (a browser's Python: the wheel leaves it out)."""
+    try:
+        import wasmtime  # noqa: F401, PLC0415
+    except ImportError:
+        return None
+    steps = steps_to_draw(widget)
     try:
         args = ablate_args(widget, steps)
     except Exception as e:  # a trait of a kind this code does not know
@@ -163,9 +182,9 @@ def figure(widget):
             if steps < widget.steps:  # ablate's run ends here; the widget's goes on
                 status = status.removesuffix(" · finished")
             drawn = Figure(args, steps, panels, status)
-        except ImportError:
-            drawn = Figure(args, steps, error="wasmtime is not installed here (pip install wasmtime)")
         except Exception as e:
             drawn = Figure(args, steps, error=str(e))
         _figures[key] = drawn
+        while len(_figures) > KEPT:
+            del _figures[next(iter(_figures))]
         return drawn

@@ -183,13 +183,18 @@ async function render({ model, el }) {
 
   el.append(element);
   giveText();
-  // the kernel hears that a front end shows the live view: it empties the static figure's
-  // output (the figure an exported notebook shows where no front end runs the widget)
-  try {
-    model.send({ event: 'shown' });
-  } catch {
-    // no kernel to tell (MyST)
-  }
+  // the kernel hears that a front end shows the live view, once it has drawn a frame: it
+  // empties the static figure's output (what an exported notebook shows where no front end
+  // runs the widget; a view that fails to start leaves it)
+  const shown = () => {
+    element.removeEventListener('playground-update', shown);
+    try {
+      model.send({ event: 'shown' });
+    } catch {
+      // no kernel to tell (MyST)
+    }
+  };
+  element.addEventListener('playground-update', shown);
   // re-running the cell or closing the notebook removes the view: the element stops its worker
   return () => {
     observer.disconnect();

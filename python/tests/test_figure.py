@@ -8,8 +8,8 @@ Run with the package installed (scripts/test.sh installs the wheel it built):
 
 import unittest
 
-from ablation_playground import Playground
-from ablation_playground._figure import ablate_args, figure
+from ablation_playground import PARAMS, Playground
+from ablation_playground._figure import ablate_args, figure, steps_to_draw
 
 
 class Figure(unittest.TestCase):
@@ -22,6 +22,22 @@ class Figure(unittest.TestCase):
         w = Playground()
         w.gain = 1
         self.assertEqual(ablate_args(w, 10), ["--steps", "10"])
+
+    def test_once_a_front_end_ran_every_parameter_is_a_flag(self):
+        # the front end writes the element's state back into the traits: a preset's values, or
+        # one set back to its default after the preset, must be drawn as the widget shows them
+        w = Playground(preset="explode")
+        w.value = {"depth": 12, "step": 40}
+        args = ablate_args(w, 40)
+        self.assertNotIn("--preset", args)
+        self.assertEqual(args[args.index("--norm") + 1], "pre")
+        self.assertEqual(len(args), 2 * (len(PARAMS) - 2) + 2, args)  # all but steps and text_id, then --steps
+
+    def test_a_large_stack_draws_fewer_steps(self):
+        self.assertEqual(steps_to_draw(Playground()), 300)
+        big = Playground(depth=96, tokens=256, width=128)
+        big.value = {"depth": 96, "step": 1500}
+        self.assertEqual(steps_to_draw(big), 12)
 
     def test_a_figure_of_the_widgets_state_with_its_status_line(self):
         w = Playground(depth=3, residual=False, steps=20)

@@ -25,7 +25,7 @@ const run = promisify(execFile);
 const SITE = process.env.AP_DOCUSAURUS_DIR ?? join(ROOT, 'tests', 'hosts', 'docusaurus');
 // (the build is the longest part: about 40 s on two cores)
 const TIMEOUT_MS = 240_000;
-// (until the package is fixed; remove once these tests pass on the tarball scripts/build.sh packs)
+
 /** The package as npm packs it: the one dist/ablation-playground-*.tgz. */
 async function tarball() {
   const found = (await readdir(DIST)).filter((f) => /^ablation-playground-.*\.tgz$/.test(f));

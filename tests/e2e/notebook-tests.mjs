@@ -104,6 +104,8 @@ export default function registerNotebookTests() {
       `saved = w.save_weights(${JSON.stringify('WEIGHTS')})`,
       'import os; print("saved:", saved.result(timeout=0), os.path.getsize(saved.result()))',
       `w.load_weights(${JSON.stringify('WEIGHTS')})`,
+      // the static figure's own output, emptied once the front end showed the live view
+      'print("static figures emptied:", w._static_emptied, "left:", len(w._static_outputs))',
     ];
     const notebook = {
       cells: cells.map((source) => source.replaceAll('WEIGHTS', weights)).map((source) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source })),
@@ -201,6 +203,9 @@ export default function registerNotebookTests() {
       await waitFor(page, () => document.querySelector('ablation-playground').value.step > 5, null, 'the run did not go on');
       await run(10);
       await waitFor(page, () => document.querySelector('ablation-playground').value.step === 0, null, 'w.load_weights did not start the run from the file', 20_000);
+      await run(11);
+      await waitFor(page, () => /static figures emptied: 1 left: 0/.test([...document.querySelectorAll('.jp-Notebook .jp-Cell')][11]?.querySelector('.jp-OutputArea')?.textContent ?? ''), null,
+        async () => `the static figure's output was not emptied by the live view: ${await cellText(11)}`, 20_000);
     } finally {
       // leave JupyterLab's page first: it saves its workspace to a server about to go, and
       // requests of its own cut short by leaving (its busy favicon) are not the widget's
@@ -212,7 +217,7 @@ export default function registerNotebookTests() {
       await new Promise((ok) => (lab.exitCode !== null ? ok() : lab.once('exit', ok)));
       await rm(dir, { recursive: true, force: true });
     }
-  }, { timeoutMs: 150_000 }); // JupyterLab's start, and eleven cells
+  }, { timeoutMs: 150_000 }); // JupyterLab's start, and twelve cells
 
   test('notebook: jupyter nbconvert --to html --execute shows the static figure, the same SVGs as ablate --svg, with the status line', async ({ page, note, shot }) => {
     const dir = await mkdtemp(join(tmpdir(), 'ap-nbconvert-'));
@@ -248,7 +253,7 @@ export default function registerNotebookTests() {
           charts: [...f.querySelectorAll('svg')].filter((s) => s.getBoundingClientRect().width > 150 && s.getBoundingClientRect().height > 100).length,
           caption: f.querySelector('figcaption strong')?.textContent ?? '',
         })));
-        assert(shown.length >= 1 && shown.some((f) => f.charts >= 5), `the exported page shows no static figure with its charts: ${JSON.stringify(shown)}`);
+        assert(shown.length === 1 && shown[0].charts >= 5, `the exported page shows not exactly one static figure with its charts: ${JSON.stringify(shown)}`);
         assert(shown.every((f) => f.caption === status), `the figure's status line is ablate's: ${JSON.stringify(shown.map((f) => f.caption))} against ${JSON.stringify(status)}`);
         // each chart is ablate --svg's: nbconvert re-serialises the HTML (attributes sorted), so
         // both are compared as the browser parses them, element by element, every attribute

@@ -17,10 +17,13 @@ if (el) {
     await el.compare();
     await el.depthWidth();
     await el.pin();
-    const continuation: string = await el.prompt('ROMEO.', 40);
+    const continuation: string | null = await el.prompt('ROMEO.', 40);
+    // pin is the method read, and the attribute set (as React, Vue and Svelte set it)
+    typed.pin = 'residual:off@500';
     const weights: Uint8Array = await el.exportRun('weights');
     const report: string = await el.exportRun('report');
     await el.loadWeights(weights);
+    await el.loadWeights(await (await fetch('run.safetensors')).arrayBuffer());
     const value: AblationPlaygroundValue | null = typed.value;
     if (value) {
       const depth: number = value.depth;

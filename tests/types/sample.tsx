@@ -19,6 +19,8 @@ export function Lesson() {
         textSrc="poem.txt"
         onUpdate={(d) => console.log(d.step, d.loss)}
         onChange={(v) => console.log(v?.depth)}
+        aria-describedby="lesson-text"
+        className="wide"
       />
       <button type="button" onClick={() => ref.current?.compare()}>
         All four
