@@ -268,9 +268,12 @@ export default function registerMystTests() {
       // cleanup that render() returned (one that throws, as MyST's model.off does, is a page
       // error, which fails the test)
       note('leaving the page');
+      const element = await page.evaluateHandle(widgetInPage);
       await page.evaluate(() => window.mystUnmount());
       await waitFor(page, () => !document.querySelector('.myst-anywidget'), null, async () => `the widget stayed after the page went: ${await seen()}`);
-      await page.waitForTimeout(300); // (the cleanup runs in a promise: let it)
+      // the element is out of the document, which stops its worker (the cleanup render() returned
+      // ran too: one that throws, as MyST's model.off does, is a page error)
+      await waitFor(page, (e) => !e.isConnected, element, 'the cleanup did not remove the element');
     } finally {
       await site.close();
     }
