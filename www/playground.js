@@ -538,6 +538,9 @@ export function mount(root, bindings, options = {}) {
           }
         }
       }
+      // a frame loaded before a restart (a slider dragged past it within the frame) is never
+      // drawn: the restart said the new state, and the new run's first frame replaces it
+      if (view.hasFrame && view.generation < w.runGeneration) return;
       const held =
         w.stale.live &&
         !w.stale.comparisons &&
