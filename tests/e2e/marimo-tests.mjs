@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DIST, ROOT, freePort } from './lib.mjs';
 import { assert, test, waitFor } from './harness.mjs';
+import { textContrast } from './real-hosts.mjs';
 
 const execFile = promisify(execFileCallback);
 const VENV = process.env.AP_MARIMO_VENV ?? '';
@@ -33,27 +34,6 @@ async function installWheel() {
   const hasAnywidget = await execFile(python, ['-c', 'import anywidget']).then(() => true, () => false);
   if (!hasAnywidget) await pip(wheel);
   await pip('--force-reinstall', '--no-deps', wheel);
-}
-
-/** The contrast of `inner`'s text (in the element's shadow root) with the first opaque
- *  background behind it, up the composed tree (through marimo's shadow roots too). */
-function textContrast(element, inner) {
-  const parse = (c) => c.match(/[\d.]+/g).map(Number);
-  const lum = ([r, g, b]) => {
-    const f = (v) => ((v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const el = element.shadowRoot.querySelector(inner);
-  const fg = parse(getComputedStyle(el).color);
-  let bg = null;
-  for (let e = el; e && !bg; ) {
-    const c = parse(getComputedStyle(e).backgroundColor);
-    if (c.length === 3 || c[3] >= 0.999) bg = c.slice(0, 3);
-    e = e.parentElement ?? (e.getRootNode() instanceof ShadowRoot ? e.getRootNode().host : null);
-  }
-  bg ??= [255, 255, 255];
-  const [a, b] = [lum(fg.slice(0, 3)), lum(bg)];
-  return { ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), fg, bg, bgLum: lum(bg) };
 }
 
 export default function registerMarimoTests() {

@@ -23,6 +23,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { assert, test, waitFor } from './harness.mjs';
 import { DIST, ROOT, startServer } from './lib.mjs';
+import { textContrast } from './real-hosts.mjs';
+
+/** The widget's status line, through the theme's shadow root and the element's. */
+const STATUS = '.myst-anywidget >>> ablation-playground >>> [data-el="status"]';
 
 const execFileP = promisify(execFile);
 const MYST_DIR = process.env.AP_MYST_DIR ?? join(ROOT, 'tests', 'hosts', 'myst');
@@ -149,27 +153,6 @@ function widgetInPage(n = 0) {
   return hosts[n]?.shadowRoot?.querySelector('ablation-playground') ?? null;
 }
 
-/** In the page: WCAG contrast of a part of the widget against what is painted behind it, up
- *  the composed tree (through both shadow roots). */
-function contrastInPage(inner) {
-  const parse = (c) => c.match(/[\d.]+/g).map(Number);
-  const lum = ([r, g, b]) => {
-    const f = (v) => ((v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const el = document.querySelector('.myst-anywidget').shadowRoot.querySelector('ablation-playground').shadowRoot.querySelector(inner);
-  const fg = parse(getComputedStyle(el).color);
-  let bg = null;
-  for (let e = el; e && !bg; ) {
-    const c = parse(getComputedStyle(e).backgroundColor);
-    if (c.length === 3 || c[3] >= 0.999) bg = c.slice(0, 3);
-    e = e.parentElement ?? (e.getRootNode() instanceof ShadowRoot ? e.getRootNode().host : null);
-  }
-  bg ??= [255, 255, 255];
-  const [a, b] = [lum(fg.slice(0, 3)), lum(bg)];
-  return { ratio: Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 100) / 100, fg, bg, bgLum: lum(bg) };
-}
-
 /** What the MyST page shows now, for a failure's message: the renderer's own error box (it
  *  says why a module failed to load), the widget's status line and readouts. */
 async function mystSeen(page) {
@@ -248,8 +231,8 @@ export default function registerMystTests() {
       assert(notice === '', `no notice of replaced values (the body's properties are valid; the model lacks the others): ${JSON.stringify(notice.slice(0, 300))}`);
       // dark: the theme's own colours behind it, and the widget reads on them
       assert((await page.evaluate(() => document.documentElement.className)) === 'dark', 'the theme\'s script set <html class="dark">');
-      await waitFor(page, (f) => eval(`(${f})`)('[data-el="status"]').bgLum < 0.1, contrastInPage.toString(), async () => `dark mode: the widget is not dark: ${JSON.stringify(await page.evaluate(contrastInPage, '[data-el="status"]'))}`, 5000);
-      const dark = await page.evaluate(contrastInPage, '[data-el="status"]');
+      await waitFor(page, (f) => eval(`(${f})`)('.myst-anywidget >>> ablation-playground >>> [data-el="status"]').bgLum < 0.1, textContrast.toString(), async () => `dark mode: the widget is not dark: ${JSON.stringify(await page.evaluate(textContrast, STATUS))}`, 5000);
+      const dark = await page.evaluate(textContrast, STATUS);
       assert(dark.ratio >= 4.5, `dark mode: the status line ${dark.fg} on ${dark.bg} reads at ${dark.ratio}:1`);
       await shot('myst-dark');
       // a control: the widget's Residual switch (a lesson step cannot be written in MyST)
@@ -259,10 +242,10 @@ export default function registerMystTests() {
       // the theme's toggle: <html class="light">
       note('switching the theme to light');
       await page.evaluate(() => (document.documentElement.className = 'light'));
-      await waitFor(page, (f) => eval(`(${f})`)('[data-el="status"]').bgLum > 0.5, contrastInPage.toString(), async () => `light mode: the widget stayed dark: ${JSON.stringify(await page.evaluate(contrastInPage, '[data-el="status"]'))}`, 5000);
+      await waitFor(page, (f) => eval(`(${f})`)('.myst-anywidget >>> ablation-playground >>> [data-el="status"]').bgLum > 0.5, textContrast.toString(), async () => `light mode: the widget stayed dark: ${JSON.stringify(await page.evaluate(textContrast, STATUS))}`, 5000);
       // (the host's background turns first; the widget's text follows within a frame or two)
-      await waitFor(page, (f) => eval(`(${f})`)('[data-el="status"]').ratio >= 4.5, contrastInPage.toString(),
-        async () => `light mode: the status line reads at ${JSON.stringify(await page.evaluate(contrastInPage, '[data-el="status"]'))}`, 5000);
+      await waitFor(page, (f) => eval(`(${f})`)('.myst-anywidget >>> ablation-playground >>> [data-el="status"]').ratio >= 4.5, textContrast.toString(),
+        async () => `light mode: the status line reads at ${JSON.stringify(await page.evaluate(textContrast, STATUS))}`, 5000);
       await shot('myst-light');
       // the reader goes to another page: the theme unmounts the renderer, which calls the
       // cleanup that render() returned (one that throws, as MyST's model.off does, is a page

@@ -20,15 +20,21 @@ const MKDOCS = process.env.AP_MKDOCS ?? 'mkdocs';
 const PANDOC = process.env.AP_PANDOC ?? 'pandoc';
 
 /** WCAG contrast of an element's text against what is painted behind it, across shadow roots,
- *  read from computed styles (evaluated in the page). */
-export function textContrast(selector) {
+ *  read from computed styles (evaluated in the page; self-contained, as page functions are).
+ *  The element: `'host >>> inner'` (each `>>>` a shadow root further in), or an element and a
+ *  selector in its shadow root (`handle.evaluate(textContrast, inner)`). */
+export function textContrast(target, inner) {
   const parse = (c) => c.match(/[\d.]+/g).map(Number);
   const lum = ([r, g, b]) => {
     const f = (v) => ((v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
   };
-  const [hostSel, inner] = selector.split(' >>> ');
-  const el = document.querySelector(hostSel).shadowRoot.querySelector(inner);
+  let el;
+  if (typeof target === 'string') {
+    const [first, ...rest] = target.split(' >>> ');
+    el = document.querySelector(first);
+    for (const selector of rest) el = el.shadowRoot.querySelector(selector);
+  } else el = target.shadowRoot.querySelector(inner);
   const fg = parse(getComputedStyle(el).color);
   let bg = null;
   for (let e = el; e && !bg; ) {
