@@ -18,20 +18,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { assert, test, waitFor } from './harness.mjs';
-import { DIST, ROOT, startServer } from './lib.mjs';
+import { ROOT, packageTarball, startServer } from './lib.mjs';
 import { canvasBackground, textContrast } from './real-hosts.mjs';
 
 const run = promisify(execFile);
 const SITE = process.env.AP_DOCUSAURUS_DIR ?? join(ROOT, 'tests', 'hosts', 'docusaurus');
 // (the build is the longest part: about 40 s on two cores)
 const TIMEOUT_MS = 240_000;
-
-/** The package as npm packs it: the one dist/ablation-playground-*.tgz. */
-async function tarball() {
-  const found = (await readdir(DIST)).filter((f) => /^ablation-playground-.*\.tgz$/.test(f));
-  assert(found.length === 1, `expected one ${DIST}/ablation-playground-*.tgz (npm pack of dist/package, which scripts/build.sh makes), found ${JSON.stringify(found)}`);
-  return join(DIST, found[0]);
-}
 
 /** Runs a program, failing the test with what it printed if it fails. */
 async function sh(what, file, args, options) {
@@ -54,7 +47,7 @@ let built = null;
  *  tests (a build that failed fails them both, and their retries, at once: no second build). */
 function buildSite(note) {
   built ??= (async () => {
-    const tgz = await tarball();
+    const tgz = await packageTarball();
     const dir = await mkdtemp(join(tmpdir(), 'ap-docusaurus-'));
     made.add(dir);
     note('copying the Docusaurus site');

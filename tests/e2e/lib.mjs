@@ -367,9 +367,15 @@ export async function axeViolations(page) {
  *  with `extra` packages (exact versions the e2e lockfile holds, so that npm finds them in its
  *  cache: no network). */
 export async function installPackage(dir, extra = []) {
-  const tarballs = (await readdir(DIST)).filter((f) => /^ablation-playground-.*\.tgz$/.test(f));
-  if (tarballs.length !== 1) throw new Error(`expected one ${DIST}/ablation-playground-*.tgz (scripts/build.sh packs it), found ${JSON.stringify(tarballs)}`);
   const { writeFile } = await import('node:fs/promises');
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'a-lesson', private: true, type: 'module' }));
-  await promisify(execFile)('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(DIST, tarballs[0]), ...extra], { cwd: dir });
+  await promisify(execFile)('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', await packageTarball(), ...extra], { cwd: dir });
+}
+
+/** The npm package as the registry would hold it: the one DIST/ablation-playground-*.tgz
+ *  (scripts/build.sh packs it), its path. */
+export async function packageTarball() {
+  const tarballs = (await readdir(DIST)).filter((f) => /^ablation-playground-.*\.tgz$/.test(f));
+  if (tarballs.length !== 1) throw new Error(`expected one ${DIST}/ablation-playground-*.tgz (scripts/build.sh packs it), found ${JSON.stringify(tarballs)}`);
+  return join(DIST, tarballs[0]);
 }
