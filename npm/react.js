@@ -11,7 +11,7 @@ import { PARAMS, STATE_NAMES } from './schema.js';
 /** The element's attributes beside the parameters, and their props' names. */
 const OPTIONS = { controls: 'controls', panels: 'panels', autoplay: 'autoplay', textSrc: 'text-src', weightsSrc: 'weights-src' };
 /** The parameters whose words are on and off: a boolean prop says which. */
-const SWITCHES = new Set(PARAMS.filter((p) => p.kind === 'choice' && p.choices.join() === 'on,off').map((p) => p.name));
+const SWITCHES = new Set(PARAMS.filter((p) => p.switch).map((p) => p.name));
 /** The events, by the prop that hears each. */
 const EVENTS = { onUpdate: 'playground-update', onInput: 'input', onChange: 'change' };
 

@@ -104,6 +104,15 @@ def _traits():
     return traits
 
 
+def _with_figure(bundle, drawn):
+    """A mimebundle (data, or (data, metadata)) with the static figure as its HTML and text."""
+    if bundle is None or drawn is None:
+        return bundle
+    data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
+    data = {**data, "text/html": drawn.html(), "text/plain": drawn.text()}
+    return (data, metadata) if metadata is not None else data
+
+
 def _method(name):
     def call(self):
         self.send({"method": name})
@@ -170,18 +179,20 @@ class _Base(anywidget.AnyWidget):
         the browser has sent them; returns a future of the path."""
         return self._ask({"method": "export", "what": "weights"}, "weights", path=str(path))
 
+    def _live_view(self, **kwargs):
+        """anywidget's mimebundle of the live view (None from an older ipywidgets without one),
+        and the static figure (None where none is drawn)."""
+        base = getattr(super(), "_repr_mimebundle_", None)
+        bundle = base(**kwargs) if base else None
+        drawn = figure(self) if bundle is not None and self.static_figure else None
+        return bundle, drawn
+
     def _repr_mimebundle_(self, **kwargs):
         """The live view, and in the same output the static figure (``_figure.py``): what
         nbconvert shows of a notebook saved without its widgets' state (JupyterLab's default),
         a static viewer, or a PDF."""
-        base = getattr(super(), "_repr_mimebundle_", None)
-        bundle = base(**kwargs) if base else None
-        drawn = figure(self) if bundle is not None and self.static_figure else None
-        if drawn is None:
-            return bundle
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
-        data = {**data, "text/html": drawn.html(), "text/plain": drawn.text()}
-        return (data, metadata) if metadata is not None else data
+        bundle, drawn = self._live_view(**kwargs)
+        return _with_figure(bundle, drawn)
 
     def _ipython_display_(self):
         """The live view's output, then the static figure in an output of its own, which the
@@ -191,12 +202,13 @@ class _Base(anywidget.AnyWidget):
         blank: the second output is what shows there."""
         from IPython.display import display  # noqa: PLC0415
 
-        bundle = self._repr_mimebundle_()
+        bundle, drawn = self._live_view()
         if bundle is None:  # an older ipywidgets without mimebundles: its own display
             return super()._ipython_display_()
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
-        display(data, raw=True, metadata=metadata or {})
-        drawn = figure(self) if self.static_figure else None
+        data, metadata = _with_figure(bundle, drawn), {}
+        if isinstance(data, tuple):
+            data, metadata = data
+        display(data, raw=True, metadata=metadata)
         if drawn is not None:
             handle = display({"text/html": drawn.html(), "text/plain": drawn.text()}, raw=True, display_id=True)
             self._static_outputs.append(handle)

@@ -49,23 +49,21 @@ function load() {
       css: blob([BUNDLE.css], 'text/css'),
       text: blob([bytes(BUNDLE.text)], 'text/plain'),
     });
-    const [schema, template] = await Promise.all([import(visit('schema.js')), import(visit('template.js'))]);
+    const schema = await import(visit('schema.js'));
     await import(visit('element.js'));
-    return { params: schema.PARAMS, controls: template.CONTROLS };
+    return schema.PARAMS;
   })();
   return loading;
 }
 
-const isSwitch = (p) => p.kind === 'choice' && p.choices.length === 2 && p.choices[0] === 'on' && p.choices[1] === 'off';
-
 /** A trait's value as the attribute's text, and back. */
 function toText(p, value) {
-  if (p && isSwitch(p)) return value ? 'on' : 'off';
+  if (p?.switch) return value ? 'on' : 'off';
   if (p == null && typeof value === 'boolean') return value ? 'on' : 'off';
   return String(value);
 }
 function fromText(p, text) {
-  if (isSwitch(p)) return text === 'on';
+  if (p.switch) return text === 'on';
   // a seed is text both ways: a number above 2**53 would become another seed
   if (p.kind === 'seed') return String(text);
   if (p.kind === 'int' || p.kind === 'float') return Number(text);
@@ -73,7 +71,7 @@ function fromText(p, text) {
 }
 
 async function render({ model, el }) {
-  const { params, controls } = await load();
+  const params = await load();
   const byName = Object.fromEntries(params.map((p) => [p.name, p]));
   const element = document.createElement('ablation-playground');
   // the traits that differ from their defaults, and those the constructor was given, become
@@ -90,8 +88,6 @@ async function render({ model, el }) {
     if (value === '' || value == null || (name === 'autoplay' && value === true)) continue;
     element.setAttribute(attribute, toText(null, value));
   }
-  // no playground page to link to from a notebook: Copy link is left out unless asked for
-  if (model.get('controls') == null) element.setAttribute('controls', controls.filter((c) => c !== 'copy').join(','));
   // an id, for the lesson steps that name it (data-ablation-playground="…")
   const name = () => (model.get('element_id') ? (element.id = model.get('element_id')) : element.removeAttribute('id'));
   name();

@@ -41,8 +41,10 @@ pub fn schema_js() -> String {
                 format!("kind: 'int', min: {min}, max: {max}, step: {multiple_of}")
             }
             Kind::Float { min, max } => format!("kind: 'float', min: {min}, max: {max}"),
+            // (a switch: exactly on and off, a boolean in the notebook and the React component)
             Kind::Choice(options) => format!(
-                "kind: 'choice', choices: {}, labels: {}",
+                "kind: 'choice', switch: {}, choices: {}, labels: {}",
+                options.is_on_off(),
                 list(options.words().map(js)),
                 list(options.labels().map(js))
             ),

@@ -26,9 +26,8 @@ export default function registerNotebookTests() {
     await page.evaluate(async ({ esm, schemaUrl }) => {
       const { PARAMS } = await import(schemaUrl);
       // the kernel's side: every trait at its default, as the Python class starts them
-      const isSwitch = (p) => p.kind === 'choice' && p.choices.join() === 'on,off';
-      const state = { preset: '', pinned: '', controls: null, panels: 'histogram,loss', autoplay: true, value: {} };
-      for (const p of PARAMS) state[p.name] = isSwitch(p) ? p.default === 'on' : ['int', 'float', 'seed'].includes(p.kind) ? Number(p.default) : p.default;
+            const state = { preset: '', pinned: '', controls: null, panels: 'histogram,loss', autoplay: true, value: {} };
+      for (const p of PARAMS) state[p.name] = p.switch ? p.default === 'on' : ['int', 'float', 'seed'].includes(p.kind) ? Number(p.default) : p.default;
       Object.assign(state, { depth: 6, residual: false });
       const handlers = {};
       const model = {
@@ -59,6 +58,8 @@ export default function registerNotebookTests() {
     await waitFor(page, () => (document.querySelector('#out ablation-playground')?.value?.step ?? 0) > 3, null, 'the widget did not train', 30_000);
     const first = await page.evaluate(() => document.querySelector('#out ablation-playground').value);
     assert(first.depth === 6 && first.residual === 'off', `the model's traits set the widget: ${JSON.stringify(first).slice(0, 120)}`);
+    // no playground page to link to from a notebook: the element hides Copy link by itself
+    assert(await page.evaluate(() => document.querySelector('#out ablation-playground').shadowRoot.querySelector('[data-control="copy"]').hidden), 'Copy link shows in a notebook, where it has no page to link to');
     // the widget → the kernel: value, and a slider move
     await waitFor(page, () => window.nb.state.value?.step > 0 && window.nb.model.saved > 0, null, 'value never reached the model');
     const slider = page.getByLabel('Depth');

@@ -167,9 +167,8 @@ test("the notebook's module loads from a blob: URL and trains", async ({ page, u
   await page.goto(url('/__test/smoke-notebook.html'));
   await page.evaluate(`async ({ esm, schemaUrl }) => {
     const { PARAMS } = await import(schemaUrl);
-    const isSwitch = (p) => p.kind === 'choice' && p.choices.join() === 'on,off';
-    const state = { preset: '', pinned: '', controls: null, panels: 'histogram,loss', autoplay: true, value: {} };
-    for (const p of PARAMS) state[p.name] = isSwitch(p) ? p.default === 'on' : ['int', 'float', 'seed'].includes(p.kind) ? Number(p.default) : p.default;
+        const state = { preset: '', pinned: '', controls: null, panels: 'histogram,loss', autoplay: true, value: {} };
+    for (const p of PARAMS) state[p.name] = p.switch ? p.default === 'on' : ['int', 'float', 'seed'].includes(p.kind) ? Number(p.default) : p.default;
     Object.assign(state, { depth: 5 });
     const handlers = {};
     const model = { get: (k) => state[k], set: (k, v) => { state[k] = v; }, on: (e, h) => (handlers[e] ??= []).push(h), off: () => {}, save_changes() {}, send() {} };
