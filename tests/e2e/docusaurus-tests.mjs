@@ -2,7 +2,7 @@
 // registered by a client module), its dependencies installed from the npm registry by the test
 // command (tests/hosts/docusaurus/ensure.sh, ensure_docusaurus). Each run copies the site,
 // installs the widget's npm tarball (dist/ablation-playground-*.tgz, what `npm pack` makes of
-// dist/package) into the copy with npm, offline, as an author installs a package, builds it
+// dist/package) into the copy with npm (--prefer-offline), as an author installs a package, builds it
 // with `docusaurus build` (webpack, and the pages rendered on the server in Node) and serves
 // the build: the widget trains, a lesson step written in MDX drives it, it follows Docusaurus's
 // dark mode (data-theme="dark" on <html>, set by the navbar's toggle), and Docusaurus's
@@ -65,7 +65,7 @@ function buildSite(note) {
     await cp(join(SITE, 'node_modules', '.package-lock.json'), join(dir, 'node_modules', '.package-lock.json'));
     await rm(join(dir, 'node_modules', '.cache'), { recursive: true, force: true });
     note('installing the tarball');
-    await sh(`npm install --offline ${tgz}`, 'npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error', tgz], { cwd: dir });
+    await sh(`npm install --prefer-offline ${tgz}`, 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error', tgz], { cwd: dir });
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
     assert(pkg.dependencies['ablation-playground']?.endsWith('.tgz'), `npm did not add the tarball to the site's dependencies: ${JSON.stringify(pkg.dependencies)}`);
     note('docusaurus build');
@@ -90,7 +90,7 @@ async function readable(page, id, where) {
 
 export default function registerDocusaurusTests() {
   test(
-    'Docusaurus 3: the tarball installed offline builds with SSR; the MDX page trains, its lesson step drives it, and it follows the dark mode toggle',
+    'Docusaurus 3: the tarball installed builds with SSR; the MDX page trains, its lesson step drives it, and it follows the dark mode toggle',
     async ({ page, note, shot }) => {
       const { build } = await buildSite(note);
       // the element and the step, rendered on the server as the MDX writes them

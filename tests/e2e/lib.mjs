@@ -364,12 +364,14 @@ export async function axeViolations(page) {
 
 /** The npm package as a user installs it: `npm install` of the tarball scripts/build.sh packs
  *  (dist/ablation-playground-*.tgz, what the registry would hold) into `dir`, a fresh project,
- *  with `extra` packages (exact versions the e2e lockfile holds, so that npm finds them in its
- *  cache: no network). */
+ *  with `extra` packages at exact versions. --prefer-offline, not --offline: npm takes what its
+ *  cache holds and asks the registry for the rest. The e2e install (`npm ci`) caches tarballs
+ *  but not the packuments a name@version needs, so --offline worked only where an earlier
+ *  online install had filled the cache (issue 50; tests/fresh/check.sh runs this with none). */
 export async function installPackage(dir, extra = []) {
   const { writeFile } = await import('node:fs/promises');
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'a-lesson', private: true, type: 'module' }));
-  await promisify(execFile)('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', await packageTarball(), ...extra], { cwd: dir });
+  await promisify(execFile)('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', await packageTarball(), ...extra], { cwd: dir });
 }
 
 /** The npm package as the registry would hold it: the one DIST/ablation-playground-*.tgz
