@@ -59,6 +59,9 @@ def wheel(out: Path, files: dict, name: str, ver: str) -> Path:
         "Requires-Dist: anywidget>=0.9\n"
         # the static figure: ablate (WASI) run in the kernel; none in a browser's Python
         'Requires-Dist: wasmtime>=20; platform_system != "Emscripten"\n'
+        # the reference forward (ablation_playground.reference) needs numpy alone
+        "Provides-Extra: reference\n"
+        'Requires-Dist: numpy>=1.21; extra == "reference"\n'
         "Description-Content-Type: text/markdown\n"
         "\n" + (ROOT / "python" / "README.md").read_text()
     ).encode()

@@ -277,6 +277,7 @@ fn ablate_takes_every_flag_the_reference_names() {
     std::fs::write(&text, "a reader's own text, a line or two long, ".repeat(20)).unwrap();
     // written by --save-weights before --load-weights reads it (the reference lists them so)
     let weights = format!("{dir}/w.safetensors");
+    let batches = format!("{dir}/batches.safetensors");
     // the smallest run, so that each flag (a comparison too) is only parsed and run at once
     let small = ["--depth", "1", "--width", "8", "--tokens", "4", "--steps", "0"];
     for flag in reference_flags() {
@@ -290,6 +291,7 @@ fn ablate_takes_every_flag_the_reference_names() {
             "--prompt" => Some("the"),
             "--write" => Some("3"),
             "--save-weights" | "--load-weights" => Some(&weights),
+            "--save-eval-batch" => Some(&batches),
             name => {
                 let p = PARAMS.iter().find(|p| format!("--{}", p.flag) == name);
                 let p = p.unwrap_or_else(|| panic!("the reference names {name}, which is not in the table"));
@@ -922,4 +924,24 @@ fn the_encoder_decoder_and_mask_contract() {
         assert_eq!(out.status.code(), Some(2), "{bad:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{bad:?}: {err}");
     }
+}
+
+#[test]
+fn an_encoder_decoder_fits_the_defaults_not_chosen_and_refuses_a_depth_chosen() {
+    // the default depth 12 is no multiple of 5: the stack asked for moves it, as the page does
+    let r = report(&["--stack", "encoder-decoder", "--task", "reverse", "--steps", "0"]);
+    assert_eq!(
+        (r["config"]["depth"].as_u64(), r["config"]["sublayer"].as_str()),
+        (Some(10), Some("block")),
+        "{}",
+        r["config"]
+    );
+    // a depth the user chose that does not fit is refused: one line, exit code 2
+    let out = ablate(&["--stack", "encoder-decoder", "--task", "reverse", "--depth", "12", "--steps", "0"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.trim().lines().count() == 1 && stderr.contains("--depth") && stderr.contains("multiple of 5"),
+        "{stderr}"
+    );
 }

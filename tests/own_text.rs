@@ -1,14 +1,11 @@
 //! A reader's own text (issue 38): its checks, its vocabulary and floors from their
-//! definitions, its identity in a link, a prompt continued, and the weights file written, read
-//! back to the same loss bit for bit, and refused when damaged.
+//! definitions, its identity in a link, a prompt continued (its weights file: weights_file.rs).
 
-use ablation_playground::config::{text_defaults, Config, Settings, TaskKind, TextId, MAX_KEPT_CHARS};
-use ablation_playground::model::param::Params;
-use ablation_playground::training::corpus::{corpus, install_own, Corpus, UNKNOWN};
-use ablation_playground::training::report::{trained, trained_from};
+use ablation_playground::config::{text_defaults, Config, Settings, TextId, MAX_KEPT_CHARS};
+use ablation_playground::training::corpus::{install_own, Corpus, UNKNOWN};
+use ablation_playground::training::report::trained;
 use ablation_playground::training::sha256::{hex, sha256};
 use ablation_playground::training::writing::{write, Prompt};
-use ablation_playground::view::safetensors;
 
 /// A text of `n` characters of a few words, so that its floors are far apart.
 fn words(n: usize) -> String {
@@ -113,87 +110,6 @@ fn a_prompt_is_continued_as_asked_and_a_wrong_one_refused() {
     let empty = write(&mut trainer, &mut None, Some(&Prompt::reader("", 5).unwrap())).unwrap();
     assert_eq!(empty.text.chars().count(), 1 + 5, "an empty prompt begins from the first id");
     assert!(Prompt::reader("x", 0).is_err() && Prompt::reader(&"x".repeat(3000), 5).is_err());
-}
-
-#[test]
-fn the_weights_file_read_back_gives_the_same_loss_bit_for_bit() {
-    let corpus = install_own(words(5000).as_bytes()).unwrap();
-    for config in [
-        Config { text: corpus.id, depth: 4, ..text_defaults() },
-        Config { depth: 3, ..Config::default() }, // the regression's stack
-    ] {
-        let (run, mut trainer) = trained(&config, 25);
-        let bytes = safetensors::write(&config, trainer.step, &mut trainer.stack);
-        let file = safetensors::read(&bytes).unwrap();
-        assert_eq!(file.config, config);
-        assert_eq!(file.step, 25);
-        assert_eq!(file.weights, trainer.weights());
-        let (again, mut loaded) = trained_from(&config, 0, &file.weights, false).unwrap();
-        assert_eq!(
-            safetensors::write(&config, 25, &mut loaded.stack),
-            bytes,
-            "written again, the same bytes"
-        );
-        if config.task == TaskKind::Text {
-            let (a, b) = (run.task.unwrap().evals.last().unwrap().loss, again.task.unwrap().evals[0].loss);
-            assert_eq!(a.to_bits(), b.to_bits(), "held-out loss {a} vs {b} from the file");
-        } else {
-            assert_eq!(run.last.probe_loss.to_bits(), again.init.probe_loss.to_bits());
-        }
-    }
-}
-
-#[test]
-fn a_damaged_or_foreign_weights_file_is_refused_in_words_and_never_panics() {
-    let config = Config { depth: 2, ..text_defaults() };
-    let (_, mut trainer) = trained(&config, 3);
-    let good = safetensors::write(&config, 3, &mut trainer.stack);
-    let header_len = u64::from_le_bytes(good[..8].try_into().unwrap()) as usize;
-    let header = std::str::from_utf8(&good[8..8 + header_len]).unwrap().to_string();
-    let with_header = |h: &str| {
-        let mut h = h.to_string();
-        while !h.len().is_multiple_of(8) {
-            h.push(' ');
-        }
-        let mut b = (h.len() as u64).to_le_bytes().to_vec();
-        b.extend_from_slice(h.as_bytes());
-        b.extend_from_slice(&good[8 + header_len..]);
-        b
-    };
-    let cases: Vec<(Vec<u8>, &str)> = vec![
-        (Vec::new(), "0 bytes"),
-        (good[..good.len() - 4].to_vec(), "not inside the file"),
-        ([&u64::MAX.to_le_bytes()[..], &good[8..]].concat(), "header would be"),
-        (with_header(&header.replacen(r#"\"depth\":2"#, r#"\"depth\":3"#, 1)), "tensors"),
-        (with_header(&header.replacen(r#"\"depth\":2"#, r#"\"depth\":200"#, 1)), "depth"),
-        (with_header(&header.replacen("F32", "F16", 1)), "float32"),
-        (with_header(&header.replacen("__metadata__", "__other__", 1)), "__metadata__"),
-        (with_header(&header.replacen(r#"\"width\":32"#, r#"\"width\":32,\"colour\":1"#, 1)), "colour"),
-        (with_header(&header.replacen("{", "[", 1)), "not JSON"),
-        ([&good[..], b"extra"].concat(), "after its last tensor"),
-        (b"PK\x03\x04 a zip file, say".to_vec(), "header would be"),
-    ];
-    for (bytes, expected) in cases {
-        let Err(error) = safetensors::read(&bytes) else {
-            panic!("a file that should say {expected:?} was read")
-        };
-        assert!(error.contains(expected), "{error:?} does not say {expected:?}");
-    }
-    // every truncation and a flipped byte anywhere: an error or the file, never a panic
-    for n in (0..good.len()).step_by(97) {
-        assert!(safetensors::read(&good[..n]).is_err(), "truncated to {n}");
-    }
-    for at in (0..8 + header_len).step_by(7) {
-        let mut b = good.clone();
-        b[at] ^= 0x5a;
-        let _ = safetensors::read(&b);
-    }
-    // the names cover every parameter, once
-    let mut names = Vec::new();
-    trainer.stack.names("", &mut names);
-    let unique: std::collections::BTreeSet<_> = names.iter().collect();
-    assert_eq!(unique.len(), names.len());
-    assert!(corpus(TextId::Plays).is_some());
 }
 
 #[test]

@@ -81,8 +81,10 @@ struct Options {
     /// What to continue after training, if asked (`--prompt`, `--write`).
     prompt: Option<Prompt>,
     save_weights: Option<PathBuf>,
-    /// The weights to start from (`--load-weights`).
-    start: Option<Vec<f32>>,
+    /// Where to write the batches the losses were measured on (`--save-eval-batch`).
+    save_eval_batch: Option<PathBuf>,
+    /// The weights to start from (`--load-weights`) and the updates they had (the file's step).
+    start: Option<(Vec<f32>, usize)>,
 }
 
 /// A file's bytes, or an error naming the flag and the file.
@@ -103,8 +105,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
     let (mut depth_width, mut tuned_lens) = (false, false);
     let mut threads = available_threads();
-    let (mut text, mut prompt, mut write, mut save_weights, mut load_weights) =
-        (None, None, None, None, None);
+    let (mut text, mut prompt, mut write, mut save_weights, mut save_eval_batch, mut load_weights) =
+        (None, None, None, None, None, None);
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
@@ -151,6 +153,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "prompt",
             "write",
             "save-weights",
+            "save-eval-batch",
             "load-weights",
         ]
         .contains(&named)
@@ -180,6 +183,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
             );
         } else if flag == "save-weights" {
             save_weights = Some(PathBuf::from(value));
+        } else if flag == "save-eval-batch" {
+            save_eval_batch = Some(PathBuf::from(value));
         } else if flag == "load-weights" {
             let file =
                 read(&read_file(flag, &value)?).map_err(|e| format!("--load-weights: {value}: {e}"))?;
@@ -229,8 +234,15 @@ fn parse(args: &[String]) -> Result<Options, String> {
     if text.is_some() && config.task != TaskKind::Text {
         config = config.with_task("text").expect("a task");
     }
+    let chosen: Vec<&str> = params.iter().map(|(name, _)| *name).collect();
     for (name, value) in params {
         config.set(name, &value).expect("checked above");
+    }
+    // a default the flags did not choose fits the stack they did (an encoder-decoder's depth
+    // of 5N, its block sublayers, an even context), as the page moves them; a value a flag or a
+    // weights file chose is refused below if it does not fit
+    if load_weights.is_none() {
+        config.fit_stack_defaults(|name| chosen.contains(&name));
     }
     if let Some(id) = text {
         config.text = id;
@@ -261,7 +273,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                         .into(),
                 );
             }
-            Some(file.weights)
+            Some((file.weights, file.step))
         }
     };
     let compare_steps = steps.unwrap_or(comparison_steps(config.task));
@@ -297,6 +309,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         threads,
         prompt,
         save_weights,
+        save_eval_batch,
         start,
     })
 }
@@ -327,9 +340,8 @@ fn report(options: &Options) -> Result<String, String> {
     let (config, steps, dark) = (&options.config, options.steps, options.dark);
     let draw = options.svg_dir.is_some();
     let (run, mut trainer) = match &options.start {
-        Some(weights) => {
-            trained_from(config, steps, weights, draw).map_err(|e| format!("--load-weights: {e}"))?
-        }
+        Some((weights, earlier_updates)) => trained_from(config, steps, weights, *earlier_updates, draw)
+            .map_err(|e| format!("--load-weights: {e}"))?,
         None if draw => trained_keeping_last_finite(config, steps),
         None => trained(config, steps),
     };
@@ -338,9 +350,15 @@ fn report(options: &Options) -> Result<String, String> {
         if let Some(at) = run.diverged_at {
             return Err(format!("--save-weights: the run diverged at step {at}; its weights are not finite"));
         }
-        let bytes = safetensors::write(config, trainer.step, &mut trainer.stack);
+        let bytes = safetensors::write(config, trainer.updates(), &mut trainer.stack);
         std::fs::write(path, bytes)
             .map_err(|e| format!("--save-weights: cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &options.save_eval_batch {
+        let val_loss = run.task.as_ref().and_then(|t| t.evals.last()).map(|e| e.loss);
+        let bytes = safetensors::eval_batches(&trainer, run.last.probe_loss, val_loss);
+        std::fs::write(path, bytes)
+            .map_err(|e| format!("--save-eval-batch: cannot write {}: {e}", path.display()))?;
     }
     if let Some(prompt) = &options.prompt {
         let w = write(&mut trainer, &mut None, Some(prompt)).expect("a text stack writes");

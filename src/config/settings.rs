@@ -572,6 +572,26 @@ impl Config {
         Ok(())
     }
 
+    /// An encoder-decoder's needs met where the caller did not choose the value (`chosen` says
+    /// which parameters it named): block sublayers, the nearest depth of 5N sublayers, an even
+    /// context. `ablate` does this for the defaults a flag did not set, so that `--stack
+    /// encoder-decoder` alone trains (the page's `settle` moves any value, with a notice); a
+    /// value chosen that does not fit is left for `check_together` to refuse.
+    pub fn fit_stack_defaults(&mut self, chosen: impl Fn(&str) -> bool) {
+        if self.stack != StackKind::EncoderDecoder || !self.task.has_source() {
+            return;
+        }
+        if !chosen("sublayer") {
+            self.sublayer = SublayerKind::Block;
+        }
+        if !chosen("depth") && !self.depth.is_multiple_of(5) {
+            self.depth = encoder_decoder_depth(self.depth);
+        }
+        if !chosen("context") && self.context != 0 && !self.context.is_multiple_of(2) {
+            self.context += 1;
+        }
+    }
+
     /// Makes `check_together` hold by changing the heads (to the most that divide the width),
     /// the tokens (to a multiple of the context, at least one sequence) or, for a copy sequence
     /// too short, the context; says what changed.
@@ -588,7 +608,7 @@ impl Config {
                 changed.push("a decoder-only stack".to_string());
             } else {
                 self.sublayer = SublayerKind::Block;
-                self.depth = ((self.depth + 2) / 5 * 5).clamp(5, 95);
+                self.depth = encoder_decoder_depth(self.depth);
                 if !self.sequence().is_multiple_of(2) {
                     self.context = self.sequence() + 1;
                 }
@@ -605,4 +625,9 @@ impl Config {
         }
         Some(format!("{error}; using {}", changed.join(", ")))
     }
+}
+
+/// The depth of 5N sublayers an encoder-decoder takes for `depth`: the nearest in 5 … 95.
+pub fn encoder_decoder_depth(depth: usize) -> usize {
+    ((depth + 2) / 5 * 5).clamp(5, 95)
 }

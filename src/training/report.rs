@@ -139,16 +139,20 @@ pub fn trained_keeping_last_finite(config: &Config, steps: usize) -> (Run, Train
 }
 
 /// `trained` (keeping the last finite state if asked), its stack starting from `weights`
-/// (`Params::visit` order, as a weights file gives them) instead of the seed's draw, with a
-/// fresh optimiser: an error, and no run, if they do not fit the configuration's stack.
+/// (`Params::visit` order, as a weights file gives them), which have had `earlier_updates`
+/// updates (the file's `step`), instead of the seed's draw, with a fresh optimiser and the
+/// seed's data stream from its first batch: an error, and no run, if they do not fit the
+/// configuration's stack.
 pub fn trained_from(
     config: &Config,
     steps: usize,
     weights: &[f32],
+    earlier_updates: usize,
     keep_last_finite: bool,
 ) -> Result<(Run, Trainer<f32>), String> {
     let mut trainer = Trainer::<f32>::new(config);
     trainer.load_weights(weights)?;
+    trainer.earlier_updates = earlier_updates;
     let mut progress = RunInProgress::with_trainer(trainer, steps);
     if keep_last_finite {
         progress.trainer.keep_last_finite();

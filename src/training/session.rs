@@ -167,15 +167,17 @@ impl Session {
         true
     }
 
-    /// Starts the run again from `weights` (a weights file's, `Params::visit` order) instead of
-    /// the seed's draw, with a fresh optimiser, at step 0: as `ablate --load-weights` does. An
-    /// error, changing nothing, if they do not fit the stack.
-    pub fn start_from(&mut self, weights: &[f32]) -> Result<(), String> {
+    /// Starts the run again from `weights` (a weights file's, `Params::visit` order), which
+    /// have had `earlier_updates` updates (the file's `step`), instead of the seed's draw, with
+    /// a fresh optimiser and the seed's data stream from its first batch, at step 0: as
+    /// `ablate --load-weights` does. An error, changing nothing, if they do not fit the stack.
+    pub fn start_from(&mut self, weights: &[f32], earlier_updates: usize) -> Result<(), String> {
         let config = self.trainer.config.clone();
         let mut stack = Stack::unweighted(&config);
         stack.load_weights(weights)?;
         self.trainer.release();
         self.trainer = Trainer::with_stack(&config, stack);
+        self.trainer.earlier_updates = earlier_updates;
         self.begin_again();
         Ok(())
     }

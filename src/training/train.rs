@@ -32,6 +32,7 @@ pub fn eval_every(config: &Config) -> usize {
 /// What a run needs to go on from a step (`Trainer::checkpoint`).
 pub struct Checkpoint<F: Real> {
     step: usize,
+    earlier_updates: usize,
     weights: Vec<F>,
     optimizer: OptimizerState<F>,
     data: Batches<F>,
@@ -47,6 +48,7 @@ impl<F: Real> Checkpoint<F> {
 impl Checkpoint<f32> {
     pub(crate) fn write(&self, w: &mut Writer) {
         w.u64(self.step as u64);
+        w.u64(self.earlier_updates as u64);
         w.f32s(&self.weights);
         self.optimizer.write(w);
         self.data.position().iter().for_each(|&p| w.u64(p));
@@ -55,11 +57,12 @@ impl Checkpoint<f32> {
     /// What `write` wrote, for a run of `config`; `Trainer::resume_from` checks that it fits.
     pub(crate) fn read(r: &mut Reader, config: &Config) -> Result<Self, String> {
         let step = r.usize()?;
+        let earlier_updates = r.usize()?;
         let weights = r.f32s()?;
         let optimizer = OptimizerState::read(r)?;
         let mut data = Batches::new(config);
         data.set_position([r.u64()?, r.u64()?]);
-        Ok(Checkpoint { step, weights, optimizer, data })
+        Ok(Checkpoint { step, earlier_updates, weights, optimizer, data })
     }
 }
 
@@ -120,6 +123,10 @@ pub struct Trainer<F: Real> {
     readout_batch: Vec<f64>,
     /// Updates applied so far.
     pub step: usize,
+    /// The updates the weights had before this run began: a weights file's `step` for a run
+    /// started from one (`ablate --load-weights`, the page's Load), else 0. A file saved
+    /// later says `earlier_updates + step` (`updates`).
+    pub earlier_updates: usize,
     /// The step at which a loss or an activation stopped being finite; training stops there.
     pub diverged_at: Option<usize>,
     /// With `keeping_last_finite`, the parameters before the last update (`Params::visit`
@@ -151,9 +158,16 @@ impl<F: Real> Trainer<F> {
             readout_loss: Vec::new(),
             readout_batch: Vec::new(),
             step: 0,
+            earlier_updates: 0,
             diverged_at: None,
             before_update: None,
         }
+    }
+
+    /// Every update the stack's weights have had: this run's and, for a run started from a
+    /// weights file, the file's (what a weights file saved now says as its `step`).
+    pub fn updates(&self) -> usize {
+        self.earlier_updates + self.step
     }
 
     /// From now on, keeps the parameters before each update (`back_to_last_finite`).
@@ -202,6 +216,7 @@ impl<F: Real> Trainer<F> {
         self.readout_loss.clear();
         self.config = config.clone();
         self.step = 0;
+        self.earlier_updates = 0;
         self.diverged_at = None;
     }
 
@@ -222,11 +237,13 @@ impl<F: Real> Trainer<F> {
     pub fn checkpoint(&mut self, into: &mut Option<Checkpoint<F>>) {
         let c = into.get_or_insert_with(|| Checkpoint {
             step: 0,
+            earlier_updates: 0,
             weights: Vec::new(),
             optimizer: OptimizerState::default(),
             data: self.data.clone(),
         });
         c.step = self.step;
+        c.earlier_updates = self.earlier_updates;
         c.weights.clear();
         self.stack.visit(&mut |p| c.weights.extend_from_slice(p.value.as_slice()));
         self.optimizer.save(&mut c.optimizer);
@@ -249,6 +266,7 @@ impl<F: Real> Trainer<F> {
         self.optimizer.load(&from.optimizer);
         self.data.clone_from(&from.data);
         self.step = from.step;
+        self.earlier_updates = from.earlier_updates;
         self.diverged_at = None;
         self.evals.clear();
         self.readout_loss.clear();

@@ -157,6 +157,15 @@ pub fn cli_flags() -> Vec<CliFlag> {
             false,
         ),
         flag(
+            "save-eval-batch",
+            "FILE",
+            "after training, write the batches the losses were measured on to FILE as safetensors: the probe \
+             batch and a sequence task's held-out set (ids, next, scored), or the regression's inputs, targets \
+             and teacher, with the losses measured on them last (docs/cli.md, The batches a loss is measured on)",
+            "a file",
+            false,
+        ),
+        flag(
             "load-weights",
             "FILE",
             "start from the weights in FILE (a safetensors file this playground wrote) instead of the seed's: its \

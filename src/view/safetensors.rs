@@ -7,7 +7,8 @@
 //! (`layers.3.attention.q.weight`), in the orientation the maths uses: a (rows, cols) matrix as
 //! shape `[rows, cols]`, row-major, so that a linear map is `y = x @ weight + bias`; a tensor of
 //! one row (a bias, γ, β) as one dimension. The header's `__metadata__` carries the run's
-//! configuration (the report's `config` object, as JSON text), its step, the producer and, for
+//! configuration (the report's `config` object, as JSON text, with `final_norm` saying whether
+//! the file has a final norm), every update the weights had (`step`), the producer and, for
 //! the text task, the vocabulary (a JSON list of the characters in id order).
 //! docs/cli.md, "The weights file", says what every tensor means.
 //!
@@ -16,11 +17,15 @@
 //! its shape and nothing else is, and that the ranges lie inside the file without overlapping.
 
 use crate::config::{Config, TaskKind, PARAMS};
+use crate::model::batch::{Batch, Tokens};
 use crate::model::param::Params;
-use crate::model::stack::Stack;
+use crate::model::stack::{outputs, Stack};
 use crate::training::corpus::corpus;
+use crate::training::data::Teacher;
+use crate::training::train::Trainer;
 use crate::view::json::{config_json, Json};
 use crate::view::json_parse::Parsed;
+use nalgebra::DMatrix;
 
 /// The largest header read (the format's own limit).
 const MAX_HEADER: u64 = 100_000_000;
@@ -35,48 +40,23 @@ fn tensors(stack: &mut Stack<f32>) -> Vec<(String, usize, usize)> {
     names.into_iter().zip(shapes).map(|(n, (r, c))| (n, r, c)).collect()
 }
 
-fn shape_json(rows: usize, cols: usize) -> String {
-    if rows == 1 {
-        format!("[{cols}]")
-    } else {
-        format!("[{rows},{cols}]")
-    }
-}
-
-/// The file of `stack`, a stack of `config` after `step` updates.
-pub fn write(config: &Config, step: usize, stack: &mut Stack<f32>) -> Vec<u8> {
+/// The file of `stack`, a stack of `config` whose weights have had `updates` updates in all
+/// (a run started from a file counts the file's: `Trainer::updates`).
+pub fn write(config: &Config, updates: usize, stack: &mut Stack<f32>) -> Vec<u8> {
     let tensors = tensors(stack);
     let mut metadata = vec![
-        ("config", Json::Str(config_json(config).to_string())),
-        ("step", Json::Str(step.to_string())),
-        ("producer", Json::Str(format!("ablation-playground {}", env!("CARGO_PKG_VERSION")))),
+        ("config", Json::Str(config_json(&as_stored(config)).to_string())),
+        ("step", Json::Str(updates.to_string())),
+        ("producer", Json::Str(producer())),
     ];
     if let Some(text) = (config.task == TaskKind::Text).then(|| corpus(config.text)).flatten() {
         // the characters in id order (the last the unknown symbol, if the text has one)
         let chars = Json::Arr(text.vocab.iter().map(|c| Json::Str(c.to_string())).collect());
         metadata.push(("vocab", Json::Str(chars.to_string())));
     }
-    let metadata = Json::Obj(metadata);
-    let mut header = format!("{{\"__metadata__\":{metadata}");
-    let mut offset = 0;
-    for (name, rows, cols) in &tensors {
-        let bytes = rows * cols * 4;
-        header += &format!(
-            ",{}:{{\"dtype\":\"F32\",\"shape\":{},\"data_offsets\":[{offset},{}]}}",
-            Json::Str(name.clone()),
-            shape_json(*rows, *cols),
-            offset + bytes
-        );
-        offset += bytes;
-    }
-    header.push('}');
-    // the data begins 8-byte aligned, the header padded with spaces as the format allows
-    while !header.len().is_multiple_of(8) {
-        header.push(' ');
-    }
-    let mut out = Vec::with_capacity(8 + header.len() + offset);
-    out.extend_from_slice(&(header.len() as u64).to_le_bytes());
-    out.extend_from_slice(header.as_bytes());
+    let entries: Vec<Entry> =
+        tensors.iter().map(|(name, r, c)| Entry::new(name, "F32", vec![*r, *c], r * c * 4)).collect();
+    let mut out = begin_file(metadata, &entries);
     stack.visit(&mut |p| {
         // row-major: the matrix is stored by columns
         let (rows, cols) = (p.value.nrows(), p.value.ncols());
@@ -86,6 +66,137 @@ pub fn write(config: &Config, step: usize, stack: &mut Stack<f32>) -> Vec<u8> {
             }
         }
     });
+    out
+}
+
+/// `config` as a file says it: `final_norm` as the file holds it (a post-norm or DeepNorm
+/// stack, or one without norms, has no final norm, whatever the setting, which only pre-norm
+/// and sandwich read).
+fn as_stored(config: &Config) -> Config {
+    Config { final_norm: config.has_final_norm(), ..config.clone() }
+}
+
+fn producer() -> String {
+    format!("ablation-playground {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// One tensor's header entry: its name, dtype, shape and size in bytes.
+struct Entry {
+    name: String,
+    dtype: &'static str,
+    shape: Vec<usize>,
+    bytes: usize,
+}
+
+impl Entry {
+    /// A tensor; a matrix of one row is written as one dimension (a bias, γ, β).
+    fn new(name: &str, dtype: &'static str, mut shape: Vec<usize>, bytes: usize) -> Entry {
+        if shape.len() == 2 && shape[0] == 1 {
+            shape.remove(0);
+        }
+        Entry { name: name.to_string(), dtype, shape, bytes }
+    }
+}
+
+/// A file's length, header and padding, for the tensors' bytes to follow in `entries`' order.
+fn begin_file(metadata: Vec<(&'static str, Json)>, entries: &[Entry]) -> Vec<u8> {
+    let mut header = format!("{{\"__metadata__\":{}", Json::Obj(metadata));
+    let mut offset = 0;
+    for e in entries {
+        let shape = e.shape.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
+        header += &format!(
+            ",{}:{{\"dtype\":\"{}\",\"shape\":[{shape}],\"data_offsets\":[{offset},{}]}}",
+            Json::Str(e.name.clone()),
+            e.dtype,
+            offset + e.bytes
+        );
+        offset += e.bytes;
+    }
+    header.push('}');
+    // the data begins 8-byte aligned, the header padded with spaces as the format allows
+    while !header.len().is_multiple_of(8) {
+        header.push(' ');
+    }
+    let mut out = Vec::with_capacity(8 + header.len() + offset);
+    out.extend_from_slice(&(header.len() as u64).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    out
+}
+
+/// A matrix's values row-major, as little-endian float32 bytes.
+fn row_major(m: &DMatrix<f32>, out: &mut Vec<u8>) {
+    for r in 0..m.nrows() {
+        for c in 0..m.ncols() {
+            out.extend_from_slice(&m[(r, c)].to_le_bytes());
+        }
+    }
+}
+
+/// The batches a run's losses are measured on, as a safetensors file (`ablate
+/// --save-eval-batch`; docs/cli.md, "The batches a loss is measured on"), with the losses the
+/// run measured on them last: `probe_loss` on the probe batch and, on a sequence task,
+/// `val_loss` on the held-out set (the mean of its batches' losses). A sequence task's batch
+/// is `ids` (the inputs), `next` (the token each position predicts) and `scored` (whether the
+/// loss counts the position), the held-out set's as [batches, tokens]; the regression's probe
+/// batch is `probe.inputs` and `probe.targets`, with the teacher `A` (`targets = inputs @ A`).
+pub fn eval_batches(trainer: &Trainer<f32>, probe_loss: f64, val_loss: Option<f64>) -> Vec<u8> {
+    let config = &trainer.config;
+    let mut metadata = vec![
+        ("config", Json::Str(config_json(&as_stored(config)).to_string())),
+        ("step", Json::Str(trainer.updates().to_string())),
+        ("producer", Json::Str(producer())),
+        ("probe_loss", Json::Str(Json::Num(probe_loss).to_string())),
+    ];
+    if let Some(v) = val_loss {
+        metadata.push(("val_loss", Json::Str(Json::Num(v).to_string())));
+    }
+    let mut entries = Vec::new();
+    let mut data = Vec::new();
+    match trainer.probe_batch() {
+        Batch::Values { x, y } => {
+            let a = Teacher::<f32>::new(config.seed, config.width, outputs(config)).a;
+            for (name, m) in [("probe.inputs", x), ("probe.targets", y), ("teacher", &a)] {
+                entries.push(Entry::new(name, "F32", vec![m.nrows(), m.ncols()], m.len() * 4));
+                row_major(m, &mut data);
+            }
+        }
+        Batch::Tokens(probe) => {
+            let held_out: Vec<&Tokens> = trainer
+                .held_out()
+                .iter()
+                .map(|b| match b {
+                    Batch::Tokens(t) => t,
+                    Batch::Values { .. } => unreachable!("a sequence task's held-out batch"),
+                })
+                .collect();
+            for (prefix, batches, shape) in [
+                ("probe", vec![probe], vec![probe.ids.len()]),
+                ("held_out", held_out.clone(), vec![held_out.len(), probe.ids.len()]),
+            ] {
+                let n: usize = shape.iter().product();
+                entries.push(Entry {
+                    name: format!("{prefix}.ids"),
+                    dtype: "U32",
+                    shape: shape.clone(),
+                    bytes: n * 4,
+                });
+                batches.iter().flat_map(|t| &t.ids).for_each(|v| data.extend_from_slice(&v.to_le_bytes()));
+                entries.push(Entry {
+                    name: format!("{prefix}.next"),
+                    dtype: "U32",
+                    shape: shape.clone(),
+                    bytes: n * 4,
+                });
+                batches.iter().flat_map(|t| &t.next).for_each(|v| data.extend_from_slice(&v.to_le_bytes()));
+                entries.push(Entry { name: format!("{prefix}.scored"), dtype: "BOOL", shape, bytes: n });
+                for t in &batches {
+                    data.extend((0..t.ids.len()).map(|i| u8::from(t.is_scored(i))));
+                }
+            }
+        }
+    }
+    let mut out = begin_file(metadata, &entries);
+    out.extend_from_slice(&data);
     out
 }
 

@@ -142,11 +142,11 @@ impl Session {
         if trainer.diverged_at.is_some() {
             return Err(JsError::new("the run diverged: its weights are not finite numbers"));
         }
-        Ok(safetensors::write(&trainer.config.clone(), trainer.step, &mut trainer.stack))
+        Ok(safetensors::write(&trainer.config.clone(), trainer.updates(), &mut trainer.stack))
     }
 
     /// Starts the run again from a weights file's weights (`ablate --load-weights`), at step 0
-    /// with a fresh optimiser. The page has taken the file's configuration first
+    /// with a fresh optimiser (a file saved later counts the file's updates too). The page has taken the file's configuration first
     /// (`Settings.adoptWeights`); a file whose tensors do not fit this run, or that is damaged,
     /// is an error in words and changes nothing.
     #[wasm_bindgen(js_name = loadWeights)]
@@ -157,7 +157,7 @@ impl Session {
                 "the file's stack is not this run's (its tensors' names or shapes differ)",
             ));
         }
-        self.inner.start_from(&file.weights).map_err(js_error)
+        self.inner.start_from(&file.weights, file.step).map_err(js_error)
     }
 
     /// The run now as `ablate`'s JSON report has it (`view::json::frame_report_json`).
