@@ -4,7 +4,7 @@
 # (MkDocs, strict), the npm package's TypeScript declarations, the end-to-end browser tests (with
 # the real hosts: MkDocs Material, Reveal.js, pandoc, JupyterLab and nbconvert, Docusaurus,
 # marimo, MyST, a React app, and the docs' own pages), the notebook widget's Python tests and the
-# packages' publishing checks.
+# packages' publishing checks, and the install path against empty caches (tests/fresh/check.sh).
 # Installs what it needs on a fresh machine; quick and quiet when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +53,8 @@ if [ -f tests/e2e/package.json ]; then
   "$AP_HOSTS_VENV/bin/python" -m unittest discover -s python/tests
   say "the packages as a maintainer would publish them (npm publish --dry-run, twine check, a fresh virtualenv)"
   bash tests/packages/check.sh
+  say "the install path from nothing: every npm and PyPI install against empty caches (tests/fresh/check.sh)"
+  bash tests/fresh/check.sh
   node tests/e2e/run.mjs
   say "the smoke suite in Firefox ESR and WebKitGTK"
   ensure_engines

@@ -164,7 +164,14 @@ export async function openPage(
     if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  // The page's requests in flight: a test's next navigation waits for them (below), so that
+  // it never cuts a worker's script short (issue 50: "request failed: …/www/worker.js
+  // (net::ERR_ABORTED)" when a test moved on while a restarted run's worker was loading).
+  const inflight = new Set();
+  page.on('request', (req) => inflight.add(req));
+  page.on('requestfinished', (req) => inflight.delete(req));
   page.on('requestfailed', (req) => {
+    inflight.delete(req);
     const error = req.failure()?.errorText;
     // Chromium fetches the favicon on its own after `load`, and the next navigation cancels
     // that fetch when a test moves on quickly. A missing favicon still fails as a 404 below.
@@ -174,6 +181,13 @@ export async function openPage(
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
+  const navigate = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    // up to 10 s for what the page is fetching (a worker's script, the text, a wasm module);
+    // a request longer than that is cut as before, and a failure then is reported
+    for (const until = Date.now() + 10_000; inflight.size && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    return navigate(url, options);
+  };
   if (initScript) await page.addInitScript(initScript);
   return { context, page, problems };
 }
