@@ -45,6 +45,7 @@ export function watchSurroundings(w, { changed, visibility }) {
   io.observe(root);
   const ancestors = new MutationObserver(report);
   const host = w.options.followHost?.host;
+  const slide = fitSlide(root, host);
   for (let el = host?.parentElement; el; el = el.parentElement) {
     ancestors.observe(el, { attributes: true, attributeFilter: ['class', 'style', 'hidden'] });
   }
@@ -66,8 +67,48 @@ export function watchSurroundings(w, { changed, visibility }) {
     ancestors.disconnect();
     document.removeEventListener('transitionend', settled, true);
     ro.disconnect();
+    slide?.disconnect();
     w.renderer.dark.removeEventListener('change', changed);
     density.removeEventListener('change', densityChanged);
   };
   return { theme, stop };
+}
+
+/**
+ * On a slide of a Reveal.js deck (a fixed size, 960 × 700 by default, scaled as a whole) the
+ * charts take the height the slide leaves: the slide's content (a heading, the widget's
+ * controls, status and captions) must end inside the slide's own height, so each row of charts
+ * gives up its share of the overflow, down to 7rem, from its 16:9 height. Measured in the
+ * slide's own pixels (offsetTop and offsetHeight: the deck's scale does not enter), again
+ * whenever the slide's content or the widget changes size. The slide's top counts as the deck
+ * placed it: Reveal centres a slide when it shows it, and the widget's captions and charts fill
+ * in after that (it computes only once shown), so the slide keeps a top chosen for a shorter
+ * one until the deck lays out again (when it does, writing the slide's style, the charts are
+ * fitted again). Returns the observers (null off a slide).
+ */
+function fitSlide(root, host) {
+  const slides = host?.closest('.reveal .slides');
+  const section = host?.closest('section');
+  if (!slides || !section || root.dataset.layout !== 'slide') return null;
+  const fit = () => {
+    root.style.removeProperty('--ap-i-chart-h');
+    const over = section.offsetTop + section.offsetHeight - slides.offsetHeight;
+    const charts = [...root.querySelectorAll('.ap-panel canvas')].filter((c) => c.offsetParent);
+    if (over <= 0 || !charts.length) return;
+    const rows = new Set(charts.map((c) => c.getBoundingClientRect().top)).size;
+    const natural = charts[0].offsetHeight;
+    const least = 7 * parseFloat(getComputedStyle(root).fontSize);
+    root.style.setProperty('--ap-i-chart-h', `${Math.max(least, Math.floor(natural - over / rows))}px`);
+  };
+  const ro = new ResizeObserver(fit);
+  ro.observe(section);
+  ro.observe(root);
+  const placed = new MutationObserver(fit);
+  placed.observe(section, { attributes: true, attributeFilter: ['style'] });
+  return {
+    disconnect() {
+      ro.disconnect();
+      placed.disconnect();
+    },
+  };
 }

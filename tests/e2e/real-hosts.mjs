@@ -130,7 +130,7 @@ export default function registerRealHostTests() {
 <link rel="stylesheet" href="reveal/reveal.css"><link rel="stylesheet" href="reveal/theme/${theme}.css"></head>
 <body><div class="reveal"><div class="slides">
 <section><h2>Residuals and LayerNorm</h2></section>
-<section><h3>Try it</h3><ablation-playground id="w" controls="depth,residual,norm" panels="histogram,loss"></ablation-playground></section>
+<section><h3>Try it</h3><ablation-playground id="w" controls="depth,residual,norm,placement,task,play" panels="histogram,loss"></ablation-playground></section>
 </div></div>
 <script type="module">
 import Reveal from './reveal/reveal.mjs';
@@ -156,15 +156,23 @@ Reveal.initialize({ hash: false, transition: 'none' }).then(() => { window.deckR
             const slide = { top: Math.max(0, frame.top), bottom: Math.min(innerHeight, frame.bottom) };
             if (present.bottom > slide.bottom + 1 || present.top < slide.top - 1) return { over: [present.top, present.bottom, slide.top, slide.bottom] };
             const w = document.getElementById('w').getBoundingClientRect();
+            // in the slide's own pixels (960 × 700): where the slide's content ends, and the rows of controls
+            const own = document.querySelector('.reveal .slides');
+            const section = document.querySelector('.reveal .slides section.present');
+            const rows = new Set([...document.getElementById('w').shadowRoot.querySelectorAll('.ap-controls > *')]
+              .filter((c) => c.offsetParent).map((c) => Math.round(c.offsetTop))).size;
+            const ownFit = { end: section.offsetTop + section.offsetHeight, height: own.offsetHeight, rows };
             const canvases = [...document.getElementById('w').shadowRoot.querySelectorAll('canvas')]
               .filter((c) => c.getBoundingClientRect().width > 0)
               .map((c) => [c.width, c.height]);
-            return { slide: [slide.top, slide.bottom, slide.left, slide.right], w: [w.top, w.bottom, w.left, w.right], canvases };
+            return { slide: [slide.top, slide.bottom, slide.left, slide.right], w: [w.top, w.bottom, w.left, w.right], canvases, ownFit };
           });
           await shot(`reveal-${theme}-fit`);
           assert(!fit.over, `the slide with its heading (top, bottom ${fit.over?.slice(0, 2).map(Math.round)}) overflows the view (${fit.over?.slice(2).map(Math.round)})`);
           assert(fit.w[1] <= fit.slide[1] + 1 && fit.w[0] >= fit.slide[0] - 1, `the widget (${fit.w.map(Math.round)}) overflows the slide (${fit.slide.map(Math.round)})`);
           assert(fit.canvases.length === 2 && fit.canvases.every(([cw, ch]) => cw > 100 && ch > 60), `two charts drawn at a size: ${JSON.stringify(fit.canvases)}`);
+          assert(fit.ownFit.rows >= 2, `the widget shows ${fit.ownFit.rows} row(s) of controls; this test is of two or more`);
+          assert(fit.ownFit.end <= fit.ownFit.height, `the slide's content ends at ${fit.ownFit.end} px of the slide's own ${fit.ownFit.height}`);
           await page.waitForTimeout(300);
           await shot(`reveal-${theme}`);
           const c = await page.evaluate(textContrast, '#w >>> [data-el="status"]');
