@@ -63,7 +63,9 @@ export default function registerStacksTests() {
   });
 
   test('The mask switch: chosen under More by keyboard, the text stack reads the character it must predict; the status line and the caption give its loss as trained and with the future hidden, and a head looks ahead', async ({ page, load, note }) => {
+    note('loading the text preset');
     await load('/?preset=text&depth=2&steps=400');
+    note('turning the mask off by keyboard');
     await page.getByText('More', { exact: true }).click();
     const mask = page.getByRole('combobox', { name: 'Mask', exact: true });
     assert((await mask.inputValue()) === 'causal', 'the mask is on by default');
@@ -82,9 +84,12 @@ export default function registerStacksTests() {
     assert(v.attention.heads.some((h) => h.offset < 0 && h.share > 0.3), `a head looks ahead: ${JSON.stringify(v.attention.heads)}`);
     const heads = await page.locator('[data-ap-root] [data-el="attention-heads"] li').allTextContents();
     assert(heads.some((h) => /position ahead/.test(h)), `the sentences say it: ${heads}`);
+    note('the same run by ablate');
     const cli = await ablate(['--preset', 'text', '--depth', '2', '--steps', '400', '--mask', 'none']);
     assert(Object.is(v.loss_future_hidden, cli.task.loss_future_hidden.at(-1)[1]), `page ${v.loss_future_hidden}, CLI ${JSON.stringify(cli.task.loss_future_hidden.at(-1))}`);
-  });
+    // (the test's own budget above its waits: its 60 s wait for the run used to race the
+    // runner's 60 s for the whole test, which then failed without saying what it waited for)
+  }, { timeoutMs: 120_000 });
 
   test('The Stack control on the regression: by keyboard it brings the reverse task at 10 sublayers, says so in a notice, and trains the encoder-decoder', async ({ page, load }) => {
     await load('/?steps=300');
