@@ -146,3 +146,28 @@ fn ablate_load_then_save_counts_every_update_the_weights_had() {
     assert_eq!(second.config.steps, 20, "the config's steps are the second run's own");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_pages_run_from_a_file_counts_the_files_updates_through_a_suspend() {
+    use ablation_playground::training::session::Session;
+    let config = Config { depth: 2, width: 8, tokens: 8, steps: 1000, ..Config::default() };
+    let (_, mut trainer) = trained(&config, 25);
+    let file =
+        safetensors::read(&safetensors::write(&config, trainer.updates(), &mut trainer.stack)).unwrap();
+    let mut session = Session::new(&config);
+    session.start_from(&file.weights, file.step).unwrap();
+    for _ in 0..5 {
+        assert!(session.train_step());
+    }
+    assert_eq!((session.step(), session.trainer().updates()), (5, 30));
+    // put aside and taken up in another worker, it still counts the file's
+    let mut resumed = Session::resume(&session.suspend().unwrap()).unwrap();
+    assert_eq!(resumed.trainer().updates(), 30);
+    let t = resumed.trainer();
+    let saved = safetensors::read(&safetensors::write(&config, t.updates(), &mut t.stack)).unwrap();
+    assert_eq!(saved.step, 30, "the Download after a Load says every update");
+    // a restart from the seed (a slider move) forgets the file
+    let other = Config { seed: 7, ..config.clone() };
+    resumed.restart(&other, 1);
+    assert_eq!(resumed.trainer().updates(), 0);
+}
