@@ -174,20 +174,13 @@ pub fn eval_batches(trainer: &Trainer<f32>, probe_loss: f64, val_loss: Option<f6
                 ("held_out", held_out.clone(), vec![held_out.len(), probe.ids.len()]),
             ] {
                 let n: usize = shape.iter().product();
-                entries.push(Entry {
-                    name: format!("{prefix}.ids"),
-                    dtype: "U32",
-                    shape: shape.clone(),
-                    bytes: n * 4,
-                });
-                batches.iter().flat_map(|t| &t.ids).for_each(|v| data.extend_from_slice(&v.to_le_bytes()));
-                entries.push(Entry {
-                    name: format!("{prefix}.next"),
-                    dtype: "U32",
-                    shape: shape.clone(),
-                    bytes: n * 4,
-                });
-                batches.iter().flat_map(|t| &t.next).for_each(|v| data.extend_from_slice(&v.to_le_bytes()));
+                let fields: [(&str, fn(&Tokens) -> &[u32]); 2] =
+                    [("ids", |t| t.ids.as_slice()), ("next", |t| t.next.as_slice())];
+                for (field, of) in fields {
+                    let name = format!("{prefix}.{field}");
+                    entries.push(Entry { name, dtype: "U32", shape: shape.clone(), bytes: n * 4 });
+                    batches.iter().flat_map(|t| of(t)).for_each(|v| data.extend_from_slice(&v.to_le_bytes()));
+                }
                 entries.push(Entry { name: format!("{prefix}.scored"), dtype: "BOOL", shape, bytes: n });
                 for t in &batches {
                     data.extend((0..t.ids.len()).map(|i| u8::from(t.is_scored(i))));
