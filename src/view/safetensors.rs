@@ -123,6 +123,9 @@ fn begin_file(metadata: Vec<(&'static str, Json)>, entries: &[Entry]) -> Vec<u8>
     out
 }
 
+/// One of a batch's lists of token ids (`ids`, `next`).
+type Field = fn(&Tokens) -> &Vec<u32>;
+
 /// A matrix's values row-major, as little-endian float32 bytes.
 fn row_major(m: &DMatrix<f32>, out: &mut Vec<u8>) {
     for r in 0..m.nrows() {
@@ -174,8 +177,7 @@ pub fn eval_batches(trainer: &Trainer<f32>, probe_loss: f64, val_loss: Option<f6
                 ("held_out", held_out.clone(), vec![held_out.len(), probe.ids.len()]),
             ] {
                 let n: usize = shape.iter().product();
-                let fields: [(&str, fn(&Tokens) -> &[u32]); 2] =
-                    [("ids", |t| t.ids.as_slice()), ("next", |t| t.next.as_slice())];
+                let fields: [(&str, Field); 2] = [("ids", |t| &t.ids), ("next", |t| &t.next)];
                 for (field, of) in fields {
                     let name = format!("{prefix}.{field}");
                     entries.push(Entry { name, dtype: "U32", shape: shape.clone(), bytes: n * 4 });
