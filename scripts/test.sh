@@ -39,6 +39,9 @@ python3 scripts/check_lesson.py www/lesson.html
 say "release page build with the docs (the authors' build command)"
 bash scripts/build.sh
 
+say "the shipped sizes against their budgets (tests/size/check.sh)"
+bash tests/size/check.sh
+
 if [ -f tests/e2e/package.json ]; then
   say "end-to-end tests in Chromium"
   ensure_e2e_deps

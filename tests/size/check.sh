@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The shipped sizes, against budgets written here and nowhere else (issue 51): size is
+# deterministic, so unlike time it can be tested. A change that grows a file past its budget
+# fails the test command; make room elsewhere, or raise the budget in the same commit with the
+# reason and the sizes, before and after, in BENCHMARKS.md.
+#
+#   bash tests/size/check.sh [DIST]     (after scripts/build.sh; DIST = dist/ by default)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+dist="${1:-dist}"
+
+# the page's wasm, gzip -9 (what a reader downloads): 426 372 B at 3d65118
+WASM_GZIP_BUDGET=427000
+# the npm package's tarball (npm pack): 1 564 202 B at 3d65118
+TARBALL_BUDGET=1570000
+
+failed=0
+check() {
+  local what="$1" size="$2" budget="$3"
+  if [ "$size" -le "$budget" ]; then
+    echo "ok - size: $what is $size B, within its budget of $budget B ($((budget - size)) B to spare)"
+  else
+    echo "FAIL - size: $what is $size B, $((size - budget)) B over its budget of $budget B (tests/size/check.sh)"
+    failed=1
+  fi
+}
+wasm="$dist/ablation-playground_bg.wasm"
+[ -f "$wasm" ] || { echo "FAIL - size: no $wasm (run scripts/build.sh first)"; exit 1; }
+check "the page's wasm, gzip -9" "$(gzip -9 -n -c "$wasm" | wc -c)" "$WASM_GZIP_BUDGET"
+tarballs=("$dist"/ablation-playground-*.tgz)
+[ -f "${tarballs[0]}" ] || { echo "FAIL - size: no $dist/ablation-playground-*.tgz (run scripts/build.sh first)"; exit 1; }
+check "the npm tarball" "$(wc -c <"${tarballs[0]}")" "$TARBALL_BUDGET"
+exit "$failed"
