@@ -83,9 +83,11 @@ createRoot(document.getElementById('root')).render(<StrictMode><Lesson /></Stric
       assert(el.pin === 'residual:on@40' && el.pinIsMethod, `the pin prop: attribute ${el.pin}, el.pin a ${el.pinIsMethod ? 'function' : 'value'} (React 19 sets a prop that names a property as the property)`);
       assert(el.residual === 'off', `residual={false} became residual="${el.residual}"`);
       // React state changes a prop: the element restarts at the new depth
+      note('a prop changed by React state');
       await page.locator('#deeper').click();
       await waitFor(page, () => document.getElementById('p').value?.depth === 8, null, async () => `depth after the state change: ${await page.evaluate(() => document.getElementById('p').value?.depth)}`);
       // a reader's change reaches React through onChange
+      note("a reader's change through onChange");
       await page.getByRole('slider', { name: 'Depth' }).focus();
       await page.keyboard.press('ArrowRight');
       await waitFor(page, () => /^[1-9]\d* changes$/.test(document.getElementById('changes').textContent), null, 'onChange never reached React');
@@ -93,6 +95,7 @@ createRoot(document.getElementById('root')).render(<StrictMode><Lesson /></Stric
       await page.evaluate(() => window.lesson.ref.current.pause());
       await shot('react-app');
       // .value's fields are the declared ones, no more and no fewer
+      note(".value's fields against the declarations");
       const declared = [
         ...declaredFields(await readFile(join(DIST, 'package', 'params.d.ts'), 'utf8'), 'AblationPlaygroundParams'),
         ...declaredFields(await readFile(join(DIST, 'package', 'index.d.ts'), 'utf8'), 'AblationPlaygroundValue'),
@@ -105,5 +108,7 @@ createRoot(document.getElementById('root')).render(<StrictMode><Lesson /></Stric
       await server?.close();
       await rm(app, { recursive: true, force: true });
     }
-  });
+    // (an npm install and a Vite build before the page: 60 s, the runner's default, was too
+    // little on a loaded machine; issue 50's stress runs timed it out after the build)
+  }, { timeoutMs: 180_000 });
 }
