@@ -345,5 +345,6 @@ export default function registerHostTests() {
       await server?.close();
       await rm(site, { recursive: true, force: true });
     }
-  });
+    // (an npm install and a Vite build before the page, as the React test: its budget)
+  }, { timeoutMs: 180_000 });
 }
