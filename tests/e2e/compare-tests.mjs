@@ -262,9 +262,16 @@ export default function registerCompareTests() {
     assert(v.step > 0, 'the live run trains beside it');
     const long = await page.evaluate(() => window.__long);
     assert(long.length === 0, `main-thread tasks over 50 ms while the sweep ran: ${long.map((d) => d.toFixed(0)).join(', ')} ms`);
-    const summary = await el(page, 'sweep-summary').textContent();
+    // the sentence and the canvas's name, read together once they agree: the sweep goes on
+    // filling in, and two reads apart could see two of its frames (issue 50's stress runs)
+    const named = () => {
+      const root = document.querySelector('main[data-ap-root]');
+      const summary = root.querySelector('[data-el="sweep-summary"]').textContent;
+      return summary === root.querySelector('[data-el="sweep"]').getAttribute('aria-label') && summary;
+    };
+    await waitFor(page, named, null, async () => `the canvas is named by the sentence: ${JSON.stringify(await el(page, 'sweep').getAttribute('aria-label'))}`);
+    const summary = await page.evaluate(named);
     assert(/^After \d+ steps at depth \d+, .* ends lowest/.test(summary) && summary.length < 400, `the sweep's summary is one sentence: ${summary}`);
-    assert((await el(page, 'sweep').getAttribute('aria-label')) === summary, 'the canvas is named by the sentence');
     const rows = await page.locator('main[data-ap-root] [data-el="sweep-table"] tbody tr').count();
     assert(rows >= 1, `the sweep's numbers are a table: ${rows} rows`);
     const cell = await page.locator('main[data-ap-root] [data-el="sweep-table"] tbody tr').first().locator('td').nth(1).textContent();
