@@ -32,4 +32,7 @@ for k in $(seq 1 "$runs"); do
   grep -E '^(FAIL|FLAKY) - ' "tests/e2e/artifacts/stress-$k.log" | cut -c1-400
 done
 echo "tests that failed or flaked, by name, over $runs runs:"
-cat tests/e2e/artifacts/stress-*.log | grep -E '^(FAIL|FLAKY) - ' | sed -E 's/^(FAIL|FLAKY) - ([^:]*).*/\1 - \2/' | sort | uniq -c | sort -rn
+# (a name may hold a colon: a FLAKY line's name ends where its fixed words begin, a FAIL line's
+# is cut at 100 characters)
+cat tests/e2e/artifacts/stress-*.log | grep -E '^(FAIL|FLAKY) - ' |
+  sed -E -e 's/^(FLAKY - .*): passed on its second try.*/\1/' -e 's/^(FAIL - .{0,100}).*/\1/' | sort | uniq -c | sort -rn
