@@ -44,11 +44,7 @@ fn tensors(stack: &mut Stack<f32>) -> Vec<(String, usize, usize)> {
 /// (a run started from a file counts the file's: `Trainer::updates`).
 pub fn write(config: &Config, updates: usize, stack: &mut Stack<f32>) -> Vec<u8> {
     let tensors = tensors(stack);
-    let mut metadata = vec![
-        ("config", Json::Str(config_json(&as_stored(config)).to_string())),
-        ("step", Json::Str(updates.to_string())),
-        ("producer", Json::Str(producer())),
-    ];
+    let mut metadata = metadata(config, updates);
     if let Some(text) = (config.task == TaskKind::Text).then(|| corpus(config.text)).flatten() {
         // the characters in id order (the last the unknown symbol, if the text has one)
         let chars = Json::Arr(text.vocab.iter().map(|c| Json::Str(c.to_string())).collect());
@@ -57,16 +53,18 @@ pub fn write(config: &Config, updates: usize, stack: &mut Stack<f32>) -> Vec<u8>
     let entries: Vec<Entry> =
         tensors.iter().map(|(name, r, c)| Entry::new(name, "F32", vec![*r, *c], r * c * 4)).collect();
     let mut out = begin_file(metadata, &entries);
-    stack.visit(&mut |p| {
-        // row-major: the matrix is stored by columns
-        let (rows, cols) = (p.value.nrows(), p.value.ncols());
-        for r in 0..rows {
-            for c in 0..cols {
-                out.extend_from_slice(&p.value[(r, c)].to_le_bytes());
-            }
-        }
-    });
+    stack.visit(&mut |p| row_major(&p.value, &mut out));
     out
+}
+
+/// What every file of this playground says of its run: the configuration as stored, every
+/// update its weights had, the producer.
+fn metadata(config: &Config, updates: usize) -> Vec<(&'static str, Json)> {
+    vec![
+        ("config", Json::Str(config_json(&as_stored(config)).to_string())),
+        ("step", Json::Str(updates.to_string())),
+        ("producer", Json::Str(format!("ablation-playground {}", env!("CARGO_PKG_VERSION")))),
+    ]
 }
 
 /// `config` as a file says it: `final_norm` as the file holds it (a post-norm or DeepNorm
@@ -74,10 +72,6 @@ pub fn write(config: &Config, updates: usize, stack: &mut Stack<f32>) -> Vec<u8>
 /// and sandwich read).
 fn as_stored(config: &Config) -> Config {
     Config { final_norm: config.has_final_norm(), ..config.clone() }
-}
-
-fn producer() -> String {
-    format!("ablation-playground {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// One tensor's header entry: its name, dtype, shape and size in bytes.
@@ -126,7 +120,7 @@ fn begin_file(metadata: Vec<(&'static str, Json)>, entries: &[Entry]) -> Vec<u8>
 /// One of a batch's lists of token ids (`ids`, `next`).
 type Field = fn(&Tokens) -> &Vec<u32>;
 
-/// A matrix's values row-major, as little-endian float32 bytes.
+/// A matrix's values row-major (nalgebra keeps them by columns), as little-endian float32 bytes.
 fn row_major(m: &DMatrix<f32>, out: &mut Vec<u8>) {
     for r in 0..m.nrows() {
         for c in 0..m.ncols() {
@@ -144,12 +138,8 @@ fn row_major(m: &DMatrix<f32>, out: &mut Vec<u8>) {
 /// batch is `probe.inputs` and `probe.targets`, with the teacher `A` (`targets = inputs @ A`).
 pub fn eval_batches(trainer: &Trainer<f32>, probe_loss: f64, val_loss: Option<f64>) -> Vec<u8> {
     let config = &trainer.config;
-    let mut metadata = vec![
-        ("config", Json::Str(config_json(&as_stored(config)).to_string())),
-        ("step", Json::Str(trainer.updates().to_string())),
-        ("producer", Json::Str(producer())),
-        ("probe_loss", Json::Str(Json::Num(probe_loss).to_string())),
-    ];
+    let mut metadata = metadata(config, trainer.updates());
+    metadata.push(("probe_loss", Json::Str(Json::Num(probe_loss).to_string())));
     if let Some(v) = val_loss {
         metadata.push(("val_loss", Json::Str(Json::Num(v).to_string())));
     }
