@@ -193,10 +193,8 @@ class Model:
     def stream(self, x0):
         """x_L (T, d) from x₀ (T, d): every sublayer on its rows of each sequence."""
         t, d = x0.shape
-        if "embedding.positions" in self.w:
-            context = self.w["embedding.positions"].shape[0]
-        else:
-            context = t
+        # whole sequences of C positions, or one shorter (a prompt being continued)
+        context = min(t, self.w["embedding.positions"].shape[0]) if "embedding.positions" in self.w else t
         x = x0.reshape(t // context, context, d).copy()
         source = context - context // 2  # an encoder-decoder's source rows: the first C − ⌊C/2⌋
         memory = None
@@ -214,7 +212,8 @@ class Model:
 
     def forward(self, inputs):
         """The readout's outputs (T, V or d): logits of token ids (whole sequences of `context`
-        positions), or the regression's predictions of features (T, d)."""
+        positions, or one sequence shorter than that, as a prompt), or the regression's
+        predictions of features (T, d)."""
         inputs = np.asarray(inputs)
         x0 = self.embed(inputs) if inputs.ndim == 1 else inputs.astype(np.float64)
         x = self.stream(x0)
