@@ -6,7 +6,7 @@
 //!
 //! Several pins are separated by `;` (or given as several `pin=` parameters), at most three.
 
-use super::presets::PRESET;
+use super::presets::{find_preset, PRESET};
 use super::settings::{Config, ConfigError};
 use super::table::{find, PARAMS};
 
@@ -103,6 +103,15 @@ pub fn add_pin(pins: &mut Vec<Pin>, config: &Config, steps: usize) -> Result<(),
     }
     pins.push(Pin::new(config, steps));
     Ok(())
+}
+
+/// The pins `preset` sets (none for an unknown name or a preset without any).
+pub fn preset_pins(name: &str) -> Vec<Pin> {
+    let pins = find_preset(name).map_or("", |p| p.pins);
+    if pins.is_empty() {
+        return Vec::new();
+    }
+    parse_pins(pins).expect("a preset's pins are checked by tests/presets.rs")
 }
 
 /// The pins as one `;`-separated text, as `parse_pins` reads it.

@@ -2,7 +2,6 @@
 //! lesson's button, a URL (`?preset=explode`) or the CLI (`--preset explode`) shows exactly the
 //! configuration its prose describes. Later parameters then adjust it (`preset=explode&depth=24`).
 
-use super::pins::{parse_pins, Pin};
 use super::settings::{
     Config, ConfigError, LayerView, NormPlacement, OptimizerKind, StackKind, SublayerKind, TaskKind,
 };
@@ -118,15 +117,6 @@ pub const PRESETS: &[Preset] = &[
         pins: "",
     },
 ];
-
-/// The pins `preset` sets (none for an unknown name or a preset without any).
-pub fn preset_pins(name: &str) -> Vec<Pin> {
-    let pins = find_preset(name).map_or("", |p| p.pins);
-    if pins.is_empty() {
-        return Vec::new();
-    }
-    parse_pins(pins).expect("a preset's pins are checked by tests/presets.rs")
-}
 
 /// The text task's defaults (docs/tasks.md): attention + FFN blocks see 4 windows of 32
 /// characters a step. At depth 12 the held-out loss crosses the bigram line after about 1000

@@ -2,8 +2,8 @@
 //! the element's attributes and the iframe's messages give. A bad value falls back to the
 //! nearest valid one, an unknown name is skipped, and each gets a notice for the reader.
 
-use super::pins::{parse_pins, Pin, MAX_PINS, PIN};
-use super::presets::{preset_pins, PRESET};
+use super::pins::{parse_pins, preset_pins, Pin, MAX_PINS, PIN};
+use super::presets::PRESET;
 use super::settings::Config;
 
 /// `name=value` pairs of a URL query, percent-decoded (`+` is a space).

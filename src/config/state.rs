@@ -3,8 +3,8 @@
 //! only when the model's parameters changed and the attributes and the address follow.
 
 use super::choice::Choice;
-use super::pins::{add_pin, parse_pins, pins_text, Pin, PIN};
-use super::presets::{preset_pins, PRESET};
+use super::pins::{add_pin, parse_pins, pins_text, preset_pins, Pin, PIN};
+use super::presets::PRESET;
 use super::query::{lenient_pins, read_query};
 use super::settings::{Config, StackKind};
 use super::table::PARAMS;
