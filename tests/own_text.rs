@@ -1,10 +1,10 @@
 //! A reader's own text (issue 38): its checks, its vocabulary and floors from their
 //! definitions, its identity in a link, a prompt continued (its weights file: weights_file.rs).
 
+use ablation_playground::config::{hex, sha256};
 use ablation_playground::config::{text_defaults, Config, Settings, TextId, MAX_KEPT_CHARS};
 use ablation_playground::training::corpus::{install_own, Corpus, UNKNOWN};
 use ablation_playground::training::report::trained;
-use ablation_playground::training::sha256::{hex, sha256};
 use ablation_playground::training::writing::{write, Prompt};
 
 /// A text of `n` characters of a few words, so that its floors are far apart.

@@ -70,7 +70,7 @@ pub fn schema_js() -> String {
     s += &format!("export const PRESET = {};\nexport const PIN = {};\n", js(PRESET), js(PIN));
     s += &format!("export const MAX_PINS = {MAX_PINS};\nexport const MAX_PIN_STEPS = {MAX_PIN_STEPS};\n\n");
     {
-        use crate::training::writing::{MAX_PROMPT_CHARS, MAX_WRITE_CHARS, SAMPLE_CHARS};
+        use super::text::{MAX_PROMPT_CHARS, MAX_WRITE_CHARS, SAMPLE_CHARS};
         s += "/** A reader's text and prompt: the sizes the core takes (the core checks them again). */\n";
         s += &format!(
             "export const TEXT_LIMITS = Object.freeze({{ minChars: {}, maxBytes: {}, keptChars: {}, maxPromptChars: {MAX_PROMPT_CHARS}, maxWriteChars: {MAX_WRITE_CHARS}, sampleChars: {SAMPLE_CHARS} }});\n\n",

@@ -9,10 +9,10 @@
 //! out a window of the longest context and no longer than `MAX_TEXT_BYTES`. Its vocabulary is
 //! its `MAX_KEPT_CHARS` most frequent characters and, if it has more, one unknown symbol for
 //! the rest.
+use crate::config::sha256;
 use crate::config::{TextId, MAX_KEPT_CHARS, MAX_TEXT_BYTES, MIN_TEXT_CHARS, TEXT_VOCAB};
 use crate::model::batch::Tokens;
 use crate::model::rng::Rng;
-use crate::training::sha256::sha256;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The token for the characters a text's vocabulary does not keep (shown as U+FFFD).
@@ -151,6 +151,21 @@ fn count_floors(v: usize, train: &[u8]) -> Floors {
     Floors { unigram: entropy(unigram.iter().copied()), bigram }
 }
 
+/// The `n` most frequent characters of `counts` (ties to the lower code point), in code-point
+/// order. Each order is one number per character (no two alike, so an unstable sort is exact),
+/// and both use the one sort of `u64`s.
+fn most_frequent(counts: &[(char, u64)], n: usize) -> Vec<char> {
+    let rarity = |count: u64| u64::from(u32::MAX - count.min(u64::from(u32::MAX)) as u32);
+    let mut keys: Vec<u64> = counts.iter().map(|&(c, count)| rarity(count) << 32 | u64::from(c)).collect();
+    keys.sort_unstable();
+    keys.truncate(n);
+    for key in &mut keys {
+        *key &= u64::from(u32::MAX);
+    }
+    keys.sort_unstable();
+    keys.iter().map(|&c| char::from_u32(c as u32).expect("a char's code")).collect()
+}
+
 /// How often each character comes: an array for the first 256 code points, a sorted list for
 /// the rest (a 5 MB text is counted in one pass without hashing).
 fn char_counts(text: &str) -> Vec<(char, u64)> {
@@ -221,18 +236,15 @@ impl Corpus {
     /// The corpus of `text`: an error in words if it is too short to train and hold out, or
     /// has fewer than two distinct characters.
     pub fn new(text: &str) -> Result<Corpus, String> {
-        let mut counts = char_counts(text);
+        let counts = char_counts(text);
         if counts.len() < 2 {
             return Err("the text needs at least two distinct characters".into());
         }
         let unknown = (counts.len() > MAX_KEPT_CHARS).then_some(MAX_KEPT_CHARS as u8);
-        if unknown.is_some() {
-            // the most frequent, ties to the lower code point, then back in code-point order
-            counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            counts.truncate(MAX_KEPT_CHARS);
-            counts.sort_by_key(|&(c, _)| c);
-        }
-        let mut vocab: Vec<char> = counts.iter().map(|&(c, _)| c).collect();
+        let mut vocab: Vec<char> = match unknown {
+            Some(_) => most_frequent(&counts, MAX_KEPT_CHARS),
+            None => counts.iter().map(|&(c, _)| c).collect(),
+        };
         let mut low = [u8::MAX; 256];
         for (i, &c) in vocab.iter().enumerate() {
             if (c as u32) < 256 {

@@ -122,7 +122,7 @@ pub fn draw_layers(rng: &mut Rng, depth: usize, k: usize) -> Vec<usize> {
         layers.swap(i, j);
     }
     let mut drawn = layers[..k.min(depth)].to_vec();
-    drawn.sort_unstable();
+    crate::order::sort_by_key(&mut drawn, |&layer| layer);
     drawn
 }
 

@@ -26,7 +26,6 @@ pub mod optim;
 pub mod outcome;
 pub mod report;
 pub mod session;
-pub mod sha256;
 pub mod spread;
 pub mod sweep;
 pub mod task;

@@ -19,12 +19,7 @@ use nalgebra::DMatrix;
 
 /// The text the plays' sample starts from: a speaker's name, as the plays print them.
 pub const PROMPT: &str = "OTHELLO.\n";
-/// Characters sampled after the prompt.
-pub const SAMPLE_CHARS: usize = 200;
-/// The most characters a reader may ask to be written after their prompt.
-pub const MAX_WRITE_CHARS: usize = 2000;
-/// The most characters of a reader's prompt (the stack reads the last `context` of them).
-pub const MAX_PROMPT_CHARS: usize = 2000;
+pub use crate::config::{MAX_PROMPT_CHARS, MAX_WRITE_CHARS, SAMPLE_CHARS};
 
 /// What to write from: a beginning and how many characters to continue it by.
 #[derive(Clone, Debug, PartialEq)]

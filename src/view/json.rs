@@ -324,7 +324,7 @@ pub fn text_json(text: &Corpus) -> Json {
     Json::Obj(vec![
         ("id", Json::Str(text.id.text())),
         ("chars", Json::Int(text.chars as i128)),
-        ("sha256", Json::Str(crate::training::sha256::hex(&text.sha256))),
+        ("sha256", Json::Str(crate::config::hex(&text.sha256))),
         ("vocab", Json::Int(text.vocab.len() as i128)),
         ("replaced", Json::Int(text.replaced as i128)),
         ("held_out_chars", Json::Int(text.held_out().len() as i128)),

@@ -291,7 +291,7 @@ pub fn read(bytes: &[u8]) -> Result<WeightsFile, String> {
             }
         }
     }
-    ranges.sort_unstable();
+    crate::order::sort_by_key(&mut ranges, |r| *r); // as many as the stack's tensors
     if ranges.windows(2).any(|w| w[1].0 < w[0].1) {
         return Err(refuse("two tensors share bytes".into()));
     }
