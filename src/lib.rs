@@ -7,7 +7,10 @@
 //! - `model`: the maths of the stack (kernels, ops with forward and backward, layers);
 //! - `training`: data, optimiser, the training step, runs and the page's session;
 //! - `view`: the words and charts, from plain data;
-//! - `web` (wasm32 only): the one thin binding the page uses.
+//! - `comparisons`: each comparison one module (its state, jobs, JSON, words and chart) behind
+//!   one trait, their registry, the scheduler of their jobs, and the page's every panel;
+//! - `web` (wasm32 only): the one thin binding the page uses; `schema`, the tables written out
+//!   for the page's JavaScript, the notebook, TypeScript and the pandoc filter.
 //!
 //! Beside them, `memory`: the allocator every binary built from this crate uses (buffers on
 //! cache lines, for the kernels' loads); `wire`, the checked binary codec; `order`, the sort
@@ -16,10 +19,12 @@
 // Index loops over tokens and features read like the equations they implement.
 #![allow(clippy::needless_range_loop)]
 
+pub mod comparisons;
 pub mod config;
 pub mod memory;
 pub mod model;
 pub(crate) mod order;
+pub mod schema;
 pub mod training;
 pub mod view;
 pub(crate) mod wire;

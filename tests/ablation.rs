@@ -2,12 +2,12 @@
 //! definitions: each entry is the single run of its configuration, bit for bit, however the
 //! work is sliced; a knocked-out layer is the stack built without it.
 
+use ablation_playground::comparisons::{compare_here, sweep_here};
 use ablation_playground::config::*;
 use ablation_playground::model::batch::Batch;
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::model::stack::{outputs, Stack};
 use ablation_playground::training::compare::four_combinations;
-use ablation_playground::training::comparisons::{compare_here, sweep_here};
 use ablation_playground::training::data::DataStream;
 use ablation_playground::training::knockout::{
     draw_layers, knockout, random_counts, Knockout, KnockoutInProgress, Removal, DRAWS,

@@ -2,8 +2,9 @@
 //! worker of the pool runs: run here through their bytes, in slices, by several runners at
 //! once and out of order, they equal the single runs with the same configurations bit for bit.
 
+use ablation_playground::comparisons::{all_four, compare_here, knockout, sweep, sweep_here, Comparisons};
 use ablation_playground::config::{parse_pins, Config, NormPlacement, Pin, TaskKind};
-use ablation_playground::training::comparisons::{compare_here, comparison_steps, sweep_here, Comparisons};
+use ablation_playground::training::compare::comparison_steps;
 use ablation_playground::training::job::{Job, JobRunner, Report};
 use ablation_playground::training::knockout::knockout;
 use ablation_playground::training::report::{run, trained};
@@ -95,8 +96,8 @@ fn all_four_and_the_sweep_from_any_number_of_workers_equal_their_single_runs() {
         sweep_here(&Config { depth: 1, ..config.clone() }, &DEFAULT_SWEEP_DEPTHS, steps, 2).unwrap().series;
     for workers in [1, 3] {
         let mut comparisons = Comparisons::default();
-        comparisons.start_compare(&config);
-        comparisons.start_sweep(&Config { depth: 1, ..config.clone() });
+        all_four::start(&mut comparisons, &config);
+        sweep::start(&mut comparisons, &Config { depth: 1, ..config.clone() });
         assert_eq!(comparisons.wanted().len(), 4 + 4 * DEFAULT_SWEEP_DEPTHS.len());
         assert!(run_pool(&mut comparisons, workers, 97) > 0);
         let state = comparisons.state();
@@ -123,8 +124,8 @@ fn all_four_and_the_sweep_from_any_number_of_workers_equal_their_single_runs() {
 #[test]
 fn part_way_a_row_shows_its_run_and_a_sweep_fills_in_from_the_shallow_end() {
     let mut comparisons = Comparisons::default();
-    comparisons.start_compare(&small(2));
-    comparisons.start_sweep(&small(2));
+    all_four::start(&mut comparisons, &small(2));
+    sweep::start(&mut comparisons, &small(2));
     let ids = comparisons.wanted();
     // the second row's run, five steps in, reports before the first has started
     let (_, job) = Job::decode(&comparisons.job(ids[1]).unwrap()).unwrap();
@@ -144,7 +145,7 @@ fn part_way_a_row_shows_its_run_and_a_sweep_fills_in_from_the_shallow_end() {
     let s = comparisons.state().sweep.unwrap();
     assert_eq!((s.runs_finished, s.series[0].final_loss.len()), (1, 0), "depth 1 is not in yet");
     // a new All four replaces the old: the old one's reports are dropped
-    comparisons.start_compare(&small(3));
+    all_four::start(&mut comparisons, &small(3));
     assert!(
         !comparisons.report(&runner.encoded_report(ids[1])).unwrap(),
         "a replaced job's report is dropped"
@@ -171,7 +172,7 @@ fn the_knockout_from_the_live_runs_weights_equals_the_knockout_of_the_live_stack
         let mut comparisons = Comparisons::default();
         let (_, decoded) = Job::decode(&job.encode(0)).unwrap();
         assert_eq!(decoded, job, "the weights cross intact");
-        comparisons.start_knockout(decoded);
+        knockout::start_from_stack(&mut comparisons, decoded);
         run_pool(&mut comparisons, 1, 2);
         let k = comparisons.state().knockout.unwrap();
         assert!(k.done && k.step == 25);
@@ -193,8 +194,8 @@ fn the_knockout_from_the_live_runs_weights_equals_the_knockout_of_the_live_stack
 
 #[test]
 fn the_value_a_host_reads_holds_the_settings_the_readouts_and_the_comparisons() {
+    use ablation_playground::comparisons::value_json;
     use ablation_playground::config::Settings;
-    use ablation_playground::view::json::value_json;
     let pin = "depth:3,width:8,tokens:4,seed:18446744073709551615@4";
     let settings =
         Settings::from_query(&format!("depth=3&width=8&tokens=4&seed=18446744073709551615&pin={pin}"));
@@ -252,8 +253,8 @@ fn the_comparisons_train_as_long_as_each_task_needs() {
         assert_eq!(comparison_steps(task), steps, "{task:?}");
         let config = task_defaults(task);
         let mut comparisons = Comparisons::default();
-        comparisons.start_compare(&config);
-        comparisons.start_sweep(&config);
+        all_four::start(&mut comparisons, &config);
+        sweep::start(&mut comparisons, &config);
         let state = comparisons.state();
         assert_eq!(state.compare.as_ref().unwrap().steps, steps, "{task:?}: All four");
         assert_eq!(state.sweep.as_ref().unwrap().steps, steps, "{task:?}: the sweep");
@@ -269,10 +270,10 @@ fn the_comparisons_train_as_long_as_each_task_needs() {
 /// others go on: nothing waits for it.
 #[test]
 fn a_failed_job_is_said_once_and_the_others_go_on() {
-    use ablation_playground::view::panels::compare::compare_table;
+    use ablation_playground::comparisons::all_four::compare_table;
     let config = small(3);
     let mut comparisons = Comparisons::default();
-    comparisons.start_compare(&config);
+    all_four::start(&mut comparisons, &config);
     let first = comparisons.wanted()[0];
     assert!(comparisons.fail(first, "out of memory"));
     assert!(!comparisons.fail(first, "out of memory"), "a failure is taken once");
@@ -293,6 +294,6 @@ fn a_failed_job_is_said_once_and_the_others_go_on() {
     let table = compare_table(c);
     assert_eq!(table.rows[0][3], "failed: out of memory");
     // a failure of a replaced comparison is dropped
-    comparisons.start_compare(&config);
+    all_four::start(&mut comparisons, &config);
     assert!(!comparisons.fail(first, "late"));
 }

@@ -89,7 +89,7 @@ fn the_shapes_have_the_budgets_parameters_within_ten_percent() {
 
 #[test]
 fn each_shape_is_its_single_run_bit_for_bit_from_any_worker() {
-    use ablation_playground::training::comparisons::depth_width_here;
+    use ablation_playground::comparisons::depth_width_here;
     use ablation_playground::training::job::{Job, JobRunner, Report};
     use ablation_playground::training::report::run;
     let config = Config { steps: 60, context: 8, tokens: 64, ..copy_defaults() };

@@ -5,12 +5,12 @@
 //! And the cut axis: on the default sweep, both on and both off stay a fifth of the plot apart.
 //! Read from the SVG the chart code writes, which draws with the same calls as the canvas.
 
+use ablation_playground::comparisons::{all_four as compare, sweep};
+use ablation_playground::comparisons::{compare_here, sweep_here};
 use ablation_playground::config::{find_preset, Config, NormPlacement};
-use ablation_playground::training::comparisons::{compare_here, sweep_here};
 use ablation_playground::training::loss_history::LossHistory;
 use ablation_playground::training::report::run;
 use ablation_playground::view::charts::{self, depth::DepthCurves, loss::HeldOut, Pinned, Theme};
-use ablation_playground::view::panels::{compare, sweep};
 use plotters::prelude::*;
 
 /// (width, height, scale): a desktop panel, and a phone's at three device pixels a CSS pixel.

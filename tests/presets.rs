@@ -1,7 +1,7 @@
 //! Each preset does in a real run what its help text and the lesson say it does.
 
+use ablation_playground::comparisons::compare_here;
 use ablation_playground::config::{find_preset, Config, PRESETS};
-use ablation_playground::training::comparisons::compare_here;
 use ablation_playground::training::report::run;
 use ablation_playground::training::spread;
 

@@ -3,7 +3,7 @@
 //! package's TypeScript declarations (`npm/params.d.ts`) and the docs' reference page, `docs/reference.md`.
 //! Run `scripts/schema.sh` after changing the table.
 
-use ablation_playground::config::{schema_js, schema_lua, schema_py, schema_ts};
+use ablation_playground::schema::{schema_js, schema_lua, schema_py, schema_ts};
 
 /// `path` (from the repository root) holds `text`; with `WRITE_SCHEMA` set, it is written.
 fn generated(path: &str, text: String) {
@@ -101,13 +101,13 @@ fn every_comparison_is_a_flag_and_a_field_of_the_docs() {
 /// set: the page reaches each by the name the core gives it.
 #[test]
 fn the_markup_has_every_panel_and_every_colour_of_the_core() {
+    use ablation_playground::comparisons::page::AnyPanel;
     use ablation_playground::view::charts::Theme;
-    use ablation_playground::view::panels::Panel;
     let template =
         std::fs::read_to_string(format!("{}/www/template.js", env!("CARGO_MANIFEST_DIR"))).unwrap();
     let in_markup: Vec<&str> =
         template.split("data-panel=\"").skip(1).filter_map(|rest| rest.split('"').next()).collect();
-    let drawn: Vec<&str> = Panel::ALL.iter().map(|p| p.name()).collect();
+    let drawn: Vec<&str> = AnyPanel::all().map(|p| p.name()).collect();
     let mut expected = drawn.clone();
     expected.push("writes");
     let mut sorted = in_markup.clone();
@@ -117,7 +117,7 @@ fn the_markup_has_every_panel_and_every_colour_of_the_core() {
     for slot in Theme::SLOTS {
         assert!(template.contains(&format!("data-colour=\"{slot}\"")), "no swatch for the colour {slot:?}");
     }
-    for panel in Panel::ALL {
-        assert_eq!(Panel::named(panel.name()), Some(panel), "{panel:?}");
+    for panel in AnyPanel::all() {
+        assert_eq!(AnyPanel::named(panel.name()), Some(panel), "{panel:?}");
     }
 }

@@ -2,15 +2,16 @@
 //! the spread a chart and a table show is the runs' own, the rate is chosen on training loss
 //! alone, and the CLI's report keeps its one-seed fields and adds the runs.
 
+use ablation_playground::comparisons::all_four::compare_table;
+use ablation_playground::comparisons::all_four::CompareState;
+use ablation_playground::comparisons::{compare_here, knockout_here};
 use ablation_playground::config::{copy_defaults, Config};
-use ablation_playground::training::comparisons::{compare_here, knockout_here, CompareState};
 use ablation_playground::training::knockout::knockout;
 use ablation_playground::training::outcome::Outcome;
 use ablation_playground::training::report::trained;
 use ablation_playground::training::spread::{median, tail_loss, Arm};
 use ablation_playground::view::charts::compare::LossCurve;
 use ablation_playground::view::charts::short;
-use ablation_playground::view::panels::compare::compare_table;
 use serde_json::Value;
 use std::process::Command;
 

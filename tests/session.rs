@@ -1,14 +1,14 @@
 //! The session behind the page and the frames it sends, natively: what the worker runs is
 //! exactly this code compiled to wasm.
 
-use ablation_playground::training::comparisons::ComparisonsState;
+use ablation_playground::comparisons::page::svgs;
+use ablation_playground::comparisons::ComparisonsState;
 use ablation_playground::training::frame::{Frame, Shows};
 use ablation_playground::training::loss_history::CAPACITY;
 use ablation_playground::training::report::run;
 use ablation_playground::training::session::Session;
 use ablation_playground::training::train::Trainer;
 use ablation_playground::view::charts::{self, Theme};
-use ablation_playground::view::figures::svgs;
 use ablation_playground::view::panels::{depth, histogram, loss};
 use ablation_playground::view::words;
 use ablation_playground::{Config, NormPlacement, OptimizerKind, SublayerKind};

@@ -168,7 +168,7 @@ fn the_regression_has_no_tuned_lens() {
 
 #[test]
 fn the_pools_job_in_slices_fits_the_same_lens_as_the_cli() {
-    use ablation_playground::training::comparisons::Comparisons;
+    use ablation_playground::comparisons::Comparisons;
     use ablation_playground::training::job::{Job, JobRunner, Report};
     let config = Config { depth: 3, width: 16, ..task_defaults(TaskKind::Copy) };
     let (_, mut trainer) = trained(&config, 40);

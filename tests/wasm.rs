@@ -3,10 +3,12 @@
 //! JSON to this test through the `ABLATE_REFERENCE` environment variable at compile time.
 #![cfg(target_arch = "wasm32")]
 
+use ablation_playground::comparisons::all_four::AllFour;
+use ablation_playground::comparisons::compare_here;
+use ablation_playground::comparisons::Comparison;
 use ablation_playground::training::attention_view::all_attention_maps;
-use ablation_playground::training::comparisons::compare_here;
 use ablation_playground::training::report::{run, trained};
-use ablation_playground::view::json::{attention_json, compare_json, Json};
+use ablation_playground::view::json::{attention_json, Json};
 use ablation_playground::Config;
 use wasm_bindgen_test::*;
 
@@ -98,7 +100,7 @@ fn seeds_and_tuned_rates_in_wasm_equal_the_native_runs_bit_for_bit() {
     let (config, steps) = config_of(include_str!("reference-seeds.args"));
     assert_eq!((config.seeds, config.tune), (3, true));
     let state = compare_here(&config, steps, 1).unwrap();
-    let wasm = format!("\"compare\":{}}}", compare_json(&state));
+    let wasm = format!("\"compare\":{}}}", AllFour::report(&state));
     assert!(native.trim().ends_with(&wasm), "wasm: {wasm}\nnative: {native}");
 }
 

@@ -207,7 +207,7 @@ fn a_diverged_run_is_a_normal_state() {
 fn comparisons_are_jobs_a_worker_runs_from_their_bytes() {
     let settings = Settings::new("depth=2&width=8&tokens=4");
     let mut view = view_of(&mut session("depth=2&width=8&tokens=4", 0));
-    view.start_compare(&settings);
+    view.start_comparison("compare", &settings).unwrap();
     let wanted = view.wanted();
     assert_eq!(wanted.len(), 4, "All four is four jobs");
     for id in wanted {
@@ -244,12 +244,12 @@ fn comparisons_are_jobs_a_worker_runs_from_their_bytes() {
     let panels: serde_json::Value = serde_json::from_str(&view.panels()).unwrap();
     assert!(panels["panels"]["knockout"]["ready"] == true);
     // a sweep's runs keep no curve: only their end is reported; a report of a replaced job is dropped
-    view.start_sweep(&settings);
+    view.start_comparison("sweep", &settings).unwrap();
     let first = view.wanted()[0];
     let mut sweep_job = Job::new(&view.job(first)).unwrap();
     assert!(!sweep_job.progressive());
     let stale = sweep_job.report();
-    view.start_sweep(&settings);
+    view.start_comparison("sweep", &settings).unwrap();
     assert_eq!(view.report(&stale).unwrap(), 0);
     let panels: serde_json::Value = serde_json::from_str(&view.panels()).unwrap();
     let summary = panels["panels"]["knockout"]["summary"].as_str().unwrap();

@@ -385,7 +385,7 @@ export function mount(root, bindings, options = {}) {
     status();
     if (w.settings.pinCount > 0) sendPins();
     // a lesson that shows only a comparison panel shows it filling in, as it would a run
-    if (w.playing) for (const c of COMPARISONS) if (c.viewStart && w.shown.panels?.has(c.panel)) startComparison(c.panel);
+    if (w.playing) for (const c of COMPARISONS) if (!c.fromLiveStack && w.shown.panels?.has(c.panel)) startComparison(c.panel);
     showSettings();
     markCreated();
   }
@@ -410,10 +410,10 @@ export function mount(root, bindings, options = {}) {
    *  the knockout through the live worker, which holds the stack it measures. */
   function startComparison(name) {
     w.started[name] = true;
-    const { viewStart } = COMPARISONS.find((c) => c.panel === name);
-    if (!viewStart) want({ knockouts: w.live.knockouts + 1 });
+    const { fromLiveStack } = COMPARISONS.find((c) => c.panel === name);
+    if (fromLiveStack) want({ knockouts: w.live.knockouts + 1 });
     else {
-      w.view[viewStart](w.settings);
+      w.view.startComparison(name, w.settings);
       w.pool.sync(w.view);
     }
     present();

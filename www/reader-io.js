@@ -3,21 +3,9 @@
 // each chart). The controls only read the reader's input and call the widget's functions
 // (playground.js), which own the state; no maths here.
 
-import { TEXT_LIMITS } from './schema.js';
+import { CHARTS, TEXT_LIMITS } from './schema.js';
 import { fileBytes, pastedBytes } from './texts.js';
 
-/** The panels a chart can be downloaded from, in the menu's order, with their names in it. */
-const CHARTS = [
-  ['histogram', 'Histogram'],
-  ['loss', 'Training loss'],
-  ['depth', 'Per layer'],
-  ['readout', 'Read out at every depth'],
-  ['attention', 'Attention'],
-  ['compare', 'All four'],
-  ['sweep', 'Depth sweep'],
-  ['depth-width', 'Depth or width'],
-  ['knockout', 'Layer knockout'],
-];
 
 /**
  * Binds the text, prompt and download controls of widget `w` to `useText(bytes, source)`,
@@ -101,7 +89,7 @@ export function bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWe
     const menu = el('download-chart');
     const chosen = menu.value;
     menu.replaceChildren(
-      ...CHARTS.filter(([name]) => ready[name]?.ready).map(([name, label]) => new Option(label, name)),
+      ...CHARTS.filter(({ name }) => ready[name]?.ready).map(({ name, label }) => new Option(label, name)),
     );
     if ([...menu.options].some((o) => o.value === chosen)) menu.value = chosen;
   });

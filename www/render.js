@@ -2,6 +2,7 @@
 // the widget's CSS resolves to) and every word beside them, all from the View's one frame.
 
 import { pinListWriter, tableWriter } from './lists.js';
+import { COMPARISONS } from './schema.js';
 
 /** How often at most the attention maps are drawn while training (a reader follows a heatmap
  *  at a few pictures a second; drawing it at every frame would take the time from training). */
@@ -54,15 +55,28 @@ export function createRenderer(w, { onRemovePin }) {
     }
     return palette.pairs;
   }
-  // the tables, from the core's words (no numbers formatted here), rows of cells
-  // each table as the core's rows of cells, the header first, as wide as the core makes them
-  const writeCompareTable = tableWriter(el('compare-table'));
-  const writeCompareReadout = foldedTable(el('compare-readout-details'), tableWriter(el('compare-readout')));
-  // the sweep's and the knockout's numbers, folded away when long (the reader opens them)
-  const writeSweepTable = foldedTable(el('sweep-details'), tableWriter(el('sweep-table')));
-  const writeDepthWidthTable = foldedTable(el('depth-width-details'), tableWriter(el('depth-width-table')));
-  const writeKnockoutTable = foldedTable(el('knockout-details'), tableWriter(el('knockout-table')));
-  const writeKnockoutRemovals = foldedTable(el('knockout-removals-details'), tableWriter(el('knockout-removals')));
+  // Each comparison's tables, from the core's words (no numbers formatted here): every field
+  // of its panel's record that is rows of cells (the header first, as wide as the core makes
+  // them) goes into the markup's table `PANEL-table` (the field `table`) or `PANEL-FIELD`,
+  // folded away when long in its `…-details` where the markup has one (the reader opens it).
+  const tables = new Map();
+  function tableFor(panel, field) {
+    const id = field === 'table' ? panel : `${panel}-${field}`;
+    const table = el(field === 'table' ? `${id}-table` : id);
+    const details = el(`${id}-details`);
+    if (!table) return () => {};
+    return details ? foldedTable(details, tableWriter(table)) : tableWriter(table);
+  }
+  function writeTables(panels) {
+    for (const { panel } of COMPARISONS) {
+      for (const [field, rows] of Object.entries(panels[panel])) {
+        if (!Array.isArray(rows)) continue;
+        const key = `${panel} ${field}`;
+        if (!tables.has(key)) tables.set(key, tableFor(panel, field));
+        tables.get(key)(rows);
+      }
+    }
+  }
   const writePins = pinListWriter(el('pins'), onRemovePin);
   /** "The model writes": the core's parts as spans; a wrong symbol is marked by colour and
    *  by a ✗ (CSS), and named for a screen reader. */
@@ -212,18 +226,14 @@ export function createRenderer(w, { onRemovePin }) {
         out.textContent = summary;
         canvasOf(name)?.setAttribute('aria-label', summary);
       }
-      const { compare, sweep, knockout, attention: heads } = record.panels;
-      writeCompareTable(compare.table);
-      writeCompareReadout(compare.readout);
-      writeSweepTable(sweep.table);
-      writeDepthWidthTable(record.panels['depth-width'].table);
-      writeKnockoutTable(knockout.table);
-      writeKnockoutRemovals(knockout.removals);
+      const heads = record.panels.attention;
+      writeTables(record.panels);
       writeLayerMenu(heads);
       writeHeads(heads.heads);
       writePins(record.pins);
       writeWriting(record.writes);
-      writePairs('compare-writes', record.writes.compare);
+      // what each comparison's runs wrote, where its panel has room for it (`PANEL-writes`)
+      for (const { panel, field } of COMPARISONS) if (el(`${panel}-writes`)) writePairs(`${panel}-writes`, record.writes[field]);
       writePairs('pin-writes', record.writes.pins);
     },
   };

@@ -53,13 +53,28 @@ export const MAX_PIN_STEPS = 100000;
 /** A reader's text and prompt: the sizes the core takes (the core checks them again). */
 export const TEXT_LIMITS = Object.freeze({ minChars: 600, maxBytes: 8388608, keptChars: 255, maxPromptChars: 2000, maxWriteChars: 2000, sampleChars: 200 });
 
-/** The comparisons: each one's panel, the element's method that starts it, the wasm View's
- *  method that starts its jobs (none: the live worker starts it), its field in .value. */
+/** The comparisons: each one's panel, the element's method that starts it, the notebook's,
+ *  its name in menus, whether the live worker starts it from its stack (else the wasm
+ *  View's startComparison), its field in .value. */
 export const COMPARISONS = Object.freeze([
-  Object.freeze({ panel: 'compare', method: 'compare', viewStart: 'startCompare', field: 'compare' }),
-  Object.freeze({ panel: 'sweep', method: 'sweep', viewStart: 'startSweep', field: 'sweep' }),
-  Object.freeze({ panel: 'depth-width', method: 'depthWidth', viewStart: 'startDepthWidth', field: 'depth_width' }),
-  Object.freeze({ panel: 'knockout', method: 'knockout', viewStart: '', field: 'knockout' }),
+  Object.freeze({ panel: 'compare', method: 'compare', python: 'compare', label: 'All four', fromLiveStack: false, field: 'compare' }),
+  Object.freeze({ panel: 'sweep', method: 'sweep', python: 'sweep', label: 'Depth sweep', fromLiveStack: false, field: 'sweep' }),
+  Object.freeze({ panel: 'depth-width', method: 'depthWidth', python: 'depth_width', label: 'Depth or width', fromLiveStack: false, field: 'depth_width' }),
+  Object.freeze({ panel: 'knockout', method: 'knockout', python: 'knockout', label: 'Layer knockout', fromLiveStack: true, field: 'knockout' }),
+]);
+
+/** Every panel the core draws, in the page's order: its name (data-panel), its name in
+ *  menus, and what it shows (the live run and its pins, or a comparison). */
+export const CHARTS = Object.freeze([
+  Object.freeze({ name: 'histogram', label: 'Histogram', shows: 'live' }),
+  Object.freeze({ name: 'loss', label: 'Training loss', shows: 'live' }),
+  Object.freeze({ name: 'depth', label: 'Per layer', shows: 'live' }),
+  Object.freeze({ name: 'readout', label: 'Read out at every depth', shows: 'live' }),
+  Object.freeze({ name: 'attention', label: 'Attention', shows: 'live' }),
+  Object.freeze({ name: 'compare', label: 'All four', shows: 'comparisons' }),
+  Object.freeze({ name: 'sweep', label: 'Depth sweep', shows: 'comparisons' }),
+  Object.freeze({ name: 'depth-width', label: 'Depth or width', shows: 'comparisons' }),
+  Object.freeze({ name: 'knockout', label: 'Layer knockout', shows: 'comparisons' }),
 ]);
 
 /** Every name the state takes, as attributes and messages do: the preset first (it sets

@@ -1,12 +1,15 @@
 // The widget's markup, the names of its controls and panels, and the error box that replaces
 // a widget that could not start. The More panel's parameters are added from the schema
-// (controls.js); the comparisons' names from the Rust list (schema.js).
+// (controls.js); the panels' and the comparisons' names come from the core (schema.js).
 
-import { COMPARISONS } from './schema.js';
+import { CHARTS, COMPARISONS } from './schema.js';
 
 /** Every control and panel, by the names used in `controls=` and `panels=`. */
 export const CONTROLS = Object.freeze(['depth', 'residual', 'norm', 'placement', 'task', 'play', 'more', 'copy', 'compare', 'download']);
-export const PANELS = Object.freeze(['histogram', 'loss', 'depth', 'readout', 'attention', 'writes', 'compare', 'sweep', 'depth-width', 'knockout']);
+/** The core's panels (the live run's, then the comparisons'), with "The model writes", which
+ *  is words alone, after the live run's. */
+const chartsShowing = (shows) => CHARTS.filter((c) => c.shows === shows).map((c) => c.name);
+export const PANELS = Object.freeze([...chartsShowing('live'), 'writes', ...chartsShowing('comparisons')]);
 /** Panels shown only on a sequence task (unless `panels=` names them). */
 export const TASK_PANELS = Object.freeze(['writes', 'attention']);
 /** The comparison panels: shown once started, or whenever `panels=` names them. */

@@ -17,14 +17,14 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ._params import FLAGS, PARAMS
+from ._params import CHARTS, FLAGS, PARAMS
 
 ABLATE = Path(__file__).parent / "static" / "ablate.wasm"
 DEFAULT_STEPS = 300
 MAX_STEPS = 2000
 BUDGET = 40_000_000
 # the panels in the page's order (ablate writes those that have something to draw)
-ORDER = ("histogram", "loss", "depth", "readout", "attention", "writes")
+ORDER = CHARTS
 
 _compiled = None
 _lock = threading.Lock()

@@ -51,6 +51,9 @@ RANGES = {
 
 PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal", "gradients", "encoder-decoder",)
 
+# Every panel the core draws (ablate --svg's file names), in the page's order.
+CHARTS = ("histogram", "loss", "depth", "readout", "attention", "compare", "sweep", "depth-width", "knockout",)
+
 # The comparisons' methods, each a message to the front end.
 COMPARISONS = ("compare", "sweep", "depth_width", "knockout",)
 

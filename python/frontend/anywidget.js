@@ -10,9 +10,12 @@
 // body gives (the others are undefined: the element's defaults) and throws from save_changes,
 // off and send (there is no kernel to hear them).
 
-const METHODS = ['play', 'pause', 'step', 'reset', 'pin', 'compare', 'sweep', 'depth_width', 'knockout'];
-/** The element's name of a method whose Python name differs. */
-const CALLS = { depth_width: 'depthWidth' };
+/** The widget's methods without an answer, by their Python names, and the element's name of
+ *  each: the commands, then every comparison of the core's table (schema.js). */
+function methodsOf(comparisons) {
+  const commands = ['play', 'pause', 'step', 'reset', 'pin'].map((name) => [name, name]);
+  return new Map([...commands, ...comparisons.map((c) => [c.python, c.method])]);
+}
 /** Traits beside the parameters, and their attributes. */
 const EXTRAS = [['preset', 'preset'], ['pinned', 'pin'], ['controls', 'controls'], ['panels', 'panels'], ['autoplay', 'autoplay']];
 
@@ -51,7 +54,7 @@ function load() {
     });
     const schema = await import(visit('schema.js'));
     await import(visit('element.js'));
-    return schema.PARAMS;
+    return schema;
   })();
   return loading;
 }
@@ -71,7 +74,8 @@ function fromText(p, text) {
 }
 
 async function render({ model, el }) {
-  const params = await load();
+  const { PARAMS: params, COMPARISONS } = await load();
+  const methods = methodsOf(COMPARISONS);
   const byName = Object.fromEntries(params.map((p) => [p.name, p]));
   const element = document.createElement('ablation-playground');
   // the traits that differ from their defaults, and those the constructor was given, become
@@ -152,7 +156,7 @@ async function render({ model, el }) {
     });
   }
   on('msg:custom', async (message, buffers) => {
-    if (METHODS.includes(message?.method)) return element[CALLS[message.method] ?? message.method]();
+    if (methods.has(message?.method)) return element[methods.get(message.method)]();
     // the requests that answer the kernel: a prompt's continuation, the weights, a load
     const answer = (content, out = []) => model.send({ request: message.request, ...content }, undefined, out);
     try {

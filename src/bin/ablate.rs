@@ -1,21 +1,25 @@
 //! `ablate`: train one configuration natively and print a JSON report.
 //! Run `ablate --help` for the flags; docs/reference.md lists them (generated from the table) and docs/cli.md the JSON.
 
+use ablation_playground::comparisons::all_four::AllFour;
+use ablation_playground::comparisons::depth_width::DepthOrWidth;
+use ablation_playground::comparisons::knockout::LayerKnockout;
+use ablation_playground::comparisons::page::svgs;
+use ablation_playground::comparisons::sweep::DepthSweep;
+use ablation_playground::comparisons::{
+    compare_here, depth_width_here, knockout_here, sweep_here, Comparison, ComparisonsState,
+};
 use ablation_playground::config::{find_flag, preset_choices, StackKind, TaskKind, PARAMS, PRESET, PRESETS};
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
-use ablation_playground::training::comparisons::{
-    compare_here, comparison_steps, depth_width_here, knockout_here, sweep_here, ComparisonsState,
-};
+use ablation_playground::training::compare::comparison_steps;
 use ablation_playground::training::corpus::{corpus, install_own, text_of};
 use ablation_playground::training::depth_width::depth_width_applies;
 use ablation_playground::training::report::{probed, trained, trained_from, trained_keeping_last_finite};
 use ablation_playground::training::sweep::{default_sweep_depths, parse_depths};
 use ablation_playground::training::tuned_lens::tuned_readout_losses;
 use ablation_playground::training::writing::{write, Prompt, MAX_WRITE_CHARS, SAMPLE_CHARS};
-use ablation_playground::view::figures::{frame_of, svgs, LastFinite};
-use ablation_playground::view::json::{
-    attention_json, compare_json, depth_width_json, sweep_json, writing_json, Json,
-};
+use ablation_playground::view::figures::{frame_of, LastFinite};
+use ablation_playground::view::json::{attention_json, writing_json, Json};
 use ablation_playground::view::reference::{
     cli_flags, cli_steps_allowed, cli_steps_help, CLI_MAX_STEPS as MAX_STEPS, CLI_MAX_THREADS as MAX_THREADS,
 };
@@ -381,7 +385,7 @@ fn report(options: &Options) -> Result<String, String> {
     }
     if options.knockout {
         let state = knockout_here(&mut trainer, config, steps, options.threads)?;
-        fields.push(("knockout", state.json()));
+        fields.push((LayerKnockout::SPEC.field, LayerKnockout::report(&state)));
         shown.knockout = Some(state);
     }
     // a run that diverged is drawn at its last finite state, as the page shows it
@@ -392,18 +396,18 @@ fn report(options: &Options) -> Result<String, String> {
     drop(trainer); // the comparisons train their own stacks
     if options.compare {
         let state = compare_here(config, options.compare_steps, options.threads)?;
-        fields.push(("compare", compare_json(&state)));
+        fields.push((AllFour::SPEC.field, AllFour::report(&state)));
         shown.compare = Some(state);
     }
     if options.depth_width {
         let state = depth_width_here(config, now)?;
-        fields.push(("depth_width", depth_width_json(&state)));
+        fields.push((DepthOrWidth::SPEC.field, DepthOrWidth::report(&state)));
         shown.depth_width = Some(state);
     }
     if let Some(depths) = &options.sweep {
         let state = sweep_here(config, depths, options.compare_steps, options.threads)
             .map_err(|e| format!("--sweep: {e}"))?;
-        fields.push(("sweep", sweep_json(depths, &state.series)));
+        fields.push((DepthSweep::SPEC.field, DepthSweep::report(&state)));
         shown.sweep = Some(state);
     }
     if let Some(dir) = &options.svg_dir {

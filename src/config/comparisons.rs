@@ -1,6 +1,8 @@
-//! The page's comparisons, by name: one list, from which the page's panels, the controller's
-//! and the element's methods, the lesson steps' calls and the notebook's methods come (written
-//! into `www/schema.js` and `_params.py` by `schema.rs`), so that a comparison is named once.
+//! The page's comparisons, by name: one entry each, from which the page's panels, the
+//! controller's and the element's methods, the lesson steps' calls, the notebook's methods,
+//! `.value`'s fields and `ablate`'s flags come (written into `www/schema.js`, `_params.py` and
+//! `npm/params.d.ts` by `schema.rs`), so that a comparison is named once. Each comparison's
+//! module (`comparisons/`) takes its entry as its `Comparison::SPEC`.
 
 /// One comparison of the page.
 pub struct ComparisonSpec {
@@ -10,46 +12,60 @@ pub struct ComparisonSpec {
     pub method: &'static str,
     /// The notebook widget's method.
     pub python: &'static str,
-    /// The wasm `View`'s method that starts its jobs in the pool; empty for the knockout, which
-    /// the live run's worker starts (it measures the live stack).
-    pub view_start: &'static str,
+    /// Its name in the page's menus (the Download menu), as its chart's accessible name says it.
+    pub label: &'static str,
+    /// It measures the live run's stack, so the live run's worker starts it (the knockout);
+    /// otherwise the wasm `View` starts its jobs in the pool from the settings.
+    pub from_live_stack: bool,
     /// Its field in `.value`, in the events and in `ablate`'s report.
     pub field: &'static str,
     /// `ablate`'s flag that runs it.
     pub flag: &'static str,
 }
 
-pub const COMPARISONS: &[ComparisonSpec] = &[
-    ComparisonSpec {
-        panel: "compare",
-        method: "compare",
-        python: "compare",
-        view_start: "startCompare",
-        field: "compare",
-        flag: "compare",
-    },
-    ComparisonSpec {
-        panel: "sweep",
-        method: "sweep",
-        python: "sweep",
-        view_start: "startSweep",
-        field: "sweep",
-        flag: "sweep",
-    },
-    ComparisonSpec {
-        panel: "depth-width",
-        method: "depthWidth",
-        python: "depth_width",
-        view_start: "startDepthWidth",
-        field: "depth_width",
-        flag: "depth-width",
-    },
-    ComparisonSpec {
-        panel: "knockout",
-        method: "knockout",
-        python: "knockout",
-        view_start: "",
-        field: "knockout",
-        flag: "knockout",
-    },
-];
+/// "All four": the four switch combinations side by side.
+pub const COMPARE: ComparisonSpec = ComparisonSpec {
+    panel: "compare",
+    method: "compare",
+    python: "compare",
+    label: "All four",
+    from_live_stack: false,
+    field: "compare",
+    flag: "compare",
+};
+
+/// The depth sweep: the four combinations over depths.
+pub const SWEEP: ComparisonSpec = ComparisonSpec {
+    panel: "sweep",
+    method: "sweep",
+    python: "sweep",
+    label: "Depth sweep",
+    from_live_stack: false,
+    field: "sweep",
+    flag: "sweep",
+};
+
+/// Depth or width: shapes of one parameter budget.
+pub const DEPTH_WIDTH: ComparisonSpec = ComparisonSpec {
+    panel: "depth-width",
+    method: "depthWidth",
+    python: "depth_width",
+    label: "Depth or width",
+    from_live_stack: false,
+    field: "depth_width",
+    flag: "depth-width",
+};
+
+/// The layer knockout of the live run's stack.
+pub const KNOCKOUT: ComparisonSpec = ComparisonSpec {
+    panel: "knockout",
+    method: "knockout",
+    python: "knockout",
+    label: "Layer knockout",
+    from_live_stack: true,
+    field: "knockout",
+    flag: "knockout",
+};
+
+/// Every comparison, in the page's order (the registry in `comparisons/mod.rs` lists the same).
+pub const COMPARISONS: &[ComparisonSpec] = &[COMPARE, SWEEP, DEPTH_WIDTH, KNOCKOUT];

@@ -11,7 +11,6 @@
 
 pub mod attention_view;
 pub mod compare;
-pub mod comparisons;
 pub mod copy_task;
 pub mod corpus;
 pub mod data;
@@ -24,6 +23,7 @@ pub mod knockout;
 pub mod loss_history;
 pub mod optim;
 pub mod outcome;
+pub mod pinned;
 pub mod report;
 pub mod session;
 pub mod spread;

@@ -261,3 +261,15 @@ pub fn tuned_readout_losses(trainer: &mut Trainer<f32>) -> Result<Vec<f64>, Stri
     }
     Ok(lens.held_out_losses(trainer))
 }
+
+/// The tuned lens of the live run's stack at `step`: its updates so far, and once fitted the
+/// held-out loss read through each layer (ℓ = 0..=L; empty before).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TunedLensState {
+    pub step: usize,
+    pub done: bool,
+    pub fit_steps: usize,
+    pub losses: Vec<f64>,
+    /// Why its job failed, if it did.
+    pub failed: Option<String>,
+}

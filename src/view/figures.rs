@@ -1,15 +1,11 @@
-//! Static figures: the panels of a finished run and of its comparisons as SVG, drawn by the
-//! same panels the page draws on its canvases (for `<noscript>`, print, and lesson images).
+//! Static figures: a finished run as the frame the page's panels draw (`comparisons::page`
+//! draws every panel as SVG, for `<noscript>`, print, and lesson images).
 
 use crate::model::lens::AttentionMaps;
 use crate::model::stats::Histogram;
-use crate::training::comparisons::ComparisonsState;
 use crate::training::frame::{Frame, Shows};
 use crate::training::loss_history::LossHistory;
 use crate::training::report::{Run, Snapshot};
-use crate::view::charts::Theme;
-use crate::view::panels::{Panel, Scene};
-use plotters::prelude::*;
 
 /// The state the histogram and the per-layer panels show of a run that diverged: the last
 /// finite one, its probe and its histogram (`Trainer::back_to_last_finite`), and its step.
@@ -45,35 +41,4 @@ pub fn frame_of(run: &Run, last_finite: Option<LastFinite>, attention: Option<At
         writing: task.map(|t| t.writing.clone()),
         attention,
     }
-}
-
-fn theme(dark: bool) -> Theme {
-    if dark {
-        Theme::dark(1.0)
-    } else {
-        Theme::light(1.0)
-    }
-}
-
-/// One panel as an SVG document (`--svg`'s, and the page's Download), in the light or dark theme.
-pub fn panel_svg(panel: Panel, scene: &Scene, dark: bool) -> Result<String, String> {
-    let mut svg = String::new();
-    let area = SVGBackend::with_string(&mut svg, panel.size()).into_drawing_area();
-    panel.draw(scene, &area, &theme(dark))?;
-    drop(area);
-    Ok(svg)
-}
-
-/// Every panel that has something to draw, as `(name, SVG document)` in the page's order.
-pub fn svgs(
-    frame: Option<&Frame>,
-    shown: &ComparisonsState,
-    dark: bool,
-) -> Result<Vec<(&'static str, String)>, String> {
-    let scene = Scene { frame, shown };
-    Panel::ALL
-        .into_iter()
-        .filter(|p| p.ready(&scene))
-        .map(|p| Ok((p.name(), panel_svg(p, &scene, dark)?)))
-        .collect()
 }

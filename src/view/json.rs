@@ -7,20 +7,17 @@ use crate::config::{
 use crate::model::lens::AttentionMaps;
 use crate::model::stats::Histogram;
 use crate::training::compare::switch_words;
-use crate::training::comparisons::{
-    CompareRow, CompareState, ComparisonsState, DepthWidthState, KnockoutState, PinState,
-};
 use crate::training::corpus::{corpus, Corpus};
-use crate::training::depth_width::{head_dim, non_embedding_parameters, ShapeOutcome};
 use crate::training::frame::Frame;
 use crate::training::knockout::{Knockout, Removal};
 use crate::training::loss_history::{Bucket, LossHistory};
 use crate::training::outcome::Outcome;
+use crate::training::pinned::PinState;
 use crate::training::report::{Run, Snapshot, TaskRecord};
 use crate::training::spread::{median, Arm};
-use crate::training::sweep::SweepSeries;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
+use crate::training::tuned_lens::TunedLensState;
 use crate::training::writing::Prompt;
 use crate::view::words::pin_label;
 use std::fmt::Write;
@@ -347,19 +344,19 @@ pub fn writing_json(prompt: &Prompt, continuation: &str, outside: &[char]) -> Js
 }
 
 /// A step, or `null` for none.
-fn step_json(step: Option<usize>) -> Json {
+pub(crate) fn step_json(step: Option<usize>) -> Json {
     step.map_or(Json::Null, |s| Json::Int(s as i128))
 }
 
 /// `"residual"` and `"norm"` as the parameter table spells them ("on", "pre", …).
-fn switches_json(residual: bool, norm: NormPlacement) -> [(&'static str, Json); 2] {
+pub(crate) fn switches_json(residual: bool, norm: NormPlacement) -> [(&'static str, Json); 2] {
     let (residual, norm) = switch_words(residual, norm);
     [("residual", Json::Str(residual)), ("norm", Json::Str(norm))]
 }
 
 /// A row of "All four" (the CLI's and the page's): the switches and what the run measured
 /// (a number not reached yet is NaN, so `null`).
-fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
+pub(crate) fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
     let mut fields = Vec::from(switches_json(o.config.residual, o.config.norm));
     fields.extend([
         ("init_top_std", Json::Num(o.init_top_std)),
@@ -381,7 +378,7 @@ fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
 /// An arm's runs at its chosen rate, one per seed: `[{seed, lr, final_loss, val_loss,
 /// diverged_at}, …]` (a run not done yet is left out), and the median of their final losses;
 /// with tuning the grid and the chosen rate.
-fn arm_fields<T>(arm: &Arm<T>, tuned: bool, run: fn(&T) -> RunEnd) -> Vec<(&'static str, Json)> {
+pub(crate) fn arm_fields<T>(arm: &Arm<T>, tuned: bool, run: fn(&T) -> RunEnd) -> Vec<(&'static str, Json)> {
     let runs: Vec<(u64, RunEnd)> = arm.shown_done().map(|(s, r)| (s, run(r))).collect();
     let entries = runs.iter().map(|&(seed, (final_loss, val_loss, diverged_at))| {
         Json::Obj(vec![
@@ -403,102 +400,16 @@ fn arm_fields<T>(arm: &Arm<T>, tuned: bool, run: fn(&T) -> RunEnd) -> Vec<(&'sta
 }
 
 /// A run's end for `arm_fields`: its final loss, its held-out loss and where it diverged.
-type RunEnd = (f64, f64, Option<usize>);
+pub(crate) type RunEnd = (f64, f64, Option<usize>);
 
 /// An outcome's numbers for `arm_fields`.
-fn outcome_run(o: &Outcome) -> RunEnd {
+pub(crate) fn outcome_run(o: &Outcome) -> RunEnd {
     (o.final_loss, o.held_out.loss, o.diverged_at)
 }
 
-/// A row of "All four" with its seeds: the first seed's numbers (at the chosen rate) as one
-/// seed's were, its curve if `curve`, then its runs.
-fn compare_row_fields(r: &CompareRow, curve: bool) -> Vec<(&'static str, Json)> {
-    let mut fields = outcome_fields(&r.run);
-    if curve {
-        fields.push(("loss", Json::nums(&r.run.loss)));
-    }
-    fields.extend(arm_fields(&r.arm, r.run.config.tune, outcome_run));
-    fields
-}
-
-/// "All four" as JSON: one object per combination, in the order they ran.
-pub fn compare_json(state: &CompareState) -> Json {
-    Json::Arr(state.rows.iter().map(|r| Json::Obj(compare_row_fields(r, true))).collect())
-}
-
-/// The depth sweep as JSON: the depths, and per combination its numbers over them (the first
-/// seed's, at each depth's chosen rate), each seed's, and the medians.
-pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
-    let runs = series.iter().map(|s| {
-        let mut fields = Vec::from(switches_json(s.residual, s.norm));
-        fields.extend([
-            ("final_loss", Json::nums(&s.final_loss)),
-            ("grad_ratio", Json::nums(&s.grad_ratio)),
-            ("diverged_at", Json::Arr(s.diverged_at.iter().map(|&d| step_json(d)).collect())),
-        ]);
-        let seeds = s.arms.first().map_or(0, |a| a.seeds.len());
-        let per_seed = (0..seeds).map(|k| {
-            let run = |a: &Arm<Outcome>| a.shown()[k].clone();
-            let runs: Vec<Option<Outcome>> = s.arms.iter().map(run).collect();
-            let each = |f: fn(&Outcome) -> Json| {
-                Json::Arr(runs.iter().map(|r| r.as_ref().map_or(Json::Null, f)).collect())
-            };
-            Json::Obj(vec![
-                ("seed", Json::Int(s.arms[0].seeds[k].into())),
-                ("lr", Json::nums(&s.rates())),
-                ("final_loss", each(|o| Json::Num(o.final_loss))),
-                ("diverged_at", each(|o| step_json(o.diverged_at))),
-            ])
-        });
-        fields.push(("seeds", Json::Arr(per_seed.collect())));
-        let medians: Vec<f64> = s.final_spread().iter().map(|m| m.median).collect();
-        fields.push(("median_final_loss", Json::nums(&medians)));
-        if s.arms.first().is_some_and(|a| a.tuned()) {
-            fields.push(("lr_grid", Json::nums(&s.arms[0].rates)));
-            fields.push(("lr", Json::nums(&s.rates())));
-        }
-        Json::Obj(fields)
-    });
-    Json::Obj(vec![
-        ("depths", Json::Arr(depths.iter().map(|&d| Json::Int(d as i128)).collect())),
-        ("runs", Json::Arr(runs.collect())),
-    ])
-}
-
-/// Depth or width as JSON: one object per shape, deepest first (a number not reached yet is
-/// NaN, so `null`): the first seed's numbers at the chosen rate, then its runs.
-pub fn depth_width_json(state: &DepthWidthState) -> Json {
-    let row = |(o, arm): (&ShapeOutcome, &Arm<ShapeOutcome>)| {
-        let mut fields = vec![
-            ("depth", Json::Int(o.config.depth as i128)),
-            ("width", Json::Int(o.config.width as i128)),
-            ("params", Json::Int(o.params as i128)),
-            ("non_embedding_params", Json::Int(non_embedding_parameters(&o.config) as i128)),
-            ("heads", Json::Int(o.config.heads as i128)),
-            ("head_dim", Json::Int(head_dim(&o.config) as i128)),
-            ("final_loss", Json::Num(o.final_loss())),
-        ];
-        if o.config.task != TaskKind::Teacher {
-            fields.push(("val_loss", Json::Num(o.val_loss())));
-        }
-        fields.extend([
-            ("ms_per_step", Json::Num(o.ms_per_step)),
-            ("ms_per_char", Json::Num(o.ms_per_char)),
-            ("diverged_at", step_json(o.diverged_at)),
-        ]);
-        if !o.config.tune {
-            fields.push(("lr", Json::Num(arm.rate()))); // tuned, arm_fields gives the rate chosen
-        }
-        fields.extend(arm_fields(arm, o.config.tune, |r| (r.final_loss(), r.val_loss(), r.diverged_at)));
-        Json::Obj(fields)
-    };
-    Json::Arr(state.rows.iter().map(|(_, o)| o).zip(&state.arms).map(row).collect())
-}
-
-/// The comparisons for `.value` and the events: the pins (with their labels against `live`),
-/// All four's rows and the depth sweep, each `null` until started.
-pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
-    let pins = state.pins.iter().map(|p| {
+/// The pins for `.value`: each one's text, its label against `live`, how far its runs got.
+pub fn pins_json(pins: &[PinState], live: &Config) -> Json {
+    let pins = pins.iter().map(|p| {
         Json::Obj(vec![
             ("pin", Json::Str(p.pin.text())),
             ("label", Json::Str(pin_label(&p.pin.config, live))),
@@ -510,46 +421,12 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
             ("seeds", pin_seeds_json(p)),
         ])
     });
-    let compare = state.compare.as_ref().map_or(Json::Null, |c| {
-        let rows = c.rows.iter().map(|r| {
-            let mut fields = compare_row_fields(r, false); // final_loss is NaN (null) until done
-            fields.push(("done", Json::Bool(r.done)));
-            fields.push(("failed", r.failed.as_ref().map_or(Json::Null, |why| Json::Str(why.clone()))));
-            Json::Obj(fields)
-        });
-        Json::Obj(vec![
-            ("depth", Json::Int(c.config.depth as i128)),
-            ("steps", Json::Int(c.steps as i128)),
-            ("runs", Json::Arr(rows.collect())),
-            ("runs_finished", Json::Int(c.runs_finished as i128)),
-            ("runs_total", Json::Int(c.runs_total as i128)),
-        ])
-    });
-    let sweep = state.sweep.as_ref().map_or(Json::Null, |s| {
-        let Json::Obj(mut fields) = sweep_json(&s.depths, &s.series) else { unreachable!("an object") };
-        fields.extend([
-            ("steps", Json::Int(s.steps as i128)),
-            ("runs_finished", Json::Int(s.runs_finished as i128)),
-            ("runs_total", Json::Int(s.runs_total as i128)),
-        ]);
-        Json::Obj(fields)
-    });
-    // a knockout shows once every layer is measured
-    let knockout = state.knockout.as_ref().filter(|k| k.done).map_or(Json::Null, |k| {
-        let Json::Obj(mut fields) = k.json() else { unreachable!("an object") };
-        fields.insert(0, ("step", Json::Int(k.step as i128)));
-        Json::Obj(fields)
-    });
-    let depth_width = state.depth_width.as_ref().map_or(Json::Null, |d| {
-        Json::Obj(vec![
-            ("steps", Json::Int(d.steps as i128)),
-            ("done", Json::Bool(d.rows.iter().all(|(done, _)| *done))),
-            ("runs", depth_width_json(d)),
-            ("runs_finished", Json::Int(d.runs_finished as i128)),
-            ("runs_total", Json::Int(d.runs_total as i128)),
-        ])
-    });
-    let tuned_lens = state.tuned_lens.as_ref().map_or(Json::Null, |l| {
+    Json::Arr(pins.collect())
+}
+
+/// The tuned lens for `.value` (`null` before it starts).
+pub fn tuned_lens_json(lens: Option<&TunedLensState>) -> Json {
+    lens.map_or(Json::Null, |l| {
         Json::Obj(vec![
             ("step", Json::Int(l.step as i128)),
             ("done", Json::Bool(l.done)),
@@ -557,16 +434,7 @@ pub fn comparisons_json(state: &ComparisonsState, live: &Config) -> Json {
             ("readout_loss", if l.done && l.failed.is_none() { Json::nums(&l.losses) } else { Json::Null }),
             ("failed", l.failed.as_ref().map_or(Json::Null, |why| Json::Str(why.clone()))),
         ])
-    });
-    Json::Obj(vec![
-        ("pins", Json::Arr(pins.collect())),
-        ("compare", compare),
-        ("sweep", sweep),
-        ("knockout", knockout),
-        ("tuned_lens", tuned_lens),
-        ("depth_width", depth_width),
-        ("failures", Json::Arr(state.failures.iter().map(|f| Json::Str(f.clone())).collect())),
-    ])
+    })
 }
 
 /// A removal's numbers after its own (`k`, `draws`): the probe loss, and on a sequence task
@@ -616,22 +484,6 @@ impl Knockout {
             Json::Arr(self.top_k.iter().enumerate().map(|(i, r)| removal(i + 1, r, None)).collect()),
         ));
         fields.push(("random_k", Json::Arr(random.collect())));
-        Json::Obj(fields)
-    }
-}
-
-impl KnockoutState {
-    /// The first seed's knockout as one seed's was, then every seed's stack.
-    pub fn json(&self) -> Json {
-        let Json::Obj(mut fields) = self.result.json(self.task) else { unreachable!("an object") };
-        let seeds = self.seeds.iter().map(|(seed, k)| {
-            Json::Obj(vec![
-                ("seed", Json::Int((*seed).into())),
-                ("intact_loss", Json::Num(k.intact_loss)),
-                ("loss", Json::nums(&k.loss)),
-            ])
-        });
-        fields.push(("seeds", Json::Arr(seeds.collect())));
         Json::Obj(fields)
     }
 }
@@ -744,8 +596,8 @@ pub fn frame_json(f: &Frame, readouts_only: bool) -> Json {
 
 /// What `.value` and the element's events carry: every parameter (the 64-bit seed as text, which
 /// survives JavaScript's doubles), the pins as their text, the live run's readouts from `frame`
-/// (none before the first), and the comparisons.
-pub fn value_json(settings: &Settings, frame: Option<&Frame>, comparisons: &ComparisonsState) -> Json {
+/// (none before the first), and the fields of `comparisons` (`comparisons::comparisons_json`).
+pub fn value_json(settings: &Settings, frame: Option<&Frame>, comparisons: Json) -> Json {
     let Json::Obj(mut fields) = config_fields(&settings.config, |seed| Json::Str(seed.to_string())) else {
         unreachable!("an object")
     };
@@ -769,8 +621,7 @@ pub fn value_json(settings: &Settings, frame: Option<&Frame>, comparisons: &Comp
     });
     fields.extend(task_readouts(frame));
     fields.extend(lens_readouts(frame));
-    let live = frame.map(|f| f.config.clone()).unwrap_or_else(|| settings.config.clone());
-    let Json::Obj(comparisons) = comparisons_json(comparisons, &live) else { unreachable!("an object") };
+    let Json::Obj(comparisons) = comparisons else { unreachable!("an object") };
     fields.extend(comparisons);
     Json::Obj(fields)
 }

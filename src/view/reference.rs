@@ -7,7 +7,7 @@
 use crate::config::{
     find, task_defaults, Choice, Config, Kind, ParamSpec, TaskKind, PARAMS, PIN, PRESET, PRESETS,
 };
-use crate::training::comparisons::comparison_steps;
+use crate::training::compare::comparison_steps;
 use crate::training::sweep::{DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
 
 /// The most steps `ablate` trains (the page allows more: the table's maximum).

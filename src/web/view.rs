@@ -5,11 +5,12 @@
 use super::canvas::{draw_on, theme};
 use super::js_error;
 use super::settings::Settings;
-use crate::training::comparisons::{Comparisons, ComparisonsState};
+use crate::comparisons::page::{panels_json, AnyPanel, Page};
+use crate::comparisons::{comparisons_json, knockout, value_json, Kind};
+use crate::comparisons::{Comparisons, ComparisonsState};
 use crate::training::frame::Frame;
 use crate::training::job::Job;
-use crate::view::json::{comparisons_json, frame_json, value_json};
-use crate::view::panels::{panels_json, Panel, Scene};
+use crate::view::json::frame_json;
 use crate::view::words;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -34,8 +35,8 @@ impl View {
     }
 
     /// What the panels are drawn and told from.
-    fn scene(&self) -> Scene<'_> {
-        Scene { frame: self.frame.as_ref(), shown: &self.shown }
+    fn page(&self) -> Page<'_> {
+        Page { frame: self.frame.as_ref(), shown: &self.shown }
     }
 
     fn comparisons_changed(&mut self) {
@@ -109,32 +110,23 @@ impl View {
         self.comparisons_changed();
     }
 
-    /// Starts "All four" at the settings' configuration.
-    #[wasm_bindgen(js_name = startCompare)]
-    pub fn start_compare(&mut self, settings: &Settings) {
-        self.comparisons.start_compare(&settings.inner.config);
+    /// Starts the comparison of panel `name` (`schema.js`'s `COMPARISONS`, one the pool runs)
+    /// at the settings' configuration, replacing one under way.
+    #[wasm_bindgen(js_name = startComparison)]
+    pub fn start_comparison(&mut self, name: &str, settings: &Settings) -> Result<(), JsError> {
+        let kind = Kind::of_panel(name)
+            .filter(|k| !k.spec().from_live_stack)
+            .ok_or_else(|| JsError::new(&format!("no comparison of the pool's named {name:?}")))?;
+        kind.start(&mut self.comparisons, &settings.inner.config);
         self.comparisons_changed();
-    }
-
-    /// Starts the depth sweep at the settings' configuration.
-    #[wasm_bindgen(js_name = startSweep)]
-    pub fn start_sweep(&mut self, settings: &Settings) {
-        self.comparisons.start_sweep(&settings.inner.config);
-        self.comparisons_changed();
-    }
-
-    /// Starts "depth or width" at the settings' configuration.
-    #[wasm_bindgen(js_name = startDepthWidth)]
-    pub fn start_depth_width(&mut self, settings: &Settings) {
-        self.comparisons.start_depth_width(&settings.inner.config);
-        self.comparisons_changed();
+        Ok(())
     }
 
     /// Starts the knockout of the live run from its worker's `Session.knockoutJob()`.
     #[wasm_bindgen(js_name = startKnockout)]
     pub fn start_knockout(&mut self, bytes: &[u8]) -> Result<(), JsError> {
         let (_, job) = Job::decode(bytes).map_err(js_error)?;
-        self.comparisons.start_knockout(job);
+        knockout::start_from_stack(&mut self.comparisons, job);
         self.comparisons_changed();
         Ok(())
     }
@@ -199,7 +191,7 @@ impl View {
     /// events carry.
     #[wasm_bindgen(js_name = comparisonsJson)]
     pub fn comparisons_json(&self) -> String {
-        comparisons_json(&self.shown, &self.scene().live_config()).to_string()
+        comparisons_json(&self.shown, &self.page().scene().live_config()).to_string()
     }
 
     /// What `.value` and the element's events carry, as one JSON text: the settings, the
@@ -213,7 +205,7 @@ impl View {
     /// { shows, ready, summary, … } }, pins: [label, …], writes: { heading, parts, pins,
     /// compare } }` (`view::panels`).
     pub fn panels(&self) -> String {
-        panels_json(&self.scene()).to_string()
+        panels_json(&self.page()).to_string()
     }
 
     /// The frame as JSON (configuration, readouts, panel data, the bounded loss history), for
@@ -228,14 +220,14 @@ impl View {
     /// Panel `name` as an SVG document, drawn by the code `ablate --svg` draws with, in the
     /// light or dark theme; an error if it has nothing to draw yet.
     pub fn svg(&self, name: &str, dark: bool) -> Result<String, JsError> {
-        let panel = Panel::named(name).ok_or_else(|| JsError::new(&format!("no panel named {name:?}")))?;
-        let scene = self.scene();
-        if !panel.ready(&scene) {
+        let panel = AnyPanel::named(name).ok_or_else(|| JsError::new(&format!("no panel named {name:?}")))?;
+        let page = self.page();
+        if !panel.ready(&page) {
             return Err(JsError::new(&format!("the {name} panel has nothing to draw yet")));
         }
         let theme =
             if dark { crate::view::charts::Theme::dark(1.0) } else { crate::view::charts::Theme::light(1.0) };
-        super::canvas::draw_svg(panel.size(), |area| panel.draw(&scene, area, &theme))
+        super::canvas::draw_svg(panel.size(), |area| panel.draw(&page, area, &theme))
     }
 
     /// The live run's loss history as CSV (`view::json::loss_csv`); empty before a frame.
@@ -266,9 +258,9 @@ impl View {
         dark: bool,
         colours: js_sys::Array,
     ) -> Result<(), JsError> {
-        let panel = Panel::named(name).ok_or_else(|| JsError::new(&format!("no panel named {name:?}")))?;
+        let panel = AnyPanel::named(name).ok_or_else(|| JsError::new(&format!("no panel named {name:?}")))?;
         let theme = theme(scale, dark, &colour_pairs(&colours));
-        draw_on(canvas, |area| panel.draw(&self.scene(), area, &theme))
+        draw_on(canvas, |area| panel.draw(&self.page(), area, &theme))
     }
 }
 

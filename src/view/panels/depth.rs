@@ -5,8 +5,8 @@
 
 use super::{and_list, with_pins, Scene, Surface};
 use crate::config::{Config, LayerView};
-use crate::training::comparisons::PinState;
 use crate::training::frame::Frame;
+use crate::training::pinned::PinState;
 use crate::view::charts::depth::{DepthCurves, WeightCurve};
 use crate::view::charts::{self, short, ChartResult, Pinned, Theme};
 use crate::view::words::{pin_changes, pin_description, shown_state, shown_state_sentence};

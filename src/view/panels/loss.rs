@@ -4,8 +4,8 @@
 use super::spread::spread_text;
 use super::{with_pins, Scene, Surface};
 use crate::config::Config;
-use crate::training::comparisons::PinState;
 use crate::training::frame::Frame;
+use crate::training::pinned::PinState;
 use crate::training::spread::Spread;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;

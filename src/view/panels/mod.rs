@@ -1,39 +1,36 @@
-//! One module per panel. Each holds its words (the summary, its table, what else the page
+//! One module per panel of the live run. Each holds its words (the summary, what else the page
 //! writes beside the chart) and one `draw`, generic over plotters' `DrawingBackend`, that
 //! gathers its chart's inputs from the `Scene`: the page draws a panel on its canvas
-//! (`web::view`), the CLI every ready panel as SVG (`view::figures`), through the same code.
-//!
-//! The page's record of every panel, `{ status, caption, panels: { name: { shows, ready,
-//! summary, … } }, pins, writes }`, is written here too: the page writes each panel by name,
-//! so a new panel is a module here, a line of `Panel`, and its `<figure>` in `www/template.js`.
+//! (`web::view`), the CLI every ready panel as SVG (`comparisons::page`), through the same code.
+//! The comparisons' panels are their modules' (`comparisons/`); `comparisons::page` lists both
+//! and writes the page's record of every panel. `spread.rs` holds the words every comparison
+//! uses for an arm over seeds and rates.
 
 pub mod attention;
-pub mod compare;
 pub mod depth;
-pub mod depth_width;
 pub mod histogram;
-pub mod knockout;
 pub mod loss;
 pub mod readout;
 pub mod spread;
-pub mod sweep;
 pub mod writes;
 
 use crate::config::Config;
-use crate::training::comparisons::{ComparisonsState, PinState};
 use crate::training::frame::Frame;
+use crate::training::pinned::PinState;
+use crate::training::tuned_lens::TunedLensState;
 use crate::view::charts::{ChartResult, Pinned, Theme};
 use crate::view::json::Json;
 use crate::view::words;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// What every panel is drawn and told from: the live run's frame (none before the first) and
-/// the comparisons.
+/// What every live panel is drawn and told from: the live run's frame (none before the first),
+/// the pins beside it and the tuned lens of its stack.
 #[derive(Clone, Copy)]
 pub struct Scene<'a> {
     pub frame: Option<&'a Frame>,
-    pub shown: &'a ComparisonsState,
+    pub pins: &'a [PinState],
+    pub tuned_lens: Option<&'a TunedLensState>,
 }
 
 impl<'a> Scene<'a> {
@@ -45,8 +42,7 @@ impl<'a> Scene<'a> {
     /// The pins that have something to draw, labelled against the live run, each with its frame.
     pub fn pinned(&self) -> Vec<(Pinned<'a>, &'a Frame)> {
         let live = self.live_config();
-        self.shown
-            .pins
+        self.pins
             .iter()
             .filter_map(|p| {
                 let f = p.frame.as_ref()?; // a pin waiting for its turn has nothing to draw
@@ -60,8 +56,8 @@ impl<'a> Scene<'a> {
             .collect()
     }
 
-    fn pins(&self) -> &'a [PinState] {
-        &self.shown.pins
+    pub fn pins(&self) -> &'a [PinState] {
+        self.pins
     }
 }
 
@@ -121,27 +117,14 @@ pub enum Panel {
     Depth,
     Readout,
     Attention,
-    Compare,
-    Sweep,
-    DepthWidth,
-    Knockout,
 }
 
 /// A chart's size in an SVG figure.
 pub const SIZE: (u32, u32) = (640, 480);
 
 impl Panel {
-    pub const ALL: [Panel; 9] = [
-        Panel::Histogram,
-        Panel::Loss,
-        Panel::Depth,
-        Panel::Readout,
-        Panel::Attention,
-        Panel::Compare,
-        Panel::Sweep,
-        Panel::DepthWidth,
-        Panel::Knockout,
-    ];
+    pub const ALL: [Panel; 5] =
+        [Panel::Histogram, Panel::Loss, Panel::Depth, Panel::Readout, Panel::Attention];
 
     /// Its name: the `data-panel` of its `<figure>`, its key in the record, its SVG's file name.
     pub fn name(self) -> &'static str {
@@ -151,10 +134,17 @@ impl Panel {
             Panel::Depth => "depth",
             Panel::Readout => "readout",
             Panel::Attention => "attention",
-            Panel::Compare => "compare",
-            Panel::Sweep => "sweep",
-            Panel::DepthWidth => "depth-width",
-            Panel::Knockout => "knockout",
+        }
+    }
+
+    /// Its name in the page's menus (the Download menu).
+    pub fn label(self) -> &'static str {
+        match self {
+            Panel::Histogram => "Histogram",
+            Panel::Loss => "Training loss",
+            Panel::Depth => "Per layer",
+            Panel::Readout => "Read out at every depth",
+            Panel::Attention => "Attention",
         }
     }
 
@@ -162,20 +152,10 @@ impl Panel {
         Panel::ALL.into_iter().find(|p| p.name() == name)
     }
 
-    /// What it shows: the live run and its pins, or a comparison.
-    pub fn shows(self) -> &'static str {
-        match self {
-            Panel::Histogram | Panel::Loss | Panel::Depth | Panel::Readout | Panel::Attention => "live",
-            Panel::Compare | Panel::Sweep | Panel::DepthWidth | Panel::Knockout => "comparisons",
-        }
-    }
-
-    /// Its size as an SVG figure: the attention's heads side by side, the sweep's two charts.
+    /// Its size as an SVG figure: the attention's heads side by side.
     pub fn size(self) -> (u32, u32) {
         match self {
             Panel::Attention => attention::SIZE,
-            Panel::Sweep | Panel::Knockout => (SIZE.0 * 2, SIZE.1),
-            Panel::DepthWidth => (SIZE.0 * 3 / 2, SIZE.1),
             _ => SIZE,
         }
     }
@@ -186,38 +166,18 @@ impl Panel {
             Panel::Histogram | Panel::Loss | Panel::Depth => scene.frame.is_some(),
             Panel::Readout => readout::ready(scene),
             Panel::Attention => attention::ready(scene),
-            Panel::Compare => scene.shown.compare.is_some(),
-            Panel::Sweep => scene.shown.sweep.is_some(),
-            Panel::DepthWidth => scene.shown.depth_width.is_some(),
-            Panel::Knockout => knockout::finished(scene).is_some(),
         }
     }
 
     /// Its summary (the chart's text alternative) and what else the page writes beside it.
-    fn words(self, scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
+    pub fn words(self, scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
         match self {
             Panel::Histogram => (histogram::summary(scene), vec![]),
             Panel::Loss => (loss::summary(scene), vec![]),
             Panel::Depth => (depth::summary(scene), vec![]),
             Panel::Readout => (readout::summary(scene), vec![]),
             Panel::Attention => attention::words(scene),
-            Panel::Compare => compare::words(scene),
-            Panel::Sweep => sweep::words(scene),
-            Panel::DepthWidth => depth_width::words(scene),
-            Panel::Knockout => knockout::words(scene),
         }
-    }
-
-    /// Its record: what it shows, whether it is ready, its summary and the rest of its words.
-    pub fn record(self, scene: &Scene) -> Json {
-        let (summary, extra) = self.words(scene);
-        let mut fields = vec![
-            ("shows", Json::Str(self.shows().into())),
-            ("ready", Json::Bool(self.ready(scene))),
-            ("summary", Json::Str(summary)),
-        ];
-        fields.extend(extra);
-        Json::Obj(fields)
     }
 
     /// Draws it on `area`; nothing when it has nothing to draw yet.
@@ -236,30 +196,12 @@ impl Panel {
             Panel::Depth => depth::draw(scene, area, theme),
             Panel::Readout => readout::draw(scene, area, theme),
             Panel::Attention => attention::draw(scene, area, theme),
-            Panel::Compare => compare::draw(scene, area, theme),
-            Panel::Sweep => sweep::draw(scene, area, theme),
-            Panel::DepthWidth => depth_width::draw(scene, area, theme),
-            Panel::Knockout => knockout::draw(scene, area, theme),
         }
     }
 }
 
-/// The record of every panel, from the frame on screen and the comparisons: each panel's
-/// words, the status line and caption, the pins' labels and what the stacks write.
-pub fn panels_json(scene: &Scene) -> Json {
-    let text = |f: fn(&Frame) -> String| scene.frame.map_or_else(String::new, f);
-    let live = scene.live_config();
-    Json::Obj(vec![
-        ("status", Json::Str(text(words::status_line))),
-        ("caption", Json::Str(text(words::caption))),
-        ("panels", Json::Obj(Panel::ALL.iter().map(|p| (p.name(), p.record(scene))).collect())),
-        ("pins", Json::Arr(writes::pin_labels(scene.pins(), &live).into_iter().map(Json::Str).collect())),
-        ("writes", writes::json(scene, &live)),
-    ])
-}
-
 /// A live panel's summary, and the pins' numbers after it ("Pinned runs: …").
-fn with_pins(
+pub(crate) fn with_pins(
     scene: &Scene,
     summary: fn(&Frame) -> String,
     pinned: fn(&[PinState], &Config) -> String,
@@ -272,7 +214,7 @@ fn with_pins(
 }
 
 /// "a", "a and b", "a, b and c".
-fn and_list(items: &[String]) -> String {
+pub(crate) fn and_list(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
@@ -281,7 +223,7 @@ fn and_list(items: &[String]) -> String {
 }
 
 /// A ratio as words: "10×" from 10 up, "2.5×" below.
-fn times(r: f64) -> String {
+pub(crate) fn times(r: f64) -> String {
     if r >= 10.0 {
         format!("{r:.0}×")
     } else {
@@ -290,7 +232,7 @@ fn times(r: f64) -> String {
 }
 
 /// "71%", "4.2%", "0.31%", "∞%".
-fn percent(ratio: f64) -> String {
+pub(crate) fn percent(ratio: f64) -> String {
     let p = 100.0 * ratio;
     if p.is_finite() && p.abs() >= 10.0 {
         format!("{p:.0}%")

@@ -2,11 +2,11 @@
 //! much each layer changes the stream.
 
 use super::{percent, Scene, Surface};
-use crate::training::comparisons::TunedLensState;
 use crate::training::frame::Frame;
 use crate::training::report::Snapshot;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
+use crate::training::tuned_lens::TunedLensState;
 use crate::training::tuned_lens::FIT_STEPS;
 use crate::view::charts::readout::ReadoutCurves;
 use crate::view::charts::{self, short, ChartResult, Theme};
@@ -191,7 +191,7 @@ pub(super) fn ready(scene: &Scene) -> bool {
 
 pub(super) fn summary(scene: &Scene) -> String {
     let Some(f) = scene.frame else { return String::new() };
-    let lens = scene.shown.tuned_lens.as_ref().map_or_else(String::new, |l| tuned_lens_sentence(l, f));
+    let lens = scene.tuned_lens.map_or_else(String::new, |l| tuned_lens_sentence(l, f));
     readout_summary(f) + &lens
 }
 
@@ -211,7 +211,7 @@ pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, th
     let floors = readout_floors(f.floors);
     let pins: Vec<(String, &[f64])> =
         scene.pinned().into_iter().map(|(p, frame)| (p.label, frame.now.readout_loss.as_slice())).collect();
-    let tuned = scene.shown.tuned_lens.as_ref().filter(|l| l.done).map_or(&[][..], |l| &l.losses[..]);
+    let tuned = scene.tuned_lens.filter(|l| l.done).map_or(&[][..], |l| &l.losses[..]);
     let curves = readout_curves(&f.init, &f.now, &floors, &pins, tuned);
     charts::readout::draw(area, &curves, &notes(f), theme)
 }

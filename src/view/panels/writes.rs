@@ -3,11 +3,11 @@
 
 use super::Scene;
 use crate::config::{Config, TaskKind};
-use crate::training::comparisons::{CompareState, PinState};
 use crate::training::frame::Frame;
+use crate::training::pinned::PinState;
 use crate::training::writing::Writing;
 use crate::view::json::Json;
-use crate::view::words::{combination_name, pin_label};
+use crate::view::words::pin_label;
 
 /// What the model wrote, in runs of one kind: `given` (the prompt), `wrote`, or `wrong` (a
 /// copied symbol that is not the string's).
@@ -64,16 +64,6 @@ pub fn writing_heading(m: &Frame) -> String {
     }
 }
 
-/// What each combination of All four writes once trained (a sequence task's): pairs of its
-/// name and its text.
-pub fn compare_writings(c: &CompareState) -> Vec<(String, String)> {
-    c.rows
-        .iter()
-        .filter(|r| r.done && !r.run.held_out.sample.is_empty())
-        .map(|r| (combination_name(r.run.config.residual, r.run.config.norm), r.run.held_out.sample.clone()))
-        .collect()
-}
-
 /// The pins' labels against the live run ("pinned: Residual OFF · step 500"), a failed one's
 /// with its reason.
 pub fn pin_labels(pins: &[PinState], live: &Config) -> Vec<String> {
@@ -93,20 +83,20 @@ fn pairs_json(pairs: impl IntoIterator<Item = (String, String)>) -> Json {
 }
 
 /// Its heading (empty on the teacher task), what the live run wrote as `[kind, text]` parts
-/// (`given`, `wrote` or `wrong`), and what each pin and each combination of All four wrote,
-/// as `[label, text]`.
-pub(super) fn json(scene: &Scene, live: &Config) -> Json {
+/// (`given`, `wrote` or `wrong`), what each pin wrote and what each comparison's runs wrote
+/// (`comparisons`: its field and its `(label, text)` pairs), as `[label, text]`.
+pub fn json(scene: &Scene, live: &Config, comparisons: &[(&'static str, Vec<(String, String)>)]) -> Json {
     let frame = scene.frame;
     let parts = frame
         .and_then(|f| f.writing.as_ref())
         .map_or_else(Vec::new, writing_parts)
         .into_iter()
         .map(|(kind, text)| (kind.to_string(), text));
-    let compare = scene.shown.compare.as_ref().map_or_else(Vec::new, compare_writings);
-    Json::Obj(vec![
+    let mut fields = vec![
         ("heading", Json::Str(frame.map_or_else(String::new, writing_heading))),
         ("parts", pairs_json(parts)),
         ("pins", pairs_json(pin_writings(scene.pins(), live))),
-        ("compare", pairs_json(compare)),
-    ])
+    ];
+    fields.extend(comparisons.iter().map(|(field, w)| (*field, pairs_json(w.clone()))));
+    Json::Obj(fields)
 }

@@ -1,19 +1,134 @@
-//! Depth or width: stacks of about the same parameters, deep and narrow to shallow and wide,
-//! trained alike; each shape's label, the panel's sentence, its table and its chart.
+//! Depth or width: stacks of about the same parameters, deep and narrow to shallow and wide
+//! (`training/depth_width.rs` chooses them), trained alike over their seeds and rates and
+//! timed; each shape's label, the panel's sentence, its table and its chart.
 
-use super::spread::{
-    arm_spread, learned_count, rate_cell, rate_column, rate_words, seeds_words, spread_text,
+use super::runs::{here, reported, Comparisons, Group};
+use super::{Comparison, Kind};
+use crate::config::{ComparisonSpec, Config, TaskKind, DEPTH_WIDTH};
+use crate::training::depth_width::{
+    depth_width_applies, head_dim, is_control, non_embedding_parameters, shapes, Clock, ShapeOutcome,
 };
-use super::{Scene, Surface, Table};
-use crate::config::TaskKind;
-use crate::training::comparisons::DepthWidthState;
-use crate::training::depth_width::{head_dim, is_control, non_embedding_parameters, ShapeOutcome};
+use crate::training::job::Job;
 use crate::training::loss_history::LossHistory;
 use crate::training::spread::{Arm, Spread};
 use crate::view::charts::{self, depth_width::ShapeCurve, short, ChartResult, Theme};
-use crate::view::json::Json;
+use crate::view::json::{arm_fields, step_json, Json};
+use crate::view::panels::spread::{
+    arm_spread, learned_count, rate_cell, rate_column, rate_words, seeds_words, spread_text,
+};
+use crate::view::panels::{Scene, Surface, Table};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+pub struct DepthOrWidth;
+
+/// Depth or width: each shape as far as it got (`done` once its runs and their timing are).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthWidthState {
+    pub config: Config,
+    pub steps: usize,
+    /// Each shape's first seed at its chosen rate, as far as it got.
+    pub rows: Vec<(bool, ShapeOutcome)>,
+    /// Each shape's runs over its seeds and rates.
+    pub arms: Vec<Arm<ShapeOutcome>>,
+    pub runs_finished: usize,
+    pub runs_total: usize,
+}
+
+impl Comparison for DepthOrWidth {
+    const KIND: Kind = Kind::DepthOrWidth;
+    const SPEC: &'static ComparisonSpec = &DEPTH_WIDTH;
+    const SIZE: (u32, u32) = (crate::view::panels::SIZE.0 * 3 / 2, crate::view::panels::SIZE.1);
+    const RANK: u8 = 2;
+    type State = DepthWidthState;
+
+    fn start(comparisons: &mut Comparisons, config: &Config) {
+        start(comparisons, config);
+    }
+
+    fn state(g: &Group) -> DepthWidthState {
+        let (mut rows, mut arms) = (Vec::new(), Vec::new());
+        for a in 0..g.arms.len() {
+            let (arm, shown, failed) = g.arm::<ShapeOutcome>(a);
+            let run =
+                reported::<ShapeOutcome>(shown).unwrap_or_else(|| ShapeOutcome::pending(shown.job.config()));
+            rows.push((arm.done || failed.is_some(), run));
+            arms.push(arm);
+        }
+        let (runs_finished, runs_total) = g.progress();
+        DepthWidthState { config: g.config.clone(), steps: g.steps, rows, arms, runs_finished, runs_total }
+    }
+
+    fn value(d: &DepthWidthState) -> Json {
+        Json::Obj(vec![
+            ("steps", Json::Int(d.steps as i128)),
+            ("done", Json::Bool(d.rows.iter().all(|(done, _)| *done))),
+            ("runs", depth_width_json(d)),
+            ("runs_finished", Json::Int(d.runs_finished as i128)),
+            ("runs_total", Json::Int(d.runs_total as i128)),
+        ])
+    }
+
+    fn report(d: &DepthWidthState) -> Json {
+        depth_width_json(d)
+    }
+
+    fn words(state: Option<&DepthWidthState>, scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
+        panel_words(state, scene)
+    }
+
+    fn draw<DB: Surface>(d: &DepthWidthState, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
+        let seeds = d.arms.iter().map(|a| a.shown_done().map(|(_, r)| r).collect());
+        draw_shapes(area, d.rows.iter().map(|(_, r)| r).zip(seeds), d.steps, theme)
+    }
+}
+
+/// Starts depth or width at `config`: its shapes (`depth_width::shapes`), each trained for the
+/// configuration's own steps (replacing one under way); nothing where it does not apply.
+pub fn start(comparisons: &mut Comparisons, config: &Config) {
+    if depth_width_applies(config).is_err() {
+        return;
+    }
+    let arms = shapes(config);
+    let steps = arms.first().map_or(config.steps, |a| a.steps);
+    let job = |config, steps| Job::Shape { config, steps };
+    comparisons.start::<DepthOrWidth>(config, steps, arms, job);
+}
+
+/// Depth or width of `config`, here: every shape timed by `clock`, one after another.
+pub fn depth_width_here(config: &Config, clock: Clock) -> Result<DepthWidthState, String> {
+    here::<DepthOrWidth>(1, clock, |c| start(c, config))
+}
+
+/// Depth or width as JSON: one object per shape, deepest first (a number not reached yet is
+/// NaN, so `null`): the first seed's numbers at the chosen rate, then its runs.
+pub fn depth_width_json(state: &DepthWidthState) -> Json {
+    let row = |(o, arm): (&ShapeOutcome, &Arm<ShapeOutcome>)| {
+        let mut fields = vec![
+            ("depth", Json::Int(o.config.depth as i128)),
+            ("width", Json::Int(o.config.width as i128)),
+            ("params", Json::Int(o.params as i128)),
+            ("non_embedding_params", Json::Int(non_embedding_parameters(&o.config) as i128)),
+            ("heads", Json::Int(o.config.heads as i128)),
+            ("head_dim", Json::Int(head_dim(&o.config) as i128)),
+            ("final_loss", Json::Num(o.final_loss())),
+        ];
+        if o.config.task != TaskKind::Teacher {
+            fields.push(("val_loss", Json::Num(o.val_loss())));
+        }
+        fields.extend([
+            ("ms_per_step", Json::Num(o.ms_per_step)),
+            ("ms_per_char", Json::Num(o.ms_per_char)),
+            ("diverged_at", step_json(o.diverged_at)),
+        ]);
+        if !o.config.tune {
+            fields.push(("lr", Json::Num(arm.rate()))); // tuned, arm_fields gives the rate chosen
+        }
+        fields.extend(arm_fields(arm, o.config.tune, |r| (r.final_loss(), r.val_loss(), r.diverged_at)));
+        Json::Obj(fields)
+    };
+    Json::Arr(state.rows.iter().map(|(_, o)| o).zip(&state.arms).map(row).collect())
+}
 
 /// "47 × 16: 75k params, 0.92 ms/step, 0.21 ms/char" (the parameters without the embeddings,
 /// the budget held fixed; "control" for the shape off it).
@@ -214,8 +329,7 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
     table
 }
 
-pub(super) fn words(scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
-    let d = scene.shown.depth_width.as_ref();
+fn panel_words(d: Option<&DepthWidthState>, scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
     (
         d.map_or_else(
             || match scene.frame.map(|f| crate::training::depth_width::depth_width_applies(&f.config)) {
@@ -272,10 +386,4 @@ pub fn draw_shapes<'a, DB: DrawingBackend>(
     let params = rows.first().map_or(0, |r| non_embedding_parameters(&r.config));
     let title = format!("{what} · depth × width at about {} parameters", short(params as f64));
     charts::depth_width::draw(area, &title, &curves, steps, theme)
-}
-
-pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
-    let Some(d) = &scene.shown.depth_width else { return Ok(()) };
-    let seeds = d.arms.iter().map(|a| a.shown_done().map(|(_, r)| r).collect());
-    draw_shapes(area, d.rows.iter().map(|(_, r)| r).zip(seeds), d.steps, theme)
 }

@@ -3,10 +3,8 @@
 //! message checks use, so that the page never types the list again. `tests/schema.rs` fails
 //! when the file in the repository differs from what this writes (`scripts/schema.sh` rewrites it).
 
-use super::comparisons::COMPARISONS;
-use super::pins::{MAX_PINS, MAX_PIN_STEPS, PIN};
-use super::presets::{PRESET, PRESETS};
-use super::table::{format_float, Kind, PARAMS};
+use crate::comparisons::page::AnyPanel;
+use crate::config::{format_float, Kind, COMPARISONS, MAX_PINS, MAX_PIN_STEPS, PARAMS, PIN, PRESET, PRESETS};
 
 /// A JavaScript string literal.
 fn js(text: &str) -> String {
@@ -70,25 +68,40 @@ pub fn schema_js() -> String {
     s += &format!("export const PRESET = {};\nexport const PIN = {};\n", js(PRESET), js(PIN));
     s += &format!("export const MAX_PINS = {MAX_PINS};\nexport const MAX_PIN_STEPS = {MAX_PIN_STEPS};\n\n");
     {
-        use super::text::{MAX_PROMPT_CHARS, MAX_WRITE_CHARS, SAMPLE_CHARS};
+        use crate::config::{MAX_PROMPT_CHARS, MAX_WRITE_CHARS, SAMPLE_CHARS};
         s += "/** A reader's text and prompt: the sizes the core takes (the core checks them again). */\n";
         s += &format!(
             "export const TEXT_LIMITS = Object.freeze({{ minChars: {}, maxBytes: {}, keptChars: {}, maxPromptChars: {MAX_PROMPT_CHARS}, maxWriteChars: {MAX_WRITE_CHARS}, sampleChars: {SAMPLE_CHARS} }});\n\n",
-            super::MIN_TEXT_CHARS,
-            super::MAX_TEXT_BYTES,
-            super::MAX_KEPT_CHARS
+            crate::config::MIN_TEXT_CHARS,
+            crate::config::MAX_TEXT_BYTES,
+            crate::config::MAX_KEPT_CHARS
         );
     }
-    s += "/** The comparisons: each one's panel, the element's method that starts it, the wasm View's\n";
-    s += " *  method that starts its jobs (none: the live worker starts it), its field in .value. */\n";
+    s += "/** The comparisons: each one's panel, the element's method that starts it, the notebook's,\n";
+    s += " *  its name in menus, whether the live worker starts it from its stack (else the wasm\n";
+    s += " *  View's startComparison), its field in .value. */\n";
     s += "export const COMPARISONS = Object.freeze([\n";
     for c in COMPARISONS {
         s += &format!(
-            "  Object.freeze({{ panel: {}, method: {}, viewStart: {}, field: {} }}),\n",
+            "  Object.freeze({{ panel: {}, method: {}, python: {}, label: {}, fromLiveStack: {}, field: {} }}),\n",
             js(c.panel),
             js(c.method),
-            js(c.view_start),
+            js(c.python),
+            js(c.label),
+            c.from_live_stack,
             js(c.field)
+        );
+    }
+    s += "]);\n\n";
+    s += "/** Every panel the core draws, in the page's order: its name (data-panel), its name in\n";
+    s += " *  menus, and what it shows (the live run and its pins, or a comparison). */\n";
+    s += "export const CHARTS = Object.freeze([\n";
+    for p in AnyPanel::all() {
+        s += &format!(
+            "  Object.freeze({{ name: {}, label: {}, shows: {} }}),\n",
+            js(p.name()),
+            js(p.label()),
+            js(p.shows())
         );
     }
     s += "]);\n\n";
@@ -103,8 +116,9 @@ pub fn schema_js() -> String {
 /// words, a number a number or its text, the seed its decimal text), the presets' names, and the
 /// comparisons' methods, so that the declarations cannot drift from the table.
 pub fn schema_ts() -> String {
-    let words = |options: &'static dyn super::Words| options.words().map(js).collect::<Vec<_>>().join(" | ");
-    let doc = |p: &super::ParamSpec| {
+    let words =
+        |options: &'static dyn crate::config::Words| options.words().map(js).collect::<Vec<_>>().join(" | ");
+    let doc = |p: &crate::config::ParamSpec| {
         let range = match p.kind {
             Kind::Int { min, max, .. } => format!(" ({min} to {max}; default {})", p.default_text()),
             Kind::Float { min, max } => {
@@ -229,6 +243,8 @@ pub fn schema_py() -> String {
     }
     s += "}\n\n";
     s += &format!("PRESETS = ({},)\n", PRESETS.iter().map(|p| py(p.name)).collect::<Vec<_>>().join(", "));
+    s += "\n# Every panel the core draws (ablate --svg's file names), in the page's order.\n";
+    s += &format!("CHARTS = ({},)\n", AnyPanel::all().map(|p| py(p.name())).collect::<Vec<_>>().join(", "));
     s += "\n# The comparisons' methods, each a message to the front end.\n";
     s += &format!(
         "COMPARISONS = ({},)\n",

@@ -1,18 +1,148 @@
-//! The layer knockout: the live run's loss with each layer taken out, how far the output
+//! The layer knockout: the live run's stack (and each other seed's, trained alike to the same
+//! step): its loss with each layer taken out, how far the output
 //! moves, and the loss with several layers taken out at once (the upper k, and k at random).
 //! On a sequence task the loss is the held-out set's (one probe batch of the text varies by
 //! about ±0.12 nats between windows, as much as the gap between its floors).
 
-use super::spread::spread_text;
-use super::{times, Scene, Surface, Table};
-use crate::config::TaskKind;
-use crate::training::comparisons::KnockoutState;
+use super::runs::{here, no_clock, Comparisons, Group};
+use super::{Comparison, Kind};
+use crate::config::{ComparisonSpec, Config, TaskKind, KNOCKOUT};
+use crate::training::job::{Job, Report};
 use crate::training::knockout::{Knockout, Removal};
 use crate::training::spread::{median, Spread};
+use crate::training::train::Trainer;
 use crate::view::charts::{self, short, ChartResult, Theme};
 use crate::view::json::Json;
+use crate::view::panels::spread::spread_text;
+use crate::view::panels::{times, Scene, Surface, Table};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+pub struct LayerKnockout;
+
+/// The knockout of the live run at `step`: each layer's measurements so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KnockoutState {
+    pub step: usize,
+    /// The task its stack was trained on (what its removals measured).
+    pub task: TaskKind,
+    /// Every seed's stack is measured.
+    pub done: bool,
+    /// The first seed's (the live run's stack).
+    pub result: Knockout,
+    /// Each seed's stack, trained to the same step, once measured (the first is `result`).
+    pub seeds: Vec<(u64, Knockout)>,
+    pub runs_total: usize,
+}
+
+impl Comparison for LayerKnockout {
+    const KIND: Kind = Kind::LayerKnockout;
+    const SPEC: &'static ComparisonSpec = &KNOCKOUT;
+    /// Its two charts side by side.
+    const SIZE: (u32, u32) = (crate::view::panels::SIZE.0 * 2, crate::view::panels::SIZE.1);
+    /// Quick measurements of a stack at hand: before the pins' runs.
+    const RANK: u8 = 0;
+    type State = KnockoutState;
+
+    /// The live run's worker starts it, with its stack's weights (`start_from_stack`).
+    fn start(_comparisons: &mut Comparisons, _config: &Config) {}
+
+    fn state(g: &Group) -> KnockoutState {
+        let slots = g.arm_slots(0);
+        let result_of = |s: &&super::runs::Slot| match &s.report {
+            Some(Report::Knockout(k)) => Some(k.clone()),
+            _ => None,
+        };
+        let result = slots.first().and_then(result_of).unwrap_or_else(Knockout::empty);
+        let seeds = slots
+            .iter()
+            .filter(|s| s.done)
+            .filter_map(|s| Some((s.job.config().seed, result_of(s)?)))
+            .collect();
+        let (runs_finished, runs_total) = g.progress();
+        KnockoutState {
+            step: g.steps,
+            task: g.config.task,
+            done: runs_finished == runs_total,
+            result,
+            seeds,
+            runs_total,
+        }
+    }
+
+    /// Shown once every layer is measured.
+    fn ready(k: &KnockoutState) -> bool {
+        k.done
+    }
+
+    fn value(k: &KnockoutState) -> Json {
+        if !k.done {
+            return Json::Null;
+        }
+        let Json::Obj(mut fields) = k.json() else { unreachable!("an object") };
+        fields.insert(0, ("step", Json::Int(k.step as i128)));
+        Json::Obj(fields)
+    }
+
+    fn report(k: &KnockoutState) -> Json {
+        k.json()
+    }
+
+    fn words(state: Option<&KnockoutState>, _scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
+        let finished = state.filter(|k| k.done);
+        (
+            knockout_summary(state),
+            vec![("table", knockout_table(finished).json()), ("removals", removals_table(finished).json())],
+        )
+    }
+
+    fn draw<DB: Surface>(state: &KnockoutState, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
+        draw_knockout(state, area, theme)
+    }
+}
+
+/// Starts the knockout of the live run's stack (a `Job::Knockout` with its weights), replacing
+/// any other; with more seeds, each other seed's stack is trained to the same step and knocked
+/// out too. The knockout measures the run as trained, at its own rate.
+pub fn start_from_stack(comparisons: &mut Comparisons, job: Job) {
+    let Job::Knockout { step, config, .. } = &job else { return };
+    let (step, config) = (*step, Config { tune: false, ..config.clone() });
+    let live = std::cell::Cell::new(Some(job));
+    let trained = |run: Config, step| match live.take() {
+        Some(job) => job,
+        None => Job::Knockout { config: Config { steps: step, ..run }, step, weights: Vec::new() },
+    };
+    comparisons.start::<LayerKnockout>(&config, step, vec![config.clone()], trained);
+}
+
+/// The knockout of `trainer`'s stack (trained from `config`'s seed to `step`), and of each
+/// other seed's stack trained alike, here.
+pub fn knockout_here(
+    trainer: &mut Trainer<f32>,
+    config: &Config,
+    step: usize,
+    threads: usize,
+) -> Result<KnockoutState, String> {
+    let weights = trainer.weights();
+    let job = Job::Knockout { config: Config { steps: step, ..config.clone() }, step, weights };
+    here::<LayerKnockout>(threads, no_clock, |c| start_from_stack(c, job))
+}
+
+impl KnockoutState {
+    /// The first seed's knockout as one seed's was, then every seed's stack.
+    pub fn json(&self) -> Json {
+        let Json::Obj(mut fields) = self.result.json(self.task) else { unreachable!("an object") };
+        let seeds = self.seeds.iter().map(|(seed, k)| {
+            Json::Obj(vec![
+                ("seed", Json::Int((*seed).into())),
+                ("intact_loss", Json::Num(k.intact_loss)),
+                ("loss", Json::nums(&k.loss)),
+            ])
+        });
+        fields.push(("seeds", Json::Arr(seeds.collect())));
+        Json::Obj(fields)
+    }
+}
 
 /// The median knockout over the seeds' stacks: layer by layer, the median loss and output
 /// change (the first seed's alone when there is one).
@@ -270,23 +400,11 @@ pub fn removals_table(knockout: Option<&KnockoutState>) -> Table {
     table
 }
 
-/// The knockout, once every layer is measured.
-pub(super) fn finished<'a>(scene: &Scene<'a>) -> Option<&'a KnockoutState> {
-    scene.shown.knockout.as_ref().filter(|k| k.done)
-}
-
-pub(super) fn words(scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
-    (
-        knockout_summary(scene.shown.knockout.as_ref()),
-        vec![
-            ("table", knockout_table(finished(scene)).json()),
-            ("removals", removals_table(finished(scene)).json()),
-        ],
-    )
-}
-
-pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
-    let Some(state) = finished(scene) else { return Ok(()) };
+fn draw_knockout<DB: DrawingBackend>(
+    state: &KnockoutState,
+    area: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+) -> ChartResult {
     let value = judged(state.task);
     let k = median_knockout(state);
     let losses: Vec<f64> = k.each.iter().map(value).collect();

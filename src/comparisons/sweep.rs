@@ -1,16 +1,152 @@
-//! The depth sweep: the four combinations' loss after a number of steps, and their gradient
-//! ratio at initialisation, against depth.
+//! The depth sweep: the four combinations at each of a list of depths, trained for the same
+//! steps over their seeds and rates; their loss after those steps and their gradient ratio at
+//! initialisation, against depth.
 
-use super::spread::{arm_spread, diverged_count, learned_count, rate_words, seeds_words, spread_text};
-use super::{and_list, times, Scene, Surface, Table};
-use crate::training::comparisons::SweepState;
-use crate::training::spread::Spread;
-use crate::training::sweep::SweepSeries;
+use super::runs::{here, no_clock, Comparisons, Group};
+use super::{Comparison, Kind};
+use crate::config::{ComparisonSpec, Config, SWEEP};
+use crate::training::compare::{comparison_steps, four_combinations};
+use crate::training::job::Job;
+use crate::training::outcome::Outcome;
+use crate::training::spread::{Arm, Spread};
+use crate::training::sweep::{check_depths, default_sweep_depths, SweepSeries};
 use crate::view::charts::{self, short, sweep::SweepCurve, ChartResult, Theme};
-use crate::view::json::Json;
+use crate::view::json::{step_json, switches_json, Json};
+use crate::view::panels::spread::{
+    arm_spread, diverged_count, learned_count, rate_words, seeds_words, spread_text,
+};
+use crate::view::panels::{and_list, times, Scene, Surface, Table};
 use crate::view::words::combination_name;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+pub struct DepthSweep;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepState {
+    pub config: Config,
+    pub steps: usize,
+    pub depths: Vec<usize>,
+    pub runs_finished: usize,
+    pub runs_total: usize,
+    /// Each combination over the depths from the shallowest up to the first not finished.
+    pub series: Vec<SweepSeries>,
+}
+
+impl Comparison for DepthSweep {
+    const KIND: Kind = Kind::DepthSweep;
+    const SPEC: &'static ComparisonSpec = &SWEEP;
+    /// Its two charts side by side.
+    const SIZE: (u32, u32) = (crate::view::panels::SIZE.0 * 2, crate::view::panels::SIZE.1);
+    const RANK: u8 = 3;
+    type State = SweepState;
+
+    fn start(comparisons: &mut Comparisons, config: &Config) {
+        start(comparisons, config);
+    }
+
+    fn state(g: &Group) -> SweepState {
+        let depths: Vec<usize> = g.arms.iter().step_by(4).map(|c| c.depth).collect();
+        let series = (0..4)
+            .map(|combination| {
+                // the depths up to the first whose runs of this combination are not all done
+                let arms = (combination..g.arms.len())
+                    .step_by(4)
+                    .map(|a| g.arm::<Outcome>(a).0)
+                    .take_while(|arm| arm.done);
+                SweepSeries::of(&g.arms[combination], arms)
+            })
+            .collect();
+        let (runs_finished, runs_total) = g.progress();
+        SweepState { config: g.config.clone(), steps: g.steps, depths, runs_finished, runs_total, series }
+    }
+
+    fn value(s: &SweepState) -> Json {
+        let Json::Obj(mut fields) = sweep_json(&s.depths, &s.series) else { unreachable!("an object") };
+        fields.extend([
+            ("steps", Json::Int(s.steps as i128)),
+            ("runs_finished", Json::Int(s.runs_finished as i128)),
+            ("runs_total", Json::Int(s.runs_total as i128)),
+        ]);
+        Json::Obj(fields)
+    }
+
+    fn report(s: &SweepState) -> Json {
+        sweep_json(&s.depths, &s.series)
+    }
+
+    fn words(state: Option<&SweepState>, _scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
+        panel_words(state)
+    }
+
+    fn draw<DB: Surface>(s: &SweepState, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
+        draw_series(area, &s.depths, &s.series, s.steps, theme)
+    }
+}
+
+/// Starts the depth sweep of `config` over the default depths (replacing one under way).
+pub fn start(comparisons: &mut Comparisons, config: &Config) {
+    start_over(comparisons, config, default_sweep_depths(config), comparison_steps(config.task));
+}
+
+/// `start` over `depths`, each run trained for `steps` (the CLI's `--sweep`, `--steps`).
+pub fn start_over(comparisons: &mut Comparisons, config: &Config, depths: &[usize], steps: usize) {
+    let arms =
+        depths.iter().flat_map(|&depth| four_combinations(&Config { depth, ..config.clone() })).collect();
+    // a sweep keeps four numbers per run, not its curve
+    let job = |config, steps| Job::Run { config, steps, keep_loss: false };
+    comparisons.start::<DepthSweep>(config, steps, arms, job);
+}
+
+/// The depth sweep of `config` over `depths`, each run trained for `steps`, here.
+pub fn sweep_here(
+    config: &Config,
+    depths: &[usize],
+    steps: usize,
+    threads: usize,
+) -> Result<SweepState, String> {
+    check_depths(depths).map_err(|e| e.message)?;
+    here::<DepthSweep>(threads, no_clock, |c| start_over(c, config, depths, steps))
+}
+
+/// The depth sweep as JSON: the depths, and per combination its numbers over them (the first
+/// seed's, at each depth's chosen rate), each seed's, and the medians.
+pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
+    let runs = series.iter().map(|s| {
+        let mut fields = Vec::from(switches_json(s.residual, s.norm));
+        fields.extend([
+            ("final_loss", Json::nums(&s.final_loss)),
+            ("grad_ratio", Json::nums(&s.grad_ratio)),
+            ("diverged_at", Json::Arr(s.diverged_at.iter().map(|&d| step_json(d)).collect())),
+        ]);
+        let seeds = s.arms.first().map_or(0, |a| a.seeds.len());
+        let per_seed = (0..seeds).map(|k| {
+            let run = |a: &Arm<Outcome>| a.shown()[k].clone();
+            let runs: Vec<Option<Outcome>> = s.arms.iter().map(run).collect();
+            let each = |f: fn(&Outcome) -> Json| {
+                Json::Arr(runs.iter().map(|r| r.as_ref().map_or(Json::Null, f)).collect())
+            };
+            Json::Obj(vec![
+                ("seed", Json::Int(s.arms[0].seeds[k].into())),
+                ("lr", Json::nums(&s.rates())),
+                ("final_loss", each(|o| Json::Num(o.final_loss))),
+                ("diverged_at", each(|o| step_json(o.diverged_at))),
+            ])
+        });
+        fields.push(("seeds", Json::Arr(per_seed.collect())));
+        let medians: Vec<f64> = s.final_spread().iter().map(|m| m.median).collect();
+        fields.push(("median_final_loss", Json::nums(&medians)));
+        if s.arms.first().is_some_and(|a| a.tuned()) {
+            fields.push(("lr_grid", Json::nums(&s.arms[0].rates)));
+            fields.push(("lr", Json::nums(&s.rates())));
+        }
+        Json::Obj(fields)
+    });
+    Json::Obj(vec![
+        ("depths", Json::Arr(depths.iter().map(|&d| Json::Int(d as i128)).collect())),
+        ("runs", Json::Arr(runs.collect())),
+    ])
+}
 
 /// The depth sweep in one sentence, for its caption and its chart's accessible name: at the
 /// deepest depth swept so far, which combination ends lowest and by how much, and from which
@@ -135,8 +271,7 @@ pub fn sweep_table(s: &SweepState) -> Table {
     table
 }
 
-pub(super) fn words(scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
-    let s = scene.shown.sweep.as_ref();
+fn panel_words(s: Option<&SweepState>) -> (String, Vec<(&'static str, Json)>) {
     (
         s.map_or_else(|| "Not run yet.".into(), sweep_summary),
         vec![("table", s.map_or_else(Table::default, sweep_table).json())],
@@ -172,9 +307,4 @@ pub fn draw_series<DB: DrawingBackend>(
         })
         .collect();
     charts::sweep::draw(area, depths, &curves, steps, theme)
-}
-
-pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
-    let Some(s) = &scene.shown.sweep else { return Ok(()) };
-    draw_series(area, &s.depths, &s.series, s.steps, theme)
 }

@@ -1,18 +1,147 @@
-//! All four: the four switch combinations trained alike from the live run's settings, their
-//! loss curves, their numbers, their readouts and what each writes.
+//! "All four": the four switch combinations at the live run's settings, each trained for the
+//! same steps (`comparison_steps`) over its seeds and rates, side by side: the lesson's table
+//! live (std at the top and the gradient ratio at initialisation, the loss after N steps,
+//! where a run diverged), its loss curves, and on a sequence task what each wrote.
 
-use super::spread::{
+use super::runs::{here, no_clock, reported, Comparisons, Group};
+use super::{Comparison, Kind};
+use crate::config::{ComparisonSpec, Config, COMPARE};
+use crate::training::compare::{comparison_steps, four_combinations};
+use crate::training::job::Job;
+use crate::training::outcome::Outcome;
+use crate::training::spread::Arm;
+use crate::view::charts::{self, compare::LossCurve, short, ChartResult, Theme};
+use crate::view::json::{arm_fields, outcome_fields, outcome_run, Json};
+use crate::view::panels::spread::{
     arm_spread, disagree, diverged_count, learned_count, rate_cell, rate_column, rate_words, seeds_words,
     spread_text,
 };
-use super::{Scene, Surface, Table};
-use crate::training::comparisons::{CompareRow, CompareState};
-use crate::training::outcome::Outcome;
-use crate::view::charts::{self, compare::LossCurve, short, ChartResult, Theme};
-use crate::view::json::Json;
+use crate::view::panels::{Scene, Surface, Table};
 use crate::view::words::combination_name;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+pub struct AllFour;
+
+/// One row of "All four": an arm's runs (finished, in progress or not started; then `done` is
+/// false and the numbers the run has not reached yet are NaN).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareRow {
+    /// Every run of the arm is done.
+    pub done: bool,
+    /// The first seed's run at the arm's chosen rate, as far as it got.
+    pub run: Outcome,
+    /// Every seed's run at every rate.
+    pub arm: Arm<Outcome>,
+    /// Why one of its runs failed, if one did (then `done`, with what it had reached).
+    pub failed: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareState {
+    pub config: Config,
+    pub steps: usize,
+    /// The four combinations in the order of `four_combinations`, as far as they got.
+    pub rows: Vec<CompareRow>,
+    pub runs_finished: usize,
+    pub runs_total: usize,
+}
+
+impl Comparison for AllFour {
+    const KIND: Kind = Kind::AllFour;
+    const SPEC: &'static ComparisonSpec = &COMPARE;
+    const RANK: u8 = 1;
+    type State = CompareState;
+
+    fn start(comparisons: &mut Comparisons, config: &Config) {
+        start(comparisons, config);
+    }
+
+    fn state(g: &Group) -> CompareState {
+        let rows = (0..g.arms.len())
+            .map(|a| {
+                let (arm, shown, failed) = g.arm::<Outcome>(a);
+                let run = reported::<Outcome>(shown).unwrap_or_else(|| Outcome::pending(shown.job.config()));
+                CompareRow { done: arm.done || failed.is_some(), run, arm, failed }
+            })
+            .collect();
+        let both_on = &four_combinations(&g.config)[3];
+        let (runs_finished, runs_total) = g.progress();
+        CompareState { config: both_on.clone(), steps: g.steps, rows, runs_finished, runs_total }
+    }
+
+    fn value(c: &CompareState) -> Json {
+        let rows = c.rows.iter().map(|r| {
+            let mut fields = compare_row_fields(r, false); // final_loss is NaN (null) until done
+            fields.push(("done", Json::Bool(r.done)));
+            fields.push(("failed", r.failed.as_ref().map_or(Json::Null, |why| Json::Str(why.clone()))));
+            Json::Obj(fields)
+        });
+        Json::Obj(vec![
+            ("depth", Json::Int(c.config.depth as i128)),
+            ("steps", Json::Int(c.steps as i128)),
+            ("runs", Json::Arr(rows.collect())),
+            ("runs_finished", Json::Int(c.runs_finished as i128)),
+            ("runs_total", Json::Int(c.runs_total as i128)),
+        ])
+    }
+
+    /// One object per combination, in the order they ran.
+    fn report(state: &CompareState) -> Json {
+        Json::Arr(state.rows.iter().map(|r| Json::Obj(compare_row_fields(r, true))).collect())
+    }
+
+    fn words(state: Option<&CompareState>, _scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
+        panel_words(state)
+    }
+
+    fn draw<DB: Surface>(c: &CompareState, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
+        draw_rows(area, &c.rows, c.steps, theme)
+    }
+
+    fn writings(c: &CompareState) -> Vec<(String, String)> {
+        compare_writings(c)
+    }
+}
+
+/// Starts All four at `config`, each run trained for the page's steps for its task (replacing
+/// one under way).
+pub fn start(comparisons: &mut Comparisons, config: &Config) {
+    start_for(comparisons, config, comparison_steps(config.task));
+}
+
+/// `start` with each run trained for `steps` (the CLI's `--steps`).
+pub fn start_for(comparisons: &mut Comparisons, config: &Config, steps: usize) {
+    let arms = four_combinations(config).to_vec();
+    let job = |config, steps| Job::Run { config, steps, keep_loss: true };
+    comparisons.start::<AllFour>(config, steps, arms, job);
+}
+
+/// All four of `config`, each run trained for `steps`, here on up to `threads` threads.
+pub fn compare_here(config: &Config, steps: usize, threads: usize) -> Result<CompareState, String> {
+    here::<AllFour>(threads, no_clock, |c| start_for(c, config, steps))
+}
+
+/// A row of "All four" with its seeds: the first seed's numbers (at the chosen rate) as one
+/// seed's were, its curve if `curve`, then its runs.
+fn compare_row_fields(r: &CompareRow, curve: bool) -> Vec<(&'static str, Json)> {
+    let mut fields = outcome_fields(&r.run);
+    if curve {
+        fields.push(("loss", Json::nums(&r.run.loss)));
+    }
+    fields.extend(arm_fields(&r.arm, r.run.config.tune, outcome_run));
+    fields
+}
+
+/// What each combination of All four writes once trained (a sequence task's): pairs of its
+/// name and its text.
+pub fn compare_writings(c: &CompareState) -> Vec<(String, String)> {
+    c.rows
+        .iter()
+        .filter(|r| r.done && !r.run.held_out.sample.is_empty())
+        .map(|r| (combination_name(r.run.config.residual, r.run.config.norm), r.run.held_out.sample.clone()))
+        .collect()
+}
 
 /// "All four" as a table: one row per combination (a run not yet reached shows dashes; the
 /// one in progress, what it has measured). Over several seeds each number is the median with
@@ -164,8 +293,7 @@ pub fn compare_summary(c: &CompareState) -> String {
     s + "."
 }
 
-pub(super) fn words(scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
-    let c = scene.shown.compare.as_ref();
+fn panel_words(c: Option<&CompareState>) -> (String, Vec<(&'static str, Json)>) {
     (
         c.map_or_else(|| "Not run yet.".into(), compare_summary),
         vec![
@@ -212,9 +340,4 @@ pub fn draw_rows<'a, DB: DrawingBackend>(
         })
         .collect();
     charts::compare::draw(area, &curves, steps, theme)
-}
-
-pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
-    let Some(c) = &scene.shown.compare else { return Ok(()) };
-    draw_rows(area, &c.rows, c.steps, theme)
 }
