@@ -1,19 +1,29 @@
 // The npm package's types: `import 'ablation-playground'` registers <ablation-playground>, and
 // these declare it to TypeScript (its attributes, `.value`, its methods and its events). The
-// parameters' part is generated from the Rust table (params.d.ts, scripts/schema.sh); what is
-// written here is the shape of the readouts, which docs/embedding.md describes field by field.
+// parameters and the element's own attributes are generated from the Rust tables (params.d.ts,
+// scripts/schema.sh); what is written here is the shape of the readouts, which
+// docs/embedding.md describes field by field.
 // tests/types/ compiles samples against them with `tsc --strict`, and the React app test
 // compares `.value`'s keys in Chromium with the ones declared here.
 
 import type {
   AblationPlaygroundComparisons,
+  AblationPlaygroundOptionProps,
+  AblationPlaygroundOptions,
   AblationPlaygroundParamAttributes,
   AblationPlaygroundParams,
   ComparisonField,
   PresetName,
 } from './params.js';
 
-export type { AblationPlaygroundParamAttributes, AblationPlaygroundParams, ComparisonField, PresetName };
+export type {
+  AblationPlaygroundOptionProps,
+  AblationPlaygroundOptions,
+  AblationPlaygroundParamAttributes,
+  AblationPlaygroundParams,
+  ComparisonField,
+  PresetName,
+};
 
 /** A readout at initialisation and now (the frame on screen), one number per depth ℓ = 0..L. */
 export interface InitAndNow {
@@ -90,20 +100,6 @@ export type PlaygroundUpdateDetail = Pick<
   AblationPlaygroundValue,
   'depth' | 'residual' | 'norm' | 'step' | 'loss' | 'act_std' | 'diverged_at' | 'pins' | ComparisonField
 >;
-
-/** The element's own attributes beside the parameters. */
-export interface AblationPlaygroundOptions {
-  /** the controls shown, comma-separated: depth, residual, norm, placement, task, play, more, copy, compare, download */
-  controls?: string;
-  /** the panels shown, comma-separated: histogram, loss, depth, readout, attention, writes, compare, sweep, depth-width, knockout */
-  panels?: string;
-  /** "off": wait for Play (or a lesson step) instead of training once near the view */
-  autoplay?: 'on' | 'off' | 'true' | 'false' | 'yes' | 'no' | '1' | '0' | '';
-  /** the URL of a text to train the text task on */
-  'text-src'?: string;
-  /** the URL of a weights file (safetensors) the playground wrote: the run starts from it */
-  'weights-src'?: string;
-}
 
 /** Every attribute of `<ablation-playground>`. */
 export type AblationPlaygroundAttributes = AblationPlaygroundParamAttributes & AblationPlaygroundOptions;

@@ -121,6 +121,34 @@ export interface AblationPlaygroundParamAttributes {
   pin?: string;
 }
 
+/** The element's own attributes beside the parameters. */
+export interface AblationPlaygroundOptions {
+  /** the controls shown, comma-separated: depth, residual, norm, placement, task, play, more, copy, compare, download */
+  controls?: string;
+  /** the panels shown, comma-separated: histogram, loss, depth, readout, attention, writes, compare, sweep, depth-width, knockout */
+  panels?: string;
+  /** "off": wait for Play (or a lesson step) instead of training once near the view */
+  autoplay?: 'on' | 'off' | 'true' | 'false' | 'yes' | 'no' | '1' | '0' | '';
+  /** the URL of a text to train the text task on */
+  'text-src'?: string;
+  /** the URL of a weights file (safetensors) the playground wrote: the run starts from it */
+  'weights-src'?: string;
+}
+
+/** The element's own attributes as the React component's props (a flag may be a boolean). */
+export interface AblationPlaygroundOptionProps {
+  /** the `controls` attribute: the controls shown, comma-separated */
+  controls?: AblationPlaygroundOptions['controls'];
+  /** the `panels` attribute: the panels shown, comma-separated */
+  panels?: AblationPlaygroundOptions['panels'];
+  /** the `autoplay` attribute: "off": wait for Play (or a lesson step) instead of training once near the view */
+  autoplay?: boolean | AblationPlaygroundOptions['autoplay'];
+  /** the `text-src` attribute: the URL of a text to train the text task on */
+  textSrc?: AblationPlaygroundOptions['text-src'];
+  /** the `weights-src` attribute: the URL of a weights file (safetensors) the playground wrote: the run starts from it */
+  weightsSrc?: AblationPlaygroundOptions['weights-src'];
+}
+
 /** The comparisons' fields of `.value`. */
 export type ComparisonField = 'compare' | 'sweep' | 'depth_width' | 'knockout';
 

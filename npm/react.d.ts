@@ -3,7 +3,7 @@
 import type { HTMLAttributes, ReactNode, Ref } from 'react';
 import type {
   AblationPlaygroundElement,
-  AblationPlaygroundOptions,
+  AblationPlaygroundOptionProps,
   AblationPlaygroundParamAttributes,
   AblationPlaygroundValue,
   PlaygroundUpdateDetail,
@@ -13,15 +13,7 @@ import './jsx.js';
 /** An on/off parameter may also be given as a boolean. */
 type Prop<T> = 'on' extends T ? ('off' extends T ? T | boolean : T) : T;
 
-export type AblationPlaygroundProps = { [K in keyof AblationPlaygroundParamAttributes]?: Prop<AblationPlaygroundParamAttributes[K]> } & {
-  controls?: AblationPlaygroundOptions['controls'];
-  panels?: AblationPlaygroundOptions['panels'];
-  /** false: wait for Play (or a lesson step) instead of training once near the view */
-  autoplay?: boolean | AblationPlaygroundOptions['autoplay'];
-  /** the `text-src` attribute: the URL of a text to train the text task on */
-  textSrc?: string;
-  /** the `weights-src` attribute: the URL of a weights file to start from */
-  weightsSrc?: string;
+export type AblationPlaygroundProps = { [K in keyof AblationPlaygroundParamAttributes]?: Prop<AblationPlaygroundParamAttributes[K]> } & AblationPlaygroundOptionProps & {
   /** a few times a second while training, and after every change */
   onUpdate?: (detail: PlaygroundUpdateDetail, event: CustomEvent<PlaygroundUpdateDetail>) => void;
   /** while a reader drags a control */

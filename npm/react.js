@@ -6,18 +6,18 @@
 
 import { createElement, useEffect, useImperativeHandle, useRef } from 'react';
 import './index.js';
-import { PARAMS, STATE_NAMES } from './schema.js';
+import { ATTRIBUTES, PARAMS, STATE_NAMES } from './schema.js';
 
-/** The element's attributes beside the parameters, and their props' names. */
-const OPTIONS = { controls: 'controls', panels: 'panels', autoplay: 'autoplay', textSrc: 'text-src', weightsSrc: 'weights-src' };
-/** The parameters whose words are on and off: a boolean prop says which. */
-const SWITCHES = new Set(PARAMS.filter((p) => p.switch).map((p) => p.name));
+/** The element's attributes beside the parameters, by their props' names. */
+const OPTIONS = Object.fromEntries(ATTRIBUTES.filter((a) => a.element).map((a) => [a.option, a.name]));
+/** The parameters and attributes whose words are on and off: a boolean prop says which. */
+const SWITCHES = new Set([...PARAMS.filter((p) => p.switch).map((p) => p.name), ...ATTRIBUTES.filter((a) => a.kind === 'flag').map((a) => a.name)]);
 /** The events, by the prop that hears each. */
 const EVENTS = { onUpdate: 'playground-update', onInput: 'input', onChange: 'change' };
 
 /** A prop's value as the attribute's text. */
 function text(name, value) {
-  if (typeof value === 'boolean') return SWITCHES.has(name) || name === 'autoplay' ? (value ? 'on' : 'off') : String(value);
+  if (typeof value === 'boolean') return SWITCHES.has(name) ? (value ? 'on' : 'off') : String(value);
   return String(value);
 }
 

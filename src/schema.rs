@@ -4,7 +4,10 @@
 //! when the file in the repository differs from what this writes (`scripts/schema.sh` rewrites it).
 
 use crate::comparisons::page::AnyPanel;
-use crate::config::{format_float, Kind, COMPARISONS, MAX_PINS, MAX_PIN_STEPS, PARAMS, PIN, PRESET, PRESETS};
+use crate::config::{
+    format_float, AttributeKind, Kind, ATTRIBUTES, COMPARISONS, CONTROL_NAMES, MAX_PINS, MAX_PIN_STEPS,
+    PARAMS, PIN, PRESET, PRESETS,
+};
 
 /// A JavaScript string literal.
 fn js(text: &str) -> String {
@@ -23,6 +26,31 @@ fn js(text: &str) -> String {
 
 fn list(items: impl IntoIterator<Item = String>) -> String {
     format!("[{}]", items.into_iter().collect::<Vec<_>>().join(", "))
+}
+
+/// The words a list attribute takes: the controls, or the panels (the core's, and "writes",
+/// words alone, after the live run's).
+fn list_words(name: &str) -> Vec<&'static str> {
+    match name {
+        "controls" => CONTROL_NAMES.to_vec(),
+        _ => {
+            let showing =
+                |shows: &'static str| AnyPanel::all().filter(move |p| p.shows() == shows).map(AnyPanel::name);
+            showing("live").chain(["writes"]).chain(showing("comparisons")).collect()
+        }
+    }
+}
+
+/// An attribute's kind as `schema.js` writes it.
+fn attribute_kind(a: &crate::config::AttributeSpec) -> String {
+    match a.kind {
+        AttributeKind::List => {
+            format!("kind: 'list', words: {}", list(list_words(a.name).into_iter().map(js)))
+        }
+        AttributeKind::Flag { default_on } => format!("kind: 'flag', default: {default_on}"),
+        AttributeKind::Url => "kind: 'url'".into(),
+        AttributeKind::Text => "kind: 'text'".into(),
+    }
 }
 
 /// The module's text.
@@ -50,11 +78,13 @@ pub fn schema_js() -> String {
             Kind::Text => "kind: 'text'".into(),
         };
         s += &format!(
-            "  Object.freeze({{ name: {}, flag: {}, label: {}, {kind}, default: {}, help: {} }}),\n",
+            "  Object.freeze({{ name: {}, flag: {}, label: {}, {kind}, default: {}, restarts: {}, control: {}, help: {} }}),\n",
             js(p.name),
             js(p.flag),
             js(p.label),
             js(&p.default_text()),
+            p.restarts,
+            js(p.control.word()),
             js(p.help)
         );
     }
@@ -102,6 +132,22 @@ pub fn schema_js() -> String {
             js(p.name()),
             js(p.label()),
             js(p.shows())
+        );
+    }
+    s += "]);\n\n";
+    s += "/** The element's own attributes, beside the state: each one's option key (also the React\n";
+    s += " *  prop; none: the playground page's URL alone), the notebook's trait, what its text is,\n";
+    s += " *  whether the element observes it, and what it does. */\n";
+    s += "export const ATTRIBUTES = Object.freeze([\n";
+    for a in ATTRIBUTES {
+        s += &format!(
+            "  Object.freeze({{ name: {}, option: {}, python: {}, {}, element: {}, help: {} }}),\n",
+            js(a.name),
+            js(a.option),
+            js(a.python),
+            attribute_kind(a),
+            a.element,
+            js(a.help)
         );
     }
     s += "]);\n\n";
@@ -165,6 +211,30 @@ pub fn schema_ts() -> String {
     }
     s += &format!("  /** a preset's name: it sets every parameter, and the other attributes adjust it */\n  {PRESET}?: PresetName;\n");
     s += &format!("  /** pinned runs, each a state to train beside the live one: `residual:off@500;@1200` */\n  {PIN}?: string;\n");
+    s += "}\n\n";
+    s += "/** The element's own attributes beside the parameters. */\n";
+    s += "export interface AblationPlaygroundOptions {\n";
+    for a in ATTRIBUTES.iter().filter(|a| a.element) {
+        let (ty, more) = match a.kind {
+            AttributeKind::List => ("string".to_string(), format!(": {}", list_words(a.name).join(", "))),
+            AttributeKind::Flag { .. } => {
+                ("'on' | 'off' | 'true' | 'false' | 'yes' | 'no' | '1' | '0' | ''".to_string(), String::new())
+            }
+            AttributeKind::Url | AttributeKind::Text => ("string".to_string(), String::new()),
+        };
+        s += &format!("  /** {}{more} */\n", a.help.replace("*/", "* /"));
+        let key = if a.name.contains('-') { js(a.name) } else { a.name.to_string() };
+        s += &format!("  {key}?: {ty};\n");
+    }
+    s += "}\n\n";
+    s += "/** The element's own attributes as the React component's props (a flag may be a boolean). */\n";
+    s += "export interface AblationPlaygroundOptionProps {\n";
+    for a in ATTRIBUTES.iter().filter(|a| a.element) {
+        let flag = matches!(a.kind, AttributeKind::Flag { .. });
+        s += &format!("  /** the `{}` attribute: {} */\n", a.name, a.help.replace("*/", "* /"));
+        let ty = format!("AblationPlaygroundOptions[{}]", js(a.name));
+        s += &format!("  {}?: {}{ty};\n", a.option, if flag { "boolean | " } else { "" });
+    }
     s += "}\n\n";
     s += "/** The comparisons' fields of `.value`. */\n";
     s += &format!(
@@ -243,6 +313,19 @@ pub fn schema_py() -> String {
     }
     s += "}\n\n";
     s += &format!("PRESETS = ({},)\n", PRESETS.iter().map(|p| py(p.name)).collect::<Vec<_>>().join(", "));
+    s += "\n# The element's own attributes that are the notebook's traits: (trait, attribute, kind, default, help).\n";
+    s += "ATTRIBUTES = [\n";
+    for a in ATTRIBUTES.iter().filter(|a| !a.python.is_empty()) {
+        let (kind, default) = match a.kind {
+            AttributeKind::List => ("list", "None".to_string()),
+            AttributeKind::Flag { default_on } => {
+                ("flag", if default_on { "True" } else { "False" }.to_string())
+            }
+            AttributeKind::Url | AttributeKind::Text => ("text", py("")),
+        };
+        s += &format!("    ({}, {}, {}, {default}, {}),\n", py(a.python), py(a.name), py(kind), py(a.help));
+    }
+    s += "]\n";
     s += "\n# Every panel the core draws (ablate --svg's file names), in the page's order.\n";
     s += &format!("CHARTS = ({},)\n", AnyPanel::all().map(|p| py(p.name())).collect::<Vec<_>>().join(", "));
     s += "\n# The comparisons' methods, each a message to the front end.\n";

@@ -9,9 +9,9 @@
 // knockout); `.value` holds the current state, readouts and comparisons.
 
 import { assets, loadBindings } from './assets.js';
-import { PANELS } from './template.js';
-import { mount, showError, isOff } from './playground.js';
-import { COMPARISONS, PRESET, STATE_NAMES as STATE } from './schema.js';
+import { PANELS, optionsFrom } from './template.js';
+import { mount, showError } from './playground.js';
+import { ATTRIBUTES, COMPARISONS, PRESET, STATE_NAMES as STATE } from './schema.js';
 import { PLAYGROUNDS, listenForSteps } from './steps.js';
 
 /** What a playground-update event's detail carries: the switches, the readouts, the pins and
@@ -59,7 +59,7 @@ function constructedSheet() {
 // (HTMLElement is missing where a server renders the host's pages, Node for Docusaurus or
 // Next.js: importing the package there defines nothing and throws nothing)
 class AblationPlayground extends (globalThis.HTMLElement ?? class {}) {
-  static observedAttributes = [...STATE, 'controls', 'panels', 'autoplay', 'text-src', 'weights-src'];
+  static observedAttributes = [...STATE, ...ATTRIBUTES.filter((a) => a.element).map((a) => a.name)];
 
   #controller = null;
   #mounting = false;
@@ -110,11 +110,7 @@ class AblationPlayground extends (globalThis.HTMLElement ?? class {}) {
         if (!this.isConnected) return null; // removed while loading
         this.#controller = mount(root, b, {
           state: STATE.filter((n) => this.hasAttribute(n)).map((n) => [n, this.getAttribute(n)]),
-          controls: this.getAttribute('controls'),
-          panels: this.getAttribute('panels'),
-          autoplay: !isOff(this.getAttribute('autoplay')),
-          textSrc: this.getAttribute('text-src'),
-          weightsSrc: this.getAttribute('weights-src'),
+          ...optionsFrom((name) => this.getAttribute(name)),
           linkBase: assets.page,
           followHost: { host: this, probe },
           onParam: (name, value) => {

@@ -4,10 +4,11 @@
 import { loadBindings } from './assets.js';
 import { COMMANDS } from './controller.js';
 import { mount, showError, isOff } from './playground.js';
-import { PRESET, STATE_NAMES } from './schema.js';
+import { ATTRIBUTES, PRESET, STATE_NAMES } from './schema.js';
+import { optionsFrom } from './template.js';
 
-/** URL parameters about presentation, not about the model. */
-const PRESENTATION = ['controls', 'panels', 'embed', 'autoplay', 'allow', 'text-src', 'weights-src'];
+/** URL parameters about presentation, not about the model: the element's own attributes. */
+const PRESENTATION = ATTRIBUTES.map((a) => a.name);
 const MESSAGE = 'ablation-playground:';
 const URL_DELAY_MS = 250;
 let urlTimer = 0;
@@ -28,11 +29,7 @@ function start(root, bindings) {
 
   const controller = mount(root, bindings, {
     state,
-    controls: q.get('controls'),
-    panels: q.get('panels'),
-    autoplay: !isOff(q.get('autoplay')),
-    textSrc: q.get('text-src'),
-    weightsSrc: q.get('weights-src'),
+    ...optionsFrom((name) => q.get(name)),
     linkBase: url.origin + url.pathname,
     onParam() {
       // Keep the address bar reproducing the current run (presentation parameters stay).

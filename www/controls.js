@@ -3,8 +3,8 @@
 
 import { PARAMS, PRESETS } from './schema.js';
 
-/** The parameters with a control of their own in the main row; the rest go under More. */
-const OWN_CONTROLS = ['depth', 'residual', 'norm', 'task', 'temperature', 'attention_layer', 'layer_view'];
+/** The parameters with a control of their own (the top bar's, a panel's menu): the rest are More's. */
+const OWN_CONTROLS = PARAMS.filter((p) => p.control === 'own').map((p) => p.name);
 let radioGroups = 0;
 
 /** One parameter's control under More: a menu for a choice, a number field otherwise. */
@@ -107,7 +107,7 @@ export function showSettings(w) {
   el('task').value = settings.get('task');
   el('preset').value = settings.get('preset');
   el('play').textContent = w.playing ? 'Pause' : 'Play';
-  return settings.get('task') !== 'teacher';
+  return settings.sequenceTask;
 }
 
 /** The reader's changes: `set(name, value)` (the Task menu: `chooseTask(task)`, which applies

@@ -36,9 +36,6 @@ const HIBERNATE_MS = 20_000;
 /** What the text panel says of the shipped text. */
 const PLAYS_WORDS = 'Hamlet, Macbeth and Othello by Shakespeare, shipped with the playground.';
 
-/** A reader's text's id, `<sha256>.<characters>.<vocabulary>`. */
-const TEXT_ID = /^[0-9a-f]{64}\.\d+\.\d+$/i;
-
 /** A reader's text named by its id (`<sha256>.<chars>.<vocab>`), in words. */
 function awaitingWords(id) {
   const [hash, chars] = id.split('.');
@@ -469,7 +466,7 @@ export function mount(root, bindings, options = {}) {
     }
     // a reader's text named by a host (an attribute, a message) that this page has not been
     // given: the plays until it is, as for a link
-    if (name === 'text_id' && TEXT_ID.test(String(text)) && !textBytes(String(text))) {
+    if (name === 'text_id' && w.settings.namesOwnText(String(text)) && !textBytes(String(text))) {
       if (w.settings.get('text_id') !== 'plays') apply((s) => s.set('text_id', 'plays'));
       awaitText(String(text), 'This run');
       return;

@@ -2,14 +2,12 @@
 // a widget that could not start. The More panel's parameters are added from the schema
 // (controls.js); the panels' and the comparisons' names come from the core (schema.js).
 
-import { CHARTS, COMPARISONS } from './schema.js';
+import { ATTRIBUTES, COMPARISONS, PARAMS } from './schema.js';
 
 /** Every control and panel, by the names used in `controls=` and `panels=`. */
-export const CONTROLS = Object.freeze(['depth', 'residual', 'norm', 'placement', 'task', 'play', 'more', 'copy', 'compare', 'download']);
-/** The core's panels (the live run's, then the comparisons'), with "The model writes", which
- *  is words alone, after the live run's. */
-const chartsShowing = (shows) => CHARTS.filter((c) => c.shows === shows).map((c) => c.name);
-export const PANELS = Object.freeze([...chartsShowing('live'), 'writes', ...chartsShowing('comparisons')]);
+const wordsOf = (name) => ATTRIBUTES.find((a) => a.name === name).words;
+export const CONTROLS = wordsOf('controls');
+export const PANELS = wordsOf('panels');
 /** Panels shown only on a sequence task (unless `panels=` names them). */
 export const TASK_PANELS = Object.freeze(['writes', 'attention']);
 /** The comparison panels: shown once started, or whenever `panels=` names them. */
@@ -20,12 +18,27 @@ export const STARTS = Object.freeze(Object.fromEntries(COMPARISONS.map((c) => [c
 /** Whether a presentation flag (`autoplay`, `embed`) says no: off, false, 0 or no, any case. */
 export const isOff = (v) => v != null && ['off', 'false', '0', 'no'].includes(String(v).trim().toLowerCase());
 
+/** The widget's options from the element's own attributes (schema.js's ATTRIBUTES), each read
+ *  by `get(name)` (an attribute, a URL parameter): a flag as a boolean, its default when absent. */
+export function optionsFrom(get) {
+  const options = {};
+  for (const a of ATTRIBUTES) {
+    if (!a.option) continue;
+    const text = get(a.name);
+    options[a.option] = a.kind === 'flag' ? (text == null ? a.default : !isOff(text)) : text;
+  }
+  return options;
+}
+
+/** The depth slider's range, step and default, from the table. */
+const DEPTH = PARAMS.find((p) => p.name === 'depth');
+
 export const TEMPLATE = `
   <div class="ap-notice" data-el="notice" role="note" aria-live="polite" part="notice"></div>
   <form class="ap-controls" data-el="controls" part="controls">
     <div class="ap-depth" data-control="depth">
-      <label>Depth <input type="range" data-el="depth" name="depth" min="1" max="96" step="1" value="12"></label>
-      <output data-el="depth-value" aria-hidden="true">12</output>
+      <label>Depth <input type="range" data-el="depth" name="depth" min="${DEPTH.min}" max="${DEPTH.max}" step="${DEPTH.step}" value="${DEPTH.default}"></label>
+      <output data-el="depth-value" aria-hidden="true">${DEPTH.default}</output>
     </div>
     <label class="ap-switch" data-control="residual">
       <input type="checkbox" role="switch" data-el="residual" checked> Residual

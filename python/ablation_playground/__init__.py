@@ -33,7 +33,7 @@ import anywidget
 import traitlets
 
 from ._figure import figure
-from ._params import COMPARISONS, PARAMS, PRESETS, RANGES
+from ._params import ATTRIBUTES, COMPARISONS, PARAMS, PRESETS, RANGES
 
 __all__ = ["Playground", "PARAMS", "PRESETS"]
 try:  # written into the wheel from Cargo.toml, the one version number (scripts/wheel.py)
@@ -87,9 +87,13 @@ def _traits():
     traits["preset"] = traitlets.Unicode("", help="a preset's name: " + ", ".join(PRESETS)).tag(sync=True)
     # (the attribute `pin`; `pin()` is the method that pins the live run)
     traits["pinned"] = traitlets.Unicode("", help="pinned runs, as the pin attribute: residual:off@500;@1200").tag(sync=True)
-    traits["controls"] = traitlets.Unicode(None, allow_none=True, help="the controls shown, as the attribute").tag(sync=True)
-    traits["panels"] = traitlets.Unicode(None, allow_none=True, help="the panels shown, as the attribute").tag(sync=True)
-    traits["autoplay"] = traitlets.Bool(True, help="train as soon as shown").tag(sync=True)
+    # the element's own attributes (its controls, its panels, autoplay, a text's URL)
+    for trait, attribute, kind, default, help in ATTRIBUTES:
+        help = f"{help} (the {attribute} attribute)"
+        if kind == "flag":
+            traits[trait] = traitlets.Bool(default, help=help).tag(sync=True)
+        else:
+            traits[trait] = traitlets.Unicode(default, allow_none=default is None, help=help).tag(sync=True)
     # the parameters given to the constructor: the front end writes them as attributes even
     # where they equal the default, so that they adjust a preset as attributes do
     traits["given"] = traitlets.List(traitlets.Unicode(), help="the parameters the constructor was given").tag(sync=True)
@@ -97,7 +101,6 @@ def _traits():
     traits["value"] = traitlets.Dict({}, help="the element's value: readouts and comparisons").tag(sync=True)
     # a reader's text, given as text or by URL, and what the stack wrote after the last prompt
     traits["text"] = traitlets.Unicode("", help="a text of your own to train the text task on").tag(sync=True)
-    traits["text_src"] = traitlets.Unicode("", help="the URL of a text to train on (the text-src attribute)").tag(sync=True)
     traits["writing"] = traitlets.Unicode("", help="what the stack wrote after the last prompt()").tag(sync=True)
     # the element's id, for lesson steps that name it (data-ablation-playground="…")
     traits["element_id"] = traitlets.Unicode("", help="the element's id, which lesson steps name").tag(sync=True)

@@ -51,6 +51,14 @@ RANGES = {
 
 PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal", "gradients", "encoder-decoder",)
 
+# The element's own attributes that are the notebook's traits: (trait, attribute, kind, default, help).
+ATTRIBUTES = [
+    ("controls", "controls", "list", None, "the controls shown, comma-separated"),
+    ("panels", "panels", "list", None, "the panels shown, comma-separated"),
+    ("autoplay", "autoplay", "flag", True, "\"off\": wait for Play (or a lesson step) instead of training once near the view"),
+    ("text_src", "text-src", "text", "", "the URL of a text to train the text task on"),
+]
+
 # Every panel the core draws (ablate --svg's file names), in the page's order.
 CHARTS = ("histogram", "loss", "depth", "readout", "attention", "compare", "sweep", "depth-width", "knockout",)
 

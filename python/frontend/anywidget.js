@@ -16,8 +16,12 @@ function methodsOf(comparisons) {
   const commands = ['play', 'pause', 'step', 'reset', 'pin'].map((name) => [name, name]);
   return new Map([...commands, ...comparisons.map((c) => [c.python, c.method])]);
 }
-/** Traits beside the parameters, and their attributes. */
-const EXTRAS = [['preset', 'preset'], ['pinned', 'pin'], ['controls', 'controls'], ['panels', 'panels'], ['autoplay', 'autoplay']];
+/** Traits beside the parameters, their attributes, and the value the element has without
+ *  them: the preset, the pins, and the element's own attributes that are traits (schema.js). */
+function extrasOf(attributes) {
+  const own = attributes.filter((a) => a.python).map((a) => [a.python, a.name, a.kind === 'flag' ? a.default : null]);
+  return [['preset', 'preset', null], ['pinned', 'pin', null], ...own];
+}
 
 function blob(parts, type) {
   return URL.createObjectURL(new Blob(parts, { type }));
@@ -74,8 +78,9 @@ function fromText(p, text) {
 }
 
 async function render({ model, el }) {
-  const { PARAMS: params, COMPARISONS } = await load();
+  const { PARAMS: params, COMPARISONS, ATTRIBUTES } = await load();
   const methods = methodsOf(COMPARISONS);
+  const extras = extrasOf(ATTRIBUTES);
   const byName = Object.fromEntries(params.map((p) => [p.name, p]));
   const element = document.createElement('ablation-playground');
   // the traits that differ from their defaults, and those the constructor was given, become
@@ -87,9 +92,9 @@ async function render({ model, el }) {
     if (value === undefined) continue;
     if (given.has(p.name) || toText(p, value) !== toText(p, fromText(p, p.default))) element.setAttribute(p.name, toText(p, value));
   }
-  for (const [name, attribute] of EXTRAS) {
+  for (const [name, attribute, absent] of extras) {
     const value = model.get(name);
-    if (value === '' || value == null || (name === 'autoplay' && value === true)) continue;
+    if (value === '' || value == null || value === absent) continue;
     element.setAttribute(attribute, toText(null, value));
   }
   // an id, for the lesson steps that name it (data-ablation-playground="…")
@@ -148,7 +153,7 @@ async function render({ model, el }) {
       if (element.getAttribute(p.name) !== text) element.setAttribute(p.name, text);
     });
   }
-  for (const [name, attribute] of EXTRAS) {
+  for (const [name, attribute] of extras) {
     on(`change:${name}`, () => {
       const value = model.get(name);
       if (value === '' || value == null) element.removeAttribute(attribute);
@@ -177,9 +182,6 @@ async function render({ model, el }) {
   const giveText = () => model.get('text') && element.trainOn(model.get('text'));
   on('change:text', giveText);
   on('change:element_id', name);
-  const textSrc = () => (model.get('text_src') ? element.setAttribute('text-src', model.get('text_src')) : element.removeAttribute('text-src'));
-  on('change:text_src', textSrc);
-  textSrc();
 
   el.append(element);
   giveText();

@@ -1,6 +1,7 @@
 //! What the reader configures: the settings (`Config` and its choices) and the one table that
 //! names, ranges and parses them for every entry point (URL, element, messages, CLI).
 
+mod attributes;
 mod choice;
 mod codec;
 mod comparisons;
@@ -12,6 +13,7 @@ mod state;
 mod table;
 mod text;
 
+pub use attributes::*;
 pub use choice::{Choice, Options, Words, ON_OFF};
 pub(crate) use codec::{read_pins, write_pins};
 pub use comparisons::*;

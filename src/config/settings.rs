@@ -181,6 +181,11 @@ impl Choice for TaskKind {
 }
 
 impl TaskKind {
+    /// A task on sequences of tokens (it writes, it has attention maps), not the regression.
+    pub fn is_sequence(self) -> bool {
+        self != TaskKind::Teacher
+    }
+
     /// A task scored by the symbols the stack copies right (copy, induction, reverse).
     pub fn copies(self) -> bool {
         matches!(self, TaskKind::Copy | TaskKind::Induction | TaskKind::Reverse)
@@ -349,20 +354,6 @@ impl Config {
             1.0 / (4.0 * self.depth as f64).sqrt().sqrt()
         } else {
             1.0
-        }
-    }
-
-    /// The same run with the parameters that change no training (the sampling temperature,
-    /// the attention panel's layer, the comparisons' seeds and tuning) set to `other`'s: equal
-    /// to `other` if only those differ.
-    pub fn with_views_of(&self, other: &Config) -> Config {
-        Config {
-            temperature: other.temperature,
-            attention_layer: other.attention_layer,
-            layer_view: other.layer_view,
-            seeds: other.seeds,
-            tune: other.tune,
-            ..self.clone()
         }
     }
 

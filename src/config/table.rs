@@ -12,6 +12,24 @@ use super::settings::{
 };
 use super::text::TextId;
 
+/// Where the page shows a parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// A control of its own (the top bar's, or a panel's menu).
+    Own,
+    /// A field of the More panel, made from the table.
+    More,
+}
+
+impl Control {
+    pub fn word(self) -> &'static str {
+        match self {
+            Control::Own => "own",
+            Control::More => "more",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
     /// An integer in `min..=max` that is a multiple of `multiple_of`.
@@ -45,6 +63,11 @@ pub struct ParamSpec {
     pub label: &'static str,
     pub kind: Kind,
     pub help: &'static str,
+    /// A change starts the run again from the seed; otherwise the run goes on (what it shows,
+    /// the comparisons' settings, the step limit).
+    pub restarts: bool,
+    /// Where the page shows it.
+    pub control: Control,
     get: fn(&Config) -> Value,
     set: fn(&mut Config, Value),
 }
@@ -83,6 +106,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Depth",
         kind: Kind::Int { min: 1, max: 96, multiple_of: 1 },
         help: "number of sublayers",
+        restarts: true,
+        control: Control::Own,
         get: |c| Value::Int(c.depth as i64),
         set: |c, v| c.depth = int(v) as usize,
     },
@@ -92,6 +117,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Residual",
         kind: Kind::Choice(&ON_OFF),
         help: "add each sublayer's input to its output",
+        restarts: true,
+        control: Control::Own,
         get: |c| Value::Choice(ON_OFF.index(c.residual)),
         set: |c, v| c.residual = ON_OFF.variant(choice(v)),
     },
@@ -102,6 +129,8 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Choice(&NormPlacement::OPTIONS),
         help: "normalisation: off, pre (x + F(LN(x))), post (LN(x + F(x))), sandwich (x + LN(F(LN(x)))) \
                or deepnorm (LN(α·x + F(x)) with α = depth^¼ and the branch's weights × (4·depth)^-¼)",
+        restarts: true,
+        control: Control::Own,
         get: |c| Value::Choice(NormPlacement::OPTIONS.index(c.norm)),
         set: |c, v| c.norm = NormPlacement::OPTIONS.variant(choice(v)),
     },
@@ -111,6 +140,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Final norm",
         kind: Kind::Choice(&FINAL_NORM),
         help: "a pre-norm or sandwich stack ends with a final norm before the readout (as GPT-2's ln_f)",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Choice(FINAL_NORM.index(c.final_norm)),
         set: |c, v| c.final_norm = FINAL_NORM.variant(choice(v)),
     },
@@ -120,6 +151,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Norm kind",
         kind: Kind::Choice(&NormKind::OPTIONS),
         help: "LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Choice(NormKind::OPTIONS.index(c.norm_kind)),
         set: |c, v| c.norm_kind = NormKind::OPTIONS.variant(choice(v)),
     },
@@ -131,6 +164,8 @@ pub const PARAMS: &[ParamSpec] = &[
         help: "what the stack learns: a random linear map, the next character of Shakespeare, \
                a string copied after a separator, a string repeated from any of its symbols (two attention layers), \
                or a string written back reversed (an encoder-decoder's task)",
+        restarts: true,
+        control: Control::Own,
         get: |c| Value::Choice(TaskKind::OPTIONS.index(c.task)),
         set: |c, v| c.task = TaskKind::OPTIONS.variant(choice(v)),
     },
@@ -141,6 +176,8 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Text,
         help: "the text task's text: plays (the three shipped), or a reader's own by its SHA-256, characters and \
                vocabulary (the page asks for the text, or fetches text-src, and refuses one with another hash)",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Text(c.text),
         set: |c, v| {
             if let Value::Text(t) = v {
@@ -154,6 +191,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Sublayer",
         kind: Kind::Choice(&SublayerKind::OPTIONS),
         help: "what each sublayer computes (a decoder-only stack's: an encoder-decoder's are always blocks)",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Choice(SublayerKind::OPTIONS.index(c.sublayer)),
         set: |c, v| c.sublayer = SublayerKind::OPTIONS.variant(choice(v)),
     },
@@ -165,6 +204,8 @@ pub const PARAMS: &[ParamSpec] = &[
         help: "one decoder, or an encoder (self-attention without a mask, FFN) and a decoder (masked \
                self-attention, cross-attention to the encoder, FFN) of N layers each: 5N sublayers, on a task \
                with a source (copy, reverse)",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Choice(StackKind::OPTIONS.index(c.stack)),
         set: |c, v| c.stack = StackKind::OPTIONS.variant(choice(v)),
     },
@@ -175,6 +216,8 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Choice(&MaskKind::OPTIONS),
         help: "the decoder's self-attention: causal (each position sees the earlier ones) or none (it \
                sees the whole sequence, the tokens it must predict included)",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Choice(MaskKind::OPTIONS.index(c.mask)),
         set: |c, v| c.mask = MaskKind::OPTIONS.variant(choice(v)),
     },
@@ -184,6 +227,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Width",
         kind: Kind::Int { min: 8, max: 128, multiple_of: 4 },
         help: "features per token d",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Int(c.width as i64),
         set: |c, v| c.width = int(v) as usize,
     },
@@ -193,6 +238,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Heads",
         kind: Kind::Int { min: 1, max: 16, multiple_of: 1 },
         help: "attention heads, each of width / heads features (a divisor of the width)",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Int(c.heads as i64),
         set: |c, v| c.heads = int(v) as usize,
     },
@@ -202,6 +249,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Tokens",
         kind: Kind::Int { min: 1, max: 256, multiple_of: 1 },
         help: "tokens per batch T, a multiple of the context",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Int(c.tokens as i64),
         set: |c, v| c.tokens = int(v) as usize,
     },
@@ -211,6 +260,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Context",
         kind: Kind::Int { min: 0, max: 256, multiple_of: 1 },
         help: "positions per sequence; attention is causal within each (0: one sequence of all the tokens)",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Int(c.context as i64),
         set: |c, v| c.context = int(v) as usize,
     },
@@ -220,6 +271,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Init gain",
         kind: Kind::Float { min: 0.01, max: 10.0 },
         help: "weights ~ N(0, gain²/fan_in)",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Float(c.init_gain),
         set: |c, v| c.init_gain = float(v),
     },
@@ -229,6 +282,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Optimiser",
         kind: Kind::Choice(&OptimizerKind::OPTIONS),
         help: "plain SGD or Adam",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Choice(OptimizerKind::OPTIONS.index(c.optimizer)),
         set: |c, v| c.optimizer = OptimizerKind::OPTIONS.variant(choice(v)),
     },
@@ -238,6 +293,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Learning rate",
         kind: Kind::Float { min: 1e-6, max: 10.0 },
         help: "peak learning rate",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Float(c.learning_rate),
         set: |c, v| c.learning_rate = float(v),
     },
@@ -247,6 +304,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Warmup steps",
         kind: Kind::Int { min: 0, max: 100_000, multiple_of: 1 },
         help: "steps of linear learning-rate warmup",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Int(c.warmup_steps as i64),
         set: |c, v| c.warmup_steps = int(v) as usize,
     },
@@ -257,6 +316,8 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Float { min: 0.5, max: 0.99999 },
         help: "Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 \
                (a shorter memory, so early large gradients are forgotten sooner)",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Float(c.beta2),
         set: |c, v| c.beta2 = float(v),
     },
@@ -266,6 +327,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Seed",
         kind: Kind::Seed,
         help: "fixes initialisation, data and batch order",
+        restarts: true,
+        control: Control::More,
         get: |c| Value::Seed(c.seed),
         set: |c, v| {
             if let Value::Seed(s) = v {
@@ -279,6 +342,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Steps",
         kind: Kind::Int { min: 0, max: 1_000_000, multiple_of: 1 },
         help: "training steps of a run; Play continues a finished run for as many again",
+        restarts: false,
+        control: Control::More,
         get: |c| Value::Int(c.steps as i64),
         set: |c, v| c.steps = int(v) as usize,
     },
@@ -288,6 +353,8 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Temperature",
         kind: Kind::Float { min: 0.0, max: 2.0 },
         help: "what the model writes is sampled at this temperature (0: always the likeliest character)",
+        restarts: false,
+        control: Control::Own,
         get: |c| Value::Float(c.temperature),
         set: |c, v| c.temperature = float(v),
     },
@@ -298,6 +365,8 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Int { min: 0, max: 95, multiple_of: 1 },
         help:
             "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)",
+        restarts: false,
+        control: Control::Own,
         get: |c| Value::Int(c.attention_layer as i64),
         set: |c, v| c.attention_layer = int(v) as usize,
     },
@@ -308,6 +377,8 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Choice(&LayerView::OPTIONS),
         help: "what the per-layer panel draws: the stream's gradient and std at every depth, or each \
                sublayer's weight gradient ‖∂L/∂W‖ (Xiong et al. 2020), attention and FFN apart",
+        restarts: false,
+        control: Control::Own,
         get: |c| Value::Choice(LayerView::OPTIONS.index(c.layer_view)),
         set: |c, v| c.layer_view = LayerView::OPTIONS.variant(choice(v)),
     },
@@ -318,6 +389,8 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Int { min: 1, max: 10, multiple_of: 1 },
         help: "every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median \
                with the lowest and highest run",
+        restarts: false,
+        control: Control::More,
         get: |c| Value::Int(c.seeds as i64),
         set: |c, v| c.seeds = int(v) as usize,
     },
@@ -328,6 +401,8 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: Kind::Choice(&ON_OFF),
         help: "every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate \
                with the lowest training loss over its last tenth",
+        restarts: false,
+        control: Control::More,
         get: |c| Value::Choice(ON_OFF.index(c.tune)),
         set: |c, v| c.tune = ON_OFF.variant(choice(v)),
     },
@@ -471,6 +546,17 @@ pub fn find_flag(flag: &str) -> Option<&'static ParamSpec> {
 }
 
 impl Config {
+    /// The same run with the parameters that do not restart it (`ParamSpec::restarts`: what it
+    /// shows, the comparisons' seeds and tuning, the step limit) set to `other`'s: equal to
+    /// `other` if only those differ.
+    pub fn with_views_of(&self, other: &Config) -> Config {
+        let mut out = self.clone();
+        for p in PARAMS.iter().filter(|p| !p.restarts) {
+            (p.set)(&mut out, (p.get)(other));
+        }
+        out
+    }
+
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<(), ConfigError> {
         for spec in PARAMS {
@@ -553,6 +639,49 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value of `p` other than the default's that the table takes alone.
+    fn another_value(p: &ParamSpec) -> Option<Value> {
+        let defaults = Config::default();
+        let now = p.value(&defaults);
+        let candidates: Vec<Value> = match p.kind {
+            Kind::Int { min, max, multiple_of } => {
+                vec![Value::Int(min), Value::Int(max / multiple_of * multiple_of)]
+            }
+            Kind::Float { min, max } => vec![Value::Float(min), Value::Float(max)],
+            Kind::Choice(options) => (0..options.words().count()).map(Value::Choice).collect(),
+            Kind::Seed => vec![Value::Seed(7)],
+            Kind::Text => vec![],
+        };
+        candidates.into_iter().find(|v| {
+            let mut c = defaults.clone();
+            (p.set)(&mut c, *v);
+            *v != now && c.validate().is_ok()
+        })
+    }
+
+    #[test]
+    fn a_parameter_that_does_not_restart_the_run_is_taken_from_the_other_config_and_one_that_does_is_kept() {
+        let defaults = Config::default();
+        let mut checked = 0;
+        for p in PARAMS {
+            let Some(value) = another_value(p) else { continue };
+            let mut other = defaults.clone();
+            (p.set)(&mut other, value);
+            let merged = defaults.with_views_of(&other);
+            if p.restarts {
+                assert_eq!(merged, defaults, "{} restarts the run: with_views_of keeps this run's", p.name);
+            } else {
+                assert_eq!(
+                    merged, other,
+                    "{} does not restart the run: with_views_of takes the other's",
+                    p.name
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked >= 20, "only {checked} parameters had another valid value");
+    }
 
     #[test]
     fn defaults_are_valid_and_round_trip() {

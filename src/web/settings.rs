@@ -78,6 +78,20 @@ impl Settings {
         self.inner.remove_pin(index as usize);
     }
 
+    /// The task is a sequence task (it writes, it has attention maps and a tuned lens), not
+    /// the regression.
+    #[wasm_bindgen(getter, js_name = sequenceTask)]
+    pub fn sequence_task(&self) -> bool {
+        self.inner.config.task.is_sequence()
+    }
+
+    /// `text` names a reader's text (`TextId`'s form: its hash, characters and vocabulary), not
+    /// the plays.
+    #[wasm_bindgen(js_name = namesOwnText)]
+    pub fn names_own_text(&self, text: &str) -> bool {
+        matches!(crate::config::TextId::parse(text), Some(crate::config::TextId::Own { .. }))
+    }
+
     #[wasm_bindgen(getter, js_name = pinCount)]
     pub fn pin_count(&self) -> u32 {
         self.inner.pins.len() as u32
