@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Lesson 000's two stacks, studied over seeds at each arm's own rate (issue 36):
+"""Lesson 000's two stacks, studied over seeds at each arm's own rate:
 
   mask       the text with the causal mask and without it: the held-out loss as trained, the
              loss with the future hidden (the same weights, the mask on), what it writes.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The presets' stories over their seeds (issue 34): each preset that tells a story with a
+"""The presets' stories over their seeds: each preset that tells a story with a
 comparison is run at each of its seeds (the preset's `seeds`, from its `seed` up), and the
 story is checked seed by seed. Prints one Markdown table per preset for docs/findings.md,
 "How many seeds each story holds on", with the margins tests/presets.rs and tests/recipe.rs use.

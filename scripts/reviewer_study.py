@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The findings a reviewer asked for (issue 35), each from `ablate`'s reports over seeds:
+"""The findings a reviewer asked for, each from `ablate`'s reports over seeds:
 
   gradients  Xiong et al.'s measure: each sublayer's weight gradient at initialisation, on the
              text task's blocks, pre- and post-norm at depths 12 and 48 (seeds 1-5).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The lessons' recipes, measured (issue 26). Three parts, each a table for docs/findings.md:
+"""The lessons' recipes, measured. Three parts, each a table for docs/findings.md:
 
   warmup       text at depth 12, Adam at 0.003: post-norm with and without 300 warmup steps,
                pre-norm without, each also with Adam's beta2 = 0.98 (the original recipe's),

@@ -24,7 +24,7 @@ fn steps_after_the_first_allocate_nothing() {
     }
 }
 
-/// The sequence tasks too (issue 27): after the first step and the first held-out measurement,
+/// The sequence tasks too: after the first step and the first held-out measurement,
 /// neither a step nor the next measurement allocates (the samples the model writes are text,
 /// made on request, and not part of a step).
 #[test]

@@ -135,7 +135,7 @@ fn bad_flags_get_one_line_naming_the_flag_and_its_range_and_exit_2() {
         (&["--seed", "-3"], "--seed", "from 0 to"),
         (&["--steps", "100001"], "--steps", "from 0 to 100000"),
         (&["--colour", "red"], "--colour", "unknown flag"),
-        // an unknown flag last, with no value after it, is still unknown (issue 37)
+        // an unknown flag last, with no value after it, is still unknown
         (&["--depth", "3", "--colour"], "--colour", "unknown flag"),
         (&["--colour=red"], "--colour", "unknown flag"),
         (&["--depth"], "--depth", "missing value"),
@@ -784,7 +784,7 @@ fn task_applies_the_tasks_defaults_as_the_pages_menu() {
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("ablate: --task:"));
 }
 
-/// Issue 35's contract: the layers' weight gradients are the snapshots' own, the tuned lens's
+/// The lens's and the knockout's report: the layers' weight gradients are the snapshots' own, the tuned lens's
 /// top reads the model's held-out loss, and the knockout and depth or width carry their new
 /// fields, each of the right length.
 #[test]
@@ -832,7 +832,7 @@ fn the_reviewers_fields_keep_their_contract() {
     );
 }
 
-/// Issue 36's contract: `--stack`, `--mask`, `--task reverse`; the config names both, the
+/// The two stacks' report: `--stack`, `--mask`, `--task reverse`; the config names both, the
 /// reverse task reports its accuracy, a stack without the mask its loss with the future hidden,
 /// and `--attention` an encoder-decoder's maps, each a kind and a part, a cross map one row per
 /// target position and one column per source position, every row summing to 1; a masked map is

@@ -198,7 +198,7 @@ fn sublayer_gradients() {
     // DeepNorm's smaller values and output
     let deep = InitGain { gain: 1.0, branch: 0.4 };
     check_op(Attention::<f64>::new(7, 7, 8, 4, deep, &mut rng), 7, 8, 8, "attention, DeepNorm's gains");
-    // without the mask: every query sees every key of its sequence (issue 36)
+    // without the mask: every query sees every key of its sequence
     for (t, c, heads) in [(7, 7, 4), (8, 4, 2), (9, 3, 1)] {
         let mut a = Attention::<f64>::new(t, c, 8, heads, one, &mut rng);
         a.set_masked(false);
@@ -247,7 +247,7 @@ fn cross_attention_gradients() {
     }
 }
 
-/// The encoder–decoder (issue 36) and the decoder without the mask, the whole model (ids →
+/// The encoder–decoder and the decoder without the mask, the whole model (ids →
 /// embeddings → encoder → memory → decoder with cross-attention → unembedding → cross-entropy
 /// on the target), against finite differences of every parameter, under every placement with
 /// the residual on and off.

@@ -1,4 +1,4 @@
-//! A reader's own text (issue 38): its checks, its vocabulary and floors from their
+//! A reader's own text: its checks, its vocabulary and floors from their
 //! definitions, its identity in a link, a prompt continued (its weights file: weights_file.rs).
 
 use ablation_playground::config::{hex, sha256};

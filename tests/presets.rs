@@ -201,7 +201,7 @@ fn gradients_shows_xiongs_picture_on_each_of_five_seeds() {
     }
 }
 
-/// Lesson 000's encoder and decoder (issue 36): on each of the preset's three seeds the
+/// Lesson 000's encoder and decoder: on each of the preset's three seeds the
 /// encoder-decoder writes 95% of the held-out strings back reversed by step 500 (the study:
 /// step 200-300, docs/findings.md) and ends at 99% or more; its cross-attention reads the
 /// mirrored source position; both switches off stays below 50% on every seed (the study: 27-31%

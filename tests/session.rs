@@ -295,7 +295,7 @@ fn after_a_divergence_the_panels_show_the_last_finite_state_and_say_so() {
     assert_eq!((s.frame().shows, s.diverged_at()), (Shows::Now, None));
 }
 
-/// A late divergence is replayed from the last checkpoint, not from the seed (issue 27): SGD
+/// A late divergence is replayed from the last checkpoint, not from the seed: SGD
 /// whose warmup ramps to a rate it cannot take diverges at step 3606; the replay takes the 605
 /// steps from the checkpoint at 3000, at most `CHECKPOINT_EVERY`, and ends in exactly the state
 /// a run stopped there has.

@@ -188,7 +188,7 @@ fn the_copy_task_is_seeded_and_every_scored_answer_is_in_its_prompt() {
     }
 }
 
-/// The reverse task (issue 36): seeded, its source the first half, every scored answer the
+/// The reverse task: seeded, its source the first half, every scored answer the
 /// source's symbol mirrored about the separator, which `answer_position` names.
 #[test]
 fn the_reverse_task_is_seeded_and_every_answer_is_the_mirrored_source_symbol() {
@@ -376,7 +376,7 @@ fn a_run_on_the_page_measures_its_held_out_loss_where_it_stops() {
     assert!(f.evals[1].accuracy.is_finite());
 }
 
-/// The held-out measurement's share of the work is bounded at any batch size (issue 27): at
+/// The held-out measurement's share of the work is bounded at any batch size: at
 /// most 16 held-out batches' forward passes per 100 training steps, the text's default, so
 /// that at 8 tokens a step the 256 batches are measured every 1600 steps, not every 100.
 #[test]

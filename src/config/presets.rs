@@ -107,7 +107,7 @@ pub const PRESETS: &[Preset] = &[
         pins: "preset:gradients,norm:pre@0;preset:gradients,depth:12@0;preset:gradients,depth:12,norm:pre@0",
     },
     Preset {
-        // lesson 000's two stacks (issue 36): 2 encoder layers (self-attention, FFN) and 2
+        // lesson 000's two stacks: 2 encoder layers (self-attention, FFN) and 2
         // decoder layers (masked self-attention, cross-attention, FFN) write 8 symbols back
         // reversed; docs/findings.md has the study over seeds. Its comparisons run over 3 seeds.
         name: "encoder-decoder",

@@ -276,7 +276,7 @@ thread_local! {
 impl View {
     /// Draws panel `name` once on `canvas` from a small run's first frame, and throws it away.
     /// V8 compiles WebAssembly lazily, function by function: a panel's first drawing spent
-    /// 80–130 ms compiling (BENCHMARKS, issue 37), so the element warms each panel at idle
+    /// 80–130 ms compiling (BENCHMARKS.md), so the element warms each panel at idle
     /// time, one a task, before a widget comes into view.
     #[wasm_bindgen(js_name = warmUp)]
     pub fn warm_up(name: &str, canvas: HtmlCanvasElement) -> Result<(), JsError> {

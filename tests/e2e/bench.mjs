@@ -4,7 +4,7 @@
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
 //     only the comparisons' part; --tasks only the sequence tasks' part; --seeds only All four
 //     over five seeds on the text task (about 15 minutes); --stacks only the encoder-decoder's
-//     part (issue 36: its step against a decoder-only one, the preset's time to 95%, its frame
+//     part (its step against a decoder-only one, the preset's time to 95%, its frame
 //     rate and longest main-thread task at the extremes, about four minutes); --vs DIR alternates its pace and sweep figures with another
 //     build's site, for instance the last commit's, page by page, for paired ratios)
 //
@@ -678,7 +678,7 @@ async function stacksBench(browser, server, row, out, problems) {
 }
 
 /**
- * What a reader brings and takes away (`--reader`, issue 38), each timed on the page, median of
+ * What a reader brings and takes away (`--reader`), each timed on the page, median of
  * REPEATS fresh pages: a 5 MB text from its drop to the first step on it (the worker checks it,
  * counts its floors and builds the run); the same for 1 MB (whose floors the sentence shows);
  * the prompt's first character after Enter (the first frame whose writing continues it, at the

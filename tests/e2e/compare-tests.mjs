@@ -263,7 +263,7 @@ export default function registerCompareTests() {
     const long = await page.evaluate(() => window.__long);
     assert(long.length === 0, `main-thread tasks over 50 ms while the sweep ran: ${long.map((d) => d.toFixed(0)).join(', ')} ms`);
     // the sentence and the canvas's name, read together once they agree: the sweep goes on
-    // filling in, and two reads apart could see two of its frames (issue 50's stress runs)
+    // filling in, and two reads apart could see two of its frames
     const named = () => {
       const root = document.querySelector('main[data-ap-root]');
       const summary = root.querySelector('[data-el="sweep-summary"]').textContent;

@@ -124,8 +124,7 @@ async function launchWebKit() {
   const profile = await mkdtemp(join(tmpdir(), 'ap-webkit-'));
   // in a session of its own, as Playwright and Puppeteer start Chromium and Firefox: Linux's
   // scheduler shares the CPU between sessions first, and WebKit in the session of this script
-  // (and of the benchmark's busy processes) had a third of what the others had (BENCHMARKS,
-  // issue 37)
+  // (and of the benchmark's busy processes) had a third of what the others had (BENCHMARKS.md)
   const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, DISPLAY: display, XDG_RUNTIME_DIR: profile, WEBKIT_DISABLE_COMPOSITING_MODE: '1' },

@@ -143,8 +143,7 @@ export async function run() {
     for (const t of chosen.flatMap((t) => Array(repeat).fill(t))) {
       // A failed test runs once more in a fresh context, to tell a flake from a steady
       // failure: a pass on the second try is reported as FLAKY with its first failure, and a
-      // flake fails the run as a failure does (issue 50: a retry hid flakes; now one is
-      // mended when it appears). E2E_ALLOW_FLAKY=1 lets flakes pass, for work on one.
+      // flake fails the run as a failure does, so that one is mended when it appears. E2E_ALLOW_FLAKY=1 lets flakes pass, for work on one.
       const first = await runOne(browser, server.url, artifacts, t);
       const error = first && (await runOne(browser, server.url, artifacts, t));
       if (!error) {

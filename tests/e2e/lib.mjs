@@ -165,8 +165,8 @@ export async function openPage(
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   // The page's requests in flight: a test's next navigation waits for them (below), so that
-  // it never cuts a worker's script short (issue 50: "request failed: …/www/worker.js
-  // (net::ERR_ABORTED)" when a test moved on while a restarted run's worker was loading).
+  // it never cuts a worker's script short ("request failed: …/www/worker.js
+  // (net::ERR_ABORTED)" otherwise, when a test moves on while a restarted run's worker loads).
   const inflight = new Set();
   page.on('request', (req) => inflight.add(req));
   page.on('requestfinished', (req) => inflight.delete(req));
@@ -381,7 +381,7 @@ export async function axeViolations(page) {
  *  with `extra` packages at exact versions. --prefer-offline, not --offline: npm takes what its
  *  cache holds and asks the registry for the rest. The e2e install (`npm ci`) caches tarballs
  *  but not the packuments a name@version needs, so --offline worked only where an earlier
- *  online install had filled the cache (issue 50; tests/fresh/check.sh runs this with none). */
+ *  online install had filled the cache (tests/fresh/check.sh runs this with none). */
 export async function installPackage(dir, extra = []) {
   const { writeFile } = await import('node:fs/promises');
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'a-lesson', private: true, type: 'module' }));

@@ -98,7 +98,7 @@ export default function registerNotebookTests() {
       'print("depth is", w.depth)',
       'w.depth_width()',
       'print("pinned:", w.pinned)',
-      // a reader's text, a prompt, the weights out and back in (issue 38)
+      // a reader's text, a prompt, the weights out and back in
       'w.text = "the cat sat on the mat and the dog sat on the log. " * 40',
       'f = w.prompt("the ", 30)',
       'print("wrote:", repr(w.writing), repr(f.result(timeout=0)))',

@@ -1,4 +1,4 @@
-// End-to-end tests of what a reader brings and takes away (issue 38): a text of their own,
+// End-to-end tests of what a reader brings and takes away: a text of their own,
 // pasted, dropped, chosen or fetched from text-src, trained on bit for bit as `ablate --text`
 // trains on it; every kind of bad text refused in words while the widget trains on; a link
 // to a run on a reader's text that asks for that text and refuses another; a prompt the stack

@@ -64,7 +64,7 @@ async function play(page) {
   await page.getByRole('button', { name: 'Play' }).click();
   // the click took: the button reads Pause while the run trains, or a short run has already
   // trained to its end and reads Play again (300 steps at depth 12 can finish before the
-  // button is read: a flake under load, issue 50's stress runs)
+  // button is read, under load)
   await waitFor(
     page,
     () => document.querySelector('main[data-ap-root] [data-el="play"]').textContent === 'Pause' || window.ablationPlayground.value?.finished,
@@ -179,9 +179,9 @@ export default function registerPageTests() {
     await shot('depth12-both-on-pre');
   });
 
-  // Regression test (a bug found and fixed): the core's short() picked the number of decimals from the unrounded value, so
-  // post-norm's std of 0.99998 (LayerNorm's ε keeps it just under 1) prints as "1.000", not the
-  // "1.00" the README and the lesson's form promise.
+  // Post-norm's std is 0.99998 (LayerNorm's ε keeps it just under 1): it reads "1.00", as the
+  // README and the lesson's form promise, when short() picks its decimals from the rounded
+  // value, and "1.000" from the unrounded one.
   test('LayerNorm post reports act. std = 1.00 with the residual on and off', async ({ page, load, shot }) => {
     await load('/?depth=12');
     // Paused, so the numbers are the initialisation's: training moves LayerNorm's γ and β.
@@ -555,10 +555,9 @@ export default function registerPageTests() {
     assert(plateau > 0.4 && dive < plateau / 4, `click 2 plateaus (${plateau}), click 3 dives (${dive})`);
   });
 
-  // Regression test (a bug found and fixed): the status line, caption and figcaptions were refreshed only in a frame that also
-  // redraws; the frame in which training diverges redraws, but skips the text if the last text
-  // refresh was under 250 ms (caption: 1 s) ago, and after that nothing is dirty again. So a
-  // divergence that happens after the first frame is never announced.
+  // A divergence after the first frames: the frame in which training diverges redraws, and
+  // its words must be written too, even when the last words were written under 250 ms (the
+  // caption: 1 s) ago, for nothing is dirty again after it.
   test('a divergence after the first frames is announced in the status line and caption', async ({ page, load }) => {
     // Plain SGD ramping up to lr 3.5 over 300 warmup steps diverges at step 13 without the final
     // norm (with it, it does not diverge), after the first frame (the one at step 0) is on screen.

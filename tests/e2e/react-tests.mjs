@@ -109,6 +109,6 @@ createRoot(document.getElementById('root')).render(<StrictMode><Lesson /></Stric
       await rm(app, { recursive: true, force: true });
     }
     // (an npm install and a Vite build before the page: 60 s, the runner's default, was too
-    // little on a loaded machine; issue 50's stress runs timed it out after the build)
+    // little on a loaded machine, which times it out after the build)
   }, { timeoutMs: 180_000 });
 }

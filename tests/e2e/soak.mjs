@@ -1,4 +1,4 @@
-// A soak of the page in every engine (issue 37): what a reader's browser meets over many loads
+// A soak of the page in every engine: what a reader's browser meets over many loads
 // and over a long time, counted, never assumed.
 //
 //   node tests/e2e/soak.mjs [--engines chromium,firefox,webkit] [--loads N] [--seconds S] [--long MINUTES]

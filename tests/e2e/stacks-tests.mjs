@@ -1,4 +1,4 @@
-// End-to-end tests of lesson 000's two stacks (issue 36): the mask switch on the text, the
+// End-to-end tests of lesson 000's two stacks: the mask switch on the text, the
 // encoder-decoder on the reverse task, its cross-attention map and sentence, operated by keyboard,
 // with the native CLI's numbers and no axe violation.
 //

@@ -208,7 +208,7 @@ export default function registerWorkerTests() {
         throw new AssertionError('All four did not finish');
       });
       // the live run trains too (its first steps may come after All four's small runs have
-      // finished, on a loaded machine: waited for, not read once; issue 50's stress runs)
+      // finished, on a loaded machine: waited for, not read once)
       await waitFor(page, () => document.getElementById('x').value.step > 0, null, 'the live run trained');
       assert(fetched.length === 1, `the wasm was fetched ${fetched.length} times: ${fetched}`);
     } finally {

@@ -3,8 +3,8 @@
 # takes from npm or PyPI, and the installs the tests themselves make (the package's tarball with
 # React, as tests/e2e/react-tests.mjs installs it), run against empty caches: a new HOME, npm
 # cache, pip cache and tools directory, and a copy of the hosts' folders without node_modules.
-# So a step that works only where an earlier install filled a cache (issue 50: `npm install
-# --offline react@19.3.1` failed with ENOTCACHED on a new machine) fails here first.
+# So a step that works only where an earlier install filled a cache (`npm install --offline
+# react@19.3.1` fails so, with ENOTCACHED, on a new machine) fails here first.
 #
 #   bash tests/fresh/check.sh            (after scripts/build.sh: the tarball is installed)
 #   bash tests/fresh/check.sh --cargo    (also trunk and wasm-bindgen from crates.io into an
