@@ -198,7 +198,10 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     const session = loop.session;
     loop.stepsOwed += Math.max(0, state.steps - seen.steps);
     if (state.extensions !== seen.extensions) session.continueRun();
-    if (state.axisRequests !== seen.axisRequests) session[state.fit ? 'rescale' : 'resetScale']();
+    if (state.axisRequests !== seen.axisRequests) {
+      if (state.fit) session.rescale();
+      else session.resetScale();
+    }
     if (state.knockouts !== seen.knockouts) post.knockout(session.knockoutJob(), state.generation, 'knockout');
     if (state.lenses !== seen.lenses) post.knockout(session.knockoutJob(), state.generation, 'lens');
     // the reader's prompt, on this session (a new one starts without it)
