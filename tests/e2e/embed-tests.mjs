@@ -938,10 +938,17 @@ export default function registerEmbedTests() {
     // Section 6: the placement buttons set the lens instance's recipe; its lens panels show
     await page.getByRole('button', { name: 'post-norm', exact: true }).click();
     await page.locator('#lens').scrollIntoViewIfNeeded();
+    // the step sets the attributes at once; the widget's settings follow from its own callback
+    const lensAttributes = async () => JSON.stringify(await page.evaluate(() => {
+      const lens = document.getElementById('lens');
+      return Object.fromEntries(['norm', 'lr', 'warmup'].map((n) => [n, lens.getAttribute(n)]));
+    }));
+    await waitFor(page, () => document.getElementById('lens').getAttribute('norm') === 'post', null,
+      async () => `the post-norm step did not set #lens's attributes: ${await lensAttributes()}`);
     await waitFor(page, () => {
       const v = document.getElementById('lens').value;
       return v?.norm === 'post' && v.warmup === 300 && v.lr === 0.003;
-    }, null, async () => `#lens after the post-norm button: ${JSON.stringify(await value(page, 'lens'))}`);
+    }, null, async () => `#lens after the post-norm button (attributes ${await lensAttributes()}): ${JSON.stringify(await value(page, 'lens'))}`, 20_000);
     await waitFor(page, () => document.getElementById('lens').value?.attention?.heads.length === 4, null, '#lens shows no attention maps', 30_000);
     assert(await page.locator('#lens [data-panel="readout"]').isVisible() && (await page.locator('#lens [data-panel="attention"]').isVisible()), '#lens shows the two lens panels');
     // the lesson's step calls tunedLens(): a lens fitted to the stack as trained so far
