@@ -88,6 +88,9 @@ export function mount(root, bindings, options = {}) {
     live: null,
     runGeneration: 0,
     playing: options.autoplay !== false && !matchMedia('(prefers-reduced-motion: reduce)').matches,
+    /** The run stopped by itself (its step limit, a divergence), not by the reader's Pause: a
+     *  new setting's run trains. */
+    stoppedItself: false,
     visible: false,
     stopped: false,
     frameRequested: false,
@@ -166,6 +169,7 @@ export function mount(root, bindings, options = {}) {
 
   function setPlaying(playing) {
     w.playing = playing;
+    w.stoppedItself = false;
   }
 
   let markCreated;
@@ -208,7 +212,7 @@ export function mount(root, bindings, options = {}) {
     keepText(checked.id, bytes);
     w.awaitingText = null;
     w.textWords = checked;
-    w.playing = true; // "Train on …" trains, even after a run that had finished
+    setPlaying(true); // "Train on …" trains, even after a run that had finished
     apply((s) => [...(s.get('task') === 'text' ? [] : s.chooseTask('text')), ...s.set('text_id', checked.id)]);
     showText();
   }
@@ -231,7 +235,7 @@ export function mount(root, bindings, options = {}) {
       notice([`Not loaded, ${source}: its run trained on a reader's text (${awaitingWords(textId)}); give that text first, then load them`]);
       return;
     }
-    w.playing = false;
+    setPlaying(false);
     apply((s) => s.adoptWeights(bytes));
     try {
       await w.driver.loadWeights(bytes);
@@ -389,6 +393,10 @@ export function mount(root, bindings, options = {}) {
 
   /** Starts the live run again from the seed with the current settings. */
   function restart() {
+    if (w.stoppedItself) {
+      setPlaying(true);
+      showSettings();
+    }
     want({ config: w.settings.configBytes(), restarts: w.live.restarts + 1, playing: w.playing && w.visible });
     w.runGeneration = w.live.generation;
     w.view.clearKnockout();
@@ -529,6 +537,7 @@ export function mount(root, bindings, options = {}) {
           // continues it
           if (w.playing && view.generation === w.live.generation && (view.finished || view.divergedAt !== undefined)) {
             w.playing = false;
+            w.stoppedItself = true;
             run();
             showSettings();
             w.updateDue = 0;

@@ -256,7 +256,10 @@ Reveal.initialize({ hash: false, transition: 'none' }).then(() => { window.deckR
         const v = await page.evaluate(() => document.getElementById('story').value);
         assert(v.depth === 6 && v.gain === 2.25, `the element took the div's attributes: ${JSON.stringify(v).slice(0, 200)}`);
         // the lesson step the filter wrote drives it
-        await page.getByRole('button', { name: 'turn LayerNorm on' }).click();
+        // by keyboard: a click by position could land elsewhere while a widget below the
+        // button grows as it starts
+        await page.getByRole('button', { name: 'turn LayerNorm on' }).focus();
+        await page.keyboard.press('Enter');
         await waitFor(page, () => document.getElementById('story').value?.norm === 'pre', null, 'the pandoc lesson step did not reach the element');
       } finally {
         // (the click scrolled the other elements into view, which start loading: leave first;

@@ -169,6 +169,22 @@ export default function registerWorkerTests() {
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await waitFor(page, () => window.ablationPlayground.playground.step === 80, null, 'Play did not continue the run to step 80');
     await waitFor(page, () => /· finished$/.test(document.querySelector('main[data-ap-root] [data-el="status"]').textContent), null, 'the continued run did not finish');
+    // a run that stopped by itself is not a pause: a new setting's run trains
+    const frameAt = (depth) => waitFor(page, (d) => {
+      const p = window.ablationPlayground.playground;
+      return p.settled && JSON.parse(p.stateJson())?.config.depth === d;
+    }, depth, async () => `no frame of depth ${depth}: ${JSON.stringify(await state(page))}`);
+    await page.evaluate(() => window.ablationPlayground.set('depth', '3'));
+    await frameAt(3);
+    await waitFor(page, () => window.ablationPlayground.value.finished, null,
+      async () => `the new setting's run did not train to its limit: ${JSON.stringify(await state(page))}`);
+    // the reader's Pause is kept over a new setting
+    await page.evaluate(() => window.ablationPlayground.pause());
+    await page.evaluate(() => window.ablationPlayground.set('depth', '4'));
+    await frameAt(4);
+    await page.waitForTimeout(500);
+    const paused = await state(page);
+    assert(paused.step === 0 && (await page.getByRole('button', { name: 'Play', exact: true }).count()) === 1, `a paused widget trained the new setting: ${JSON.stringify(paused).slice(0, 300)}`);
   });
 
   test('the element starts when its script, wasm and worker come from another origin', async ({ page, baseUrl }) => {
