@@ -12,18 +12,20 @@ export const COMMANDS = Object.freeze(['play', 'pause', 'step', 'reset', 'pin', 
 
 const DEFAULTS = Object.fromEntries([...PARAMS.map((p) => [p.name, p.default]), [PIN, '']]);
 
-/** The controller of widget `w`, over the widget's own steps (playground.js). */
+/** The controller of widget `w` (its state `w.state`, read only here, and its parts), over the
+ *  widget's own steps (playground.js): every change of state is a message to `dispatch`. */
 export function createController(w, widget) {
-  const { created, drawn, want, run, restart, sendPins, startComparison, set, value, changed, listOf } = widget;
-  const { show, setPlaying, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom, setPrompt } = widget;
+  const { dispatch, created, drawn, restart, sendPins, startComparison, set, value, listOf } = widget;
+  const { show, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom, setPrompt } = widget;
+  const { state, parts } = w;
   /** `command`, at once if the widget has started, else once it has (then its promise). */
   const whenCreated = (command) => (...args) =>
-    w.settings ? command(...args) : created.then(() => (w.stopped ? undefined : command(...args)));
+    parts.settings ? command(...args) : created.then(() => (state.stopped ? undefined : command(...args)));
 
   const controller = {
     /** Read-only access for scripts and tests: the settings and the last frame drawn. */
     get playground() {
-      const { settings, view, driver, pool } = w;
+      const { settings, view, driver, pool, renderer } = parts;
       if (!settings) return null;
       return {
         get step() {
@@ -48,7 +50,7 @@ export function createController(w, widget) {
         },
         /** The frame on screen answers the newest desired state. */
         get settled() {
-          return view.generation === w.live.generation && !w.incoming && !w.stale.live && !w.stale.comparisons && !w.renderer.owes;
+          return view.generation === state.live.generation && widget.drawnAll() && !renderer.owes;
         },
         get: (name) => settings.get(name),
         query: () => settings.query(),
@@ -56,15 +58,13 @@ export function createController(w, widget) {
         /** For tests: a new live worker, sent the newest desired state. */
         replaceWorker: () => driver.replace(),
         /** For tests: away from the view this long, the live worker goes (HIBERNATE_MS). */
-        hibernateAfter: (ms) => {
-          w.hibernateMs = ms;
-        },
+        hibernateAfter: (ms) => dispatch({ kind: 'hibernate-after', ms }),
         /** For tests: at most `n` workers in the comparisons' pool. */
         resizePool: (n) => pool.resize(n),
       };
     },
     get playing() {
-      return w.playing;
+      return state.playing;
     },
     get value() {
       return value();
@@ -87,27 +87,22 @@ export function createController(w, widget) {
       return true;
     },
     /** Shows only the given controls and panels (Sets of names; null shows all). */
-    show({ controls = w.shown.controls, panels = w.shown.panels } = {}) {
+    show({ controls = state.shown.controls, panels = state.shown.panels } = {}) {
       show({ controls, panels });
     },
     play() {
-      setPlaying(true);
-      // one state for both: the run continued and playing (run() then has nothing to send)
-      if (w.view?.finished) want({ extensions: w.live.extensions + 1, playing: w.visible });
-      run();
+      // a finished run goes on: one desired state, continued and playing
+      dispatch({ kind: 'play', finished: Boolean(parts.view?.finished) });
       showSettings();
       return drawn();
     },
     pause() {
-      setPlaying(false);
-      run();
+      dispatch({ kind: 'pause' });
       showSettings();
       return drawn();
     },
     step: whenCreated(() => {
-      setPlaying(false);
-      want({ playing: false, steps: w.live.steps + 1 });
-      run();
+      dispatch({ kind: 'step' });
       showSettings();
       return drawn();
     }),
@@ -118,33 +113,33 @@ export function createController(w, widget) {
     /** Fits a tuned lens to the live run's stack as trained so far (a sequence task's), drawn in
      *  the readout panel beside the logit lens: the live worker sends the stack to the pool. */
     tunedLens: whenCreated(() => {
-      want({ lenses: w.live.lenses + 1 });
+      dispatch({ kind: 'request', name: 'lenses' });
       return drawn();
     }),
     /** The histogram's axis: fitted to the activations now, or back to −4…4. */
     fitAxis: whenCreated((fit) => {
-      want({ axisRequests: w.live.axisRequests + 1, fit: Boolean(fit) });
+      dispatch({ kind: 'axis', fit });
       return drawn();
     }),
     drawn,
     /** Pins the live run at its current step (at most three pins). */
     pin: whenCreated(async () => {
-      if (!w.view.hasFrame) await drawn(); // the run's first frame says its step
+      if (!parts.view.hasFrame) await drawn(); // the run's first frame says its step
       try {
-        w.settings.addPin(w.view.step);
+        parts.settings.addPin(parts.view.step);
       } catch (e) {
         w.notice([e.message ?? String(e)]);
         return;
       }
       sendPins();
-      w.options.onParam?.('pin', w.settings.get('pin'));
+      w.options.onParam?.('pin', parts.settings.get('pin'));
       return drawn();
     }),
     /** Removes pin number `index` (from 0). */
     unpin: whenCreated((index) => {
-      w.settings.removePin(index >>> 0);
+      parts.settings.removePin(index >>> 0);
       sendPins();
-      w.options.onParam?.('pin', w.settings.get('pin'));
+      w.options.onParam?.('pin', parts.settings.get('pin'));
       return drawn();
     }),
     // each comparison's method: compare, sweep, depthWidth, knockout
@@ -166,11 +161,11 @@ export function createController(w, widget) {
       return drawn();
     }),
     /** The run as a file: 'weights' (safetensors bytes) or 'report' (the JSON report's text). */
-    exportRun: whenCreated((what) => w.driver.exportRun(what)),
+    exportRun: whenCreated((what) => parts.driver.exportRun(what)),
     /** The link that reproduces this state on the playground page. */
     link() {
       const url = new URL(w.options.linkBase ?? location.href);
-      url.search = w.settings ? w.settings.query() : '';
+      url.search = parts.settings ? parts.settings.query() : '';
       return url.href;
     },
     destroy,

@@ -92,8 +92,9 @@ export function listOf(what, text, allowed, notice) {
  *  whether the task is a sequence task ("The model writes" then has something to show), for
  *  playground.js, which owns the widget's state. */
 export function showSettings(w) {
-  const { el, settings, controls } = w;
-  if (!settings) return w.sequenceTask;
+  const { el, controls, state } = w;
+  const { settings } = w.parts;
+  if (!settings) return state.sequenceTask;
   const depth = settings.get('depth');
   el('depth').value = depth;
   el('depth').setAttribute('aria-valuetext', `${depth} layers`);
@@ -101,12 +102,12 @@ export function showSettings(w) {
   el('residual').checked = settings.get('residual') === 'on';
   const norm = settings.get('norm');
   el('layernorm').checked = norm !== 'off';
-  el('placement').hidden = norm === 'off' || (w.shown.controls != null && !w.shown.controls.has('placement'));
+  el('placement').hidden = norm === 'off' || (state.shown.controls != null && !state.shown.controls.has('placement'));
   if (norm !== 'off') for (const r of controls.radios) r.checked = r.value === norm;
   for (const input of controls.params) input.value = settings.get(input.dataset.param);
   el('task').value = settings.get('task');
   el('preset').value = settings.get('preset');
-  el('play').textContent = w.playing ? 'Pause' : 'Play';
+  el('play').textContent = state.playing ? 'Pause' : 'Play';
   return settings.sequenceTask;
 }
 

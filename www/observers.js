@@ -14,7 +14,7 @@ export function watchSurroundings(w, { changed, visibility }) {
   const { root, el } = w;
   const ro = new ResizeObserver(changed);
   ro.observe(el('panels'));
-  w.renderer.dark.addEventListener('change', changed);
+  w.parts.renderer.dark.addEventListener('change', changed);
   // Moved to a screen of another pixel density: redraw the canvases at the new resolution
   // (a media query for the current density, asked again after each change).
   let density = matchMedia(`(resolution: ${devicePixelRatio}dppx)`);
@@ -57,7 +57,7 @@ export function watchSurroundings(w, { changed, visibility }) {
   const follow = w.options.followHost;
   const theme = follow
     ? followHost(w.bindings, follow.host, root, follow.probe, () => {
-        w.renderer.forgetColours();
+        w.parts.renderer.forgetColours();
         changed();
       })
     : null;
@@ -68,7 +68,7 @@ export function watchSurroundings(w, { changed, visibility }) {
     document.removeEventListener('transitionend', settled, true);
     ro.disconnect();
     slide?.disconnect();
-    w.renderer.dark.removeEventListener('change', changed);
+    w.parts.renderer.dark.removeEventListener('change', changed);
     density.removeEventListener('change', densityChanged);
   };
   return { theme, stop };

@@ -1,11 +1,13 @@
-// One playground widget: its state, in one object with named fields that only this file
-// writes, and the wiring between its parts (the controller, the renderer, the controls and the
-// observers read what they need and ask for changes through the functions they are given). The reader's settings live in a wasm `Settings` handle on this thread; the live run
-// trains in a Web Worker of its own (driver.js) that reconciles to the desired state this file
-// sends and answers with frames; the comparisons run as jobs in a pool of other workers
-// (pool.js); a wasm `View` draws each frame and gives its words (render.js). Used by the page
-// (app.js) and by the <ablation-playground> element. No maths here: every number and sentence
-// comes from Rust.
+// One playground widget: the wiring between its parts. Its state is widget.js's plain data,
+// written by `update` alone through `dispatch` here; the handles it holds (`parts`: the reader's
+// settings as a wasm `Settings`, a wasm `View` that draws each frame and gives its words, the
+// live run's driver, the comparisons' pool, the renderer, the host's theme) are made once; the
+// drawing's schedule (`loop`) is the frame loop's own. The live run trains in a Web Worker of its
+// own (driver.js) that reconciles to the desired state the update writes and answers with
+// frames; the comparisons run as jobs in a pool of other workers (pool.js). The controller, the
+// renderer, the controls and the observers read what they need and ask for changes through the
+// functions they are given. Used by the page (app.js) and by the <ablation-playground>
+// element. No maths here: every number and sentence comes from Rust.
 
 import { trusted } from './assets.js';
 import { bindControls, buildMore, listOf, showSettings as showControls } from './controls.js';
@@ -14,12 +16,12 @@ import { startDriver } from './driver.js';
 import { noticeBoard } from './notices.js';
 import { watchSurroundings } from './observers.js';
 import { createPool } from './pool.js';
-import { initialState } from './protocol.js';
 import { COMPARISONS } from './schema.js';
 import { bindReaderIo, saveFile } from './reader-io.js';
 import { createRenderer } from './render.js';
 import { keepText, textBytes, urlBytes } from './texts.js';
 import { CONTROLS, COMPARISON_PANELS, PANELS, STARTS, TASK_PANELS, TEMPLATE } from './template.js';
+import { initialWidget, training, update } from './widget.js';
 
 export { isOff, showError } from './template.js';
 import { showError } from './template.js';
@@ -29,10 +31,6 @@ const UPDATE_EVERY_MS = 250; // playground-update events for the host: often eno
  *  most this often (20 a second), leaving the drawing's time to the training and the jobs; a
  *  frame that answers the reader (a new generation: a slider, a switch) is drawn at once. */
 const CROWDED_DRAW_MS = 50;
-/** A widget away from the view this long lets its live worker go, its run put aside (a lesson
- *  of twelve would otherwise keep twelve workers' memory); coming back, a new worker goes on
- *  from it bit for bit. */
-const HIBERNATE_MS = 20_000;
 /** What the text panel says of the shipped text. */
 const PLAYS_WORDS = 'Hamlet, Macbeth and Othello by Shakespeare, shipped with the playground.';
 
@@ -64,37 +62,22 @@ export function mount(root, bindings, options = {}) {
   el('controls').addEventListener('submit', (e) => e.preventDefault());
   const notice = noticeBoard(el('notice'));
 
-  /** The widget's whole state: written here only. */
-  const w = {
-    root,
-    el,
-    bindings,
-    options,
-    notice,
-    controls: buildMore(root),
-    shown: { controls: listOf('controls', controls, CONTROLS, notice), panels: listOf('panels', panels, PANELS, notice) },
-    /** Which comparison panels have something to show. */
-    started: Object.fromEntries(COMPARISON_PANELS.map((name) => [name, false])),
-    // made when the widget first comes near the viewport
-    settings: null,
-    view: null,
-    driver: null,
-    pool: null,
-    theme: null, // the host's colours, followed (theme.js; observers.js starts it)
-    /** Parameters given before the start: the last value of each wins. */
-    pending: [...state],
-    /** The live run the page wants (protocol.js), and the generation of its last restart:
-     *  frames from before that are dropped. */
-    live: null,
-    runGeneration: 0,
+  /** The widget's state (widget.js): written by `update` alone, through `dispatch`. */
+  const st = initialWidget({
     playing: options.autoplay !== false && !matchMedia('(prefers-reduced-motion: reduce)').matches,
-    /** The run stopped by itself (its step limit, a divergence), not by the reader's Pause: a
-     *  new setting's run trains. */
-    stoppedItself: false,
-    visible: false,
-    stopped: false,
+    shown: { controls: listOf('controls', controls, CONTROLS, notice), panels: listOf('panels', panels, PANELS, notice) },
+    comparisons: COMPARISON_PANELS,
+    pending: state,
+  });
+  /** What the widget holds, each made once: the renderer now; the theme when the observers
+   *  start; the settings, the view, the driver and the pool when the widget first comes near
+   *  the viewport. */
+  const parts = { settings: null, view: null, driver: null, pool: null, renderer: null, theme: null };
+  /** The drawing's schedule, written by the frame loop alone (`wake`, `frame`, `changed`,
+   *  `drawn`, `update`, `hibernateLater`). */
+  const loop = {
     frameRequested: false,
-    /** When the panels were last drawn. */
+    /** When the panels were last drawn, and the generation then drawn. */
     drawnAt: -Infinity,
     drawnGeneration: -1,
     /** The newest frame's bytes, not yet drawn. */
@@ -102,49 +85,57 @@ export function mount(root, bindings, options = {}) {
     /** What to draw again: the live run's panels (a new frame, a command), the comparisons'
      *  panels (a report), or both (resize, theme, panels, pins). */
     stale: { live: false, comparisons: false },
-    /** The task is a sequence task: "The model writes" has something to show. */
-    sequenceTask: false,
     /** [generation, resolve]: promises waiting for a frame that answers that state. */
     waiting: [],
     updateDue: 0,
     updateTimer: 0,
-    /** Away from the view since this timer was set: `HIBERNATE_MS` (tests shorten it). */
     hibernateTimer: 0,
-    hibernateMs: HIBERNATE_MS,
-    /** The task is the text: its own-text and prompt controls show. */
-    textTask: false,
-    /** A link's reader's text (its text_id) this page does not have yet: the run trains on the
-     *  plays until the reader gives that text, and a text with another hash is refused. */
-    awaitingText: null,
-    /** The prompt the reader last asked to continue, until its continuation is announced. */
-    promptAsked: null,
   };
+  /** The prompt the reader last asked to continue, until its continuation is announced. */
+  let promptAsked = null;
+  /** What the widget's modules read: its markup, its state (read only) and its parts. */
+  const w = { root, el, bindings, options, notice, controls: buildMore(root), state: st, parts };
+
+  /** The one way the state changes: `update`, then the desired live state to the worker if it
+   *  moved, and what follows from training or not. */
+  function dispatch(message) {
+    const sent = st.live?.generation;
+    update(st, message);
+    if (!parts.driver || !st.live) return;
+    if (st.live.generation !== sent) {
+      parts.driver.want(st.live);
+      // a host's command to a widget away from the view wakes its worker: it goes again later
+      if (!st.visible) hibernateLater();
+    }
+    // paused or scrolled away, the comparisons may have every core at once
+    if (!training(st)) parts.pool?.liveTrains(false);
+    el('status').setAttribute('aria-busy', String(training(st)));
+  }
 
   function present() {
     for (const c of root.querySelectorAll('[data-control]')) {
       // Copy link needs a playground page to link to (none in the npm package or a notebook)
-      c.hidden = (w.shown.controls != null && !w.shown.controls.has(c.dataset.control)) || (c.dataset.control === 'copy' && options.linkBase === '');
+      c.hidden = (st.shown.controls != null && !st.shown.controls.has(c.dataset.control)) || (c.dataset.control === 'copy' && options.linkBase === '');
     }
     for (const p of root.querySelectorAll('[data-panel]')) {
       const name = p.dataset.panel;
       p.hidden =
-        w.shown.panels != null
-          ? !w.shown.panels.has(name) || (TASK_PANELS.includes(name) && !w.sequenceTask)
-          : (COMPARISON_PANELS.includes(name) && !w.started[name]) || (TASK_PANELS.includes(name) && !w.sequenceTask);
+        st.shown.panels != null
+          ? !st.shown.panels.has(name) || (TASK_PANELS.includes(name) && !st.sequenceTask)
+          : (COMPARISON_PANELS.includes(name) && !st.started[name]) || (TASK_PANELS.includes(name) && !st.sequenceTask);
     }
     // the tuned lens matches the model's next-token distribution: a sequence task's alone
-    el('lens-buttons').hidden = !w.sequenceTask;
-    for (const e of root.querySelectorAll('[data-text-only]')) e.hidden = !w.textTask;
+    el('lens-buttons').hidden = !st.sequenceTask;
+    for (const e of root.querySelectorAll('[data-text-only]')) e.hidden = !st.textTask;
   }
   present();
 
   /** Every control shows the settings; the task panels follow a change of task. */
   function showSettings() {
     const sequenceTask = showControls(w);
-    const textTask = w.settings?.get('task') === 'text';
-    if (w.sequenceTask !== sequenceTask || w.textTask !== textTask) {
-      w.sequenceTask = sequenceTask;
-      w.textTask = textTask;
+    const textTask = parts.settings?.get('task') === 'text';
+    if (st.sequenceTask !== sequenceTask || st.textTask !== textTask) {
+      dispatch({ kind: 'task', sequenceTask, textTask });
       present();
     }
     if (textTask) showText();
@@ -152,43 +143,43 @@ export function mount(root, bindings, options = {}) {
 
   /** The sentence about the text the run learns (a reader's, as its worker described it). */
   function showText() {
-    const id = w.settings.get('text_id');
-    const words = id === 'plays' ? PLAYS_WORDS : (w.textWords?.id === id ? w.textWords.words : `a reader's text, ${id.slice(0, 12)}…`);
-    const waiting = w.awaitingText ? ` Waiting for ${awaitingWords(w.awaitingText)}: drop, choose or paste it.` : '';
+    const id = parts.settings.get('text_id');
+    const words = id === 'plays' ? PLAYS_WORDS : (st.textWords?.id === id ? st.textWords.words : `a reader's text, ${id.slice(0, 12)}…`);
+    const waiting = st.awaitingText ? ` Waiting for ${awaitingWords(st.awaitingText)}: drop, choose or paste it.` : '';
     if (el('text-words').textContent !== words + waiting) el('text-words').textContent = words + waiting;
     el('text-plays').hidden = id === 'plays';
   }
 
   /** Shows only the given controls and panels (Sets of names; null shows all). */
   function show(shown) {
-    w.shown = shown;
+    dispatch({ kind: 'show', shown });
     present();
     showSettings();
     changed();
-  }
-
-  function setPlaying(playing) {
-    w.playing = playing;
-    w.stoppedItself = false;
   }
 
   let markCreated;
   /** Resolves once the widget has started (when it first comes near the viewport). */
   const created = new Promise((resolve) => (markCreated = resolve));
 
+  /** Every frame received and every change since is drawn. */
+  function drawnAll() {
+    return !loop.incoming && !loop.stale.live && !loop.stale.comparisons;
+  }
+
   /** Resolves once a frame answering the newest desired state is on screen, drawn after now. */
   function drawn() {
-    if (!w.driver || w.stopped) return Promise.resolve();
-    w.stale.live = true;
+    if (!parts.driver || st.stopped) return Promise.resolve();
+    loop.stale.live = true;
     wake();
-    return new Promise((resolve) => w.waiting.push([w.live.generation, resolve]));
+    return new Promise((resolve) => loop.waiting.push([st.live.generation, resolve]));
   }
 
   function fail(message) {
-    w.stopped = true;
-    w.driver?.stop();
-    w.pool?.stop();
-    for (const [, resolve] of w.waiting.splice(0)) resolve();
+    dispatch({ kind: 'stop' });
+    parts.driver?.stop();
+    parts.pool?.stop();
+    for (const [, resolve] of loop.waiting.splice(0)) resolve();
     showError(root, message);
   }
 
@@ -196,23 +187,21 @@ export function mount(root, bindings, options = {}) {
    *  worker checks it and holds it; then the text task on it. Refused in words, changing
    *  nothing, if the worker finds it unusable or a link waits for another text. */
   async function useText(bytes, source) {
-    if (!w.settings) await created;
-    if (w.stopped) return;
+    if (!parts.settings) await created;
+    if (st.stopped) return;
     let checked;
     try {
-      checked = await w.driver.checkText(bytes);
+      checked = await parts.driver.checkText(bytes);
     } catch (e) {
       notice([`Not trained on ${source}: ${e.message ?? e}`]);
       return;
     }
-    if (w.awaitingText && checked.id !== w.awaitingText) {
-      notice([`Not trained on ${source}: its SHA-256 is ${checked.id.slice(0, 12)}…, and this link's run trained on ${w.awaitingText.slice(0, 12)}… (${awaitingWords(w.awaitingText)}). Choose Back to the plays to stop waiting for it.`]);
+    if (st.awaitingText && checked.id !== st.awaitingText) {
+      notice([`Not trained on ${source}: its SHA-256 is ${checked.id.slice(0, 12)}…, and this link's run trained on ${st.awaitingText.slice(0, 12)}… (${awaitingWords(st.awaitingText)}). Choose Back to the plays to stop waiting for it.`]);
       return;
     }
     keepText(checked.id, bytes);
-    w.awaitingText = null;
-    w.textWords = checked;
-    setPlaying(true); // "Train on …" trains, even after a run that had finished
+    dispatch({ kind: 'text-checked', words: checked });
     apply((s) => [...(s.get('task') === 'text' ? [] : s.chooseTask('text')), ...s.set('text_id', checked.id)]);
     showText();
   }
@@ -222,8 +211,8 @@ export function mount(root, bindings, options = {}) {
    *  them. Refused in words, changing nothing, if the file is not one of ours, is damaged, or
    *  trained on a reader's text this page does not have. */
   async function loadWeights(bytes, source) {
-    if (!w.settings) await created;
-    if (w.stopped) return;
+    if (!parts.settings) await created;
+    if (st.stopped) return;
     let textId;
     try {
       textId = bindings.weightsTextId(bytes);
@@ -235,10 +224,10 @@ export function mount(root, bindings, options = {}) {
       notice([`Not loaded, ${source}: its run trained on a reader's text (${awaitingWords(textId)}); give that text first, then load them`]);
       return;
     }
-    setPlaying(false);
+    dispatch({ kind: 'weights-loaded' });
     apply((s) => s.adoptWeights(bytes));
     try {
-      await w.driver.loadWeights(bytes);
+      await parts.driver.loadWeights(bytes);
     } catch (e) {
       notice([`Not loaded, ${source}: ${e.message ?? e}`]);
       return;
@@ -265,89 +254,80 @@ export function mount(root, bindings, options = {}) {
 
   /** Back to the three plays (and no longer waiting for a link's text). */
   function usePlays() {
-    w.awaitingText = null;
+    dispatch({ kind: 'plays' });
     set('text_id', 'plays');
-    if (w.settings) showText();
+    if (parts.settings) showText();
   }
 
   /** The stack continues `text` by `chars` characters from now on (null: the text's own
    *  prompt); resolves with the continuation once it is written (a prompt asked again, or
    *  none, resolves the one before with null). */
   function setPrompt(text, chars) {
-    if (!w.settings || w.stopped) return Promise.resolve(null);
-    w.promptAsked?.resolve(null);
+    if (!parts.settings || st.stopped) return Promise.resolve(null);
+    promptAsked?.resolve(null);
     const done = new Promise((resolve) => {
-      w.promptAsked = text == null ? null : { text, chars, resolve };
+      promptAsked = text == null ? null : { text, chars, resolve };
     });
     el('prompt-said').textContent = '';
-    want({ prompt: text == null ? null : { text, chars } });
+    dispatch({ kind: 'prompt', prompt: text == null ? null : { text, chars } });
     return text == null ? Promise.resolve(null) : done;
   }
 
   /** Saves `what`: 'report' (JSON), 'csv' (the loss history), 'weights' (safetensors), or
    *  chart `chart` as 'svg' or 'png'. */
   async function download(what, chart) {
-    if (!w.view?.hasFrame) throw new Error('Nothing to download before the run has begun');
-    const stem = `ablation-playground-step${w.view.step}`;
-    if (what === 'weights') saveFile(root, `${stem}.safetensors`, await w.driver.exportRun('weights'), 'application/octet-stream');
+    if (!parts.view?.hasFrame) throw new Error('Nothing to download before the run has begun');
+    const stem = `ablation-playground-step${parts.view.step}`;
+    if (what === 'weights') saveFile(root, `${stem}.safetensors`, await parts.driver.exportRun('weights'), 'application/octet-stream');
     else if (what === 'report') {
       // the run in ablate's report's schema, and the page's comparisons as .value has them
-      const report = JSON.parse(await w.driver.exportRun('report'));
-      report.comparisons = JSON.parse(w.view.comparisonsJson());
+      const report = JSON.parse(await parts.driver.exportRun('report'));
+      report.comparisons = JSON.parse(parts.view.comparisonsJson());
       saveFile(root, `${stem}.json`, JSON.stringify(report, null, 1), 'application/json');
-    } else if (what === 'csv') saveFile(root, `${stem}-loss.csv`, w.view.lossCsv(), 'text/csv');
+    } else if (what === 'csv') saveFile(root, `${stem}-loss.csv`, parts.view.lossCsv(), 'text/csv');
     else if (!chart) throw new Error('No chart has anything to draw yet');
-    else if (what === 'svg') saveFile(root, `${stem}-${chart}.svg`, w.view.svg(chart, w.theme?.dark ?? w.renderer.dark.matches), 'image/svg+xml');
+    else if (what === 'svg') saveFile(root, `${stem}-${chart}.svg`, parts.view.svg(chart, parts.theme?.dark ?? parts.renderer.dark.matches), 'image/svg+xml');
     else if (what === 'png') {
-      const canvas = w.renderer.canvasOf(chart);
+      const canvas = parts.renderer.canvasOf(chart);
       const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
       if (!blob) throw new Error(`The ${chart} chart could not be made into a PNG`);
       saveFile(root, `${stem}-${chart}.png`, blob);
     }
   }
 
-  /** Sends the live run's worker a new desired state: the current one with `changes`. */
-  function want(changes) {
-    w.live = { ...w.live, ...changes, generation: w.live.generation + 1 };
-    w.driver.want(w.live);
-    // a host's command to a widget away from the view wakes its worker: it goes again later
-    if (!w.visible) hibernateLater();
-  }
-
   function create() {
     // read as one query, as a URL is: a preset applies first wherever it stands, several pin=
     // make one list, and a bad value falls back with a notice
-    w.settings = new bindings.Settings(new URLSearchParams(w.pending.map(([name, value]) => [name, String(value)])).toString());
-    w.pending = [];
-    notice(w.settings.takeNotices());
+    parts.settings = new bindings.Settings(new URLSearchParams(st.pending.map(([name, value]) => [name, String(value)])).toString());
+    notice(parts.settings.takeNotices());
     // a link to a run on a reader's text: the page needs that text (the reader's, or text-src)
-    const linked = w.settings.get('text_id');
+    const linked = parts.settings.get('text_id');
     if (linked !== 'plays' && !textBytes(linked)) {
-      w.settings.set('text_id', 'plays'); // (no run yet to restart)
+      parts.settings.set('text_id', 'plays'); // (no run yet to restart)
       awaitText(linked, "This link's run");
     }
     if (options.textSrc) textFrom(options.textSrc).then(() => options.weightsSrc && weightsFrom(options.weightsSrc));
     else if (options.weightsSrc) weightsFrom(options.weightsSrc);
-    w.view = new bindings.View();
-    w.driver = startDriver(bindings, {
+    parts.view = new bindings.View();
+    parts.driver = startDriver(bindings, {
       onFrame(bytes) {
-        w.incoming = bytes;
+        loop.incoming = bytes;
         wake();
       },
       onKnockout(bytes, generation, purpose) {
-        if (generation < w.runGeneration) return; // the run it measured was restarted
+        if (generation < st.runGeneration) return; // the run it measured was restarted
         try {
-          if (purpose === 'lens') w.view.startTunedLens(bytes);
-          else w.view.startKnockout(bytes);
+          if (purpose === 'lens') parts.view.startTunedLens(bytes);
+          else parts.view.startKnockout(bytes);
         } catch (e) {
           notice([`${e.message ?? e}`]);
           return;
         }
-        w.pool.sync(w.view);
+        parts.pool.sync(parts.view);
         changed();
       },
       onTextFailed(message, generation) {
-        if (generation < w.runGeneration) return; // a state since replaced
+        if (generation < st.runGeneration) return; // a state since replaced
         // the widget goes on with the task it had: the text is there for another try later
         notice([`The text task could not start: ${message}. Back to the regression task.`]);
         chooseTask('teacher');
@@ -355,93 +335,74 @@ export function mount(root, bindings, options = {}) {
       onNotice: (text) => notice([text]),
       onError: fail,
     });
-    w.pool = createPool(bindings, {
+    parts.pool = createPool(bindings, {
       onReport(bytes, done) {
         let taken = 0;
         try {
-          taken = w.view.report(bytes); // 1: a pin's, drawn in the live run's panels
+          taken = parts.view.report(bytes); // 1: a pin's, drawn in the live run's panels
         } catch (e) {
           notice([`ignored a damaged comparison (${e.message ?? e})`]);
         }
-        if (done) w.pool.sync(w.view);
-        if (taken === 1) w.stale.live = true;
-        if (taken) w.stale.comparisons = true;
+        if (done) parts.pool.sync(parts.view);
+        if (taken === 1) loop.stale.live = true;
+        if (taken) loop.stale.comparisons = true;
         wake();
       },
       onJobFailed(id, reason) {
         // said once, in its row, pin or table and here; the other jobs go on
-        if (w.view.fail(id, reason)) {
+        if (parts.view.fail(id, reason)) {
           notice([`a comparison failed: ${reason}`]);
-          w.stale.comparisons = true;
-          w.stale.live = true; // a pin's label
+          loop.stale.comparisons = true;
+          loop.stale.live = true; // a pin's label
           wake();
         }
       },
       onNotice: (text) => notice([text]),
       onError: (text) => notice([`a comparison failed: ${text}`]),
     });
-    w.live = { ...initialState(w.settings.configBytes()), generation: 0 };
-    w.runGeneration = 1;
-    want({ playing: w.playing && w.visible });
-    status();
-    if (w.settings.pinCount > 0) sendPins();
+    dispatch({ kind: 'start', config: parts.settings.configBytes() });
+    if (parts.settings.pinCount > 0) sendPins();
     // a lesson that shows only a comparison panel shows it filling in, as it would a run
-    if (w.playing) for (const c of COMPARISONS) if (!c.fromLiveStack && w.shown.panels?.has(c.panel)) startComparison(c.panel);
+    if (st.playing) for (const c of COMPARISONS) if (!c.fromLiveStack && st.shown.panels?.has(c.panel)) startComparison(c.panel);
     showSettings();
     markCreated();
   }
 
   /** Starts the live run again from the seed with the current settings. */
   function restart() {
-    if (w.stoppedItself) {
-      setPlaying(true);
-      showSettings();
-    }
-    want({ config: w.settings.configBytes(), restarts: w.live.restarts + 1, playing: w.playing && w.visible });
-    w.runGeneration = w.live.generation;
-    w.view.clearKnockout();
-    status();
+    const playing = st.playing;
+    dispatch({ kind: 'restart', config: parts.settings.configBytes() });
+    parts.view.clearKnockout();
+    if (st.playing !== playing) showSettings(); // a run that had stopped by itself trains
   }
 
   /** The pins to the comparisons, which compute any new one from the seed. */
   function sendPins() {
-    w.view.setPins(w.settings);
-    w.pool.sync(w.view);
-    w.updateDue = 0;
+    parts.view.setPins(parts.settings);
+    parts.pool.sync(parts.view);
+    loop.updateDue = 0;
     changed();
   }
 
   /** Starts the comparison of panel `name` (schema.js's COMPARISONS): its jobs in the pool, or
    *  the knockout through the live worker, which holds the stack it measures. */
   function startComparison(name) {
-    w.started[name] = true;
+    dispatch({ kind: 'comparison-started', name });
     const { fromLiveStack } = COMPARISONS.find((c) => c.panel === name);
-    if (fromLiveStack) want({ knockouts: w.live.knockouts + 1 });
+    if (fromLiveStack) dispatch({ kind: 'request', name: 'knockouts' });
     else {
-      w.view.startComparison(name, w.settings);
-      w.pool.sync(w.view);
+      parts.view.startComparison(name, parts.settings);
+      parts.pool.sync(parts.view);
     }
     present();
     changed();
     return drawn();
   }
 
-  /** Trains only while playing and on screen. */
-  function run() {
-    if (w.driver && w.live.playing !== (w.playing && w.visible)) want({ playing: w.playing && w.visible });
-    // paused or scrolled away, the comparisons may have every core at once
-    if (!(w.playing && w.visible)) w.pool?.liveTrains(false);
-    status();
-  }
-
-  function status() {
-    el('status').setAttribute('aria-busy', String(w.playing && w.visible));
-  }
-
   function changed() {
-    w.renderer.forgetColours();
-    w.stale = { live: true, comparisons: true };
-    w.updateDue = 0;
+    parts.renderer.forgetColours();
+    loop.stale = { live: true, comparisons: true };
+    loop.updateDue = 0;
     wake();
   }
 
@@ -453,29 +414,27 @@ export function mount(root, bindings, options = {}) {
   function apply(change) {
     let names = [];
     try {
-      names = change(w.settings);
+      names = change(parts.settings);
     } catch (e) {
       notice([e.message ?? String(e)]);
     }
-    notice(w.settings.takeNotices());
+    notice(parts.settings.takeNotices());
     showSettings();
-    for (const n of names) onParam(n, w.settings.get(n));
+    for (const n of names) onParam(n, parts.settings.get(n));
     if (names.some((n) => n !== 'pin')) restart();
     if (names.includes('pin')) sendPins();
   }
 
   /** Sets a parameter; `lenient` replaces a bad value by the nearest valid one, with a notice. */
   function set(name, text, { lenient = false } = {}) {
-    if (!w.settings) {
-      // the last value given wins (several pin= given at once still make one list)
-      w.pending = w.pending.filter(([n]) => n !== name);
-      w.pending.push([name, text]);
+    if (!parts.settings) {
+      dispatch({ kind: 'pending', name, value: text });
       return;
     }
     // a reader's text named by a host (an attribute, a message) that this page has not been
     // given: the plays until it is, as for a link
-    if (name === 'text_id' && w.settings.namesOwnText(String(text)) && !textBytes(String(text))) {
-      if (w.settings.get('text_id') !== 'plays') apply((s) => s.set('text_id', 'plays'));
+    if (name === 'text_id' && parts.settings.namesOwnText(String(text)) && !textBytes(String(text))) {
+      if (parts.settings.get('text_id') !== 'plays') apply((s) => s.set('text_id', 'plays'));
       awaitText(String(text), 'This run');
       return;
     }
@@ -485,86 +444,87 @@ export function mount(root, bindings, options = {}) {
   /** Waits for the reader's text `id` (refusing another) while the plays train, saying that
    *  `whose` run ("This link's run") trained on it. */
   function awaitText(id, whose) {
-    w.awaitingText = id;
+    dispatch({ kind: 'await-text', id });
     onParam('text_id', 'plays');
     notice([`${whose} trained on a reader's text (${awaitingWords(id)}): until it is given, the plays.`]);
-    if (w.textTask) showText();
+    if (st.textTask) showText();
   }
 
   /** Chooses a task with its defaults, as the Task menu does (a bad name gets a notice). */
   function chooseTask(task) {
-    if (!w.settings) return set('task', task);
+    if (!parts.settings) return set('task', task);
     apply((s) => s.chooseTask(String(task)));
   }
 
   /** The state and readouts: the settings now, the readouts of the last frame drawn. */
   function value() {
-    return w.settings ? JSON.parse(w.view.valueJson(w.settings)) : null;
+    return parts.settings ? JSON.parse(parts.view.valueJson(parts.settings)) : null;
   }
 
   /** The host hears the state at most every UPDATE_EVERY_MS, and the last one always. */
-  function update(now) {
-    if (now >= w.updateDue) {
-      clearTimeout(w.updateTimer);
-      w.updateTimer = 0;
-      w.updateDue = now + UPDATE_EVERY_MS;
+  function tellHost(now) {
+    if (now >= loop.updateDue) {
+      clearTimeout(loop.updateTimer);
+      loop.updateTimer = 0;
+      loop.updateDue = now + UPDATE_EVERY_MS;
       onEvent('playground-update', value());
-    } else if (!w.updateTimer) {
+    } else if (!loop.updateTimer) {
       // throttled, but the host still hears the last state (a run that stops, a knockout that
       // lands right after an update): one trailing update when the interval is over
-      w.updateTimer = setTimeout(() => {
-        w.updateTimer = 0;
-        if (w.stopped) return;
-        w.updateDue = performance.now() + UPDATE_EVERY_MS;
+      loop.updateTimer = setTimeout(() => {
+        loop.updateTimer = 0;
+        if (st.stopped) return;
+        loop.updateDue = performance.now() + UPDATE_EVERY_MS;
         onEvent('playground-update', value());
-      }, w.updateDue - now);
+      }, loop.updateDue - now);
     }
   }
 
   function frame(now) {
-    w.frameRequested = false;
-    if (w.stopped || !w.visible) return;
+    loop.frameRequested = false;
+    if (st.stopped || !st.visible) return;
     try {
-      if (!w.settings) create();
-      const { view } = w;
-      if (w.incoming) {
-        const bytes = w.incoming;
-        w.incoming = null;
-        if (view.load(bytes, w.runGeneration)) {
-          w.stale.live = true;
-          w.pool.liveTrains(w.live.playing && !view.finished && view.divergedAt === undefined);
+      if (!parts.settings) create();
+      const { view } = parts;
+      if (loop.incoming) {
+        const bytes = loop.incoming;
+        loop.incoming = null;
+        if (view.load(bytes, st.runGeneration)) {
+          loop.stale.live = true;
+          parts.pool.liveTrains(st.live.playing && !view.finished && view.divergedAt === undefined);
           // the run stopped by itself (step limit or divergence) under the newest state: Play
           // continues it
-          if (w.playing && view.generation === w.live.generation && (view.finished || view.divergedAt !== undefined)) {
-            w.playing = false;
-            w.stoppedItself = true;
-            run();
-            showSettings();
-            w.updateDue = 0;
+          if (view.finished || view.divergedAt !== undefined) {
+            const playing = st.playing;
+            dispatch({ kind: 'stopped-itself', generation: view.generation });
+            if (st.playing !== playing) {
+              showSettings();
+              loop.updateDue = 0;
+            }
           }
         }
       }
       // a frame loaded before a restart (a slider dragged past it within the frame) is never
       // drawn: the restart said the new state, and the new run's first frame replaces it
-      if (view.hasFrame && view.generation < w.runGeneration) return;
+      if (view.hasFrame && view.generation < st.runGeneration) return;
       const held =
-        w.stale.live &&
-        !w.stale.comparisons &&
-        w.pool.crowded &&
-        view.generation === w.drawnGeneration &&
-        now - w.drawnAt < CROWDED_DRAW_MS;
+        loop.stale.live &&
+        !loop.stale.comparisons &&
+        parts.pool.crowded &&
+        view.generation === loop.drawnGeneration &&
+        now - loop.drawnAt < CROWDED_DRAW_MS;
       if (held) wake();
-      else if ((w.stale.live || w.stale.comparisons || w.renderer.owes) && view.hasFrame) {
-        w.drawnAt = now;
-        w.drawnGeneration = view.generation;
-        const stale = w.stale;
-        w.stale = { live: false, comparisons: false };
-        if (w.renderer.draw(now, stale)) wake(); // the panels owed, at the next frame
-        w.renderer.write();
+      else if ((loop.stale.live || loop.stale.comparisons || parts.renderer.owes) && view.hasFrame) {
+        loop.drawnAt = now;
+        loop.drawnGeneration = view.generation;
+        const stale = loop.stale;
+        loop.stale = { live: false, comparisons: false };
+        if (parts.renderer.draw(now, stale)) wake(); // the panels owed, at the next frame
+        parts.renderer.write();
         announcePrompt();
-        update(now);
-        for (let i = w.waiting.length - 1; i >= 0; i--) {
-          if (w.waiting[i][0] <= view.generation) w.waiting.splice(i, 1)[0][1]();
+        tellHost(now);
+        for (let i = loop.waiting.length - 1; i >= 0; i--) {
+          if (loop.waiting[i][0] <= view.generation) loop.waiting.splice(i, 1)[0][1]();
         }
       }
     } catch (e) {
@@ -574,13 +534,13 @@ export function mount(root, bindings, options = {}) {
 
   /** Says once, politely, what the stack wrote after the reader's prompt. */
   function announcePrompt() {
-    if (w.promptAsked == null) return;
-    const [prompt, continuation, outside] = w.view.written() ?? [];
+    if (promptAsked == null) return;
+    const [prompt, continuation, outside] = parts.view.written() ?? [];
     // said once it is whole (the frames show it as it is written)
-    if (continuation === undefined || [...continuation].length < w.promptAsked.chars) return;
-    if (prompt !== w.promptAsked.text && !outside) return;
-    w.promptAsked.resolve(continuation);
-    w.promptAsked = null;
+    if (continuation === undefined || [...continuation].length < promptAsked.chars) return;
+    if (prompt !== promptAsked.text && !outside) return;
+    promptAsked.resolve(continuation);
+    promptAsked = null;
     const left = outside ? ` (not in the text, so not read: ${outside})` : '';
     el('prompt-said').textContent = `It continued your prompt${left}: ${continuation}`;
   }
@@ -589,20 +549,20 @@ export function mount(root, bindings, options = {}) {
    *  what they read of it already; their idle workers go by themselves, pool.js), and the
    *  canvases' pixels with it; coming near the view again redraws every panel (`changed`). */
   function hibernate() {
-    if (w.visible || w.stopped) return;
-    w.driver?.hibernate();
-    w.renderer.release();
+    if (st.visible || st.stopped) return;
+    parts.driver?.hibernate();
+    parts.renderer.release();
   }
 
   /** Away from the view, the worker goes in `hibernateMs` from now (in view, it stays). */
   function hibernateLater() {
-    clearTimeout(w.hibernateTimer);
-    if (!w.visible) w.hibernateTimer = setTimeout(hibernate, w.hibernateMs);
+    clearTimeout(loop.hibernateTimer);
+    if (!st.visible) loop.hibernateTimer = setTimeout(hibernate, st.hibernateMs);
   }
 
   function wake() {
-    if (!w.frameRequested && w.visible && !w.stopped) {
-      w.frameRequested = true;
+    if (!loop.frameRequested && st.visible && !st.stopped) {
+      loop.frameRequested = true;
       requestAnimationFrame(frame);
     }
   }
@@ -611,22 +571,22 @@ export function mount(root, bindings, options = {}) {
   /** Nothing more will be drawn: every promise still waiting resolves, commands waiting for
    *  the start are dropped. */
   function destroy() {
-    w.stopped = true;
-    w.promptAsked?.resolve(null);
-    for (const [, resolve] of w.waiting.splice(0)) resolve();
+    dispatch({ kind: 'stop' });
+    promptAsked?.resolve(null);
+    for (const [, resolve] of loop.waiting.splice(0)) resolve();
     markCreated();
-    w.driver?.stop();
-    w.pool?.stop();
-    clearTimeout(w.updateTimer);
-    clearTimeout(w.hibernateTimer);
+    parts.driver?.stop();
+    parts.pool?.stop();
+    clearTimeout(loop.updateTimer);
+    clearTimeout(loop.hibernateTimer);
     surroundings.stop();
   }
 
   const controller = createController(w, {
-    created, drawn, want, run, restart, sendPins, startComparison, set, value, changed, listOf,
-    show, setPlaying, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom, setPrompt,
+    dispatch, created, drawn, drawnAll, restart, sendPins, startComparison, set, value, changed, listOf,
+    show, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom, setPrompt,
   });
-  w.renderer = createRenderer(w, {
+  parts.renderer = createRenderer(w, {
     onRemovePin(i) {
       // a reader's Remove: its button goes away, so the focus moves to Pin (a host's unpin(i)
       // leaves the focus where it is)
@@ -641,14 +601,12 @@ export function mount(root, bindings, options = {}) {
   const surroundings = watchSurroundings(w, {
     changed,
     visibility(near) {
-      w.visible = near;
-      if (w.visible && !w.settings) wake();
-      else if (w.settings) run();
-      if (w.visible) changed();
+      dispatch({ kind: 'visible', near });
+      if (near) changed(); // (the first time: the frame that creates the widget)
       hibernateLater();
     },
   });
-  w.theme = surroundings.theme;
+  parts.theme = surroundings.theme;
   return controller;
 }
 
@@ -661,7 +619,7 @@ function wireButtons(w, controller) {
     el(`run-${name}`).addEventListener('click', () => controller[STARTS[name]]());
     el(`again-${name}`).addEventListener('click', () => controller[STARTS[name]]());
   }
-  el('play').addEventListener('click', () => (w.playing ? controller.pause() : controller.play()));
+  el('play').addEventListener('click', () => (controller.playing ? controller.pause() : controller.play()));
   el('step').addEventListener('click', () => controller.step());
   el('reset').addEventListener('click', () => controller.reset());
   el('rescale').addEventListener('click', () => controller.fitAxis(true));

@@ -84,8 +84,8 @@ export function bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWe
 
   // the downloads: the chart menu lists the panels that have something to draw when it opens
   el('download').addEventListener('toggle', () => {
-    if (!el('download').open || !w.view?.hasFrame) return;
-    const ready = JSON.parse(w.view.panels()).panels;
+    if (!el('download').open || !w.parts.view?.hasFrame) return;
+    const ready = JSON.parse(w.parts.view.panels()).panels;
     const menu = el('download-chart');
     const chosen = menu.value;
     menu.replaceChildren(

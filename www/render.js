@@ -154,7 +154,7 @@ export function createRenderer(w, { onRemovePin }) {
   function drawPanel(name, isDark, c) {
     const canvas = canvasOf(name);
     if (!canvas || canvas.closest('[hidden]')) return;
-    w.view.draw(name, canvas, sizeCanvas(canvas), isDark, c);
+    w.parts.view.draw(name, canvas, sizeCanvas(canvas), isDark, c);
   }
 
   return {
@@ -180,8 +180,8 @@ export function createRenderer(w, { onRemovePin }) {
      *  drawing, or many large ones, would otherwise hold the page for a tenth of a second).
      *  Returns whether some are owed. */
     draw(now, stale) {
-      const { view } = w;
-      const [isDark, c] = [w.theme?.dark ?? dark.matches, colours(now)];
+      const { view } = w.parts;
+      const [isDark, c] = [w.parts.theme?.dark ?? dark.matches, colours(now)];
       // every panel's record, read once a frame: the drawing and the words that follow it
       record = JSON.parse(view.panels());
       const { panels } = record;
@@ -203,9 +203,9 @@ export function createRenderer(w, { onRemovePin }) {
         } else if (!attention.timer) {
           attention.timer = setTimeout(() => {
             attention.timer = 0;
-            if (w.stopped) return;
+            if (w.state.stopped) return;
             attention.at = performance.now();
-            drawPanel('attention', w.theme?.dark ?? dark.matches, colours(attention.at));
+            drawPanel('attention', w.parts.theme?.dark ?? dark.matches, colours(attention.at));
           }, ATTENTION_EVERY_MS - (now - attention.at));
         }
       }
@@ -217,7 +217,7 @@ export function createRenderer(w, { onRemovePin }) {
     },
     /** Every word on screen, from the same frame as the charts. */
     write() {
-      record ??= JSON.parse(w.view.panels());
+      record ??= JSON.parse(w.parts.view.panels());
       el('status').textContent = record.status;
       el('caption').textContent = record.caption;
       for (const [name, { summary }] of Object.entries(record.panels)) {

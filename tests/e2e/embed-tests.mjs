@@ -910,8 +910,13 @@ export default function registerEmbedTests() {
     const blown = await value(page, 'four');
     assert(blown.optimizer === 'sgd' && blown.gain === 2 && blown.diverged_at <= 5, `#four after "make it blow up": ${JSON.stringify(blown)}`);
     // and "both on" resets the rest of the preset before setting its switches
+    // (the diverged run stopped by itself: the new one trains, with no Play)
     await page.getByRole('button', { name: 'both on', exact: true }).click();
-    await waitElStatus(page, 'four', /^12 layers · Residual ON · LayerNorm ON \(pre\) · act\. std = 1\.00 · /);
+    await waitElStatus(page, 'four', /^12 layers · Residual ON · LayerNorm ON \(pre\) · /);
+    await waitFor(page, () => {
+      const v = document.getElementById('four').value;
+      return v.residual === 'on' && v.step > 0 && v.diverged_at === null;
+    }, null, async () => `#four did not train after "both on": ${JSON.stringify(await value(page, 'four')).slice(0, 300)}`);
     assert((await value(page, 'four')).optimizer === 'adam', 'the "both on" button is the default recipe again');
 
     // Section 3's warmup button, then the instance is scrolled to: its state is the button's,

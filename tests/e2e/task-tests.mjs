@@ -59,8 +59,7 @@ export default function registerTaskTests() {
     await warmup.press('Enter');
     await warmup.dispatchEvent('change');
     await waitFor(page, () => window.ablationPlayground.value?.warmup === 300 && !window.ablationPlayground.value.finished, null, 'warmup 300 did not restart the run');
-    // a finished run stays paused when a setting changes: Play trains the new one
-    await page.getByRole('button', { name: 'Play' }).click();
+    // the finished run stopped by itself: the new setting's run trains, with no Play
     const warm = await finished(1, 'post-norm, warmup 300');
     assert(warm < 2.3, `with warmup post-norm learns: ${warm}`);
     note('3. pre-norm, warmup back to 0');
@@ -68,7 +67,6 @@ export default function registerTaskTests() {
     await warmup.dispatchEvent('change');
     await page.getByRole('radio', { name: 'pre', exact: true }).check();
     await waitFor(page, () => window.ablationPlayground.value?.norm === 'pre' && window.ablationPlayground.value.warmup === 0 && !window.ablationPlayground.value.finished, null, 'pre-norm did not restart the run');
-    await page.getByRole('button', { name: 'Play' }).click();
     const pre = await finished(2, 'pre-norm, no warmup');
     assert(pre < warm, `pre-norm without warmup below post-norm with it: ${pre} vs ${warm}`);
     assert(/LayerNorm ON \(pre\)/.test(await status(page)), 'the status line names the placement');
