@@ -45,6 +45,8 @@ bash tests/size/check.sh
 if [ -f tests/e2e/package.json ]; then
   say "end-to-end tests in Chromium"
   ensure_e2e_deps
+  say "the widget's state and update without a browser (node --test tests/unit)"
+  node --test tests/unit/
   say "the npm package's TypeScript declarations (tsc --strict on samples; misspellings refused)"
   node tests/types/check.mjs
   ensure_hosts
