@@ -69,7 +69,7 @@ ensure_e2e_deps() {
   fi
 }
 
-MKDOCS_MATERIAL_VERSION=9.8.1 # the real hosts of the browser tests (tests/e2e/real-hosts.mjs,
+MKDOCS_MATERIAL_VERSION=9.8.1 # the real hosts of the browser tests (tests/e2e/static-sites-tests.mjs,
 JUPYTERLAB_VERSION=4.6.6      # notebook-tests.mjs)
 ANYWIDGET_VERSION=0.11.0
 NUMPY_VERSION=2.4.6          # the weights file read as a reader would (python/tests/test_weights_file.py)

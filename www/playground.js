@@ -2,12 +2,13 @@
 // written by `update` alone through `dispatch` here; the handles it holds (`parts`: the reader's
 // settings as a wasm `Settings`, a wasm `View` that draws each frame and gives its words, the
 // live run's driver, the comparisons' pool, the renderer, the host's theme) are made once; the
-// drawing's schedule (`loop`) is the frame loop's own. The live run trains in a Web Worker of its
-// own (driver.js) that reconciles to the desired state the update writes and answers with
-// frames; the comparisons run as jobs in a pool of other workers (pool.js). The controller, the
-// renderer, the controls and the observers read what they need and ask for changes through the
-// functions they are given. Used by the page (app.js) and by the <ablation-playground>
-// element. No maths here: every number and sentence comes from Rust.
+// drawing's schedule (`loop`) is the frame loop's own; what a reader brings and takes away
+// (texts, weights, the prompt, the downloads) is reader-io.js's. The live run trains in a Web
+// Worker of its own (driver.js) that reconciles to the desired state the update writes and
+// answers with frames; the comparisons run as jobs in a pool of other workers (pool.js). The
+// controller, the renderer, the controls and the observers read what they need and ask for
+// changes through the functions they are given. Used by the page (app.js) and by the
+// <ablation-playground> element. No maths here: every number and sentence comes from Rust.
 
 import { trusted } from './assets.js';
 import { bindControls, buildMore, listOf, showSettings as showControls } from './controls.js';
@@ -17,9 +18,9 @@ import { noticeBoard } from './notices.js';
 import { watchSurroundings } from './observers.js';
 import { createPool } from './pool.js';
 import { COMPARISONS } from './schema.js';
-import { bindReaderIo, saveFile } from './reader-io.js';
+import { createReaderIo } from './reader-io.js';
 import { createRenderer } from './render.js';
-import { keepText, textBytes, urlBytes } from './texts.js';
+import { textBytes } from './texts.js';
 import { CONTROLS, COMPARISON_PANELS, PANELS, STARTS, TASK_PANELS, TEMPLATE } from './template.js';
 import { initialWidget, training, update } from './widget.js';
 
@@ -31,15 +32,6 @@ const UPDATE_EVERY_MS = 250; // playground-update events for the host: often eno
  *  most this often (20 a second), leaving the drawing's time to the training and the jobs; a
  *  frame that answers the reader (a new generation: a slider, a switch) is drawn at once. */
 const CROWDED_DRAW_MS = 50;
-/** What the text panel says of the shipped text. */
-const PLAYS_WORDS = 'Hamlet, Macbeth and Othello by Shakespeare, shipped with the playground.';
-
-/** A reader's text named by its id (`<sha256>.<chars>.<vocab>`), in words. */
-function awaitingWords(id) {
-  const [hash, chars] = id.split('.');
-  return `a text of ${Number(chars).toLocaleString('en')} characters with SHA-256 ${hash.slice(0, 12)}…`;
-}
-
 /**
  * Mounts a playground into `root` (which receives TEMPLATE).
  * options: state — [[name, value]] applied leniently (URL names);
@@ -91,8 +83,6 @@ export function mount(root, bindings, options = {}) {
     updateTimer: 0,
     hibernateTimer: 0,
   };
-  /** The prompt the reader last asked to continue, until its continuation is announced. */
-  let promptAsked = null;
   /** What the widget's modules read: its markup, its state (read only) and its parts. */
   const w = { root, el, bindings, options, notice, controls: buildMore(root), state: st, parts };
 
@@ -138,16 +128,7 @@ export function mount(root, bindings, options = {}) {
       dispatch({ kind: 'task', sequenceTask, textTask });
       present();
     }
-    if (textTask) showText();
-  }
-
-  /** The sentence about the text the run learns (a reader's, as its worker described it). */
-  function showText() {
-    const id = parts.settings.get('text_id');
-    const words = id === 'plays' ? PLAYS_WORDS : (st.textWords?.id === id ? st.textWords.words : `a reader's text, ${id.slice(0, 12)}…`);
-    const waiting = st.awaitingText ? ` Waiting for ${awaitingWords(st.awaitingText)}: drop, choose or paste it.` : '';
-    if (el('text-words').textContent !== words + waiting) el('text-words').textContent = words + waiting;
-    el('text-plays').hidden = id === 'plays';
+    if (textTask) reader.showText();
   }
 
   /** Shows only the given controls and panels (Sets of names; null shows all). */
@@ -161,6 +142,8 @@ export function mount(root, bindings, options = {}) {
   let markCreated;
   /** Resolves once the widget has started (when it first comes near the viewport). */
   const created = new Promise((resolve) => (markCreated = resolve));
+  /** The reader's texts, weights, prompt and downloads (reader-io.js). */
+  const reader = createReaderIo(w, { dispatch, apply, set, created, drawn });
 
   /** Every frame received and every change since is drawn. */
   function drawnAll() {
@@ -183,118 +166,6 @@ export function mount(root, bindings, options = {}) {
     showError(root, message);
   }
 
-  /** Trains on a reader's text (its bytes, from `source`: "the file x.txt"): the live run's
-   *  worker checks it and holds it; then the text task on it. Refused in words, changing
-   *  nothing, if the worker finds it unusable or a link waits for another text. */
-  async function useText(bytes, source) {
-    if (!parts.settings) await created;
-    if (st.stopped) return;
-    let checked;
-    try {
-      checked = await parts.driver.checkText(bytes);
-    } catch (e) {
-      notice([`Not trained on ${source}: ${e.message ?? e}`]);
-      return;
-    }
-    if (st.awaitingText && checked.id !== st.awaitingText) {
-      notice([`Not trained on ${source}: its SHA-256 is ${checked.id.slice(0, 12)}…, and this link's run trained on ${st.awaitingText.slice(0, 12)}… (${awaitingWords(st.awaitingText)}). Choose Back to the plays to stop waiting for it.`]);
-      return;
-    }
-    keepText(checked.id, bytes);
-    dispatch({ kind: 'text-checked', words: checked });
-    apply((s) => [...(s.get('task') === 'text' ? [] : s.chooseTask('text')), ...s.set('text_id', checked.id)]);
-    showText();
-  }
-
-  /** Starts the run again from a weights file (from `source`: "the file w.safetensors"): its
-   *  configuration, then its weights, measured at step 0 and paused; Play trains on from
-   *  them. Refused in words, changing nothing, if the file is not one of ours, is damaged, or
-   *  trained on a reader's text this page does not have. */
-  async function loadWeights(bytes, source) {
-    if (!parts.settings) await created;
-    if (st.stopped) return;
-    let textId;
-    try {
-      textId = bindings.weightsTextId(bytes);
-    } catch (e) {
-      notice([`Not loaded, ${source}: ${e.message ?? e}`]);
-      return;
-    }
-    if (textId !== 'plays' && !textBytes(textId)) {
-      notice([`Not loaded, ${source}: its run trained on a reader's text (${awaitingWords(textId)}); give that text first, then load them`]);
-      return;
-    }
-    dispatch({ kind: 'weights-loaded' });
-    apply((s) => s.adoptWeights(bytes));
-    try {
-      await parts.driver.loadWeights(bytes);
-    } catch (e) {
-      notice([`Not loaded, ${source}: ${e.message ?? e}`]);
-      return;
-    }
-    notice([`Loaded the weights of ${source}, measured at step 0; Play trains on from them.`]);
-    await drawn();
-  }
-
-  /** Loads the weights file at `url` (`weights-src`). */
-  function weightsFrom(url) {
-    return urlBytes(url, 'weights').then(
-      (bytes) => loadWeights(bytes, `the weights at ${url}`),
-      (e) => notice([`Not loaded, weights-src: ${e.message ?? e}`]),
-    );
-  }
-
-  /** Trains on the text at `url` (`text-src`), fetched on this thread, checked in the worker. */
-  function textFrom(url) {
-    return urlBytes(url).then(
-      (bytes) => useText(bytes, `the text at ${url}`),
-      (e) => notice([`Not trained on text-src: ${e.message ?? e}`]),
-    );
-  }
-
-  /** Back to the three plays (and no longer waiting for a link's text). */
-  function usePlays() {
-    dispatch({ kind: 'plays' });
-    set('text_id', 'plays');
-    if (parts.settings) showText();
-  }
-
-  /** The stack continues `text` by `chars` characters from now on (null: the text's own
-   *  prompt); resolves with the continuation once it is written (a prompt asked again, or
-   *  none, resolves the one before with null). */
-  function setPrompt(text, chars) {
-    if (!parts.settings || st.stopped) return Promise.resolve(null);
-    promptAsked?.resolve(null);
-    const done = new Promise((resolve) => {
-      promptAsked = text == null ? null : { text, chars, resolve };
-    });
-    el('prompt-said').textContent = '';
-    dispatch({ kind: 'prompt', prompt: text == null ? null : { text, chars } });
-    return text == null ? Promise.resolve(null) : done;
-  }
-
-  /** Saves `what`: 'report' (JSON), 'csv' (the loss history), 'weights' (safetensors), or
-   *  chart `chart` as 'svg' or 'png'. */
-  async function download(what, chart) {
-    if (!parts.view?.hasFrame) throw new Error('Nothing to download before the run has begun');
-    const stem = `ablation-playground-step${parts.view.step}`;
-    if (what === 'weights') saveFile(root, `${stem}.safetensors`, await parts.driver.exportRun('weights'), 'application/octet-stream');
-    else if (what === 'report') {
-      // the run in ablate's report's schema, and the page's comparisons as .value has them
-      const report = JSON.parse(await parts.driver.exportRun('report'));
-      report.comparisons = JSON.parse(parts.view.comparisonsJson());
-      saveFile(root, `${stem}.json`, JSON.stringify(report, null, 1), 'application/json');
-    } else if (what === 'csv') saveFile(root, `${stem}-loss.csv`, parts.view.lossCsv(), 'text/csv');
-    else if (!chart) throw new Error('No chart has anything to draw yet');
-    else if (what === 'svg') saveFile(root, `${stem}-${chart}.svg`, parts.view.svg(chart, parts.theme?.dark ?? parts.renderer.dark.matches), 'image/svg+xml');
-    else if (what === 'png') {
-      const canvas = parts.renderer.canvasOf(chart);
-      const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
-      if (!blob) throw new Error(`The ${chart} chart could not be made into a PNG`);
-      saveFile(root, `${stem}-${chart}.png`, blob);
-    }
-  }
-
   function create() {
     // read as one query, as a URL is: a preset applies first wherever it stands, several pin=
     // make one list, and a bad value falls back with a notice
@@ -304,10 +175,10 @@ export function mount(root, bindings, options = {}) {
     const linked = parts.settings.get('text_id');
     if (linked !== 'plays' && !textBytes(linked)) {
       parts.settings.set('text_id', 'plays'); // (no run yet to restart)
-      awaitText(linked, "This link's run");
+      reader.awaitText(linked, "This link's run");
     }
-    if (options.textSrc) textFrom(options.textSrc).then(() => options.weightsSrc && weightsFrom(options.weightsSrc));
-    else if (options.weightsSrc) weightsFrom(options.weightsSrc);
+    if (options.textSrc) reader.textFrom(options.textSrc).then(() => options.weightsSrc && reader.weightsFrom(options.weightsSrc));
+    else if (options.weightsSrc) reader.weightsFrom(options.weightsSrc);
     parts.view = new bindings.View();
     parts.driver = startDriver(bindings, {
       onFrame(bytes) {
@@ -435,19 +306,10 @@ export function mount(root, bindings, options = {}) {
     // given: the plays until it is, as for a link
     if (name === 'text_id' && parts.settings.namesOwnText(String(text)) && !textBytes(String(text))) {
       if (parts.settings.get('text_id') !== 'plays') apply((s) => s.set('text_id', 'plays'));
-      awaitText(String(text), 'This run');
+      reader.awaitText(String(text), 'This run');
       return;
     }
     apply((s) => (lenient ? s.setLeniently(name, String(text)) : s.set(name, String(text))));
-  }
-
-  /** Waits for the reader's text `id` (refusing another) while the plays train, saying that
-   *  `whose` run ("This link's run") trained on it. */
-  function awaitText(id, whose) {
-    dispatch({ kind: 'await-text', id });
-    onParam('text_id', 'plays');
-    notice([`${whose} trained on a reader's text (${awaitingWords(id)}): until it is given, the plays.`]);
-    if (st.textTask) showText();
   }
 
   /** Chooses a task with its defaults, as the Task menu does (a bad name gets a notice). */
@@ -521,7 +383,7 @@ export function mount(root, bindings, options = {}) {
         loop.stale = { live: false, comparisons: false };
         if (parts.renderer.draw(now, stale)) wake(); // the panels owed, at the next frame
         parts.renderer.write();
-        announcePrompt();
+        reader.announcePrompt();
         tellHost(now);
         for (let i = loop.waiting.length - 1; i >= 0; i--) {
           if (loop.waiting[i][0] <= view.generation) loop.waiting.splice(i, 1)[0][1]();
@@ -530,19 +392,6 @@ export function mount(root, bindings, options = {}) {
     } catch (e) {
       fail(e.message ?? String(e));
     }
-  }
-
-  /** Says once, politely, what the stack wrote after the reader's prompt. */
-  function announcePrompt() {
-    if (promptAsked == null) return;
-    const [prompt, continuation, outside] = parts.view.written() ?? [];
-    // said once it is whole (the frames show it as it is written)
-    if (continuation === undefined || [...continuation].length < promptAsked.chars) return;
-    if (prompt !== promptAsked.text && !outside) return;
-    promptAsked.resolve(continuation);
-    promptAsked = null;
-    const left = outside ? ` (not in the text, so not read: ${outside})` : '';
-    el('prompt-said').textContent = `It continued your prompt${left}: ${continuation}`;
   }
 
   /** Away from the view: the live worker goes, its run put aside (the comparisons' jobs have
@@ -572,7 +421,7 @@ export function mount(root, bindings, options = {}) {
    *  the start are dropped. */
   function destroy() {
     dispatch({ kind: 'stop' });
-    promptAsked?.resolve(null);
+    reader.stop();
     for (const [, resolve] of loop.waiting.splice(0)) resolve();
     markCreated();
     parts.driver?.stop();
@@ -584,7 +433,7 @@ export function mount(root, bindings, options = {}) {
 
   const controller = createController(w, {
     dispatch, created, drawn, drawnAll, restart, sendPins, startComparison, set, value, changed, listOf,
-    show, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom, setPrompt,
+    show, showSettings, destroy, ...reader,
   });
   parts.renderer = createRenderer(w, {
     onRemovePin(i) {
@@ -595,7 +444,6 @@ export function mount(root, bindings, options = {}) {
     },
   });
   bindControls(w, { set, chooseTask, emit });
-  bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, notice });
   wireButtons(w, controller);
 
   const surroundings = watchSurroundings(w, {

@@ -1,10 +1,193 @@
-// What a reader brings and takes away: a text to train on (a file chosen or dropped, or pasted),
-// a prompt for the stack to continue, and the downloads (the run, its loss history, its weights,
-// each chart). The controls only read the reader's input and call the widget's functions
-// (playground.js), which own the state; no maths here.
+// What a reader brings and takes away: a text to train on (a file chosen or dropped, or pasted,
+// or a host's text-src), a weights file, a prompt for the stack to continue, and the downloads
+// (the run, its loss history, its weights, each chart). Each reaches the widget's state through
+// its `dispatch` and its settings through `apply`/`set` (playground.js); the prompt's promise is
+// this module's own. No maths here: the live worker checks a text, the core reads a file.
 
 import { CHARTS, TEXT_LIMITS } from './schema.js';
-import { fileBytes, pastedBytes } from './texts.js';
+import { fileBytes, keepText, pastedBytes, textBytes, urlBytes } from './texts.js';
+
+/** What the text panel says of the shipped text. */
+const PLAYS_WORDS = 'Hamlet, Macbeth and Othello by Shakespeare, shipped with the playground.';
+
+/** A reader's text named by its id (`<sha256>.<chars>.<vocab>`), in words. */
+function awaitingWords(id) {
+  const [hash, chars] = id.split('.');
+  return `a text of ${Number(chars).toLocaleString('en')} characters with SHA-256 ${hash.slice(0, 12)}…`;
+}
+
+/**
+ * The reader's texts, weights, prompt and downloads for widget `w` (its markup, state and
+ * parts): `dispatch(message)` changes its state, `apply(change)` and `set(name, value)` its
+ * settings, `created` resolves once it has started, `drawn()` once a frame answers the newest
+ * state. Binds the controls; returns the functions the widget and its controller call.
+ */
+export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
+  const { el, root, notice, parts, state: st, bindings } = w;
+  const onParam = w.options.onParam ?? (() => {});
+  /** The prompt the reader last asked to continue, until its continuation is announced. */
+  let promptAsked = null;
+
+  /** The sentence about the text the run learns (a reader's, as its worker described it). */
+  function showText() {
+    const id = parts.settings.get('text_id');
+    const words = id === 'plays' ? PLAYS_WORDS : (st.textWords?.id === id ? st.textWords.words : `a reader's text, ${id.slice(0, 12)}…`);
+    const waiting = st.awaitingText ? ` Waiting for ${awaitingWords(st.awaitingText)}: drop, choose or paste it.` : '';
+    if (el('text-words').textContent !== words + waiting) el('text-words').textContent = words + waiting;
+    el('text-plays').hidden = id === 'plays';
+  }
+
+  /** Trains on a reader's text (its bytes, from `source`: "the file x.txt"): the live run's
+   *  worker checks it and holds it; then the text task on it. Refused in words, changing
+   *  nothing, if the worker finds it unusable or a link waits for another text. */
+  async function useText(bytes, source) {
+    if (!parts.settings) await created;
+    if (st.stopped) return;
+    let checked;
+    try {
+      checked = await parts.driver.checkText(bytes);
+    } catch (e) {
+      notice([`Not trained on ${source}: ${e.message ?? e}`]);
+      return;
+    }
+    if (st.awaitingText && checked.id !== st.awaitingText) {
+      notice([`Not trained on ${source}: its SHA-256 is ${checked.id.slice(0, 12)}…, and this link's run trained on ${st.awaitingText.slice(0, 12)}… (${awaitingWords(st.awaitingText)}). Choose Back to the plays to stop waiting for it.`]);
+      return;
+    }
+    keepText(checked.id, bytes);
+    dispatch({ kind: 'text-checked', words: checked });
+    apply((s) => [...(s.get('task') === 'text' ? [] : s.chooseTask('text')), ...s.set('text_id', checked.id)]);
+    showText();
+  }
+
+  /** Starts the run again from a weights file (from `source`: "the file w.safetensors"): its
+   *  configuration, then its weights, measured at step 0 and paused; Play trains on from
+   *  them. Refused in words, changing nothing, if the file is not one of ours, is damaged, or
+   *  trained on a reader's text this page does not have. */
+  async function loadWeights(bytes, source) {
+    if (!parts.settings) await created;
+    if (st.stopped) return;
+    let textId;
+    try {
+      textId = bindings.weightsTextId(bytes);
+    } catch (e) {
+      notice([`Not loaded, ${source}: ${e.message ?? e}`]);
+      return;
+    }
+    if (textId !== 'plays' && !textBytes(textId)) {
+      notice([`Not loaded, ${source}: its run trained on a reader's text (${awaitingWords(textId)}); give that text first, then load them`]);
+      return;
+    }
+    dispatch({ kind: 'weights-loaded' });
+    apply((s) => s.adoptWeights(bytes));
+    try {
+      await parts.driver.loadWeights(bytes);
+    } catch (e) {
+      notice([`Not loaded, ${source}: ${e.message ?? e}`]);
+      return;
+    }
+    notice([`Loaded the weights of ${source}, measured at step 0; Play trains on from them.`]);
+    await drawn();
+  }
+
+  /** Loads the weights file at `url` (`weights-src`). */
+  function weightsFrom(url) {
+    return urlBytes(url, 'weights').then(
+      (bytes) => loadWeights(bytes, `the weights at ${url}`),
+      (e) => notice([`Not loaded, weights-src: ${e.message ?? e}`]),
+    );
+  }
+
+  /** Trains on the text at `url` (`text-src`), fetched on this thread, checked in the worker. */
+  function textFrom(url) {
+    return urlBytes(url).then(
+      (bytes) => useText(bytes, `the text at ${url}`),
+      (e) => notice([`Not trained on text-src: ${e.message ?? e}`]),
+    );
+  }
+
+  /** Back to the three plays (and no longer waiting for a link's text). */
+  function usePlays() {
+    dispatch({ kind: 'plays' });
+    set('text_id', 'plays');
+    if (parts.settings) showText();
+  }
+
+  /** The stack continues `text` by `chars` characters from now on (null: the text's own
+   *  prompt); resolves with the continuation once it is written (a prompt asked again, or
+   *  none, resolves the one before with null). */
+  function setPrompt(text, chars) {
+    if (!parts.settings || st.stopped) return Promise.resolve(null);
+    promptAsked?.resolve(null);
+    const done = new Promise((resolve) => {
+      promptAsked = text == null ? null : { text, chars, resolve };
+    });
+    el('prompt-said').textContent = '';
+    dispatch({ kind: 'prompt', prompt: text == null ? null : { text, chars } });
+    return text == null ? Promise.resolve(null) : done;
+  }
+
+  /** Saves `what`: 'report' (JSON), 'csv' (the loss history), 'weights' (safetensors), or
+   *  chart `chart` as 'svg' or 'png'. */
+  async function download(what, chart) {
+    if (!parts.view?.hasFrame) throw new Error('Nothing to download before the run has begun');
+    const stem = `ablation-playground-step${parts.view.step}`;
+    if (what === 'weights') saveFile(root, `${stem}.safetensors`, await parts.driver.exportRun('weights'), 'application/octet-stream');
+    else if (what === 'report') {
+      // the run in ablate's report's schema, and the page's comparisons as .value has them
+      const report = JSON.parse(await parts.driver.exportRun('report'));
+      report.comparisons = JSON.parse(parts.view.comparisonsJson());
+      saveFile(root, `${stem}.json`, JSON.stringify(report, null, 1), 'application/json');
+    } else if (what === 'csv') saveFile(root, `${stem}-loss.csv`, parts.view.lossCsv(), 'text/csv');
+    else if (!chart) throw new Error('No chart has anything to draw yet');
+    else if (what === 'svg') saveFile(root, `${stem}-${chart}.svg`, parts.view.svg(chart, parts.theme?.dark ?? parts.renderer.dark.matches), 'image/svg+xml');
+    else if (what === 'png') {
+      const canvas = parts.renderer.canvasOf(chart);
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+      if (!blob) throw new Error(`The ${chart} chart could not be made into a PNG`);
+      saveFile(root, `${stem}-${chart}.png`, blob);
+    }
+  }
+
+  /** Waits for the reader's text `id` (refusing another) while the plays train, saying that
+   *  `whose` run ("This link's run") trained on it. */
+  function awaitText(id, whose) {
+    dispatch({ kind: 'await-text', id });
+    onParam('text_id', 'plays');
+    notice([`${whose} trained on a reader's text (${awaitingWords(id)}): until it is given, the plays.`]);
+    if (st.textTask) showText();
+  }
+
+  /** Says once, politely, what the stack wrote after the reader's prompt. */
+  function announcePrompt() {
+    if (promptAsked == null) return;
+    const [prompt, continuation, outside] = parts.view.written() ?? [];
+    // said once it is whole (the frames show it as it is written)
+    if (continuation === undefined || [...continuation].length < promptAsked.chars) return;
+    if (prompt !== promptAsked.text && !outside) return;
+    promptAsked.resolve(continuation);
+    promptAsked = null;
+    const left = outside ? ` (not in the text, so not read: ${outside})` : '';
+    el('prompt-said').textContent = `It continued your prompt${left}: ${continuation}`;
+  }
+
+  bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, notice });
+  return {
+    useText,
+    loadWeights,
+    textFrom,
+    weightsFrom,
+    setPrompt,
+    showText,
+    awaitText,
+    announcePrompt,
+    /** Nothing more will be written: the prompt waiting resolves with null. */
+    stop() {
+      promptAsked?.resolve(null);
+      promptAsked = null;
+    },
+  };
+}
 
 
 /**
@@ -12,7 +195,7 @@ import { fileBytes, pastedBytes } from './texts.js';
  * `usePlays()`, `setPrompt(text | null, chars)` and `download(what, chart)`; `notice(lines)`
  * says what went wrong.
  */
-export function bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, notice }) {
+function bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, notice }) {
   const { el, root } = w;
   const fail = (e) => notice([e?.message ?? String(e)]);
 

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { assert, test, waitFor } from './harness.mjs';
 import { ROOT, packageTarball, startServer } from './lib.mjs';
-import { canvasBackground, textContrast } from './real-hosts.mjs';
+import { canvasBackground, textContrast } from './static-sites-tests.mjs';
 
 const run = promisify(execFile);
 const SITE = process.env.AP_DOCUSAURUS_DIR ?? join(ROOT, 'tests', 'hosts', 'docusaurus');

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DIST, ROOT, freePort } from './lib.mjs';
 import { assert, test, waitFor } from './harness.mjs';
-import { textContrast } from './real-hosts.mjs';
+import { textContrast } from './static-sites-tests.mjs';
 
 const execFile = promisify(execFileCallback);
 const VENV = process.env.AP_MARIMO_VENV ?? '';

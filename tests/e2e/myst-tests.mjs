@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { assert, test, waitFor } from './harness.mjs';
 import { DIST, ROOT, startServer } from './lib.mjs';
-import { textContrast } from './real-hosts.mjs';
+import { textContrast } from './static-sites-tests.mjs';
 
 /** The widget's status line, through the theme's shadow root and the element's. */
 const STATUS = '.myst-anywidget >>> ablation-playground >>> [data-el="status"]';

@@ -54,6 +54,10 @@ async function pause(page) {
   // The run may also end between the count and the click (the button then reads Play and the
   // click would wait for a Pause that never comes): a click that finds no Pause is let go.
   for (let i = 0; i < 3 && (await pauseButton.count()); i++) await pauseButton.click({ timeout: 2000 }).catch(() => {});
+  // A run that stopped by itself (its limit, a divergence) reads Play but is not paused: the
+  // next setting's run would train. The controller's pause, as a host's script says it, is
+  // the reader's Pause there too.
+  await page.evaluate(() => window.ablationPlayground.pause());
   const play = page.getByRole('button', { name: 'Play' });
   assert((await play.count()) === 1, 'after Pause the button should read Play');
   // Let a frame already scheduled with a training slice run, so nothing changes afterwards.

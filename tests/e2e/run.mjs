@@ -1,53 +1,36 @@
-// End-to-end tests of the playground page in a real (headless) Chromium.
+// End-to-end tests of the playground in a real (headless) Chromium.
 //
 //   node tests/e2e/run.mjs            (from anywhere; paths are resolved from this file)
 //
-// Serves dist/ (build it with `trunk build --release --offline`), runs every test in a fresh
-// browser context, fails a test on any console error, uncaught exception, failed request or
-// visible error box, prints "ok - name" / "FAIL - name: reason" per test and, last,
-// "e2e: N passed, M failed". Screenshots of the main states go to tests/e2e/artifacts/.
-// The harness (test, assert, waitFor, the runner) is harness.mjs, which every suite imports;
-// the page's own tests are page-tests.mjs. E2E_FILTER=regex runs only the matching tests.
+// Serves dist/ (scripts/build.sh builds it), runs every test in a fresh browser context, fails
+// a test on any console error, uncaught exception, failed request or visible error box, prints
+// "ok - name" / "FAIL - name: reason" per test and, last, "e2e: N passed, M failed".
+// Screenshots of the main states go to tests/e2e/artifacts/. The harness (test, assert,
+// waitFor, the runner) is harness.mjs, which every suite imports.
+//
+// The suites are this folder's files named FEATURE-tests.mjs, one per feature, each exporting
+// the function that registers its tests; a new file is run without a word here. (The smoke
+// suite, smoke-tests.mjs, runs in Firefox ESR and WebKit by itself.) E2E_FILTER=regex runs only
+// the matching tests, E2E_REPEAT=N each N times.
 
+import { readdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { run } from './harness.mjs';
-import registerPageTests from './page-tests.mjs';
-import registerEmbedTests from './embed-tests.mjs';
-import registerWorkerTests from './worker-tests.mjs';
-import registerHostTests from './host-tests.mjs';
-import registerCompareTests from './compare-tests.mjs';
-import registerTaskTests from './task-tests.mjs';
-import registerLensTests from './lens-tests.mjs';
-import registerDepthTests from './depth-tests.mjs';
-import registerRealHostTests from './real-hosts.mjs';
-import registerDocusaurusTests from './docusaurus-tests.mjs';
-import registerNotebookTests from './notebook-tests.mjs';
-import registerMarimoTests from './marimo-tests.mjs';
-import registerMystTests from './myst-tests.mjs';
-import registerDocsTests from './docs-tests.mjs';
-import registerStacksTests from './stacks-tests.mjs';
-import registerOwnTextTests from './own-text-tests.mjs';
-import registerReactTests from './react-tests.mjs';
 
-registerPageTests();
-registerEmbedTests();
-registerWorkerTests();
-registerHostTests();
-registerCompareTests();
-registerTaskTests();
-registerLensTests();
-registerStacksTests();
-registerOwnTextTests();
-registerDepthTests();
-registerRealHostTests();
-registerDocusaurusTests();
-registerReactTests();
-registerNotebookTests();
-registerMarimoTests();
-registerMystTests();
-registerDocsTests();
+const here = dirname(fileURLToPath(import.meta.url));
+const OWN_RUNNER = new Set(['smoke-tests.mjs']);
 
-run().catch((e) => {
+try {
+  const suites = (await readdir(here)).filter((f) => f.endsWith('-tests.mjs') && !OWN_RUNNER.has(f)).sort();
+  for (const file of suites) {
+    const register = (await import(`./${file}`)).default;
+    if (typeof register !== 'function') throw new Error(`${file} exports no function that registers its tests`);
+    register();
+  }
+  await run();
+} catch (e) {
   console.log(`FAIL - harness: ${e.stack ?? e}`);
   console.log('e2e: 0 passed, 1 failed');
   process.exitCode = 1;
-});
+}
