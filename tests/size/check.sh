@@ -11,8 +11,8 @@ dist="${1:-dist}"
 
 # the page's wasm, gzip -9 (what a reader downloads): 423 566 B (BENCHMARKS.md has its history)
 WASM_GZIP_BUDGET=424000
-# the npm package's tarball (npm pack): 1 559 401 B
-TARBALL_BUDGET=1560000
+# the npm package's tarball (npm pack): 1 563 585 B (widget.js and reader-io.js, BENCHMARKS.md)
+TARBALL_BUDGET=1568000
 
 failed=0
 check() {
