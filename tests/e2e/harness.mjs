@@ -1,10 +1,12 @@
-// The e2e harness every Chromium suite imports: `test` registers a test, `assert` and
-// `waitFor` fail it with an AssertionError (whose message is all that is printed), and `run()`
-// runs the registered tests, each in a fresh browser context, failing a test on any console
-// error, uncaught exception, failed request or visible error box. It prints "ok - name",
-// "FLAKY - name: …" or "FAIL - name: reason" per test and, last, "e2e: N passed, M failed";
-// a FLAKY test (a pass on the second try) fails the run too.
-// E2E_FILTER=regex runs only the matching tests.
+// The e2e harness every suite imports, in Chromium and in the other engines: `test` registers
+// a test, `assert` and `waitFor` fail it with an AssertionError (whose message is all that is
+// printed), and `runEach` runs tests one by one, trying a failed one once more, and prints
+// "ok - name", "FLAKY - name: …" or "FAIL - name: reason" per test; `finish` prints the last
+// line ("e2e: N passed, M failed") and sets the exit code: a FLAKY test (a pass on the second
+// try) fails the run too. `run()` runs the registered tests in Chromium, each in a fresh
+// browser context, failing a test on any console error, uncaught exception, failed request or
+// visible error box; smoke-tests.mjs runs them in Firefox ESR and WebKit.
+// E2E_FILTER=regex runs only the matching tests, E2E_REPEAT=n each n times.
 
 import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -61,6 +63,52 @@ const tests = [];
  */
 export function test(name, fn, options = {}) {
   tests.push({ name, fn, ...options });
+}
+
+/** The tests registered so far. */
+export function registered() {
+  return [...tests];
+}
+
+/**
+ * Runs each test of `list` whose `prefix + name` E2E_FILTER matches (E2E_REPEAT times) by
+ * `attempt(test)`, which resolves with null or the error. A failed test runs once more, to tell
+ * a flake from a steady failure: a pass on the second try is reported as FLAKY with its first
+ * failure (`onFlaky(test)` then), and a flake fails the run as a failure does, so that one is
+ * mended when it appears (E2E_ALLOW_FLAKY=1 lets flakes pass, for work on one). Adds the
+ * counts to `counts`.
+ */
+export async function runEach(list, attempt, counts, { prefix = '', onFlaky = () => {} } = {}) {
+  const filter = process.env.E2E_FILTER ? new RegExp(process.env.E2E_FILTER, 'i') : null;
+  const repeat = Math.max(1, Number(process.env.E2E_REPEAT ?? 1) || 1);
+  const reasonOf = (error) => (error instanceof AssertionError ? error.message : error.stack ?? String(error)).replace(/\s+/g, ' ');
+  const chosen = list.filter((t) => !filter || filter.test(prefix + t.name));
+  for (const t of chosen.flatMap((t) => Array(repeat).fill(t))) {
+    const title = prefix + t.name;
+    const first = await attempt(t);
+    const error = first && (await attempt(t));
+    if (!error) {
+      counts.passed++;
+      if (first) {
+        counts.flaky++;
+        await onFlaky(t);
+        console.log(`FLAKY - ${title}: passed on its second try; the first failed: ${reasonOf(first)}`);
+      } else console.log(`ok - ${title}`);
+    } else {
+      counts.failed++;
+      console.log(`FAIL - ${title}: ${reasonOf(error)}${t.bug ? ` [known page bug: ${t.bug}]` : ''}`);
+    }
+  }
+  return counts;
+}
+
+/** Fresh counts for `runEach`. */
+export const noCounts = () => ({ passed: 0, failed: 0, flaky: 0 });
+
+/** Prints the last line, "`label`: N passed, M failed", and sets the exit code. */
+export function finish(label, { passed, failed, flaky }) {
+  console.log(`${label}: ${passed} passed${flaky ? ` (${flaky} only on a second try, see FLAKY above: a flake fails the run)` : ''}, ${failed} failed`);
+  process.exitCode = failed || (flaky && process.env.E2E_ALLOW_FLAKY !== '1') ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -129,40 +177,17 @@ export async function run() {
   for (const f of await readdir(artifacts)) if (f.startsWith('FAIL-') || f.startsWith('FLAKY-')) await rm(join(artifacts, f));
   const server = await startServer();
   const browser = await launchBrowser();
-  let passed = 0;
-  let failed = 0;
-  let flaky = 0;
-  const reasonOf = (error) => (error instanceof AssertionError ? error.message : error.stack ?? String(error)).replace(/\s+/g, ' ');
+  const counts = noCounts();
   try {
-    // E2E_FILTER=regex runs only the tests whose name matches (for working on a few).
-    const filter = process.env.E2E_FILTER ? new RegExp(process.env.E2E_FILTER, 'i') : null;
-    // E2E_REPEAT=n runs each of them n times in a row (how a flaky test is shown steady: a
-    // first try that fails shows as FLAKY or FAIL either way)
-    const repeat = Math.max(1, Number(process.env.E2E_REPEAT ?? 1) || 1);
-    const chosen = tests.filter((t) => !filter || filter.test(t.name));
-    for (const t of chosen.flatMap((t) => Array(repeat).fill(t))) {
-      // A failed test runs once more in a fresh context, to tell a flake from a steady
-      // failure: a pass on the second try is reported as FLAKY with its first failure, and a
-      // flake fails the run as a failure does, so that one is mended when it appears. E2E_ALLOW_FLAKY=1 lets flakes pass, for work on one.
-      const first = await runOne(browser, server.url, artifacts, t);
-      const error = first && (await runOne(browser, server.url, artifacts, t));
-      if (!error) {
-        passed++;
-        if (first) {
-          flaky++;
-          const shot = join(artifacts, `FAIL-${slug(t.name)}.png`);
-          await rename(shot, shot.replace('FAIL-', 'FLAKY-')).catch(() => {});
-          console.log(`FLAKY - ${t.name}: passed on its second try; the first failed: ${reasonOf(first)}`);
-        } else console.log(`ok - ${t.name}`);
-      } else {
-        failed++;
-        console.log(`FAIL - ${t.name}: ${reasonOf(error)}${t.bug ? ` [known page bug: ${t.bug}]` : ''}`);
-      }
-    }
+    await runEach(tests, (t) => runOne(browser, server.url, artifacts, t), counts, {
+      async onFlaky(t) {
+        const shot = join(artifacts, `FAIL-${slug(t.name)}.png`);
+        await rename(shot, shot.replace('FAIL-', 'FLAKY-')).catch(() => {});
+      },
+    });
   } finally {
     await browser.close().catch(() => {});
     await server.close();
   }
-  console.log(`e2e: ${passed} passed${flaky ? ` (${flaky} only on a second try, see FLAKY above: a flake fails the run)` : ''}, ${failed} failed`);
-  process.exitCode = failed || (flaky && process.env.E2E_ALLOW_FLAKY !== '1') ? 1 : 0;
+  finish('e2e', counts);
 }

@@ -5,7 +5,8 @@
 // All four, a pin and a copied link, the keyboard on the slider and the switches, a host theme
 // toggled at run time, the notebook's module loaded from a blob: URL, and the induction task
 // with the lens's panels and Depth or width, and a reader's own text, prompt and downloads.
-// A test that fails is tried once more and, if it then passes, reported FLAKY.
+// Its tests are registered and run by the harness every suite uses (harness.mjs): a test that
+// fails is tried once more and, if it then passes, reported FLAKY, which fails the run.
 //
 //   node tests/e2e/smoke-tests.mjs [firefox] [webkit]     (both by default)
 //
@@ -15,16 +16,12 @@
 // has loaded: engines.mjs).
 
 import { available, launch } from './engines.mjs';
+import { AssertionError, assert, finish, noCounts, registered, runEach, test } from './harness.mjs';
 import { TEST_PAGES, frontEnd, startServer, strictCsp } from './lib.mjs';
 
 const only = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')));
-const filter = process.env.E2E_FILTER ? new RegExp(process.env.E2E_FILTER) : null;
-
-const tests = [];
-const test = (name, fn, { timeoutMs = 90_000 } = {}) => tests.push({ name, fn, timeoutMs });
-const assert = (ok, message) => {
-  if (!ok) throw new Error(message);
-};
+/** A smoke test's time, unless it says another: the other engines are slower than Chromium. */
+const SMOKE_TIMEOUT_MS = 90_000;
 
 /** The live widget's `.value` on the playground page. */
 const VALUE = '() => window.ablationPlayground?.value';
@@ -197,21 +194,23 @@ test('the induction task with its lens panels drawn, and Depth or width starting
 });
 
 /** One try of test `t` on a new page: `{ error }` (a message, or null) and its seconds. */
+/** One try of test `t` on a fresh page of `engine`: null, or the error. */
 async function runSmoke(engine, server, t) {
   const page = await engine.newPage();
-  const started = Date.now();
+  const ms = t.timeoutMs ?? SMOKE_TIMEOUT_MS;
   let timer;
   try {
     const body = t.fn({ page, server, url: (path) => server.url + path });
-    const timeout = new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`timed out after ${t.timeoutMs / 1000} s`)), t.timeoutMs)));
+    body.catch(() => {}); // if the timeout wins, the body's later rejection is expected
+    const timeout = new Promise((_, fail) => (timer = setTimeout(() => fail(new AssertionError(`timed out after ${ms / 1000} s`)), ms)));
     await Promise.race([body, timeout]);
     const error = await page.evaluate("() => [...document.querySelectorAll('[data-ap-root] .ap-error:not([hidden])'), ...[...document.querySelectorAll('ablation-playground')].flatMap((e) => [...(e.shadowRoot?.querySelectorAll('.ap-error:not([hidden])') ?? [])])].map((e) => e.textContent).join(' | ')");
     assert(!error, `an error box shows: ${error}`);
     const problems = await page.collectProblems();
     assert(!problems.length, problems.join('; '));
-    return { error: null, seconds: (Date.now() - started) / 1000 };
+    return null;
   } catch (e) {
-    return { error: e.message, seconds: (Date.now() - started) / 1000 };
+    return e;
   } finally {
     clearTimeout(timer);
     await page.close().catch(() => {});
@@ -220,34 +219,20 @@ async function runSmoke(engine, server, t) {
 
 async function main() {
   const server = await startServer();
-  let failed = 0;
-  let passed = 0;
-  let flaky = 0;
+  const counts = noCounts();
   try {
     for (const { name, missing } of available()) {
       if (only.size && !only.has(name)) continue;
       if (missing.length) {
         console.log(`FAIL - ${name}: missing ${missing.join(', ')} (scripts/test.sh installs Debian's firefox-esr, webkit2gtk-driver and xvfb)`);
-        failed++;
+        counts.failed++;
         continue;
       }
+      // (this machine is shared: once, WebKit trained at 4 steps a second here for a minute,
+      // starved by something else; the harness's second try tells that from a failure)
       const engine = await launch(name);
       try {
-        for (const t of tests) {
-          const title = `${name}: ${t.name}`;
-          if (filter && !filter.test(title)) continue;
-          // as run.mjs does: a test that fails is tried once more on a fresh page, and one that
-          // then passes is reported FLAKY with its first failure (this machine is shared: once,
-          // WebKit trained at 4 steps a second here for a minute, starved by something else)
-          const first = await runSmoke(engine, server, t);
-          const second = first.error ? await runSmoke(engine, server, t) : first;
-          if (!first.error) console.log(`ok - ${title} (${first.seconds.toFixed(1)} s)`);
-          else if (!second.error) console.log(`FLAKY - ${title}: passed on its second try; the first failed: ${first.error}`);
-          else console.log(`FAIL - ${title}: ${second.error} (and on the first try: ${first.error})`);
-          if (second.error) failed++;
-          else passed++;
-          if (first.error && !second.error) flaky++;
-        }
+        await runEach(registered(), (t) => runSmoke(engine, server, t), counts, { prefix: `${name}: ` });
       } finally {
         await engine.close();
       }
@@ -255,12 +240,13 @@ async function main() {
   } finally {
     await server.close();
   }
-  // a flake fails the run as run.mjs's does (E2E_ALLOW_FLAKY=1 lets it pass)
-  console.log(`smoke: ${passed} passed${flaky ? ` (${flaky} only on a second try: a flake fails the run)` : ''}, ${failed} failed`);
-  process.exit(failed || (flaky && process.env.E2E_ALLOW_FLAKY !== '1') ? 1 : 0);
+  finish('smoke', counts);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
