@@ -109,17 +109,31 @@ pub fn schema_js() -> String {
     }
     s += "/** The comparisons: each one's panel, the element's method that starts it, the notebook's,\n";
     s += " *  its name in menus, whether the live worker starts it from its stack (else the wasm\n";
-    s += " *  View's startComparison), its field in .value. */\n";
+    s += " *  View's startComparison), its field in .value; its panel's markup: its button, the\n";
+    s += " *  panel's button that runs it again, its chart's first accessible name, its tables by\n";
+    s += " *  field (each folded under its summary, or whole: null) and its writes' group name. */\n";
     s += "export const COMPARISONS = Object.freeze([\n";
     for c in COMPARISONS {
+        let tables: Vec<String> = c
+            .tables
+            .iter()
+            .map(|&(field, summary)| {
+                format!("{{ field: {}, summary: {} }}", js(field), summary.map_or("null".into(), js))
+            })
+            .collect();
         s += &format!(
-            "  Object.freeze({{ panel: {}, method: {}, python: {}, label: {}, fromLiveStack: {}, field: {} }}),\n",
+            "  Object.freeze({{ panel: {}, method: {}, python: {}, label: {}, fromLiveStack: {}, field: {}, button: {}, again: {}, chart: {}, tables: [{}], writes: {} }}),\n",
             js(c.panel),
             js(c.method),
             js(c.python),
             js(c.label),
             c.from_live_stack,
-            js(c.field)
+            js(c.field),
+            js(c.button),
+            js(c.again),
+            js(c.chart),
+            tables.join(", "),
+            c.writes.map_or("null".into(), js)
         );
     }
     s += "]);\n\n";

@@ -97,16 +97,27 @@ fn every_comparison_is_a_flag_and_a_field_of_the_docs() {
 }
 
 /// The markup has a `<figure data-panel>` for every panel the core draws and tells (and one
-/// more, "The model writes", which is words alone), and a swatch for every colour a page may
-/// set: the page reaches each by the name the core gives it.
+/// more, "The model writes", which is words alone; the comparisons' panels are written from
+/// their table, `comparisonPanel`), and a swatch for every colour a page may set: the page
+/// reaches each by the name the core gives it.
 #[test]
 fn the_markup_has_every_panel_and_every_colour_of_the_core() {
     use ablation_playground::comparisons::page::AnyPanel;
     use ablation_playground::view::charts::Theme;
     let template =
         std::fs::read_to_string(format!("{}/www/template.js", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let in_markup: Vec<&str> =
-        template.split("data-panel=\"").skip(1).filter_map(|rest| rest.split('"').next()).collect();
+    let mut in_markup: Vec<&str> = template
+        .split("data-panel=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|name| !name.starts_with("${"))
+        .collect();
+    assert!(
+        template.contains("data-panel=\"${c.panel}\"")
+            && template.contains("${COMPARISONS.map(comparisonPanel)"),
+        "the comparisons' panels are written from their table"
+    );
+    in_markup.extend(ablation_playground::config::COMPARISONS.iter().map(|c| c.panel));
     let drawn: Vec<&str> = AnyPanel::all().map(|p| p.name()).collect();
     let mut expected = drawn.clone();
     expected.push("writes");

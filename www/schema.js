@@ -55,12 +55,14 @@ export const TEXT_LIMITS = Object.freeze({ minChars: 600, maxBytes: 8388608, kep
 
 /** The comparisons: each one's panel, the element's method that starts it, the notebook's,
  *  its name in menus, whether the live worker starts it from its stack (else the wasm
- *  View's startComparison), its field in .value. */
+ *  View's startComparison), its field in .value; its panel's markup: its button, the
+ *  panel's button that runs it again, its chart's first accessible name, its tables by
+ *  field (each folded under its summary, or whole: null) and its writes' group name. */
 export const COMPARISONS = Object.freeze([
-  Object.freeze({ panel: 'compare', method: 'compare', python: 'compare', label: 'All four', fromLiveStack: false, field: 'compare' }),
-  Object.freeze({ panel: 'sweep', method: 'sweep', python: 'sweep', label: 'Depth sweep', fromLiveStack: false, field: 'sweep' }),
-  Object.freeze({ panel: 'depth-width', method: 'depthWidth', python: 'depth_width', label: 'Depth or width', fromLiveStack: false, field: 'depth_width' }),
-  Object.freeze({ panel: 'knockout', method: 'knockout', python: 'knockout', label: 'Layer knockout', fromLiveStack: true, field: 'knockout' }),
+  Object.freeze({ panel: 'compare', method: 'compare', python: 'compare', label: 'All four', fromLiveStack: false, field: 'compare', button: 'All four', again: 'Train all four', chart: 'All four combinations', tables: [{ field: 'table', summary: null }, { field: 'readout', summary: 'What each depth would predict' }], writes: 'What each combination writes' }),
+  Object.freeze({ panel: 'sweep', method: 'sweep', python: 'sweep', label: 'Depth sweep', fromLiveStack: false, field: 'sweep', button: 'Depth sweep', again: 'Sweep depths', chart: 'Depth sweep', tables: [{ field: 'table', summary: 'The numbers (each cell: the loss after the steps, then the gradient ratio at initialisation)' }], writes: null }),
+  Object.freeze({ panel: 'depth-width', method: 'depthWidth', python: 'depth_width', label: 'Depth or width', fromLiveStack: false, field: 'depth_width', button: 'Depth or width', again: 'Train depth or width', chart: 'Depth or width', tables: [{ field: 'table', summary: 'Each shape\'s numbers' }], writes: null }),
+  Object.freeze({ panel: 'knockout', method: 'knockout', python: 'knockout', label: 'Layer knockout', fromLiveStack: true, field: 'knockout', button: 'Knock out layers', again: 'Knock out each layer', chart: 'Layer knockout', tables: [{ field: 'table', summary: 'Each layer\'s numbers' }, { field: 'removals', summary: 'Several layers at once: the upper k, and k at random' }], writes: null }),
 ]);
 
 /** Every panel the core draws, in the page's order: its name (data-panel), its name in

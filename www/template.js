@@ -33,6 +33,28 @@ export function optionsFrom(get) {
 /** The depth slider's range, step and default, from the table. */
 const DEPTH = PARAMS.find((p) => p.name === 'depth');
 
+/** Text from the table, safe inside markup. */
+const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** A comparison's panel (schema.js's COMPARISONS): its chart, its sentence, its tables (each
+ *  `PANEL-table` or `PANEL-FIELD`, folded in `…-details` when it has a summary: render.js
+ *  fills them), what its runs write, and its button that runs it again. */
+function comparisonPanel(c) {
+  const tables = c.tables.map(({ field, summary }) => {
+    const id = field === 'table' ? c.panel : `${c.panel}-${field}`;
+    const table = `<table class="ap-table" data-el="${field === 'table' ? `${id}-table` : id}"></table>`;
+    return summary == null ? table : `<details class="ap-numbers" data-el="${id}-details" hidden><summary>${escape(summary)}</summary>${table}</details>`;
+  });
+  const writes = c.writes == null ? [] : [`<div class="ap-compare-writes" data-el="${c.panel}-writes" role="group" aria-label="${escape(c.writes)}"></div>`];
+  return `
+    <figure class="ap-panel ap-wide" data-panel="${c.panel}" part="panel ${c.panel}" hidden>
+      <canvas data-el="${c.panel}" role="img" aria-label="${escape(c.chart)}"></canvas>
+      <figcaption data-el="${c.panel}-summary"></figcaption>
+      ${[...tables, ...writes].join('\n      ')}
+      <div class="ap-panel-buttons"><button type="button" data-el="again-${c.panel}">${escape(c.again)}</button></div>
+    </figure>`;
+}
+
 export const TEMPLATE = `
   <div class="ap-notice" data-el="notice" role="note" aria-live="polite" part="notice"></div>
   <form class="ap-controls" data-el="controls" part="controls">
@@ -62,10 +84,7 @@ export const TEMPLATE = `
     <div class="ap-compare" data-control="compare">
       <div class="ap-buttons">
         <button type="button" data-el="pin">Pin</button>
-        <button type="button" data-el="run-compare">All four</button>
-        <button type="button" data-el="run-sweep">Depth sweep</button>
-        <button type="button" data-el="run-depth-width">Depth or width</button>
-        <button type="button" data-el="run-knockout">Knock out layers</button>
+        ${COMPARISONS.map((c) => `<button type="button" data-el="run-${c.panel}">${escape(c.button)}</button>`).join('\n        ')}
       </div>
       <ul class="ap-pins" data-el="pins" aria-label="Pinned runs" hidden></ul>
     </div>
@@ -152,33 +171,7 @@ export const TEMPLATE = `
         <p class="ap-hint">Or drop a text file anywhere on the playground.</p>
       </div>
     </section>
-    <figure class="ap-panel ap-wide" data-panel="compare" part="panel compare" hidden>
-      <canvas data-el="compare" role="img" aria-label="All four combinations"></canvas>
-      <figcaption data-el="compare-summary"></figcaption>
-      <table class="ap-table" data-el="compare-table"></table>
-      <details class="ap-numbers" data-el="compare-readout-details" hidden><summary>What each depth would predict</summary><table class="ap-table" data-el="compare-readout"></table></details>
-      <div class="ap-compare-writes" data-el="compare-writes" role="group" aria-label="What each combination writes"></div>
-      <div class="ap-panel-buttons"><button type="button" data-el="again-compare">Train all four</button></div>
-    </figure>
-    <figure class="ap-panel ap-wide" data-panel="sweep" part="panel sweep" hidden>
-      <canvas data-el="sweep" role="img" aria-label="Depth sweep"></canvas>
-      <figcaption data-el="sweep-summary"></figcaption>
-      <details class="ap-numbers" data-el="sweep-details" hidden><summary>The numbers (each cell: the loss after the steps, then the gradient ratio at initialisation)</summary><table class="ap-table" data-el="sweep-table"></table></details>
-      <div class="ap-panel-buttons"><button type="button" data-el="again-sweep">Sweep depths</button></div>
-    </figure>
-    <figure class="ap-panel ap-wide" data-panel="depth-width" part="panel depth-width" hidden>
-      <canvas data-el="depth-width" role="img" aria-label="Depth or width"></canvas>
-      <figcaption data-el="depth-width-summary"></figcaption>
-      <details class="ap-numbers" data-el="depth-width-details" hidden><summary>Each shape's numbers</summary><table class="ap-table" data-el="depth-width-table"></table></details>
-      <div class="ap-panel-buttons"><button type="button" data-el="again-depth-width">Train depth or width</button></div>
-    </figure>
-    <figure class="ap-panel ap-wide" data-panel="knockout" part="panel knockout" hidden>
-      <canvas data-el="knockout" role="img" aria-label="Layer knockout"></canvas>
-      <figcaption data-el="knockout-summary"></figcaption>
-      <details class="ap-numbers" data-el="knockout-details" hidden><summary>Each layer's numbers</summary><table class="ap-table" data-el="knockout-table"></table></details>
-      <details class="ap-numbers" data-el="knockout-removals-details" hidden><summary>Several layers at once: the upper k, and k at random</summary><table class="ap-table" data-el="knockout-removals"></table></details>
-      <div class="ap-panel-buttons"><button type="button" data-el="again-knockout">Knock out each layer</button></div>
-    </figure>
+    ${COMPARISONS.map(comparisonPanel).join('')}
   </div>`;
 
 /** Shows a readable message in place of a dead widget. */

@@ -21,6 +21,16 @@ pub struct ComparisonSpec {
     pub field: &'static str,
     /// `ablate`'s flag that runs it.
     pub flag: &'static str,
+    /// Its button among the controls, and the button in its panel that runs it again.
+    pub button: &'static str,
+    pub again: &'static str,
+    /// Its chart's accessible name until the first drawing names it by its sentence.
+    pub chart: &'static str,
+    /// The tables of its record (`Comparison::report`'s rows), by field, in the panel's order:
+    /// each folded under its summary, or shown whole (`None`).
+    pub tables: &'static [(&'static str, Option<&'static str>)],
+    /// What its runs write, where it has room for it: the group's accessible name.
+    pub writes: Option<&'static str>,
 }
 
 /// "All four": the four switch combinations side by side.
@@ -32,6 +42,11 @@ pub const COMPARE: ComparisonSpec = ComparisonSpec {
     from_live_stack: false,
     field: "compare",
     flag: "compare",
+    button: "All four",
+    again: "Train all four",
+    chart: "All four combinations",
+    tables: &[("table", None), ("readout", Some("What each depth would predict"))],
+    writes: Some("What each combination writes"),
 };
 
 /// The depth sweep: the four combinations over depths.
@@ -43,6 +58,14 @@ pub const SWEEP: ComparisonSpec = ComparisonSpec {
     from_live_stack: false,
     field: "sweep",
     flag: "sweep",
+    button: "Depth sweep",
+    again: "Sweep depths",
+    chart: "Depth sweep",
+    tables: &[(
+        "table",
+        Some("The numbers (each cell: the loss after the steps, then the gradient ratio at initialisation)"),
+    )],
+    writes: None,
 };
 
 /// Depth or width: shapes of one parameter budget.
@@ -54,6 +77,11 @@ pub const DEPTH_WIDTH: ComparisonSpec = ComparisonSpec {
     from_live_stack: false,
     field: "depth_width",
     flag: "depth-width",
+    button: "Depth or width",
+    again: "Train depth or width",
+    chart: "Depth or width",
+    tables: &[("table", Some("Each shape's numbers"))],
+    writes: None,
 };
 
 /// The layer knockout of the live run's stack.
@@ -65,6 +93,14 @@ pub const KNOCKOUT: ComparisonSpec = ComparisonSpec {
     from_live_stack: true,
     field: "knockout",
     flag: "knockout",
+    button: "Knock out layers",
+    again: "Knock out each layer",
+    chart: "Layer knockout",
+    tables: &[
+        ("table", Some("Each layer's numbers")),
+        ("removals", Some("Several layers at once: the upper k, and k at random")),
+    ],
+    writes: None,
 };
 
 /// Every comparison, in the page's order (the registry in `comparisons/mod.rs` lists the same).
