@@ -34,6 +34,13 @@ function bytes(base64) {
   return out;
 }
 
+/** The bytes of a file scripts/wheel.py gzipped, then wrote in base64, inflated by the browser
+ *  (DecompressionStream: every browser with WebAssembly SIMD has it), as a Blob. */
+function inflated(base64, type) {
+  const stream = new Blob([bytes(base64)]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).blob().then((b) => new Blob([b], { type }));
+}
+
 let loading = null;
 /** The widget's modules from blob: URLs, each module's relative imports pointed at the others'
  *  (once per evaluation of this module; the element is defined once per page). */
@@ -46,15 +53,19 @@ function load() {
         (_, before, quote, dependency) => `${before}${quote}${visit(dependency)}${quote}`);
       return (urls[name] = blob([source], 'text/javascript'));
     };
-    const assets = await import(visit('assets.js'));
+    const [assets, wasm, text] = await Promise.all([
+      import(visit('assets.js')),
+      inflated(BUNDLE.wasm, 'application/wasm'),
+      inflated(BUNDLE.text, 'text/plain'),
+    ]);
     assets.configureAssets({
       bindings: visit('ablation-playground.js'),
-      wasm: blob([bytes(BUNDLE.wasm)], 'application/wasm'),
+      wasm: URL.createObjectURL(wasm),
       worker: visit('worker.js'),
       engine: visit('engine.js'),
       jobs: visit('jobs.js'),
       css: blob([BUNDLE.css], 'text/css'),
-      text: blob([bytes(BUNDLE.text)], 'text/plain'),
+      text: URL.createObjectURL(text),
     });
     const schema = await import(visit('schema.js'));
     await import(visit('element.js'));

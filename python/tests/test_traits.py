@@ -5,6 +5,9 @@ Run with the package installed (scripts/test.sh installs the wheel it built):
     python -m unittest discover -s python/tests
 """
 
+import base64
+import gzip
+import json
 import unittest
 
 import traitlets
@@ -88,8 +91,10 @@ class Traits(unittest.TestCase):
         esm = Playground._esm
         text = esm.read_text() if hasattr(esm, "read_text") else str(esm)
         self.assertIn("const BUNDLE = ", text)
-        # the wasm inlined: base64 of its magic number, "\0asm"
-        self.assertIn('"wasm": "AGFzbQ', text)
+        bundle = json.loads(text.split("const BUNDLE = ", 1)[1].split(";\n\n", 1)[0])
+        # the wasm and the text inlined, gzipped then in base64: the wasm's magic number, "\0asm"
+        self.assertEqual(gzip.decompress(base64.b64decode(bundle["wasm"]))[:4], b"\0asm")
+        self.assertGreater(len(gzip.decompress(base64.b64decode(bundle["text"])).decode()), 400_000)
         for module in ("element.js", "worker.js", "engine.js", "jobs.js", "assets.js", "ablation-playground.js"):
             self.assertIn(f'"{module}": ', text, module)
         self.assertIn("export default { render }", text)

@@ -11,8 +11,12 @@ dist="${1:-dist}"
 
 # the page's wasm, gzip -9 (what a reader downloads): 423 566 B (BENCHMARKS.md has its history)
 WASM_GZIP_BUDGET=424000
-# the npm package's tarball (npm pack): 1 563 585 B (widget.js and reader-io.js, BENCHMARKS.md)
-TARBALL_BUDGET=1568000
+# the npm package's tarball (npm pack): 1 362 868 B (the wasm and the text gzipped inside
+# anywidget.js; BENCHMARKS.md)
+TARBALL_BUDGET=1370000
+# the self-contained notebook and MyST module, unpacked (what a MyST page's reader loads):
+# 1 065 388 B
+ANYWIDGET_BUDGET=1070000
 
 failed=0
 check() {
@@ -30,4 +34,7 @@ check "the page's wasm, gzip -9" "$(gzip -9 -n -c "$wasm" | wc -c)" "$WASM_GZIP_
 tarballs=("$dist"/ablation-playground-*.tgz)
 [ -f "${tarballs[0]}" ] || { echo "FAIL - size: no $dist/ablation-playground-*.tgz (run scripts/build.sh first)"; exit 1; }
 check "the npm tarball" "$(wc -c <"${tarballs[0]}")" "$TARBALL_BUDGET"
+module="$dist/package/anywidget.js"
+[ -f "$module" ] || { echo "FAIL - size: no $module (run scripts/build.sh first)"; exit 1; }
+check "the self-contained anywidget.js" "$(wc -c <"$module")" "$ANYWIDGET_BUDGET"
 exit "$failed"
