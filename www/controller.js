@@ -50,7 +50,7 @@ export function createController(w, widget) {
         },
         /** The frame on screen answers the newest desired state. */
         get settled() {
-          return view.generation === state.live.generation && widget.drawnAll() && !renderer.owes;
+          return view.generation === state.live.generation && widget.settled() && !renderer.owes;
         },
         get: (name) => settings.get(name),
         query: () => settings.query(),

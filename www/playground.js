@@ -1,8 +1,8 @@
 // One playground widget: the wiring between its parts. Its state is widget.js's plain data,
 // written by `update` alone through `dispatch` here; the handles it holds (`parts`: the reader's
 // settings as a wasm `Settings`, a wasm `View` that draws each frame and gives its words, the
-// live run's driver, the comparisons' pool, the renderer, the host's theme) are made once; the
-// drawing's schedule (`loop`) is the frame loop's own; what a reader brings and takes away
+// live run's driver, the comparisons' pool, the renderer, the host's theme) are made once; when
+// it draws is schedule.js's, which calls `frame` here; what a reader brings and takes away
 // (texts, weights, the prompt, the downloads) is reader-io.js's. The live run trains in a Web
 // Worker of its own (driver.js) that reconciles to the desired state the update writes and
 // answers with frames; the comparisons run as jobs in a pool of other workers (pool.js). The
@@ -22,16 +22,12 @@ import { createReaderIo } from './reader-io.js';
 import { createRenderer } from './render.js';
 import { textBytes } from './texts.js';
 import { CONTROLS, COMPARISON_PANELS, PANELS, STARTS, TASK_PANELS, TEMPLATE } from './template.js';
+import { createSchedule } from './schedule.js';
 import { initialWidget, training, update } from './widget.js';
 
 export { isOff, showError } from './template.js';
 import { showError } from './template.js';
 
-const UPDATE_EVERY_MS = 250; // playground-update events for the host: often enough, not a flood
-/** While comparisons share the machine's cores with the live run, its training is drawn at
- *  most this often (20 a second), leaving the drawing's time to the training and the jobs; a
- *  frame that answers the reader (a new generation: a slider, a switch) is drawn at once. */
-const CROWDED_DRAW_MS = 50;
 /**
  * Mounts a playground into `root` (which receives TEMPLATE).
  * options: state — [[name, value]] applied leniently (URL names);
@@ -65,34 +61,23 @@ export function mount(root, bindings, options = {}) {
    *  start; the settings, the view, the driver and the pool when the widget first comes near
    *  the viewport. */
   const parts = { settings: null, view: null, driver: null, pool: null, renderer: null, theme: null };
-  /** The drawing's schedule, written by the frame loop alone (`wake`, `frame`, `changed`,
-   *  `drawn`, `update`, `hibernateLater`). */
-  const loop = {
-    frameRequested: false,
-    /** When the panels were last drawn, and the generation then drawn. */
-    drawnAt: -Infinity,
-    drawnGeneration: -1,
-    /** The newest frame's bytes, not yet drawn. */
-    incoming: null,
-    /** What to draw again: the live run's panels (a new frame, a command), the comparisons'
-     *  panels (a report), or both (resize, theme, panels, pins). */
-    stale: { live: false, comparisons: false },
-    /** [generation, resolve]: promises waiting for a frame that answers that state. */
-    waiting: [],
-    updateDue: 0,
-    updateTimer: 0,
-    hibernateTimer: 0,
-  };
+  /** When it draws, tells its host and lets its worker go (schedule.js). */
+  const schedule = createSchedule({
+    awake: () => st.visible && !st.stopped,
+    stopped: () => st.stopped,
+    onFrame: frame,
+    onUpdate: () => onEvent('playground-update', value()),
+    onHibernate: hibernate,
+  });
   /** What the widget's modules read: its markup, its state (read only) and its parts. */
   const w = { root, el, bindings, options, notice, controls: buildMore(root), state: st, parts };
 
   /** The one way the state changes: `update`, then the desired live state to the worker if it
-   *  moved, and what follows from training or not. */
+   *  moved, and what follows from training or not. Returns what changed (widget.js). */
   function dispatch(message) {
-    const sent = st.live?.generation;
-    update(st, message);
-    if (!parts.driver || !st.live) return;
-    if (st.live.generation !== sent) {
+    const changed = update(st, message);
+    if (!parts.driver || !st.live) return changed;
+    if (changed.live) {
       parts.driver.want(st.live);
       // a host's command to a widget away from the view wakes its worker: it goes again later
       if (!st.visible) hibernateLater();
@@ -100,6 +85,7 @@ export function mount(root, bindings, options = {}) {
     // paused or scrolled away, the comparisons may have every core at once
     if (!training(st)) parts.pool?.liveTrains(false);
     el('status').setAttribute('aria-busy', String(training(st)));
+    return changed;
   }
 
   function present() {
@@ -145,24 +131,18 @@ export function mount(root, bindings, options = {}) {
   /** The reader's texts, weights, prompt and downloads (reader-io.js). */
   const reader = createReaderIo(w, { dispatch, apply, set, created, drawn });
 
-  /** Every frame received and every change since is drawn. */
-  function drawnAll() {
-    return !loop.incoming && !loop.stale.live && !loop.stale.comparisons;
-  }
-
   /** Resolves once a frame answering the newest desired state is on screen, drawn after now. */
   function drawn() {
     if (!parts.driver || st.stopped) return Promise.resolve();
-    loop.stale.live = true;
-    wake();
-    return new Promise((resolve) => loop.waiting.push([st.live.generation, resolve]));
+    schedule.mark({ live: true });
+    return schedule.drawn(st.live.generation);
   }
 
   function fail(message) {
     dispatch({ kind: 'stop' });
     parts.driver?.stop();
     parts.pool?.stop();
-    for (const [, resolve] of loop.waiting.splice(0)) resolve();
+    schedule.resolveAll();
     showError(root, message);
   }
 
@@ -181,10 +161,7 @@ export function mount(root, bindings, options = {}) {
     else if (options.weightsSrc) reader.weightsFrom(options.weightsSrc);
     parts.view = new bindings.View();
     parts.driver = startDriver(bindings, {
-      onFrame(bytes) {
-        loop.incoming = bytes;
-        wake();
-      },
+      onFrame: schedule.receive,
       onKnockout(bytes, generation, purpose) {
         if (generation < st.runGeneration) return; // the run it measured was restarted
         try {
@@ -215,17 +192,13 @@ export function mount(root, bindings, options = {}) {
           notice([`ignored a damaged comparison (${e.message ?? e})`]);
         }
         if (done) parts.pool.sync(parts.view);
-        if (taken === 1) loop.stale.live = true;
-        if (taken) loop.stale.comparisons = true;
-        wake();
+        if (taken) schedule.mark({ live: taken === 1, comparisons: true });
       },
       onJobFailed(id, reason) {
         // said once, in its row, pin or table and here; the other jobs go on
         if (parts.view.fail(id, reason)) {
           notice([`a comparison failed: ${reason}`]);
-          loop.stale.comparisons = true;
-          loop.stale.live = true; // a pin's label
-          wake();
+          schedule.mark({ live: true, comparisons: true }); // (the live panels: a pin's label)
         }
       },
       onNotice: (text) => notice([text]),
@@ -241,17 +214,15 @@ export function mount(root, bindings, options = {}) {
 
   /** Starts the live run again from the seed with the current settings. */
   function restart() {
-    const playing = st.playing;
-    dispatch({ kind: 'restart', config: parts.settings.configBytes() });
+    const changed = dispatch({ kind: 'restart', config: parts.settings.configBytes() });
     parts.view.clearKnockout();
-    if (st.playing !== playing) showSettings(); // a run that had stopped by itself trains
+    if (changed.playing) showSettings(); // a run that had stopped by itself trains
   }
 
   /** The pins to the comparisons, which compute any new one from the seed. */
   function sendPins() {
     parts.view.setPins(parts.settings);
     parts.pool.sync(parts.view);
-    loop.updateDue = 0;
     changed();
   }
 
@@ -272,9 +243,7 @@ export function mount(root, bindings, options = {}) {
 
   function changed() {
     parts.renderer.forgetColours();
-    loop.stale = { live: true, comparisons: true };
-    loop.updateDue = 0;
-    wake();
+    schedule.changed();
   }
 
   /** Changes the settings by `change(settings)`, which returns the names it changed (or
@@ -323,72 +292,35 @@ export function mount(root, bindings, options = {}) {
     return parts.settings ? JSON.parse(parts.view.valueJson(parts.settings)) : null;
   }
 
-  /** The host hears the state at most every UPDATE_EVERY_MS, and the last one always. */
-  function tellHost(now) {
-    if (now >= loop.updateDue) {
-      clearTimeout(loop.updateTimer);
-      loop.updateTimer = 0;
-      loop.updateDue = now + UPDATE_EVERY_MS;
-      onEvent('playground-update', value());
-    } else if (!loop.updateTimer) {
-      // throttled, but the host still hears the last state (a run that stops, a knockout that
-      // lands right after an update): one trailing update when the interval is over
-      loop.updateTimer = setTimeout(() => {
-        loop.updateTimer = 0;
-        if (st.stopped) return;
-        loop.updateDue = performance.now() + UPDATE_EVERY_MS;
-        onEvent('playground-update', value());
-      }, loop.updateDue - now);
-    }
-  }
-
+  /** An animation frame: the widget made on the first, the newest frame loaded, and what is
+   *  stale drawn, its words written, the host told, the promises it answers resolved. */
   function frame(now) {
-    loop.frameRequested = false;
-    if (st.stopped || !st.visible) return;
     try {
       if (!parts.settings) create();
       const { view } = parts;
-      if (loop.incoming) {
-        const bytes = loop.incoming;
-        loop.incoming = null;
-        if (view.load(bytes, st.runGeneration)) {
-          loop.stale.live = true;
-          parts.pool.liveTrains(st.live.playing && !view.finished && view.divergedAt === undefined);
-          // the run stopped by itself (step limit or divergence) under the newest state: Play
-          // continues it
-          if (view.finished || view.divergedAt !== undefined) {
-            const playing = st.playing;
-            dispatch({ kind: 'stopped-itself', generation: view.generation });
-            if (st.playing !== playing) {
-              showSettings();
-              loop.updateDue = 0;
-            }
+      const bytes = schedule.take();
+      if (bytes && view.load(bytes, st.runGeneration)) {
+        schedule.mark({ live: true });
+        parts.pool.liveTrains(st.live.playing && !view.finished && view.divergedAt === undefined);
+        // the run stopped by itself (step limit or divergence) under the newest state: Play
+        // continues it, a new setting trains
+        if (view.finished || view.divergedAt !== undefined) {
+          if (dispatch({ kind: 'stopped-itself', generation: view.generation }).playing) {
+            showSettings();
+            schedule.hurry();
           }
         }
       }
       // a frame loaded before a restart (a slider dragged past it within the frame) is never
       // drawn: the restart said the new state, and the new run's first frame replaces it
-      if (view.hasFrame && view.generation < st.runGeneration) return;
-      const held =
-        loop.stale.live &&
-        !loop.stale.comparisons &&
-        parts.pool.crowded &&
-        view.generation === loop.drawnGeneration &&
-        now - loop.drawnAt < CROWDED_DRAW_MS;
-      if (held) wake();
-      else if ((loop.stale.live || loop.stale.comparisons || parts.renderer.owes) && view.hasFrame) {
-        loop.drawnAt = now;
-        loop.drawnGeneration = view.generation;
-        const stale = loop.stale;
-        loop.stale = { live: false, comparisons: false };
-        if (parts.renderer.draw(now, stale)) wake(); // the panels owed, at the next frame
-        parts.renderer.write();
-        reader.announcePrompt();
-        tellHost(now);
-        for (let i = loop.waiting.length - 1; i >= 0; i--) {
-          if (loop.waiting[i][0] <= view.generation) loop.waiting.splice(i, 1)[0][1]();
-        }
-      }
+      if (!view.hasFrame || view.generation < st.runGeneration) return;
+      const stale = schedule.due(now, { generation: view.generation, crowded: parts.pool.crowded, owes: parts.renderer.owes });
+      if (!stale) return;
+      if (parts.renderer.draw(now, stale)) schedule.wake(); // the panels owed, at the next frame
+      parts.renderer.write();
+      reader.announcePrompt();
+      schedule.tellHost(now);
+      schedule.answered(view.generation);
     } catch (e) {
       fail(e.message ?? String(e));
     }
@@ -405,15 +337,7 @@ export function mount(root, bindings, options = {}) {
 
   /** Away from the view, the worker goes in `hibernateMs` from now (in view, it stays). */
   function hibernateLater() {
-    clearTimeout(loop.hibernateTimer);
-    if (!st.visible) loop.hibernateTimer = setTimeout(hibernate, st.hibernateMs);
-  }
-
-  function wake() {
-    if (!loop.frameRequested && st.visible && !st.stopped) {
-      loop.frameRequested = true;
-      requestAnimationFrame(frame);
-    }
+    schedule.hibernateLater(!st.visible, st.hibernateMs);
   }
 
   const emit = (type) => onEvent(type, value());
@@ -422,17 +346,15 @@ export function mount(root, bindings, options = {}) {
   function destroy() {
     dispatch({ kind: 'stop' });
     reader.stop();
-    for (const [, resolve] of loop.waiting.splice(0)) resolve();
+    schedule.stop();
     markCreated();
     parts.driver?.stop();
     parts.pool?.stop();
-    clearTimeout(loop.updateTimer);
-    clearTimeout(loop.hibernateTimer);
     surroundings.stop();
   }
 
   const controller = createController(w, {
-    dispatch, created, drawn, drawnAll, restart, sendPins, startComparison, set, value, changed, listOf,
+    dispatch, created, drawn, settled: schedule.settled, restart, sendPins, startComparison, set, value, changed, listOf,
     show, showSettings, destroy, ...reader,
   });
   parts.renderer = createRenderer(w, {

@@ -59,11 +59,17 @@ export function training(s) {
 const REQUESTS = new Set(['knockouts', 'lenses']);
 
 /**
- * Applies `message` (`{ kind, ... }`) to state `s`. The desired live state is rewritten, with a
- * new generation, whenever what the worker should do changes; the caller sends it then.
+ * Applies `message` (`{ kind, ... }`) to state `s`, and says what changed: `live`, the desired
+ * live state (rewritten, with a new generation, whenever what the worker should do changes: the
+ * caller sends it then), and `playing`, the reader's Play/Pause (the button's words follow).
  */
 export function update(s, message) {
-  const m = message;
+  const [generation, playing] = [s.live?.generation, s.playing];
+  apply(s, message);
+  return { live: s.live?.generation !== generation, playing: s.playing !== playing };
+}
+
+function apply(s, m) {
   switch (m.kind) {
     case 'start':
       // the settings were made (`config`: their bytes): the first desired state

@@ -105,3 +105,13 @@ test('parameters before the start: the last value of each wins, and the start ta
   update(s, { kind: 'start', config: CONFIG });
   assert.deepEqual(s.pending, []);
 });
+
+test('update says what changed: the desired state, the reader\'s Play', () => {
+  const s = started();
+  assert.deepEqual(update(s, { kind: 'play' }), { live: false, playing: false });
+  assert.deepEqual(update(s, { kind: 'pause' }), { live: true, playing: true });
+  assert.deepEqual(update(s, { kind: 'show', shown: { controls: null, panels: null } }), { live: false, playing: false });
+  update(s, { kind: 'play' });
+  assert.deepEqual(update(s, { kind: 'stopped-itself', generation: s.live.generation }), { live: true, playing: true });
+  assert.deepEqual(update(s, { kind: 'restart', config: CONFIG }), { live: true, playing: true });
+});
