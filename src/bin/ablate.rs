@@ -119,10 +119,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
         };
         let switch = match body {
             "dark" => Some(&mut dark),
-            "compare" => Some(&mut compare),
-            "knockout" => Some(&mut knockout),
+            f if f == AllFour::SPEC.flag => Some(&mut compare),
+            f if f == LayerKnockout::SPEC.flag => Some(&mut knockout),
             "attention" => Some(&mut attention),
-            "depth-width" => Some(&mut depth_width),
+            f if f == DepthOrWidth::SPEC.flag => Some(&mut depth_width),
             "tuned-lens" => Some(&mut tuned_lens),
             _ => None,
         };
@@ -133,7 +133,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         }
         // `--sweep` alone (last, or before another flag) sweeps the default depths
         let alone = args.get(i + 1).is_none_or(|next| next.starts_with("--"));
-        if body == "sweep" && alone {
+        if body == DepthSweep::SPEC.flag && alone {
             sweep = Some(Vec::new()); // the configuration's default depths, once it is known
             i += 1;
             continue;
@@ -147,7 +147,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         // an unknown flag is named as such wherever it stands, even last, without a value
         let named = body.split_once('=').map_or(body, |(f, _)| f);
         let known = [
-            "sweep",
+            DepthSweep::SPEC.flag,
             "svg",
             "steps",
             "threads",
@@ -193,7 +193,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             let file =
                 read(&read_file(flag, &value)?).map_err(|e| format!("--load-weights: {value}: {e}"))?;
             load_weights = Some(file);
-        } else if flag == "sweep" {
+        } else if flag == DepthSweep::SPEC.flag {
             sweep = Some(parse_depths(&value).map_err(|e| format!("--sweep: {}", e.message))?);
         } else if flag == "svg" {
             if value.is_empty() {

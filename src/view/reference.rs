@@ -5,7 +5,8 @@
 //! writes (`tests/schema.rs` fails when it is stale; `scripts/schema.sh` rewrites it).
 
 use crate::config::{
-    find, task_defaults, Choice, Config, Kind, ParamSpec, TaskKind, PARAMS, PIN, PRESET, PRESETS,
+    find, task_defaults, Choice, Config, Kind, ParamSpec, TaskKind, COMPARE, DEPTH_WIDTH, KNOCKOUT, PARAMS,
+    PIN, PRESET, PRESETS, SWEEP,
 };
 use crate::training::compare::comparison_steps;
 use crate::training::sweep::{DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
@@ -94,21 +95,21 @@ pub fn cli_flags() -> Vec<CliFlag> {
             false,
         ),
         flag(
-            "compare",
+            COMPARE.flag,
             "",
             "the four residual/norm combinations at this depth (norm: this placement, or pre if off)",
             "no value",
             true,
         ),
         flag(
-            "sweep",
+            SWEEP.flag,
             "[LIST]",
             &format!("the four combinations at each depth of LIST [{depths}]"),
             &format!("up to {MAX_SWEEP_DEPTHS} distinct integers from 1 to 96, comma-separated"),
             true,
         ),
         flag(
-            "knockout",
+            KNOCKOUT.flag,
             "",
             "after training, each layer in turn replaced by the identity, then the upper k layers and k \
              layers at random, on the probe batch (and a sequence task's held-out set)",
@@ -116,7 +117,7 @@ pub fn cli_flags() -> Vec<CliFlag> {
             true,
         ),
         flag(
-            "depth-width",
+            DEPTH_WIDTH.flag,
             "",
             "stacks of about this parameter count (within 10%), deep and narrow to shallow and wide, \
              each trained for --steps and timed (a step, and a character written), one after another",
