@@ -55,6 +55,13 @@ export function training(s) {
   return s.playing && s.visible;
 }
 
+/** The reader's Play or Pause (a host's, a text given, weights loaded): the run is no longer one
+ *  that stopped by itself. */
+function choose(s, playing) {
+  s.playing = playing;
+  s.stoppedItself = false;
+}
+
 /** The one-shot requests a message may count (protocol.js's counters). */
 const REQUESTS = new Set(['knockouts', 'lenses']);
 
@@ -79,27 +86,21 @@ function apply(s, m) {
       want(s, {});
       return;
     case 'play':
-      s.playing = true;
-      s.stoppedItself = false;
+      choose(s, true);
       // a finished run goes on for another `steps` steps, in the same state as the playing
       want(s, m.finished ? { extensions: s.live.extensions + 1 } : {});
       return;
     case 'pause':
-      s.playing = false;
-      s.stoppedItself = false;
+      choose(s, false);
       want(s, {});
       return;
     case 'step':
-      s.playing = false;
-      s.stoppedItself = false;
+      choose(s, false);
       want(s, { steps: s.live.steps + 1 });
       return;
     case 'restart':
       // from the seed, with the settings' `config`; a run that had stopped by itself trains again
-      if (s.stoppedItself) {
-        s.playing = true;
-        s.stoppedItself = false;
-      }
+      if (s.stoppedItself) choose(s, true);
       want(s, { config: m.config, restarts: s.live.restarts + 1 });
       s.runGeneration = s.live.generation;
       return;
@@ -149,8 +150,7 @@ function apply(s, m) {
       s.awaitingText = null;
       s.textWords = m.words;
       // "Train on …" trains, even after a run that had finished
-      s.playing = true;
-      s.stoppedItself = false;
+      choose(s, true);
       want(s, {});
       return;
     case 'plays':
@@ -158,8 +158,7 @@ function apply(s, m) {
       return;
     case 'weights-loaded':
       // measured at step 0 and paused: Play trains on from them
-      s.playing = false;
-      s.stoppedItself = false;
+      choose(s, false);
       want(s, {});
       return;
     case 'hibernate-after':
