@@ -56,8 +56,16 @@ export interface AblationPlaygroundParams {
   layer_view: 'activations' | 'weights';
   /** every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run (1 to 10; default 1) */
   seeds: number;
-  /** every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth (default off) */
+  /** every comparison chooses each arm's setting on seeds of its own (choose_seeds) by the lowest training loss, widening the rates' grid until the best is inside it, and shows it on the seeds (default off) */
   tune: 'on' | 'off';
+  /** what tuning searches: the learning rate, or the rate with the warmup and Adam's β₂ (each arm's recipe) (default lr) */
+  tune_grid: 'lr' | 'lr,warmup,beta2';
+  /** tuning chooses each arm's setting on this many seeds of its own, after the ones it shows (1 to 10; default 3) */
+  choose_seeds: number;
+  /** tuning judges candidates on a share of the run and continues the best third from their checkpoints; off, every candidate trains the full run (slower, for small rates and long warmups) (default on) */
+  halving: 'on' | 'off';
+  /** a comparison's runs train for their steps, or until their held-out loss plateaus (no more than 1% lower over the last quarter of the run), the steps a cap (default steps) */
+  until: 'steps' | 'plateau';
 }
 
 /** Every parameter as an attribute of `<ablation-playground>` (and a prop of the React
@@ -113,8 +121,16 @@ export interface AblationPlaygroundParamAttributes {
   layer_view?: 'activations' | 'weights';
   /** every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run (1 to 10; default 1) */
   seeds?: number | `${number}`;
-  /** every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth (default off) */
+  /** every comparison chooses each arm's setting on seeds of its own (choose_seeds) by the lowest training loss, widening the rates' grid until the best is inside it, and shows it on the seeds (default off) */
   tune?: 'on' | 'off';
+  /** what tuning searches: the learning rate, or the rate with the warmup and Adam's β₂ (each arm's recipe) (default lr) */
+  tune_grid?: 'lr' | 'lr,warmup,beta2';
+  /** tuning chooses each arm's setting on this many seeds of its own, after the ones it shows (1 to 10; default 3) */
+  choose_seeds?: number | `${number}`;
+  /** tuning judges candidates on a share of the run and continues the best third from their checkpoints; off, every candidate trains the full run (slower, for small rates and long warmups) (default on) */
+  halving?: 'on' | 'off';
+  /** a comparison's runs train for their steps, or until their held-out loss plateaus (no more than 1% lower over the last quarter of the run), the steps a cap (default steps) */
+  until?: 'steps' | 'plateau';
   /** a preset's name: it sets every parameter, and the other attributes adjust it */
   preset?: PresetName;
   /** pinned runs, each a state to train beside the live one: `residual:off@500;@1200` */

@@ -31,4 +31,8 @@ return {
   ["layer_view"] = "layer-view",
   ["seeds"] = "seeds",
   ["tune"] = "tune",
+  ["tune_grid"] = "tune-grid",
+  ["choose_seeds"] = "choose-seeds",
+  ["halving"] = "halving",
+  ["until"] = "until",
 }

@@ -28,7 +28,11 @@ PARAMS = [
     ("attention_layer", "int", 0, (), "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)"),
     ("layer_view", "choice", "activations", ("activations", "weights",), "what the per-layer panel draws: the stream's gradient and std at every depth, or each sublayer's weight gradient ‖∂L/∂W‖ (Xiong et al. 2020), attention and FFN apart"),
     ("seeds", "int", 1, (), "every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run"),
-    ("tune", "switch", False, (), "every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate with the lowest training loss over its last tenth"),
+    ("tune", "switch", False, (), "every comparison chooses each arm's setting on seeds of its own (choose_seeds) by the lowest training loss, widening the rates' grid until the best is inside it, and shows it on the seeds"),
+    ("tune_grid", "choice", "lr", ("lr", "lr,warmup,beta2",), "what tuning searches: the learning rate, or the rate with the warmup and Adam's β₂ (each arm's recipe)"),
+    ("choose_seeds", "int", 3, (), "tuning chooses each arm's setting on this many seeds of its own, after the ones it shows"),
+    ("halving", "switch", True, (), "tuning judges candidates on a share of the run and continues the best third from their checkpoints; off, every candidate trains the full run (slower, for small rates and long warmups)"),
+    ("until", "choice", "steps", ("steps", "plateau",), "a comparison's runs train for their steps, or until their held-out loss plateaus (no more than 1% lower over the last quarter of the run), the steps a cap"),
 ]
 
 # (min, max, multiple of, what the table allows) of each number, for the traits' checks.
@@ -47,6 +51,7 @@ RANGES = {
     "temperature": (0, 2, None, "a number from 0 to 2"),
     "attention_layer": (0, 95, 1, "an integer from 0 to 95"),
     "seeds": (1, 10, 1, "an integer from 1 to 10"),
+    "choose_seeds": (1, 10, 1, "an integer from 1 to 10"),
 }
 
 PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal", "gradients", "encoder-decoder",)
@@ -93,4 +98,8 @@ FLAGS = {
     "layer_view": "layer-view",
     "seeds": "seeds",
     "tune": "tune",
+    "tune_grid": "tune-grid",
+    "choose_seeds": "choose-seeds",
+    "halving": "halving",
+    "until": "until",
 }

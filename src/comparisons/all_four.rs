@@ -3,9 +3,9 @@
 //! live (std at the top and the gradient ratio at initialisation, the loss after N steps,
 //! where a run diverged), its loss curves, and on a sequence task what each wrote.
 
-use super::runs::{here, no_clock, reported, Comparisons, Group};
+use super::runs::{here, no_clock, Comparisons, Group};
 use super::{Comparison, Kind};
-use crate::config::{ComparisonSpec, Config, COMPARE};
+use crate::config::{ComparisonSpec, Config, Until, COMPARE};
 use crate::training::compare::{comparison_steps, four_combinations};
 use crate::training::job::Job;
 use crate::training::outcome::Outcome;
@@ -13,8 +13,8 @@ use crate::training::spread::Arm;
 use crate::view::charts::{self, compare::LossCurve, short, ChartResult, Theme};
 use crate::view::json::{arm_fields, outcome_fields, outcome_run, Json};
 use crate::view::panels::spread::{
-    arm_spread, disagree, diverged_count, learned_count, rate_cell, rate_column, rate_words, seeds_words,
-    spread_text,
+    arm_spread, disagree, diverged_count, learned_count, limit_words, plateau_cell, progress_words,
+    rate_cell, rate_column, rate_words, seeds_words, spread_text, tuning_words,
 };
 use crate::view::panels::{Scene, Surface, Table};
 use crate::view::words::combination_name;
@@ -45,6 +45,8 @@ pub struct CompareState {
     pub rows: Vec<CompareRow>,
     pub runs_finished: usize,
     pub runs_total: usize,
+    /// While an arm's setting is being chosen: the round of its search and how many it plans.
+    pub round: Option<(usize, usize)>,
 }
 
 impl Comparison for AllFour {
@@ -60,14 +62,17 @@ impl Comparison for AllFour {
     fn state(g: &Group) -> CompareState {
         let rows = (0..g.arms.len())
             .map(|a| {
-                let (arm, shown, failed) = g.arm::<Outcome>(a);
-                let run = reported::<Outcome>(shown).unwrap_or_else(|| Outcome::pending(shown.job.config()));
+                let (arm, first, failed) = g.arm::<Outcome>(a);
+                let run = first.unwrap_or_else(|| {
+                    Outcome::pending(&Config { seed: arm.seeds[0], ..arm.config.clone() })
+                });
                 CompareRow { done: arm.done || failed.is_some(), run, arm, failed }
             })
             .collect();
         let both_on = &four_combinations(&g.config)[3];
         let (runs_finished, runs_total) = g.progress();
-        CompareState { config: both_on.clone(), steps: g.steps, rows, runs_finished, runs_total }
+        let round = g.tuning_round();
+        CompareState { config: both_on.clone(), steps: g.steps, rows, runs_finished, runs_total, round }
     }
 
     fn value(c: &CompareState) -> Json {
@@ -83,6 +88,8 @@ impl Comparison for AllFour {
             ("runs", Json::Arr(rows.collect())),
             ("runs_finished", Json::Int(c.runs_finished as i128)),
             ("runs_total", Json::Int(c.runs_total as i128)),
+            ("round", c.round.map_or(Json::Null, |(r, _)| Json::Int(r as i128))),
+            ("rounds", c.round.map_or(Json::Null, |(_, n)| Json::Int(n as i128))),
         ])
     }
 
@@ -129,7 +136,7 @@ fn compare_row_fields(r: &CompareRow, curve: bool) -> Vec<(&'static str, Json)> 
     if curve {
         fields.push(("loss", Json::nums(&r.run.loss)));
     }
-    fields.extend(arm_fields(&r.arm, r.run.config.tune, outcome_run));
+    fields.extend(arm_fields(&r.arm, outcome_run));
     fields
 }
 
@@ -155,6 +162,7 @@ pub fn compare_table(c: &CompareState) -> Table {
         "gradient ratio ‖∂L/∂x₀‖/‖∂L/∂x_L‖ (init)".to_string(),
         format!("loss after {} steps", c.steps),
         "diverged at step".to_string(),
+        "plateaued".to_string(),
     ];
     if let Some(column) = rate_column(c.rows.iter().map(|r| &r.arm)) {
         columns.push(column);
@@ -203,6 +211,7 @@ pub fn compare_table(c: &CompareState) -> Table {
             num(row.grad_ratio, |o| o.grad_ratio),
             loss,
             diverged,
+            plateau_cell(arm, |o| o.converged),
         ];
         if tuned {
             cells.push(rate_cell(arm));
@@ -245,14 +254,15 @@ pub fn compare_summary(c: &CompareState) -> String {
     let cfg = &c.config;
     let several = c.runs_total > c.rows.len();
     let progress = if several {
-        format!("{} of {} runs", c.runs_finished, c.runs_total)
+        progress_words(c.runs_finished, c.runs_total, c.round)
     } else {
         format!("{} of 4 trained", c.rows.iter().filter(|r| r.done).count())
     };
     let over = if cfg.seeds > 1 { format!(", {}", seeds_words(cfg)) } else { String::new() };
-    let tuned = if cfg.tune { ", each at its best learning rate of ÷3, ×1 and ×3" } else { "" };
+    let tuned = tuning_words(cfg);
+    let until = if cfg.until == Until::Plateau { " at most, or until it plateaued" } else { "" };
     let mut s = format!(
-        "All four combinations at depth {}{} ({progress}, {} steps each{over}{tuned}, otherwise the settings of the run it was started from)",
+        "All four combinations at depth {}{} ({progress}, {} steps each{until}{over}{tuned}, otherwise the settings of the run it was started from)",
         cfg.depth,
         crate::view::words::on_text(cfg),
         c.steps
@@ -290,6 +300,12 @@ pub fn compare_summary(c: &CompareState) -> String {
     if !finished.is_empty() {
         s += &format!(": {}", finished.join("; "));
     }
+    let limits = limit_words(
+        c.rows.iter().map(|r| (combination_name(r.run.config.residual, r.run.config.norm), &r.arm)),
+    );
+    if !limits.is_empty() {
+        s += &format!(". Not bracketed: {}", limits.join("; "));
+    }
     s + "."
 }
 
@@ -321,7 +337,7 @@ pub fn draw_rows<'a, DB: DrawingBackend>(
             if r.failed.is_some() {
                 name += " (failed)";
             }
-            if r.arm.tuned() && r.arm.done {
+            if r.arm.tuned() && r.arm.chosen() {
                 name += &format!(" · lr {}", short(r.arm.rate()));
             }
             name

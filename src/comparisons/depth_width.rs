@@ -2,7 +2,7 @@
 //! (`training/depth_width.rs` chooses them), trained alike over their seeds and rates and
 //! timed; each shape's label, the panel's sentence, its table and its chart.
 
-use super::runs::{here, reported, Comparisons, Group};
+use super::runs::{here, Comparisons, Group};
 use super::{Comparison, Kind};
 use crate::config::{ComparisonSpec, Config, TaskKind, DEPTH_WIDTH};
 use crate::training::depth_width::{
@@ -14,7 +14,8 @@ use crate::training::spread::{Arm, Spread};
 use crate::view::charts::{self, depth_width::ShapeCurve, short, ChartResult, Theme};
 use crate::view::json::{arm_fields, step_json, Json};
 use crate::view::panels::spread::{
-    arm_spread, learned_count, rate_cell, rate_column, rate_words, seeds_words, spread_text,
+    arm_spread, learned_count, limit_words, plateau_cell, progress_words, rate_cell, rate_column, rate_words,
+    seeds_words, spread_text, tuning_words,
 };
 use crate::view::panels::{Scene, Surface, Table};
 use plotters::coord::Shift;
@@ -33,6 +34,8 @@ pub struct DepthWidthState {
     pub arms: Vec<Arm<ShapeOutcome>>,
     pub runs_finished: usize,
     pub runs_total: usize,
+    /// While an arm's setting is being chosen: the round of its search and how many it plans.
+    pub round: Option<(usize, usize)>,
 }
 
 impl Comparison for DepthOrWidth {
@@ -49,14 +52,24 @@ impl Comparison for DepthOrWidth {
     fn state(g: &Group) -> DepthWidthState {
         let (mut rows, mut arms) = (Vec::new(), Vec::new());
         for a in 0..g.arms.len() {
-            let (arm, shown, failed) = g.arm::<ShapeOutcome>(a);
-            let run =
-                reported::<ShapeOutcome>(shown).unwrap_or_else(|| ShapeOutcome::pending(shown.job.config()));
+            let (arm, first, failed) = g.arm::<ShapeOutcome>(a);
+            let run = first.unwrap_or_else(|| {
+                ShapeOutcome::pending(&Config { seed: arm.seeds[0], ..arm.config.clone() })
+            });
             rows.push((arm.done || failed.is_some(), run));
             arms.push(arm);
         }
         let (runs_finished, runs_total) = g.progress();
-        DepthWidthState { config: g.config.clone(), steps: g.steps, rows, arms, runs_finished, runs_total }
+        let round = g.tuning_round();
+        DepthWidthState {
+            config: g.config.clone(),
+            steps: g.steps,
+            rows,
+            arms,
+            runs_finished,
+            runs_total,
+            round,
+        }
     }
 
     fn value(d: &DepthWidthState) -> Json {
@@ -124,7 +137,9 @@ pub fn depth_width_json(state: &DepthWidthState) -> Json {
         if !o.config.tune {
             fields.push(("lr", Json::Num(arm.rate()))); // tuned, arm_fields gives the rate chosen
         }
-        fields.extend(arm_fields(arm, o.config.tune, |r| (r.final_loss(), r.val_loss(), r.diverged_at)));
+        fields.extend(arm_fields(arm, |r: &ShapeOutcome| {
+            (r.final_loss(), r.val_loss(), r.diverged_at, r.converged)
+        }));
         Json::Obj(fields)
     };
     Json::Arr(state.rows.iter().map(|(_, o)| o).zip(&state.arms).map(row).collect())
@@ -166,11 +181,15 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
         let several = d.runs_total > d.rows.len();
         let (finished, total) =
             if several { (d.runs_finished, d.runs_total) } else { (done.len(), d.rows.len()) };
-        let what = if several { "runs" } else { "done" };
+        let progress = match (several, d.round) {
+            (true, round) => progress_words(finished, total, round),
+            (false, _) => format!("{finished} of {total} done"),
+        };
         return format!(
-            "Training {} stacks of about the same parameters{}: {finished} of {total} {what}.",
+            "Training {} stacks of about the same parameters{}{}: {progress}.",
             d.rows.len(),
-            crate::view::words::on_text(&d.config)
+            crate::view::words::on_text(&d.config),
+            tuning_words(&d.config)
         );
     }
     let medians: Vec<f64> = d.arms.iter().map(|a| judged_spread(a).median).collect();
@@ -184,6 +203,7 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
     let which = if d.config.task == TaskKind::Teacher { "loss" } else { "held-out loss" };
     let several = d.config.seeds > 1;
     let over = if several { format!(" (medians {})", seeds_words(&d.config)) } else { String::new() };
+    let over = over + &tuning_words(&d.config);
     let shape = |i: usize| format!("{} × {}", d.rows[i].1.config.depth, d.rows[i].1.config.width);
     let mut out = format!(
         "After {} steps{over}, {} ends lowest ({which} {}",
@@ -246,6 +266,11 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
             short(wide.ms_per_char)
         );
     }
+    let shapes = d.rows.iter().map(|(_, r)| format!("{} × {}", r.config.depth, r.config.width));
+    let limits = limit_words(shapes.zip(&d.arms));
+    if !limits.is_empty() {
+        out += &format!(". Not bracketed: {}", limits.join("; "));
+    }
     out + "."
 }
 
@@ -288,6 +313,7 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
         format!("{which} after {} steps", d.steps),
         "ms per step".to_string(),
         "ms per character".to_string(),
+        "plateaued".to_string(),
     ];
     if let Some(column) = rate_column(&d.arms) {
         columns.push(column);
@@ -320,6 +346,7 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
             loss,
             num(r.ms_per_step),
             num(r.ms_per_char),
+            plateau_cell(arm, |o| o.converged),
         ];
         if tuned {
             cells.push(rate_cell(arm));

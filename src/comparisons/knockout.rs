@@ -48,7 +48,7 @@ impl Comparison for LayerKnockout {
     fn start(_comparisons: &mut Comparisons, _config: &Config) {}
 
     fn state(g: &Group) -> KnockoutState {
-        let slots = g.arm_slots(0);
+        let slots = g.run_slots(0);
         let result_of = |s: &&super::runs::Slot| match &s.report {
             Some(Report::Knockout(k)) => Some(k.clone()),
             _ => None,
@@ -107,12 +107,13 @@ impl Comparison for LayerKnockout {
 pub fn start_from_stack(comparisons: &mut Comparisons, job: Job) {
     let Job::Knockout { step, config, .. } = &job else { return };
     let (step, config) = (*step, Config { tune: false, ..config.clone() });
-    let live = std::cell::Cell::new(Some(job));
-    let trained = |run: Config, step| match live.take() {
-        Some(job) => job,
-        None => Job::Knockout { config: Config { steps: step, ..run }, step, weights: Vec::new() },
+    let trained = |run: Config, step| Job::Knockout {
+        config: Config { steps: step, ..run },
+        step,
+        weights: Vec::new(),
     };
-    comparisons.start::<LayerKnockout>(&config, step, vec![config.clone()], trained);
+    // the first seed's stack is the live run's own
+    comparisons.start::<LayerKnockout>(&config, step, vec![config.clone()], trained).replace_first(job);
 }
 
 /// The knockout of `trainer`'s stack (trained from `config`'s seed to `step`), and of each

@@ -11,8 +11,9 @@ use crate::training::frame::Frame;
 use crate::training::job::{run_job, Job, JobRunner, LensFit, Report};
 use crate::training::outcome::Outcome;
 use crate::training::pinned::PinState;
-use crate::training::spread::{arm_runs, run_order, seeds, Arm};
+use crate::training::spread::{seeds, Arm};
 use crate::training::tuned_lens::TunedLensState;
+use crate::training::tuner::{Setting, TrialEnd, TrialRequest, Tuner};
 
 /// One job of the comparisons: what it asks and what it has given so far.
 pub(super) struct Slot {
@@ -25,32 +26,34 @@ pub(super) struct Slot {
     pub(super) failed: Option<String>,
 }
 
-/// A comparison's jobs: each arm's runs over its seeds and rates (`spread::arm_runs`), in the
-/// order they are best trained (`schedule`); `places[i]` is slot `i`'s arm and run.
+/// Where a slot of a group stands.
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    /// Arm `arm`'s run shown at its `seed`-th seed.
+    Run { arm: usize, seed: usize },
+    /// A trial of arm `arm`'s tuning.
+    Trial { arm: usize, setting: Setting, seed: usize, round: usize },
+}
+
+/// A comparison's jobs: each arm's runs over its seeds, and for a tuned arm first the trials
+/// its search asks for (`tuner::Tuner`), round by round; its runs shown are made once the
+/// search has chosen. `places[i]` is slot `i`'s arm and part.
 pub struct Group {
     pub(super) config: Config,
     /// Each run's steps (the knockout's: the step it measures).
     pub(super) steps: usize,
     pub(super) arms: Vec<Config>,
     pub(super) slots: Vec<Slot>,
-    places: Vec<(usize, usize)>,
-}
-
-/// The order a comparison's runs are handed out: every arm's first run (its own rate, the
-/// first seed) before any arm's second, so that the first seed of every arm shows first and
-/// the spread fills in after.
-fn schedule(arms: &[Config]) -> Vec<(usize, usize)> {
-    let orders: Vec<Vec<usize>> = arms.iter().map(run_order).collect();
-    let longest = orders.iter().map(Vec::len).max().unwrap_or(0);
-    (0..longest)
-        .flat_map(|k| orders.iter().enumerate().filter_map(move |(arm, order)| Some((arm, *order.get(k)?))))
-        .collect()
+    places: Vec<Place>,
+    /// Each tuned arm's search.
+    tuners: Vec<Option<Tuner>>,
+    /// How a run shown becomes a job.
+    job: fn(Config, usize) -> Job,
 }
 
 /// One job of the comparisons' `Report`s, as the kind of run its arm keeps.
 pub(super) trait FromReport: Sized + Clone {
     fn from_report(report: &Report) -> Option<&Self>;
-    fn score(&self) -> f64;
 }
 
 impl FromReport for Outcome {
@@ -59,9 +62,6 @@ impl FromReport for Outcome {
             Report::Run(o) => Some(o),
             _ => None,
         }
-    }
-    fn score(&self) -> f64 {
-        self.tail
     }
 }
 
@@ -72,57 +72,167 @@ impl FromReport for ShapeOutcome {
             _ => None,
         }
     }
-    fn score(&self) -> f64 {
-        self.tail()
-    }
+}
+
+/// A new slot for `job`, its id the next of `next_id`.
+fn new_slot(next_id: &mut u32, job: Job) -> Slot {
+    *next_id += 1;
+    Slot { id: *next_id, job, done: false, report: None, failed: None }
 }
 
 impl Group {
-    /// The runs of `arms`, each made a job by `job(run's config, steps)`.
+    /// The runs of `arms`, each run shown made a job by `job(run's config, steps)`; a tuned
+    /// arm's trials first. Every arm's first seed comes before any arm's second, so that the
+    /// first seed of every arm shows first and the spread fills in after.
     pub(super) fn new(
-        comparisons: &mut Comparisons,
+        next_id: &mut u32,
         config: &Config,
         steps: usize,
         arms: Vec<Config>,
-        job: impl Fn(Config, usize) -> Job,
+        job: fn(Config, usize) -> Job,
     ) -> Group {
-        let places = schedule(&arms);
-        let runs: Vec<Vec<Config>> = arms.iter().map(arm_runs).collect();
-        let slots =
-            places.iter().map(|&(arm, run)| comparisons.slot(job(runs[arm][run].clone(), steps))).collect();
-        Group { config: config.clone(), steps, arms, slots, places }
+        let tuners = arms.iter().map(|a| a.tune.then(|| Tuner::new(a, steps))).collect();
+        let mut group =
+            Group { config: config.clone(), steps, arms, slots: Vec::new(), places: Vec::new(), tuners, job };
+        let untuned: Vec<usize> = (0..group.arms.len()).filter(|&a| group.tuners[a].is_none()).collect();
+        group.add_runs(next_id, &untuned);
+        group.add_trials(next_id);
+        group
     }
 
-    /// Arm `arm`'s slots, in `arm_runs` order.
-    pub(super) fn arm_slots(&self, arm: usize) -> Vec<&Slot> {
+    /// The runs shown of arms `arms`, seed by seed across them.
+    fn add_runs(&mut self, next_id: &mut u32, arms: &[usize]) {
+        let n = arms.iter().map(|&a| seeds(&self.arms[a]).len()).max().unwrap_or(0);
+        for seed in 0..n {
+            for &arm in arms {
+                let config = self.run_config(arm);
+                let Some(&s) = seeds(&config).get(seed) else { continue };
+                let job = (self.job)(Config { seed: s, ..config }, self.steps);
+                self.slots.push(new_slot(next_id, job));
+                self.places.push(Place::Run { arm, seed });
+            }
+        }
+    }
+
+    /// The trials the arms' searches ask for now, arm by arm in turn.
+    fn add_trials(&mut self, next_id: &mut u32) {
+        let asked: Vec<Vec<TrialRequest>> =
+            self.tuners.iter_mut().map(|t| t.as_mut().map_or_else(Vec::new, Tuner::requests)).collect();
+        let longest = asked.iter().map(Vec::len).max().unwrap_or(0);
+        for k in 0..longest {
+            for (arm, requests) in asked.iter().enumerate() {
+                let Some(t) = requests.get(k) else { continue };
+                let job = Job::Trial {
+                    config: t.config.clone(),
+                    steps: t.steps,
+                    until: t.until,
+                    from: t.from.clone(),
+                };
+                self.slots.push(new_slot(next_id, job));
+                self.places.push(Place::Trial { arm, setting: t.setting, seed: t.seed, round: t.round });
+            }
+        }
+    }
+
+    /// Arm `arm`'s configuration as its runs shown train it: the setting its search chose.
+    fn run_config(&self, arm: usize) -> Config {
+        self.tuners[arm].as_ref().and_then(Tuner::chosen).unwrap_or_else(|| self.arms[arm].clone())
+    }
+
+    /// Slot `index` is done: a trial's end goes to its search, which may ask for more trials or,
+    /// having chosen, for the arm's runs shown. The search keeps the trial's bytes; the slot
+    /// lets them go.
+    fn take_done(&mut self, next_id: &mut u32, index: usize) {
+        let Place::Trial { arm, setting, seed, round } = self.places[index] else { return };
+        let slot = &mut self.slots[index];
+        let end = match (slot.report.take(), &slot.failed) {
+            (Some(Report::Trial(end)), None) => end,
+            // a trial that failed in its worker counts as diverged: the search goes on
+            _ => TrialEnd { tail: f64::INFINITY, resume: Vec::new() },
+        };
+        slot.report = Some(Report::Trial(TrialEnd { tail: end.tail, resume: Vec::new() }));
+        if let Job::Trial { from, .. } = &mut slot.job {
+            *from = Vec::new();
+        }
+        let Some(tuner) = self.tuners[arm].as_mut() else { return };
+        let was_done = tuner.done();
+        tuner.record(setting, seed, round, end);
+        let chosen = !was_done && tuner.done();
+        self.add_trials(next_id);
+        if chosen {
+            self.add_runs(next_id, &[arm]);
+        }
+    }
+
+    /// Arm `arm`'s run slots shown, in seed order.
+    pub(super) fn run_slots(&self, arm: usize) -> Vec<&Slot> {
         let mut slots: Vec<(usize, &Slot)> = self
             .places
             .iter()
             .zip(&self.slots)
-            .filter(|((a, _), _)| *a == arm)
-            .map(|(&(_, run), s)| (run, s))
+            .filter_map(|(p, s)| match *p {
+                Place::Run { arm: a, seed } if a == arm => Some((seed, s)),
+                _ => None,
+            })
             .collect();
-        crate::order::sort_by_key(&mut slots, |(run, _)| *run);
+        crate::order::sort_by_key(&mut slots, |(seed, _)| *seed);
         slots.into_iter().map(|(_, s)| s).collect()
     }
 
-    /// Arm `arm` as far as its runs got, the slot of the run it shows (the first seed at its
-    /// chosen rate), and why one of its runs failed, if one did.
-    pub(super) fn arm<T: FromReport>(&self, arm: usize) -> (Arm<T>, &Slot, Option<String>) {
-        let slots = self.arm_slots(arm);
-        let runs = slots
+    /// Arm `arm` as far as its runs got, its first seed's run as far as it got (none before
+    /// its setting is chosen), and why one of its runs or trials failed, if one did.
+    pub(super) fn arm<T: FromReport>(&self, arm: usize) -> (Arm<T>, Option<T>, Option<String>) {
+        let slots = self.run_slots(arm);
+        let config = self.run_config(arm);
+        let seeds = seeds(&config);
+        let mut runs: Vec<Option<T>> = slots
             .iter()
             .map(|s| s.report.as_ref().filter(|_| s.done).and_then(T::from_report).cloned())
             .collect();
-        let arm_of = Arm::of(&self.arms[arm], runs, T::score);
-        let shown = slots[arm_of.chosen * arm_of.seeds.len()];
-        let failed = slots.iter().find_map(|s| s.failed.clone());
-        (arm_of, shown, failed)
+        runs.resize(seeds.len(), None);
+        let tuning = self.tuners[arm].as_ref().map(Tuner::tuned);
+        let done = runs.iter().all(Option::is_some);
+        let first = slots.first().and_then(|s| reported::<T>(s));
+        let failed = self
+            .places
+            .iter()
+            .zip(&self.slots)
+            .filter(
+                |(p, _)| matches!(p, Place::Run { arm: a, .. } | Place::Trial { arm: a, .. } if *a == arm),
+            )
+            .find_map(|(_, s)| s.failed.clone());
+        (Arm { seeds, runs, config, tuning, done }, first, failed)
     }
 
-    /// Runs done, and runs in all.
+    /// Jobs done, and jobs asked for so far with the runs shown still to come (a tuned arm's
+    /// search asks for more as it goes).
     pub(super) fn progress(&self) -> (usize, usize) {
-        (self.slots.iter().filter(|s| s.done).count(), self.slots.len())
+        let to_come: usize = (0..self.arms.len())
+            .filter(|&a| self.tuners[a].as_ref().is_some_and(|t| !t.done()))
+            .map(|a| seeds(&self.arms[a]).len())
+            .sum();
+        (self.slots.iter().filter(|s| s.done).count(), self.slots.len() + to_come)
+    }
+
+    /// While an arm's search is still choosing: the round the furthest behind is in (from 1)
+    /// and how many rounds it plans.
+    pub(super) fn tuning_round(&self) -> Option<(usize, usize)> {
+        self.tuners
+            .iter()
+            .flatten()
+            .filter(|t| !t.done())
+            .map(|t| {
+                let tuned = t.tuned();
+                (tuned.rounds.len(), tuned.planned_rounds)
+            })
+            .min()
+    }
+
+    /// Replaces the first slot's job (the knockout's first seed: the live run's stack itself).
+    pub(super) fn replace_first(&mut self, job: Job) {
+        if let Some(slot) = self.slots.first_mut() {
+            slot.job = job;
+        }
     }
 }
 
@@ -145,21 +255,20 @@ pub struct Comparisons {
 
 impl Comparisons {
     fn slot(&mut self, job: Job) -> Slot {
-        self.next_id += 1;
-        Slot { id: self.next_id, job, done: false, report: None, failed: None }
+        new_slot(&mut self.next_id, job)
     }
 
     /// Starts comparison `C` with `arms`, each run made a job by `job` and trained for `steps`
-    /// (replacing one under way).
+    /// (replacing one under way); returns its group.
     pub(super) fn start<C: Comparison>(
         &mut self,
         config: &Config,
         steps: usize,
         arms: Vec<Config>,
-        job: impl Fn(Config, usize) -> Job,
-    ) {
-        let group = Group::new(self, config, steps, arms, job);
-        *self.groups.get_mut(C::KIND) = Some(group);
+        job: fn(Config, usize) -> Job,
+    ) -> &mut Group {
+        let group = Group::new(&mut self.next_id, config, steps, arms, job);
+        self.groups.get_mut(C::KIND).insert(group)
     }
 
     /// Forgets comparison `kind` (its jobs are no longer wanted).
@@ -247,6 +356,7 @@ impl Comparisons {
         let Some(slot) = self.slot_mut(id).filter(|s| !s.done) else { return false };
         slot.done = true;
         slot.failed = Some(reason.to_string());
+        self.group_takes(id);
         true
     }
 
@@ -270,6 +380,7 @@ impl Comparisons {
                 | (Job::Knockout { .. }, Report::Knockout(_))
                 | (Job::Shape { .. }, Report::Shape(_))
                 | (Job::TunedLens { .. }, Report::TunedLens(_))
+                | (Job::Trial { .. }, Report::Trial(_))
         );
         if !fits {
             return Err("a report of another kind than its job".into());
@@ -280,26 +391,45 @@ impl Comparisons {
         {
             *weights = Vec::new(); // the result is all that is kept
         }
+        if done {
+            self.group_takes(id);
+        }
         Ok(true)
+    }
+
+    /// The group that holds slot `id` takes it being done (a search's trial asks for more).
+    fn group_takes(&mut self, id: u32) {
+        let next_id = &mut self.next_id;
+        for group in self.groups.all_mut().into_iter().flatten() {
+            if let Some(index) = group.slots.iter().position(|s| s.id == id) {
+                group.take_done(next_id, index);
+                return;
+            }
+        }
     }
 
     /// Runs every job still wanted here, to the end, on up to `threads` threads (the CLI's
     /// comparisons): the same jobs and the same bits as the page's pool. Depth or width's
     /// shapes run one after another, each timed by `clock` with the machine to itself.
     pub fn run_here(&mut self, threads: usize, clock: Clock) -> Result<(), String> {
-        let wanted: Vec<(u32, Job)> =
-            self.slots().filter(|s| !s.done).map(|s| (s.id, s.job.clone())).collect();
-        let (timed, untimed): (Vec<_>, Vec<_>) =
-            wanted.into_iter().partition(|(_, j)| matches!(j, Job::Shape { .. }));
-        for (id, report) in in_parallel(untimed, threads, run_job) {
-            self.take_report(id, true, report?)?;
+        // a tuned arm's search asks for its next round once a round is in: again until none is left
+        loop {
+            let wanted: Vec<(u32, Job)> =
+                self.slots().filter(|s| !s.done).map(|s| (s.id, s.job.clone())).collect();
+            if wanted.is_empty() {
+                return Ok(());
+            }
+            let (timed, untimed): (Vec<_>, Vec<_>) =
+                wanted.into_iter().partition(|(_, j)| matches!(j, Job::Shape { .. }));
+            for (id, report) in in_parallel(untimed, threads, run_job) {
+                self.take_report(id, true, report?)?;
+            }
+            for (id, job) in timed {
+                let mut runner = JobRunner::with_clock(job, clock)?;
+                while !runner.advance(usize::MAX) {}
+                self.take_report(id, true, runner.report())?;
+            }
         }
-        for (id, job) in timed {
-            let mut runner = JobRunner::with_clock(job, clock)?;
-            while !runner.advance(usize::MAX) {}
-            self.take_report(id, true, runner.report())?;
-        }
-        Ok(())
     }
 
     /// What the page draws now.

@@ -10,10 +10,12 @@ use crate::training::job::Job;
 use crate::training::outcome::Outcome;
 use crate::training::spread::{Arm, Spread};
 use crate::training::sweep::{check_depths, default_sweep_depths, SweepSeries};
+use crate::training::tuner::Limit;
 use crate::view::charts::{self, short, sweep::SweepCurve, ChartResult, Theme};
-use crate::view::json::{step_json, switches_json, Json};
+use crate::view::json::{step_json, switches_json, tuning_json, Json};
 use crate::view::panels::spread::{
-    arm_spread, diverged_count, learned_count, rate_words, seeds_words, spread_text,
+    arm_spread, diverged_count, learned_count, plateau_cell, progress_words, rate_words, seeds_words,
+    spread_text, tuning_words,
 };
 use crate::view::panels::{and_list, times, Scene, Surface, Table};
 use crate::view::words::combination_name;
@@ -29,6 +31,8 @@ pub struct SweepState {
     pub depths: Vec<usize>,
     pub runs_finished: usize,
     pub runs_total: usize,
+    /// While an arm's setting is being chosen: the round of its search and how many it plans.
+    pub round: Option<(usize, usize)>,
     /// Each combination over the depths from the shallowest up to the first not finished.
     pub series: Vec<SweepSeries>,
 }
@@ -58,7 +62,16 @@ impl Comparison for DepthSweep {
             })
             .collect();
         let (runs_finished, runs_total) = g.progress();
-        SweepState { config: g.config.clone(), steps: g.steps, depths, runs_finished, runs_total, series }
+        let round = g.tuning_round();
+        SweepState {
+            config: g.config.clone(),
+            steps: g.steps,
+            depths,
+            runs_finished,
+            runs_total,
+            round,
+            series,
+        }
     }
 
     fn value(s: &SweepState) -> Json {
@@ -136,10 +149,22 @@ pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
         fields.push(("seeds", Json::Arr(per_seed.collect())));
         let medians: Vec<f64> = s.final_spread().iter().map(|m| m.median).collect();
         fields.push(("median_final_loss", Json::nums(&medians)));
-        if s.arms.first().is_some_and(|a| a.tuned()) {
-            fields.push(("lr_grid", Json::nums(&s.arms[0].rates)));
+        if let Some(t) = s.arms.first().and_then(|a| a.tuning.as_ref()) {
+            fields.push(("lr_grid", Json::nums(&t.lrs)));
             fields.push(("lr", Json::nums(&s.rates())));
+            let tuning =
+                s.arms.iter().map(|a| a.tuning.as_ref().map_or(Json::Null, |t| tuning_json(t, &a.seeds)));
+            fields.push(("tuning", Json::Arr(tuning.collect())));
         }
+        let converged = |a: &Arm<Outcome>| {
+            Json::Arr(
+                a.shown()
+                    .iter()
+                    .map(|r| r.as_ref().and_then(|r| r.converged).map_or(Json::Null, Json::Bool))
+                    .collect(),
+            )
+        };
+        fields.push(("converged", Json::Arr(s.arms.iter().map(converged).collect())));
         Json::Obj(fields)
     });
     Json::Obj(vec![
@@ -153,8 +178,12 @@ pub fn sweep_json(depths: &[usize], series: &[SweepSeries]) -> Json {
 /// depth each other one falls five times behind it or diverges. The numbers are in
 /// `sweep_table`.
 pub fn sweep_summary(s: &SweepState) -> String {
-    let progress =
-        format!("{} of {} runs{}", s.runs_finished, s.runs_total, crate::view::words::on_text(&s.config));
+    let progress = format!(
+        "{}{}{}",
+        progress_words(s.runs_finished, s.runs_total, s.round),
+        crate::view::words::on_text(&s.config),
+        tuning_words(&s.config)
+    );
     let reached = s.series.iter().map(|x| x.final_loss.len()).min().unwrap_or(0);
     // over several seeds, the median (∞ once most diverged)
     let medians: Vec<Vec<f64>> =
@@ -264,6 +293,11 @@ pub fn sweep_table(s: &SweepState) -> Table {
             if let Some(rate) = rate_words(arm) {
                 cell += &format!(" · {rate}");
             }
+            if let Some(t) = arm.tuning.as_ref().filter(|t| t.limit.is_some()) {
+                cell +=
+                    if t.limit == Some(Limit::Lowest) { " (lowest allowed)" } else { " (highest allowed)" };
+            }
+            cell += &format!(" · plateaued {}", plateau_cell(arm, |o| o.converged));
             row.push(cell);
         }
         table.rows.push(row);

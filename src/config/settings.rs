@@ -67,6 +67,36 @@ pub enum LayerView {
     Weights,
 }
 
+/// What a tuned comparison searches over (`config::table::tuning`): the learning rate alone, or
+/// the recipe the lessons name (the rate, the warmup and Adam's β₂).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TuneGrid {
+    Lr,
+    Recipe,
+}
+
+impl Choice for TuneGrid {
+    const OPTIONS: Options<Self> = Options(&[
+        ("lr", TuneGrid::Lr, "the learning rate"),
+        ("lr,warmup,beta2", TuneGrid::Recipe, "the rate, the warmup and Adam's β₂"),
+    ]);
+}
+
+/// How long a comparison's runs train: a fixed number of steps, or until their held-out loss
+/// has stopped improving (`spread::plateaued`), with the steps as a cap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Until {
+    Steps,
+    Plateau,
+}
+
+impl Choice for Until {
+    const OPTIONS: Options<Self> = Options(&[
+        ("steps", Until::Steps, "the steps"),
+        ("plateau", Until::Plateau, "a plateau (steps as the cap)"),
+    ]);
+}
+
 impl Choice for LayerView {
     const OPTIONS: Options<Self> = Options(&[
         ("activations", LayerView::Activations, "the stream: ‖∂L/∂x‖ and std"),
@@ -267,10 +297,19 @@ pub struct Config {
     /// Every comparison trains each of its arms at the seeds `seed, seed + 1, …` (1..=10 of
     /// them) and shows the median with the spread. It changes no training of the live run.
     pub seeds: usize,
-    /// Every comparison trains each arm at each rate of a small grid around the learning rate
-    /// (`spread::rates`) and reports it at the rate with the lowest training loss over its
-    /// last steps. It changes no training of the live run.
+    /// Every comparison chooses each arm's setting (`tune_grid`) on seeds of its own
+    /// (`choose_seeds`), by a search that brackets the best rate (`training::tuner`), and shows
+    /// the arm at it on the `seeds`. It changes no training of the live run.
     pub tune: bool,
+    /// What tuning searches over: the rate, or the rate, the warmup and β₂.
+    pub tune_grid: TuneGrid,
+    /// The seeds a tuned comparison chooses its settings on (1..=10), after the `seeds` it shows.
+    pub choose_seeds: usize,
+    /// Tuning by successive halving (candidates judged on a share of the run, the better third
+    /// going on from their checkpoints); off, every candidate trains the full run.
+    pub halving: bool,
+    /// A comparison's runs train for `steps`, or until they plateau (`steps` the cap).
+    pub until: Until,
 }
 
 /// The page's step limit: the depth-96 stack reaches it in under 20 s at 300 steps/s, every
@@ -316,6 +355,10 @@ impl Default for Config {
             layer_view: LayerView::Activations,
             seeds: 1,
             tune: false,
+            tune_grid: TuneGrid::Lr,
+            choose_seeds: 3,
+            halving: true,
+            until: Until::Steps,
         }
     }
 }

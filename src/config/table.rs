@@ -8,7 +8,7 @@ use super::choice::{Choice, Options, Words, ON_OFF};
 use super::presets::{find_preset, PRESET, PRESETS};
 use super::settings::{
     Config, ConfigError, LayerView, MaskKind, NormKind, NormPlacement, OptimizerKind, StackKind,
-    SublayerKind, TaskKind,
+    SublayerKind, TaskKind, TuneGrid, Until,
 };
 use super::text::TextId;
 
@@ -399,12 +399,59 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "tune",
         label: "Tune rate",
         kind: Kind::Choice(&ON_OFF),
-        help: "every comparison trains each arm at the learning rate ÷3, ×1 and ×3 and shows it at the rate \
-               with the lowest training loss over its last tenth",
+        help: "every comparison chooses each arm's setting on seeds of its own (choose_seeds) by the lowest \
+               training loss, widening the rates' grid until the best is inside it, and shows it on the seeds",
         restarts: false,
         control: Control::More,
         get: |c| Value::Choice(ON_OFF.index(c.tune)),
         set: |c, v| c.tune = ON_OFF.variant(choice(v)),
+    },
+    ParamSpec {
+        name: "tune_grid",
+        flag: "tune-grid",
+        label: "Tune what",
+        kind: Kind::Choice(&TuneGrid::OPTIONS),
+        help: "what tuning searches: the learning rate, or the rate with the warmup and Adam's β₂ (each arm's \
+               recipe)",
+        restarts: false,
+        control: Control::More,
+        get: |c| Value::Choice(TuneGrid::OPTIONS.index(c.tune_grid)),
+        set: |c, v| c.tune_grid = TuneGrid::OPTIONS.variant(choice(v)),
+    },
+    ParamSpec {
+        name: "choose_seeds",
+        flag: "choose-seeds",
+        label: "Choosing seeds",
+        kind: Kind::Int { min: 1, max: 10, multiple_of: 1 },
+        help: "tuning chooses each arm's setting on this many seeds of its own, after the ones it shows",
+        restarts: false,
+        control: Control::More,
+        get: |c| Value::Int(c.choose_seeds as i64),
+        set: |c, v| c.choose_seeds = int(v) as usize,
+    },
+    ParamSpec {
+        name: "halving",
+        flag: "halving",
+        label: "Successive halving",
+        kind: Kind::Choice(&ON_OFF),
+        help: "tuning judges candidates on a share of the run and continues the best third from their \
+               checkpoints; off, every candidate trains the full run (slower, for small rates and long warmups)",
+        restarts: false,
+        control: Control::More,
+        get: |c| Value::Choice(ON_OFF.index(c.halving)),
+        set: |c, v| c.halving = ON_OFF.variant(choice(v)),
+    },
+    ParamSpec {
+        name: "until",
+        flag: "until",
+        label: "Runs train until",
+        kind: Kind::Choice(&Until::OPTIONS),
+        help: "a comparison's runs train for their steps, or until their held-out loss plateaus (no more \
+               than 1% lower over the last quarter of the run), the steps a cap",
+        restarts: false,
+        control: Control::More,
+        get: |c| Value::Choice(Until::OPTIONS.index(c.until)),
+        set: |c, v| c.until = Until::OPTIONS.variant(choice(v)),
     },
 ];
 
@@ -827,5 +874,50 @@ mod tests {
         ] {
             assert!(bad.validate().is_err(), "{bad:?}");
         }
+    }
+}
+
+/// How a tuned comparison searches on one task (`training::tuner`): where the rates' grid
+/// starts and how far it may widen, the warmups and β₂s of a recipe's grid, and successive
+/// halving's factor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// The grid's rates are the settings' rate times `lr_step` to a whole power…
+    pub lr_step: f64,
+    /// …`lr_points` of them around it at first (powers −2..=2 for five)…
+    pub lr_points: usize,
+    /// …and widened on the side of the best while it is at an edge, within these limits.
+    pub lr_min: f64,
+    pub lr_max: f64,
+    /// A recipe's warmups (those shorter than the run) and β₂s, every one tried in the first round.
+    pub warmups: &'static [usize],
+    pub beta2s: &'static [f64],
+    /// Each round of successive halving keeps the best `1/eta` of its candidates (and the
+    /// best's neighbours on the rates' grid) and trains them `eta` times as long…
+    pub eta: usize,
+    /// …in at most this many rounds, the last the full run.
+    pub max_rounds: usize,
+}
+
+/// The search of a tuned comparison on `task`. Factors of 2 between rates: the best of a
+/// factor-2 grid is within √2 of the best rate, where the loss of a run at a fixed budget is
+/// flat (the usual ×3 grid leaves up to √3). The limits are the rates at which Adam trains any
+/// of these stacks at all: below 1e-5 nothing moves in a comparison's few thousand steps, and a
+/// sequence task's logits blow up above 1 (the regression's table allows up to 10).
+pub fn tuning(task: TaskKind) -> Tuning {
+    let sequence = Tuning {
+        lr_step: 2.0,
+        lr_points: 5,
+        lr_min: 1e-5,
+        lr_max: 1.0,
+        // the original Transformer's recipe is 4000 warmup steps with β₂ = 0.98
+        warmups: &[0, 100, 300, 1000, 3000],
+        beta2s: &[0.98, 0.999],
+        eta: 3,
+        max_rounds: 4,
+    };
+    match task {
+        TaskKind::Teacher => Tuning { lr_max: 10.0, ..sequence },
+        TaskKind::Text | TaskKind::Copy | TaskKind::Induction | TaskKind::Reverse => sequence,
     }
 }

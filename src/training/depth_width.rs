@@ -158,6 +158,8 @@ pub struct ShapeOutcome {
     /// A sequence task's run learned it by its end (`spread::learned`); `None` on the
     /// regression or while in progress.
     pub learned: Option<bool>,
+    /// The run had plateaued by its end (`spread::plateaued`); `None` while in progress.
+    pub converged: Option<bool>,
 }
 
 impl ShapeOutcome {
@@ -171,6 +173,7 @@ impl ShapeOutcome {
             ms_per_step: f64::NAN,
             ms_per_char: f64::NAN,
             learned: None,
+            converged: None,
         }
     }
 
@@ -255,6 +258,7 @@ impl ShapeRun {
             last.filter(|_| self.run.is_done()).and_then(|e| learned(self.run.config(), e.loss, e.accuracy));
         ShapeOutcome {
             learned,
+            converged: self.run.is_done().then(|| self.run.converged()),
             config: self.run.config().clone(),
             params: parameters(self.run.config()),
             loss: self.run.loss().to_vec(),

@@ -14,6 +14,7 @@ use crate::training::session::Session;
 use crate::training::train::Trainer;
 use crate::training::train::{read_evals, write_evals};
 use crate::training::tuned_lens::{TunedLens, FIT_STEPS};
+use crate::training::tuner::{TrialEnd, TrialRun};
 use crate::wire::{Reader, Writer};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -31,6 +32,9 @@ pub enum Job {
     Shape { config: Config, steps: usize },
     /// A tuned lens fitted to the live run's stack at `step` (`weights` as a knockout's).
     TunedLens { config: Config, step: usize, weights: Vec<f32> },
+    /// A tuning trial (`tuner::TrialRun`): `config`'s run of `steps` updates trained to update
+    /// `until`, from `from` (a trial's bytes) or from the seed.
+    Trial { config: Config, steps: usize, until: usize, from: Vec<u8> },
 }
 
 /// The kinds of job, as their bytes name them (one number per kind, read and written here).
@@ -42,6 +46,7 @@ enum Kind {
     Knockout = 2,
     Shape = 3,
     TunedLens = 4,
+    Trial = 5,
 }
 
 impl Kind {
@@ -52,6 +57,7 @@ impl Kind {
             2 => Kind::Knockout,
             3 => Kind::Shape,
             4 => Kind::TunedLens,
+            5 => Kind::Trial,
             _ => return Err("an unknown kind of job".into()),
         })
     }
@@ -65,6 +71,7 @@ pub enum Report {
     Knockout(Knockout),
     Shape(ShapeOutcome),
     TunedLens(LensFit),
+    Trial(TrialEnd),
 }
 
 /// A tuned lens so far: its updates, and once fitted the held-out loss read through each
@@ -82,7 +89,8 @@ impl Job {
             Job::Run { config, .. }
             | Job::Knockout { config, .. }
             | Job::Shape { config, .. }
-            | Job::TunedLens { config, .. } => config,
+            | Job::TunedLens { config, .. }
+            | Job::Trial { config, .. } => config,
             Job::Pin(pin) => &pin.config,
         }
     }
@@ -98,6 +106,7 @@ impl Job {
             Job::Knockout { step, .. } => format!("the knockout at step {step}"),
             Job::Shape { config, .. } => format!("the shape {} × {}", config.depth, config.width),
             Job::TunedLens { step, .. } => format!("the tuned lens at step {step}"),
+            Job::Trial { until, .. } => format!("the tuning trial at lr {} to step {until}", c.learning_rate),
         }
     }
 
@@ -118,6 +127,7 @@ enum Progress {
     Shape(Box<ShapeRun>),
     /// A tuned lens being fitted to its stack; its losses once measured.
     Lens(Box<Trainer<f32>>, Box<TunedLens<f32>>, Vec<f64>),
+    Trial(Box<TrialRun>),
 }
 
 /// A job under way.
@@ -161,6 +171,9 @@ impl JobRunner {
                 let lens = Box::new(TunedLens::new(&config, &trainer.stack)?);
                 Progress::Lens(trainer, lens, Vec::new())
             }
+            Job::Trial { config, steps, until, from } => {
+                Progress::Trial(Box::new(TrialRun::new(&config, steps, until, &from)?))
+            }
         };
         Ok(JobRunner { progress })
     }
@@ -201,6 +214,9 @@ impl JobRunner {
             Progress::Shape(run) => {
                 run.advance(max_steps);
             }
+            Progress::Trial(run) => {
+                run.advance(max_steps);
+            }
             Progress::Lens(trainer, lens, losses) => {
                 // a slice of updates; once fitted, the held-out measurement (about as many
                 // forward passes as the held-out set has batches)
@@ -221,7 +237,7 @@ impl JobRunner {
     /// Its reports part way show something: a run that keeps no curve (the sweep's) only
     /// gives its numbers at the end.
     pub fn progressive(&self) -> bool {
-        !matches!(self.progress, Progress::Run(_, false))
+        !matches!(self.progress, Progress::Run(_, false) | Progress::Trial(_))
     }
 
     pub fn is_done(&self) -> bool {
@@ -232,6 +248,7 @@ impl JobRunner {
             Progress::Training(_) => false,
             Progress::Shape(run) => run.is_done(),
             Progress::Lens(_, _, losses) => !losses.is_empty(),
+            Progress::Trial(run) => run.is_done(),
         }
     }
 
@@ -252,6 +269,7 @@ impl JobRunner {
             Progress::Lens(_, lens, losses) => {
                 Report::TunedLens(LensFit { fit_steps: lens.step, losses: losses.clone() })
             }
+            Progress::Trial(run) => Report::Trial(run.end()),
         }
     }
 
@@ -270,7 +288,7 @@ pub fn run_job(job: Job) -> Result<Report, String> {
 }
 
 const JOB_MAGIC: u32 = 0x314A_5041; // "APJ1"
-const REPORT_MAGIC: u32 = 0x3752_5041; // "APR7": the held-out loss with the future hidden
+const REPORT_MAGIC: u32 = 0x3852_5041; // "APR8": trials, and whether a run plateaued
 
 pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     o.config.write(w);
@@ -285,6 +303,8 @@ pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     w.f64s(&o.readout_loss);
     w.f64(o.tail);
     write_learned(w, o.learned);
+    write_learned(w, o.converged);
+    w.u64(o.steps as u64);
 }
 
 fn write_learned(w: &mut Writer, learned: Option<bool>) {
@@ -315,7 +335,10 @@ pub(crate) fn read_outcome(r: &mut Reader) -> Result<Outcome, String> {
         return Err("an outcome's readout does not match its depth".into());
     }
     let (tail, learned) = (r.f64()?, read_learned(r)?);
+    let (converged, steps) = (read_learned(r)?, r.usize()?);
     Ok(Outcome {
+        converged,
+        steps,
         config,
         init_top_std,
         grad_ratio,
@@ -391,6 +414,12 @@ impl Job {
                 config.write(&mut w);
                 w.u64(*steps as u64);
             }
+            Job::Trial { config, steps, until, from } => {
+                config.write(&mut w);
+                w.u64(*steps as u64);
+                w.u64(*until as u64);
+                w.bytes(from);
+            }
         }
         w.0
     }
@@ -404,7 +433,7 @@ impl Job {
         match kind {
             Kind::Pin => Ok(read_pin(&mut r)?.config),
             // every other kind begins with its configuration (a knockout's weights follow)
-            Kind::Run | Kind::Knockout | Kind::Shape | Kind::TunedLens => Config::read(&mut r),
+            Kind::Run | Kind::Knockout | Kind::Shape | Kind::TunedLens | Kind::Trial => Config::read(&mut r),
         }
     }
 
@@ -415,6 +444,7 @@ impl Job {
             Job::Knockout { .. } => Kind::Knockout,
             Job::Shape { .. } => Kind::Shape,
             Job::TunedLens { .. } => Kind::TunedLens,
+            Job::Trial { .. } => Kind::Trial,
         }
     }
 
@@ -433,6 +463,12 @@ impl Job {
             Kind::TunedLens => {
                 Job::TunedLens { config: Config::read(&mut r)?, step: r.usize()?, weights: r.f32s()? }
             }
+            Kind::Trial => Job::Trial {
+                config: Config::read(&mut r)?,
+                steps: r.usize()?,
+                until: r.usize()?,
+                from: r.bytes()?.to_vec(),
+            },
         };
         r.done()?;
         Ok((id, job))
@@ -471,6 +507,11 @@ impl Report {
                 w.u32(Kind::Knockout as u32);
                 write_knockout(&mut w, k);
             }
+            Report::Trial(end) => {
+                w.u32(Kind::Trial as u32);
+                w.f64(end.tail);
+                w.bytes(&end.resume);
+            }
             Report::TunedLens(fit) => {
                 w.u32(Kind::TunedLens as u32);
                 w.u64(fit.fit_steps as u64);
@@ -486,6 +527,7 @@ impl Report {
                 w.f64(s.ms_per_step);
                 w.f64(s.ms_per_char);
                 write_learned(&mut w, s.learned);
+                write_learned(&mut w, s.converged);
             }
         }
         w.0
@@ -504,14 +546,16 @@ impl Report {
             Kind::Pin => Report::Pin(Box::new(Frame::decode(r.bytes()?)?)),
             Kind::Knockout => Report::Knockout(read_knockout(&mut r)?),
             Kind::TunedLens => Report::TunedLens(LensFit { fit_steps: r.usize()?, losses: r.f64s()? }),
+            Kind::Trial => Report::Trial(TrialEnd { tail: r.f64()?, resume: r.bytes()?.to_vec() }),
             Kind::Shape => {
                 let (config, params, loss) = (Config::read(&mut r)?, r.usize()?, r.f64s()?);
                 let evals = read_evals(&mut r)?;
                 let diverged_at = r.opt_usize()?;
                 let (ms_per_step, ms_per_char) = (r.f64()?, r.f64()?);
-                let learned = read_learned(&mut r)?;
+                let (learned, converged) = (read_learned(&mut r)?, read_learned(&mut r)?);
                 Report::Shape(ShapeOutcome {
                     learned,
+                    converged,
                     config,
                     params,
                     loss,

@@ -31,4 +31,5 @@ pub mod sweep;
 pub mod task;
 pub mod train;
 pub mod tuned_lens;
+pub mod tuner;
 pub mod writing;

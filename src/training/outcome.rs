@@ -34,6 +34,10 @@ pub struct Outcome {
     /// A sequence task's run learned the task by its end (`spread::learned`); `None` on the
     /// regression or while in progress.
     pub learned: Option<bool>,
+    /// The run had plateaued by its end (`spread::plateaued`); `None` while in progress.
+    pub converged: Option<bool>,
+    /// The updates it made: its steps, or fewer where it plateaued (`until=plateau`).
+    pub steps: usize,
 }
 
 impl Outcome {
@@ -50,6 +54,8 @@ impl Outcome {
             readout_loss: Vec::new(),
             tail: f64::NAN,
             learned: None,
+            converged: None,
+            steps: 0,
         }
     }
 
@@ -70,6 +76,8 @@ impl Outcome {
             readout_loss: run.readout_loss(),
             tail: if done { tail_loss(run.loss()) } else { f64::NAN },
             learned: if done { learned(run.config(), held_out.loss, held_out.accuracy) } else { None },
+            converged: done.then(|| run.converged()),
+            steps: run.loss().len().saturating_sub(1),
             held_out,
         }
     }

@@ -1,9 +1,10 @@
 //! A full run as plain data: what the CLI prints and what static figures are drawn from.
 
-use crate::config::{Config, TaskKind};
+use crate::config::{Config, TaskKind, Until};
 use crate::model::stats::{histogram, mean_std, Histogram, Range};
+use crate::training::spread::{plateaued, training_curve};
 use crate::training::task::{floors, TaskFloors};
-use crate::training::train::{Eval, Trainer};
+use crate::training::train::{Eval, Trainer, EVAL_EVERY};
 use crate::training::writing::{write, Writing};
 
 /// The histogram's fixed axis: wide enough for a healthy unit-scale stream, narrow enough
@@ -175,6 +176,7 @@ pub struct RunInProgress {
     init_histogram: Histogram,
     /// Loss before each update, then after the last: `steps + 1` values once done.
     loss: Vec<f64>,
+    /// The updates it makes: the configured ones, or fewer once it has plateaued (`until=plateau`).
     steps: usize,
 }
 
@@ -212,8 +214,18 @@ impl RunInProgress {
                 break;
             }
             let update = self.loss.len() < self.steps;
+            let measured = self.trainer.evals.len();
             self.loss.push(self.trainer.one_step(update));
             taken += 1;
+            if update && self.config().until == Until::Plateau && self.trainer.diverged_at.is_none() {
+                let due = match self.config().task {
+                    TaskKind::Teacher => self.loss.len().is_multiple_of(EVAL_EVERY),
+                    _ => self.trainer.evals.len() > measured,
+                };
+                if due && self.converged() {
+                    self.steps = self.loss.len(); // the loss after this update is the last
+                }
+            }
         }
         if self.writes && self.is_done() && self.readout.is_none() {
             self.readout = Some(self.final_readout());
@@ -266,11 +278,24 @@ impl RunInProgress {
         self.loss.len() == self.steps + 1
     }
 
+    /// Whether the run has plateaued so far (`spread::plateaued`): on its held-out
+    /// measurements, or on the regression its training loss by stretches of `EVAL_EVERY`.
+    pub fn converged(&self) -> bool {
+        match self.config().task {
+            TaskKind::Teacher => {
+                let whole = self.loss.len().min(self.steps) / EVAL_EVERY * EVAL_EVERY;
+                plateaued(&training_curve(&self.loss[..whole], EVAL_EVERY))
+            }
+            _ => plateaued(&self.trainer.evals.iter().map(|e| e.loss).collect::<Vec<_>>()),
+        }
+    }
+
     pub fn config(&self) -> &Config {
         &self.trainer.config
     }
 
-    /// The updates this run makes in all.
+    /// The updates this run makes in all (fewer than asked once it has plateaued, with
+    /// `until=plateau`).
     pub fn steps(&self) -> usize {
         self.steps
     }

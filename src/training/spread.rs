@@ -1,15 +1,16 @@
-//! A comparison's arm over seeds and learning rates. Every comparison (All four, the sweep,
-//! depth or width, the knockout, a pin) trains each of its arms at the seeds `seed, seed + 1,
-//! …` (`Config::seeds` of them) and, with `Config::tune`, at every rate of a small grid
-//! around the configured one; it then reports the arm at the rate whose median training loss
-//! over the last tenth of the run is lowest (never the held-out loss it is then shown with),
-//! as the median of its seeds with the lowest and highest run beside it.
+//! A comparison's arm over seeds. Every comparison (All four, the sweep, depth or width, the
+//! knockout, a pin) trains each of its arms at the seeds `seed, seed + 1, …` (`Config::seeds`
+//! of them) and shows the median with the lowest and highest run. With `Config::tune` the
+//! arm's setting is first chosen on other seeds (`choosing_seeds`) by `training::tuner`, on the
+//! training loss alone; the seeds shown then train at it. Whether a run has plateaued is
+//! `plateaued`'s one rule.
 //!
 //! Each run is the single run of its configuration: the same bits as `ablate` with that seed
-//! and rate, whichever worker or thread trains it.
+//! and setting, whichever worker or thread trains it.
 
-use crate::config::{find, Config, Kind, TaskKind};
+use crate::config::{Config, TaskKind};
 use crate::training::task::{floors, TaskFloors};
+use crate::training::tuner::Tuned;
 
 /// The share of held-out symbols a copy or induction run must copy to have learned the task.
 pub const COPIED: f64 = 0.95;
@@ -33,60 +34,41 @@ pub fn learned_words(task: TaskKind) -> Option<&'static str> {
     }
 }
 
-/// The tuning grid's step: the configured learning rate ÷3, ×1 and ×3, a factor of 3 either side,
-/// the half-decade steps of the usual learning-rate sweep (1e-3, 3e-3, 1e-2). The presets'
-/// and the recipe table's best rates for one task lie within this factor of each other
-/// (post-norm's 0.003 against pre-norm's 0.01 on the text), so one step either side reaches
-/// each arm's own; a wider grid would triple the runs again for rates every arm loses at.
-pub const RATE_STEP: f64 = 3.0;
-
 /// The seeds of `config`'s comparisons: `seed, seed + 1, …` (wrapping past the largest seed).
 pub fn seeds(config: &Config) -> Vec<u64> {
     (0..config.seeds.max(1) as u64).map(|k| config.seed.wrapping_add(k)).collect()
 }
 
-/// The learning rates an arm of `config` trains at, lowest first: the configured one alone,
-/// or with `tune` the grid around it that the table allows.
-pub fn rates(config: &Config) -> Vec<f64> {
-    if !config.tune {
-        return vec![config.learning_rate];
+/// The seeds a tuned comparison chooses its settings on: the `choose_seeds` after the ones it
+/// shows (`seed + seeds, …`), so that no run shown took part in choosing its setting.
+pub fn choosing_seeds(config: &Config) -> Vec<u64> {
+    let from = config.seed.wrapping_add(config.seeds.max(1) as u64);
+    (0..config.choose_seeds.max(1) as u64).map(|k| from.wrapping_add(k)).collect()
+}
+
+/// The plateau rule: a run has plateaued once the best of the last quarter of its held-out
+/// measurements is less than 1% below the best before them (at least 8 measurements; a run
+/// that diverged has not). `curve` is the held-out loss at each measurement, or on the
+/// regression the mean training loss of each stretch between them (`training_curve`).
+pub fn plateaued(curve: &[f64]) -> bool {
+    if curve.len() < PLATEAU_MIN || curve.iter().any(|x| !x.is_finite()) {
+        return false;
     }
-    let Some(Kind::Float { min, max }) = find("lr").map(|p| p.kind) else { unreachable!("lr is a float") };
-    let lr = config.learning_rate;
-    let mut out: Vec<f64> =
-        [lr / RATE_STEP, lr, lr * RATE_STEP].into_iter().filter(|r| (min..=max).contains(r)).collect();
-    out.dedup();
-    if out.is_empty() {
-        out.push(config.learning_rate);
-    }
-    out
+    let recent = curve.len().div_ceil(4);
+    let best = |xs: &[f64]| xs.iter().copied().fold(f64::INFINITY, f64::min);
+    let (before, last) = curve.split_at(curve.len() - recent);
+    best(last) > best(before) * (1.0 - PLATEAU_GAIN)
 }
 
-/// Where the configured rate stands in `rates(config)` (what is shown while the others train).
-pub fn own_rate(config: &Config) -> usize {
-    rates(config).iter().position(|&r| r == config.learning_rate).unwrap_or(0)
-}
+/// The plateau rule's smallest improvement worth going on for: 1% of the loss.
+pub const PLATEAU_GAIN: f64 = 0.01;
+/// Measurements the plateau rule needs before it says a run has plateaued.
+pub const PLATEAU_MIN: usize = 8;
 
-/// Every run of one arm, rate by rate and seed by seed (`at(rate, seed)`'s index is
-/// `rate * seeds + seed`); each is `config` with only its seed and rate changed.
-pub fn arm_runs(config: &Config) -> Vec<Config> {
-    let seeds = seeds(config);
-    rates(config)
-        .into_iter()
-        .flat_map(|learning_rate| {
-            seeds.iter().map(move |&seed| Config { seed, learning_rate, ..config.clone() })
-        })
-        .collect()
-}
-
-/// The order an arm's runs are best trained in: the configured rate's seeds first (what is
-/// shown while the others train), then the other rates'.
-pub fn run_order(config: &Config) -> Vec<usize> {
-    let (n, own) = (seeds(config).len(), own_rate(config));
-    let all = 0..rates(config).len() * n;
-    let mut order: Vec<usize> = (own * n..own * n + n).collect();
-    order.extend(all.filter(|i| i / n != own));
-    order
+/// The regression's curve for `plateaued`: the mean training loss over each stretch of `every`
+/// steps (its data is fresh at every step, so its training loss is a held-out one).
+pub fn training_curve(loss: &[f64], every: usize) -> Vec<f64> {
+    loss.chunks(every.max(1)).map(|c| c.iter().sum::<f64>() / c.len() as f64).collect()
 }
 
 /// The mean training loss over the last tenth of a run's steps (at least the last one): what
@@ -143,71 +125,49 @@ impl Spread {
     }
 }
 
-/// The rate to report an arm at: the one of `scores[rate][seed]` (each run's `tail_loss`)
-/// whose median over the seeds is lowest; on a tie the lower rate. Only the training loss
-/// takes part.
-pub fn best_rate(scores: &[Vec<f64>]) -> usize {
-    let medians: Vec<f64> = scores.iter().map(|s| median(s)).collect();
-    (0..medians.len()).fold(0, |best, i| if medians[i] < medians[best] { i } else { best })
-}
-
-/// One arm once its runs are in: its runs (in `arm_runs` order, `None` while not done), the
-/// grid they were trained on, and the rate chosen once every run is done (the configured one
-/// until then).
+/// One arm once its runs are in: the runs shown (one per seed of `seeds`, `None` while not
+/// done), the configuration they train (the chosen setting once tuned) and, when tuned, what
+/// the search did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Arm<T> {
-    pub rates: Vec<f64>,
     pub seeds: Vec<u64>,
     pub runs: Vec<Option<T>>,
-    /// The index in `rates` of the rate shown.
-    pub chosen: usize,
-    /// Every run is in (and the rate, if tuned, chosen).
+    /// The arm's configuration: its setting as chosen (or as set, untuned or while choosing).
+    pub config: Config,
+    pub tuning: Option<Tuned>,
+    /// Every run is in (and the setting, if tuned, chosen).
     pub done: bool,
 }
 
 impl<T> Arm<T> {
-    /// The arm of `config` from its runs so far (`arm_runs` order), scored by `score` (the
-    /// tail of each run's training loss).
-    pub fn of(config: &Config, runs: Vec<Option<T>>, score: impl Fn(&T) -> f64) -> Arm<T> {
-        let (rates, seeds) = (rates(config), seeds(config));
-        assert_eq!(runs.len(), rates.len() * seeds.len(), "one run per rate and seed");
-        let done = runs.iter().all(Option::is_some);
-        let chosen = if done && rates.len() > 1 {
-            let scores: Vec<Vec<f64>> = runs
-                .chunks(seeds.len())
-                .map(|rate| rate.iter().map(|r| r.as_ref().map_or(f64::INFINITY, &score)).collect())
-                .collect();
-            best_rate(&scores)
-        } else {
-            own_rate(config)
-        };
-        Arm { rates, seeds, runs, chosen, done }
-    }
-
-    /// The chosen rate.
+    /// The rate its runs train at (the chosen one once tuned).
     pub fn rate(&self) -> f64 {
-        self.rates[self.chosen]
+        self.config.learning_rate
     }
 
-    /// The runs at the chosen rate, seed by seed (`None` for one not done).
+    /// The runs shown, seed by seed (`None` for one not done).
     pub fn shown(&self) -> &[Option<T>] {
-        let n = self.seeds.len();
-        &self.runs[self.chosen * n..(self.chosen + 1) * n]
+        &self.runs
     }
 
-    /// The runs at the chosen rate that are done, with their seeds.
+    /// The runs shown that are done, with their seeds.
     pub fn shown_done(&self) -> impl Iterator<Item = (u64, &T)> {
         self.seeds.iter().zip(self.shown()).filter_map(|(&s, r)| r.as_ref().map(|r| (s, r)))
     }
 
-    /// How many of the arm's runs are done.
+    /// How many of the arm's runs shown are done.
     pub fn finished(&self) -> usize {
         self.runs.iter().filter(|r| r.is_some()).count()
     }
 
-    /// Whether the arm was tuned (more than one rate).
+    /// Whether the arm was tuned.
     pub fn tuned(&self) -> bool {
-        self.rates.len() > 1
+        self.tuning.is_some()
+    }
+
+    /// Whether its setting is chosen (untuned: always).
+    pub fn chosen(&self) -> bool {
+        self.tuning.as_ref().is_none_or(|t| t.chosen.is_some())
     }
 }
 
@@ -223,22 +183,28 @@ mod tests {
     }
 
     #[test]
-    fn the_grid_is_a_factor_of_three_either_side_within_the_table() {
-        let c = Config { learning_rate: 0.03, tune: true, ..Config::default() };
-        assert_eq!(rates(&c), [0.03 / 3.0, 0.03, 0.03 * 3.0]);
-        assert_eq!(own_rate(&c), 1);
-        let top = Config { learning_rate: 10.0, ..c.clone() };
-        assert_eq!(rates(&top), [10.0 / 3.0, 10.0], "×3 is past the table's largest");
-        assert_eq!(rates(&Config { tune: false, ..c }), [0.03]);
+    fn the_choosing_seeds_follow_the_shown_ones() {
+        let c = Config { seed: 4, seeds: 5, choose_seeds: 3, ..Config::default() };
+        assert_eq!(seeds(&c), [4, 5, 6, 7, 8]);
+        assert_eq!(choosing_seeds(&c), [9, 10, 11]);
     }
 
     #[test]
-    fn an_arm_trains_its_own_rate_first() {
-        let c = Config { seeds: 2, tune: true, ..Config::default() };
-        let runs = arm_runs(&c);
-        assert_eq!(runs.len(), 6);
-        assert_eq!((runs[3].seed, runs[3].learning_rate), (2, 0.01));
-        assert_eq!(run_order(&c), [2, 3, 0, 1, 4, 5]);
+    fn a_plateau_is_under_one_percent_over_the_last_quarter() {
+        // 12 measurements: the last 3 against the 9 before them
+        let flat: Vec<f64> = (0..12).map(|i| 2.0 + 1.0 / f64::from(i + 1)).collect();
+        // best before = 2 + 1/9 = 2.111, best of the last three = 2 + 1/12 = 2.083: 1.3% lower
+        assert!(!plateaued(&flat), "still 1.3% lower");
+        let mut settled = flat.clone();
+        settled.extend([2.083, 2.084, 2.0835, 2.083]); // 16: the last 4 against 2.083
+        assert!(plateaued(&settled));
+        assert!(!plateaued(&settled[..7]), "too few measurements to tell");
+        let mut diverged = settled.clone();
+        diverged.push(f64::NAN);
+        assert!(!plateaued(&diverged));
+        let falling: Vec<f64> = (0..40).map(|i| 3.0 * 0.97f64.powi(i)).collect();
+        assert!(!plateaued(&falling), "3% a measurement is no plateau");
+        assert_eq!(training_curve(&[1.0, 3.0, 5.0, 7.0, 9.0], 2), [2.0, 6.0, 9.0]);
     }
 
     #[test]
@@ -258,16 +224,5 @@ mod tests {
         assert_eq!(tail_loss(&[5.0]), 5.0);
         assert_eq!(tail_loss(&[1.0, f64::NAN]), f64::INFINITY);
         assert_eq!(tail_loss(&[]), f64::INFINITY);
-    }
-
-    #[test]
-    fn the_rate_is_the_lowest_median_and_waits_for_every_run() {
-        assert_eq!(best_rate(&[vec![3.0, 3.0, 9.0], vec![1.0, 5.0, 6.0], vec![f64::INFINITY; 3]]), 0);
-        assert_eq!(best_rate(&[vec![2.0], vec![2.0]]), 0, "a tie: the lower rate");
-        let c = Config { tune: true, ..Config::default() };
-        let partial = Arm::of(&c, vec![Some(0.5), None, Some(2.0)], |&x| x);
-        assert_eq!((partial.chosen, partial.done), (1, false), "the own rate until all are in");
-        let arm = Arm::of(&c, vec![Some(0.5), Some(1.0), Some(2.0)], |&x| x);
-        assert_eq!((arm.chosen, arm.rate(), arm.shown()), (0, 0.01 / RATE_STEP, &[Some(0.5)][..]));
     }
 }

@@ -18,6 +18,7 @@ use crate::training::spread::{median, Arm};
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
 use crate::training::tuned_lens::TunedLensState;
+use crate::training::tuner::{Limit, Tuned};
 use crate::training::writing::Prompt;
 use crate::view::words::pin_label;
 use std::fmt::Write;
@@ -375,36 +376,95 @@ pub(crate) fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
     fields
 }
 
-/// An arm's runs at its chosen rate, one per seed: `[{seed, lr, final_loss, val_loss,
-/// diverged_at}, …]` (a run not done yet is left out), and the median of their final losses;
-/// with tuning the grid and the chosen rate.
-pub(crate) fn arm_fields<T>(arm: &Arm<T>, tuned: bool, run: fn(&T) -> RunEnd) -> Vec<(&'static str, Json)> {
+/// An arm's runs shown, one per seed: `[{seed, lr, final_loss, val_loss, diverged_at,
+/// converged}, …]` (a run not done yet is left out), the median of their final losses and
+/// whether each plateaued (`converged`, per seed shown, `null` for one not done); with tuning the
+/// rates tried (`lr_grid`), the chosen rate (`lr`) and the search (`tuning`, `tuning_json`).
+pub(crate) fn arm_fields<T>(arm: &Arm<T>, run: fn(&T) -> RunEnd) -> Vec<(&'static str, Json)> {
     let runs: Vec<(u64, RunEnd)> = arm.shown_done().map(|(s, r)| (s, run(r))).collect();
-    let entries = runs.iter().map(|&(seed, (final_loss, val_loss, diverged_at))| {
+    let entries = runs.iter().map(|&(seed, (final_loss, val_loss, diverged_at, converged))| {
         Json::Obj(vec![
             ("seed", Json::Int(seed.into())),
             ("lr", Json::Num(arm.rate())),
             ("final_loss", Json::Num(final_loss)),
             ("val_loss", Json::Num(val_loss)),
             ("diverged_at", step_json(diverged_at)),
+            ("converged", converged.map_or(Json::Null, Json::Bool)),
         ])
     });
     let finals: Vec<f64> = runs.iter().map(|(_, r)| r.0).collect();
-    let mut fields =
-        vec![("runs", Json::Arr(entries.collect())), ("median_final_loss", Json::Num(median(&finals)))];
-    if tuned {
-        fields.push(("lr_grid", Json::nums(&arm.rates)));
-        fields.push(("lr", if arm.done { Json::Num(arm.rate()) } else { Json::Null }));
+    let converged =
+        arm.shown().iter().map(|r| r.as_ref().and_then(|r| run(r).3).map_or(Json::Null, Json::Bool));
+    let mut fields = vec![
+        ("runs", Json::Arr(entries.collect())),
+        ("median_final_loss", Json::Num(median(&finals))),
+        ("converged", Json::Arr(converged.collect())),
+    ];
+    if let Some(t) = &arm.tuning {
+        fields.push(("lr_grid", Json::nums(&t.lrs)));
+        fields.push(("lr", t.chosen.map_or(Json::Null, |c| Json::Num(c.0))));
+        fields.push(("tuning", tuning_json(t, &arm.seeds)));
     }
     fields
 }
 
-/// A run's end for `arm_fields`: its final loss, its held-out loss and where it diverged.
-pub(crate) type RunEnd = (f64, f64, Option<usize>);
+/// A tuned arm's search, as the report's `tuning`: `{grid: {lr, warmup, beta2}, chosen: {lr,
+/// warmup, beta2} | null, bracketed: {lr} | null, limit: "lowest" | "highest" | null,
+/// choosing_seeds, reporting_seeds, rounds: [{candidates, steps}], planned_rounds}`.
+pub(crate) fn tuning_json(t: &Tuned, reporting_seeds: &[u64]) -> Json {
+    let seeds = |s: &[u64]| Json::Arr(s.iter().map(|&s| Json::Int(s.into())).collect());
+    let ints = |xs: &[usize]| Json::Arr(xs.iter().map(|&x| Json::Int(x as i128)).collect());
+    let rounds = t.rounds.iter().map(|r| {
+        Json::Obj(vec![
+            ("candidates", Json::Int(r.candidates as i128)),
+            ("steps", Json::Int(r.steps as i128)),
+        ])
+    });
+    Json::Obj(vec![
+        (
+            "grid",
+            Json::Obj(vec![
+                ("lr", Json::nums(&t.lrs)),
+                ("warmup", ints(&t.warmups)),
+                ("beta2", Json::nums(&t.beta2s)),
+            ]),
+        ),
+        (
+            "chosen",
+            t.chosen.map_or(Json::Null, |(lr, warmup, beta2)| {
+                Json::Obj(vec![
+                    ("lr", Json::Num(lr)),
+                    ("warmup", Json::Int(warmup as i128)),
+                    ("beta2", Json::Num(beta2)),
+                ])
+            }),
+        ),
+        (
+            "bracketed",
+            if t.chosen.is_some() { Json::Obj(vec![("lr", Json::Bool(t.bracketed))]) } else { Json::Null },
+        ),
+        (
+            "limit",
+            match t.limit {
+                Some(Limit::Lowest) => Json::Str("lowest".into()),
+                Some(Limit::Highest) => Json::Str("highest".into()),
+                None => Json::Null,
+            },
+        ),
+        ("choosing_seeds", seeds(&t.choosing_seeds)),
+        ("reporting_seeds", seeds(reporting_seeds)),
+        ("rounds", Json::Arr(rounds.collect())),
+        ("planned_rounds", Json::Int(t.planned_rounds as i128)),
+    ])
+}
+
+/// A run's end for `arm_fields`: its final loss, its held-out loss, where it diverged and
+/// whether it had plateaued.
+pub(crate) type RunEnd = (f64, f64, Option<usize>, Option<bool>);
 
 /// An outcome's numbers for `arm_fields`.
 pub(crate) fn outcome_run(o: &Outcome) -> RunEnd {
-    (o.final_loss, o.held_out.loss, o.diverged_at)
+    (o.final_loss, o.held_out.loss, o.diverged_at, o.converged)
 }
 
 /// The pins for `.value`: each one's text, its label against `live`, how far its runs got.

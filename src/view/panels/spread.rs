@@ -1,9 +1,10 @@
 //! The words every comparison uses for an arm over seeds and rates: "2.31 [2.20–2.45]", "3
-//! of 5 below the bigram line", "over seeds 1–5", "lr 0.003", "learning rate (best of 0.001,
-//! 0.003, 0.009)".
+//! of 5 below the bigram line", "over seeds 1–5", "lr 0.003", "round 2 of 3, 14 of 40 runs",
+//! "post-norm's best rate is the lowest allowed, 2e-5", "plateaued 3 of 5".
 
-use crate::config::{Config, TaskKind};
-use crate::training::spread::{learned_words, Arm, Spread};
+use crate::config::{tuning, Config, TaskKind, TuneGrid};
+use crate::training::spread::{choosing_seeds, learned_words, Arm, Spread};
+use crate::training::tuner::Limit;
 use crate::view::charts::short;
 
 /// A spread as a table cell: the median and, over several runs, the lowest and highest run
@@ -51,28 +52,94 @@ pub fn diverged_count<T>(arm: &Arm<T>, diverged: fn(&T) -> bool) -> Option<Strin
     (n > 1 && k > 0).then(|| format!("diverged on {k} of {n}"))
 }
 
-/// The arm's rate when it was tuned: "lr 0.003" ("lr: choosing" while its runs train).
+/// The arm's setting when it was tuned: "lr 0.003", with a recipe "lr 0.003, warmup 300,
+/// β₂ 0.98" ("lr: choosing" while its search goes on).
 pub fn rate_words<T>(arm: &Arm<T>) -> Option<String> {
-    if !arm.tuned() {
-        return None;
-    }
-    Some(if arm.done { format!("lr {}", short(arm.rate())) } else { "lr: choosing".to_string() })
+    let t = arm.tuning.as_ref()?;
+    Some(match t.chosen {
+        None => "lr: choosing".to_string(),
+        Some((lr, warmup, beta2)) if t.recipe => format!("lr {}, warmup {warmup}, β₂ {beta2}", short(lr)),
+        Some((lr, _, _)) => format!("lr {}", short(lr)),
+    })
 }
 
-/// The tuned rate's column: "learning rate (best of 0.0033, 0.010, 0.030)", from the first
-/// tuned arm (every arm of a comparison has the same grid).
+/// The tuned setting's column: "learning rate (tuned)", or "lr, warmup, β₂ (tuned)" for a
+/// recipe, when some arm was tuned.
 pub fn rate_column<'a, T: 'a>(arms: impl IntoIterator<Item = &'a Arm<T>>) -> Option<String> {
-    let arm = arms.into_iter().find(|a| a.tuned())?;
-    let grid = arm.rates.iter().map(|&r| short(r)).collect::<Vec<_>>().join(", ");
-    Some(format!("learning rate (best of {grid})"))
+    let t = arms.into_iter().find_map(|a| a.tuning.as_ref())?;
+    Some(if t.recipe { "lr, warmup, β₂ (tuned)" } else { "learning rate (tuned)" }.to_string())
 }
 
-/// The tuned rate's cell: "0.0033", "choosing" while its runs train, nothing if untuned.
+/// The tuned setting's cell: "0.0033", "0.00002 (lowest allowed)" at a limit, with a recipe
+/// "0.0033 · 300 · 0.98"; "choosing" while its search goes on, nothing if untuned.
 pub fn rate_cell<T>(arm: &Arm<T>) -> String {
-    match (arm.tuned(), arm.done) {
-        (false, _) => String::new(),
-        (true, true) => short(arm.rate()),
-        (true, false) => "choosing".into(),
+    let Some(t) = &arm.tuning else { return String::new() };
+    let Some((lr, warmup, beta2)) = t.chosen else { return "choosing".into() };
+    let mut cell = if t.recipe { format!("{} · {warmup} · {beta2}", short(lr)) } else { short(lr) };
+    match t.limit {
+        Some(Limit::Lowest) => cell += " (lowest allowed)",
+        Some(Limit::Highest) => cell += " (highest allowed)",
+        None => {}
+    }
+    cell
+}
+
+/// How a tuned comparison chose, for its sentence: ", each arm's learning rate chosen on seeds
+/// 6–8 (not shown) by successive halving over rates a factor of 2 apart, widened until the
+/// best is inside" (nothing when untuned).
+pub fn tuning_words(config: &Config) -> String {
+    if !config.tune {
+        return String::new();
+    }
+    let what = match config.tune_grid {
+        TuneGrid::Lr => "learning rate",
+        TuneGrid::Recipe => "learning rate, warmup and β₂",
+    };
+    let chosen = choosing_seeds(config);
+    let on = match (chosen.first(), chosen.last()) {
+        (Some(a), Some(b)) if chosen.len() > 1 => format!("seeds {a}–{b}"),
+        (Some(a), _) => format!("seed {a}"),
+        _ => String::new(),
+    };
+    let how = if config.halving { "successive halving" } else { "full runs" };
+    let step = short(tuning(config.task).lr_step);
+    format!(
+        ", each arm's {what} chosen on {on} (not shown) by {how} over rates a factor of {step} apart, widened until the best is inside"
+    )
+}
+
+/// The arms whose chosen rate is at a limit of the table, for the sentence: "post-norm's best
+/// rate is the lowest allowed, 2e-5" (`name` names an arm).
+pub fn limit_words<'a, T: 'a>(arms: impl IntoIterator<Item = (String, &'a Arm<T>)>) -> Vec<String> {
+    arms.into_iter()
+        .filter_map(|(name, arm)| {
+            let t = arm.tuning.as_ref()?;
+            let which = match t.limit? {
+                Limit::Lowest => "lowest",
+                Limit::Highest => "highest",
+            };
+            Some(format!("{name}'s best rate is the {which} allowed, {}", short(t.chosen?.0)))
+        })
+        .collect()
+}
+
+/// A comparison's progress: "14 of 40 runs", while tuning "round 2 of 3, 14 of 40 runs".
+pub fn progress_words(finished: usize, total: usize, round: Option<(usize, usize)>) -> String {
+    match round {
+        Some((r, of)) => format!("round {r} of {of}, {finished} of {total} runs"),
+        None => format!("{finished} of {total} runs"),
+    }
+}
+
+/// Whether the arm's finished runs had plateaued by their end (`spread::plateaued`): "yes" or
+/// "no" for one run, "3 of 5" for several, "…" before any is in.
+pub fn plateau_cell<T>(arm: &Arm<T>, converged: fn(&T) -> Option<bool>) -> String {
+    let said: Vec<bool> = arm.shown_done().filter_map(|(_, r)| converged(r)).collect();
+    let k = said.iter().filter(|&&c| c).count();
+    match said.len() {
+        0 => "…".into(),
+        1 => if k == 1 { "yes" } else { "no" }.into(),
+        n => format!("{k} of {n}"),
     }
 }
 
