@@ -13,8 +13,8 @@ use crate::training::spread::Arm;
 use crate::view::charts::{self, compare::LossCurve, short, ChartResult, Theme};
 use crate::view::json::{arm_fields, outcome_fields, outcome_run, Json};
 use crate::view::panels::spread::{
-    arm_spread, disagree, diverged_count, learned_count, limit_words, plateau_cell, progress_words,
-    rate_cell, rate_column, rate_words, seeds_words, spread_text, tuning_words,
+    arm_spread, choosing_words, disagree, diverged_count, learned_count, limit_words, plateau_cell,
+    progress_words, rate_cell, rate_column, rate_words, seeds_words, spread_text, tuning_words,
 };
 use crate::view::panels::{Scene, Surface, Table};
 use crate::view::words::combination_name;
@@ -160,7 +160,10 @@ pub fn compare_table(c: &CompareState) -> Table {
         "combination".to_string(),
         "std at the top (init)".to_string(),
         "gradient ratio ‖∂L/∂x₀‖/‖∂L/∂x_L‖ (init)".to_string(),
-        format!("loss after {} steps", c.steps),
+        match c.config.until {
+            Until::Steps => format!("loss after {} steps", c.steps),
+            Until::Plateau => format!("loss where it plateaued (at most {} steps)", c.steps),
+        },
         "diverged at step".to_string(),
         "plateaued".to_string(),
     ];
@@ -191,6 +194,8 @@ pub fn compare_table(c: &CompareState) -> Table {
                 cell += &format!(" · {k}");
             }
             cell
+        } else if let Some(choosing) = choosing_words(arm) {
+            choosing
         } else if row.loss.is_empty() {
             "…".into()
         } else if arm.seeds.len() > 1 {

@@ -14,8 +14,8 @@ use crate::training::spread::{Arm, Spread};
 use crate::view::charts::{self, depth_width::ShapeCurve, short, ChartResult, Theme};
 use crate::view::json::{arm_fields, step_json, Json};
 use crate::view::panels::spread::{
-    arm_spread, learned_count, limit_words, plateau_cell, progress_words, rate_cell, rate_column, rate_words,
-    seeds_words, spread_text, tuning_words,
+    arm_spread, choosing_words, learned_count, limit_words, plateau_cell, progress_words, rate_cell,
+    rate_column, rate_words, seeds_words, spread_text, tuning_words,
 };
 use crate::view::panels::{Scene, Surface, Table};
 use plotters::coord::Shift;
@@ -310,7 +310,12 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
         "depth × width".to_string(),
         "heads".to_string(),
         "parameters without embeddings (all)".to_string(),
-        format!("{which} after {} steps", d.steps),
+        match d.config.until {
+            crate::config::Until::Steps => format!("{which} after {} steps", d.steps),
+            crate::config::Until::Plateau => {
+                format!("{which} where it plateaued (at most {} steps)", d.steps)
+            }
+        },
         "ms per step".to_string(),
         "ms per character".to_string(),
         "plateaued".to_string(),
@@ -329,7 +334,9 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
                 short(x)
             }
         };
-        let loss = if *done && arm.seeds.len() > 1 {
+        let loss = if let Some(choosing) = choosing_words(arm) {
+            choosing
+        } else if *done && arm.seeds.len() > 1 {
             let mut cell = spread_text(&judged_spread(arm));
             if let Some(k) = learned_count(arm, d.config.task, |o| o.learned) {
                 cell += &format!(" · {k}");

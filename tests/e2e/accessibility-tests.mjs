@@ -126,7 +126,7 @@ export default function registerAccessibilityTests() {
     const more = PARAMS.map((p) => p.name).filter((n) => !['depth', 'residual', 'norm', 'task', 'temperature', 'attention_layer', 'layer_view', 'steps'].includes(n));
     // the seed, Steps, then the comparisons' seeds and tuning (the table's order)
     const seedAt = more.indexOf('seed');
-    assert(more.slice(seedAt).join() === 'seed,seeds,tune', `the seed is the last field before Steps, the comparisons' after it: ${more}`);
+    assert(more.slice(seedAt).join() === 'seed,seeds,tune,tune_grid,choose_seeds,halving,until', `the seed is the last field before Steps, the comparisons' after it: ${more}`);
     for (const param of ['preset', ...more.slice(0, seedAt + 1)]) await tab(param);
 
     // A control inside More, operated from the keyboard: the seed.

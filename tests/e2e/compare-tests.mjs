@@ -106,7 +106,7 @@ export default function registerCompareTests() {
     assert(cells[0] === 'both off', `first row: ${cells}`);
   });
 
-  test('over 3 seeds at tuned rates All four counts its runs, draws a band, names each rate, and equals ablate --seeds 3 --tune', async ({ page, load }) => {
+  test('over 3 seeds at tuned rates All four counts its rounds and runs, draws a band, names each rate, and equals ablate --seeds 3 --tune', async ({ page, load }) => {
     await load('/?depth=6&width=16&tokens=8&autoplay=off&seeds=3&tune=on');
     const before = await value(page);
     assert(before.seeds === 3 && before.tune === 'on', `seeds and tune reach .value: ${before.seeds}, ${before.tune}`);
@@ -117,24 +117,27 @@ export default function registerCompareTests() {
       new MutationObserver(() => window.captions.push(caption.textContent)).observe(caption, { childList: true, characterData: true, subtree: true });
     });
     await page.getByRole('button', { name: 'All four' }).click();
-    await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done), null, 'All four over 3 seeds did not finish', 60_000);
-    const counts = (await page.evaluate(() => window.captions)).map((t) => /\((\d+) of 36 runs/.exec(t)).filter(Boolean).map((m) => Number(m[1]));
-    assert(counts.some((k) => k > 0 && k < 36) && counts.at(-1) === 36, `the progress line counts the runs: ${counts}`);
+    await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done), null, 'All four over 3 seeds did not finish', 180_000);
+    const captions = await page.evaluate(() => window.captions);
+    const progress = captions.map((t) => /\((?:round (\d) of (\d), )?(\d+) of (\d+) runs/.exec(t)).filter(Boolean);
+    const rounds = progress.filter((m) => m[1]).map((m) => Number(m[1]));
+    assert(rounds.includes(1) && rounds.some((r) => r > 1) && progress.some((m) => !m[1]), `the progress line counts the rounds, then the runs: ${captions.slice(0, 3)} … ${captions.at(-1)}`);
+    const counts = progress.map((m) => Number(m[3]));
     assert(counts.every((k, i) => i === 0 || k >= counts[i - 1]), `and never goes back: ${counts}`);
     const compare = (await value(page)).compare;
-    assert(compare.runs_total === 36 && compare.runs_finished === 36, `36 runs: ${compare.runs_finished} of ${compare.runs_total}`);
+    assert(compare.runs_total === compare.runs_finished && compare.runs_total > 12 && compare.round === null, `every job counted: ${compare.runs_finished} of ${compare.runs_total}, round ${compare.round}`);
     const cli = await ablate(['--depth', '6', '--width', '16', '--tokens', '8', '--steps', '500', '--compare', '--seeds', '3', '--tune']);
     for (let i = 0; i < 4; i++) {
       const [a, b] = [cli.compare[i], compare.runs[i]];
-      assert(Object.is(a.lr, b.lr) && JSON.stringify(a.lr_grid) === JSON.stringify(b.lr_grid), `row ${i}: rate ${b.lr} of ${b.lr_grid}, CLI ${a.lr} of ${a.lr_grid}`);
+      assert(Object.is(a.lr, b.lr) && JSON.stringify(a.tuning) === JSON.stringify(b.tuning), `row ${i}: ${JSON.stringify(b.tuning)}, CLI ${JSON.stringify(a.tuning)}`);
       assert(Object.is(a.median_final_loss, b.median_final_loss), `row ${i} median: page ${b.median_final_loss}, CLI ${a.median_final_loss}`);
       assert(b.runs.map((r) => r.seed).join() === '1,2,3', `row ${i} seeds: ${b.runs.map((r) => r.seed)}`);
       for (let k = 0; k < 3; k++) assert(Object.is(a.runs[k].final_loss, b.runs[k].final_loss), `row ${i} seed ${k + 1}: page ${b.runs[k].final_loss}, CLI ${a.runs[k].final_loss}`);
     }
     const header = await el(page, 'compare-table').locator('thead th').allTextContents();
-    assert(header.some((h) => /^learning rate \(best of [0-9.]+, [0-9.]+, [0-9.]+\)$/.test(h)), `the table names the grid: ${header}`);
+    assert(header.at(-1) === 'learning rate (tuned)' && header.at(-2) === 'plateaued', `the table names the tuned rate and the plateau: ${header}`);
     const cells = await el(page, 'compare-table').locator('tbody tr').nth(3).locator('td').allTextContents();
-    assert(/^[0-9.e-]+ \[[0-9.e-]+–[0-9.e-]+\]$/.test(cells[3]) && /^[0-9.]+$/.test(cells[5]), `a row says median [min–max] and its rate: ${cells}`);
+    assert(/^[0-9.e-]+ \[[0-9.e-]+–[0-9.e-]+\]$/.test(cells[3]) && /^[0-9.]+( \((lowest|highest) allowed\))?$/.test(cells[6]) && /^\d of 3$/.test(cells[5]), `a row says median [min–max], whether its runs plateaued and its rate: ${cells}`);
     // the band: pixels of both on's colour at the band's alpha over the background
     const tinted = () => page.evaluate(() => {
       const root = document.querySelector('main[data-ap-root]');
@@ -154,10 +157,33 @@ export default function registerCompareTests() {
       window.ablationPlayground.set('seeds', 1);
       await window.ablationPlayground.compare();
     });
-    await waitFor(page, () => window.ablationPlayground.value.compare?.runs_total === 12 && window.ablationPlayground.value.compare.runs.every((r) => r.done), null, 'All four over 1 seed did not finish', 60_000);
+    await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done && r.runs.length === 1), null, 'All four over 1 seed did not finish', 120_000);
     const none = await tinted();
     assert(none < band / 5, `one seed draws no band: ${none} pixels against ${band}`);
-  });
+  }, { timeoutMs: 300_000 });
+
+  test('tuned All four on the text: the sentence names the seeds that chose and the seeds shown, and any arm at a limit; the page equals ablate', async ({ page, load }) => {
+    await load('/?preset=text&depth=2&width=16&autoplay=off&seeds=2&choose_seeds=2&tune=on');
+    await page.getByRole('button', { name: 'All four' }).click();
+    await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done), null,
+      async () => `the tuned All four on the text did not finish: ${JSON.stringify((await value(page)).compare?.runs.map((r) => r.tuning?.rounds))}`, 240_000);
+    const compare = (await value(page)).compare;
+    const sentence = await el(page, 'compare').getAttribute('aria-label');
+    assert(/over seeds 1–2, each arm's learning rate chosen on seeds 3–4 \(not shown\) by successive halving over rates a factor of 2 apart/.test(sentence), `the sentence names the seeds: ${sentence}`);
+    const names = { 'off/off': 'both off', 'off/pre': 'LayerNorm alone \\(pre\\)', 'on/off': 'residual alone', 'on/pre': 'both on \\(pre\\)' };
+    for (const r of compare.runs) {
+      const t = r.tuning;
+      assert(t.choosing_seeds.join() === '3,4' && t.reporting_seeds.join() === '1,2' && r.runs.every((x) => x.lr === t.chosen.lr), `${JSON.stringify(t)}`);
+      const said = new RegExp(`${names[`${r.residual}/${r.norm}`]}'s best rate is the (lowest|highest) allowed`).test(sentence);
+      assert(said === (t.limit !== null) && t.bracketed.lr === (t.limit === null), `an arm at a limit is said, a bracketed one is not: ${JSON.stringify(t)} in ${sentence}`);
+      assert(r.converged.length === 2 && r.converged.every((c) => typeof c === 'boolean'), `whether each run plateaued: ${r.converged}`);
+    }
+    const cli = await ablate(['--preset', 'text', '--depth', '2', '--width', '16', '--compare', '--seeds', '2', '--choose-seeds', '2', '--tune']);
+    for (let i = 0; i < 4; i++) {
+      const [a, b] = [cli.compare[i], compare.runs[i]];
+      assert(JSON.stringify(a.tuning) === JSON.stringify(b.tuning) && Object.is(a.median_final_loss, b.median_final_loss), `row ${i}: page ${JSON.stringify(b.tuning)} ${b.median_final_loss}, CLI ${JSON.stringify(a.tuning)} ${a.median_final_loss}`);
+    }
+  }, { timeoutMs: 420_000 });
 
   test('a pin keeps its seeds: each is its run at that seed, and the loss panel says their spread', async ({ page, load }) => {
     await load('/?depth=4&width=8&tokens=8&autoplay=off&seeds=2&pin=depth:4,width:8,tokens:8,seeds:2@30');

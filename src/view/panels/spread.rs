@@ -84,6 +84,13 @@ pub fn rate_cell<T>(arm: &Arm<T>) -> String {
     cell
 }
 
+/// A tuned arm still choosing its setting: "choosing: round 2 of 3, 5 candidates".
+pub fn choosing_words<T>(arm: &Arm<T>) -> Option<String> {
+    let t = arm.tuning.as_ref().filter(|t| t.chosen.is_none())?;
+    let r = t.rounds.last()?;
+    Some(format!("choosing: round {} of {}, {} candidates", t.rounds.len(), t.planned_rounds, r.candidates))
+}
+
 /// How a tuned comparison chose, for its sentence: ", each arm's learning rate chosen on seeds
 /// 6–8 (not shown) by successive halving over rates a factor of 2 apart, widened until the
 /// best is inside" (nothing when untuned).
@@ -102,7 +109,7 @@ pub fn tuning_words(config: &Config) -> String {
         _ => String::new(),
     };
     let how = if config.halving { "successive halving" } else { "full runs" };
-    let step = short(tuning(config.task).lr_step);
+    let step = crate::config::format_float(tuning(config.task).lr_step);
     format!(
         ", each arm's {what} chosen on {on} (not shown) by {how} over rates a factor of {step} apart, widened until the best is inside"
     )
