@@ -287,3 +287,27 @@ fn the_clis_report_carries_the_search_for_each_arm() {
         assert!(row["runs"].as_array().unwrap().iter().all(|r| r["lr"].as_f64() == Some(chosen)));
     }
 }
+
+/// A tuned pin: its search chooses on the choosing seeds, and its runs (pinned runs, trained as
+/// the live run is) train at the chosen setting on its own seeds.
+#[test]
+fn a_tuned_pin_shows_its_runs_at_the_setting_its_search_chose() {
+    use ablation_playground::comparisons::Comparisons;
+    use ablation_playground::config::Pin;
+    let config =
+        Config { tune: true, seeds: 2, choose_seeds: 2, depth: 3, width: 8, tokens: 8, ..Config::default() };
+    let mut c = Comparisons::default();
+    c.set_pins(&[Pin::new(&config, 40)]);
+    c.run_here(2, || f64::NAN).unwrap();
+    let state = c.state();
+    let pin = &state.pins[0];
+    let t = pin.tuning.as_ref().expect("tuned");
+    let (lr, _, _) = t.chosen.expect("chosen");
+    assert!(pin.done && pin.config.learning_rate == lr, "{pin:?}");
+    assert_eq!(t.choosing_seeds, [3, 4]);
+    assert_eq!(pin.seeds.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [1, 2]);
+    for (seed, frame) in &pin.seeds {
+        let frame = frame.as_ref().expect("every seed's frame");
+        assert_eq!((frame.config.seed, frame.config.learning_rate, frame.step), (*seed, lr, 40));
+    }
+}

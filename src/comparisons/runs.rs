@@ -13,7 +13,7 @@ use crate::training::outcome::Outcome;
 use crate::training::pinned::PinState;
 use crate::training::spread::{seeds, Arm};
 use crate::training::tuned_lens::TunedLensState;
-use crate::training::tuner::{Setting, TrialEnd, TrialRequest, Tuner};
+use crate::training::tuner::{Setting, TrialEnd, TrialRequest, Tuned, Tuner};
 
 /// One job of the comparisons: what it asks and what it has given so far.
 pub(super) struct Slot {
@@ -183,16 +183,21 @@ impl Group {
     /// its setting is chosen), and why one of its runs or trials failed, if one did.
     pub(super) fn arm<T: FromReport>(&self, arm: usize) -> (Arm<T>, Option<T>, Option<String>) {
         let slots = self.run_slots(arm);
-        let config = self.run_config(arm);
+        let (config, tuning, failed) = self.setting(arm);
         let seeds = seeds(&config);
         let mut runs: Vec<Option<T>> = slots
             .iter()
             .map(|s| s.report.as_ref().filter(|_| s.done).and_then(T::from_report).cloned())
             .collect();
         runs.resize(seeds.len(), None);
-        let tuning = self.tuners[arm].as_ref().map(Tuner::tuned);
         let done = runs.iter().all(Option::is_some);
         let first = slots.first().and_then(|s| reported::<T>(s));
+        (Arm { seeds, runs, config, tuning, done }, first, failed)
+    }
+
+    /// Arm `arm`'s configuration as its runs train it, its search when tuned, and why one of
+    /// its runs or trials failed, if one did.
+    pub(super) fn setting(&self, arm: usize) -> (Config, Option<Tuned>, Option<String>) {
         let failed = self
             .places
             .iter()
@@ -201,7 +206,7 @@ impl Group {
                 |(p, _)| matches!(p, Place::Run { arm: a, .. } | Place::Trial { arm: a, .. } if *a == arm),
             )
             .find_map(|(_, s)| s.failed.clone());
-        (Arm { seeds, runs, config, tuning, done }, first, failed)
+        (self.run_config(arm), self.tuners[arm].as_ref().map(Tuner::tuned), failed)
     }
 
     /// Jobs done, and jobs asked for so far with the runs shown still to come (a tuned arm's
@@ -247,7 +252,9 @@ pub(super) fn reported<T: FromReport>(s: &Slot) -> Option<T> {
 pub struct Comparisons {
     next_id: u32,
     /// Each pin and its runs, one per seed.
-    pins: Vec<(Pin, Vec<Slot>)>,
+    /// Each pin and its runs, one per seed (after its search's trials, when tuned): a group of
+    /// one arm whose runs are pinned runs.
+    pins: Vec<(Pin, Group)>,
     /// A tuned lens fitted to the live run's stack (one job, of that stack alone).
     tuned_lens: Option<(usize, Slot)>,
     groups: Groups,
@@ -277,20 +284,22 @@ impl Comparisons {
     }
 
     /// Keeps exactly these pins: a pin that stays keeps its jobs and what they have given. A
-    /// pin runs at each of its seeds.
+    /// pin runs at each of its seeds, at its setting as its search chose it when tuned.
     pub fn set_pins(&mut self, pins: &[Pin]) {
         let mut old = std::mem::take(&mut self.pins);
         for pin in pins {
             let kept = match old.iter().position(|(p, _)| p == pin) {
                 Some(i) => old.remove(i),
                 None => {
-                    let slots = seeds(&pin.config)
-                        .into_iter()
-                        .map(|seed| {
-                            self.slot(Job::Pin(Pin { config: Config { seed, ..pin.config.clone() } }))
-                        })
-                        .collect();
-                    (pin.clone(), slots)
+                    let job = |config: Config, steps| Job::Pin(Pin::new(&config, steps));
+                    let group = Group::new(
+                        &mut self.next_id,
+                        &pin.config,
+                        pin.steps(),
+                        vec![pin.config.clone()],
+                        job,
+                    );
+                    (pin.clone(), group)
                 }
             };
             self.pins.push(kept);
@@ -316,7 +325,7 @@ impl Comparisons {
         // comparisons' runs (the sweep's many runs last)
         let quick = self.groups.in_queue(true).flat_map(|g| &g.slots);
         let lens = self.tuned_lens.iter().map(|(_, s)| s);
-        let pins = self.pins.iter().flat_map(|(_, slots)| slots);
+        let pins = self.pins.iter().flat_map(|(_, g)| &g.slots);
         let rest = self.groups.in_queue(false).flat_map(|g| &g.slots);
         quick.chain(lens).chain(pins).chain(rest)
     }
@@ -324,7 +333,7 @@ impl Comparisons {
     fn slot_mut(&mut self, id: u32) -> Option<&mut Slot> {
         let groups = self.groups.all_mut().into_iter().flatten().flat_map(|g| &mut g.slots);
         let lens = self.tuned_lens.iter_mut().map(|(_, s)| s);
-        self.pins.iter_mut().flat_map(|(_, slots)| slots).chain(groups).chain(lens).find(|s| s.id == id)
+        self.pins.iter_mut().flat_map(|(_, g)| &mut g.slots).chain(groups).chain(lens).find(|s| s.id == id)
     }
 
     /// The jobs still wanted, in the order they should run.
@@ -367,7 +376,7 @@ impl Comparisons {
 
     /// Whether job `id` is a pin's (drawn in the live run's panels).
     pub fn is_pin(&self, id: u32) -> bool {
-        self.pins.iter().flat_map(|(_, slots)| slots).any(|s| s.id == id)
+        self.pins.iter().flat_map(|(_, g)| g.run_slots(0)).any(|s| s.id == id)
     }
 
     /// `report`, decoded.
@@ -400,7 +409,8 @@ impl Comparisons {
     /// The group that holds slot `id` takes it being done (a search's trial asks for more).
     fn group_takes(&mut self, id: u32) {
         let next_id = &mut self.next_id;
-        for group in self.groups.all_mut().into_iter().flatten() {
+        let pins = self.pins.iter_mut().map(|(_, g)| g);
+        for group in self.groups.all_mut().into_iter().flatten().chain(pins) {
             if let Some(index) = group.slots.iter().position(|s| s.id == id) {
                 group.take_done(next_id, index);
                 return;
@@ -434,7 +444,7 @@ impl Comparisons {
 
     /// What the page draws now.
     pub fn state(&self) -> ComparisonsState {
-        let pins = self.pins.iter().map(|(pin, slots)| pin_state(pin, slots)).collect();
+        let pins = self.pins.iter().map(|(pin, group)| pin_state(pin, group)).collect();
         let tuned_lens = self.tuned_lens.as_ref().map(|(step, s)| {
             let fit = match &s.report {
                 Some(Report::TunedLens(fit)) => fit.clone(),
@@ -455,19 +465,28 @@ impl Comparisons {
     }
 }
 
-/// A pin and its runs: each seed's frame so far.
-fn pin_state(pin: &Pin, slots: &[Slot]) -> PinState {
+/// A pin and its runs: each seed's frame so far (at its setting as chosen, when tuned).
+fn pin_state(pin: &Pin, group: &Group) -> PinState {
     let frame_of = |s: &Slot| match &s.report {
         Some(Report::Pin(f)) => Some((**f).clone()),
         _ => None,
     };
-    let seeds: Vec<(u64, Option<Frame>)> = slots.iter().map(|s| (s.job.config().seed, frame_of(s))).collect();
+    let slots = group.run_slots(0);
+    let (config, tuning, failed) = group.setting(0);
+    let mut seeds: Vec<(u64, Option<Frame>)> =
+        slots.iter().map(|s| (s.job.config().seed, frame_of(s))).collect();
+    if seeds.is_empty() {
+        seeds = crate::training::spread::seeds(&config).into_iter().map(|s| (s, None)).collect();
+        // still choosing its setting
+    }
     PinState {
         pin: pin.clone(),
-        done: slots.iter().all(|s| s.done),
+        done: group.slots.iter().all(|s| s.done) && !slots.is_empty(),
         frame: seeds.first().and_then(|(_, f)| f.clone()),
-        failed: slots.iter().find_map(|s| s.failed.clone()),
+        failed,
         seeds,
+        tuning,
+        config,
     }
 }
 

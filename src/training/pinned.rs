@@ -2,8 +2,9 @@
 //! far, and whether every run is done. The comparisons' scheduler (`comparisons::runs`) fills
 //! it from the pins' jobs; the live panels draw it beside the live run.
 
-use crate::config::Pin;
+use crate::config::{Config, Pin};
 use crate::training::frame::Frame;
+use crate::training::tuner::Tuned;
 
 /// One pin: its run's frame at the pin's step, or as far as it got (none before it starts).
 #[derive(Clone, Debug, PartialEq)]
@@ -17,4 +18,8 @@ pub struct PinState {
     pub failed: Option<String>,
     /// Each seed and its frame so far (the first is `frame`'s).
     pub seeds: Vec<(u64, Option<Frame>)>,
+    /// The pin's configuration as its runs train it (the setting chosen, when tuned).
+    pub config: Config,
+    /// When the pin is tuned, what its search did (`tuner::Tuned`).
+    pub tuning: Option<Tuned>,
 }

@@ -472,13 +472,20 @@ pub fn pins_json(pins: &[PinState], live: &Config) -> Json {
     let pins = pins.iter().map(|p| {
         Json::Obj(vec![
             ("pin", Json::Str(p.pin.text())),
-            ("label", Json::Str(pin_label(&p.pin.config, live))),
+            ("label", Json::Str(pin_label(&p.config, live))),
             ("step", p.frame.as_ref().map_or(Json::Null, |f| Json::Int(f.step as i128))),
             ("loss", p.frame.as_ref().and_then(|f| f.history.last()).map_or(Json::Null, Json::Num)),
             ("diverged_at", step_json(p.frame.as_ref().and_then(|f| f.diverged_at))),
             ("done", Json::Bool(p.done)),
             ("failed", p.failed.as_ref().map_or(Json::Null, |why| Json::Str(why.clone()))),
             ("seeds", pin_seeds_json(p)),
+            ("lr", Json::Num(p.config.learning_rate)),
+            (
+                "tuning",
+                p.tuning
+                    .as_ref()
+                    .map_or(Json::Null, |t| tuning_json(t, &crate::training::spread::seeds(&p.config))),
+            ),
         ])
     });
     Json::Arr(pins.collect())

@@ -46,7 +46,7 @@ impl<'a> Scene<'a> {
             .iter()
             .filter_map(|p| {
                 let f = p.frame.as_ref()?; // a pin waiting for its turn has nothing to draw
-                let label = words::pin_label(&p.pin.config, &live);
+                let label = words::pin_label(&p.config, &live);
                 let band = pin_band(p);
                 Some((
                     Pinned { label, history: &f.history, grad: &f.now.grad_norm, std: &f.now.act_std, band },

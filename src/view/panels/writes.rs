@@ -35,7 +35,7 @@ pub fn pin_writings(pins: &[PinState], live: &Config) -> Vec<(String, String)> {
         .enumerate()
         .filter_map(|(i, p)| {
             let w = p.frame.as_ref()?.writing.as_ref()?;
-            Some((format!("{} {} (step {})", i + 1, pin_label(&p.pin.config, live), w.step), w.text.clone()))
+            Some((format!("{} {} (step {})", i + 1, pin_label(&p.config, live), w.step), w.text.clone()))
         })
         .collect()
 }
@@ -68,7 +68,7 @@ pub fn writing_heading(m: &Frame) -> String {
 /// with its reason.
 pub fn pin_labels(pins: &[PinState], live: &Config) -> Vec<String> {
     let label = |p: &PinState| {
-        let label = pin_label(&p.pin.config, live);
+        let label = pin_label(&p.config, live);
         match &p.failed {
             Some(why) => format!("{label} (failed: {why})"),
             None => label,
