@@ -9,7 +9,7 @@ use ablation_playground::config::{copy_defaults, tuning, Config, TuneGrid, Until
 use ablation_playground::training::job::{run_job, Job, Report};
 use ablation_playground::training::outcome::Outcome;
 use ablation_playground::training::report::RunInProgress;
-use ablation_playground::training::tuner::{Limit, TrialEnd, TrialRun, Tuner};
+use ablation_playground::training::tuner::{rate_at, Limit, TrialEnd, TrialRun, Tuner};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::process::Command;
@@ -39,9 +39,11 @@ fn tuned(lr: f64) -> Config {
 
 #[test]
 fn a_best_rate_beyond_the_first_grid_widens_it_until_the_best_is_inside() {
-    // the best rate is 0.01 / 2^5, five steps of the grid below the settings' rate (whose
-    // first grid reaches two steps down); the loss a bowl in log rate
-    let best = 0.01 / 32.0;
+    // the best rate is five steps of the grid (half decades) below the settings' rate, whose
+    // first grid reaches two steps down; the loss a bowl in log rate
+    let table = tuning(Config::default().task);
+    let best = rate_at(0.01, &table, -5);
+    assert!((best / (0.01 / 10f64.powf(2.5)) - 1.0).abs() < 1e-12);
     let bowl = |lr: f64, _| 1.0 + (lr / best).ln().powi(2);
     let mut tuner = Tuner::new(&tuned(0.01), 300);
     let first: BTreeSet<u64> = tuner.requests().iter().map(|t| t.config.learning_rate.to_bits()).collect();
@@ -53,7 +55,7 @@ fn a_best_rate_beyond_the_first_grid_widens_it_until_the_best_is_inside() {
     assert!((chosen / best - 1.0).abs() < 1e-12, "chose {chosen}, the best is {best}; tried {:?}", t.lrs);
     assert!(t.bracketed && t.limit.is_none(), "{t:?}");
     // both neighbours of the chosen rate trained the full run
-    for n in [best / 2.0, best * 2.0] {
+    for n in [rate_at(0.01, &table, -6), rate_at(0.01, &table, -4)] {
         assert!(
             trained.iter().any(|&(lr, until)| (lr / n - 1.0).abs() < 1e-12 && until == 300),
             "the neighbour {n} did not train the full run: {trained:?}"
@@ -61,6 +63,23 @@ fn a_best_rate_beyond_the_first_grid_widens_it_until_the_best_is_inside() {
     }
     assert!(t.lrs.iter().any(|&lr| lr < best), "the grid widened past the best: {:?}", t.lrs);
     assert_eq!(tuner.chosen().unwrap().learning_rate, chosen, "the arm's runs train at the chosen rate");
+}
+
+/// A stack that learns nothing ends at the same loss at every rate, up to noise: the search
+/// keeps the settings' rate among rates as good (within `TIE`) and does not walk down the flat
+/// stretch a full run per step.
+#[test]
+fn a_flat_stretch_of_rates_is_a_tie_not_a_walk() {
+    let mut tuner = Tuner::new(&tuned(0.01), 900);
+    // 3.2 everywhere, a hair lower (0.01%) at each lower rate
+    let trained = search(&mut tuner, |lr, _| 3.2 * (1.0 + 1e-4 * lr.log10()));
+    let full: BTreeSet<u64> = trained.iter().filter(|t| t.1 == 900).map(|t| t.0.to_bits()).collect();
+    // the top third and the settings' rate with its two neighbours go on; nothing is widened
+    assert!(full.len() <= 4, "{trained:?}");
+    let lowest = trained.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
+    assert!((lowest / 0.001 - 1.0).abs() < 1e-12, "the grid was not widened: {trained:?}");
+    let t = tuner.tuned();
+    assert_eq!((t.chosen.unwrap().0, t.bracketed), (0.01, true), "{t:?}");
 }
 
 #[test]
@@ -71,7 +90,10 @@ fn an_arm_whose_best_is_the_tables_limit_is_said_to_be_at_it_not_bracketed() {
     let t = tuner.tuned();
     let (chosen, _, _) = t.chosen.unwrap();
     let max = tuning(Config::default().task).lr_max;
-    assert!(chosen <= max && chosen * 2.0 > max, "chose {chosen}, the limit is {max}");
+    assert!(
+        chosen <= max && chosen * tuning(Config::default().task).lr_step > max,
+        "chose {chosen}, the limit is {max}"
+    );
     assert_eq!((t.bracketed, t.limit), (false, Some(Limit::Highest)), "{t:?}");
     // and the lower limit
     let mut tuner = Tuner::new(&tuned(0.01), 90);

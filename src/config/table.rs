@@ -882,8 +882,10 @@ mod tests {
 /// halving's factor.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tuning {
-    /// The grid's rates are the settings' rate times `lr_step` to a whole power…
+    /// The grid's rates are the settings' rate times `lr_step` to a whole power, where
+    /// `lr_step` is `10^(1/lr_steps_per_decade)`…
     pub lr_step: f64,
+    pub lr_steps_per_decade: u32,
     /// …`lr_points` of them around it at first (powers −2..=2 for five)…
     pub lr_points: usize,
     /// …and widened on the side of the best while it is at an edge, within these limits.
@@ -899,14 +901,17 @@ pub struct Tuning {
     pub max_rounds: usize,
 }
 
-/// The search of a tuned comparison on `task`. Factors of 2 between rates: the best of a
-/// factor-2 grid is within √2 of the best rate, where the loss of a run at a fixed budget is
-/// flat (the usual ×3 grid leaves up to √3). The limits are the rates at which Adam trains any
+/// The search of a tuned comparison on `task`. Half decades between rates (1e-3, 3.2e-3,
+/// 1e-2: the usual sweep's step), so that five span two decades: on the text the arms' best
+/// rates lie two decades apart (3e-4 with the norm alone, 1e-2 with both on), and a factor-2
+/// grid widened at full runs there cost a fifth more than the grid it replaced (BENCHMARKS.md);
+/// the best of it is within 10^¼ ≈ 1.8 of the best rate. The limits are the rates at which Adam trains any
 /// of these stacks at all: below 1e-5 nothing moves in a comparison's few thousand steps, and a
 /// sequence task's logits blow up above 1 (the regression's table allows up to 10).
 pub fn tuning(task: TaskKind) -> Tuning {
     let sequence = Tuning {
-        lr_step: 2.0,
+        lr_step: 3.162_277_660_168_379_5, // √10
+        lr_steps_per_decade: 2,
         lr_points: 5,
         lr_min: 1e-5,
         lr_max: 1.0,

@@ -1,12 +1,14 @@
 //! Tuning one arm of a comparison: the search that chooses its setting (the learning rate, and
 //! with `tune_grid=lr,warmup,beta2` the warmup and Adam's β₂) before it is shown.
 //!
-//! - **A grid that brackets.** The rates are the settings' rate times `lr_step` to a whole
-//!   power (`config::tuning`), five around it at first. While the best candidate's rate has a
+//! - **A grid that brackets.** The rates are the settings' rate times `lr_step` (half a
+//!   decade) to a whole power (`config::tuning`), five around it at first. While the best candidate's rate has a
 //!   neighbour on the grid (one step either side, within the table's limits) that has not been
 //!   trained as far, that neighbour is trained too: so the grid widens on the side of the best
 //!   until the best is inside it, and the chosen rate's neighbours were both trained to the full
-//!   run and did worse, unless the best is at a limit (then the report says so).
+//!   run and did no better, unless the best is at a limit (then the report says so). A score
+//!   within `TIE` of the lowest is as good, and the search keeps the best it had among those
+//!   (`Tuner::best`).
 //! - **Successive halving** (Jamieson & Talwalkar 2016; Li et al. 2018). Every candidate trains
 //!   `1/eta^(R-1)` of the run, the best `1/eta` of them (and the best's neighbours) go on from
 //!   their checkpoints to `eta` times as far, and so on; the last round is the full run. A run
@@ -74,7 +76,7 @@ pub struct Tuned {
     pub recipe: bool,
     /// The setting chosen, once the search is over: the rate, the warmup, β₂.
     pub chosen: Option<(f64, usize, f64)>,
-    /// The chosen rate has a neighbour on both sides that trained the full run and did worse;
+    /// The chosen rate has a neighbour on both sides that trained the full run and did no better;
     /// otherwise `limit` says which limit it is at.
     pub bracketed: bool,
     pub limit: Option<Limit>,
@@ -120,8 +122,14 @@ pub struct Tuner {
     /// Trials asked for and not yet in.
     waiting: usize,
     rounds: Vec<Round>,
+    /// The best so far (`best` keeps it among candidates as good).
+    incumbent: Option<Setting>,
     chosen: Option<Setting>,
 }
+
+/// Scores within this share of the lowest are as good as it (`Tuner::best`): half a percent,
+/// about the spread of a text run's tail over seeds at these lengths.
+pub const TIE: f64 = 0.005;
 
 impl Tuner {
     /// The search for an arm of `base` whose runs train `steps` updates, with its first round
@@ -135,7 +143,7 @@ impl Tuner {
             vec![base.warmup_steps]
         };
         let beta2s = if recipe { tuning.beta2s.to_vec() } else { vec![base.beta2] };
-        let rate = |k: i32| base.learning_rate * tuning.lr_step.powi(k);
+        let rate = |k: i32| rate_at(base.learning_rate, &tuning, k);
         // the powers whose rate is within the limits (a hair of rounding allowed)
         let inside =
             |k: i32| (tuning.lr_min * (1.0 - 1e-9)..=tuning.lr_max * (1.0 + 1e-9)).contains(&rate(k));
@@ -169,6 +177,7 @@ impl Tuner {
             queue: Vec::new(),
             waiting: 0,
             rounds: Vec::new(),
+            incumbent: None,
             chosen: None,
         };
         for k in first {
@@ -183,7 +192,7 @@ impl Tuner {
 
     /// The rate of power `k`.
     pub fn rate(&self, k: i32) -> f64 {
-        self.base.learning_rate * self.tuning.lr_step.powi(k)
+        rate_at(self.base.learning_rate, &self.tuning, k)
     }
 
     /// `base` at `setting` and `seed`.
@@ -250,6 +259,21 @@ impl Tuner {
         self.settle();
     }
 
+    /// The best of `scored`: the lowest score, except that a score within `TIE` of the lowest
+    /// is as good (seeds' noise, or a flat stretch of rates), and among those the one nearest
+    /// the best the search had before (at first the settings' own) is kept. Without the
+    /// margin a search on a flat stretch (a stack that learns nothing at any rate) walks along
+    /// it, a full run per step, chasing the noise.
+    fn best(&self, scored: &[(Setting, f64)]) -> Option<Setting> {
+        let lowest = scored.iter().map(|(_, s)| *s).fold(f64::INFINITY, f64::min);
+        let before = self.incumbent.unwrap_or(Setting { k: 0, warmup: 0, beta2: 0 });
+        let distance = |s: &Setting| {
+            ((s.k - before.k).abs(), s.warmup.abs_diff(before.warmup) + s.beta2.abs_diff(before.beta2), *s)
+        };
+        let tied = scored.iter().filter(|(_, s)| *s <= lowest + TIE * lowest.abs() || *s == lowest);
+        tied.map(|(s, _)| *s).min_by_key(distance)
+    }
+
     /// The median score at `round` of a candidate trained that far on every seed.
     fn score(&self, setting: &Setting, round: usize) -> Option<f64> {
         let c = self.candidates.get(setting)?;
@@ -262,12 +286,7 @@ impl Tuner {
             let r = self.round;
             let at_r: Vec<(Setting, f64)> =
                 self.candidates.keys().filter_map(|s| Some((*s, self.score(s, r)?))).collect();
-            let Some(&(best, _)) = at_r.iter().fold(None, |b: Option<&(Setting, f64)>, x| match b {
-                Some(b) if b.1 <= x.1 => Some(b),
-                _ => Some(x),
-            }) else {
-                return;
-            };
+            let Some(best) = self.best(&at_r) else { return };
             // the best's neighbours on the rates' grid, as far as the best
             let mut asked = false;
             for k in [best.k - 1, best.k + 1] {
@@ -277,6 +296,7 @@ impl Tuner {
                     asked = true;
                 }
             }
+            self.incumbent = Some(best);
             if asked {
                 continue; // settled again once they are in (at once if all diverged before)
             }
@@ -299,6 +319,18 @@ impl Tuner {
             }
             if !next.contains(&best) {
                 next.push(best); // every candidate diverged: the least bad goes on
+            }
+            // the checkpoints kept: the survivors' and their neighbours' on the rates' grid
+            // (a neighbour asked for later goes on from its own); the others train from the
+            // seed if ever asked for again
+            let near = |s: &Setting| {
+                next.iter().any(|n| n.warmup == s.warmup && n.beta2 == s.beta2 && (n.k - s.k).abs() <= 1)
+            };
+            for (s, c) in self.candidates.iter_mut() {
+                if !near(s) {
+                    c.resume.iter_mut().for_each(Vec::clear);
+                    c.resume.iter_mut().for_each(Vec::shrink_to_fit);
+                }
             }
             self.round = r + 1;
             for s in next {
@@ -339,6 +371,23 @@ impl Tuner {
             planned_rounds: self.rungs.len(),
         }
     }
+}
+
+/// The rate `lr · step^k`, where the table's step is `10^(1/steps_per_decade)`: whole decades
+/// by multiplying or dividing by 10, then the remaining steps by the table's factor, one
+/// IEEE operation at a time (never `powf`, whose last bit may differ between the native and the
+/// wasm library): the same rate everywhere, and `lr · 10` exactly where a decade is whole.
+pub fn rate_at(lr: f64, tuning: &Tuning, k: i32) -> f64 {
+    let per = tuning.lr_steps_per_decade.max(1) as i32;
+    let (decades, rest) = (k.div_euclid(per), k.rem_euclid(per));
+    let mut rate = lr;
+    for _ in 0..decades.unsigned_abs() {
+        rate = if decades > 0 { rate * 10.0 } else { rate / 10.0 };
+    }
+    for _ in 0..rest {
+        rate *= tuning.lr_step;
+    }
+    rate
 }
 
 /// Rounds of successive halving for `n` first candidates: enough that the last round keeps
@@ -400,8 +449,10 @@ impl TrialRun {
                 self.loss.resize(self.target(), f64::NAN);
                 break;
             }
+            // an update without the held-out measurement (the search reads the training loss
+            // alone): the same batch and update as `one_step(true)`
             let update = self.loss.len() < self.steps;
-            self.loss.push(self.trainer.one_step(update));
+            self.loss.push(if update { self.trainer.replay_step() } else { self.trainer.one_step(false) });
             taken += 1;
         }
         self.is_done()

@@ -1,6 +1,6 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines [--load]] [--seeds] [--stacks] [--reader] [--vs DIR]
+//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines [--load]] [--seeds] [--stacks] [--reader] [--tuned] [--vs DIR]
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
 //     only the comparisons' part; --tasks only the sequence tasks' part; --seeds only All four
 //     over five seeds on the text task (about 15 minutes); --stacks only the encoder-decoder's
@@ -41,6 +41,7 @@ const ONLY_ENGINES = process.argv.includes('--engines');
 const ONLY_SEEDS = process.argv.includes('--seeds');
 const ONLY_STACKS = process.argv.includes('--stacks');
 const ONLY_READER = process.argv.includes('--reader');
+const ONLY_TUNED = process.argv.includes('--tuned');
 /** The processes of each engine, by command line, and the name its worker threads carry. */
 const PROCESSES = { Chromium: /chrom|headless_shell/i, 'Firefox ESR': /firefox/i, WebKitGTK: /WebKit(Web|Network|GPU)Process|MiniBrowser/ };
 /** The live worker's thread, as each engine names it (Chromium, Firefox, WebKitGTK). */
@@ -404,6 +405,47 @@ async function seedsBench(browser, server, row, out, problems) {
   row('median seconds to the last run: training / paused (ratio)',
     `${median(training).toFixed(0)} / ${median(paused).toFixed(0)} s (${(median(training) / median(paused)).toFixed(2)}×)`);
   out.push('');
+}
+
+/** The tuned All four on the text over five seeds (`--tuned` runs only this), the live run
+ *  paused: the seconds from the click to the verdict (every row done) and the jobs it ran. With
+ *  `--vs DIR` the same page of DIR's build alternates with this one, pair by pair (the base
+ *  build of issue 52 tuned on the seeds it showed, at ÷3, ×1 and ×3: 60 runs). */
+async function tunedBench(browser, server, row, out, problems) {
+  const vsAt = process.argv.indexOf('--vs');
+  const base = vsAt > 0 ? await startServer(process.argv[vsAt + 1]) : null;
+  out.push('| the tuned All four on the text, `seeds=5&tune=on`, the live run paused | value |', '|---|---:|');
+  const path = '/?preset=text&seeds=5&tune=on&autoplay=off';
+  const seconds = async (on) => {
+    const p = await open(browser, on, path);
+    await p.page.waitForTimeout(3000);
+    const t0 = Date.now();
+    await p.page.getByRole('button', { name: 'All four', exact: true }).click();
+    await p.page.waitForFunction(() => {
+      const c = window.ablationPlayground.value?.compare;
+      return c && c.runs.every((r) => r.done);
+    }, null, { timeout: 1_800_000, polling: 500 });
+    const s = (Date.now() - t0) / 1000;
+    const jobs = await p.page.evaluate(() => window.ablationPlayground.value.compare.runs_total);
+    problems.push(...p.problems);
+    await p.context.close();
+    return { s, jobs };
+  };
+  const pairs = QUICK ? 1 : 2;
+  const now = [];
+  const was = [];
+  for (let k = 0; k < pairs; k++) {
+    if (base && k % 2 === 1) was.push(await seconds(base));
+    now.push(await seconds(server));
+    if (base && k % 2 === 0) was.push(await seconds(base));
+  }
+  row('seconds to the verdict (jobs)', now.map((x) => `${x.s.toFixed(0)} (${x.jobs})`).join(', '));
+  if (base) {
+    row(`the same in the base build (${process.argv[vsAt + 1]})`, was.map((x) => `${x.s.toFixed(0)} (${x.jobs})`).join(', '));
+    row('paired ratio this / base, median', median(now.map((x, i) => x.s / was[i].s)).toFixed(2));
+  }
+  out.push('');
+  await base?.close();
 }
 
 /** What depth buys (`--depth` runs only this): the seconds from loading the induction preset
@@ -781,7 +823,8 @@ async function main() {
     if (ONLY_SEEDS) await seedsBench(browser, server, row, out, problems);
     if (ONLY_STACKS) await stacksBench(browser, server, row, out, problems);
     if (ONLY_READER) await readerBench(browser, server, row, out, problems);
-    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER) {
+    if (ONLY_TUNED) await tunedBench(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) {
       // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
       {
         const p = await open(browser, server, '/?depth=96');
@@ -853,11 +896,11 @@ async function main() {
       }
     }
     // 4. The comparisons.
-    if (!ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER) await comparisons(browser, server, row, out, problems);
+    if (!ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await comparisons(browser, server, row, out, problems);
     // 5. The sequence tasks: steps/s and frames/s at their defaults (and the teacher on the
     // same stack and tokens), the longest main-thread task, and the share of the worker's
     // time that writing the samples took.
-    if (!ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER) await tasks(browser, server, row, out, problems);
+    if (!ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await tasks(browser, server, row, out, problems);
   } finally {
     await browser.close().catch(() => {});
     await server.close();

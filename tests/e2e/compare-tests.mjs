@@ -169,7 +169,7 @@ export default function registerCompareTests() {
       async () => `the tuned All four on the text did not finish: ${JSON.stringify((await value(page)).compare?.runs.map((r) => r.tuning?.rounds))}`, 240_000);
     const compare = (await value(page)).compare;
     const sentence = await el(page, 'compare').getAttribute('aria-label');
-    assert(/over seeds 1–2, each arm's learning rate chosen on seeds 3–4 \(not shown\) by successive halving over rates a factor of 2 apart/.test(sentence), `the sentence names the seeds: ${sentence}`);
+    assert(/over seeds 1–2, each arm's learning rate chosen on seeds 3–4 \(not shown\) by successive halving over rates half a decade apart/.test(sentence), `the sentence names the seeds: ${sentence}`);
     const names = { 'off/off': 'both off', 'off/pre': 'LayerNorm alone \\(pre\\)', 'on/off': 'residual alone', 'on/pre': 'both on \\(pre\\)' };
     for (const r of compare.runs) {
       const t = r.tuning;

@@ -9,14 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 dist="${1:-dist}"
 
-# the page's wasm, gzip -9 (what a reader downloads): 423 566 B (BENCHMARKS.md has its history)
-WASM_GZIP_BUDGET=424000
-# the npm package's tarball (npm pack): 1 362 868 B (the wasm and the text gzipped inside
+# the page's wasm, gzip -9 (what a reader downloads): 443 374 B after issue 52's tuner (+19.4 KB
+# for the search, its trials and their words; BENCHMARKS.md has its history)
+WASM_GZIP_BUDGET=444000
+# the npm package's tarball (npm pack): 1 402 744 B (the wasm and the text gzipped inside
 # anywidget.js; BENCHMARKS.md)
-TARBALL_BUDGET=1370000
+TARBALL_BUDGET=1405000
 # the self-contained notebook and MyST module, unpacked (what a MyST page's reader loads):
-# 1 065 388 B
-ANYWIDGET_BUDGET=1070000
+# 1 094 815 B
+ANYWIDGET_BUDGET=1097000
 
 failed=0
 check() {

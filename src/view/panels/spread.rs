@@ -1,6 +1,6 @@
 //! The words every comparison uses for an arm over seeds and rates: "2.31 [2.20–2.45]", "3
 //! of 5 below the bigram line", "over seeds 1–5", "lr 0.003", "round 2 of 3, 14 of 40 runs",
-//! "post-norm's best rate is the lowest allowed, 2e-5", "plateaued 3 of 5".
+//! "post-norm's best rate is the lowest allowed, 1e-5", "plateaued 3 of 5".
 
 use crate::config::{tuning, Config, TaskKind, TuneGrid};
 use crate::training::spread::{choosing_seeds, learned_words, Arm, Spread};
@@ -92,7 +92,7 @@ pub fn choosing_words<T>(arm: &Arm<T>) -> Option<String> {
 }
 
 /// How a tuned comparison chose, for its sentence: ", each arm's learning rate chosen on seeds
-/// 6–8 (not shown) by successive halving over rates a factor of 2 apart, widened until the
+/// 6–8 (not shown) by successive halving over rates half a decade apart, widened until the
 /// best is inside" (nothing when untuned).
 pub fn tuning_words(config: &Config) -> String {
     if !config.tune {
@@ -109,14 +109,18 @@ pub fn tuning_words(config: &Config) -> String {
         _ => String::new(),
     };
     let how = if config.halving { "successive halving" } else { "full runs" };
-    let step = crate::config::format_float(tuning(config.task).lr_step);
+    let step = match tuning(config.task).lr_steps_per_decade {
+        1 => "a decade".to_string(),
+        2 => "half a decade".to_string(),
+        n => format!("a {n}th of a decade"),
+    };
     format!(
-        ", each arm's {what} chosen on {on} (not shown) by {how} over rates a factor of {step} apart, widened until the best is inside"
+        ", each arm's {what} chosen on {on} (not shown) by {how} over rates {step} apart, widened until the best is inside"
     )
 }
 
 /// The arms whose chosen rate is at a limit of the table, for the sentence: "post-norm's best
-/// rate is the lowest allowed, 2e-5" (`name` names an arm).
+/// rate is the lowest allowed, 1e-5" (`name` names an arm).
 pub fn limit_words<'a, T: 'a>(arms: impl IntoIterator<Item = (String, &'a Arm<T>)>) -> Vec<String> {
     arms.into_iter()
         .filter_map(|(name, arm)| {
