@@ -137,7 +137,7 @@ export default function registerCompareTests() {
     const header = await el(page, 'compare-table').locator('thead th').allTextContents();
     assert(header.at(-1) === 'learning rate (tuned)' && header.at(-2) === 'plateaued', `the table names the tuned rate and the plateau: ${header}`);
     const cells = await el(page, 'compare-table').locator('tbody tr').nth(3).locator('td').allTextContents();
-    assert(/^[0-9.e-]+ \[[0-9.e-]+–[0-9.e-]+\]$/.test(cells[3]) && /^[0-9.]+( \((lowest|highest) allowed\))?$/.test(cells[6]) && /^\d of 3$/.test(cells[5]), `a row says median [min–max], whether its runs plateaued and its rate: ${cells}`);
+    assert(/^[0-9.e-]+ \[[0-9.e-]+–[0-9.e-]+\]$/.test(cells[3]) && /^[0-9.e-]+( \((lowest|highest) allowed\))?$/.test(cells[6]) && /^\d of 3$/.test(cells[5]), `a row says median [min–max], whether its runs plateaued and its rate: ${cells}`);
     // the band: pixels of both on's colour at the band's alpha over the background
     const tinted = () => page.evaluate(() => {
       const root = document.querySelector('main[data-ap-root]');
