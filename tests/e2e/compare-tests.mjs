@@ -135,7 +135,7 @@ export default function registerCompareTests() {
       for (let k = 0; k < 3; k++) assert(Object.is(a.runs[k].final_loss, b.runs[k].final_loss), `row ${i} seed ${k + 1}: page ${b.runs[k].final_loss}, CLI ${a.runs[k].final_loss}`);
     }
     const header = await el(page, 'compare-table').locator('thead th').allTextContents();
-    assert(header.at(-1) === 'learning rate (tuned)' && header.at(-2) === 'plateaued', `the table names the tuned rate and the plateau: ${header}`);
+    assert(header.at(-1) === 'learning rate (chosen on seeds 4–6)' && header.at(-2) === 'plateaued', `the table names the tuned rate, the seeds that chose it, and the plateau: ${header}`);
     const cells = await el(page, 'compare-table').locator('tbody tr').nth(3).locator('td').allTextContents();
     assert(/^[0-9.e-]+ \[[0-9.e-]+–[0-9.e-]+\]$/.test(cells[3]) && /^[0-9.e-]+( \((lowest|highest) allowed\))?$/.test(cells[6]) && /^\d of 3$/.test(cells[5]), `a row says median [min–max], whether its runs plateaued and its rate: ${cells}`);
     // the band: pixels of both on's colour at the band's alpha over the background

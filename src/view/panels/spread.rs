@@ -25,11 +25,8 @@ pub fn arm_spread<T>(arm: &Arm<T>, value: &dyn Fn(&T) -> f64) -> Spread {
 /// "over seeds 3–7" ("at seed 3" for one).
 pub fn seeds_words(config: &Config) -> String {
     let seeds = crate::training::spread::seeds(config);
-    match (seeds.first(), seeds.last()) {
-        (Some(a), Some(b)) if seeds.len() > 1 => format!("over seeds {a}–{b}"),
-        (Some(a), _) => format!("at seed {a}"),
-        _ => String::new(),
-    }
+    let at = if seeds.len() > 1 { "over" } else { "at" };
+    format!("{at} {}", seed_range(&seeds))
 }
 
 /// How many of the arm's finished runs learned the task: "3 of 5 below the bigram line"
@@ -63,11 +60,21 @@ pub fn rate_words<T>(arm: &Arm<T>) -> Option<String> {
     })
 }
 
-/// The tuned setting's column: "learning rate (tuned)", or "lr, warmup, β₂ (tuned)" for a
-/// recipe, when some arm was tuned.
+/// The tuned setting's column, naming the seeds that chose it: "learning rate (chosen on seeds
+/// 6–8)", or "lr · warmup · β₂ (chosen on seeds 6–8)" for a recipe, when some arm was tuned.
 pub fn rate_column<'a, T: 'a>(arms: impl IntoIterator<Item = &'a Arm<T>>) -> Option<String> {
     let t = arms.into_iter().find_map(|a| a.tuning.as_ref())?;
-    Some(if t.recipe { "lr, warmup, β₂ (tuned)" } else { "learning rate (tuned)" }.to_string())
+    let what = if t.recipe { "lr · warmup · β₂" } else { "learning rate" };
+    Some(format!("{what} (chosen on {})", seed_range(&t.choosing_seeds)))
+}
+
+/// "seeds 6–8", or "seed 6" for one.
+fn seed_range(seeds: &[u64]) -> String {
+    match (seeds.first(), seeds.last()) {
+        (Some(a), Some(b)) if seeds.len() > 1 => format!("seeds {a}–{b}"),
+        (Some(a), _) => format!("seed {a}"),
+        _ => String::new(),
+    }
 }
 
 /// The tuned setting's cell: "0.0033", "0.00002 (lowest allowed)" at a limit, with a recipe
@@ -102,12 +109,7 @@ pub fn tuning_words(config: &Config) -> String {
         TuneGrid::Lr => "learning rate",
         TuneGrid::Recipe => "learning rate, warmup and β₂",
     };
-    let chosen = choosing_seeds(config);
-    let on = match (chosen.first(), chosen.last()) {
-        (Some(a), Some(b)) if chosen.len() > 1 => format!("seeds {a}–{b}"),
-        (Some(a), _) => format!("seed {a}"),
-        _ => String::new(),
-    };
+    let on = seed_range(&choosing_seeds(config));
     let how = if config.halving { "successive halving" } else { "full runs" };
     let step = match tuning(config.task).lr_steps_per_decade {
         1 => "a decade".to_string(),
