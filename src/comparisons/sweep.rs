@@ -14,7 +14,7 @@ use crate::training::tuner::Limit;
 use crate::view::charts::{self, short, sweep::SweepCurve, ChartResult, Theme};
 use crate::view::json::{step_json, switches_json, tuning_json, Json};
 use crate::view::panels::spread::{
-    arm_spread, diverged_count, learned_count, plateau_cell, progress_words, rate_words, seeds_words,
+    arm_spread, diverged_count, learned_count, plateau_words, progress_words, rate_words, seeds_words,
     spread_text, tuning_words,
 };
 use crate::view::panels::{and_list, times, Scene, Surface, Table};
@@ -297,7 +297,9 @@ pub fn sweep_table(s: &SweepState) -> Table {
                 cell +=
                     if t.limit == Some(Limit::Lowest) { " (lowest allowed)" } else { " (highest allowed)" };
             }
-            cell += &format!(" · plateaued {}", plateau_cell(arm, |o| o.converged));
+            if let Some(plateau) = plateau_words(arm, |o| o.converged) {
+                cell += &format!(" · {plateau}");
+            }
             row.push(cell);
         }
         table.rows.push(row);

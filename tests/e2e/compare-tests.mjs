@@ -301,7 +301,7 @@ export default function registerCompareTests() {
     const rows = await page.locator('main[data-ap-root] [data-el="sweep-table"] tbody tr').count();
     assert(rows >= 1, `the sweep's numbers are a table: ${rows} rows`);
     const cell = await page.locator('main[data-ap-root] [data-el="sweep-table"] tbody tr').first().locator('td').nth(1).textContent();
-    assert(/^[0-9.e-]+, [0-9.e-]+$|^✕/.test(cell), `a cell holds the loss and the gradient ratio: ${cell}`);
+    assert(/^[0-9.e-]+, [0-9.e-]+ · (not )?plateaued$|^✕/.test(cell), `a cell holds the loss, the gradient ratio and whether the run plateaued: ${cell}`);
     assert(await el(page, 'histogram').isHidden(), 'panels=sweep,loss hides the histogram');
   });
 

@@ -144,15 +144,31 @@ pub fn progress_words(finished: usize, total: usize, round: Option<(usize, usize
     }
 }
 
-/// Whether the arm's finished runs had plateaued by their end (`spread::plateaued`): "yes" or
-/// "no" for one run, "3 of 5" for several, "…" before any is in.
-pub fn plateau_cell<T>(arm: &Arm<T>, converged: fn(&T) -> Option<bool>) -> String {
+/// How many of the arm's finished runs had plateaued by their end (`spread::plateaued`), of
+/// how many said.
+fn plateau_count<T>(arm: &Arm<T>, converged: fn(&T) -> Option<bool>) -> (usize, usize) {
     let said: Vec<bool> = arm.shown_done().filter_map(|(_, r)| converged(r)).collect();
-    let k = said.iter().filter(|&&c| c).count();
-    match said.len() {
-        0 => "…".into(),
-        1 => if k == 1 { "yes" } else { "no" }.into(),
-        n => format!("{k} of {n}"),
+    (said.iter().filter(|&&c| c).count(), said.len())
+}
+
+/// Whether the arm's finished runs had plateaued, as a cell of its own: "yes" or "no" for one
+/// run, "3 of 5" for several, "…" before any is in.
+pub fn plateau_cell<T>(arm: &Arm<T>, converged: fn(&T) -> Option<bool>) -> String {
+    match plateau_count(arm, converged) {
+        (_, 0) => "…".into(),
+        (k, 1) => if k == 1 { "yes" } else { "no" }.into(),
+        (k, n) => format!("{k} of {n}"),
+    }
+}
+
+/// The same within another cell: "plateaued", "not plateaued", "plateaued 3 of 5" (none
+/// before any run is in).
+pub fn plateau_words<T>(arm: &Arm<T>, converged: fn(&T) -> Option<bool>) -> Option<String> {
+    match plateau_count(arm, converged) {
+        (_, 0) => None,
+        (1, 1) => Some("plateaued".into()),
+        (_, 1) => Some("not plateaued".into()),
+        (k, n) => Some(format!("plateaued {k} of {n}")),
     }
 }
 
