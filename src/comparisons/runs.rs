@@ -81,8 +81,8 @@ fn new_slot(next_id: &mut u32, job: Job) -> Slot {
 }
 
 impl Group {
-    /// The runs of `arms`, each run shown made a job by `job(run's config, steps)`; a tuned
-    /// arm's trials first. Every arm's first seed comes before any arm's second, so that the
+    /// The runs of `arms`, each run shown made a job by `job(run's config, steps)`: an untuned
+    /// arm's runs at once, a tuned arm's first round of trials (its runs once it has chosen). Every arm's first seed comes before any arm's second, so that the
     /// first seed of every arm shows first and the spread fills in after.
     pub(super) fn new(
         next_id: &mut u32,

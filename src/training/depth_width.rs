@@ -10,7 +10,7 @@ use crate::model::layer::Layer;
 use crate::model::param::{Draw, Params};
 use crate::model::stack::Stack;
 use crate::training::report::RunInProgress;
-use crate::training::spread::{learned, tail_loss};
+use crate::training::spread::learned;
 use crate::training::train::Eval;
 use crate::training::writing::twin_config;
 
@@ -185,12 +185,6 @@ impl ShapeOutcome {
     /// The last held-out loss (NaN on the regression).
     pub fn val_loss(&self) -> f64 {
         self.evals.last().map_or(f64::NAN, |e| e.loss)
-    }
-
-    /// The mean training loss over the run's last tenth (`spread::tail_loss`): what a tuned
-    /// comparison chooses the rate by.
-    pub fn tail(&self) -> f64 {
-        tail_loss(&self.loss)
     }
 }
 

@@ -29,7 +29,8 @@ pub struct Outcome {
     /// done; empty otherwise).
     pub readout_loss: Vec<f64>,
     /// The mean training loss over the run's last tenth (`spread::tail_loss`; infinity if it
-    /// diverged, NaN while in progress): what a tuned comparison chooses the rate by.
+    /// diverged, NaN while in progress): the score a tuned comparison's trials give a run
+    /// (`tuner::TrialRun`), bit for bit.
     pub tail: f64,
     /// A sequence task's run learned the task by its end (`spread::learned`); `None` on the
     /// regression or while in progress.

@@ -147,7 +147,7 @@ impl Tuner {
         // the powers whose rate is within the limits (a hair of rounding allowed)
         let inside =
             |k: i32| (tuning.lr_min * (1.0 - 1e-9)..=tuning.lr_max * (1.0 + 1e-9)).contains(&rate(k));
-        let span = 200; // 2^±200: far past any limit
+        let span = 200; // 10^±100 at half decades: far past any limit
         let ks: Vec<i32> = (-span..=span).filter(|&k| inside(k)).collect();
         let k_range = match (ks.first(), ks.last()) {
             (Some(&a), Some(&b)) => (a, b),
@@ -218,7 +218,7 @@ impl Tuner {
 
     /// The arm's configuration at the chosen setting (the seed left as it was).
     pub fn chosen(&self) -> Option<Config> {
-        self.chosen.map(|s| Config { seed: self.base.seed, ..self.config_at(s, self.base.seed) })
+        self.chosen.map(|s| self.config_at(s, self.base.seed))
     }
 
     /// Asks for `setting` trained to round `round` on every choosing seed: from its bytes at an
