@@ -14,6 +14,7 @@ use ablation_playground::training::attention_view::{all_attention_maps, attentio
 use ablation_playground::training::compare::comparison_steps;
 use ablation_playground::training::corpus::{corpus, install_own, text_of};
 use ablation_playground::training::depth_width::depth_width_applies;
+use ablation_playground::training::per_matrix::{gradient_norms, update_sizes, PerMatrix};
 use ablation_playground::training::report::{probed, trained, trained_from, trained_keeping_last_finite};
 use ablation_playground::training::sweep::{default_sweep_depths, parse_depths};
 use ablation_playground::training::tuned_lens::tuned_readout_losses;
@@ -79,6 +80,10 @@ struct Options {
     depth_width: bool,
     attention: bool,
     tuned_lens: bool,
+    /// `--grad-batches`: the batches the per-matrix gradient norms at initialisation average over.
+    grad_batches: Option<usize>,
+    /// `--update-steps`: the updates whose per-matrix size is reported.
+    update_steps: Option<usize>,
     /// The depths to sweep, if asked.
     sweep: Option<Vec<usize>>,
     threads: usize,
@@ -89,6 +94,16 @@ struct Options {
     save_eval_batch: Option<PathBuf>,
     /// The weights to start from (`--load-weights`) and the updates they had (the file's step).
     start: Option<(Vec<f32>, usize)>,
+}
+
+/// `value` as an integer from 1 to `max`, or an error naming the flag.
+fn count(flag: &str, value: &str, max: usize) -> Result<usize, String> {
+    value
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| format!("--{flag}: \"{value}\" is not an integer from 1 to {max}"))
 }
 
 /// A file's bytes, or an error naming the flag and the file.
@@ -108,6 +123,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut dark = false;
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
     let (mut depth_width, mut tuned_lens) = (false, false);
+    let (mut grad_batches, mut update_steps) = (None, None);
     let mut threads = available_threads();
     let (mut text, mut prompt, mut write, mut save_weights, mut save_eval_batch, mut load_weights) =
         (None, None, None, None, None, None);
@@ -159,6 +175,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "save-weights",
             "save-eval-batch",
             "load-weights",
+            "grad-batches",
+            "update-steps",
         ]
         .contains(&named)
             || find_flag(named).is_some();
@@ -185,6 +203,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     || format!("--write: \"{value}\" is not an integer from 1 to {MAX_WRITE_CHARS}"),
                 )?,
             );
+        } else if flag == "grad-batches" {
+            grad_batches = Some(count(flag, &value, 1000)?);
+        } else if flag == "update-steps" {
+            update_steps = Some(count(flag, &value, MAX_STEPS)?);
         } else if flag == "save-weights" {
             save_weights = Some(PathBuf::from(value));
         } else if flag == "save-eval-batch" {
@@ -308,6 +330,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
         knockout,
         attention,
         tuned_lens,
+        grad_batches,
+        update_steps,
         depth_width,
         sweep,
         threads,
@@ -316,6 +340,26 @@ fn parse(args: &[String]) -> Result<Options, String> {
         save_eval_batch,
         start,
     })
+}
+
+/// Adds `name` to the report's `layers`.
+fn layer_field(fields: &mut [(&'static str, Json)], name: &'static str, value: Json) {
+    let Some((_, Json::Obj(layers))) = fields.iter_mut().find(|(n, _)| *n == "layers") else {
+        unreachable!("a report has its layers")
+    };
+    layers.push((name, value));
+}
+
+/// `{"<over>": n, "names": [["attention.q.weight", …], …], "values": [[x, …], …]}`: sublayer ℓ's
+/// matrices' names and values.
+fn per_matrix_json(m: &PerMatrix, over: &'static str, n: usize) -> Json {
+    let names = m.layers.iter().map(|row| Json::Arr(row.iter().map(|(k, _)| Json::Str(k.clone())).collect()));
+    let values = m.layers.iter().map(|row| Json::Arr(row.iter().map(|(_, v)| Json::Num(*v)).collect()));
+    Json::Obj(vec![
+        (over, Json::Int(n as i128)),
+        ("names", Json::Arr(names.collect())),
+        ("values", Json::Arr(values.collect())),
+    ])
 }
 
 /// Milliseconds since the first call: the clock of depth or width's timings.
@@ -377,11 +421,16 @@ fn report(options: &Options) -> Result<String, String> {
     }
     if options.tuned_lens {
         let losses = tuned_readout_losses(&mut trainer).map_err(|e| format!("--tuned-lens: {e}"))?;
-        let Some((_, Json::Obj(layers))) = fields.iter_mut().find(|(name, _)| *name == "layers") else {
-            unreachable!("a report has its layers")
-        };
-        layers.push(("tuned_readout_loss", Json::nums(&losses)));
+        layer_field(&mut fields, "tuned_readout_loss", Json::nums(&losses));
         trainer.probe_forward_skipping(&[]); // the figures read the probe's pass
+    }
+    if let Some(batches) = options.grad_batches {
+        let m = gradient_norms::<f32>(config, batches);
+        layer_field(&mut fields, "matrix_grad_norm", per_matrix_json(&m, "batches", batches));
+    }
+    if let Some(n) = options.update_steps {
+        let m = update_sizes::<f32>(config, n);
+        layer_field(&mut fields, "update_size", per_matrix_json(&m, "steps", n));
     }
     if options.knockout {
         let state = knockout_here(&mut trainer, config, steps, options.threads)?;

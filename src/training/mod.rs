@@ -23,6 +23,7 @@ pub mod knockout;
 pub mod loss_history;
 pub mod optim;
 pub mod outcome;
+pub mod per_matrix;
 pub mod pinned;
 pub mod report;
 pub mod session;

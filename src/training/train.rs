@@ -311,6 +311,15 @@ impl<F: Real> Trainer<F> {
         self.step_on_next_batch(true)
     }
 
+    /// The next training batch's forward and backward without an update: every gradient
+    /// filled as a step would see it (`per_matrix`). Returns the loss.
+    pub fn gradients_on_next_batch(&mut self) -> f64 {
+        self.data.next(&mut self.batch);
+        let loss = self.stack.forward_batch(&self.batch);
+        self.stack.backward_batch(&self.batch);
+        loss
+    }
+
     fn step_on_next_batch(&mut self, update: bool) -> f64 {
         self.data.next(&mut self.batch);
         let loss = self.stack.forward_batch(&self.batch);

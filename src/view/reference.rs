@@ -95,6 +95,23 @@ pub fn cli_flags() -> Vec<CliFlag> {
             false,
         ),
         flag(
+            "grad-batches",
+            "N",
+            "add each sublayer matrix's weight gradient ‖∂L/∂W‖ at initialisation (attention's q, k, v, o and \
+             the FFN's up and down apart), averaged over the run's first N training batches (Xiong et al. 2020's \
+             measure)",
+            "an integer from 1 to 1000",
+            false,
+        ),
+        flag(
+            "update-steps",
+            "N",
+            "add how far the run's first N updates move each sublayer matrix, ‖W_N − W_0‖ / ‖W_0‖ (what a \
+             warmup keeps small)",
+            "an integer from 1 to 100000",
+            false,
+        ),
+        flag(
             COMPARE.flag,
             "",
             "the four residual/norm combinations at this depth (norm: this placement, or pre if off)",
