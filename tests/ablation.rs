@@ -5,6 +5,7 @@
 use ablation_playground::comparisons::{compare_here, sweep_here};
 use ablation_playground::config::*;
 use ablation_playground::model::batch::Batch;
+use ablation_playground::model::param::Params;
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::model::stack::{outputs, Stack};
 use ablation_playground::training::compare::four_combinations;
@@ -273,6 +274,10 @@ fn a_knocked_out_layer_gives_the_numbers_of_the_stack_without_it() {
     for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention] {
         for norm in [NormPlacement::Off, NormPlacement::Pre, NormPlacement::Post] {
             for residual in [true, false] {
+                if norm == NormPlacement::Post && residual {
+                    // post-norm keeps the removed layer's norm: tests/knockout.rs
+                    continue;
+                }
                 let config = Config { sublayer, norm, residual, ..small(5) };
                 let what = format!("{sublayer:?} {norm:?} residual {residual}");
                 let mut trainer = trained_trainer(&config, 15);
@@ -317,17 +322,32 @@ fn a_knockout_in_slices_is_the_knockout_at_once() {
     while !sliced.advance(&mut trainer, 3) {
         let k = sliced.result();
         let random: usize = k.random_k.iter().map(|(_, draws)| draws.len()).sum();
-        lengths.push(k.each.len() + k.top_k.len() + random);
+        lengths.push(k.each.len() + k.top_k.len() + random + k.below_top_k.len() + k.gromov.len());
     }
-    // 7 layers one at a time, the top 1..=7, then 5 draws of each of 1, 2, 3, 4 and 6 layers
+    // 7 layers one at a time, the top 1..=7, then 5 draws of each of 1, 2, 3, 4 and 6 layers,
+    // the 1..=6 below the top and Gromov's 6 blocks
     assert_eq!(random_counts(7), [1, 2, 3, 4, 6]);
-    assert_eq!(lengths, (1..13).map(|i| 3 * i).collect::<Vec<_>>(), "39 removals, 3 at a time");
+    assert_eq!(lengths, (1..17).map(|i| 3 * i).collect::<Vec<_>>(), "51 removals, 3 at a time");
     let removals =
         |rs: &[Removal]| rs.iter().flat_map(|r| [r.loss, r.val_loss, r.accuracy]).collect::<Vec<_>>();
     let numbers = |k: &Knockout| {
         let random: Vec<f64> =
             k.random_k.iter().flat_map(|(n, d)| [vec![*n as f64], removals(d)].concat()).collect();
-        bits(&[&[k.intact_loss], &k.loss[..], &k.output_change[..], &removals(&k.top_k), &random].concat())
+        let gromov: Vec<f64> =
+            k.gromov.iter().flat_map(|(s, d, r)| [vec![*s as f64, *d], removals(&[*r])].concat()).collect();
+        let below = removals(&k.below_top_k);
+        bits(
+            &[
+                &[k.intact_loss],
+                &k.loss[..],
+                &k.output_change[..],
+                &removals(&k.top_k),
+                &random,
+                &below,
+                &gromov,
+            ]
+            .concat(),
+        )
     };
     assert_eq!(numbers(sliced.result()), numbers(&whole));
     assert!(sliced.is_done());
@@ -377,9 +397,17 @@ fn several_layers_knocked_out_give_the_numbers_of_the_stack_without_them() {
         assert_eq!(result.random_k.iter().map(|(k, _)| *k).collect::<Vec<_>>(), random_counts(depth));
         assert!(result.random_k.iter().all(|(_, draws)| draws.len() == DRAWS));
         let without = |trainer: &Trainer<f32>, removed: &[usize]| {
+            // post-norm's removed layers keep their norms: their branches output zeros
+            let post = norm == NormPlacement::Post;
             let kept: Vec<_> = (0..depth)
-                .filter(|l| !removed.contains(l))
-                .map(|l| trainer.stack.layers[l].clone())
+                .filter(|l| post || !removed.contains(l))
+                .map(|l| {
+                    let mut layer = trainer.stack.layers[l].clone();
+                    if removed.contains(&l) {
+                        layer.sublayer.visit(&mut |p| p.value.fill(0.0));
+                    }
+                    layer
+                })
                 .collect();
             let shorter = Config { depth: kept.len(), ..config.clone() };
             let mut stack = Stack::with_layers(&shorter, kept);

@@ -7,7 +7,8 @@ use ablation_playground::comparisons::knockout::LayerKnockout;
 use ablation_playground::comparisons::page::svgs;
 use ablation_playground::comparisons::sweep::DepthSweep;
 use ablation_playground::comparisons::{
-    compare_here, depth_width_here, knockout_here, sweep_here, Comparison, ComparisonsState,
+    compare_arms_here, compare_here, depth_width_here, knockout_here, sweep_here, Comparison,
+    ComparisonsState,
 };
 use ablation_playground::config::{find_flag, preset_choices, StackKind, TaskKind, PARAMS, PRESET, PRESETS};
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
@@ -80,6 +81,8 @@ struct Options {
     depth_width: bool,
     attention: bool,
     tuned_lens: bool,
+    /// `--compare-arms`: which of the four combinations `--compare` trains (all if None).
+    compare_arms: Option<Vec<usize>>,
     /// `--grad-batches`: the batches the per-matrix gradient norms at initialisation average over.
     grad_batches: Option<usize>,
     /// `--update-steps`: the updates whose per-matrix size is reported.
@@ -94,6 +97,26 @@ struct Options {
     save_eval_batch: Option<PathBuf>,
     /// The weights to start from (`--load-weights`) and the updates they had (the file's step).
     start: Option<(Vec<f32>, usize)>,
+}
+
+/// The words of `--compare-arms` in `four_combinations`' order.
+const ARM_WORDS: [&str; 4] = ["both-off", "norm-alone", "residual-alone", "both-on"];
+
+/// `--compare-arms`' list: some of `ARM_WORDS`, each once, comma-separated.
+fn parse_arms(value: &str) -> Result<Vec<usize>, String> {
+    let mut arms = Vec::new();
+    for word in value.split(',').map(str::trim) {
+        let i = ARM_WORDS
+            .iter()
+            .position(|w| *w == word)
+            .ok_or_else(|| format!("--compare-arms: \"{word}\" is not one of {}", ARM_WORDS.join(", ")))?;
+        if arms.contains(&i) {
+            return Err(format!("--compare-arms: \"{word}\" is named twice"));
+        }
+        arms.push(i);
+    }
+    arms.sort_unstable();
+    Ok(arms)
 }
 
 /// `value` as an integer from 1 to `max`, or an error naming the flag.
@@ -123,7 +146,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut dark = false;
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
     let (mut depth_width, mut tuned_lens) = (false, false);
-    let (mut grad_batches, mut update_steps) = (None, None);
+    let (mut grad_batches, mut update_steps, mut compare_arms) = (None, None, None);
     let mut threads = available_threads();
     let (mut text, mut prompt, mut write, mut save_weights, mut save_eval_batch, mut load_weights) =
         (None, None, None, None, None, None);
@@ -177,6 +200,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "load-weights",
             "grad-batches",
             "update-steps",
+            "compare-arms",
         ]
         .contains(&named)
             || find_flag(named).is_some();
@@ -203,6 +227,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     || format!("--write: \"{value}\" is not an integer from 1 to {MAX_WRITE_CHARS}"),
                 )?,
             );
+        } else if flag == "compare-arms" {
+            compare_arms = Some(parse_arms(&value)?);
+            compare = true;
         } else if flag == "grad-batches" {
             grad_batches = Some(count(flag, &value, 1000)?);
         } else if flag == "update-steps" {
@@ -330,6 +357,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         knockout,
         attention,
         tuned_lens,
+        compare_arms,
         grad_batches,
         update_steps,
         depth_width,
@@ -444,7 +472,10 @@ fn report(options: &Options) -> Result<String, String> {
     });
     drop(trainer); // the comparisons train their own stacks
     if options.compare {
-        let state = compare_here(config, options.compare_steps, options.threads)?;
+        let state = match &options.compare_arms {
+            Some(only) => compare_arms_here(config, options.compare_steps, options.threads, only)?,
+            None => compare_here(config, options.compare_steps, options.threads)?,
+        };
         fields.push((AllFour::SPEC.field, AllFour::report(&state)));
         shown.compare = Some(state);
     }

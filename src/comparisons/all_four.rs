@@ -129,6 +129,23 @@ pub fn compare_here(config: &Config, steps: usize, threads: usize) -> Result<Com
     here::<AllFour>(threads, no_clock, |c| start_for(c, config, steps))
 }
 
+/// The combinations of `four_combinations`' order `only` (indices 0..4), as `compare_here`
+/// trains them (`ablate --compare-arms`: a study of two placements' both-on arms tunes and
+/// trains only those).
+pub fn compare_arms_here(
+    config: &Config,
+    steps: usize,
+    threads: usize,
+    only: &[usize],
+) -> Result<CompareState, String> {
+    here::<AllFour>(threads, no_clock, |c| {
+        let four = four_combinations(config);
+        let arms = only.iter().map(|&i| four[i].clone()).collect();
+        let job = |config, steps| Job::Run { config, steps, keep_loss: true };
+        c.start::<AllFour>(config, steps, arms, job);
+    })
+}
+
 /// A row of "All four" with its seeds: the first seed's numbers (at the chosen rate) as one
 /// seed's were, its curve if `curve`, then its runs.
 fn compare_row_fields(r: &CompareRow, curve: bool) -> Vec<(&'static str, Json)> {

@@ -173,6 +173,17 @@ pub fn median_knockout(k: &KnockoutState) -> Knockout {
         each: (0..layers).map(|l| removal(|s, l| &s.each[l], l)).collect(),
         top_k: (0..fewest(|s| s.top_k.len())).map(|i| removal(|s, i| &s.top_k[i], i)).collect(),
         random_k,
+        below_top_k: (0..fewest(|s| s.below_top_k.len()))
+            .map(|i| removal(|s, i| &s.below_top_k[i], i))
+            .collect(),
+        // each seed's stack chooses its own block: the first seed's start, the medians of the
+        // distances and the removals
+        gromov: (0..fewest(|s| s.gromov.len()))
+            .map(|i| {
+                let start = k.seeds[0].1.gromov[i].0;
+                (start, of(&|s| s.gromov[i].1), Removal::median(seeds.iter().map(|s| &s.gromov[i].2)))
+            })
+            .collect(),
     }
 }
 

@@ -13,7 +13,7 @@ pub mod page;
 mod runs;
 pub mod sweep;
 
-pub use all_four::compare_here;
+pub use all_four::{compare_arms_here, compare_here};
 pub use depth_width::depth_width_here;
 pub use knockout::knockout_here;
 pub use runs::{Comparisons, Group};

@@ -143,6 +143,33 @@ impl<F: Real> Layer<F> {
         matches!(self.placement, NormPlacement::Post | NormPlacement::DeepNorm) && self.norm.is_some()
     }
 
+    /// The layer with its branch `F` zeroed, as a knockout removes it: what stays is what the
+    /// placement puts on the stream itself. Post-norm keeps its norm, `y = LN(x + 0)`, and
+    /// DeepNorm `y = LN(α·x)`; pre-norm and the sandwich have their norms inside the branch, so
+    /// `y = x`. Without the residual there is no stream past the branch: the layer is replaced
+    /// by the identity, `y = x`, as before.
+    pub fn forward_knocked_out(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
+        let Some(mut part) = self.part.take() else { return self.knocked_out_rows(x, y) };
+        part.rows.gather(x, &mut part.x);
+        self.knocked_out_rows(&part.x, &mut part.y);
+        y.copy_from(x);
+        part.rows.scatter(&part.y, y);
+        self.part = Some(part);
+    }
+
+    fn knocked_out_rows(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
+        use NormPlacement::*;
+        match (self.residual, self.placement, &mut self.norm) {
+            (true, Post, Some(ln)) => ln.forward(x, y),
+            (true, DeepNorm, Some(ln)) => {
+                self.inner.copy_from(x);
+                self.inner.iter_mut().for_each(|v| *v *= self.alpha);
+                ln.forward(&self.inner, y);
+            }
+            _ => y.copy_from(x),
+        }
+    }
+
     fn forward_rows(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         use NormPlacement::*;
         let (f, norm) = (&mut self.sublayer, &mut self.norm);

@@ -245,9 +245,10 @@ impl<F: Real> Stack<F> {
         self.forward_skipping(batch, &[])
     }
 
-    /// `forward_batch` with the layers `skip` knocked out, each replaced by the identity
-    /// `x_{ℓ+1} = x_ℓ`: the layer knockout. Every other layer and the readout run as in
-    /// `forward`, so knocking out layer ℓ gives the bits of the stack built without it.
+    /// `forward_batch` with the layers `skip` knocked out, each one's branch zeroed
+    /// (`Layer::forward_knocked_out`: `x_{ℓ+1} = x_ℓ`, or post-norm's `LN(x_ℓ)`): the layer
+    /// knockout. Every other layer and the readout run as in `forward`, so knocking out layer ℓ
+    /// gives the bits of the stack whose layer ℓ has a branch that outputs zeros.
     pub fn forward_skipping(&mut self, batch: &Batch<F>, skip: &[usize]) -> f64 {
         match batch {
             Batch::Values { x, .. } => self.stream[0].copy_from(x),
@@ -270,7 +271,7 @@ impl<F: Real> Stack<F> {
                 m.x.copy_from(&e.memory);
             }
             if skip.contains(&l) {
-                above[0].copy_from(&below[l]); // x_{ℓ+1} = x_ℓ
+                layer.forward_knocked_out(&below[l], &mut above[0]); // the branch zeroed
             } else {
                 layer.forward(&below[l], &mut above[0]); // x_{ℓ+1} = layer_ℓ(x_ℓ)
             }

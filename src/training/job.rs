@@ -376,6 +376,13 @@ fn write_knockout(w: &mut Writer, k: &Knockout) {
         w.u64(*count as u64);
         write_removals(w, draws);
     }
+    write_removals(w, &k.below_top_k);
+    w.u64(k.gromov.len() as u64);
+    for (start, distance, removal) in &k.gromov {
+        w.u64(*start as u64);
+        w.f64(*distance);
+        write_removals(w, &[*removal]);
+    }
 }
 
 /// What `write_knockout` wrote; `intact_loss` and `loss` are the removals' probe losses.
@@ -385,11 +392,30 @@ fn read_knockout(r: &mut Reader) -> Result<Knockout, String> {
     let (each, top_k) = (read_removals(r)?, read_removals(r)?);
     let n = r.len(16)?;
     let random_k = (0..n).map(|_| Ok((r.usize()?, read_removals(r)?))).collect::<Result<Vec<_>, String>>()?;
+    let below_top_k = read_removals(r)?;
+    let n = r.len(48)?;
+    let gromov = (0..n)
+        .map(|_| {
+            let (start, distance) = (r.usize()?, r.f64()?);
+            let removal = *read_removals(r)?.first().ok_or("a Gromov block without its removal")?;
+            Ok((start, distance, removal))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     if each.len() != output_change.len() {
         return Err("a knockout's lists differ in length".into());
     }
     let loss = each.iter().map(|e| e.loss).collect();
-    Ok(Knockout { intact_loss: intact.loss, loss, output_change, intact, each, top_k, random_k })
+    Ok(Knockout {
+        intact_loss: intact.loss,
+        loss,
+        output_change,
+        intact,
+        each,
+        top_k,
+        random_k,
+        below_top_k,
+        gromov,
+    })
 }
 
 impl Job {

@@ -1,5 +1,5 @@
-//! The layer knockout: on a trained stack, layers replaced by the identity
-//! (`x_{ℓ+1} = x_ℓ`), measuring the loss and how far the top of the stream moves. Three
+//! The layer knockout: on a trained stack, layers knocked out, their branches zeroed
+//! (`x_{ℓ+1} = x_ℓ`, post-norm `LN(x_ℓ)`), measuring the loss and how far the top of the stream moves. Five
 //! studies, each a list of forward passes with some layers skipped:
 //!
 //! - each layer alone, in turn (lesson 001: "removing one from a trained model often degrades
@@ -7,7 +7,15 @@
 //! - the upper k layers together, for every k (Gromov et al. 2024 remove whole blocks of the
 //!   upper layers of trained LLMs with little loss);
 //! - k layers chosen at random, `DRAWS` draws for each k of `random_counts` (Veit et al. 2016
-//!   remove several layers of a residual network at random).
+//!   remove several layers of a residual network at random);
+//! - by Gromov et al.'s own protocol: the final layer and the readout kept, the k layers just
+//!   below the final one (`below_top_k`), and the block of k consecutive layers whose input and
+//!   output are nearest in angular distance (`gromov`, `gromov_blocks`), for every k < L.
+//!
+//! A layer is knocked out by zeroing its branch (`Layer::forward_knocked_out`): post-norm keeps
+//! the norm its stream passes through, so that every placement loses the same thing, the
+//! branch's update. (Gromov et al. also heal the pruned model with a short fine-tune; this
+//! knockout measures the stack as it is, without healing.)
 //!
 //! Each removal is measured on the fixed probe batch (its `loss`, what the knockout always
 //! reported) and, on a sequence task, on the held-out set too: its loss and the copy tasks'
@@ -65,13 +73,19 @@ pub struct Knockout {
     pub top_k: Vec<Removal>,
     /// k layers chosen at random, for k in `random_counts(L)` (so far): each k's draws.
     pub random_k: Vec<(usize, Vec<Removal>)>,
+    /// The k layers just below the final one knocked out together (the final layer kept), for
+    /// k = 1 … L − 1 (so far; `below_top_k[k − 1]`).
+    pub below_top_k: Vec<Removal>,
+    /// Gromov's block for k = 1 … L − 1 (so far): the first of its k layers, the angular
+    /// distance between its input and output on the intact stack, and its removal.
+    pub gromov: Vec<(usize, f64, Removal)>,
 }
 
 impl Knockout {
     /// Removals measured so far: each layer, the upper k and the random draws.
     pub fn measured(&self) -> usize {
         let random: usize = self.random_k.iter().map(|(_, draws)| draws.len()).sum();
-        self.each.len() + self.top_k.len() + random
+        self.each.len() + self.top_k.len() + random + self.below_top_k.len() + self.gromov.len()
     }
 
     /// A knockout with nothing measured yet.
@@ -84,8 +98,50 @@ impl Knockout {
             each: Vec::new(),
             top_k: Vec::new(),
             random_k: Vec::new(),
+            below_top_k: Vec::new(),
+            gromov: Vec::new(),
         }
     }
+}
+
+/// The angular distance between two streams, Gromov et al.'s `arccos(cos θ)/π` between a
+/// token's vectors, averaged over the tokens (rows): 0 for the same direction, 1 for opposite.
+/// A zero row has no direction and counts as ½ (orthogonal).
+pub fn angular_distance<F: Real>(a: &DMatrix<F>, b: &DMatrix<F>) -> f64 {
+    let rows = a.nrows();
+    let mut sum = 0.0;
+    for t in 0..rows {
+        let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
+        for j in 0..a.ncols() {
+            let (x, y) = (a[(t, j)].f64(), b[(t, j)].f64());
+            ab += x * y;
+            aa += x * x;
+            bb += y * y;
+        }
+        let norms = (aa * bb).sqrt();
+        sum += if norms > 0.0 { (ab / norms).clamp(-1.0, 1.0).acos() / std::f64::consts::PI } else { 0.5 };
+    }
+    sum / rows.max(1) as f64
+}
+
+/// Gromov's choice for every block size k = 1 … L − 1 of a stack whose streams are `x_0 … x_L`
+/// (`streams`, L + 1 of them): among the blocks of layers `ℓ … ℓ + k − 1` that keep the final
+/// layer (`ℓ + k ≤ L − 1`), the one whose input `x_ℓ` and output `x_{ℓ+k}` are nearest in
+/// angular distance (the lowest ℓ on a tie). Each: (ℓ, the distance).
+pub fn gromov_blocks<F: Real>(streams: &[DMatrix<F>]) -> Vec<(usize, f64)> {
+    let depth = streams.len().saturating_sub(1);
+    (1..depth)
+        .map(|k| {
+            let mut best = (0, f64::INFINITY);
+            for start in 0..depth - k {
+                let d = angular_distance(&streams[start], &streams[start + k]);
+                if d < best.1 {
+                    best = (start, d);
+                }
+            }
+            best
+        })
+        .collect()
 }
 
 /// How many layers are removed at random: 1, 2, 3, 4, 6, 8, 12, … (about two counts per
@@ -158,6 +214,8 @@ pub struct KnockoutInProgress {
     /// Where the random draws come from (the seed's own stream: the same layers every time).
     rng: Rng,
     counts: Vec<usize>,
+    /// Gromov's block for each k (`gromov_blocks` of the intact probe pass).
+    blocks: Vec<(usize, f64)>,
 }
 
 impl KnockoutInProgress {
@@ -165,6 +223,7 @@ impl KnockoutInProgress {
     pub fn new(trainer: &mut Trainer<f32>) -> KnockoutInProgress {
         let intact = measure(trainer, &[]);
         let depth = trainer.stack.layers.len();
+        let blocks = gromov_blocks(&trainer.stack.stream[..=depth]);
         KnockoutInProgress {
             result: Knockout {
                 intact_loss: intact.loss,
@@ -174,17 +233,21 @@ impl KnockoutInProgress {
                 each: Vec::with_capacity(depth),
                 top_k: Vec::with_capacity(depth),
                 random_k: Vec::new(),
+                below_top_k: Vec::with_capacity(depth),
+                gromov: Vec::with_capacity(depth),
             },
             intact_top: trainer.stack.output().clone(),
             depth,
             rng: Rng::new(trainer.config.seed, Stream::Knockout),
             counts: random_counts(depth),
+            blocks,
         }
     }
 
-    /// Removals in all: each layer, the top k for every k, and the random draws.
+    /// Removals in all: each layer, the top k for every k, the random draws, then the k below
+    /// the final layer and Gromov's block for every k < L.
     fn total(&self) -> usize {
-        2 * self.depth + DRAWS * self.counts.len()
+        2 * self.depth + DRAWS * self.counts.len() + 2 * self.blocks.len()
     }
 
     /// Measures up to `max_removals` more removals and says whether every one is done. The
@@ -215,7 +278,7 @@ impl KnockoutInProgress {
             let k = r.top_k.len() + 1;
             let upper: Vec<usize> = (depth - k..depth).collect();
             r.top_k.push(measure(trainer, &upper));
-        } else {
+        } else if r.random_k.iter().map(|(_, draws)| draws.len()).sum::<usize>() < DRAWS * self.counts.len() {
             let done = r.random_k.last().is_some_and(|(_, draws)| draws.len() == DRAWS);
             if r.random_k.is_empty() || done {
                 r.random_k.push((self.counts[r.random_k.len()], Vec::with_capacity(DRAWS)));
@@ -223,6 +286,15 @@ impl KnockoutInProgress {
             let (k, draws) = r.random_k.last_mut().expect("pushed");
             let layers = draw_layers(&mut self.rng, depth, *k);
             draws.push(measure(trainer, &layers));
+        } else if r.below_top_k.len() < self.blocks.len() {
+            let k = r.below_top_k.len() + 1;
+            let below: Vec<usize> = (depth - 1 - k..depth - 1).collect();
+            r.below_top_k.push(measure(trainer, &below));
+        } else {
+            let (start, distance) = self.blocks[r.gromov.len()];
+            let k = r.gromov.len() + 1;
+            let block: Vec<usize> = (start..start + k).collect();
+            r.gromov.push((start, distance, measure(trainer, &block)));
         }
     }
 

@@ -382,7 +382,7 @@ pub(crate) fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
 /// rates tried (`lr_grid`), the chosen rate (`lr`) and the search (`tuning`, `tuning_json`).
 pub(crate) fn arm_fields<T>(arm: &Arm<T>, run: fn(&T) -> RunEnd) -> Vec<(&'static str, Json)> {
     let runs: Vec<(u64, RunEnd)> = arm.shown_done().map(|(s, r)| (s, run(r))).collect();
-    let entries = runs.iter().map(|&(seed, (final_loss, val_loss, diverged_at, converged))| {
+    let entries = runs.iter().map(|&(seed, (final_loss, val_loss, diverged_at, converged, steps))| {
         Json::Obj(vec![
             ("seed", Json::Int(seed.into())),
             ("lr", Json::Num(arm.rate())),
@@ -390,6 +390,7 @@ pub(crate) fn arm_fields<T>(arm: &Arm<T>, run: fn(&T) -> RunEnd) -> Vec<(&'stati
             ("val_loss", Json::Num(val_loss)),
             ("diverged_at", step_json(diverged_at)),
             ("converged", converged.map_or(Json::Null, Json::Bool)),
+            ("steps", Json::Int(steps as i128)),
         ])
     });
     let finals: Vec<f64> = runs.iter().map(|(_, r)| r.0).collect();
@@ -460,11 +461,11 @@ pub(crate) fn tuning_json(t: &Tuned, reporting_seeds: &[u64]) -> Json {
 
 /// A run's end for `arm_fields`: its final loss, its held-out loss, where it diverged and
 /// whether it had plateaued.
-pub(crate) type RunEnd = (f64, f64, Option<usize>, Option<bool>);
+pub(crate) type RunEnd = (f64, f64, Option<usize>, Option<bool>, usize);
 
 /// An outcome's numbers for `arm_fields`.
 pub(crate) fn outcome_run(o: &Outcome) -> RunEnd {
-    (o.final_loss, o.held_out.loss, o.diverged_at, o.converged)
+    (o.final_loss, o.held_out.loss, o.diverged_at, o.converged, o.steps)
 }
 
 /// The pins for `.value`: each one's text, its label against `live`, how far its runs got.
@@ -551,6 +552,20 @@ impl Knockout {
             Json::Arr(self.top_k.iter().enumerate().map(|(i, r)| removal(i + 1, r, None)).collect()),
         ));
         fields.push(("random_k", Json::Arr(random.collect())));
+        fields.push((
+            "below_top_k",
+            Json::Arr(self.below_top_k.iter().enumerate().map(|(i, r)| removal(i + 1, r, None)).collect()),
+        ));
+        let gromov = self.gromov.iter().enumerate().map(|(i, (start, distance, r))| {
+            let mut fields = vec![
+                ("k", Json::Int(i as i128 + 1)),
+                ("start", Json::Int(*start as i128)),
+                ("angular_distance", Json::Num(*distance)),
+            ];
+            fields.extend(removal_fields(r, sequence, copies));
+            Json::Obj(fields)
+        });
+        fields.push(("gromov", Json::Arr(gromov.collect())));
         Json::Obj(fields)
     }
 }

@@ -119,6 +119,14 @@ pub fn cli_flags() -> Vec<CliFlag> {
             true,
         ),
         flag(
+            "compare-arms",
+            "LIST",
+            "--compare with only these of the four combinations (each tuned and trained as --compare would): \
+             a study of one arm, or of both on at two placements, trains nothing else",
+            "some of both-off, norm-alone, residual-alone, both-on, comma-separated",
+            true,
+        ),
+        flag(
             SWEEP.flag,
             "[LIST]",
             &format!("the four combinations at each depth of LIST [{depths}]"),
@@ -128,8 +136,9 @@ pub fn cli_flags() -> Vec<CliFlag> {
         flag(
             KNOCKOUT.flag,
             "",
-            "after training, each layer in turn replaced by the identity, then the upper k layers and k \
-             layers at random, on the probe batch (and a sequence task's held-out set)",
+            "after training, each layer in turn knocked out (its branch zeroed; a post-norm layer keeps its norm), \
+             then the upper k layers, k layers at random, the k below the final layer and Gromov et al.'s block \
+             of k chosen by angular distance, on the probe batch (and a sequence task's held-out set)",
             "no value",
             true,
         ),

@@ -75,6 +75,7 @@ step "the e2e packages (npm ci: playwright-core, Vite, React, TypeScript…)" e2
 step "MkDocs Material, JupyterLab, anywidget, numpy, safetensors, wasmtime, twine (PyPI)" ensure_hosts
 step "Docusaurus (npm ci)" ensure_docusaurus
 step "marimo (PyPI)" ensure_marimo
+step "dask distributed (PyPI), the studies' cluster engine" ensure_dask
 step "mystmd and the MyST theme's renderer (npm ci)" ensure_myst
 # the installs the tests make as they run: the tarball into a fresh project, with React
 install_as_the_tests_do() {

@@ -1,4 +1,4 @@
-//! The layer knockout: per layer ℓ, a bar for the loss with ℓ replaced by the identity
+//! The layer knockout: per layer ℓ, a bar for the loss with ℓ knocked out (its branch zeroed)
 //! (against a line at the intact stack's loss), and below it a bar for how far the output
 //! moved, `‖x_L' − x_L‖ / ‖x_L‖`; beside them, the loss with k layers removed at once, the
 //! upper k and k at random, against k. Log axes: a knocked-out layer of a plain stack can cost

@@ -1,0 +1,148 @@
+//! The knockout by Gromov et al.'s protocol (`training::knockout`): a removed layer loses its
+//! branch and keeps what its placement puts on the stream (post-norm its norm), the angular
+//! distance against its closed form, and Gromov's block chosen by it, never the final layer.
+
+use ablation_playground::config::{Config, NormPlacement, SublayerKind};
+use ablation_playground::model::param::Params;
+use ablation_playground::training::knockout::{angular_distance, gromov_blocks, knockout};
+use ablation_playground::training::report::trained;
+use nalgebra::DMatrix;
+
+fn text(norm: &str, depth: usize) -> Config {
+    let mut c = Config::default().with_task("text").unwrap();
+    for (k, v) in
+        [("depth", depth.to_string()), ("width", "16".into()), ("heads", "2".into()), ("norm", norm.into())]
+    {
+        c.set(k, &v).unwrap();
+    }
+    c
+}
+
+#[test]
+fn a_knocked_out_layer_is_its_branch_zeroed_with_post_norms_norm_kept() {
+    for (norm, sublayer) in
+        [("post", SublayerKind::Block), ("pre", SublayerKind::Block), ("deepnorm", SublayerKind::Block)]
+    {
+        let config = Config { sublayer, ..text(norm, 4) };
+        let (_, mut trainer) = trained(&config, 20);
+        for removed in 0..config.depth {
+            let knocked = trainer.probe_forward_skipping(&[removed]);
+            let knocked_top = trainer.stack.output().clone();
+            // the same trained stack with layer `removed`'s branch outputting zeros: every
+            // weight and bias of its sublayer zero (its norm's γ and β kept)
+            let (_, mut zeroed) = trained(&config, 20);
+            zeroed.stack.layers[removed].sublayer.visit(&mut |p| p.value.fill(0.0));
+            let want = zeroed.probe_forward_skipping(&[]);
+            assert_eq!(
+                knocked.to_bits(),
+                want.to_bits(),
+                "{norm}: layer {removed} knocked out gives {knocked}, the stack with its branch zeroed {want}"
+            );
+            assert_eq!(&knocked_top, zeroed.stack.output(), "{norm}: layer {removed}: the top of the stream");
+            // the identity (the old knockout) differs where the norm is on the stream
+            let x = trainer.stack.stream[removed].clone();
+            let y = trainer.stack.stream[removed + 1].clone();
+            if norm == "pre" {
+                assert_eq!(x, y, "pre-norm: a knocked-out layer passes its input on");
+            } else {
+                assert_ne!(x, y, "{norm}: a knocked-out layer still normalises its stream");
+            }
+        }
+    }
+}
+
+#[test]
+fn post_norms_knocked_out_layer_normalises_its_input() {
+    let config = Config { sublayer: SublayerKind::Block, ..text("post", 3) };
+    let (_, mut trainer) = trained(&config, 10);
+    trainer.probe_forward_skipping(&[1]);
+    let y = &trainer.stack.stream[2];
+    // LayerNorm at its initial γ = 1, β = 0 is not what training left: read γ and β
+    let (mut gamma, mut beta) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    trainer.stack.layers[1].norm.as_mut().unwrap().visit(&mut |p| {
+        if i == 0 {
+            gamma = p.value.as_slice().to_vec();
+        } else {
+            beta = p.value.as_slice().to_vec();
+        }
+        i += 1;
+    });
+    let x = trainer.stack.stream[1].map(f64::from);
+    let d = x.ncols();
+    for t in 0..x.nrows() {
+        let row: Vec<f64> = (0..d).map(|j| x[(t, j)]).collect();
+        let mean = row.iter().sum::<f64>() / d as f64;
+        let var = row.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / d as f64;
+        for j in 0..d {
+            let want = (row[j] - mean) / (var + 1e-5).sqrt() * gamma[j] as f64 + beta[j] as f64;
+            let got = y[(t, j)] as f64;
+            assert!(
+                (got - want).abs() < 1e-4 * (1.0 + want.abs()),
+                "token {t}, feature {j}: {got} against LN(x) = {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_angular_distance_is_the_angle_over_pi_averaged_over_tokens() {
+    // token 0 at 90°, token 1 at 60°, token 2 the same direction, token 3 opposite
+    let a = DMatrix::<f64>::from_row_slice(4, 2, &[1.0, 0.0, 2.0, 0.0, 0.0, 3.0, 1.0, 1.0]);
+    let half = 3f64.sqrt() / 2.0;
+    let b = DMatrix::<f64>::from_row_slice(4, 2, &[0.0, 5.0, 0.5, half, 0.0, 0.1, -2.0, -2.0]);
+    let want = (0.5 + 1.0 / 3.0 + 0.0 + 1.0) / 4.0;
+    let got = angular_distance(&a, &b);
+    assert!((got - want).abs() < 1e-12, "angular distance {got}, by hand {want}");
+}
+
+#[test]
+fn gromovs_block_is_the_nearest_in_angle_and_never_the_final_layer() {
+    // streams x_0 … x_6 of a stack of 6 layers, turning by these angles (degrees) layer by
+    // layer; layer 5 (the final one) does not turn at all, layers 2 and 3 barely
+    let turns = [40.0, 30.0, 2.0, 3.0, 50.0, 0.0];
+    let mut angle = 0.0f64;
+    let mut streams = vec![DMatrix::<f64>::from_row_slice(1, 2, &[1.0, 0.0])];
+    for t in turns {
+        angle += t;
+        let r = angle.to_radians();
+        streams.push(DMatrix::from_row_slice(1, 2, &[r.cos(), r.sin()]));
+    }
+    let blocks = gromov_blocks(&streams);
+    assert_eq!(blocks.len(), 5, "k = 1 … L − 1: {blocks:?}");
+    // k = 1: layer 2 (2°), not layer 5 (0°, the final layer, kept)
+    assert_eq!(blocks[0].0, 2, "k = 1: {blocks:?}");
+    assert!((blocks[0].1 - 2.0 / 180.0).abs() < 1e-12, "k = 1: {blocks:?}");
+    // k = 2: layers 2-3 (5°)
+    assert_eq!(blocks[1].0, 2, "k = 2: {blocks:?}");
+    // k = 3: layers 1-3 (35°) against 2-4 (55°) and 0-2 (72°)
+    assert_eq!(blocks[2].0, 1, "k = 3: {blocks:?}");
+    // k = 5: only layers 0-4 keep the final one
+    assert_eq!(blocks[4].0, 0, "k = 5: {blocks:?}");
+    assert!((blocks[4].1 - 125.0 / 180.0).abs() < 1e-12, "k = 5: {blocks:?}");
+}
+
+#[test]
+fn the_knockout_removes_gromovs_blocks_and_the_layers_below_the_top() {
+    let config = Config { sublayer: SublayerKind::Block, norm: NormPlacement::Pre, ..text("pre", 6) };
+    let (_, mut trainer) = trained(&config, 20);
+    trainer.probe_forward_skipping(&[]);
+    let streams: Vec<DMatrix<f32>> = trainer.stack.stream[..=config.depth].to_vec();
+    let blocks = gromov_blocks(&streams);
+    let result = knockout(&mut trainer);
+    assert_eq!(result.gromov.len(), config.depth - 1);
+    assert_eq!(result.below_top_k.len(), config.depth - 1);
+    for (k, &(start, distance, removal)) in result.gromov.iter().enumerate().map(|(i, g)| (i + 1, g)) {
+        assert_eq!((start, distance.to_bits()), (blocks[k - 1].0, blocks[k - 1].1.to_bits()), "k = {k}");
+        assert!(start + k < config.depth, "k = {k}: the block {start}..{} takes the final layer", start + k);
+        let layers: Vec<usize> = (start..start + k).collect();
+        let loss = trainer.probe_forward_skipping(&layers);
+        assert_eq!(removal.loss.to_bits(), loss.to_bits(), "k = {k}, layers {layers:?}");
+    }
+    for (i, removal) in result.below_top_k.iter().enumerate() {
+        let k = i + 1;
+        let layers: Vec<usize> = (config.depth - 1 - k..config.depth - 1).collect();
+        let loss = trainer.probe_forward_skipping(&layers);
+        assert_eq!(removal.loss.to_bits(), loss.to_bits(), "the {k} below the top: {layers:?}");
+    }
+}
