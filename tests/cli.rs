@@ -285,7 +285,11 @@ fn ablate_takes_every_flag_the_reference_names() {
             "--svg" => Some(&dir),
             "--sweep" => Some("1,2"),
             "--threads" => Some("1"),
-            "--dark" | "--attention" | "--compare" | "--knockout" | "--depth-width" | "--tuned-lens" => None,
+            "--dark" | "--attention" | "--compare" | "--knockout" | "--depth-width" | "--tuned-lens"
+            | "--similarity" => None,
+            "--tuned-lens-steps" => Some("3"),
+            "--grad-batches" | "--update-steps" => Some("2"),
+            "--compare-arms" => Some("both-off,both-on"),
             "--preset" => Some("default"),
             "--text" => Some(&text),
             "--prompt" => Some("the"),
@@ -305,7 +309,7 @@ fn ablate_takes_every_flag_the_reference_names() {
             }
         };
         let mut args: Vec<&str> = small.to_vec();
-        if flag == "--tuned-lens" {
+        if flag == "--tuned-lens" || flag == "--tuned-lens-steps" {
             args.extend(["--task", "copy", "--tokens", "16"]); // a sequence task's lens
         }
         if ["--text", "--prompt", "--write"].contains(&flag.as_str()) {

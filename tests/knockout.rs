@@ -4,8 +4,9 @@
 
 use ablation_playground::config::{Config, NormPlacement, SublayerKind};
 use ablation_playground::model::param::Params;
-use ablation_playground::training::knockout::{angular_distance, gromov_blocks, knockout};
+use ablation_playground::training::knockout::{gromov_blocks, knockout};
 use ablation_playground::training::report::trained;
+use ablation_playground::training::similarity::{adjacent_cosines, angular_distance, mean_cosine};
 use nalgebra::DMatrix;
 
 fn text(norm: &str, depth: usize) -> Config {
@@ -144,5 +145,36 @@ fn the_knockout_removes_gromovs_blocks_and_the_layers_below_the_top() {
         let layers: Vec<usize> = (config.depth - 1 - k..config.depth - 1).collect();
         let loss = trainer.probe_forward_skipping(&layers);
         assert_eq!(removal.loss.to_bits(), loss.to_bits(), "the {k} below the top: {layers:?}");
+    }
+}
+
+#[test]
+fn adjacent_cosines_are_each_layers_input_against_its_output_over_the_held_out_tokens() {
+    let a = DMatrix::<f64>::from_row_slice(3, 2, &[1.0, 0.0, 0.0, 2.0, 0.0, 0.0]);
+    let b = DMatrix::<f64>::from_row_slice(3, 2, &[1.0, 1.0, 0.0, -1.0, 5.0, 5.0]);
+    // the zero row has no direction and is left out
+    let want = (0.5f64.sqrt() - 1.0) / 2.0;
+    assert!((mean_cosine(&a, &b) - want).abs() < 1e-12, "{} against {want}", mean_cosine(&a, &b));
+
+    let config = Config { sublayer: SublayerKind::Block, ..text("post", 4) };
+    let (_, mut trainer) = trained(&config, 20);
+    let got = adjacent_cosines(&mut trainer);
+    let mut sums = vec![0.0; config.depth];
+    let batches = trainer.held_out().len();
+    for b in 0..batches {
+        let (stack, batch) = trainer.stack_and_held_out(b);
+        stack.forward_batch(batch);
+        let s = stack.stream.iter().map(|m| m.map(f64::from)).collect::<Vec<_>>();
+        for (l, sum) in sums.iter_mut().enumerate() {
+            let (x, y) = (&s[l], &s[l + 1]);
+            let per_token: Vec<f64> = (0..x.nrows())
+                .map(|t| x.row(t).dot(&y.row(t)) / (x.row(t).norm() * y.row(t).norm()))
+                .collect();
+            *sum += per_token.iter().sum::<f64>() / per_token.len() as f64;
+        }
+    }
+    for (l, (g, s)) in got.iter().zip(&sums).enumerate() {
+        let want = s / batches as f64;
+        assert!((g - want).abs() < 1e-9, "layer {l}: {g} against {want} by hand");
     }
 }

@@ -1,6 +1,6 @@
 //! The tuned lens (`training/tuned_lens.rs`): its gradients against finite differences, its top
-//! layer the model's own held-out loss, a fit that lowers every layer's KL, and a run it leaves
-//! as it was.
+//! layer the model's own held-out loss, a fit that lowers every layer's KL, a run it leaves
+//! as it was, and the rule that says when the fit has converged.
 
 use ablation_playground::config::*;
 use ablation_playground::model::param::Params;
@@ -9,7 +9,7 @@ use ablation_playground::model::stack::Stack;
 use ablation_playground::training::report::trained;
 use ablation_playground::training::task::Batches;
 use ablation_playground::training::tuned_lens::{
-    kl_and_gradient, tuned_readout_losses, TunedLens, FIT_STEPS,
+    fit_tuned_lens, kl_and_gradient, lens_converged, tuned_readout_losses, LensBudget, TunedLens, FIT_STEPS,
 };
 use nalgebra::DMatrix;
 
@@ -205,4 +205,52 @@ fn the_pools_job_in_slices_fits_the_same_lens_as_the_cli() {
         weights: teacher.weights(),
     };
     assert!(JobRunner::new(job).err().unwrap().contains("regression"));
+}
+
+#[test]
+fn the_convergence_rule_asks_a_stretch_to_lower_the_kl_by_one_percent_or_a_thousandth_of_a_nat() {
+    let at = |kls: &[f64]| kls.iter().enumerate().map(|(i, &k)| (i * FIT_STEPS, k)).collect::<Vec<_>>();
+    let cases: [(&[f64], bool); 7] = [
+        (&[1.0], false),                 // one measurement: no stretch yet
+        (&[1.0, 0.5], false),            // halved
+        (&[1.0, 0.5, 0.496], true),      // 0.8% of 0.5
+        (&[1.0, 0.5, 0.494], false),     // 1.2%
+        (&[0.2, 0.0030, 0.0025], true),  // 17%, but 0.0005 nats
+        (&[0.2, 0.0050, 0.0035], false), // 0.0015 nats
+        (&[0.2, 0.01, 0.011], true),     // it rose
+    ];
+    for (kls, want) in cases {
+        assert_eq!(lens_converged(&at(kls)), want, "held-out KL {kls:?}");
+    }
+}
+
+#[test]
+fn a_fit_to_convergence_stops_at_the_first_stretch_the_rule_accepts() {
+    let config = tiny(NormPlacement::Post);
+    let (_, mut trainer) = trained(&config, 150);
+    let fit = fit_tuned_lens(&mut trainer, LensBudget::Converged { max_steps: 16 * FIT_STEPS }).unwrap();
+    let kl = &fit.kl;
+    assert_eq!(fit.converged, Some(true), "not converged in {} updates: {kl:?}", fit.steps);
+    assert_eq!(kl.last().unwrap().0, fit.steps, "{kl:?}");
+    assert!(
+        kl.iter().enumerate().all(|(i, &(step, _))| step == i * FIT_STEPS),
+        "measured every {FIT_STEPS}: {kl:?}"
+    );
+    assert!(lens_converged(kl), "{kl:?}");
+    assert!(!lens_converged(&kl[..kl.len() - 1]), "it went on past a stretch the rule accepted: {kl:?}");
+    assert!(kl.last().unwrap().1 < 0.5 * kl[0].1, "the fit lowered the held-out KL little: {kl:?}");
+    // the held-out KL at 0 is the logit lens's: every translator the identity
+    let mut lens = TunedLens::new(&config, &trainer.stack).unwrap();
+    assert_eq!(lens.held_out_kl(&mut trainer).to_bits(), kl[0].1.to_bits());
+}
+
+#[test]
+fn a_fixed_budget_of_the_pages_updates_fits_the_pages_lens() {
+    let config = tiny(NormPlacement::Pre);
+    let (_, mut trainer) = trained(&config, 60);
+    let page = tuned_readout_losses(&mut trainer).unwrap();
+    let fit = fit_tuned_lens(&mut trainer, LensBudget::Steps(FIT_STEPS)).unwrap();
+    assert_eq!((fit.steps, fit.converged, fit.kl.len()), (FIT_STEPS, None, 2));
+    let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&fit.losses), bits(&page), "{:?} against {page:?}", fit.losses);
 }

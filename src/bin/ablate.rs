@@ -17,8 +17,11 @@ use ablation_playground::training::corpus::{corpus, install_own, text_of};
 use ablation_playground::training::depth_width::depth_width_applies;
 use ablation_playground::training::per_matrix::{gradient_norms, update_sizes, PerMatrix};
 use ablation_playground::training::report::{probed, trained, trained_from, trained_keeping_last_finite};
+use ablation_playground::training::similarity::adjacent_cosines;
 use ablation_playground::training::sweep::{default_sweep_depths, parse_depths};
-use ablation_playground::training::tuned_lens::tuned_readout_losses;
+use ablation_playground::training::tuned_lens::{
+    fit_tuned_lens, tuned_readout_losses, LensBudget, FIT_STEPS,
+};
 use ablation_playground::training::writing::{write, Prompt, MAX_WRITE_CHARS, SAMPLE_CHARS};
 use ablation_playground::view::figures::{frame_of, LastFinite};
 use ablation_playground::view::json::{attention_json, writing_json, Json};
@@ -81,6 +84,10 @@ struct Options {
     depth_width: bool,
     attention: bool,
     tuned_lens: bool,
+    /// `--tuned-lens-steps`: how long the tuned lens is fitted, if not the page's `FIT_STEPS`.
+    lens_budget: Option<LensBudget>,
+    /// `--similarity`: add the cosine between each layer's input and output.
+    similarity: bool,
     /// `--compare-arms`: which of the four combinations `--compare` trains (all if None).
     compare_arms: Option<Vec<usize>>,
     /// `--grad-batches`: the batches the per-matrix gradient norms at initialisation average over.
@@ -98,6 +105,9 @@ struct Options {
     /// The weights to start from (`--load-weights`) and the updates they had (the file's step).
     start: Option<(Vec<f32>, usize)>,
 }
+
+/// The most updates `--tuned-lens-steps` fits a tuned lens for: 16 times the page's.
+const LENS_MAX_STEPS: usize = 16 * FIT_STEPS;
 
 /// The words of `--compare-arms` in `four_combinations`' order.
 const ARM_WORDS: [&str; 4] = ["both-off", "norm-alone", "residual-alone", "both-on"];
@@ -147,6 +157,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
     let (mut depth_width, mut tuned_lens) = (false, false);
     let (mut grad_batches, mut update_steps, mut compare_arms) = (None, None, None);
+    let (mut lens_budget, mut similarity) = (None, false);
     let mut threads = available_threads();
     let (mut text, mut prompt, mut write, mut save_weights, mut save_eval_batch, mut load_weights) =
         (None, None, None, None, None, None);
@@ -163,6 +174,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "attention" => Some(&mut attention),
             f if f == DepthOrWidth::SPEC.flag => Some(&mut depth_width),
             "tuned-lens" => Some(&mut tuned_lens),
+            "similarity" => Some(&mut similarity),
             _ => None,
         };
         if let Some(on) = switch {
@@ -201,6 +213,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "grad-batches",
             "update-steps",
             "compare-arms",
+            "tuned-lens-steps",
         ]
         .contains(&named)
             || find_flag(named).is_some();
@@ -227,6 +240,15 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     || format!("--write: \"{value}\" is not an integer from 1 to {MAX_WRITE_CHARS}"),
                 )?,
             );
+        } else if flag == "tuned-lens-steps" {
+            lens_budget = Some(if value.trim() == "converged" {
+                LensBudget::Converged { max_steps: LENS_MAX_STEPS }
+            } else {
+                LensBudget::Steps(
+                    count(flag, &value, LENS_MAX_STEPS).map_err(|e| format!("{e}, or converged"))?,
+                )
+            });
+            tuned_lens = true;
         } else if flag == "compare-arms" {
             compare_arms = Some(parse_arms(&value)?);
             compare = true;
@@ -358,6 +380,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
         attention,
         tuned_lens,
         compare_arms,
+        lens_budget,
+        similarity,
         grad_batches,
         update_steps,
         depth_width,
@@ -448,9 +472,28 @@ fn report(options: &Options) -> Result<String, String> {
         fields.push(("attention", attention_json(&all_attention_maps(&trainer), &trainer.config)));
     }
     if options.tuned_lens {
-        let losses = tuned_readout_losses(&mut trainer).map_err(|e| format!("--tuned-lens: {e}"))?;
-        layer_field(&mut fields, "tuned_readout_loss", Json::nums(&losses));
+        match options.lens_budget {
+            None => {
+                let losses = tuned_readout_losses(&mut trainer).map_err(|e| format!("--tuned-lens: {e}"))?;
+                layer_field(&mut fields, "tuned_readout_loss", Json::nums(&losses));
+            }
+            Some(budget) => {
+                let fit = fit_tuned_lens(&mut trainer, budget).map_err(|e| format!("--tuned-lens: {e}"))?;
+                layer_field(&mut fields, "tuned_readout_loss", Json::nums(&fit.losses));
+                let kl =
+                    fit.kl.iter().map(|&(step, kl)| Json::Arr(vec![Json::Int(step as i128), Json::Num(kl)]));
+                let fit = Json::Obj(vec![
+                    ("steps", Json::Int(fit.steps as i128)),
+                    ("converged", fit.converged.map_or(Json::Null, Json::Bool)),
+                    ("held_out_kl", Json::Arr(kl.collect())),
+                ]);
+                layer_field(&mut fields, "tuned_lens_fit", fit);
+            }
+        }
         trainer.probe_forward_skipping(&[]); // the figures read the probe's pass
+    }
+    if options.similarity {
+        layer_field(&mut fields, "adjacent_cosine", Json::nums(&adjacent_cosines(&mut trainer)));
     }
     if let Some(batches) = options.grad_batches {
         let m = gradient_norms::<f32>(config, batches);

@@ -28,6 +28,7 @@ use crate::model::loss::accuracy;
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use crate::model::stats::frobenius;
+use crate::training::similarity::angular_distance;
 use crate::training::spread::median;
 use crate::training::train::Trainer;
 use nalgebra::DMatrix;
@@ -102,26 +103,6 @@ impl Knockout {
             gromov: Vec::new(),
         }
     }
-}
-
-/// The angular distance between two streams, Gromov et al.'s `arccos(cos θ)/π` between a
-/// token's vectors, averaged over the tokens (rows): 0 for the same direction, 1 for opposite.
-/// A zero row has no direction and counts as ½ (orthogonal).
-pub fn angular_distance<F: Real>(a: &DMatrix<F>, b: &DMatrix<F>) -> f64 {
-    let rows = a.nrows();
-    let mut sum = 0.0;
-    for t in 0..rows {
-        let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
-        for j in 0..a.ncols() {
-            let (x, y) = (a[(t, j)].f64(), b[(t, j)].f64());
-            ab += x * y;
-            aa += x * x;
-            bb += y * y;
-        }
-        let norms = (aa * bb).sqrt();
-        sum += if norms > 0.0 { (ab / norms).clamp(-1.0, 1.0).acos() / std::f64::consts::PI } else { 0.5 };
-    }
-    sum / rows.max(1) as f64
 }
 
 /// Gromov's choice for every block size k = 1 … L − 1 of a stack whose streams are `x_0 … x_L`

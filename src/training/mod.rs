@@ -27,6 +27,7 @@ pub mod per_matrix;
 pub mod pinned;
 pub mod report;
 pub mod session;
+pub mod similarity;
 pub mod spread;
 pub mod sweep;
 pub mod task;

@@ -262,6 +262,85 @@ pub fn tuned_readout_losses(trainer: &mut Trainer<f32>) -> Result<Vec<f64>, Stri
     Ok(lens.held_out_losses(trainer))
 }
 
+/// The convergence rule's thresholds: the fit has converged once a stretch of `FIT_STEPS`
+/// updates lowers its held-out KL by less than this share of it, or by less than
+/// `CONVERGED_NATS`, whichever is larger (a KL near zero keeps falling by a share of itself
+/// long after its readout's loss has stopped moving in the third decimal).
+pub const CONVERGED: f64 = 0.01;
+pub const CONVERGED_NATS: f64 = 0.001;
+
+/// How long a tuned lens is fitted: a number of updates, or until the convergence rule holds
+/// (`lens_converged`), with at most this many.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LensBudget {
+    Steps(usize),
+    Converged { max_steps: usize },
+}
+
+/// A fit and how it went: its updates, whether the rule held by then (`None` for a fixed
+/// budget that never asked), its held-out KL every `FIT_STEPS` updates from the start, and the
+/// held-out loss read through each translator (ℓ = 0..=L).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LensFit {
+    pub steps: usize,
+    pub converged: Option<bool>,
+    pub kl: Vec<(usize, f64)>,
+    pub losses: Vec<f64>,
+}
+
+/// The rule: the last stretch of the fit lowered its held-out KL (`kl`, the mean over layers
+/// in nats, measured every `FIT_STEPS` updates) by less than `CONVERGED` of what it was or
+/// less than `CONVERGED_NATS`, or raised it.
+pub fn lens_converged(kl: &[(usize, f64)]) -> bool {
+    match kl {
+        [.., (_, before), (_, now)] => before - now < (CONVERGED * before).max(CONVERGED_NATS),
+        _ => false,
+    }
+}
+
+impl<F: Real> TunedLens<F> {
+    /// `KL(p_L ‖ q_ℓ)` on `trainer`'s held-out set, averaged over its batches and the layers
+    /// ℓ = 0..L−1: what the fit lowers, measured on batches it never trains on.
+    pub fn held_out_kl(&mut self, trainer: &mut Trainer<F>) -> f64 {
+        let batches = trainer.held_out().len();
+        let mut sum = 0.0;
+        for b in 0..batches {
+            let (stack, batch) = trainer.stack_and_held_out(b);
+            let kl = self.gradients(stack, batch);
+            sum += kl.iter().sum::<f64>() / kl.len().max(1) as f64;
+        }
+        sum / batches.max(1) as f64
+    }
+}
+
+/// The tuned lens of `trainer`'s stack fitted for `budget`, with its held-out KL every
+/// `FIT_STEPS` updates (`ablate --tuned-lens-steps`). A fixed budget of `FIT_STEPS` updates
+/// gives `tuned_readout_losses`' numbers.
+pub fn fit_tuned_lens(trainer: &mut Trainer<f32>, budget: LensBudget) -> Result<LensFit, String> {
+    let mut lens = TunedLens::new(&trainer.config.clone(), &trainer.stack)?;
+    let max_steps = match budget {
+        LensBudget::Steps(n) => n,
+        LensBudget::Converged { max_steps } => max_steps,
+    };
+    let mut kl = vec![(0, lens.held_out_kl(trainer))];
+    let mut converged = None;
+    while lens.step < max_steps {
+        lens.fit_step(&mut trainer.stack);
+        if lens.step % FIT_STEPS == 0 || lens.step == max_steps {
+            kl.push((lens.step, lens.held_out_kl(trainer)));
+            if let LensBudget::Converged { .. } = budget {
+                if lens_converged(&kl) {
+                    converged = Some(true);
+                    break;
+                }
+                converged = Some(false);
+            }
+        }
+    }
+    let losses = lens.held_out_losses(trainer);
+    Ok(LensFit { steps: lens.step, converged, kl, losses })
+}
+
 /// The tuned lens of the live run's stack at `step`: its updates so far, and once fitted the
 /// held-out loss read through each layer (ℓ = 0..=L; empty before).
 #[derive(Clone, Debug, PartialEq)]

@@ -95,6 +95,23 @@ pub fn cli_flags() -> Vec<CliFlag> {
             false,
         ),
         flag(
+            "tuned-lens-steps",
+            "N|converged",
+            "--tuned-lens fitted for N updates (the page's: 250), or until 250 updates lower its held-out KL by less \
+             than 1% or 0.001 nats (at most 4000); adds the fit's steps, whether it converged and its held-out KL every \
+             250 updates",
+            "an integer from 1 to 4000, or converged",
+            false,
+        ),
+        flag(
+            "similarity",
+            "",
+            "add the cosine between each layer's input and output, x_ℓ and x_{ℓ+1}, averaged over the held-out \
+             set's tokens (the probe batch's on the regression)",
+            "no value",
+            false,
+        ),
+        flag(
             "grad-batches",
             "N",
             "add each sublayer matrix's weight gradient ‖∂L/∂W‖ at initialisation (attention's q, k, v, o and \
