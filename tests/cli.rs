@@ -309,7 +309,7 @@ fn ablate_takes_every_flag_the_reference_names() {
             }
         };
         let mut args: Vec<&str> = small.to_vec();
-        if flag == "--tuned-lens" || flag == "--tuned-lens-steps" {
+        if ["--tuned-lens", "--tuned-lens-steps", "--probe"].contains(&flag.as_str()) {
             args.extend(["--task", "copy", "--tokens", "16"]); // a sequence task's lens
         }
         if ["--text", "--prompt", "--write"].contains(&flag.as_str()) {

@@ -16,6 +16,7 @@ use ablation_playground::training::compare::comparison_steps;
 use ablation_playground::training::corpus::{corpus, install_own, text_of};
 use ablation_playground::training::depth_width::depth_width_applies;
 use ablation_playground::training::per_matrix::{gradient_norms, update_sizes, PerMatrix};
+use ablation_playground::training::probe::probe_accuracies;
 use ablation_playground::training::report::{probed, trained, trained_from, trained_keeping_last_finite};
 use ablation_playground::training::similarity::adjacent_cosines;
 use ablation_playground::training::sweep::{default_sweep_depths, parse_depths};
@@ -88,6 +89,8 @@ struct Options {
     lens_budget: Option<LensBudget>,
     /// `--similarity`: add the cosine between each layer's input and output.
     similarity: bool,
+    /// `--probe`: add a linear probe's accuracy for the current token at every depth.
+    probe: bool,
     /// `--compare-arms`: which of the four combinations `--compare` trains (all if None).
     compare_arms: Option<Vec<usize>>,
     /// `--grad-batches`: the batches the per-matrix gradient norms at initialisation average over.
@@ -157,7 +160,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
     let (mut depth_width, mut tuned_lens) = (false, false);
     let (mut grad_batches, mut update_steps, mut compare_arms) = (None, None, None);
-    let (mut lens_budget, mut similarity) = (None, false);
+    let (mut lens_budget, mut similarity, mut probe) = (None, false, false);
     let mut threads = available_threads();
     let (mut text, mut prompt, mut write, mut save_weights, mut save_eval_batch, mut load_weights) =
         (None, None, None, None, None, None);
@@ -175,6 +178,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             f if f == DepthOrWidth::SPEC.flag => Some(&mut depth_width),
             "tuned-lens" => Some(&mut tuned_lens),
             "similarity" => Some(&mut similarity),
+            "probe" => Some(&mut probe),
             _ => None,
         };
         if let Some(on) = switch {
@@ -382,6 +386,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         compare_arms,
         lens_budget,
         similarity,
+        probe,
         grad_batches,
         update_steps,
         depth_width,
@@ -491,6 +496,10 @@ fn report(options: &Options) -> Result<String, String> {
             }
         }
         trainer.probe_forward_skipping(&[]); // the figures read the probe's pass
+    }
+    if options.probe {
+        let accuracies = probe_accuracies(&mut trainer).map_err(|e| format!("--probe: {e}"))?;
+        layer_field(&mut fields, "probe_accuracy", Json::nums(&accuracies));
     }
     if options.similarity {
         layer_field(&mut fields, "adjacent_cosine", Json::nums(&adjacent_cosines(&mut trainer)));

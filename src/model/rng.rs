@@ -46,6 +46,8 @@ pub enum Stream {
     Lens,
     /// The layers a knockout removes at random (`knockout.rs`).
     Knockout,
+    /// The batches a linear probe is fitted on (`probe.rs`), apart from the run's own.
+    LinearProbe,
 }
 
 impl Stream {
@@ -60,6 +62,7 @@ impl Stream {
             Stream::HeldOut => 7,
             Stream::Lens => 8,
             Stream::Knockout => 9,
+            Stream::LinearProbe => 10,
             Stream::Layer(i) => 1000 + i as u64,
         }
     }

@@ -25,6 +25,7 @@ pub mod optim;
 pub mod outcome;
 pub mod per_matrix;
 pub mod pinned;
+pub mod probe;
 pub mod report;
 pub mod session;
 pub mod similarity;

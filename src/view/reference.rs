@@ -104,6 +104,14 @@ pub fn cli_flags() -> Vec<CliFlag> {
             false,
         ),
         flag(
+            "probe",
+            "",
+            "add a linear probe's held-out accuracy at every depth: the current input token read from x_ℓ by \
+             ridge regression fitted on 32 training batches of its own (a sequence task's)",
+            "no value",
+            false,
+        ),
+        flag(
             "similarity",
             "",
             "add the cosine between each layer's input and output, x_ℓ and x_{ℓ+1}, averaged over the held-out \

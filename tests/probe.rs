@@ -1,0 +1,74 @@
+//! The linear probe (`training::probe`) against what a stack built to carry a feature, or to
+//! carry nothing, must give in closed form.
+
+use ablation_playground::config::{Config, NormPlacement, TaskKind};
+use ablation_playground::model::batch::Batch;
+use ablation_playground::model::param::Params;
+use ablation_playground::model::rng::Stream;
+use ablation_playground::training::probe::{probe_accuracies, PROBE_BATCHES};
+use ablation_playground::training::task::Batches;
+use ablation_playground::training::train::Trainer;
+
+fn text(residual: bool, norm: NormPlacement) -> Config {
+    let c = Config::default().with_task("text").unwrap();
+    Config { depth: 4, residual, norm, ..c }
+}
+
+/// A text trainer whose sublayers all output zeros (every weight and bias 0).
+fn zeroed(config: &Config) -> Trainer<f32> {
+    let mut trainer = Trainer::<f32>::new(config);
+    for layer in &mut trainer.stack.layers {
+        layer.sublayer.visit(&mut |p| p.value.fill(0.0));
+    }
+    trainer
+}
+
+#[test]
+fn a_stream_that_carries_the_embedding_up_is_read_as_well_at_every_depth() {
+    // residual on, pre-norm, every branch zero: x_ℓ = x₀ at every depth, to the bit
+    let mut trainer = zeroed(&text(true, NormPlacement::Pre));
+    let got = probe_accuracies(&mut trainer).unwrap();
+    assert_eq!(got.len(), 5);
+    assert!(got.iter().all(|a| a.to_bits() == got[0].to_bits()), "the same stream at every depth: {got:?}");
+    // the token is there to read: far above the most frequent token's share
+    assert!(got[0] > 0.5, "x₀ = E[token] + P[position] read at {}", got[0]);
+}
+
+#[test]
+fn a_stream_that_carries_nothing_scores_the_most_frequent_tokens_share() {
+    // residual off, no norm, every branch zero: x_ℓ = 0 above the embedding, so the probe has
+    // only its bias: it always names the token most frequent in its fitting batches
+    let config = text(false, NormPlacement::Off);
+    assert_eq!(config.task, TaskKind::Text);
+    let mut trainer = zeroed(&config);
+    let got = probe_accuracies(&mut trainer).unwrap();
+    let mut counts = std::collections::HashMap::new();
+    let mut data = Batches::<f32>::from_stream(&config, Stream::LinearProbe);
+    let mut batch = Batches::empty(&config);
+    for _ in 0..PROBE_BATCHES {
+        data.next(&mut batch);
+        let Batch::Tokens(t) = &batch else { panic!("a text batch") };
+        for &id in &t.ids {
+            *counts.entry(id).or_insert(0usize) += 1;
+        }
+    }
+    let commonest =
+        counts.iter().max_by_key(|(id, n)| (**n, std::cmp::Reverse(**id))).map(|(id, _)| *id).unwrap();
+    let (mut hits, mut n) = (0, 0);
+    for b in trainer.held_out() {
+        let Batch::Tokens(t) = b else { panic!("a text batch") };
+        hits += t.ids.iter().filter(|&&id| id == commonest).count();
+        n += t.ids.len();
+    }
+    let want = hits as f64 / n as f64;
+    for (l, &a) in got.iter().enumerate().skip(1) {
+        assert!((a - want).abs() < 1e-12, "depth {l}: {a}, the most frequent token's share {want}");
+    }
+    assert!(got[0] > 2.0 * want, "x₀ carries the token: {} against {want}", got[0]);
+}
+
+#[test]
+fn the_regression_has_no_tokens_to_probe() {
+    let mut trainer = Trainer::<f32>::new(&Config::default());
+    assert!(probe_accuracies(&mut trainer).is_err());
+}
