@@ -2,7 +2,7 @@
 // tests/schema.rs fails when this file is stale.
 
 /** A preset's name: the `preset` attribute (it sets every parameter; the others adjust it). */
-export type PresetName = 'default' | 'explode' | 'gradient-experiment' | 'text' | 'copy' | 'induction' | 'warmup' | 'break-and-heal' | 'gradients' | 'encoder-decoder';
+export type PresetName = 'default' | 'explode' | 'gradient-experiment' | 'text' | 'copy' | 'induction' | 'warmup' | 'break-and-heal' | 'critical-gain' | 'gradients' | 'encoder-decoder';
 
 /** Every parameter as `.value` holds it (and the `playground-update` event's detail, its part). */
 export interface AblationPlaygroundParams {

@@ -113,6 +113,20 @@ ensure_hosts() {
   export AP_MKDOCS="$HOSTS_DIR/venv/bin/mkdocs" AP_PANDOC="$(command -v pandoc)" AP_HOSTS_VENV="$HOSTS_DIR/venv"
 }
 
+# Dask's distributed scheduler, which runs the studies on a cluster (scripts/studies.py
+# --scheduler ADDRESS) and starts the local two-worker cluster its test runs against, in a
+# virtualenv of its own (its tornado and msgpack pins stay apart from JupyterLab's).
+DASK_VERSION=2026.8.0
+DASK_DIR="$TOOLS_DIR/dask"
+ensure_dask() {
+  if [ "$("$DASK_DIR/venv/bin/pip" show distributed 2>/dev/null | sed -n 's/^Version: //p')" != "$DASK_VERSION" ]; then
+    say "installing dask distributed $DASK_VERSION into $DASK_DIR/venv"
+    python3 -m venv "$DASK_DIR/venv"
+    "$DASK_DIR/venv/bin/pip" install --quiet --disable-pip-version-check "distributed==$DASK_VERSION"
+  fi
+  export AP_DASK_PYTHON="$DASK_DIR/venv/bin/python"
+}
+
 # The hosts that are projects of their own (tests/hosts/*/): a Docusaurus 3 site and mystmd
 # from npm, marimo in a virtualenv of its own; each ensure.sh defines ensure_<host>.
 for host_script in "$(dirname "${BASH_SOURCE[0]}")"/../tests/hosts/*/ensure.sh; do

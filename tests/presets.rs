@@ -1,8 +1,8 @@
 //! Each preset does in a real run what its help text and the lesson say it does.
 
 use ablation_playground::comparisons::compare_here;
-use ablation_playground::config::{find_preset, Config, PRESETS};
-use ablation_playground::training::report::run;
+use ablation_playground::config::{find_preset, Config, NormPlacement, PRESETS};
+use ablation_playground::training::report::{run, Run};
 use ablation_playground::training::spread;
 
 fn preset(name: &str) -> Config {
@@ -239,5 +239,25 @@ fn encoder_decoder_writes_the_strings_back_reversed_on_each_of_its_seeds() {
         );
         let off = off.task.unwrap().evals.last().unwrap().accuracy;
         assert!(off < 0.5, "seed {seed}: both off writes {off}");
+    }
+}
+
+/// The first story's contrast, `critical-gain`: break-and-heal at He et al.'s gain √2, over
+/// seeds 1-5 (studies/first-story.toml over 1-10: the top's std 0.22-2.05 at initialisation,
+/// the loss 0.67-0.83 after 500 steps). The signal neither blows up nor vanishes, yet both off
+/// still ends far above both on: the story's "loss refuses to descend" does not need the
+/// detonation, which the gain above √2 makes.
+#[test]
+fn critical_gain_neither_blows_up_nor_vanishes_and_still_learns_less() {
+    let c = preset("critical-gain");
+    assert_eq!((c.residual, c.norm, c.init_gain), (false, NormPlacement::Off, std::f64::consts::SQRT_2));
+    for seed in 1..=5 {
+        let both_off = run(&Config { seed, ..c.clone() }, 500);
+        let both_on = run(&Config { seed, residual: true, norm: NormPlacement::Pre, ..c.clone() }, 500);
+        let top = both_off.init.act_std[12];
+        assert!((0.1..5.0).contains(&top), "seed {seed}: the top's std at √2 is {top}");
+        let end = |r: &Run| r.loss[r.loss.len() - 50..].iter().sum::<f64>() / 50.0;
+        let (off, on) = (end(&both_off), end(&both_on));
+        assert!(off > 5.0 * on, "seed {seed}: both off ends at {off}, both on at {on}");
     }
 }

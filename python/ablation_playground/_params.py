@@ -54,7 +54,7 @@ RANGES = {
     "choose_seeds": (1, 10, 1, "an integer from 1 to 10"),
 }
 
-PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal", "gradients", "encoder-decoder",)
+PRESETS = ("default", "explode", "gradient-experiment", "text", "copy", "induction", "warmup", "break-and-heal", "critical-gain", "gradients", "encoder-decoder",)
 
 # The element's own attributes that are the notebook's traits: (trait, attribute, kind, default, help).
 ATTRIBUTES = [

@@ -89,6 +89,24 @@ pub const PRESETS: &[Preset] = &[
         pins: "",
     },
     Preset {
+        // the first story's contrast (docs/findings.md, "The first story at ReLU's critical
+        // gain"; studies/first-story.toml): break-and-heal at He et al.'s gain √2, where a
+        // relu(xW) layer keeps its input's second moment. Both off, the top's std is 0.22-2.05
+        // at initialisation (seeds 1-10) instead of 59-539, and the loss still ends far above
+        // both on's (0.67-0.83 after 500 steps against 0.05-0.08)
+        name: "critical-gain",
+        help: "break-and-heal at ReLU's critical init gain √2 (He et al. 2015): both switches off, the signal \
+               neither blows up nor vanishes, and still the loss stays high; turn LayerNorm on, then Residual",
+        config: || Config {
+            residual: false,
+            norm: NormPlacement::Off,
+            init_gain: std::f64::consts::SQRT_2,
+            seeds: 5,
+            ..Config::default()
+        },
+        pins: "",
+    },
+    Preset {
         // lesson 000 after Xiong et al. 2020: the weights' gradient per sublayer at
         // initialisation (their Figure 3). On the text task's blocks, seeds 1-5
         // (tests/presets.rs, docs/findings.md): pre-norm's top FFN gets 0.48-0.65x its bottom
