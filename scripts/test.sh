@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check: formatting, clippy (native and wasm32), native tests, wasm tests in
-# headless Chromium, the example lesson's numbers, the release page build with the docs site
+# headless Chromium, the example lesson's numbers, the studies' numbers (here and on a local
+# Dask cluster), the release page build with the docs site
 # (MkDocs, strict), the npm package's TypeScript declarations, the end-to-end browser tests (with
 # the real hosts: MkDocs Material, Reveal.js, pandoc, JupyterLab and nbconvert, Docusaurus,
 # marimo, MyST, a React app, and the docs' own pages), the notebook widget's Python tests and the
@@ -35,6 +36,13 @@ ABLATE_UNMASKED_REFERENCE="$(target/release/ablate $(cat tests/reference-unmaske
 
 say "the example lesson's numbers, recomputed (the author's check)"
 python3 scripts/check_lesson.py www/lesson.html
+
+say "the studies behind docs/findings.md: their files' schema, a sample of each one's kept numbers recomputed, and the same jobs on a local Dask cluster of two workers, bit for bit (scripts/studies.py)"
+python3 -m unittest discover -s tests/studies
+python3 scripts/studies.py schema
+python3 scripts/studies.py check
+ensure_dask
+"$AP_DASK_PYTHON" scripts/studies.py cluster-check
 
 say "release page build with the docs (the authors' build command)"
 bash scripts/build.sh
