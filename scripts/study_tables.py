@@ -181,7 +181,8 @@ def tuned_values(r):
             "limit": t["limit"],
             "choosing_seeds": t["choosing_seeds"],
             "rounds": t["rounds"],
-            "runs": [{k: run[k] for k in ("seed", "val_loss", "final_loss", "diverged_at", "converged", "steps")}
+            "runs": [{k: run[k] for k in ("seed", "val_loss", "final_loss", "diverged_at", "converged", "steps", "accuracy")
+                      if k in run}
                      for run in row["runs"]],
         })
     floors = r["task"]["floors"] if "task" in r else {}
@@ -217,19 +218,22 @@ def paired(arms_by_name, x, y):
 def liu(study, results):
     arms = {j["arm"]: j["values"]["arms"][0] for j in results["jobs"]}
     first = results["jobs"][0]["values"]
+    copies = any("accuracy" in r for a in arms.values() for r in a["runs"])
     lines = [
-        "| arm | chosen rate, warmup, β₂ | chosen on seeds | bracketed | grid searched (rates; warmups; β₂) | held-out loss | plateaued | steps trained |",
-        "|---|---|---|---|---|---|---|---|",
+        "| arm | chosen rate, warmup, β₂ | chosen on seeds | bracketed | grid searched (rates; warmups; β₂) | held-out loss | "
+        + ("held-out accuracy | " if copies else "") + "plateaued | steps trained |",
+        "|---|---|---|---|---|---|---|---|" + ("---|" if copies else ""),
     ]
     for name, a in arms.items():
         runs = a["runs"]
+        acc = f"| {fmt([r.get('accuracy') for r in runs], 2)} " if copies else ""
         g = a["grid"]
         grid = f"{len(g['lr'])} rates {min(g['lr']):.2g}–{max(g['lr']):.2g}; {', '.join(map(str, g['warmup']))}; {', '.join(map(str, g['beta2']))}"
         bracketed = "yes" if a["bracketed"] and a["bracketed"].get("lr") else f"no ({a['limit']} rate allowed)"
         seeds = a["choosing_seeds"]
         lines.append(
             f"| {name} | {chosen_words(a)} | {seeds_range(seeds)} | {bracketed} | {grid} "
-            f"| {fmt([r['val_loss'] for r in runs])} | {sum(1 for r in runs if r['converged'])} of {len(runs)} "
+            f"| {fmt([r['val_loss'] for r in runs])} {acc}| {sum(1 for r in runs if r['converged'])} of {len(runs)} "
             f"| {fmt([r['steps'] for r in runs], 5)} |")
     names = list(arms)
     diffs, mean, (lo, hi), verdict = paired(arms, names[0], names[1])
@@ -238,35 +242,43 @@ def liu(study, results):
     lines.append(
         f"Paired by seed ({seeds[0]}–{seeds[-1]}), {names[0]} minus {names[1]}: mean {mean:+.3f} nats, "
         f"95% bootstrap interval [{lo:+.3f}, {hi:+.3f}] ({sum(d < 0 for d in diffs)} of {len(diffs)} seeds lower): "
-        f"**{verdict}**. (Bigram line {first['bigram']:.2f}, unigram line {first['unigram']:.2f}.)")
+        f"**{verdict}**." + (f" (Bigram line {first['bigram']:.2f}, unigram line {first['unigram']:.2f}.)" if first["bigram"] else ""))
     return "\n".join(lines)
 
 
-def liu_check(study, kept):
-    """One reported run of each arm trained again alone at its chosen setting, for the steps it
-    trained (a run that plateaued stopped there): its held-out loss, bit for bit."""
+def tuned_check(study, kept):
+    """One reported run of each job (its first arm, its lowest seed) trained again alone at the
+    setting the tuner chose, for the steps it trained (a run that plateaued stopped there): its
+    held-out loss, bit for bit."""
+    skip = {"--compare-arms": 2, "--tune-grid": 2, "--until": 2, "--steps": 2, "--seeds": 2, "--choose-seeds": 2,
+            "--halving": 2, "--tune": 1, "--compare": 1}
+
+    def without_tuning(flags):
+        out, i = [], 0
+        while i < len(flags):
+            if flags[i] in skip:
+                i += skip[flags[i]]
+                continue
+            out.append(flags[i])
+            i += 1
+        return out
+
     out = []
     for job in kept["jobs"]:
         a = job["values"]["arms"][0]
         run = min(a["runs"], key=lambda r: r["seed"])
-        base = [f for f in study["flags"] if f not in ("--tune",)]
-        flags = []
-        skip = {"--compare-arms", "--tune-grid", "--until", "--steps", "--seeds", "--choose-seeds", "--halving"}
-        i = 0
-        while i < len(base):
-            if base[i] in skip:
-                i += 2
-                continue
-            flags.append(base[i])
-            i += 1
         arm = next(x for x in study["arms"] if x["name"] == job["arm"])
         c = a["chosen"]
-        flags += [*arm["flags"], "--lr", repr(c["lr"]), "--warmup", str(c["warmup"]), "--beta2", repr(c["beta2"]),
-                  "--steps", str(run["steps"]), "--seed", str(run["seed"]), "--threads", "1"]
-        out.append((f"{job['arm']}, seed {run['seed']} at its chosen setting", flags, {"val_loss": run["val_loss"]},
-                    lambda r: {"val_loss": r["task"]["val_loss"][-1][1]}))
+        flags = without_tuning([*study["flags"], *arm["flags"]])
+        flags += ["--residual", a["residual"], "--norm", a["norm"], "--lr", repr(c["lr"]), "--warmup", str(c["warmup"]),
+                  "--beta2", repr(c["beta2"]), "--steps", str(run["steps"]), "--seed", str(run["seed"]), "--threads", "1"]
+        out.append((f"{job['arm']} ({a['residual']}, {a['norm']}), seed {run['seed']} at its chosen setting", flags,
+                    {"val_loss": run["val_loss"]}, lambda r: {"val_loss": r["task"]["val_loss"][-1][1]}))
     return out
 
+
+liu_check = tuned_check
+tuned_compare_check = tuned_check
 
 def seeds_range(seeds):
     return f"{seeds[0]}–{seeds[-1]}" if len(seeds) > 1 else str(seeds[0])
@@ -431,4 +443,32 @@ def first_story(study, results):
         v = [j["values"] for j in jobs]
         lines.append(f"| {name} | {fmt([x['top_std'] for x in v])} | {fmt([x['grad_ratio'] for x in v])} "
                      f"| {fmt([x['first_loss'] for x in v])} | {fmt([x['last_loss'] for x in v])} |")
+    return "\n".join(lines)
+
+
+# --- a tuned comparison's arms, side by side (the encoder-decoder's switches) ----------------
+
+def tuned_compare_values(r):
+    return tuned_values(r)
+
+
+def combination(a):
+    if a["residual"] == "on":
+        return "both on" if a["norm"] != "off" else "residual alone"
+    return "LayerNorm alone" if a["norm"] != "off" else "both off"
+
+
+def tuned_compare(study, results):
+    lines = [
+        "| arm | rate chosen | chosen on seeds | bracketed | held-out loss | held-out accuracy | seeds at 95% or more |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for job in results["jobs"]:
+        for a in job["values"]["arms"]:
+            runs = a["runs"]
+            acc = [r.get("accuracy") for r in runs]
+            bracketed = "yes" if a["bracketed"] and a["bracketed"].get("lr") else f"no ({a['limit']} rate allowed)"
+            lines.append(
+                f"| {job['arm']}: {combination(a)} ({a['norm']}) | {a['chosen']['lr']:.2g} | {seeds_range(a['choosing_seeds'])} | {bracketed} "
+                f"| {fmt([r['val_loss'] for r in runs])} | {fmt(acc, 2)} | {sum(1 for x in acc if x is not None and x >= 0.95)} of {len(runs)} |")
     return "\n".join(lines)

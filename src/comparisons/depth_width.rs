@@ -138,7 +138,14 @@ pub fn depth_width_json(state: &DepthWidthState) -> Json {
             fields.push(("lr", Json::Num(arm.rate()))); // tuned, arm_fields gives the rate chosen
         }
         fields.extend(arm_fields(arm, |r: &ShapeOutcome| {
-            (r.final_loss(), r.val_loss(), r.diverged_at, r.converged, r.loss.len().saturating_sub(1))
+            (
+                r.final_loss(),
+                r.val_loss(),
+                r.diverged_at,
+                r.converged,
+                r.loss.len().saturating_sub(1),
+                f64::NAN,
+            )
         }));
         Json::Obj(fields)
     };

@@ -382,17 +382,22 @@ pub(crate) fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
 /// rates tried (`lr_grid`), the chosen rate (`lr`) and the search (`tuning`, `tuning_json`).
 pub(crate) fn arm_fields<T>(arm: &Arm<T>, run: fn(&T) -> RunEnd) -> Vec<(&'static str, Json)> {
     let runs: Vec<(u64, RunEnd)> = arm.shown_done().map(|(s, r)| (s, run(r))).collect();
-    let entries = runs.iter().map(|&(seed, (final_loss, val_loss, diverged_at, converged, steps))| {
-        Json::Obj(vec![
-            ("seed", Json::Int(seed.into())),
-            ("lr", Json::Num(arm.rate())),
-            ("final_loss", Json::Num(final_loss)),
-            ("val_loss", Json::Num(val_loss)),
-            ("diverged_at", step_json(diverged_at)),
-            ("converged", converged.map_or(Json::Null, Json::Bool)),
-            ("steps", Json::Int(steps as i128)),
-        ])
-    });
+    let entries =
+        runs.iter().map(|&(seed, (final_loss, val_loss, diverged_at, converged, steps, accuracy))| {
+            let mut fields = vec![
+                ("seed", Json::Int(seed.into())),
+                ("lr", Json::Num(arm.rate())),
+                ("final_loss", Json::Num(final_loss)),
+                ("val_loss", Json::Num(val_loss)),
+                ("diverged_at", step_json(diverged_at)),
+                ("converged", converged.map_or(Json::Null, Json::Bool)),
+                ("steps", Json::Int(steps as i128)),
+            ];
+            if !accuracy.is_nan() {
+                fields.push(("accuracy", Json::Num(accuracy)));
+            }
+            Json::Obj(fields)
+        });
     let finals: Vec<f64> = runs.iter().map(|(_, r)| r.0).collect();
     let converged =
         arm.shown().iter().map(|r| r.as_ref().and_then(|r| run(r).3).map_or(Json::Null, Json::Bool));
@@ -461,11 +466,13 @@ pub(crate) fn tuning_json(t: &Tuned, reporting_seeds: &[u64]) -> Json {
 
 /// A run's end for `arm_fields`: its final loss, its held-out loss, where it diverged and
 /// whether it had plateaued.
-pub(crate) type RunEnd = (f64, f64, Option<usize>, Option<bool>, usize);
+/// What a comparison's run reports of its end: (final loss, held-out loss, diverged at,
+/// plateaued, steps trained, held-out accuracy on a copying task or NaN).
+pub(crate) type RunEnd = (f64, f64, Option<usize>, Option<bool>, usize, f64);
 
 /// An outcome's numbers for `arm_fields`.
 pub(crate) fn outcome_run(o: &Outcome) -> RunEnd {
-    (o.final_loss, o.held_out.loss, o.diverged_at, o.converged, o.steps)
+    (o.final_loss, o.held_out.loss, o.diverged_at, o.converged, o.steps, o.held_out.accuracy)
 }
 
 /// The pins for `.value`: each one's text, its label against `live`, how far its runs got.
