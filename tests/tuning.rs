@@ -238,12 +238,13 @@ fn the_plateau_rule_stops_a_run_that_plateaus_and_not_one_that_does_not() {
     let settles = Config { depth: 2, width: 8, tokens: 16, until: Until::Plateau, ..Config::default() };
     let o = run(&settles, 20_000);
     assert_eq!(o.converged, Some(true));
-    assert!(o.steps < 20_000 && o.steps >= 800, "stopped at step {}", o.steps);
+    assert!(o.steps < 20_000 && o.steps >= 2000, "stopped at step {}", o.steps);
     assert_eq!(o.loss.len(), o.steps + 1);
-    // by the definition: the last quarter of the stretches' means less than 1% below the rest
+    // by the definition: the last third of the stretches' means less than 1% below the rest
     let curve: Vec<f64> =
         o.loss[..o.steps / 100 * 100].chunks(100).map(|c| c.iter().sum::<f64>() / 100.0).collect();
-    let q = curve.len().div_ceil(4);
+    let q = curve.len().div_ceil(3);
+    assert!(curve.len() >= 20, "{curve:?}");
     let min = |xs: &[f64]| xs.iter().copied().fold(f64::INFINITY, f64::min);
     let (before, last) = curve.split_at(curve.len() - q);
     assert!(min(last) > 0.99 * min(before), "{curve:?}");
