@@ -7,6 +7,7 @@ Used for docs/findings.md's "What really happens on the text and copy tasks" and
     cargo build --release && python3 scripts/task_study.py --seeds 1 2 3 --depths 12 48
 Each row is the median over the seeds, with the range in brackets.
 """
+from study_tables import fmt  # noqa: F401 (reviewer_study.py imports it from here)
 import argparse, json, math, statistics, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -39,14 +40,6 @@ def summary(report):
     cross = next((s for s, l in val if l is not None and "bigram" in floors and l < floors["bigram"]), None)
     acc = t["accuracy"][-1][1] if "accuracy" in t else None
     return last, cross, acc, report["diverged_at"]
-
-
-def fmt(xs, digits=3):
-    xs = [x for x in xs if x is not None and math.isfinite(x)]
-    if not xs:
-        return "–"
-    m = statistics.median(xs)
-    return f"{m:.{digits}g} [{min(xs):.{digits}g}–{max(xs):.{digits}g}]" if len(xs) > 1 else f"{m:.{digits}g}"
 
 
 def main():
