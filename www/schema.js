@@ -46,7 +46,7 @@ export const PRESETS = Object.freeze([
   Object.freeze({ name: 'warmup', help: 'post-norm needs warmup: text at depth 12, post-norm, Adam at 0.003 without warmup; then 300 warmup steps, or pre-norm' }),
   Object.freeze({ name: 'break-and-heal', help: 'the lesson\'s story in three clicks: both switches off with init gain 2.25 and Adam; turn LayerNorm on, then Residual' }),
   Object.freeze({ name: 'critical-gain', help: 'break-and-heal at ReLU\'s critical init gain √2 (He et al. 2015): both switches off, the signal neither blows up nor vanishes, and still the loss stays high; turn LayerNorm on, then Residual' }),
-  Object.freeze({ name: 'gradients', help: 'Xiong\'s picture: each sublayer\'s weight gradient at initialisation, post-norm at depth 48 (live) against pre-norm and depth 12 (pinned); Step shows what the first updates do' }),
+  Object.freeze({ name: 'gradients', help: 'Xiong\'s picture: each sublayer\'s weight gradient at initialisation, post-norm at depth 48 (live) against pre-norm and depth 12 (pinned): post-norm\'s top gets several times pre-norm\'s, whose gradient shrinks with depth' }),
   Object.freeze({ name: 'encoder-decoder', help: 'lesson 000\'s encoder and decoder: 2 layers each (10 sublayers) write a string of 8 digits back reversed, the decoder reading the source through cross-attention' }),
 ]);
 

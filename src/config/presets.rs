@@ -114,7 +114,8 @@ pub const PRESETS: &[Preset] = &[
         // at 48; post-norm's top gets 2-5x pre-norm's at the same depth
         name: "gradients",
         help: "Xiong's picture: each sublayer's weight gradient at initialisation, post-norm at depth 48 \
-               (live) against pre-norm and depth 12 (pinned); Step shows what the first updates do",
+               (live) against pre-norm and depth 12 (pinned): post-norm's top gets several times pre-norm's, \
+               whose gradient shrinks with depth",
         config: || Config {
             norm: NormPlacement::Post,
             depth: 48,
