@@ -192,15 +192,19 @@ mod tests {
     }
 
     #[test]
-    fn a_plateau_is_under_one_percent_over_the_last_quarter() {
-        // 12 measurements: the last 3 against the 9 before them
-        let flat: Vec<f64> = (0..12).map(|i| 2.0 + 1.0 / f64::from(i + 1)).collect();
-        // best before = 2 + 1/9 = 2.111, best of the last three = 2 + 1/12 = 2.083: 1.3% lower
-        assert!(!plateaued(&flat), "still 1.3% lower");
+    fn a_plateau_is_under_one_percent_over_the_last_third_of_twenty_measurements() {
+        // 21 measurements: the last 7 against the 14 before them
+        let flat: Vec<f64> = (0..21).map(|i| 2.0 + 1.0 / f64::from(i + 1)).collect();
+        // best before = 2 + 1/14 = 2.0714, best of the last seven = 2 + 1/21 = 2.0476: 1.1% lower
+        assert!(!plateaued(&flat), "still 1.1% lower");
         let mut settled = flat.clone();
-        settled.extend([2.083, 2.084, 2.0835, 2.083]); // 16: the last 4 against 2.083
+        settled.extend([2.048, 2.0478, 2.0479, 2.048, 2.0477, 2.0478, 2.0479, 2.048, 2.0481]);
+        // 30: the last 10 against 2.0476
         assert!(plateaued(&settled));
-        assert!(!plateaued(&settled[..7]), "too few measurements to tell");
+        // an early stall, flat over 8 measurements, is too few to tell: the rule waits for 20
+        let stall = [3.3, 2.9, 2.6, 2.5, 2.49, 2.49, 2.49, 2.49, 2.49, 2.49];
+        assert!(!plateaued(&stall), "too few measurements to tell");
+        assert!(!plateaued(&settled[..19]), "too few measurements to tell");
         let mut diverged = settled.clone();
         diverged.push(f64::NAN);
         assert!(!plateaued(&diverged));
