@@ -484,3 +484,27 @@ def tuned_compare(study, results):
                 f"| {job['arm']}: {combination(a)} ({a['norm']}) | {a['chosen']['lr']:.2g} | {seeds_range(a['choosing_seeds'])} | {bracketed} "
                 f"| {fmt([r['val_loss'] for r in runs])} | {fmt(acc, 2)} | {sum(1 for x in acc if x is not None and x >= 0.95)} of {len(runs)} |")
     return "\n".join(lines)
+
+
+# --- the held-out loss of each seed's run (the warmup recipes) ---------------------------------
+
+def held_out_values(r):
+    val = r["task"]["val_loss"]
+    return {"val_loss": val[-1][1] if val else None, "bigram": r["task"]["floors"]["bigram"],
+            "diverged_at": r["diverged_at"]}
+
+
+def held_out(study, results):
+    arms = by_arm(results)
+    seeds = sorted({j["seed"] for j in results["jobs"]})
+    bigram = results["jobs"][0]["values"]["bigram"]
+    lines = [
+        "| arm | " + " | ".join(f"seed {s}" for s in seeds) + f" | below the bigram line ({bigram:.2f}) |",
+        "|---|" + "---|" * (len(seeds) + 1),
+    ]
+    for name, jobs in arms.items():
+        by_seed = {j["seed"]: j["values"]["val_loss"] for j in jobs}
+        cells = " | ".join("–" if by_seed.get(s) is None else f"{by_seed[s]:.2f}" for s in seeds)
+        below = sum(1 for v in by_seed.values() if v is not None and v < bigram)
+        lines.append(f"| {name} | {cells} | {below} of {len(by_seed)} |")
+    return "\n".join(lines)

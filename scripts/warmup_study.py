@@ -12,6 +12,9 @@
 
     cargo build --release && python3 scripts/warmup_study.py warmup --seeds 1 2 3 4 5
 
+(`warmup` and `deep` are declared in studies/warmup.toml and studies/warmup-deep.toml too, and
+docs/findings.md shows them from there: `bash scripts/studies.sh run warmup warmup-deep`.)
+
 The bigram line is 2.46 and the unigram line 3.30 (held-out, in nats per character).
 """
 import argparse, sys
