@@ -98,9 +98,20 @@ impl<F: Real> Layer<F> {
     /// `x_{ℓ+1} = layer_ℓ(x_ℓ)`: on its own rows for an encoder–decoder's layer (the others
     /// pass through), else on all of them.
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
-        let Some(mut part) = self.part.take() else { return self.forward_rows(x, y) };
+        self.on_rows(x, y, Self::forward_rows);
+    }
+
+    /// `pass` on the rows this layer works on: all of them, or for an encoder–decoder's layer
+    /// its part's, gathered, passed and scattered back (the other rows pass through).
+    fn on_rows(
+        &mut self,
+        x: &DMatrix<F>,
+        y: &mut DMatrix<F>,
+        pass: impl FnOnce(&mut Self, &DMatrix<F>, &mut DMatrix<F>),
+    ) {
+        let Some(mut part) = self.part.take() else { return pass(self, x, y) };
         part.rows.gather(x, &mut part.x);
-        self.forward_rows(&part.x, &mut part.y);
+        pass(self, &part.x, &mut part.y);
         y.copy_from(x);
         part.rows.scatter(&part.y, y);
         self.part = Some(part);
@@ -149,12 +160,7 @@ impl<F: Real> Layer<F> {
     /// `y = x`. Without the residual there is no stream past the branch: the layer is replaced
     /// by the identity, `y = x`, as before.
     pub fn forward_knocked_out(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
-        let Some(mut part) = self.part.take() else { return self.knocked_out_rows(x, y) };
-        part.rows.gather(x, &mut part.x);
-        self.knocked_out_rows(&part.x, &mut part.y);
-        y.copy_from(x);
-        part.rows.scatter(&part.y, y);
-        self.part = Some(part);
+        self.on_rows(x, y, Self::knocked_out_rows);
     }
 
     fn knocked_out_rows(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
