@@ -286,7 +286,7 @@ fn ablate_takes_every_flag_the_reference_names() {
             "--sweep" => Some("1,2"),
             "--threads" => Some("1"),
             "--dark" | "--attention" | "--compare" | "--knockout" | "--depth-width" | "--tuned-lens"
-            | "--similarity" => None,
+            | "--similarity" | "--probe" => None,
             "--tuned-lens-steps" => Some("3"),
             "--grad-batches" | "--update-steps" => Some("2"),
             "--compare-arms" => Some("both-off,both-on"),
