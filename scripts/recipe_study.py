@@ -3,7 +3,8 @@
 
 Used to choose the page's default recipe (docs/findings.md). Example:
     cargo build --release && python3 scripts/recipe_study.py --steps 500 --seeds 1 2 3 -- --optimizer adam --lr 0.003
-Everything after `--` is passed to every run.
+Everything after `--` is passed to every run. docs/findings.md's table of the default recipe is
+studies/recipe.toml's (`bash scripts/studies.sh run recipe`).
 """
 import argparse, json, math, statistics, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor

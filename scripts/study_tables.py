@@ -508,3 +508,35 @@ def held_out(study, results):
         below = sum(1 for v in by_seed.values() if v is not None and v < bigram)
         lines.append(f"| {name} | {cells} | {below} of {len(by_seed)} |")
     return "\n".join(lines)
+
+
+# --- the default recipe: every switch combination at depths 2 to 96 (the regression) ---------
+
+def recipe_values(r):
+    h = r["histogram"]
+    total = sum(h["counts"]) + h["below"] + h["above"] + h["nan"]
+    g = r["init"]["grad_norm"]
+    return {
+        "top_std": r["init"]["act_std"][-1],
+        "readout_std": r["init"]["readout_std"],
+        "grad_ratio": (g[0] or 0) / g[-1] if g[-1] else None,
+        "first_loss": r["loss"][0],
+        "loss": r["loss"][-1],
+        "beyond": (h["below"] + h["above"]) / total if total else None,
+        "diverged_at": r["diverged_at"],
+    }
+
+
+def recipe(study, results):
+    lines = [
+        "| combination, depth | std | readout std | grad ratio | first loss | loss | beyond |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, jobs in by_arm(results).items():
+        v = [j["values"] for j in jobs]
+        med = lambda key: fmt([x[key] for x in v], 2).split(" [")[0]
+        beyond = statistics.median(x["beyond"] for x in v if x["beyond"] is not None)
+        diverged = sum(1 for x in v if x["diverged_at"] is not None)
+        lines.append(f"| {name} | {med('top_std')} | {med('readout_std')} | {med('grad_ratio')} | {med('first_loss')} "
+                     f"| {fmt([x['loss'] for x in v])} | {100 * beyond:.0f}%{f' ({diverged} diverged)' if diverged else ''} |")
+    return "\n".join(lines)
