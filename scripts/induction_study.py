@@ -7,7 +7,8 @@ the first step at which 95% were.
 
 Used for docs/findings.md's "What depth buys", the induction preset and tests/induction.rs:
     cargo build --release && python3 scripts/induction_study.py --seeds 1 2 3
-Each cell is the median over the seeds, with the range in brackets.
+Each cell is the median over the seeds, with the range in brackets. docs/findings.md's table is
+studies/induction.toml's (`bash scripts/studies.sh run induction`), the same runs.
 """
 import argparse, math, sys
 from concurrent.futures import ThreadPoolExecutor

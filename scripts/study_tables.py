@@ -540,3 +540,24 @@ def recipe(study, results):
         lines.append(f"| {name} | {med('top_std')} | {med('readout_std')} | {med('grad_ratio')} | {med('first_loss')} "
                      f"| {fmt([x['loss'] for x in v])} | {100 * beyond:.0f}%{f' ({diverged} diverged)' if diverged else ''} |")
     return "\n".join(lines)
+
+
+# --- a copying task's end: held-out loss, share copied, the first step at 95% -----------------
+
+def copying_values(r):
+    t = r["task"]
+    acc = t["accuracy"]
+    return {"val_loss": t["val_loss"][-1][1], "accuracy": acc[-1][1],
+            "at_95": next((s for s, a in acc if a is not None and a >= 0.95), None)}
+
+
+def copying(study, results):
+    lines = ["| arm | held-out loss | copied right | first step at 95% |", "|---|---|---|---|"]
+    for name, jobs in by_arm(results).items():
+        v = [j["values"] for j in jobs]
+        solved = [x["at_95"] for x in v]
+        when = "never" if all(w is None for w in solved) else fmt([w if w is not None else math.inf for w in solved], 4)
+        if any(w is None for w in solved) and not all(w is None for w in solved):
+            when += f" ({sum(w is None for w in solved)} of {len(v)} never)"
+        lines.append(f"| {name} | {fmt([x['val_loss'] for x in v])} | {fmt([x['accuracy'] for x in v], 2)} | {when} |")
+    return "\n".join(lines)
