@@ -56,6 +56,11 @@ KEYS = {
 REQUIRED = {"title", "finding", "paper", "protocol", "ours", "flags", "seeds", "per", "table", "arms", "check"}
 
 
+def reduction(study, suffix=""):
+    """The study's reduction in scripts/study_tables.py (`NAME`, `NAME_values`, `NAME_check`), or None."""
+    return getattr(study_tables, study["table"].replace("-", "_") + suffix, None)
+
+
 def validate(name, study):
     """Every way `study` (the file NAME.toml) breaks the schema, as sentences."""
     errors = []
@@ -86,7 +91,7 @@ def validate(name, study):
         names.append(arm["name"])
     if len(set(names)) != len(names):
         errors.append(f"{name}: two arms share a name")
-    if not hasattr(study_tables, study["table"].replace("-", "_")):
+    if reduction(study) is None:
         errors.append(f"{name}: `table` {study['table']!r} is not a function of scripts/study_tables.py")
     check = study["check"]
     if set(check) - {"arm", "seed"} or check.get("arm") not in names or not isinstance(check.get("seed"), int):
@@ -167,7 +172,7 @@ def run_jobs(argss, scheduler=None, workers=None):
 
 
 def results_of(name, study, outputs, todo):
-    extract = getattr(study_tables, study["table"].replace("-", "_") + "_values")
+    extract = reduction(study, "_values")
     return {
         "study": name,
         "ablate": ablate_version(),
@@ -181,7 +186,7 @@ def ablate_version():
 
 
 def write_table(name, study, results):
-    table = getattr(study_tables, study["table"].replace("-", "_"))(study, results)
+    table = reduction(study)(study, results)
     first, last = study["seeds"]
     head = f"*{study['title']}.* Study file `studies/{name}.toml`, seeds {first}–{last}; " \
            f"regenerate with `bash scripts/studies.sh run {name}`.\n\n"
@@ -237,11 +242,10 @@ def checks(name, study, kept):
     """(what, the flags, the numbers kept, how to read them from the report) of each job
     `check` recomputes: the study's check arm and seed, or its table's own (`NAME_check`, for a
     study whose jobs are too long to run again, a single run of one it reported)."""
-    table = study["table"].replace("-", "_")
-    own = getattr(study_tables, table + "_check", None)
+    own = reduction(study, "_check")
     if own:
         return own(study, kept)
-    extract = getattr(study_tables, table + "_values")
+    extract = reduction(study, "_values")
     out = []
     for arm, seed, flags in check_jobs(study):
         want = next((j for j in kept["jobs"] if j["arm"] == arm and j["seed"] == seed), None)

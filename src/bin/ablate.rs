@@ -239,11 +239,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         } else if flag == "prompt" {
             prompt = Some(value);
         } else if flag == "write" {
-            write = Some(
-                value.trim().parse::<usize>().ok().filter(|n| (1..=MAX_WRITE_CHARS).contains(n)).ok_or_else(
-                    || format!("--write: \"{value}\" is not an integer from 1 to {MAX_WRITE_CHARS}"),
-                )?,
-            );
+            write = Some(count(flag, &value, MAX_WRITE_CHARS)?);
         } else if flag == "tuned-lens-steps" {
             lens_budget = Some(if value.trim() == "converged" {
                 LensBudget::Converged { max_steps: LENS_MAX_STEPS }
@@ -285,10 +281,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                     .ok_or_else(|| format!("--steps: \"{value}\" is not {}", cli_steps_allowed()))?,
             );
         } else if flag == "threads" {
-            threads =
-                value.trim().parse::<usize>().ok().filter(|t| (1..=MAX_THREADS).contains(t)).ok_or_else(
-                    || format!("--threads: \"{value}\" is not an integer from 1 to {MAX_THREADS}"),
-                )?;
+            threads = count(flag, &value, MAX_THREADS)?;
         } else if flag == PRESET {
             config.set(PRESET, &value).map_err(|e| format!("--{flag}: {}", e.message))?;
         } else if flag == "task" {

@@ -7,7 +7,7 @@
 use crate::config::Config;
 use crate::model::param::Params;
 use crate::model::real::Real;
-use crate::model::stats::sum8;
+use crate::model::stats::frobenius;
 use crate::training::train::Trainer;
 
 /// One value per matrix (a weight or a bias) of every sublayer, named within its sublayer as a
@@ -34,11 +34,6 @@ impl PerMatrix {
     }
 }
 
-/// `sqrt(Σ v²)` of a matrix's entries.
-fn norm<F: Real>(values: &[F]) -> f64 {
-    sum8(values, |v| v.f64() * v.f64()).sqrt()
-}
-
 /// Every sublayer matrix's gradient norm `‖∂L/∂W‖` at initialisation, averaged over the first
 /// `batches` training batches of `config`'s run (the batches its first steps train on), with
 /// the weights left at their initial values: the mean over batches of each batch's norm.
@@ -50,7 +45,7 @@ pub fn gradient_norms<F: Real>(config: &Config, batches: usize) -> PerMatrix {
         for (layer, row) in trainer.stack.layers.iter_mut().zip(&mut out.layers) {
             let mut i = 0;
             layer.sublayer.visit(&mut |p| {
-                row[i].1 += norm(p.grad.as_slice());
+                row[i].1 += frobenius(p.grad.as_slice());
                 i += 1;
             });
         }
@@ -87,10 +82,9 @@ pub fn update_sizes<F: Real>(config: &Config, steps: usize) -> PerMatrix {
     for ((layer, row), before) in trainer.stack.layers.iter_mut().zip(&mut out.layers).zip(&initial) {
         let mut i = 0;
         layer.sublayer.visit(&mut |p| {
-            let w0 = norm(&before[i]);
-            let moved: Vec<f64> =
-                p.value.as_slice().iter().zip(&before[i]).map(|(a, b)| a.f64() - b.f64()).collect();
-            let dw = moved.iter().map(|d| d * d).sum::<f64>().sqrt();
+            let w0 = frobenius(&before[i]);
+            let dw =
+                p.value.iter().zip(&before[i]).map(|(a, b)| (a.f64() - b.f64()).powi(2)).sum::<f64>().sqrt();
             row[i].1 = if diverged || w0 == 0.0 { f64::NAN } else { dw / w0 };
             i += 1;
         });

@@ -57,15 +57,15 @@ pub fn adjacent_cosines<F: Real>(trainer: &mut Trainer<F>) -> Vec<f64> {
             *sum += mean_cosine(&stream[l], &stream[l + 1]);
         }
     };
-    if batches == 0 {
-        trainer.probe_forward_skipping(&[]);
-        add(&trainer.stack.stream);
-    }
     for b in 0..batches {
         let (stack, batch) = trainer.stack_and_held_out(b);
         stack.forward_batch(batch);
         add(&stack.stream);
     }
+    // the probe's pass, read on the regression (no held-out set) and left for the panels
     trainer.probe_forward_skipping(&[]);
+    if batches == 0 {
+        add(&trainer.stack.stream);
+    }
     sums.iter().map(|s| s / batches.max(1) as f64).collect()
 }
