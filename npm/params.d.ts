@@ -64,7 +64,7 @@ export interface AblationPlaygroundParams {
   choose_seeds: number;
   /** tuning judges candidates on a share of the run and continues the best third from their checkpoints; off, every candidate trains the full run (slower, for small rates and long warmups) (default on) */
   halving: 'on' | 'off';
-  /** a comparison's runs train for their steps, or until their held-out loss plateaus (no more than 1% lower over the last third of the run), the steps a cap (default steps) */
+  /** a comparison's runs train for their steps, or until their held-out loss plateaus (no more than 1% or 0.001 nats lower over the last third of the run), the steps a cap (default steps) */
   until: 'steps' | 'plateau';
 }
 
@@ -129,7 +129,7 @@ export interface AblationPlaygroundParamAttributes {
   choose_seeds?: number | `${number}`;
   /** tuning judges candidates on a share of the run and continues the best third from their checkpoints; off, every candidate trains the full run (slower, for small rates and long warmups) (default on) */
   halving?: 'on' | 'off';
-  /** a comparison's runs train for their steps, or until their held-out loss plateaus (no more than 1% lower over the last third of the run), the steps a cap (default steps) */
+  /** a comparison's runs train for their steps, or until their held-out loss plateaus (no more than 1% or 0.001 nats lower over the last third of the run), the steps a cap (default steps) */
   until?: 'steps' | 'plateau';
   /** a preset's name: it sets every parameter, and the other attributes adjust it */
   preset?: PresetName;

@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 STUDIES = ROOT / "studies"
 OUT = ROOT / "docs" / "studies"
 FINDINGS = ROOT / "docs" / "findings.md"
-ABLATE = ROOT / "target" / "release" / "ablate"
+# AP_ABLATE: another build of ablate (a copy, so that a long study is not disturbed by a rebuild)
+ABLATE = Path(os.environ.get("AP_ABLATE") or ROOT / "target" / "release" / "ablate")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import study_tables  # noqa: E402

@@ -345,7 +345,7 @@ def knockout_values(r):
     floors = r["task"]["floors"]
     floor = floors.get("bigram", floors.get("chance"))
     strip = lambda xs: [{"k": x["k"], "val_loss": x["val_loss"], **({"accuracy": x["accuracy"]} if "accuracy" in x else {}),
-                         **({"start": x["start"], "angular_distance": x["angular_distance"]} if "start" in x else {})} for x in xs]
+                         **({"start": x["start"], "angular_distance": x.get("angular_distance")} if "start" in x else {})} for x in xs]
     return {
         "floor": floor,
         "floor_name": "bigram" if "bigram" in floors else "chance",
@@ -357,6 +357,9 @@ def knockout_values(r):
         "below_top_k": strip(k["below_top_k"]),
         "gromov": strip(k["gromov"]),
         "random_k": strip(k["random_k"]),
+        **({"healed": {"steps": k["healed"]["steps"], "intact": k["healed"]["intact"].get("val_loss"),
+                       "intact_accuracy": k["healed"]["intact"].get("accuracy"),
+                       "gromov": strip(k["healed"]["gromov"])}} if "healed" in k else {}),
     }
 
 
@@ -384,9 +387,11 @@ def removable(curve, v):
 
 def knockout(study, results):
     arms = by_arm(results)
+    healing = all("healed" in j["values"] for j in results["jobs"])
     lines = [
-        "| arm | held-out, intact | worst single layer | layers alone within the rule | upper k (final layer too) | k below the final layer | Gromov's block of k (angular distance) | k at random (median of 5 draws) |",
-        "|---|---|---|---|---|---|---|---|",
+        "| arm | held-out, intact | worst single layer | layers alone within the rule | upper k (final layer too) | k below the final layer | Gromov's block of k (angular distance) | k at random (median of 5 draws) |"
+        + (" healing steps | Gromov's block of k, healed |" if healing else ""),
+        "|---|---|---|---|---|---|---|---|" + ("---|---|" if healing else ""),
     ]
     for name, jobs in arms.items():
         v = [j["values"] for j in jobs]
@@ -398,12 +403,15 @@ def knockout(study, results):
         lines.append(
             f"| {name} | {fmt([x['intact'] for x in v])} | {fmt([max(e for e in x['each'] if e is not None) for x in v])} "
             f"| {fmt(alone, 3)} of {depth} | {fmt([removable(x['top_k'], x) for x in v])} | {fmt([removable(x['below_top_k'], x) for x in v])} "
-            f"| {fmt([removable(x['gromov'], x) for x in v])} | {fmt([removable(x['random_k'], x) for x in v])} |")
+            f"| {fmt([removable(x['gromov'], x) for x in v])} | {fmt([removable(x['random_k'], x) for x in v])} |"
+            + (f" {v[0]['healed']['steps']} | {fmt([removable(x['healed']['gromov'], {**x, **x['healed']}) for x in v])} |" if healing else ""))
     lines.append("")
     lines.append("A count is the largest k up to which every smaller k keeps the stack's skill, as the page's knockout judges it: "
                  "on the text, losing under 10% of what the stack gains below the bigram line (its held-out loss under "
                  "intact + 0.1 × (bigram − intact)); on copy, still copying 95% as well. "
-                 "Without healing: Gromov et al. fine-tune after removing; these stacks are measured as they are.")
+                 + ("Healed: each pruned stack trained that many more updates at the run's own rate (every weight left; Gromov et al. fine-tune "
+                    "with QLoRA), judged against the intact stack trained as long." if healing else
+                    "Without healing: Gromov et al. fine-tune after removing; these stacks are measured as they are."))
     return "\n".join(lines)
 
 

@@ -288,7 +288,7 @@ fn ablate_takes_every_flag_the_reference_names() {
             "--dark" | "--attention" | "--compare" | "--knockout" | "--depth-width" | "--tuned-lens"
             | "--similarity" | "--probe" => None,
             "--tuned-lens-steps" => Some("3"),
-            "--grad-batches" | "--update-steps" => Some("2"),
+            "--grad-batches" | "--update-steps" | "--heal-steps" => Some("2"),
             "--compare-arms" => Some("both-off,both-on"),
             "--preset" => Some("default"),
             "--text" => Some(&text),

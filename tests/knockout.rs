@@ -4,7 +4,7 @@
 
 use ablation_playground::config::{Config, NormPlacement, SublayerKind};
 use ablation_playground::model::param::Params;
-use ablation_playground::training::knockout::{gromov_blocks, knockout};
+use ablation_playground::training::knockout::{gromov_blocks, heal, knockout, Removal};
 use ablation_playground::training::report::trained;
 use ablation_playground::training::similarity::{adjacent_cosines, angular_distance, mean_cosine};
 use nalgebra::DMatrix;
@@ -177,4 +177,77 @@ fn adjacent_cosines_are_each_layers_input_against_its_output_over_the_held_out_t
         let want = s / batches as f64;
         assert!((g - want).abs() < 1e-9, "layer {l}: {g} against {want} by hand");
     }
+}
+
+/// A removal's numbers as bits (NaN, where nothing was measured, equal to itself).
+fn bits(r: &Removal) -> [u64; 3] {
+    [r.loss.to_bits(), r.val_loss.to_bits(), r.accuracy.to_bits()]
+}
+
+#[test]
+fn healing_continues_the_run_from_its_own_state_with_the_block_held_at_zero() {
+    for norm in ["pre", "post"] {
+        let config = Config { sublayer: SublayerKind::Block, ..text(norm, 4) };
+        let (_, mut trainer) = trained(&config, 30);
+        let before = knockout(&mut trainer);
+        // no healing steps: the knockout's own measurements, bit for bit
+        let unhealed = heal(&mut trainer, 0).unwrap();
+        assert_eq!(
+            bits(&unhealed.intact),
+            bits(&before.intact),
+            "{norm}: 0 steps of healing is the intact stack"
+        );
+        let blocks: Vec<_> = before.gromov.iter().map(|(start, _, r)| (*start, bits(r))).collect();
+        let got: Vec<_> = unhealed.gromov.iter().map(|(start, r)| (*start, bits(r))).collect();
+        assert_eq!(got, blocks, "{norm}: 0 steps of healing is Gromov's removal");
+        // the intact stack healed 20 steps is the trained run itself given 20 more updates: the
+        // twin went on from the run's weights, Adam's moments, the data's place and the
+        // schedule's step
+        let healed = heal(&mut trainer, 20).unwrap();
+        let (_, mut longer) = trained(&config, 30);
+        for _ in 0..20 {
+            longer.replay_step();
+        }
+        let want = knockout(&mut longer).intact;
+        assert_eq!(
+            bits(&healed.intact),
+            bits(&want),
+            "{norm}: healed 20 steps {:?}, by hand {want:?}",
+            healed.intact
+        );
+        // healing does not touch the run itself
+        let again = knockout(&mut trainer);
+        assert_eq!(bits(&again.intact), bits(&before.intact), "{norm}: the trained stack changed");
+        // each block's healed stack trained without the block: its numbers differ from the
+        // intact stack's and from the unhealed removal's, and are finite
+        for ((start, h), (_, r)) in healed.gromov.iter().zip(&unhealed.gromov) {
+            assert!(
+                h.val_loss.is_finite() && h.val_loss != r.val_loss,
+                "{norm}: block at {start}: {h:?} {r:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_healed_block_stays_removed() {
+    // healing the block of one layer, then knocking the same layer out again changes nothing:
+    // its branch was held at zero all along (probed by the removal's own loss on a twin run)
+    let config = Config { sublayer: SublayerKind::Block, ..text("post", 3) };
+    let (_, mut trainer) = trained(&config, 30);
+    let healed = heal(&mut trainer, 10).unwrap();
+    let (start, removal) = healed.gromov[0];
+    // the same continuation by hand: the trained run, the layer's branch zeroed after each
+    // of 10 more updates (a run of 40 whose last 10 steps kept the branch at zero)
+    let (_, mut by_hand) = trained(&config, 30);
+    let zero = |t: &mut ablation_playground::training::train::Trainer<f32>| {
+        t.stack.layers[start].sublayer.visit(&mut |p| p.value.fill(0.0))
+    };
+    zero(&mut by_hand);
+    for _ in 0..10 {
+        by_hand.replay_step();
+        zero(&mut by_hand);
+    }
+    let loss = by_hand.probe_forward_skipping(&[]);
+    assert_eq!(loss.to_bits(), removal.loss.to_bits(), "healed {removal:?}, by hand {loss}");
 }

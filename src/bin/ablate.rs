@@ -15,6 +15,7 @@ use ablation_playground::training::attention_view::{all_attention_maps, attentio
 use ablation_playground::training::compare::comparison_steps;
 use ablation_playground::training::corpus::{corpus, install_own, text_of};
 use ablation_playground::training::depth_width::depth_width_applies;
+use ablation_playground::training::knockout::heal;
 use ablation_playground::training::per_matrix::{gradient_norms, update_sizes, PerMatrix};
 use ablation_playground::training::probe::probe_accuracies;
 use ablation_playground::training::report::{probed, trained, trained_from, trained_keeping_last_finite};
@@ -97,6 +98,8 @@ struct Options {
     grad_batches: Option<usize>,
     /// `--update-steps`: the updates whose per-matrix size is reported.
     update_steps: Option<usize>,
+    /// `--heal-steps`: the updates of the knockout's healing fine-tune (Gromov et al.).
+    heal_steps: Option<usize>,
     /// The depths to sweep, if asked.
     sweep: Option<Vec<usize>>,
     threads: usize,
@@ -111,6 +114,9 @@ struct Options {
 
 /// The most updates `--tuned-lens-steps` fits a tuned lens for: 16 times the page's.
 const LENS_MAX_STEPS: usize = 16 * FIT_STEPS;
+
+/// The most updates `--heal-steps` heals each pruned stack for.
+const MAX_HEAL_STEPS: usize = 10_000;
 
 /// The words of `--compare-arms` in `four_combinations`' order.
 const ARM_WORDS: [&str; 4] = ["both-off", "norm-alone", "residual-alone", "both-on"];
@@ -159,7 +165,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut dark = false;
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
     let (mut depth_width, mut tuned_lens) = (false, false);
-    let (mut grad_batches, mut update_steps, mut compare_arms) = (None, None, None);
+    let (mut grad_batches, mut update_steps, mut compare_arms, mut heal_steps) = (None, None, None, None);
     let (mut lens_budget, mut similarity, mut probe) = (None, false, false);
     let mut threads = available_threads();
     let (mut text, mut prompt, mut write, mut save_weights, mut save_eval_batch, mut load_weights) =
@@ -218,6 +224,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "update-steps",
             "compare-arms",
             "tuned-lens-steps",
+            "heal-steps",
         ]
         .contains(&named)
             || find_flag(named).is_some();
@@ -256,6 +263,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
             grad_batches = Some(count(flag, &value, 1000)?);
         } else if flag == "update-steps" {
             update_steps = Some(count(flag, &value, MAX_STEPS)?);
+        } else if flag == "heal-steps" {
+            heal_steps = Some(count(flag, &value, MAX_HEAL_STEPS)?);
+            knockout = true;
         } else if flag == "save-weights" {
             save_weights = Some(PathBuf::from(value));
         } else if flag == "save-eval-batch" {
@@ -382,6 +392,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         probe,
         grad_batches,
         update_steps,
+        heal_steps,
         depth_width,
         sweep,
         threads,
@@ -507,7 +518,12 @@ fn report(options: &Options) -> Result<String, String> {
     }
     if options.knockout {
         let state = knockout_here(&mut trainer, config, steps, options.threads)?;
-        fields.push((LayerKnockout::SPEC.field, LayerKnockout::report(&state)));
+        let mut report = LayerKnockout::report(&state);
+        if let (Some(n), Json::Obj(knockout)) = (options.heal_steps, &mut report) {
+            let healing = heal(&mut trainer, n).map_err(|e| format!("--heal-steps: {e}"))?;
+            knockout.push(("healed", healing.json(config.task)));
+        }
+        fields.push((LayerKnockout::SPEC.field, report));
         shown.knockout = Some(state);
     }
     // a run that diverged is drawn at its last finite state, as the page shows it

@@ -447,7 +447,7 @@ pub const PARAMS: &[ParamSpec] = &[
         label: "Runs train until",
         kind: Kind::Choice(&Until::OPTIONS),
         help: "a comparison's runs train for their steps, or until their held-out loss plateaus (no more \
-               than 1% lower over the last third of the run), the steps a cap",
+               than 1% or 0.001 nats lower over the last third of the run), the steps a cap",
         restarts: false,
         control: Control::More,
         get: |c| Value::Choice(Until::OPTIONS.index(c.until)),

@@ -14,8 +14,8 @@
 //!
 //! A layer is knocked out by zeroing its branch (`Layer::forward_knocked_out`): post-norm keeps
 //! the norm its stream passes through, so that every placement loses the same thing, the
-//! branch's update. (Gromov et al. also heal the pruned model with a short fine-tune; this
-//! knockout measures the stack as it is, without healing.)
+//! branch's update. The knockout measures the stack as it is; `heal` adds Gromov et al.'s short
+//! fine-tune of the pruned stack (`ablate --heal-steps`).
 //!
 //! Each removal is measured on the fixed probe batch (its `loss`, what the knockout always
 //! reported) and, on a sequence task, on the held-out set too: its loss and the copy tasks'
@@ -25,6 +25,7 @@
 use crate::config::TaskKind;
 use crate::model::batch::Batch;
 use crate::model::loss::accuracy;
+use crate::model::param::Params;
 use crate::model::real::Real;
 use crate::model::rng::{Rng, Stream};
 use crate::model::stats::frobenius;
@@ -291,6 +292,62 @@ impl KnockoutInProgress {
     pub fn into_result(self) -> Knockout {
         self.result
     }
+}
+
+/// Gromov et al.'s healing: each of Gromov's blocks (one per k < L) removed from the trained
+/// stack, the stack then trained `steps` more updates with the block's branches held at zero,
+/// and measured; beside it the intact stack trained the same `steps` more, the fair baseline
+/// (a healed stack has had more training than the one it is compared with otherwise).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Healing {
+    pub steps: usize,
+    /// The intact stack after `steps` more updates.
+    pub intact: Removal,
+    /// For k = 1 … L − 1: Gromov's block's first layer and the healed stack without it.
+    pub gromov: Vec<(usize, Removal)>,
+}
+
+/// `Healing` of `trainer`'s stack: each continuation resumes from the trained stack's own
+/// checkpoint (its weights, Adam's moments, the data's place and the schedule's step: the run
+/// goes on as it would have) in a trainer of its own, so `trainer` itself does not change.
+/// Gromov et al. heal with a QLoRA fine-tune at a rate of their choosing; here every weight
+/// left is trained, at the run's own rate and schedule.
+pub fn heal(trainer: &mut Trainer<f32>, steps: usize) -> Result<Healing, String> {
+    if trainer.diverged_at.is_some() {
+        return Err("the run diverged: there is no trained stack to heal".into());
+    }
+    let depth = trainer.stack.layers.len();
+    trainer.probe_forward_skipping(&[]);
+    let blocks = gromov_blocks(&trainer.stack.stream[..=depth]);
+    let mut at = None;
+    trainer.checkpoint(&mut at);
+    let at = at.expect("a checkpoint was just taken");
+    let mut twin = Trainer::<f32>::new(&trainer.config);
+    let mut continued = |block: &[usize]| {
+        twin.resume(&at);
+        let zero = |t: &mut Trainer<f32>| {
+            for &l in block {
+                t.stack.layers[l].sublayer.visit(&mut |p| p.value.fill(0.0));
+            }
+        };
+        zero(&mut twin);
+        for _ in 0..steps {
+            if twin.diverged_at.is_some() {
+                break; // measured as it is: not finite
+            }
+            twin.replay_step();
+            zero(&mut twin); // the update moved the removed branch; it stays removed
+        }
+        measure(&mut twin, block)
+    };
+    let intact = continued(&[]);
+    let gromov = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, &(start, _))| (start, continued(&(start..start + i + 1).collect::<Vec<_>>())))
+        .collect();
+    trainer.probe_forward_skipping(&[]);
+    Ok(Healing { steps, intact, gromov })
 }
 
 /// Every layer of `trainer`'s stack knocked out in turn, the top k and k at random.

@@ -47,8 +47,9 @@ pub fn choosing_seeds(config: &Config) -> Vec<u64> {
 }
 
 /// The plateau rule: a run has plateaued once the best of the last third of its held-out
-/// measurements is less than 1% below the best before them (at least 20 measurements; a run
-/// that diverged has not). A shorter window stopped text runs at their early stall near the
+/// measurements is less than 1% below the best before them, or less than 0.001 nats below
+/// it (the tuned lens's rule: a loss near zero keeps falling by 1% of itself long after it
+/// stopped mattering); at least 20 measurements; a run that diverged has not. A shorter window stopped text runs at their early stall near the
 /// bigram line (at step 700, 2 of 10 seeds of the Liu study, whose loss then fell 0.8 nats on
 /// the other seeds). `curve` is the held-out loss at each measurement, or on the
 /// regression the mean training loss of each stretch between them (`training_curve`).
@@ -59,11 +60,14 @@ pub fn plateaued(curve: &[f64]) -> bool {
     let recent = curve.len().div_ceil(3);
     let best = |xs: &[f64]| xs.iter().copied().fold(f64::INFINITY, f64::min);
     let (before, last) = curve.split_at(curve.len() - recent);
-    best(last) > best(before) * (1.0 - PLATEAU_GAIN)
+    let before = best(before);
+    best(last) > before - (before * PLATEAU_GAIN).max(PLATEAU_NATS)
 }
 
-/// The plateau rule's smallest improvement worth going on for: 1% of the loss.
+/// The plateau rule's smallest improvement worth going on for: 1% of the loss…
 pub const PLATEAU_GAIN: f64 = 0.01;
+/// …or, for a loss near zero, 0.001 nats.
+pub const PLATEAU_NATS: f64 = 0.001;
 /// Measurements the plateau rule needs before it says a run has plateaued.
 pub const PLATEAU_MIN: usize = 20;
 
@@ -210,6 +214,14 @@ mod tests {
         assert!(!plateaued(&diverged));
         let falling: Vec<f64> = (0..40).map(|i| 3.0 * 0.97f64.powi(i)).collect();
         assert!(!plateaued(&falling), "3% a measurement is no plateau");
+        // a loss falling toward zero by 3% a measurement: still falling by more than 1% of
+        // itself, but by less than 0.001 nats once it is small
+        let vanishing: Vec<f64> = (0..40).map(|i| 1e-3 * 0.97f64.powi(i)).collect();
+        let (b, l) = (vanishing[25], vanishing[39]);
+        assert!(l < b * 0.99 && b - l < PLATEAU_NATS, "{b} {l}");
+        assert!(plateaued(&vanishing), "under 0.001 nats is a plateau");
+        let big: Vec<f64> = vanishing.iter().map(|x| x * 100.0).collect();
+        assert!(!plateaued(&big), "0.1 falling 3% a measurement is no plateau");
         assert_eq!(training_curve(&[1.0, 3.0, 5.0, 7.0, 9.0], 2), [2.0, 6.0, 9.0]);
     }
 

@@ -9,7 +9,7 @@ use crate::model::stats::Histogram;
 use crate::training::compare::switch_words;
 use crate::training::corpus::{corpus, Corpus};
 use crate::training::frame::Frame;
-use crate::training::knockout::{Knockout, Removal};
+use crate::training::knockout::{Healing, Knockout, Removal};
 use crate::training::loss_history::{Bucket, LossHistory};
 use crate::training::outcome::Outcome;
 use crate::training::pinned::PinState;
@@ -574,6 +574,24 @@ impl Knockout {
         });
         fields.push(("gromov", Json::Arr(gromov.collect())));
         Json::Obj(fields)
+    }
+}
+
+impl Healing {
+    /// `{steps, intact: {…}, gromov: [{k, start, …}]}`, each removal's numbers as the
+    /// knockout's.
+    pub fn json(&self, task: TaskKind) -> Json {
+        let (sequence, copies) = (task != TaskKind::Teacher, task.copies());
+        let gromov = self.gromov.iter().enumerate().map(|(i, (start, r))| {
+            let mut fields = vec![("k", Json::Int(i as i128 + 1)), ("start", Json::Int(*start as i128))];
+            fields.extend(removal_fields(r, sequence, copies));
+            Json::Obj(fields)
+        });
+        Json::Obj(vec![
+            ("steps", Json::Int(self.steps as i128)),
+            ("intact", Json::Obj(removal_fields(&self.intact, sequence, copies))),
+            ("gromov", Json::Arr(gromov.collect())),
+        ])
     }
 }
 

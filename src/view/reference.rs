@@ -104,6 +104,14 @@ pub fn cli_flags() -> Vec<CliFlag> {
             false,
         ),
         flag(
+            "heal-steps",
+            "N",
+            "--knockout, then Gromov et al.'s healing: each of Gromov's blocks removed and the run's stack trained N \
+             more updates without it (its branches held at zero), beside the intact stack trained the same N more",
+            "an integer from 1 to 10000",
+            false,
+        ),
+        flag(
             "probe",
             "",
             "add a linear probe's held-out accuracy at every depth: the current input token read from x_ℓ by \
