@@ -901,6 +901,15 @@ fn the_encoder_decoder_and_mask_contract() {
     assert!(first[1..].iter().any(|x| x.as_f64().unwrap() > 0.0), "row 0 sees the future without the mask");
     let masked = report(&["--task", "text", "--depth", "2", "--steps", "2"]);
     assert!(masked["task"].get("loss_future_hidden").is_none(), "only without the mask");
+    // a comparison's run without the mask reports it too: the single run's last, bit for bit
+    let unmasked = ["--task", "text", "--mask", "none", "--depth", "2", "--steps", "30"];
+    let single = report(&unmasked);
+    let compared = report(&[&unmasked[..], &["--compare-arms", "both-on"]].concat());
+    let last = |r: &Value| r["task"]["loss_future_hidden"].as_array().unwrap().last().unwrap()[1].clone();
+    let run = &compared["compare"][0]["runs"][0];
+    assert_eq!(run["loss_future_hidden"], last(&single), "{run} against the single run's {}", last(&single));
+    let masked = report(&["--task", "text", "--depth", "2", "--steps", "30", "--compare-arms", "both-on"]);
+    assert!(masked["compare"][0]["runs"][0].get("loss_future_hidden").is_none(), "only without the mask");
     for bad in [
         &["--stack", "encoder-decoder"][..],
         &["--task", "text", "--stack", "encoder-decoder", "--depth", "5"],

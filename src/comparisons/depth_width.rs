@@ -145,6 +145,7 @@ pub fn depth_width_json(state: &DepthWidthState) -> Json {
                 r.converged,
                 r.loss.len().saturating_sub(1),
                 f64::NAN,
+                f64::NAN,
             )
         }));
         Json::Obj(fields)

@@ -288,7 +288,7 @@ pub fn run_job(job: Job) -> Result<Report, String> {
 }
 
 const JOB_MAGIC: u32 = 0x314A_5041; // "APJ1"
-const REPORT_MAGIC: u32 = 0x3852_5041; // "APR8": trials, and whether a run plateaued
+const REPORT_MAGIC: u32 = 0x3952_5041; // "APR9": a run's loss with the future hidden
 
 pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     o.config.write(w);
@@ -299,6 +299,7 @@ pub(crate) fn write_outcome(w: &mut Writer, o: &Outcome) {
     w.f64s(&o.loss);
     w.f64(o.held_out.loss);
     w.f64(o.held_out.accuracy);
+    w.f64(o.held_out.future_hidden);
     w.str(&o.held_out.sample);
     w.f64s(&o.readout_loss);
     w.f64(o.tail);
@@ -329,7 +330,7 @@ pub(crate) fn read_outcome(r: &mut Reader) -> Result<Outcome, String> {
     let (init_top_std, grad_ratio, final_loss) = (r.f64()?, r.f64()?, r.f64()?);
     let diverged_at = r.opt_usize()?;
     let loss = r.f64s()?;
-    let held_out = TaskEnd { loss: r.f64()?, accuracy: r.f64()?, sample: r.str()? };
+    let held_out = TaskEnd { loss: r.f64()?, accuracy: r.f64()?, future_hidden: r.f64()?, sample: r.str()? };
     let readout_loss = r.f64s()?;
     if ![0, config.depth + 1].contains(&readout_loss.len()) {
         return Err("an outcome's readout does not match its depth".into());

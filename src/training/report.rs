@@ -82,12 +82,14 @@ pub struct Run {
 pub struct TaskEnd {
     pub loss: f64,
     pub accuracy: f64,
+    /// A stack without the causal mask: the held-out loss with the future hidden (NaN otherwise).
+    pub future_hidden: f64,
     pub sample: String,
 }
 
 impl Default for TaskEnd {
     fn default() -> Self {
-        TaskEnd { loss: f64::NAN, accuracy: f64::NAN, sample: String::new() }
+        TaskEnd { loss: f64::NAN, accuracy: f64::NAN, future_hidden: f64::NAN, sample: String::new() }
     }
 }
 
@@ -270,6 +272,7 @@ impl RunInProgress {
         TaskEnd {
             loss: last.map_or(f64::NAN, |e| e.loss),
             accuracy: last.map_or(f64::NAN, |e| e.accuracy),
+            future_hidden: last.and_then(|e| e.future_hidden).unwrap_or(f64::NAN),
             sample: self.written.as_ref().map(|w| w.text.clone()).unwrap_or_default(),
         }
     }

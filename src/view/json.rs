@@ -382,8 +382,8 @@ pub(crate) fn outcome_fields(o: &Outcome) -> Vec<(&'static str, Json)> {
 /// rates tried (`lr_grid`), the chosen rate (`lr`) and the search (`tuning`, `tuning_json`).
 pub(crate) fn arm_fields<T>(arm: &Arm<T>, run: fn(&T) -> RunEnd) -> Vec<(&'static str, Json)> {
     let runs: Vec<(u64, RunEnd)> = arm.shown_done().map(|(s, r)| (s, run(r))).collect();
-    let entries =
-        runs.iter().map(|&(seed, (final_loss, val_loss, diverged_at, converged, steps, accuracy))| {
+    let entries = runs.iter().map(
+        |&(seed, (final_loss, val_loss, diverged_at, converged, steps, accuracy, hidden))| {
             let mut fields = vec![
                 ("seed", Json::Int(seed.into())),
                 ("lr", Json::Num(arm.rate())),
@@ -396,8 +396,12 @@ pub(crate) fn arm_fields<T>(arm: &Arm<T>, run: fn(&T) -> RunEnd) -> Vec<(&'stati
             if !accuracy.is_nan() {
                 fields.push(("accuracy", Json::Num(accuracy)));
             }
+            if !hidden.is_nan() {
+                fields.push(("loss_future_hidden", Json::Num(hidden)));
+            }
             Json::Obj(fields)
-        });
+        },
+    );
     let finals: Vec<f64> = runs.iter().map(|(_, r)| r.0).collect();
     let converged =
         arm.shown().iter().map(|r| r.as_ref().and_then(|r| run(r).3).map_or(Json::Null, Json::Bool));
@@ -467,12 +471,21 @@ pub(crate) fn tuning_json(t: &Tuned, reporting_seeds: &[u64]) -> Json {
 /// A run's end for `arm_fields`: its final loss, its held-out loss, where it diverged and
 /// whether it had plateaued.
 /// What a comparison's run reports of its end: (final loss, held-out loss, diverged at,
-/// plateaued, steps trained, held-out accuracy on a copying task or NaN).
-pub(crate) type RunEnd = (f64, f64, Option<usize>, Option<bool>, usize, f64);
+/// plateaued, steps trained, held-out accuracy on a copying task or NaN, held-out loss with the
+/// future hidden for a stack without the mask or NaN).
+pub(crate) type RunEnd = (f64, f64, Option<usize>, Option<bool>, usize, f64, f64);
 
 /// An outcome's numbers for `arm_fields`.
 pub(crate) fn outcome_run(o: &Outcome) -> RunEnd {
-    (o.final_loss, o.held_out.loss, o.diverged_at, o.converged, o.steps, o.held_out.accuracy)
+    (
+        o.final_loss,
+        o.held_out.loss,
+        o.diverged_at,
+        o.converged,
+        o.steps,
+        o.held_out.accuracy,
+        o.held_out.future_hidden,
+    )
 }
 
 /// The pins for `.value`: each one's text, its label against `live`, how far its runs got.
