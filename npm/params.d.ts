@@ -34,6 +34,8 @@ export interface AblationPlaygroundParams {
   tokens: number;
   /** positions per sequence; attention is causal within each (0: one sequence of all the tokens) (0 to 256; default 0) */
   context: number;
+  /** each training step's batch split into this many shards (1, 2, 4 or 8) whose gradients are summed in a fixed order, so that several workers can share a step; the run's numbers depend on the shards, never on the workers (1 to 8; default 1) */
+  shards: number;
   /** weights ~ N(0, gain²/fan_in) (0.01 to 10; default 1) */
   gain: number;
   /** plain SGD or Adam (default adam) */
@@ -99,6 +101,8 @@ export interface AblationPlaygroundParamAttributes {
   tokens?: number | `${number}`;
   /** positions per sequence; attention is causal within each (0: one sequence of all the tokens) (0 to 256; default 0) */
   context?: number | `${number}`;
+  /** each training step's batch split into this many shards (1, 2, 4 or 8) whose gradients are summed in a fixed order, so that several workers can share a step; the run's numbers depend on the shards, never on the workers (1 to 8; default 1) */
+  shards?: number | `${number}`;
   /** weights ~ N(0, gain²/fan_in) (0.01 to 10; default 1) */
   gain?: number | `${number}`;
   /** plain SGD or Adam (default adam) */

@@ -28,7 +28,7 @@ fn the_weights_file_read_back_gives_the_same_loss_bit_for_bit() {
         assert_eq!(file.config, config);
         assert_eq!(file.step, 25);
         assert_eq!(file.weights, trainer.weights());
-        let (again, mut loaded) = trained_from(&config, 0, &file.weights, file.step, false).unwrap();
+        let (again, mut loaded) = trained_from(&config, 0, &file.weights, file.step, false, 1).unwrap();
         assert_eq!(loaded.updates(), 25, "a loaded run counts the file's updates");
         assert_eq!(
             safetensors::write(&config, loaded.updates(), &mut loaded.stack),
@@ -36,7 +36,7 @@ fn the_weights_file_read_back_gives_the_same_loss_bit_for_bit() {
             "written again, the same bytes"
         );
         // trained on, the file saved says every update the weights had: the file's and the run's
-        let (_, mut on) = trained_from(&config, 10, &file.weights, file.step, false).unwrap();
+        let (_, mut on) = trained_from(&config, 10, &file.weights, file.step, false, 1).unwrap();
         let later = safetensors::read(&safetensors::write(&config, on.updates(), &mut on.stack)).unwrap();
         assert_eq!((on.step, later.step), (10, 35), "this run's updates, and the weights' in all");
         if config.task == TaskKind::Text {

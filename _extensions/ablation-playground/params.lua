@@ -19,6 +19,7 @@ return {
   ["heads"] = "heads",
   ["tokens"] = "tokens",
   ["context"] = "context",
+  ["shards"] = "shards",
   ["gain"] = "init-gain",
   ["optimizer"] = "optimizer",
   ["lr"] = "lr",

@@ -18,7 +18,7 @@ use ablation_playground::training::depth_width::depth_width_applies;
 use ablation_playground::training::knockout::heal;
 use ablation_playground::training::per_matrix::{gradient_norms, update_sizes, PerMatrix};
 use ablation_playground::training::probe::probe_accuracies;
-use ablation_playground::training::report::{probed, trained, trained_from, trained_keeping_last_finite};
+use ablation_playground::training::report::{probed, trained_from, trained_sharing};
 use ablation_playground::training::similarity::adjacent_cosines;
 use ablation_playground::training::sweep::{default_sweep_depths, parse_depths};
 use ablation_playground::training::tuned_lens::{
@@ -449,10 +449,12 @@ fn report(options: &Options) -> Result<String, String> {
     let (config, steps, dark) = (&options.config, options.steps, options.dark);
     let draw = options.svg_dir.is_some();
     let (run, mut trainer) = match &options.start {
-        Some((weights, earlier_updates)) => trained_from(config, steps, weights, *earlier_updates, draw)
-            .map_err(|e| format!("--load-weights: {e}"))?,
-        None if draw => trained_keeping_last_finite(config, steps),
-        None => trained(config, steps),
+        Some((weights, earlier_updates)) => {
+            trained_from(config, steps, weights, *earlier_updates, draw, options.threads)
+                .map_err(|e| format!("--load-weights: {e}"))?
+        }
+        // a sharded step's shards on the --threads
+        None => trained_sharing(config, steps, draw, options.threads),
     };
     let mut fields = run.json_fields();
     if let Some(path) = &options.save_weights {

@@ -111,7 +111,9 @@ mod tests {
         let e = Config::decode(&deep).unwrap_err();
         assert!(e.starts_with("depth:"), "{e}");
         let mut nan = Config::default().encode();
-        let at = 8 + 4 * 8 + 4 + 8 + 8 + 8 + 8; // gain comes after depth, eight choices, the text (the plays: a tag), width, heads, tokens and context
+        // gain comes after depth, eight choices, the text (the plays: a tag), width, heads,
+        // tokens, context and shards
+        let at = 8 + 4 * 8 + 4 + 8 + 8 + 8 + 8 + 8;
         nan[at..at + 8].copy_from_slice(&f64::NAN.to_le_bytes());
         assert!(Config::decode(&nan).unwrap_err().starts_with("gain:"));
         // so is a context the tokens are not a multiple of

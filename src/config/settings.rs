@@ -310,6 +310,11 @@ pub struct Config {
     pub halving: bool,
     /// A comparison's runs train for `steps`, or until they plateau (`steps` the cap).
     pub until: Until,
+    /// Each training step's batch is split into this many shards (1, 2, 4 or 8), each one's
+    /// forward and backward apart, their gradients summed in one fixed order
+    /// (`training::shards`): what several workers can share. Fixed by the configuration,
+    /// never by the machine, so that a run's bits do not depend on how many cores trained it.
+    pub shards: usize,
 }
 
 /// The page's step limit: the depth-96 stack reaches it in under 20 s at 300 steps/s, every
@@ -359,6 +364,7 @@ impl Default for Config {
             choose_seeds: 3,
             halving: true,
             until: Until::Steps,
+            shards: 1,
         }
     }
 }
@@ -549,6 +555,9 @@ impl Config {
                 message: format!("{} is not a multiple of context {}", self.tokens, self.context),
             });
         }
+        if self.shards > 1 {
+            self.check_shards()?;
+        }
         if self.sequence() < self.shortest_sequence() {
             return Err(ConfigError {
                 name: "context".into(),
@@ -560,6 +569,35 @@ impl Config {
             });
         }
         self.check_encoder_decoder()
+    }
+
+    /// A step split into shards: a power of two (the shards' mean gradient is then their sum
+    /// scaled exactly), each shard whole sequences (a token alone on the regression without
+    /// attention, whose rows are independent), and a decoder-only stack.
+    fn check_shards(&self) -> Result<(), ConfigError> {
+        let error = |message: String| Err(ConfigError { name: "shards".into(), message });
+        if !self.shards.is_power_of_two() {
+            return error(format!("{} shards: 1, 2, 4 or 8", self.shards));
+        }
+        if self.stack == StackKind::EncoderDecoder {
+            return error("an encoder-decoder's step is not split into shards".into());
+        }
+        let attends = (0..self.depth).any(|i| self.attends_at(i));
+        let units = if self.task == TaskKind::Teacher && !attends {
+            self.tokens
+        } else {
+            self.tokens / self.sequence()
+        };
+        if !units.is_multiple_of(self.shards) {
+            let what = if self.task == TaskKind::Teacher && !attends { "tokens" } else { "sequences" };
+            return error(format!("{} shards do not divide the batch's {units} {what}", self.shards));
+        }
+        Ok(())
+    }
+
+    /// The configuration of one shard of a step: the same stack, a batch `1 / shards` as large.
+    pub fn shard(&self) -> Config {
+        Config { tokens: self.tokens / self.shards.max(1), shards: 1, ..self.clone() }
     }
 
     /// An encoder–decoder's rules: a task with a source (copy, reverse), sublayers of `block`,

@@ -266,6 +266,19 @@ pub const PARAMS: &[ParamSpec] = &[
         set: |c, v| c.context = int(v) as usize,
     },
     ParamSpec {
+        name: "shards",
+        flag: "shards",
+        label: "Shards per step",
+        kind: Kind::Int { min: 1, max: 8, multiple_of: 1 },
+        help: "each training step's batch split into this many shards (1, 2, 4 or 8) whose gradients are \
+               summed in a fixed order, so that several workers can share a step; the run's numbers depend \
+               on the shards, never on the workers",
+        restarts: true,
+        control: Control::More,
+        get: |c| Value::Int(c.shards as i64),
+        set: |c, v| c.shards = int(v) as usize,
+    },
+    ParamSpec {
         name: "gain",
         flag: "init-gain",
         label: "Init gain",

@@ -4,6 +4,7 @@
 use crate::model::real::Real;
 use nalgebra::DMatrix;
 
+#[derive(Clone)]
 pub enum Batch<F: Real> {
     /// (T, d) features and their (T, d_out) targets.
     Values {

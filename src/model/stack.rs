@@ -356,6 +356,11 @@ impl<F: Real> Stack<F> {
         self.back_propagate(Target::Values(target), false, None);
     }
 
+    /// `backward_gradients` for the last `forward_batch` of `batch`: a shard's (`shards`).
+    pub fn backward_gradients_batch(&mut self, batch: &Batch<F>) {
+        self.back_propagate(Target::of(batch), false, None);
+    }
+
     /// `backward_gradients`, handing each part of the model to `update` as soon as its
     /// gradients are complete and its weights are no longer needed by the pass: the final norm
     /// and the readout first, then layers L − 1 down to 0, each with the position of its first

@@ -28,6 +28,7 @@ pub mod pinned;
 pub mod probe;
 pub mod report;
 pub mod session;
+pub mod shards;
 pub mod similarity;
 pub mod spread;
 pub mod sweep;

@@ -136,8 +136,22 @@ pub fn trained(config: &Config, steps: usize) -> (Run, Trainer<f32>) {
 /// it can go back to the last finite state (`Trainer::back_to_last_finite`): for a run that
 /// will be drawn.
 pub fn trained_keeping_last_finite(config: &Config, steps: usize) -> (Run, Trainer<f32>) {
+    trained_sharing(config, steps, true, 1)
+}
+
+/// `trained` (keeping the last finite state if asked), a sharded step's shards run on
+/// `executors` threads at once (`Trainer::set_shard_executors`): the same bits as one.
+pub fn trained_sharing(
+    config: &Config,
+    steps: usize,
+    keep_last_finite: bool,
+    executors: usize,
+) -> (Run, Trainer<f32>) {
     let mut progress = RunInProgress::new(config, steps);
-    progress.trainer.keep_last_finite();
+    progress.trainer.set_shard_executors(executors);
+    if keep_last_finite {
+        progress.trainer.keep_last_finite();
+    }
     progress.finish()
 }
 
@@ -145,18 +159,20 @@ pub fn trained_keeping_last_finite(config: &Config, steps: usize) -> (Run, Train
 /// (`Params::visit` order, as a weights file gives them), which have had `earlier_updates`
 /// updates (the file's `step`), instead of the seed's draw, with a fresh optimiser and the
 /// seed's data stream from its first batch: an error, and no run, if they do not fit the
-/// configuration's stack.
+/// configuration's stack. A sharded step's shards run on `executors` threads.
 pub fn trained_from(
     config: &Config,
     steps: usize,
     weights: &[f32],
     earlier_updates: usize,
     keep_last_finite: bool,
+    executors: usize,
 ) -> Result<(Run, Trainer<f32>), String> {
     let mut trainer = Trainer::<f32>::new(config);
     trainer.load_weights(weights)?;
     trainer.earlier_updates = earlier_updates;
     let mut progress = RunInProgress::with_trainer(trainer, steps);
+    progress.trainer.set_shard_executors(executors);
     if keep_last_finite {
         progress.trainer.keep_last_finite();
     }

@@ -8,6 +8,7 @@ use crate::model::real::Real;
 use crate::model::stack::Stack;
 use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::optim::{Optimizer, OptimizerState};
+use crate::training::shards::Shards;
 use crate::training::task::{Batches, EVAL_POSITIONS};
 use crate::wire::{Reader, Writer};
 
@@ -135,6 +136,8 @@ pub struct Trainer<F: Real> {
     /// step (BENCHMARKS.md), so only a run that will be drawn keeps it: the CLI's with `--svg`.
     /// The page's session replays from its last checkpoint instead, at no cost per step.
     before_update: Option<Vec<F>>,
+    /// With `config.shards` above 1, the shards' stacks and buffers (`training::shards`).
+    shards: Option<Box<Shards<F>>>,
 }
 
 impl<F: Real> Trainer<F> {
@@ -161,6 +164,15 @@ impl<F: Real> Trainer<F> {
             earlier_updates: 0,
             diverged_at: None,
             before_update: None,
+            shards: (config.shards > 1).then(|| Box::new(Shards::new(config, 1))),
+        }
+    }
+
+    /// Runs a sharded step's shards on `executors` stacks at once (threads, natively): the
+    /// same bits as one. Nothing changes for a step that is not split.
+    pub fn set_shard_executors(&mut self, executors: usize) {
+        if self.shards.as_ref().is_some_and(|s| s.executors() != executors.clamp(1, self.config.shards)) {
+            self.shards = Some(Box::new(Shards::new(&self.config, executors)));
         }
     }
 
@@ -210,6 +222,10 @@ impl<F: Real> Trainer<F> {
         initial.init_stack(config, &mut self.stack);
         self.optimizer.reset(config);
         self.data = Batches::new(config);
+        if config.shards != self.config.shards {
+            let executors = self.shards.as_ref().map_or(1, |s| s.executors());
+            self.shards = (config.shards > 1).then(|| Box::new(Shards::new(config, executors)));
+        }
         self.probe = self.data.probe(config);
         self.held_out = self.data.held_out(config);
         self.evals.clear();
@@ -311,6 +327,13 @@ impl<F: Real> Trainer<F> {
         self.step_on_next_batch(true)
     }
 
+    /// Draws the next training batch (the stream moves on, no step is taken): for measuring a
+    /// step's pieces apart (tests/shards.rs).
+    pub fn draw_batch(&mut self) -> &Batch<F> {
+        self.data.next(&mut self.batch);
+        &self.batch
+    }
+
     /// The next training batch's forward and backward without an update: every gradient
     /// filled as a step would see it (`per_matrix`). Returns the loss.
     pub fn gradients_on_next_batch(&mut self) -> f64 {
@@ -322,6 +345,25 @@ impl<F: Real> Trainer<F> {
 
     fn step_on_next_batch(&mut self, update: bool) -> f64 {
         self.data.next(&mut self.batch);
+        if let Some(shards) = &mut self.shards {
+            // each shard's forward and backward apart, their mean gradient set on the stack
+            let (loss, finite) = shards.step(&mut self.stack, &self.batch, update);
+            if !finite {
+                self.diverged_at = Some(self.step);
+                return loss;
+            }
+            if update {
+                if let Some(kept) = &mut self.before_update {
+                    kept.clear();
+                    self.stack.visit(&mut |p| kept.extend_from_slice(p.value.as_slice()));
+                }
+                let rule = self.optimizer.begin(self.step);
+                // through `dyn Params`, the one instance the fused update uses
+                self.optimizer.apply(&rule, 0, &mut self.stack as &mut dyn Params<F>);
+                self.step += 1;
+            }
+            return loss;
+        }
         let loss = self.stack.forward_batch(&self.batch);
         if !loss.is_finite() || !self.stack.all_finite() {
             self.diverged_at = Some(self.step);

@@ -1,0 +1,200 @@
+//! Data parallelism: a training step's batch split into a fixed number of shards
+//! (`Config::shards`), each shard's forward and backward on a stack of its own, the shards'
+//! gradients summed in one fixed order (shard 0, then 1, …), scaled by `1 / shards` (a power of
+//! two, so exactly) and the update applied once, by the trainer.
+//!
+//! The shards are fixed by the configuration, never by the machine: one executor running every
+//! shard in turn gives the bits that many give (each shard's gradient is the same numbers
+//! wherever it is computed, and the sum's order does not depend on who computed what). A
+//! stack's rows are independent across sequences (attention, the norms and the loss work
+//! within a sequence or a token), so the shards' mean gradient is the whole batch's gradient;
+//! only the order of the sums differs, which is why a run's bits depend on `shards`.
+//!
+//! Natively the executors are threads (`ablate --threads`); in the browser a worker of the
+//! page's pool can take a shard (`ShardJob`, the same numbers through the job protocol).
+
+use crate::config::Config;
+use crate::model::batch::{Batch, Tokens};
+use crate::model::param::Params;
+use crate::model::real::Real;
+use crate::model::stack::Stack;
+
+/// Shard `k` of `shards` of `batch`: its sequences `k·n … (k+1)·n − 1` (rows of a token
+/// matrix, a sequence's positions consecutive), into `into` (its buffers reused).
+pub fn shard_of<F: Real>(batch: &Batch<F>, shards: usize, k: usize, into: &mut Batch<F>) {
+    match batch {
+        Batch::Tokens(t) => {
+            let n = t.ids.len() / shards;
+            let range = k * n..(k + 1) * n;
+            let out = match into {
+                Batch::Tokens(out) => out,
+                _ => {
+                    *into = Batch::Tokens(Tokens::default());
+                    let Batch::Tokens(out) = into else { unreachable!("just made") };
+                    out
+                }
+            };
+            out.clear();
+            out.ids.extend_from_slice(&t.ids[range.clone()]);
+            out.next.extend_from_slice(&t.next[range.clone()]);
+            if !t.scored.is_empty() {
+                out.scored.extend_from_slice(&t.scored[range]);
+            }
+        }
+        Batch::Values { x, y } => {
+            let n = x.nrows() / shards;
+            *into = Batch::Values { x: x.rows(k * n, n).into_owned(), y: y.rows(k * n, n).into_owned() };
+        }
+    }
+}
+
+/// One shard's forward and, with `gradients`, backward on `stack` (its weights the step's):
+/// its loss, and whether the pass stayed finite; its gradients left in `stack`'s parameters.
+pub fn shard_pass<F: Real>(stack: &mut Stack<F>, batch: &Batch<F>, gradients: bool) -> (f64, bool) {
+    let loss = stack.forward_batch(batch);
+    let finite = loss.is_finite() && stack.all_finite();
+    if gradients && finite {
+        stack.backward_gradients_batch(batch);
+    }
+    (loss, finite)
+}
+
+/// `stack`'s gradients in `visit` order, into `out`.
+pub fn gradients_of<F: Real>(stack: &mut Stack<F>, out: &mut Vec<F>) {
+    out.clear();
+    stack.visit(&mut |p| out.extend_from_slice(p.grad.as_slice()));
+}
+
+/// The shards' gradients summed in their order and scaled by `1 / shards`, into `sum`: what
+/// the update reads. Every executor's sum is this one.
+pub fn combine<F: Real>(shards: &[Vec<F>], sum: &mut Vec<F>) {
+    sum.clear();
+    sum.extend_from_slice(&shards[0]);
+    for g in &shards[1..] {
+        for (s, &x) in sum.iter_mut().zip(g) {
+            *s += x;
+        }
+    }
+    let scale = F::of(1.0 / shards.len() as f64);
+    sum.iter_mut().for_each(|s| *s *= scale);
+}
+
+/// Sets `stack`'s gradients from `gradients` (`visit` order).
+pub fn set_gradients<F: Real>(stack: &mut Stack<F>, gradients: &[F]) {
+    let mut rest = gradients;
+    stack.visit(&mut |p| {
+        let (these, others) = rest.split_at(p.grad.len());
+        p.grad.as_mut_slice().copy_from_slice(these);
+        rest = others;
+    });
+}
+
+/// A sharded step's stacks and buffers, kept from step to step: one stack per executor (each
+/// the shard's size), each shard's batch and gradients.
+pub struct Shards<F: Real> {
+    count: usize,
+    stacks: Vec<Stack<F>>,
+    batches: Vec<Batch<F>>,
+    gradients: Vec<Vec<F>>,
+    weights: Vec<F>,
+    sum: Vec<F>,
+}
+
+impl<F: Real> Shards<F> {
+    /// For `config` (whose `shards` is more than 1), with `executors` stacks (at most one per
+    /// shard; 1 runs every shard in turn).
+    pub fn new(config: &Config, executors: usize) -> Self {
+        let count = config.shards;
+        let shard = config.shard();
+        let executors = executors.clamp(1, count);
+        Shards {
+            count,
+            stacks: (0..executors).map(|_| Stack::unweighted(&shard)).collect(),
+            batches: (0..count).map(|_| Batch::Tokens(Tokens::default())).collect(),
+            gradients: vec![Vec::new(); count],
+            weights: Vec::new(),
+            sum: Vec::new(),
+        }
+    }
+
+    pub fn executors(&self) -> usize {
+        self.stacks.len()
+    }
+
+    /// The step on `batch` with `stack`'s weights: the mean of the shards' losses and whether
+    /// every shard stayed finite; with `gradients`, `stack`'s gradients set to the shards'
+    /// mean, ready for the update.
+    pub fn step(&mut self, stack: &mut Stack<F>, batch: &Batch<F>, gradients: bool) -> (f64, bool) {
+        self.weights.clear();
+        stack.visit(&mut |p| self.weights.extend_from_slice(p.value.as_slice()));
+        for (k, into) in self.batches.iter_mut().enumerate() {
+            shard_of(batch, self.count, k, into);
+        }
+        let (weights, batches) = (&self.weights, &self.batches);
+        let run = |stack: &mut Stack<F>, work: &mut [ShardWork<F>]| {
+            stack.load_weights(weights).expect("a shard's stack has the stack's shapes");
+            for w in work.iter_mut() {
+                w.result = shard_pass(stack, &batches[w.shard], gradients);
+                if gradients && w.result.1 {
+                    gradients_of(stack, w.gradients);
+                }
+            }
+        };
+        // executor e takes the shards e, e + E, e + 2E, …
+        let executors = self.stacks.len();
+        let mut work: Vec<Vec<ShardWork<F>>> = (0..executors).map(|_| Vec::new()).collect();
+        for (shard, gradients) in self.gradients.iter_mut().enumerate() {
+            work[shard % executors].push(ShardWork { shard, gradients, result: (f64::NAN, false) });
+        }
+        run_executors(&mut self.stacks, &mut work, &run);
+        // the losses summed in the shards' order, whoever ran them
+        let mut losses = vec![(f64::NAN, false); self.count];
+        for w in work.iter().flatten() {
+            losses[w.shard] = w.result;
+        }
+        drop(work);
+        let finite = losses.iter().all(|r| r.1);
+        let loss = losses.iter().map(|r| r.0).sum::<f64>() / self.count as f64;
+        if gradients && finite {
+            combine(&self.gradients, &mut self.sum);
+            set_gradients(stack, &self.sum);
+        }
+        (loss, finite)
+    }
+}
+
+/// One shard's place in a step: which it is, where its gradients go, and its (loss, finite).
+struct ShardWork<'a, F> {
+    shard: usize,
+    gradients: &'a mut Vec<F>,
+    result: (f64, bool),
+}
+
+/// Each executor's shards on its own stack: on threads natively, one after another in wasm.
+#[cfg(not(target_arch = "wasm32"))]
+fn run_executors<F: Real, T: Send>(
+    stacks: &mut [Stack<F>],
+    work: &mut [Vec<T>],
+    run: &(impl Fn(&mut Stack<F>, &mut [T]) + Sync),
+) {
+    if stacks.len() == 1 {
+        run(&mut stacks[0], &mut work[0]);
+        return;
+    }
+    std::thread::scope(|scope| {
+        for (stack, work) in stacks.iter_mut().zip(work.iter_mut()) {
+            scope.spawn(move || run(stack, work));
+        }
+    });
+}
+
+#[cfg(target_arch = "wasm32")]
+fn run_executors<F: Real, T>(
+    stacks: &mut [Stack<F>],
+    work: &mut [Vec<T>],
+    run: &impl Fn(&mut Stack<F>, &mut [T]),
+) {
+    for (stack, work) in stacks.iter_mut().zip(work.iter_mut()) {
+        run(stack, work);
+    }
+}
