@@ -237,7 +237,8 @@ pub fn cli_flags() -> Vec<CliFlag> {
         flag(
             "threads",
             "N",
-            "train the comparisons' runs on up to N threads at once, with the same results [the available cores]",
+            "train the comparisons' runs on up to N threads at once, and a run whose step is split (--shards) its \
+             shards, with the same results [the available cores]",
             &format!("an integer from 1 to {CLI_MAX_THREADS}"),
             false,
         ),
