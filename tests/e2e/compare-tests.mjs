@@ -198,6 +198,18 @@ export default function registerCompareTests() {
     assert(/pin 1 \([^)]*\): loss [0-9.e-]+, 2 seeds: [0-9.e-]+ \[[0-9.e-]+–[0-9.e-]+\]/.test(summary), summary);
   });
 
+  test('a step split into shards trains in the page with the bits ablate --shards gives natively, on any number of threads', async ({ page, load }) => {
+    await load('/?depth=4&width=8&tokens=8&shards=2&autoplay=off&pin=depth:4,width:8,tokens:8,shards:2@30');
+    await waitFor(page, () => window.ablationPlayground.value.pins?.[0]?.done, null, 'the sharded pin was not computed', 30_000);
+    const pin = (await value(page)).pins[0];
+    for (const threads of ['1', '2']) {
+      const cli = await ablate(['--depth', '4', '--width', '8', '--tokens', '8', '--shards', '2', '--steps', '30', '--threads', threads]);
+      assert(pin.step === 30 && Object.is(pin.loss, cli.loss[29]), `${threads} threads: page ${pin.loss} at step ${pin.step}, CLI ${cli.loss[29]}`);
+    }
+    const whole = await ablate(['--depth', '4', '--width', '8', '--tokens', '8', '--steps', '30']);
+    assert(!Object.is(pin.loss, whole.loss[29]), `the shards change the sums' order, so the bits: ${pin.loss} against ${whole.loss[29]}`);
+  });
+
   test('All four on the text task trains as long as the task needs: 1500 steps, both on below the bigram line, the CLI\'s numbers', async ({ page, load }) => {
     await load('/?preset=text&autoplay=off');
     await page.getByRole('button', { name: 'All four' }).click();
