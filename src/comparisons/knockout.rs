@@ -10,7 +10,6 @@ use crate::config::{ComparisonSpec, Config, TaskKind, KNOCKOUT};
 use crate::training::job::{Job, Report};
 use crate::training::knockout::{Knockout, Removal};
 use crate::training::spread::{median, Spread};
-use crate::training::task::{floors, TaskFloors};
 use crate::training::train::Trainer;
 use crate::view::charts::{self, short, ChartResult, Theme};
 use crate::view::json::Json;
@@ -58,6 +57,8 @@ impl Comparison for LayerKnockout {
             _ => None,
         };
         let result = slots.first().and_then(result_of).unwrap_or_else(Knockout::empty);
+        // measured by the worker that had the stack (the page's thread has no text)
+        let floor = result.bigram;
         let seeds = slots
             .iter()
             .filter(|s| s.done)
@@ -71,10 +72,7 @@ impl Comparison for LayerKnockout {
             result,
             seeds,
             runs_total,
-            floor: match floors(&g.config) {
-                Some(TaskFloors::Text(f)) => Some(f.bigram),
-                _ => None,
-            },
+            floor,
         }
     }
 
@@ -192,6 +190,7 @@ pub fn median_knockout(k: &KnockoutState) -> Knockout {
                 (start, of(&|s| s.gromov[i].1), Removal::median(seeds.iter().map(|s| &s.gromov[i].2)))
             })
             .collect(),
+        bigram: k.result.bigram, // the task's, the same for every seed
     }
 }
 

@@ -384,6 +384,7 @@ fn write_knockout(w: &mut Writer, k: &Knockout) {
         w.f64(*distance);
         write_removals(w, &[*removal]);
     }
+    w.f64(k.bigram.unwrap_or(f64::NAN));
 }
 
 /// What `write_knockout` wrote; `intact_loss` and `loss` are the removals' probe losses.
@@ -402,6 +403,7 @@ fn read_knockout(r: &mut Reader) -> Result<Knockout, String> {
             Ok((start, distance, removal))
         })
         .collect::<Result<Vec<_>, String>>()?;
+    let bigram = Some(r.f64()?).filter(|b| !b.is_nan());
     if each.len() != output_change.len() {
         return Err("a knockout's lists differ in length".into());
     }
@@ -416,6 +418,7 @@ fn read_knockout(r: &mut Reader) -> Result<Knockout, String> {
         random_k,
         below_top_k,
         gromov,
+        bigram,
     })
 }
 

@@ -31,6 +31,7 @@ use crate::model::rng::{Rng, Stream};
 use crate::model::stats::frobenius;
 use crate::training::similarity::angular_distance;
 use crate::training::spread::median;
+use crate::training::task::{floors, TaskFloors};
 use crate::training::train::Trainer;
 use nalgebra::DMatrix;
 
@@ -81,6 +82,9 @@ pub struct Knockout {
     /// Gromov's block for k = 1 … L − 1 (so far): the first of its k layers, the angular
     /// distance between its input and output on the intact stack, and its removal.
     pub gromov: Vec<(usize, f64, Removal)>,
+    /// The text's bigram line, which a removal's loss on the text is judged against (none on
+    /// the other tasks): measured where the stack was, since the page's thread has no text.
+    pub bigram: Option<f64>,
 }
 
 impl Knockout {
@@ -102,6 +106,7 @@ impl Knockout {
             random_k: Vec::new(),
             below_top_k: Vec::new(),
             gromov: Vec::new(),
+            bigram: None,
         }
     }
 }
@@ -217,6 +222,10 @@ impl KnockoutInProgress {
                 random_k: Vec::new(),
                 below_top_k: Vec::with_capacity(depth),
                 gromov: Vec::with_capacity(depth),
+                bigram: match floors(&trainer.config) {
+                    Some(TaskFloors::Text(f)) => Some(f.bigram),
+                    _ => None,
+                },
             },
             intact_top: trainer.stack.output().clone(),
             depth,

@@ -336,6 +336,20 @@ export default function registerCompareTests() {
     for (let l = 0; l < 6; l++) assert(Object.is(cli.knockout.loss[l], k.loss[l]), `layer ${l}: page ${k.loss[l]}, CLI ${cli.knockout.loss[l]}`);
   });
 
+  test('the knockout on the text judges removals against the gain below the bigram line, which the worker measured (the page thread holds no text)', async ({ page, load }) => {
+    await load('/?preset=text&depth=4&width=16&heads=2&steps=400');
+    await waitFor(page, () => window.ablationPlayground.value.finished, null, 'the run did not finish', 60_000);
+    await page.getByRole('button', { name: 'Knock out layers' }).click();
+    await waitFor(page, () => window.ablationPlayground.value.knockout?.random_k?.length > 0, null, 'the knockout did not finish', 60_000);
+    const k = (await value(page)).knockout;
+    const cli = await ablate(['--preset', 'text', '--depth', '4', '--width', '16', '--heads', '2', '--steps', '400', '--knockout']);
+    assert(Object.is(k.intact_val_loss, cli.knockout.intact_val_loss), `the intact stack: page ${k.intact_val_loss}, CLI ${cli.knockout.intact_val_loss}`);
+    const label = await el(page, 'knockout').getAttribute('aria-label');
+    const below = cli.task.floors.bigram > cli.knockout.intact_val_loss;
+    const rule = below ? /(lose under 10% of the gain below the bigram line|over 10% of that gain)/ : /(cost under 10%|over 10%)/;
+    assert(rule.test(label), `judged by the gain below the bigram line (${cli.task.floors.bigram}) when the stack is below it (${cli.knockout.intact_val_loss}): ${label}`);
+  });
+
   test('the knockout on copy: held-out loss and copied share per layer, the upper k and k at random, drawn, tabled and named as ablate --knockout measures them', async ({ page, load }) => {
     await load('/?preset=copy&depth=6&steps=300');
     await waitFor(page, () => window.ablationPlayground.value.finished, null, 'the run did not finish', 30_000);
