@@ -210,11 +210,26 @@ def cmd_run(a):
         todo = jobs(study)
         start = time.monotonic()
         print(f"{name}: {len(todo)} jobs {'on ' + str(a.scheduler) if a.scheduler else 'here'} …", flush=True)
-        outputs = run_jobs([flags for _, _, flags in todo], scheduler, a.workers)
-        results = results_of(name, study, outputs, todo)
+        raw = OUT / f"{name}.failed.json"
+        kept = json.loads(raw.read_text(encoding="utf-8")) if raw.exists() else None
+        if kept and kept["todo"] == [list(t) for t in todo] and kept.get("ablate") == ablate_version():
+            # the jobs ran before and only their reduction failed: reduce their reports again
+            print(f"{name}: the jobs' reports kept in {raw} (the reduction had failed)", flush=True)
+            outputs = kept["outputs"]
+        else:
+            outputs = run_jobs([flags for _, _, flags in todo], scheduler, a.workers)
+        try:
+            results = results_of(name, study, outputs, todo)
+        except Exception:
+            # the reduction failed: keep what the jobs reported, so that a long run is not lost
+            raw.write_text(json.dumps({"todo": todo, "ablate": ablate_version(), "outputs": outputs}) + "\n",
+                           encoding="utf-8")
+            print(f"{name}: the reduction failed; the jobs' reports are in {raw}", file=sys.stderr)
+            raise
         results["seconds"] = round(time.monotonic() - start, 1)
         results["where"] = f"a Dask cluster" if a.scheduler else f"here, {a.workers or os.cpu_count()} at once"
         (OUT / f"{name}.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        raw.unlink(missing_ok=True)
         write_table(name, study, results)
         print(f"{name}: done in {results['seconds']} s", flush=True)
 

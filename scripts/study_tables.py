@@ -181,7 +181,8 @@ def tuned_values(r):
             "limit": t["limit"],
             "choosing_seeds": t["choosing_seeds"],
             "rounds": t["rounds"],
-            "runs": [{k: run[k] for k in ("seed", "val_loss", "final_loss", "diverged_at", "converged", "steps", "accuracy")
+            "runs": [{k: run[k] for k in ("seed", "val_loss", "final_loss", "diverged_at", "converged", "steps", "accuracy",
+                                          "loss_future_hidden")
                       if k in run}
                      for run in row["runs"]],
         })
@@ -492,6 +493,335 @@ def tuned_compare(study, results):
                 f"| {job['arm']}: {combination(a)} ({a['norm']}) | {a['chosen']['lr']:.2g} | {seeds_range(a['choosing_seeds'])} | {bracketed} "
                 f"| {fmt([r['val_loss'] for r in runs])} | {fmt(acc, 2)} | {sum(1 for x in acc if x is not None and x >= 0.95)} of {len(runs)} |")
     return "\n".join(lines)
+
+
+# --- the text and copy tasks at the presets' settings ------------------------------------------
+
+def tasks_values(r):
+    t = r["task"]
+    val = t["val_loss"]
+    floors = t["floors"]
+    cross = next((s for s, l in val if l is not None and "bigram" in floors and l < floors["bigram"]), None)
+    return {
+        "val_loss": val[-1][1],
+        "first_below_bigram": cross,
+        "accuracy": t["accuracy"][-1][1] if "accuracy" in t else None,
+        "diverged_at": r["diverged_at"],
+    }
+
+
+def tasks(study, results):
+    """One row per arm (`task · configuration · depth N`): the held-out loss at the end, the
+    first step below the bigram line over the seeds that got there (text), the share copied
+    right (copy), and how many seeds diverged."""
+    lines = [
+        "| task | configuration | depth | held-out loss at the end | first below the bigram line | copied right | diverged |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, jobs in by_arm(results).items():
+        task, configuration, depth = name.split(" · ")
+        v = [j["values"] for j in jobs]
+        crossed = [x["first_below_bigram"] for x in v]
+        if task == "copy":
+            cross = ""
+        elif all(c is None for c in crossed):
+            cross = "never"
+        else:
+            cross = fmt([c if c is not None else math.inf for c in crossed], 4)
+        acc = fmt([x["accuracy"] for x in v], 2) if task == "copy" else ""
+        diverged = sum(x["diverged_at"] is not None for x in v)
+        lines.append(f"| {task} | {configuration} | {depth.removeprefix('depth ')} | {fmt([x['val_loss'] for x in v])} "
+                     f"| {cross} | {acc} | {diverged}/{len(v)} |")
+    return "\n".join(lines)
+
+
+# --- depth or width at one non-embedding budget ------------------------------------------------
+
+def shapes_values(r):
+    out = []
+    for x in r["depth_width"]:
+        t = x.get("tuning") or {}
+        out.append({
+            "depth": x["depth"], "width": x["width"], "heads": x["heads"], "params": x["params"],
+            "non_embedding_params": x["non_embedding_params"], "chosen": t.get("chosen"), "bracketed": t.get("bracketed"),
+            "limit": t.get("limit"), "choosing_seeds": t.get("choosing_seeds"),
+            "runs": [{k: run[k] for k in ("seed", "val_loss", "final_loss", "diverged_at", "converged", "steps") if k in run}
+                     for run in x["runs"]],
+        })
+    return {"shapes": out, "depth": r["config"]["depth"], "width": r["config"]["width"]}
+
+
+def shapes(study, results):
+    lines = [
+        "| task | depth × width | heads | parameters without embeddings (all) | rate chosen | chosen on seeds | bracketed "
+        "| held-out loss | plateaued |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for job in results["jobs"]:
+        v = job["values"]
+        budget = v["shapes"][0]["non_embedding_params"]
+        for x in v["shapes"]:
+            control = " (control)" if x["non_embedding_params"] < budget / 2 else ""
+            bracketed = "yes" if x["bracketed"] and x["bracketed"].get("lr") else f"no ({x['limit']} rate allowed)"
+            rate = f"{x['chosen']['lr']:.2g}" if x["chosen"] else "–"
+            lines.append(
+                f"| {job['arm']} | {x['depth']} × {x['width']}{control} | {x['heads']} | {x['non_embedding_params']:,} ({x['params']:,}) "
+                f"| {rate} | {seeds_range(x['choosing_seeds'] or [])} | {bracketed} | {fmt([r['val_loss'] for r in x['runs']])} "
+                f"| {sum(1 for r in x['runs'] if r['converged'])} of {len(x['runs'])} |".replace(",", " "))
+    return "\n".join(lines)
+
+
+def shapes_check(study, kept):
+    """The first shape of each job's lowest shown seed trained again alone at its chosen rate:
+    its held-out loss, bit for bit."""
+    out = []
+    for job in kept["jobs"]:
+        x = job["values"]["shapes"][0]
+        run = min(x["runs"], key=lambda r: r["seed"])
+        arm = next(a for a in study["arms"] if a["name"] == job["arm"])
+        # the arm's own --depth, --width and --heads dropped with their values: the shape's instead
+        flags, i, keep = [], 0, arm["flags"]
+        while i < len(keep):
+            if keep[i] in ("--depth", "--width", "--heads"):
+                i += 2
+                continue
+            flags.append(keep[i])
+            i += 1
+        flags += ["--depth", str(x["depth"]), "--width", str(x["width"]), "--heads", str(x["heads"]),
+                  "--lr", repr(x["chosen"]["lr"]), "--seed", str(run["seed"]), "--threads", "1"]
+        out.append((f"{job['arm']}: {x['depth']} × {x['width']}, seed {run['seed']} at its chosen rate", flags,
+                    {"val_loss": run["val_loss"]}, lambda r: {"val_loss": r["task"]["val_loss"][-1][1]}))
+    return out
+
+
+# --- how long the comparisons train ------------------------------------------------------------
+
+def comparison_steps_values(r):
+    t = r["task"]
+    if "accuracy" in t:
+        history, test, end = t["accuracy"], (lambda a: a >= 0.95), t["accuracy"][-1][1]
+    else:
+        bigram = t["floors"]["bigram"]
+        history, test, end = t["val_loss"], (lambda v: v < bigram), t["val_loss"][-1][1]
+    at = next((s for s, v in history if v is not None and test(v)), None)
+    return {"at": at, "end": end, "steps": r["config"]["steps"]}
+
+
+def comparison_steps(study, results):
+    arms = by_arm(results)
+    seeds = sorted({j["seed"] for j in results["jobs"]})
+    lines = ["| task | combination | " + " | ".join(f"seed {s}" for s in seeds) + " |", "|---|---|" + "---|" * len(seeds)]
+    for name, jobs in arms.items():
+        task, label = name.split(" · ")
+        line = "crosses the bigram line" if task == "text" else "copies 95%"
+        what = "held-out loss" if task == "text" else "copied"
+        cells = []
+        for j in sorted(jobs, key=lambda j: j["seed"]):
+            v = j["values"]
+            cells.append(f"{'never' if v['at'] is None else v['at']} ({what} {v['end']:.3g} at {v['steps']})")
+        lines.append(f"| {task}: the step it {line} | {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+# --- where the heads look --------------------------------------------------------------------
+
+def attention_heads_values(r):
+    """Per attention layer, per head: the offset back with the largest mean weight and the mean
+    weight there, over the rows scored (copy: the separator and the copy, where the symbol to
+    write stands a string's length back; the text: every row; a row too early for an offset
+    counts 0), and on copy the weight at the string's length."""
+    copies = r["config"]["task"] == "copy"
+    length = r["config"]["context"] // 2
+    layers = []
+    for m in r["attention"]["maps"]:
+        heads = []
+        for rows in m["heads"]:
+            c = len(rows)
+            scored = range(c // 2, c) if copies else range(c)
+            at = lambda k: sum(rows[q][q - k] for q in scored if q >= k) / len(scored)
+            best = max(range(c), key=at)
+            heads.append({"offset": best, "weight": at(best), **({"at_length": at(length)} if copies else {})})
+        layers.append({"layer": m["layer"], "heads": heads})
+    t = r["task"]
+    return {"task": r["config"]["task"], "length": length, "layers": layers, "val_loss": t["val_loss"][-1][1],
+            "accuracy": t["accuracy"][-1][1] if "accuracy" in t else None}
+
+
+def attention_heads(study, results):
+    lines = [
+        "| task | seed | held-out | first attention layer: each head's favourite offset back (its weight there) "
+        "| later attention layers: the most weight a head puts on one offset |",
+        "|---|---|---|---|---|",
+    ]
+    for job in results["jobs"]:
+        v = job["values"]
+        first, later = v["layers"][0], v["layers"][1:]
+        heads = ", ".join(f"head {h + 1}: {x['offset']} ({x['weight']:.2f})" for h, x in enumerate(first["heads"]))
+        most = max((x["weight"] for layer in later for x in layer["heads"]), default=None)
+        held = f"copied {v['accuracy']:.0%}" if v["accuracy"] is not None else f"loss {v['val_loss']:.2f}"
+        lines.append(f"| {job['arm']} | {job['seed']} | {held} | {heads} | {'–' if most is None else f'{most:.2f}'} |")
+    copies = [j["values"] for j in results["jobs"] if j["values"]["task"] == "copy"]
+    if copies:
+        length = copies[0]["length"]
+        at = [x["at_length"] for v in copies for layer in v["layers"][1:] for x in layer["heads"]]
+        lines.append("")
+        lines.append(f"On copy the symbol to write stands {length} positions back; the later layers' heads put at most "
+                     f"{max(at):.2f} of their weight there.")
+    return "\n".join(lines)
+
+
+# --- the presets' stories, seed by seed ------------------------------------------------------
+
+def presets_values(r):
+    loss = [x if x is not None else math.nan for x in r["loss"]]
+    tail = loss[-50:]
+    t = r.get("task", {})
+    return {
+        "top_std": r["init"]["act_std"][-1],
+        "readout_std": r["init"]["readout_std"],
+        "first_loss": r["loss"][0],
+        "end": sum(tail) / len(tail),
+        "diverged_at": r["diverged_at"],
+        "grad_norm": r["init"]["grad_norm"],
+        "weight_grad_norm": r["init"]["weight_grad_norm"],
+        "accuracy": t["accuracy"][-1][1] if "accuracy" in t else None,
+    }
+
+
+def span(xs, digits=2):
+    """The lowest and highest of `xs` (the seeds'), as `a–b`."""
+    xs = [x for x in xs if x is not None and math.isfinite(x)]
+    if not xs:
+        return "–"
+    lo, hi = min(xs), max(xs)
+    return f"{lo:.{digits}g}–{hi:.{digits}g}" if f"{lo:.{digits}g}" != f"{hi:.{digits}g}" else f"{lo:.{digits}g}"
+
+
+def percent_span(xs):
+    """The seeds' lowest and highest share, in whole percent."""
+    xs = [100 * x for x in xs if x is not None and math.isfinite(x)]
+    lo, hi = round(min(xs)), round(max(xs))
+    return f"{lo}–{hi}%" if lo != hi else f"{lo}%"
+
+
+def presets(study, results):
+    """The summary: one row per preset, its story with the seeds' range in each number, and on
+    how many seeds the whole story holds (each preset's rule, as tests/presets.rs checks it)."""
+    arms = by_arm(results)
+    seeds = sorted({j["seed"] for j in results["jobs"]})
+    by = {name: {j["seed"]: j["values"] for j in jobs} for name, jobs in arms.items()}
+    rows = []
+
+    def row(preset, story, holds):
+        rows.append(f"| `{preset}` | {seeds_range(seeds)} | {story} | **{sum(holds)} of {len(holds)}** |")
+
+    e = [by["explode"][s] for s in seeds]
+    by_step = max((x["diverged_at"] for x in e if x["diverged_at"] is not None), default=None)
+    row("explode", f"the top's std past 10 at initialisation ({span([x['top_std'] for x in e], 3)}), the first loss "
+        f"{span([x['first_loss'] for x in e])}, non-finite by step {by_step}",
+        [x["top_std"] > 10 and x["first_loss"] > 100 and x["diverged_at"] is not None and x["diverged_at"] <= 5 for x in e])
+
+    g = [by["gradient-experiment"][s] for s in seeds]
+    gr = [by["gradient-experiment, residual on"][s] for s in seeds]
+    ratio = [x["grad_norm"][0] / x["grad_norm"][-1] for x in g]
+    shrinks = [all(a < b for a, b in zip(x["grad_norm"], x["grad_norm"][1:])) for x in g]
+    res = [x["grad_norm"][0] / x["grad_norm"][-1] for x in gr]
+    row("gradient-experiment", f"`‖∂L/∂x₀‖/‖∂L/∂x_L‖` {span(ratio)}, shrinking at every layer on {sum(shrinks)} of "
+        f"{len(shrinks)}; {span(res)} with the residual on",
+        [q < 1e-3 and sh and w > 0.5 for q, sh, w in zip(ratio, shrinks, res)])
+
+    off = [by["break-and-heal"][s] for s in seeds]
+    norm = [by["break-and-heal, LayerNorm on"][s] for s in seeds]
+    both = [by["break-and-heal, residual on too"][s] for s in seeds]
+    ends = ", ".join(f"diverged at {x['diverged_at']}" for x in off if x["diverged_at"] is not None)
+    row("break-and-heal", f"both off: top std {span([x['top_std'] for x in off], 3)}, the loss ends at "
+        f"{span([x['end'] for x in off if x['diverged_at'] is None])}{' (' + ends + ')' if ends else ''}; LayerNorm on: "
+        f"{span([x['end'] for x in norm])}; Residual on too: {span([x['end'] for x in both])} (500 steps)",
+        [o["top_std"] >= 20 and (o["diverged_at"] is not None or 0.8 <= o["end"] <= 1.2)
+         and abs(n["readout_std"] - 1) < 0.005 and 0.4 <= n["end"] < 1.0 and b["end"] < n["end"] / 5
+         for o, n, b in zip(off, norm, both)])
+
+    c = [by["critical-gain"][s] for s in seeds]
+    cb = [by["critical-gain, both on"][s] for s in seeds]
+    row("critical-gain", f"both off at gain √2: top std {span([x['top_std'] for x in c])} (neither blown up nor "
+        f"vanished), the loss ends at {span([x['end'] for x in c])}; both on: {span([x['end'] for x in cb])} (500 steps)",
+        [0.1 <= x["top_std"] < 5 and x["end"] > 5 * y["end"] for x, y in zip(c, cb)])
+
+    names = ["both on", "residual alone", "both off", "LayerNorm alone"]
+    acc = {n: [by[f"induction, {n}"][s]["accuracy"] for s in seeds] for n in names}
+    one = [by["induction, one attention layer"][s]["accuracy"] for s in seeds]
+    row("induction", "All four (2500 steps): " + ", ".join(f"{n} copies {percent_span(acc[n])}" for n in names)
+        + f"; one attention layer {percent_span(one)} (3000 steps; 95% is learned)",
+        [b >= 0.95 and o < 0.95 and x < 0.95 for b, o, x in zip(acc["both on"], acc["both off"], one)])
+
+    def ends_of(name):
+        return [(by[name][s]["weight_grad_norm"][1], by[name][s]["weight_grad_norm"][-1]) for s in seeds]
+    post48, pre48 = ends_of("gradients, post-norm, depth 48"), ends_of("gradients, pre-norm, depth 48")
+    post12, pre12 = ends_of("gradients, post-norm, depth 12"), ends_of("gradients, pre-norm, depth 12")
+    row("gradients", f"at initialisation (one probe batch, each sublayer's weights together) pre-norm's top FFN gets "
+        f"{span([t / b for b, t in pre12])}× its bottom one's gradient at depth 12 and {span([t / b for b, t in pre48])}× at 48; "
+        f"post-norm's top gets {span([p[1] / q[1] for p, q in zip(post12, pre12)])}× pre-norm's at 12 and "
+        f"{span([p[1] / q[1] for p, q in zip(post48, pre48)])}× at 48",
+        [q48[1] < 0.7 * q48[0] and q12[1] < 0.7 * q12[0] and q48[1] < q12[1] and p48[1] > 2 * q48[1]
+         and p12[1] > 1.5 * q12[1] and p48[1] >= p48[0]
+         for p48, q48, p12, q12 in zip(post48, pre48, post12, pre12)])
+
+    return "\n".join(["| preset | seeds | the story | holds on |", "|---|---|---|---|", *rows])
+
+
+def warmup_preset_values(r):
+    return {"val_loss": r["task"]["val_loss"][-1][1], "bigram": r["task"]["floors"]["bigram"]}
+
+
+def warmup_preset(study, results):
+    arms = {name: {j["seed"]: j["values"] for j in jobs} for name, jobs in by_arm(results).items()}
+    names = list(arms)
+    seeds = sorted(arms[names[0]])
+    bigram = arms[names[0]][seeds[0]]["bigram"]
+    lines = ["| seed | " + " | ".join(names) + " | story holds |", "|---|" + "---|" * (len(names) + 1)]
+    held = 0
+    for s in seeds:
+        post, warm, pre = (arms[n][s]["val_loss"] for n in names)
+        holds = post > bigram and warm < bigram and pre < bigram
+        held += holds
+        why = "yes" if holds else ("no: post-norm learns without warmup" if post <= bigram else "no")
+        lines.append(f"| {s} | {post:.2f} | {warm:.2f} | {pre:.2f} | {why} |")
+    lines.append("")
+    lines.append(f"Held-out loss after 3000 steps (bigram line {bigram:.2f}): the story (post-norm without warmup above "
+                 f"the line, with 300 warmup steps and pre-norm below it) holds on **{held} of {len(seeds)}** seeds.")
+    return "\n".join(lines)
+
+
+# --- the causal mask on the text: reading against predicting ------------------------------------
+
+def mask_values(r):
+    v = tuned_values(r)
+    v["sample"] = r["compare"][0].get("sample")
+    return v
+
+
+def mask(study, results):
+    lines = [
+        "| mask | rate chosen | chosen on seeds | bracketed | held-out loss as trained | the same weights, the future hidden "
+        "| plateaued | writes (the first seed) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for job in results["jobs"]:
+        v = job["values"]
+        a = v["arms"][0]
+        runs = a["runs"]
+        # a stack with the mask has no other loss: the future is hidden as trained
+        hidden = [r.get("loss_future_hidden", r["val_loss"]) for r in runs]
+        sample = (v["sample"] or "")[9:69].replace("\n", "↵").replace("|", "¦").replace("`", "'")
+        bracketed = "yes" if a["bracketed"] and a["bracketed"].get("lr") else f"no ({a['limit']} rate allowed)"
+        lines.append(
+            f"| {job['arm']} | {a['chosen']['lr']:.2g} | {seeds_range(a['choosing_seeds'])} | {bracketed} "
+            f"| {fmt([r['val_loss'] for r in runs])} | {fmt(hidden)} | {sum(1 for r in runs if r['converged'])} of {len(runs)} "
+            f"| `{sample}` |")
+    return "\n".join(lines)
+
+
+mask_check = tuned_check
 
 
 # --- the held-out loss of each seed's run (the warmup recipes) ---------------------------------

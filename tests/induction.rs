@@ -1,6 +1,6 @@
 //! The induction task: its examples against their definition (seeded, every scored answer
 //! determined by the prompt, the offsets back to it varying), and its claim over three seeds,
-//! with margins from `scripts/induction_study.py`: one attention layer does not learn it (it
+//! with margins from `studies/induction.toml`: one attention layer does not learn it (it
 //! guesses 39–62% of the symbols), two do (97–100%).
 
 use ablation_playground::model::rng::{Rng, Stream};

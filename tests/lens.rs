@@ -193,7 +193,7 @@ fn attention_rows_are_probabilities_of_the_past_only() {
     assert_eq!(attention_layer_near(&[], 5), None);
 }
 
-/// The study (`scripts/lens_study.py`, docs/findings.md, "What the layers do"): over seeds 1–3, the copy
+/// The study (`studies/attention-heads.toml`, docs/findings.md, "What the layers do"): over seeds 1–3, the copy
 /// preset's trained stack has a head in its first attention layer (layer 0) that puts 0.99–1.00
 /// of its weight `length` positions back in the repeated half, where the symbol to write stands.
 #[test]

@@ -36,7 +36,7 @@ fn default_keeps_the_histogram_inside_its_axis() {
     assert!(r.init.act_std[12] > 1.5, "pre-norm's stream is not normalised: {}", r.init.act_std[12]);
 }
 
-/// The preset's seeds (1–5, `scripts/preset_study.py explode`): the top's std 14–131 at
+/// The preset's seeds (1–5, `studies/presets.toml`): the top's std 14–131 at
 /// initialisation, the first loss 229–1.9·10⁴, non-finite at step 2 on every seed.
 #[test]
 fn explode_blows_up_and_diverges_within_a_few_steps_on_each_of_its_seeds() {
@@ -56,7 +56,7 @@ fn explode_blows_up_and_diverges_within_a_few_steps_on_each_of_its_seeds() {
     }
 }
 
-/// The preset's seeds (1–5, `scripts/preset_study.py gradient-experiment`): the ratio 1.3–5.3·10⁻⁶,
+/// The preset's seeds (1–5, `studies/presets.toml`): the ratio 1.3–5.3·10⁻⁶,
 /// shrinking at every layer; with the residual 6.2–9.2.
 #[test]
 fn gradient_experiment_loses_the_gradient_with_depth_on_each_of_its_seeds() {
@@ -78,7 +78,7 @@ fn gradient_experiment_loses_the_gradient_with_depth_on_each_of_its_seeds() {
     }
 }
 
-/// The induction preset over its seeds (1–5, `scripts/preset_study.py induction`), through All
+/// The induction preset over its seeds (1–5, `studies/presets.toml`), through All
 /// four over its seeds as the page runs it: both on copies 97–99% of the held-out symbols on
 /// every seed and both off 52–69%; one attention layer alone 38–57%.
 #[test]
@@ -106,7 +106,7 @@ fn induction_two_layers_learn_it_and_one_cannot_on_each_of_its_seeds() {
 
 /// The lesson's story, through the CLI as a lesson's author would check it: `--preset
 /// break-and-heal`, then only the switches flipped, over the preset's five seeds at depth 12
-/// (`scripts/preset_study.py break-and-heal`: both off's top 59–539 and its loss 0.95–1.06,
+/// (`studies/presets.toml`: both off's top 59–539 and its loss 0.95–1.06,
 /// LayerNorm alone 0.60–0.68, both on 0.060–0.077).
 #[test]
 fn break_and_heal_keeps_the_lessons_three_clicks() {

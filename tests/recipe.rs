@@ -227,7 +227,7 @@ mod tasks {
 
     /// The warmup preset's three clicks (docs/findings.md, "Post-norm needs warmup" and "How
     /// many seeds each story holds on") over the preset's own five seeds, 3–7, with margins from
-    /// `scripts/preset_study.py warmup`: without warmup post-norm stays above the bigram line on
+    /// `studies/warmup-preset.toml`: without warmup post-norm stays above the bigram line on
     /// four of them (3.45, 3.36, 3.38, 2.54) and learns on seed 4 (2.33); 300 warmup steps take
     /// every seed well below it (2.18–2.26), and pre-norm without warmup lower still (2.02–2.14).
     #[test]

@@ -68,7 +68,7 @@ pub const PRESETS: &[Preset] = &[
         // lessons 000 and 003: post-norm needs warmup, pre-norm does not. Three clicks: as it
         // is (seed 3: held-out 3.45 after 3000 steps, the characters' frequencies only); 300
         // warmup steps (2.20); pre-norm without warmup (2.05). Its comparisons run over seeds
-        // 3-7 (scripts/preset_study.py warmup): without warmup post-norm stays above the bigram
+        // 3-7 (studies/warmup-preset.toml): without warmup post-norm stays above the bigram
         // line (2.46) on 4 of them (not seed 4), with warmup and pre-norm every seed crosses it;
         // tests/recipe.rs checks the five
         name: "warmup",
@@ -140,7 +140,7 @@ pub const PRESETS: &[Preset] = &[
 /// The text task's defaults (docs/tasks.md): attention + FFN blocks see 4 windows of 32
 /// characters a step. At depth 12 the held-out loss crosses the bigram line after about 1000
 /// steps (seed 1), seconds in the browser; 4 windows of 64 learn about as much per step at
-/// twice the cost, and 2 windows of 64 more slowly (scripts/task_study.py's notes).
+/// twice the cost, and 2 windows of 64 more slowly (measured when the defaults were chosen).
 pub fn text_defaults() -> Config {
     Config {
         task: TaskKind::Text,
@@ -172,7 +172,7 @@ pub fn copy_defaults() -> Config {
 }
 
 /// The induction task's defaults (docs/findings.md, "What depth buys"): two attention sublayers, the
-/// fewest that learn it (`scripts/induction_study.py`: 97–100% of the held-out symbols after
+/// fewest that learn it (`studies/induction.toml`: 97–100% of the held-out symbols after
 /// 1400–1700 steps over seeds 1–3, where one layer stays at 39–62%), 8 examples of 24
 /// positions a step, Adam at 0.003 (at 0.01 even two layers stall).
 pub fn induction_defaults() -> Config {

@@ -30,7 +30,7 @@ pub fn switch_words(residual: bool, norm: NormPlacement) -> (String, String) {
 /// Steps of each run of "All four" and of the depth sweep on the page (and of `ablate
 /// --compare`, `--sweep` without `--steps`), by task: as long as the task needs for both
 /// switches on to show its point, about 1.5 times the step at which it did on seeds 1-3, and
-/// at least 500 (`scripts/warmup_study.py comparisons`, docs/using.md, "Comparing"):
+/// at least 500 (`studies/comparison-steps.toml`, docs/findings.md, "How long the comparisons train"):
 /// - the regression: 500, the recipe table's count, long enough for the combinations to part
 ///   ways, short enough for a sweep up to depth 96 to finish in under a minute on a laptop;
 /// - text: 1500; both on crosses the bigram line at step 600-1000, the others never do;

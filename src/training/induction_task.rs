@@ -9,7 +9,7 @@
 //! padded in front, so each fills its sequence.
 //!
 //! Why not the whole string, of distinct symbols, repeated: then one attention layer learned it
-//! to 76–94% (`scripts/induction_study.py`, seeds 1–3) by a shortcut. The answer was the
+//! to 76–94% (`studies/induction.toml`, seeds 1–3) by a shortcut. The answer was the
 //! string's first symbol not yet repeated, which one layer finds by counting each symbol in
 //! for the string and out for the repeat. Begun at a random symbol, 64% were still learned so;
 //! with symbols that may recur, 39–62%, against 97–100% for two layers.

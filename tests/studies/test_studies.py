@@ -94,5 +94,59 @@ class Numbers(unittest.TestCase):
         self.assertFalse(studies.close([1.0], [1.0, 2.0], 1e-9))
 
 
+
+class Reductions(unittest.TestCase):
+    """The rules the tables apply, on reports built by hand."""
+
+    def test_removable_is_the_largest_k_whose_smaller_ks_all_keep_the_gain(self):
+        # the text's rule: loss under intact + 0.1 × (bigram − intact) = 2.0 + 0.05
+        v = {"intact": 2.0, "floor": 2.5, "intact_accuracy": None}
+        curve = [{"k": 1, "val_loss": 2.01}, {"k": 2, "val_loss": 2.049}, {"k": 3, "val_loss": 2.06},
+                 {"k": 4, "val_loss": 2.0}]
+        self.assertEqual(study_tables.removable(curve, v), 2, "k = 4 keeps it, but k = 3 did not")
+        # healed: judged against the intact stack trained as long (its own intact)
+        healed = {**v, "intact": 1.9}
+        self.assertEqual(study_tables.removable(curve, healed), 0, "2.01 is over 1.9 + 0.06")
+        # copy: 95% as well as the intact stack
+        c = {"intact": 0.001, "floor": 2.3, "intact_accuracy": 1.0}
+        self.assertEqual(study_tables.removable([{"k": 1, "val_loss": 9, "accuracy": 0.96},
+                                                 {"k": 2, "val_loss": 9, "accuracy": 0.94}], c), 1)
+
+    def test_a_heads_favourite_offset_is_where_its_mean_weight_is_largest(self):
+        c = 6
+        # head 1 looks 3 back wherever it can (rows 3-5), else at the first position; head 2 at itself
+        back = [[1.0 if k == (q - 3 if q >= 3 else 0) else 0.0 for k in range(c)] for q in range(c)]
+        itself = [[1.0 if k == q else 0.0 for k in range(c)] for q in range(c)]
+        r = {"config": {"task": "copy", "context": c}, "task": {"val_loss": [[0, 1.0]], "accuracy": [[0, 0.5]]},
+             "attention": {"maps": [{"layer": 0, "heads": [back, itself]}]}}
+        v = study_tables.attention_heads_values(r)
+        # copy scores rows c/2..c-1 = 3, 4, 5: head 1 puts all of them 3 back
+        self.assertEqual(v["layers"][0]["heads"][0], {"offset": 3, "weight": 1.0, "at_length": 1.0})
+        self.assertEqual(v["layers"][0]["heads"][1], {"offset": 0, "weight": 1.0, "at_length": 0.0})
+        # on the text every row counts, and a row too early for the offset counts 0
+        r["config"]["task"] = "text"
+        v = study_tables.attention_heads_values(r)
+        self.assertEqual(v["layers"][0]["heads"][0]["offset"], 3)
+        self.assertAlmostEqual(v["layers"][0]["heads"][0]["weight"], 0.5)
+
+    def test_the_first_step_below_the_line_and_the_first_at_95_percent(self):
+        text = {"config": {"steps": 300}, "task": {"floors": {"bigram": 2.46}, "val_loss": [[0, 3.3], [100, 2.5], [200, 2.4], [300, 2.3]]}}
+        self.assertEqual(study_tables.comparison_steps_values(text), {"at": 200, "end": 2.3, "steps": 300})
+        self.assertEqual(study_tables.tasks_values({**text, "diverged_at": None})["first_below_bigram"], 200)
+        copy = {"config": {"steps": 200}, "task": {"floors": {"chance": 2.3}, "val_loss": [[0, 2.3], [100, 0.1], [200, 0.0]],
+                                                   "accuracy": [[0, 0.1], [100, 0.949], [200, 0.95]]}}
+        self.assertEqual(study_tables.comparison_steps_values(copy), {"at": 200, "end": 0.95, "steps": 200})
+
+    def test_the_warmup_preset_story_holds_only_with_all_three_sides_of_the_line(self):
+        def job(arm, seed, loss):
+            return {"arm": arm, "seed": seed, "values": {"val_loss": loss, "bigram": 2.46}}
+        names = ["post-norm", "post-norm, 300 warmup steps", "pre-norm"]
+        jobs = [job(n, 3, x) for n, x in zip(names, [3.4, 2.2, 2.0])] + [job(n, 4, x) for n, x in zip(names, [2.3, 2.2, 2.0])]
+        table = study_tables.warmup_preset({}, {"jobs": jobs})
+        self.assertIn("| 3 | 3.40 | 2.20 | 2.00 | yes |", table)
+        self.assertIn("| 4 | 2.30 | 2.20 | 2.00 | no: post-norm learns without warmup |", table)
+        self.assertIn("holds on **1 of 2** seeds", table)
+
+
 if __name__ == "__main__":
     unittest.main()
