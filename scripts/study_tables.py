@@ -194,6 +194,11 @@ def liu_values(r):
     return tuned_values(r)
 
 
+def bracketed_words(a):
+    """Whether the tuner's chosen rate has a worse neighbour on each side, or the limit it is at."""
+    return "yes" if a["bracketed"] and a["bracketed"].get("lr") else f"no ({a['limit']} rate allowed)"
+
+
 def chosen_words(a):
     c = a["chosen"]
     return f"{c['lr']:.2g}, {c['warmup']}, {c['beta2']}" if c else "–"
@@ -230,7 +235,7 @@ def liu(study, results):
         acc = f"| {fmt([r.get('accuracy') for r in runs], 2)} " if copies else ""
         g = a["grid"]
         grid = f"{len(g['lr'])} rates {min(g['lr']):.2g}–{max(g['lr']):.2g}; {', '.join(map(str, g['warmup']))}; {', '.join(map(str, g['beta2']))}"
-        bracketed = "yes" if a["bracketed"] and a["bracketed"].get("lr") else f"no ({a['limit']} rate allowed)"
+        bracketed = bracketed_words(a)
         seeds = a["choosing_seeds"]
         lines.append(
             f"| {name} | {chosen_words(a)} | {seeds_range(seeds)} | {bracketed} | {grid} "
@@ -488,7 +493,7 @@ def tuned_compare(study, results):
         for a in job["values"]["arms"]:
             runs = a["runs"]
             acc = [r.get("accuracy") for r in runs]
-            bracketed = "yes" if a["bracketed"] and a["bracketed"].get("lr") else f"no ({a['limit']} rate allowed)"
+            bracketed = bracketed_words(a)
             lines.append(
                 f"| {job['arm']}: {combination(a)} ({a['norm']}) | {a['chosen']['lr']:.2g} | {seeds_range(a['choosing_seeds'])} | {bracketed} "
                 f"| {fmt([r['val_loss'] for r in runs])} | {fmt(acc, 2)} | {sum(1 for x in acc if x is not None and x >= 0.95)} of {len(runs)} |")
@@ -562,7 +567,7 @@ def shapes(study, results):
         budget = v["shapes"][0]["non_embedding_params"]
         for x in v["shapes"]:
             control = " (control)" if x["non_embedding_params"] < budget / 2 else ""
-            bracketed = "yes" if x["bracketed"] and x["bracketed"].get("lr") else f"no ({x['limit']} rate allowed)"
+            bracketed = bracketed_words(x)
             rate = f"{x['chosen']['lr']:.2g}" if x["chosen"] else "–"
             lines.append(
                 f"| {job['arm']} | {x['depth']} × {x['width']}{control} | {x['heads']} | {x['non_embedding_params']:,} ({x['params']:,}) "
@@ -813,7 +818,7 @@ def mask(study, results):
         # a stack with the mask has no other loss: the future is hidden as trained
         hidden = [r.get("loss_future_hidden", r["val_loss"]) for r in runs]
         sample = (v["sample"] or "")[9:69].replace("\n", "↵").replace("|", "¦").replace("`", "'")
-        bracketed = "yes" if a["bracketed"] and a["bracketed"].get("lr") else f"no ({a['limit']} rate allowed)"
+        bracketed = bracketed_words(a)
         lines.append(
             f"| {job['arm']} | {a['chosen']['lr']:.2g} | {seeds_range(a['choosing_seeds'])} | {bracketed} "
             f"| {fmt([r['val_loss'] for r in runs])} | {fmt(hidden)} | {sum(1 for r in runs if r['converged'])} of {len(runs)} "

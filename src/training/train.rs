@@ -345,39 +345,35 @@ impl<F: Real> Trainer<F> {
 
     fn step_on_next_batch(&mut self, update: bool) -> f64 {
         self.data.next(&mut self.batch);
-        if let Some(shards) = &mut self.shards {
-            // each shard's forward and backward apart, their mean gradient set on the stack
-            let (loss, finite) = shards.step(&mut self.stack, &self.batch, update);
-            if !finite {
-                self.diverged_at = Some(self.step);
-                return loss;
+        // a split step: each shard's forward and backward apart, their mean gradient set on
+        // the stack; else the whole batch's forward
+        let (loss, finite) = match &mut self.shards {
+            Some(shards) => shards.step(&mut self.stack, &self.batch, update),
+            None => {
+                let loss = self.stack.forward_batch(&self.batch);
+                (loss, loss.is_finite() && self.stack.all_finite())
             }
-            if update {
-                if let Some(kept) = &mut self.before_update {
-                    kept.clear();
-                    self.stack.visit(&mut |p| kept.extend_from_slice(p.value.as_slice()));
-                }
-                let rule = self.optimizer.begin(self.step);
-                // through `dyn Params`, the one instance the fused update uses
-                self.optimizer.apply(&rule, 0, &mut self.stack as &mut dyn Params<F>);
-                self.step += 1;
-            }
-            return loss;
-        }
-        let loss = self.stack.forward_batch(&self.batch);
-        if !loss.is_finite() || !self.stack.all_finite() {
+        };
+        if !finite {
             self.diverged_at = Some(self.step);
             return loss;
         }
         if update {
-            // each layer updated as soon as its backward is done (the norms are the probe's business)
             if let Some(kept) = &mut self.before_update {
                 kept.clear();
                 self.stack.visit(&mut |p| kept.extend_from_slice(p.value.as_slice()));
             }
             let rule = self.optimizer.begin(self.step);
             let optimizer = &mut self.optimizer;
-            self.stack.backward_updating(&self.batch, &mut |part, first| optimizer.apply(&rule, first, part));
+            if self.shards.is_some() {
+                // the gradients are the shards'; through `dyn Params`, the instance the fused
+                // update below uses
+                optimizer.apply(&rule, 0, &mut self.stack as &mut dyn Params<F>);
+            } else {
+                // each layer updated as soon as its backward is done (the norms are the probe's business)
+                self.stack
+                    .backward_updating(&self.batch, &mut |part, first| optimizer.apply(&rule, first, part));
+            }
             self.step += 1;
         }
         loss
