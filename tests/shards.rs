@@ -129,3 +129,17 @@ fn a_comparisons_sharded_run_is_the_single_sharded_run_whatever_the_threads() {
         );
     }
 }
+
+#[test]
+fn settling_a_configuration_takes_the_most_shards_its_batch_splits_into() {
+    let mut c = with("text", &[("tokens", "64"), ("context", "16")]);
+    c.shards = 8; // 4 sequences
+    let said = c.settle().expect("8 shards of 4 sequences is refused");
+    assert_eq!(c.shards, 4, "{said}");
+    assert!(said.contains("4 shards") && c.check_together().is_ok(), "{said}");
+    let mut c = with("text", &[("tokens", "65"), ("context", "1")]);
+    c.shards = 2; // 65 sequences: no power of two above 1 divides them
+    let said = c.settle().expect("refused");
+    assert_eq!((c.shards, c.tokens), (1, 65), "the tokens stay: {said}");
+    assert!(!said.contains("tokens"), "only the shards changed: {said}");
+}

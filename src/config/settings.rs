@@ -687,13 +687,21 @@ impl Config {
                 changed.push(format!("block sublayers, depth {}", self.depth));
             }
         }
-        if self.check_together().is_err() {
+        let whole = |c: &Config| c.context <= c.tokens && c.tokens.is_multiple_of(c.sequence());
+        if !whole(self) || self.sequence() < self.shortest_sequence() {
             if self.sequence() < self.shortest_sequence() {
                 self.context = self.shortest_sequence();
             }
             let c = self.sequence();
             self.tokens = (self.tokens / c).max(1) * c;
             changed.push(format!("tokens {}, context {}", self.tokens, self.context));
+        }
+        if self.shards > 1 && self.check_shards().is_err() {
+            // the most shards (a power of two, at most the asked) the batch splits into
+            while self.shards > 1 && self.check_shards().is_err() {
+                self.shards /= 2;
+            }
+            changed.push(format!("{} shards", self.shards));
         }
         Some(format!("{error}; using {}", changed.join(", ")))
     }
