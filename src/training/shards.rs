@@ -10,8 +10,9 @@
 //! within a sequence or a token), so the shards' mean gradient is the whole batch's gradient;
 //! only the order of the sums differs, which is why a run's bits depend on `shards`.
 //!
-//! Natively the executors are threads (`ablate --threads`); in the browser a worker of the
-//! page's pool can take a shard (`ShardJob`, the same numbers through the job protocol).
+//! Natively the executors are threads (`ablate --threads`); in the browser the live worker
+//! runs every shard itself for now (the pool's workers taking a shard each is issue 54's next
+//! step).
 
 use crate::config::Config;
 use crate::model::batch::{Batch, Tokens};
