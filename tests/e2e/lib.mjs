@@ -369,6 +369,10 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 export async function axeViolations(page) {
   await page.addScriptTag({ path: AXE });
   return page.evaluate(async () => {
+    // A host's transitions (MkDocs Material fades its header's title in on scroll) read as
+    // low contrast while they run: let the finite ones end (2 s at most) before axe reads colours.
+    const ending = document.getAnimations().filter((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime));
+    await Promise.race([Promise.allSettled(ending.map((a) => a.finished)), new Promise((r) => setTimeout(r, 2000))]);
     const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
     const result = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
     if (result.passes.length < 20) return [`axe checked only ${result.passes.length} rules`];
