@@ -143,3 +143,117 @@ fn settling_a_configuration_takes_the_most_shards_its_batch_splits_into() {
     assert_eq!((c.shards, c.tokens), (1, 65), "the tokens stay: {said}");
     assert!(!said.contains("tokens"), "only the shards changed: {said}");
 }
+
+/// A helper's answer and its gradients (shard after shard) put into `shards`.
+fn put(
+    shards: &mut ablation_playground::training::shards::Shards<f32>,
+    split: u64,
+    answer: &[u8],
+    gradients: &[f32],
+) -> Result<(), String> {
+    shards.put_answer(split, answer, &mut |i, into| {
+        let n = into.len();
+        into.copy_from_slice(gradients.get(i * n..(i + 1) * n).ok_or("short gradients")?);
+        Ok(())
+    })
+}
+
+/// A session's run whose split steps send some shards to helpers (`ShardRunner`, as the page's
+/// helper workers run them) and run the rest here, as the live worker does.
+fn helped_run(config: &Config, steps: usize, helpers: usize) -> (Vec<u64>, Vec<f32>) {
+    use ablation_playground::training::session::Session;
+    use ablation_playground::training::shards::ShardRunner;
+    let mut session = Session::new(config);
+    let mut runners: Vec<ShardRunner> = (0..helpers).map(|_| ShardRunner::default()).collect();
+    let executors = helpers + 1;
+    for split in 1..=steps as u64 {
+        assert!(session.begin_split_step(), "step {split} began");
+        let count = config.shards;
+        // executor e takes the shards e, e + E, …; the helpers are executors 1, 2, …
+        let tasks: Vec<Vec<u8>> = (1..executors.min(count))
+            .map(|e| {
+                let mine: Vec<usize> = (e..count).step_by(executors).collect();
+                session.trainer().shards().unwrap().task(config, split, &mine)
+            })
+            .collect();
+        for k in (0..count).step_by(executors) {
+            session.trainer().shards().unwrap().run_here(k);
+        }
+        // the answers arrive in any order
+        let weights = session.trainer().shards().unwrap().weights().to_vec();
+        for (task, runner) in tasks.iter().zip(&mut runners).rev() {
+            let (answer, gradients) = runner.run_slices(task, &weights).unwrap();
+            put(session.trainer().shards().unwrap(), split, &answer, &gradients).unwrap();
+        }
+        assert!(session.trainer().shards().unwrap().complete());
+        session.finish_split_step();
+    }
+    let trainer = session.trainer();
+    let losses = trainer.evals.iter().map(|e| e.loss.to_bits()).collect();
+    (losses, trainer.weights())
+}
+
+#[test]
+fn a_step_whose_shards_helpers_answer_has_the_bits_of_the_step_taken_here() {
+    use ablation_playground::training::session::Session;
+    for config in [
+        with("teacher", &[("depth", "3"), ("width", "16"), ("shards", "4")]),
+        with("text", &[("depth", "3"), ("width", "16"), ("heads", "2"), ("shards", "2")]),
+        with("copy", &[("depth", "2"), ("sublayer", "block"), ("width", "16"), ("shards", "4")]),
+    ] {
+        let steps = 12;
+        let mut here = Session::new(&config);
+        for _ in 0..steps {
+            assert!(here.train_step());
+        }
+        let want_losses: Vec<u64> = here.trainer().evals.iter().map(|e| e.loss.to_bits()).collect();
+        let want = here.trainer().weights();
+        for helpers in [0, 1, 2, 3] {
+            let (losses, weights) = helped_run(&config, steps, helpers);
+            let what = format!("{:?}, {} shards, {helpers} helpers", config.task, config.shards);
+            assert!(weights == want, "{what}: other weights than the step taken here");
+            assert_eq!(losses, want_losses, "{what}: the held-out losses");
+        }
+    }
+}
+
+#[test]
+fn a_helpers_damaged_or_stray_answer_is_refused_and_changes_nothing() {
+    use ablation_playground::training::session::Session;
+    use ablation_playground::training::shards::ShardRunner;
+    let config = with("teacher", &[("depth", "2"), ("width", "8"), ("tokens", "8"), ("shards", "2")]);
+    let mut session = Session::new(&config);
+    assert!(session.begin_split_step());
+    let task = session.trainer().shards().unwrap().task(&config, 7, &[1]);
+    let weights = session.trainer().shards().unwrap().weights().to_vec();
+    let (answer, gradients) = ShardRunner::default().run_slices(&task, &weights).unwrap();
+    let shards = session.trainer().shards().unwrap();
+    let refused = |r: Result<(), String>, what: &str| {
+        let e = r.expect_err(what);
+        assert!(!e.is_empty(), "{what}");
+    };
+    refused(put(shards, 8, &answer, &gradients), "an answer to another step");
+    refused(put(shards, 7, &answer[..answer.len() - 3], &gradients), "a truncated answer");
+    refused(put(shards, 7, b"APA1 nonsense", &gradients), "bytes that are not an answer");
+    refused(put(shards, 7, &answer, &gradients[..gradients.len() - 1]), "gradients cut short");
+    assert_eq!(shards.missing(), vec![0, 1], "nothing kept from the refused answers");
+    put(shards, 7, &answer, &gradients).unwrap();
+    refused(put(shards, 7, &answer, &gradients), "the same shard twice");
+    assert_eq!(shards.missing(), vec![0]);
+    // a helper refuses what is not a task, a task cut short, and a batch out of range
+    let mut runner = ShardRunner::default();
+    assert!(runner.run_slices(b"nonsense", &weights).is_err());
+    assert!(runner.run_slices(&task[..task.len() / 2], &weights).is_err());
+    let e = runner.run_slices(&task, &weights[1..]).expect_err("weights cut short");
+    assert!(e.contains("length"), "{e}");
+    let text = with("text", &[("depth", "2"), ("width", "8"), ("heads", "2"), ("shards", "2")]);
+    let mut s = Session::new(&text);
+    assert!(s.begin_split_step());
+    let mut bad = s.trainer().shards().unwrap().task(&text, 1, &[1]);
+    // the last token's id (little-endian u32) set past the vocabulary
+    let tail = bad.len() - 8 - 4 * text.shard().tokens - 4;
+    bad[tail..tail + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    let w = s.trainer().shards().unwrap().weights().to_vec();
+    let e = runner.run_slices(&bad, &w).expect_err("an id out of the vocabulary");
+    assert!(e.contains("does not fit"), "{e}");
+}

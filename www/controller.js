@@ -46,7 +46,7 @@ export function createController(w, widget) {
         /** The live run's worker (0 on the page's thread or asleep) and the pool's, and the
          *  jobs each ran. */
         get workers() {
-          return { live: driver.workerId, asleep: driver.asleep, pool: pool.info };
+          return { live: driver.workerId, asleep: driver.asleep, pool: pool.info, helpers: driver.helperIds };
         },
         /** The frame on screen answers the newest desired state. */
         get settled() {
@@ -61,6 +61,10 @@ export function createController(w, widget) {
         hibernateAfter: (ms) => dispatch({ kind: 'hibernate-after', ms }),
         /** For tests: at most `n` workers in the comparisons' pool. */
         resizePool: (n) => pool.resize(n),
+        /** For tests: a split step uses at most `n` workers, the live one included. */
+        stepWorkers: (n) => driver.stepWorkers(n),
+        /** For tests: a helper of the live run terminated, as a crash would end it. */
+        loseHelper: () => driver.loseHelper(),
       };
     },
     get playing() {

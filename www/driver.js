@@ -13,6 +13,10 @@ import { startWorker } from './workers.js';
  *  long (a step at a large setting): a restart then replaces the worker instead of waiting. */
 const BUSY_MS = 250;
 
+/** A live run's helpers that failed to start or broke, this many times: no more are started
+ *  (its split steps then run on its own worker, with the same bits). */
+const HELPER_FAILURES_MAX = 3;
+
 /** The live runs training on this page now. Together they take at most all the cores but
  *  one, which is left to the page (its drawing, its scrolling): a lesson with two visible
  *  playgrounds on a two-core laptop trains each at half a core, and never stutters. */
@@ -59,6 +63,12 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     /** Requests to the worker (a text to check, a file to export) waiting for its answer. */
     requests: new Map(),
     lastRequest: 0,
+    /** The helper workers that share a split step's shards with the live worker (a
+     *  configuration with shards > 1), and how many failed. */
+    helpers: [],
+    helperFailures: 0,
+    /** For tests: the workers a split step may use, the live one included (null: the cores). */
+    stepWorkers: null,
   };
   const driver = {
     mode: 'worker',
@@ -79,6 +89,12 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     checkText,
     exportRun,
     loadWeights,
+    stepWorkers,
+    loseHelper,
+    /** The helper workers' numbers (booted or not). */
+    get helperIds() {
+      return run.helpers.map((h) => h.id);
+    },
   };
 
   function received(m) {
@@ -182,8 +198,79 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     driver.asleep = true;
     driver.workerId = 0;
     driver.engineMemory = 0;
+    syncHelpers(); // (none asleep)
     // a state that came while the worker was putting its run aside is not lost
     if (run.wantedSince) start();
+  }
+
+  /** The helpers a split step of the desired state can use: one fewer than its shards or
+   *  the workers allowed (the cores), none on the page's thread or asleep. */
+  function helpersWanted() {
+    if (run.local || run.stopped || driver.asleep || !run.state || run.helperFailures >= HELPER_FAILURES_MAX) return 0;
+    const shards = bindings.configShards(run.state.config);
+    return Math.max(0, Math.min(shards, run.stepWorkers ?? cores()) - 1);
+  }
+
+  /** Starts or lets go helpers until there are as many as wanted, and tells the live worker
+   *  of any change. */
+  function syncHelpers() {
+    const want = helpersWanted();
+    let changed = false;
+    while (run.helpers.length > want) {
+      run.helpers.pop().terminate();
+      changed = true;
+    }
+    while (run.helpers.length < want) {
+      const helper = startWorker('shards', {
+        onMessage: () => {},
+        onReady: wireHelpers,
+        onFailed: () => helperLost(helper),
+        onError: () => helperLost(helper),
+      });
+      if (!helper) {
+        run.helperFailures = HELPER_FAILURES_MAX;
+        break;
+      }
+      run.helpers.push(helper);
+    }
+    if (changed) wireHelpers();
+  }
+
+  /** A helper that broke or could not start: let go, replaced (up to HELPER_FAILURES_MAX). */
+  function helperLost(helper) {
+    helper?.terminate();
+    run.helpers = run.helpers.filter((h) => h !== helper);
+    run.helperFailures++;
+    wireHelpers(); // its shards owed now run on the live worker
+    syncHelpers();
+  }
+
+  /** New channels between the live worker and every booted helper: the worker runs here
+   *  what a helper owed on an old one. */
+  function wireHelpers() {
+    if (!run.worker || run.stopped) return;
+    const ports = [];
+    for (const helper of run.helpers.filter((h) => h.booted && h.alive)) {
+      const channel = new MessageChannel();
+      helper.post({ kind: KIND.port, port: channel.port2 }, [channel.port2]);
+      ports.push(channel.port1);
+    }
+    run.worker.post({ kind: KIND.helpers, ports }, ports);
+  }
+
+  /** For tests: a split step uses at most `n` workers, the live one included (null: the cores). */
+  function stepWorkers(n) {
+    run.stepWorkers = n;
+    syncHelpers();
+  }
+
+  /** For tests: a helper terminated as a crash would end it, and replaced. */
+  function loseHelper() {
+    const helper = run.helpers[0];
+    if (!helper) return false;
+    run.helperFailures--; // (a test's loss is not a failure to count)
+    helperLost(helper);
+    return true;
   }
 
   function fallBack(reason) {
@@ -191,6 +278,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     run.worker?.terminate();
     run.worker = null;
     driver.mode = 'page';
+    syncHelpers(); // (none on the page's thread)
     driver.workerId = 0;
     onNotice(`Training runs on the page's thread (slower; the page may stutter at large settings): ${reason}`);
     const post = {
@@ -228,6 +316,8 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     // a request the worker before it did not answer goes to this one
     for (const r of run.requests.values()) worker.post(r.message);
     if (driver.share < 1) worker.post({ kind: KIND.pace, share: driver.share });
+    syncHelpers();
+    wireHelpers();
   }
 
   /** Replaces the live worker by a new one, which is sent the newest desired state. */
@@ -274,6 +364,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     if (restarts && worker.booted && (silent || slowTurns)) return replace();
     sendText(state);
     worker.post({ kind: KIND.state, state, done: run.done });
+    syncHelpers();
   }
 
   function stop() {
@@ -283,6 +374,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     if (training.delete(paced)) sharePace();
     run.worker?.terminate();
     run.worker = null;
+    syncHelpers(); // (none once stopped)
     run.local?.stop();
   }
 

@@ -25,6 +25,11 @@ const WRITE_SHARE = 10;
 const WRITE_SLICE_MS = 4;
 /** While training, writing takes at most this share of the worker's time since the run began. */
 const WRITE_SHARE_MAX = 0.09;
+/** A helper that has not answered a split step's shards by this many times the step's usual
+ *  time (and at least HELPER_WAIT_MS) is given up: its shards run here, and it is not asked
+ *  again until the page sends helpers anew. */
+const HELPER_PATIENCE = 20;
+const HELPER_WAIT_MS = 2000;
 /** A loop's next turn is a zero-delay timer this many times in a row, then a message on its
  *  own channel (`turnTaker`). */
 const TIMER_TURNS = 4;
@@ -94,8 +99,9 @@ export function textLoader(bindings, url) {
 /**
  * `post.frame(bytes, timings)` gets every frame; `post.knockout(bytes, generation, purpose)` the
  * stack as trained so far, for a knockout job or a tuned lens (`purpose`: 'knockout' or 'lens').
+ * `kinds`, the protocol's message kinds, for a worker whose split steps helpers share.
  */
-export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onError = () => {}, ensureText = null } = {}) {
+export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onError = () => {}, ensureText = null, kinds = null } = {}) {
   const loop = {
     session: null,
     /** The newest desired state, not yet applied (a burst of them applies only the last). */
@@ -131,10 +137,18 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     /** The session the reader's prompt was given to, and which prompt (as JSON). */
     prompted: null,
     prompt: 'null',
+    /** The helper workers' ports (`helpers`): a split step's shards are shared with them. */
+    helpers: [],
+    /** The split step under way: { id, owed: Map(port → its shards), start, watchdog }. */
+    split: null,
+    /** A split step's usual time, for the helpers' patience. */
+    splitMs: 0,
   };
   // (writeMs: the time spent writing samples since the run started again, and writeShare that
   // over the time since: for the benchmark's "at most a tenth of the worker's time")
-  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1 };
+  // (helpers: the helper workers the split steps share; helped: the shards they answered;
+  // reclaimed: the shards run here that a helper lost or replaced owed)
+  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0 };
   let since = performance.now();
   const turns = turnTaker(() => {
     loop.scheduled = false;
@@ -234,6 +248,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   }
 
   function tick() {
+    // a split step under way ends first (its last answer, or the helpers' patience, goes on)
+    if (loop.split) return;
     const tickStart = performance.now();
     reconcile();
     const session = loop.session;
@@ -259,7 +275,10 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     // a new state is answered at once, before any training: a slider move waits for no slice
     if (loop.frameDue) send();
     // (a reader's prompt is written first: training waits the few seconds it takes at most)
-    if (loop.playing && session.running && !loop.prompting) {
+    if (loop.playing && session.running && !loop.prompting && loop.helpers.length > 0 && session.shards > 1) {
+      // a step split among the helpers and this worker: it ends when their answers are in
+      beginSplit(session);
+    } else if (loop.playing && session.running && !loop.prompting) {
       const start = performance.now();
       const end = start + sliceMs;
       let steps = 0;
@@ -302,6 +321,11 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       } else if (loop.prompting && t1 - loop.lastPost >= loop.frameMs) send(); // the characters so far
     }
     timings.tickMs = performance.now() - tickStart;
+    if (!loop.split) goOn();
+  }
+
+  /** The loop's next turn while work is left: at once, or after a rest at a pace below 1. */
+  function goOn() {
     if (!busy()) return;
     // at a pace below 1, training rests after each slice for that share of a core (a new state
     // does not wait for the rest: `want` schedules a turn at once)
@@ -312,6 +336,95 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
         schedule();
       }, (sliceMs * (1 - loop.pace)) / loop.pace);
     } else schedule();
+  }
+
+  /** Begins a split step: each helper is sent its shards (helper h of H takes h, h + H + 1,
+   *  …), this worker runs the rest (0, H + 1, …), and the step ends with the last answer. */
+  function beginSplit(session) {
+    const id = session.beginSplitStep();
+    if (!id) return;
+    const count = session.shards;
+    const executors = Math.min(loop.helpers.length + 1, count);
+    const split = { id, owed: new Map(), start: performance.now(), watchdog: 0 };
+    loop.split = split;
+    for (let h = 1; h < executors; h++) {
+      const shards = [];
+      for (let k = h; k < count; k += executors) shards.push(k);
+      const port = loop.helpers[h - 1];
+      const bytes = session.shardTask(Uint32Array.from(shards));
+      const weights = session.shardWeights();
+      split.owed.set(port, shards);
+      port.postMessage({ kind: kinds.shardTask, split: id, bytes, weights }, [bytes.buffer, weights.buffer]);
+    }
+    for (let k = 0; k < count; k += executors) session.runShard(k);
+    const patience = Math.max(HELPER_WAIT_MS, HELPER_PATIENCE * loop.splitMs);
+    split.watchdog = setTimeout(() => {
+      // helpers that have not answered: their shards here, and they are not asked again
+      for (const port of [...split.owed.keys()]) giveUp(port);
+      endSplit();
+    }, patience);
+    endSplit();
+  }
+
+  /** A helper's answer to the split step under way (a late one, or one to an earlier step,
+   *  is dropped); a helper that could not answer has its shards run here. */
+  function answered(port, m) {
+    const split = loop.split;
+    if (!split || m?.split !== split.id || !split.owed.has(port)) return;
+    try {
+      if (m.message !== undefined) throw new Error(m.message);
+      loop.session.putShardAnswer(m.bytes, m.gradients);
+      timings.helped += split.owed.get(port).length;
+      split.owed.delete(port);
+    } catch {
+      giveUp(port); // (the step's bits do not depend on who ran its shards)
+    }
+    endSplit();
+  }
+
+  /** A helper no longer asked: its owed shards of the step under way run here. */
+  function giveUp(port) {
+    loop.helpers = loop.helpers.filter((p) => p !== port);
+    timings.helpers = loop.helpers.length;
+    const owed = loop.split?.owed.get(port);
+    if (!owed) return;
+    loop.split.owed.delete(port);
+    for (const k of owed) loop.session.runShard(k);
+    timings.reclaimed += owed.length;
+  }
+
+  /** Ends the split step under way once nothing is owed, as `train(1)` would have. */
+  function endSplit() {
+    const split = loop.split;
+    if (!split || split.owed.size > 0) return;
+    clearTimeout(split.watchdog);
+    loop.split = null;
+    try {
+      loop.session.finishSplitStep();
+    } catch (e) {
+      loop.stopped = true;
+      onError(e?.message ?? String(e));
+      return;
+    }
+    const ms = performance.now() - split.start;
+    loop.splitMs = loop.splitMs ? 0.8 * loop.splitMs + 0.2 * ms : ms;
+    timings.stepMs = ms;
+    if (performance.now() - loop.lastPost >= loop.frameMs || !loop.session.running) send();
+    // a desired state that came meanwhile is applied at the next turn, training or not
+    if ((loop.wanted && !loop.fetching) || loop.load) schedule();
+    else goOn();
+  }
+
+  /** The split step under way, ended here at once: every helper's owed shards run here (a
+   *  run put aside, or helpers replaced, does not wait for them). */
+  function settleSplit() {
+    if (!loop.split) return;
+    for (const [port, owed] of [...loop.split.owed]) {
+      loop.split.owed.delete(port);
+      for (const k of owed) loop.session.runShard(k);
+      timings.reclaimed += owed.length;
+    }
+    endSplit();
   }
 
   /** Work is left: training, or a sample under way. */
@@ -382,6 +495,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
      *  and goes on. */
     suspend() {
       if (loop.stopped) return;
+      settleSplit();
       if (!loop.fetching) reconcile();
       const bytes = loop.fetching || loop.stepsOwed > 0 || loop.resume || loop.load ? null : (loop.session?.suspend() ?? null);
       post.suspended?.(bytes);
@@ -391,9 +505,22 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
         turns.close();
       }
     },
+    /** The helper workers' ports from now on (none: every shard here). A helper's shards
+     *  owed to the step under way run here; the next step shares with these. */
+    helpers(ports) {
+      for (const port of loop.helpers) if (!ports.includes(port)) port.close();
+      settleSplit();
+      loop.helpers = [...ports];
+      timings.helpers = loop.helpers.length;
+      for (const port of loop.helpers) port.onmessage = (e) => answered(port, e.data);
+      if (!loop.stopped) schedule();
+    },
     stop() {
       loop.stopped = true;
       clearTimeout(loop.rest);
+      if (loop.split) clearTimeout(loop.split.watchdog);
+      loop.split = null;
+      for (const port of loop.helpers) port.close();
       turns.close();
     },
   };

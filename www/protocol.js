@@ -2,7 +2,7 @@
 // kind from this file; numbers travel as the bytes of the core's checked binary codec.
 //
 // The page → the live run's worker:
-//   boot    { role: 'live' | 'jobs', bindings, wasm, engine, jobs, text }  where the code
+//   boot    { role: 'live' | 'jobs' | 'shards', bindings, wasm, engine, jobs, text }  where the code
 //           and the text task's text are; `wasm` is the page's compiled WebAssembly.Module
 //           (shared, so no worker compiles it again), or its URL if the page has none
 //   state   { state, done }  the desired state (below): the worker reconciles its run to
@@ -18,6 +18,18 @@
 //   export  { what, request }   the run as a file: 'weights' (safetensors) or 'report' (JSON)
 //   load    { bytes, request }  start the run again from a weights file's weights (the page
 //                       has sent the state with the file's configuration first)
+//   helpers { ports }   the MessagePorts of the helper workers that share its split steps
+//                       (a step with shards: config.shards > 1), replacing any before; a
+//                       helper's shards still owed are run here
+// The page → a helper worker (role 'shards'):
+//   boot    as above, role 'shards'
+//   port    { port }    the MessagePort to the live worker it answers, replacing any before
+// The live worker ↔ a helper, on their port:
+//   shard-task   { split, bytes, weights }   the shards of split step number `split`
+//                       (`Session.shardTask`) and the step's weights (a Float32Array, moved)
+//   shard-answer { split, bytes, gradients } | { split, message }   their losses and their
+//                       gradients (`ShardHelper.run`, `takeGradients`), or why not (then the
+//                       live worker runs them)
 // The page → a worker of the pool:
 //   boot    as above, role 'jobs'
 //   job     { bytes, text }  run this job (`View.job(id)`), replacing any other; `text`, the
@@ -60,6 +72,10 @@ export const KIND = Object.freeze({
   exported: 'exported',
   load: 'load',
   loaded: 'loaded',
+  helpers: 'helpers',
+  port: 'port',
+  shardTask: 'shard-task',
+  shardAnswer: 'shard-answer',
 });
 
 /**

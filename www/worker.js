@@ -1,5 +1,6 @@
-// The playground's Web Worker: loads the wasm core and runs either the live run (engine.js) or
-// the comparisons' jobs (jobs.js), off the page's thread. The first message (`boot`) says which,
+// The playground's Web Worker: loads the wasm core and runs the live run (engine.js), the
+// comparisons' jobs (jobs.js), or a helper's share of the live run's split steps, off the
+// page's thread. The first message (`boot`) says which,
 // and where the bindings and the loops are, the wasm (the page's compiled module, or its URL),
 // with the protocol's message kinds (protocol.js). It imports nothing statically, so that a bundler may copy it as a file on its
 // own.
@@ -19,6 +20,34 @@ function receive(m) {
   else if (m.kind === KIND.job) handle.run(m.bytes, m.text);
   else if (m.kind === KIND.cancel) handle.cancel();
   else if (m.kind === KIND.pace) handle.pace(m.share);
+  else if (m.kind === KIND.helpers) handle.helpers(m.ports);
+  else if (m.kind === KIND.port) handle.port(m.port);
+}
+
+/** A helper of the live run: answers the shards of its split steps on the port the page
+ *  gives it (one at a time: a new port replaces the old). */
+function shardHelper(bindings) {
+  const helper = new bindings.ShardHelper();
+  let current = null;
+  return {
+    port(port) {
+      current?.close();
+      current = port;
+      port.onmessage = (e) => {
+        const m = e.data;
+        if (m?.kind !== KIND.shardTask) return;
+        let reply;
+        try {
+          const bytes = helper.run(m.bytes, m.weights);
+          const gradients = helper.takeGradients();
+          reply = [{ kind: KIND.shardAnswer, split: m.split, bytes, gradients }, [bytes.buffer, gradients.buffer]];
+        } catch (err) {
+          reply = [{ kind: KIND.shardAnswer, split: m.split, message: String(err?.message ?? err) }, []];
+        }
+        port.postMessage(...reply);
+      };
+    },
+  };
 }
 
 /** Answers a request with what `make()` gives, or with its error's message. */
@@ -44,6 +73,12 @@ self.onmessage = async (e) => {
     const live = m.role === 'live';
     const [bindings, engine, loop] = await Promise.all([import(m.bindings), import(m.engine), import(live ? m.engine : m.jobs)]);
     await bindings.default({ module_or_path: m.wasm });
+    if (m.role === 'shards') {
+      handle = shardHelper(bindings);
+      self.postMessage({ kind: KIND.ready });
+      for (const c of early.splice(0)) receive(c);
+      return;
+    }
     const onError = (message) => self.postMessage({ kind: KIND.error, message });
     const ensureText = engine.textLoader(bindings, m.text);
     if (live) {
@@ -54,7 +89,7 @@ self.onmessage = async (e) => {
         textFailed: (message, generation) => self.postMessage({ kind: KIND.textFailed, message, generation }),
         suspended: (bytes) => self.postMessage({ kind: KIND.suspended, bytes }, bytes ? [bytes.buffer] : []),
       };
-      handle = loop.createEngine(bindings, post, { onError, ensureText });
+      handle = loop.createEngine(bindings, post, { onError, ensureText, kinds: KIND });
     } else {
       const report = (bytes, done, id) =>
         self.postMessage({ kind: KIND.report, bytes, done, id, memory: bindings.memoryBytes() }, [bytes.buffer]);

@@ -1,5 +1,6 @@
-// Starting the widget's Web Workers, for the live run (driver.js) and for the comparisons' pool
-// (pool.js): one script (worker.js) with two roles, booted with the locations of the code.
+// Starting the widget's Web Workers, for the live run and its helpers (driver.js) and for the
+// comparisons' pool (pool.js): one script (worker.js) with three roles, booted with the
+// locations of the code.
 
 import { assets, trusted, wasmModule } from './assets.js';
 import { KIND } from './protocol.js';
@@ -20,12 +21,13 @@ function spawn(url, name) {
 }
 
 /**
- * Starts a worker in `role` ('live' or 'jobs'). `onMessage(m)` gets its messages once it has
- * booted (messages sent before are queued by the worker itself); `onFailed(reason)` says it
- * could not start (then it is gone); `onError(text)` reports a failure after the start.
+ * Starts a worker in `role` ('live', 'jobs' or 'shards'). `onMessage(m)` gets its messages once
+ * it has booted (messages sent before are queued by the worker itself), `onReady()` says it
+ * has; `onFailed(reason)` says it could not start (then it is gone); `onError(text)` reports a
+ * failure after the start.
  * Returns { id, post(message, transfer), terminate(), booted } or null if none could be made.
  */
-export function startWorker(role, { onMessage, onFailed, onError }) {
+export function startWorker(role, { onMessage, onFailed, onError, onReady = () => {} }) {
   const id = ++started;
   let w;
   try {
@@ -57,6 +59,7 @@ export function startWorker(role, { onMessage, onFailed, onError }) {
     if (m.kind === KIND.ready) {
       handle.booted = true;
       clearTimeout(timer);
+      onReady();
     } else if (m.kind === KIND.bootFailed) {
       fail(`the worker could not load the WebAssembly module (${m.message})`);
     } else if (m.kind === KIND.error) {

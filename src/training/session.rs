@@ -356,6 +356,28 @@ impl Session {
             return false;
         }
         let loss = self.trainer.one_step(true);
+        self.after_step(loss);
+        true
+    }
+
+    /// A split step shared with other workers, its first piece (`Trainer::begin_split_step`):
+    /// false, doing nothing, if the run is not going on or its step is not split. The shards
+    /// then run here (`trainer().shards()`) or elsewhere, and `finish_split_step` ends it: the
+    /// bits of `train_step`.
+    pub fn begin_split_step(&mut self) -> bool {
+        self.running() && self.trainer.begin_split_step()
+    }
+
+    /// The split step begun, once every shard's result is in: the update and what
+    /// `train_step` does after it.
+    pub fn finish_split_step(&mut self) {
+        let loss = self.trainer.finish_split_step();
+        self.after_step(loss);
+    }
+
+    /// What a step's loss leaves behind: the history, a checkpoint when one is due, a
+    /// divergence handled, the held-out loss where the run stops.
+    fn after_step(&mut self, loss: f64) {
         self.history.push(loss);
         self.probed = false;
         let checkpoint_due =
@@ -369,7 +391,6 @@ impl Session {
             // where a run stops, its held-out loss is measured, whatever the step
             self.trainer.evaluate();
         }
-        true
     }
 
     /// One training step even past the step limit (the Step button); not after a divergence.

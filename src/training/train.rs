@@ -354,6 +354,43 @@ impl<F: Real> Trainer<F> {
                 (loss, loss.is_finite() && self.stack.all_finite())
             }
         };
+        self.after_pass(loss, finite, update)
+    }
+
+    /// A split step whose shards other workers share (the page's helpers), its first piece:
+    /// what `one_step(true)` does before the shards' passes (a held-out measurement when one is
+    /// due, the next batch drawn and split). Then `shards()` runs shards here or takes their
+    /// results from elsewhere, and `finish_split_step` sums them and updates: the bits of
+    /// `one_step(true)`. False, doing nothing, once diverged or for a step that is not split.
+    pub fn begin_split_step(&mut self) -> bool {
+        if self.diverged_at.is_some() || self.shards.is_none() {
+            return false;
+        }
+        if self.config.task != TaskKind::Teacher && self.step.is_multiple_of(eval_every(&self.config)) {
+            self.evaluate();
+        }
+        self.data.next(&mut self.batch);
+        self.shards.as_mut().expect("checked above").prepare(&mut self.stack, &self.batch);
+        true
+    }
+
+    /// The split step's shards (`begin_split_step`); `None` for a step that is not split.
+    pub fn shards(&mut self) -> Option<&mut Shards<F>> {
+        self.shards.as_deref_mut()
+    }
+
+    /// The split step's last piece, once every shard's result is in: the shards' mean
+    /// gradient, the update, and the loss before it (as `one_step(true)` returns it).
+    pub fn finish_split_step(&mut self) -> f64 {
+        let shards = self.shards.as_mut().expect("a split step");
+        let (loss, finite) = shards.finish(&mut self.stack, true);
+        self.after_pass(loss, finite, true)
+    }
+
+    /// After a step's pass: a divergence marked, or the update applied (the fused backward
+    /// and update for a step that is not split, the shards' mean gradient for one that is).
+    #[inline(never)] // (two callers: one copy of the fused backward and update in the wasm)
+    fn after_pass(&mut self, loss: f64, finite: bool, update: bool) -> f64 {
         if !finite {
             self.diverged_at = Some(self.step);
             return loss;

@@ -12,11 +12,13 @@ mod canvas;
 mod job;
 mod session;
 mod settings;
+mod shards;
 mod view;
 
 pub use job::Job;
 pub use session::Session;
 pub use settings::Settings;
+pub use shards::ShardHelper;
 pub use view::View;
 
 use wasm_bindgen::prelude::*;
@@ -53,6 +55,13 @@ pub fn missing_text(bytes: &[u8], job: bool) -> Option<String> {
     let config =
         if job { crate::training::job::Job::config_in(bytes) } else { crate::config::Config::decode(bytes) };
     config.ok().filter(lacks_text).map(|c| c.text.text())
+}
+
+/// How many shards a configuration's (`Settings.configBytes`) step is split into: 1 for one
+/// that is not, or for damaged bytes. The page starts helper workers for a split step.
+#[wasm_bindgen(js_name = configShards)]
+pub fn config_shards(bytes: &[u8]) -> u32 {
+    crate::config::Config::decode(bytes).map_or(1, |c| c.shards as u32)
 }
 
 /// Checks a reader's text (its bytes, as dropped, pasted or fetched) and holds it for the runs

@@ -13,6 +13,8 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct Session {
     inner: session::Session,
+    /// The split steps begun so far: each one's number names its helpers' tasks and answers.
+    split: u64,
 }
 
 #[wasm_bindgen]
@@ -23,7 +25,7 @@ impl Session {
     pub fn new(config: &[u8], generation: u32) -> Result<Session, JsError> {
         let config = Config::decode(config).map_err(js_error)?;
         super::check_text(&config)?;
-        Ok(Session { inner: session::Session::new(&config).with_generation(generation) })
+        Ok(Session { inner: session::Session::new(&config).with_generation(generation), split: 0 })
     }
 
     /// Brings the run to desired state number `generation`: starts again from the seed if
@@ -59,6 +61,94 @@ impl Session {
             steps += 1;
         }
         steps
+    }
+
+    /// Each step's batch is split into this many shards (1: not split).
+    #[wasm_bindgen(getter)]
+    pub fn shards(&self) -> u32 {
+        self.inner.config().shards as u32
+    }
+
+    /// A training step whose shards helper workers share, begun (`Trainer::begin_split_step`):
+    /// its number, or 0 if the run is not going on or its step is not split. Then
+    /// `shardTask` for each helper, `runShard` here, `putShardAnswer` for each answer, and
+    /// `finishSplitStep`: the bits of `train(1)`.
+    #[wasm_bindgen(js_name = beginSplitStep)]
+    pub fn begin_split_step(&mut self) -> f64 {
+        if !self.inner.begin_split_step() {
+            return 0.0;
+        }
+        self.split += 1;
+        self.split as f64
+    }
+
+    /// The task for a helper worker: the begun step's `shards` (`ShardHelper.run` answers it).
+    #[wasm_bindgen(js_name = shardTask)]
+    pub fn shard_task(&mut self, shards: Vec<u32>) -> Result<Vec<u8>, JsError> {
+        let config = self.inner.config().clone();
+        let split = self.split;
+        let all = self.split_shards()?;
+        let shards: Vec<usize> = shards.iter().map(|&k| k as usize).collect();
+        if shards.iter().any(|&k| k >= all.count()) {
+            return Err(JsError::new("a shard the step does not have"));
+        }
+        Ok(all.task(&config, split, &shards))
+    }
+
+    /// The begun step's weights, a copy for one helper's task (transferred with it).
+    #[wasm_bindgen(js_name = shardWeights)]
+    pub fn shard_weights(&mut self) -> Result<js_sys::Float32Array, JsError> {
+        Ok(js_sys::Float32Array::from(self.split_shards()?.weights()))
+    }
+
+    /// Shard `k` of the begun step, on this thread.
+    #[wasm_bindgen(js_name = runShard)]
+    pub fn run_shard(&mut self, k: u32) -> Result<(), JsError> {
+        let shards = self.split_shards()?;
+        if k as usize >= shards.count() {
+            return Err(JsError::new("a shard the step does not have"));
+        }
+        shards.run_here(k as usize);
+        Ok(())
+    }
+
+    /// A helper's answer to the begun step and its shards' `gradients` (`ShardHelper.run`,
+    /// `takeGradients`), kept; an error (keeping nothing) for an answer to another step or
+    /// damaged bytes.
+    #[wasm_bindgen(js_name = putShardAnswer)]
+    pub fn put_shard_answer(
+        &mut self,
+        answer: &[u8],
+        gradients: &js_sys::Float32Array,
+    ) -> Result<(), JsError> {
+        let split = self.split;
+        let have = gradients.length();
+        self.split_shards()?
+            .put_answer(split, answer, &mut |i, into| {
+                let (from, to) = (i as u32 * into.len() as u32, (i as u32 + 1) * into.len() as u32);
+                if to > have {
+                    return Err("a helper's gradients are shorter than its answer says".into());
+                }
+                gradients.subarray(from, to).copy_to(into);
+                Ok(())
+            })
+            .map_err(js_error)
+    }
+
+    /// The begun step's shards whose results are not in yet.
+    #[wasm_bindgen(js_name = missingShards)]
+    pub fn missing_shards(&mut self) -> Result<Vec<u32>, JsError> {
+        Ok(self.split_shards()?.missing().into_iter().map(|k| k as u32).collect())
+    }
+
+    /// Ends the begun step once every shard's result is in (an error before).
+    #[wasm_bindgen(js_name = finishSplitStep)]
+    pub fn finish_split_step(&mut self) -> Result<(), JsError> {
+        if !self.split_shards()?.complete() {
+            return Err(JsError::new("a shard's result is not in yet"));
+        }
+        self.inner.finish_split_step();
+        Ok(())
     }
 
     /// After a divergence, replays up to `max_steps` steps of the run towards its last finite
@@ -116,7 +206,7 @@ impl Session {
     pub fn resumed(bytes: &[u8], generation: u32) -> Result<Session, JsError> {
         let inner = session::Session::resume(bytes).map_err(js_error)?;
         super::check_text(inner.config())?;
-        Ok(Session { inner: inner.with_generation(generation) })
+        Ok(Session { inner: inner.with_generation(generation), split: 0 })
     }
 
     /// Every sample from now continues `text` by `chars` characters (undefined: the text's own
@@ -172,5 +262,11 @@ impl Session {
     #[wasm_bindgen(js_name = knockoutJob)]
     pub fn knockout_job(&mut self) -> Vec<u8> {
         Job::knockout_of(&mut self.inner).encode(0)
+    }
+}
+
+impl Session {
+    fn split_shards(&mut self) -> Result<&mut crate::training::shards::Shards<f32>, JsError> {
+        self.inner.trainer().shards().ok_or_else(|| JsError::new("this run's step is not split"))
     }
 }

@@ -72,6 +72,51 @@ export default function registerWorkerTests() {
     assert(JSON.stringify(after) === JSON.stringify(before), 'the replacement reached another frame than the worker it replaced');
   });
 
+  test('a split step shared with helper workers has the bits of ablate --shards on 1, 2 or 3 workers; helpers lost mid-step are replaced and the run goes on', async ({ page, load }) => {
+    const steps = 300;
+    // (a step of some milliseconds, so that the helpers are lost while one is under way)
+    const cli = await ablate(['--depth', '8', '--width', '64', '--tokens', '128', '--shards', '4', '--steps', String(steps), '--threads', '1']);
+    const want = cli.loss[steps - 1];
+    let frame = null;
+    for (const workers of [1, 2, 3]) {
+      await load(`/?depth=8&width=64&tokens=128&shards=4&steps=${steps}&autoplay=off`);
+      await page.evaluate((n) => window.ablationPlayground.playground.stepWorkers(n), workers);
+      await waitFor(page, (n) => window.ablationPlayground.playground.workers.helpers.length === n - 1, workers,
+        `${workers} workers: the helpers were not started`);
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      const lost = [];
+      if (workers === 3) {
+        // helpers terminated while the run trains: the live worker runs what they owed, and the
+        // page starts others. A helper lost after it answered owes nothing, so helpers are lost
+        // every few steps until one owed its shards (a split step is under way nearly always)
+        for (let at = 10; at < steps - 20; at += 8) {
+          await waitFor(page, (s) => window.ablationPlayground.playground.step >= s, at, `the run did not reach step ${at}`);
+          lost.push(await page.evaluate(() => window.ablationPlayground.playground.loseHelper()));
+          await page.waitForTimeout(50);
+          if ((await page.evaluate(() => window.ablationPlayground.playground.timings.reclaimed)) > 0) break;
+        }
+      }
+      await waitFor(page, () => window.ablationPlayground.value.finished, null, `${workers} workers: the run did not finish`, 60_000);
+      const v = await page.evaluate(() => window.ablationPlayground.value);
+      const t = await page.evaluate(() => window.ablationPlayground.playground.timings);
+      const seen = `${workers} workers: loss ${v.loss} at step ${v.step}, ablate ${want}; timings ${JSON.stringify(t)}`;
+      assert(v.step === steps && Object.is(v.loss, want), seen);
+      // (after a helper is lost, the steps go on with fewer until its replacement has booted)
+      if (workers === 2) assert(t.helpers === 1 && t.helped > 0, `the helper answered shards: ${seen}`);
+      if (workers === 3) assert(t.helped > 0, `the helpers answered shards: ${seen}`);
+      if (workers === 1) assert(t.helped === 0, `no helper with one worker: ${seen}`);
+      if (workers === 3) {
+        assert(lost.every(Boolean) && t.reclaimed > 0, `a helper was lost during a step and its shards run here (${lost}): ${seen}`);
+        const ids = await page.evaluate(() => window.ablationPlayground.playground.workers.helpers);
+        assert(ids.length === 2, `the lost helpers were replaced: ${ids}`);
+      }
+      const now = JSON.parse(await page.evaluate(() => window.ablationPlayground.playground.stateJson()));
+      delete now.generation;
+      frame ??= now;
+      assert(JSON.stringify(now) === JSON.stringify(frame), `${workers} workers: another frame than on one worker`);
+    }
+  });
+
   test('the comparisons run in the pool, never in the live worker, with the same bits from any number of workers', async ({ page, load }) => {
     await load('/?depth=6&width=16&tokens=8&steps=1000000');
     const rate = async (ms) => {
