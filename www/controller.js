@@ -61,8 +61,9 @@ export function createController(w, widget) {
         hibernateAfter: (ms) => dispatch({ kind: 'hibernate-after', ms }),
         /** For tests: at most `n` workers in the comparisons' pool. */
         resizePool: (n) => pool.resize(n),
-        /** For tests: a split step uses at most `n` workers, the live one included. */
-        stepWorkers: (n) => driver.stepWorkers(n),
+        /** For tests: a split step uses at most `n` workers, the live one included, on
+         *  every step if `always` (else on the steps where they are faster). */
+        stepWorkers: (n, always) => driver.stepWorkers(n, always),
         /** For tests: a helper of the live run terminated, as a crash would end it. */
         loseHelper: () => driver.loseHelper(),
       };

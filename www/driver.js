@@ -67,8 +67,10 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
      *  configuration with shards > 1), and how many failed. */
     helpers: [],
     helperFailures: 0,
-    /** For tests: the workers a split step may use, the live one included (null: the cores). */
+    /** For tests: the workers a split step may use, the live one included (null: the cores),
+     *  and whether the helpers take every split step (else the faster way trains). */
     stepWorkers: null,
+    alwaysHelped: false,
   };
   const driver = {
     mode: 'worker',
@@ -255,13 +257,16 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
       helper.post({ kind: KIND.port, port: channel.port2 }, [channel.port2]);
       ports.push(channel.port1);
     }
-    run.worker.post({ kind: KIND.helpers, ports }, ports);
+    run.worker.post({ kind: KIND.helpers, ports, always: run.alwaysHelped }, ports);
   }
 
-  /** For tests: a split step uses at most `n` workers, the live one included (null: the cores). */
-  function stepWorkers(n) {
+  /** For tests: a split step uses at most `n` workers, the live one included (null: the
+   *  cores), with the helpers on every step if `always`. */
+  function stepWorkers(n, always = false) {
     run.stepWorkers = n;
+    run.alwaysHelped = always;
     syncHelpers();
+    wireHelpers();
   }
 
   /** For tests: a helper terminated as a crash would end it, and replaced. */

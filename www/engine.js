@@ -30,6 +30,13 @@ const WRITE_SHARE_MAX = 0.09;
  *  again until the page sends helpers anew. */
 const HELPER_PATIENCE = 20;
 const HELPER_WAIT_MS = 2000;
+/** A split step's two ways, with the helpers or alone (the live worker running every shard),
+ *  give the same bits; each is timed as training goes (its steps over the wall time, frames
+ *  and turns included) for at least this many steps and this long, again every RETIME_MS,
+ *  and the faster trains meanwhile: a small step loses to its messages (BENCHMARKS.md). */
+const TIMED_STEPS = 3;
+const TIMED_MS = 250;
+const RETIME_MS = 5000;
 /** A loop's next turn is a zero-delay timer this many times in a row, then a message on its
  *  own channel (`turnTaker`). */
 const TIMER_TURNS = 4;
@@ -143,12 +150,20 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     split: null,
     /** A split step's usual time, for the helpers' patience. */
     splitMs: 0,
+    /** The split step's two ways timed: { helped, alone }, ms a step (null: not yet), when
+     *  both were, and the way being timed now { way, start, steps }; `always`: the helpers
+     *  take every split step (for tests). */
+    ways: { helped: null, alone: null },
+    timedAt: 0,
+    trial: null,
+    always: false,
   };
   // (writeMs: the time spent writing samples since the run started again, and writeShare that
   // over the time since: for the benchmark's "at most a tenth of the worker's time")
   // (helpers: the helper workers the split steps share; helped: the shards they answered;
   // reclaimed: the shards run here that a helper lost or replaced owed)
-  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0 };
+  // (way: which of a split step's ways trains, once both are timed)
+  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, way: null };
   let since = performance.now();
   const turns = turnTaker(() => {
     loop.scheduled = false;
@@ -275,16 +290,21 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     // a new state is answered at once, before any training: a slider move waits for no slice
     if (loop.frameDue) send();
     // (a reader's prompt is written first: training waits the few seconds it takes at most)
-    if (loop.playing && session.running && !loop.prompting && loop.helpers.length > 0 && session.shards > 1) {
+    const split = loop.helpers.length > 0 && session.shards > 1;
+    const trains = loop.playing && session.running && !loop.prompting;
+    const way = trains && split ? wayNow() : null;
+    if (loop.trial?.way !== way) loop.trial = way && { way, start: performance.now(), steps: 0 };
+    if (way === 'helped') {
       // a step split among the helpers and this worker: it ends when their answers are in
       beginSplit(session);
-    } else if (loop.playing && session.running && !loop.prompting) {
+    } else if (trains) {
       const start = performance.now();
       const end = start + sliceMs;
       let steps = 0;
       do steps += session.train(1);
       while (session.running && performance.now() < end);
       timings.stepMs = (performance.now() - start) / Math.max(1, steps);
+      if (way) timed(steps);
       // training shows at the display's pace, and its last step as soon as the run stops
       if (performance.now() - loop.lastPost >= loop.frameMs || !session.running) send();
     }
@@ -336,6 +356,33 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
         schedule();
       }, (sliceMs * (1 - loop.pace)) / loop.pace);
     } else schedule();
+  }
+
+  /** Which way the next split step goes, 'helped' or 'alone': each is timed (again every
+   *  RETIME_MS), then the faster trains. */
+  function wayNow() {
+    const w = loop.ways;
+    if (loop.always) return 'helped';
+    if (w.helped !== null && w.alone !== null && performance.now() - loop.timedAt > RETIME_MS) w.helped = w.alone = null;
+    if (w.helped === null) return 'helped';
+    if (w.alone === null) return 'alone';
+    return w.helped <= w.alone ? 'helped' : 'alone';
+  }
+
+  /** `steps` more steps of the way being timed: once it has enough, its time a step is kept. */
+  function timed(steps) {
+    const trial = loop.trial;
+    if (!trial) return;
+    trial.steps += steps;
+    const ms = performance.now() - trial.start;
+    if (loop.ways[trial.way] !== null || trial.steps < TIMED_STEPS || ms < TIMED_MS) return;
+    loop.ways[trial.way] = ms / trial.steps;
+    loop.trial = null;
+    const { helped, alone } = loop.ways;
+    if (helped !== null && alone !== null) {
+      loop.timedAt = performance.now();
+      timings.way = helped <= alone ? 'helped' : 'alone';
+    }
   }
 
   /** Begins a split step: each helper is sent its shards (helper h of H takes h, h + H + 1,
@@ -409,6 +456,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     const ms = performance.now() - split.start;
     loop.splitMs = loop.splitMs ? 0.8 * loop.splitMs + 0.2 * ms : ms;
     timings.stepMs = ms;
+    timed(1);
     if (performance.now() - loop.lastPost >= loop.frameMs || !loop.session.running) send();
     // a desired state that came meanwhile is applied at the next turn, training or not
     if ((loop.wanted && !loop.fetching) || loop.load) schedule();
@@ -507,10 +555,14 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     },
     /** The helper workers' ports from now on (none: every shard here). A helper's shards
      *  owed to the step under way run here; the next step shares with these. */
-    helpers(ports) {
+    helpers(ports, always = false) {
       for (const port of loop.helpers) if (!ports.includes(port)) port.close();
       settleSplit();
       loop.helpers = [...ports];
+      loop.always = always;
+      // other helpers, other times: both ways timed again
+      loop.ways = { helped: null, alone: null };
+      loop.trial = null;
       timings.helpers = loop.helpers.length;
       for (const port of loop.helpers) port.onmessage = (e) => answered(port, e.data);
       if (!loop.stopped) schedule();

@@ -18,9 +18,11 @@
 //   export  { what, request }   the run as a file: 'weights' (safetensors) or 'report' (JSON)
 //   load    { bytes, request }  start the run again from a weights file's weights (the page
 //                       has sent the state with the file's configuration first)
-//   helpers { ports }   the MessagePorts of the helper workers that share its split steps
-//                       (a step with shards: config.shards > 1), replacing any before; a
-//                       helper's shards still owed are run here
+//   helpers { ports, always }   the MessagePorts of the helper workers that share its split
+//                       steps (a step with shards: config.shards > 1), replacing any before; a
+//                       helper's shards still owed are run here. The worker times its split
+//                       step with them and alone and trains the faster way (`always`, for
+//                       tests: with them)
 // The page → a helper worker (role 'shards'):
 //   boot    as above, role 'shards'
 //   port    { port }    the MessagePort to the live worker it answers, replacing any before

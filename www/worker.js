@@ -20,7 +20,7 @@ function receive(m) {
   else if (m.kind === KIND.job) handle.run(m.bytes, m.text);
   else if (m.kind === KIND.cancel) handle.cancel();
   else if (m.kind === KIND.pace) handle.pace(m.share);
-  else if (m.kind === KIND.helpers) handle.helpers(m.ports);
+  else if (m.kind === KIND.helpers) handle.helpers(m.ports, m.always);
   else if (m.kind === KIND.port) handle.port(m.port);
 }
 

@@ -1,6 +1,9 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines [--load]] [--seeds] [--stacks] [--reader] [--tuned] [--vs DIR]
+//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines [--load]] [--seeds] [--stacks] [--reader] [--tuned] [--split] [--vs DIR]
+//     (--split: the live run's step split into 2 shards on 1 and 2 workers against the unsplit
+//     step, at depth 96 × width 128 × 256 tokens, depth 96 and the text preset, paired round
+//     by round)
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
 //     only the comparisons' part; --tasks only the sequence tasks' part; --seeds only All four
 //     over five seeds on the text task (about 15 minutes); --stacks only the encoder-decoder's
@@ -42,6 +45,7 @@ const ONLY_SEEDS = process.argv.includes('--seeds');
 const ONLY_STACKS = process.argv.includes('--stacks');
 const ONLY_READER = process.argv.includes('--reader');
 const ONLY_TUNED = process.argv.includes('--tuned');
+const ONLY_SPLIT = process.argv.includes('--split');
 /** The processes of each engine, by command line, and the name its worker threads carry. */
 const PROCESSES = { Chromium: /chrom|headless_shell/i, 'Firefox ESR': /firefox/i, WebKitGTK: /WebKit(Web|Network|GPU)Process|MiniBrowser/ };
 /** The live worker's thread, as each engine names it (Chromium, Firefox, WebKitGTK). */
@@ -810,6 +814,56 @@ async function readerBench(browser, server, row, out, problems) {
   out.push('');
 }
 
+/**
+ * The live run's split step (issue 54): each setting unsplit on one worker, split into 2
+ * shards on one worker (the live one runs both), and split on 2 (a helper takes one), in
+ * turn for `rounds` rounds so that each ratio pairs windows measured moments apart. Also the
+ * step's time as the worker sees it (a split step's, from its start to the last answer).
+ */
+async function splitBench(browser, server, row, out, problems) {
+  const rounds = QUICK ? 2 : 3;
+  const seconds = QUICK ? 4 : 8;
+  const settings = [
+    // (the largest setting with blocks takes a second a step: windows of seconds cannot time it)
+    ['depth 96, width 128, 256 tokens (the default sublayer, mlp)', '/?depth=96&width=128&tokens=256'],
+    ['depth 96, defaults', '/?depth=96'],
+    ['text preset', '/?preset=text'],
+  ];
+  const arms = [
+    ['unsplit', '', 1, false],
+    ['2 shards, 1 worker', '&shards=2', 1, false],
+    ['2 shards, 2 workers on every step', '&shards=2', 2, true],
+    ['2 shards, 2 workers where they pay', '&shards=2', 2, false],
+  ];
+  out.push(`The live run's step split (${rounds} rounds of ${seconds} s windows each; steps/s, median, and each arm's wasm step in ms):`, '');
+  out.push('| setting | unsplit, 1 worker | 2 shards, 1 worker | 2 shards, 2 workers on every step | 2 shards, 2 workers where they pay (the way kept) | every step ÷ 1 worker (2 shards), per round | every step ÷ unsplit, per round | where they pay ÷ unsplit, per round |', '|---|---:|---:|---:|---:|---|---|---|');
+  for (const [label, path] of settings) {
+    const rates = arms.map(() => []);
+    const steps = arms.map(() => []);
+    const ways = [];
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, [, extra, workers, always]] of arms.entries()) {
+        const p = await open(browser, server, `${path}${extra}`);
+        await p.page.evaluate(([n, a]) => window.ablationPlayground.playground.stepWorkers(n, a), [workers, always]);
+        await p.page.waitForTimeout(2000);
+        const w = await window_(p.page, seconds);
+        const { helped, way } = await p.page.evaluate(() => window.ablationPlayground.playground.timings);
+        if (workers > 1 && !(helped > 0)) problems.push(`${label}, ${workers} workers: no shard went to a helper`);
+        if (workers > 1 && !always) ways.push(way);
+        problems.push(...p.problems);
+        await p.context.close();
+        rates[i].push(w.stepsPerSecond);
+        steps[i].push(w.stepMs);
+      }
+    }
+    const per = (a, b) => rates[a].map((x, r) => (x / rates[b][r]).toFixed(2)).join(', ');
+    const cells = rates.map((r, i) => `${median(r).toFixed(2)} (${median(steps[i]).toFixed(1)} ms)`);
+    cells[3] += ` (${ways.join(', ')})`;
+    row(label, ...cells, per(2, 1), per(2, 0), per(3, 0));
+  }
+  out.push('');
+}
+
 async function main() {
   const started = Date.now();
   const server = await startServer();
@@ -824,7 +878,8 @@ async function main() {
     if (ONLY_STACKS) await stacksBench(browser, server, row, out, problems);
     if (ONLY_READER) await readerBench(browser, server, row, out, problems);
     if (ONLY_TUNED) await tunedBench(browser, server, row, out, problems);
-    if (!ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) {
+    if (ONLY_SPLIT) await splitBench(browser, server, row, out, problems);
+    if (!ONLY_SPLIT && !ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) {
       // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
       {
         const p = await open(browser, server, '/?depth=96');
@@ -896,11 +951,11 @@ async function main() {
       }
     }
     // 4. The comparisons.
-    if (!ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await comparisons(browser, server, row, out, problems);
+    if (!ONLY_SPLIT && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await comparisons(browser, server, row, out, problems);
     // 5. The sequence tasks: steps/s and frames/s at their defaults (and the teacher on the
     // same stack and tokens), the longest main-thread task, and the share of the worker's
     // time that writing the samples took.
-    if (!ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await tasks(browser, server, row, out, problems);
+    if (!ONLY_SPLIT && !ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await tasks(browser, server, row, out, problems);
   } finally {
     await browser.close().catch(() => {});
     await server.close();

@@ -80,7 +80,8 @@ export default function registerWorkerTests() {
     let frame = null;
     for (const workers of [1, 2, 3]) {
       await load(`/?depth=8&width=64&tokens=128&shards=4&steps=${steps}&autoplay=off`);
-      await page.evaluate((n) => window.ablationPlayground.playground.stepWorkers(n), workers);
+      // (the helpers on every split step: the page would time both ways and might keep its own)
+      await page.evaluate((n) => window.ablationPlayground.playground.stepWorkers(n, true), workers);
       await waitFor(page, (n) => window.ablationPlayground.playground.workers.helpers.length === n - 1, workers,
         `${workers} workers: the helpers were not started`);
       await page.getByRole('button', { name: 'Play', exact: true }).click();
