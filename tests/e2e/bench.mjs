@@ -536,7 +536,13 @@ function threadShares(before, after, ms) {
 
 async function enginePaces(browser, server, row, out, problems) {
   const { launch } = await import('./engines.mjs');
-  const settings = [['depth 96, defaults', '/?depth=96&steps=1000000'], ['text defaults', '/?preset=text&steps=1000000']];
+  const settings = [
+    ['depth 96, defaults', '/?depth=96&steps=1000000'],
+    ['text defaults', '/?preset=text&steps=1000000'],
+    // the heaviest live setting, unsplit and split in 2 (a helper worker where it pays)
+    ['depth 96 × width 128 × 256 tokens', '/?depth=96&width=128&tokens=256&steps=1000000'],
+    ['the same, 2 shards', '/?depth=96&width=128&tokens=256&shards=2&steps=1000000'],
+  ];
   const engines = [
     { name: 'Chromium', open: async () => {
       const p = await open(browser, server, '/?autoplay=off');
@@ -625,7 +631,7 @@ async function enginePaces(browser, server, row, out, problems) {
       const xs = results.get(`${label}|${e.name}`);
       const rate = median(xs.map((x) => x.rate));
       const step = median(xs.map((x) => x.stepMs));
-      row(label, e.name, xs.map((x) => x.rate.toFixed(0)).join(', '), (rate / chromium).toFixed(2), `${step.toFixed(2)} ms`, `${((100 * rate * step) / 1000).toFixed(0)}%`);
+      row(label, e.name, xs.map((x) => x.rate.toFixed(x.rate < 20 ? 1 : 0)).join(', '), (rate / chromium).toFixed(2), `${step.toFixed(2)} ms`, `${((100 * rate * step) / 1000).toFixed(0)}%`);
     }
   }
   out.push('');

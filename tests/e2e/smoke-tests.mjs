@@ -4,7 +4,8 @@
 // docs' authoring page with its lesson steps, the element under a strict Content-Security-Policy from another origin, the text and copy tasks,
 // All four, a pin and a copied link, the keyboard on the slider and the switches, a host theme
 // toggled at run time, the notebook's module loaded from a blob: URL, and the induction task
-// with the lens's panels and Depth or width, and a reader's own text, prompt and downloads.
+// with the lens's panels and Depth or width, a reader's own text, prompt and downloads, and a
+// split step shared with a helper worker.
 // Its tests are registered and run by the harness every suite uses (harness.mjs): a test that
 // fails is tried once more and, if it then passes, reported FLAKY, which fails the run.
 //
@@ -15,9 +16,12 @@
 // (in WebKit, whose classic WebDriver cannot listen to the console, those after each page
 // has loaded: engines.mjs).
 
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { available, launch } from './engines.mjs';
 import { AssertionError, assert, finish, noCounts, registered, runEach, test } from './harness.mjs';
-import { TEST_PAGES, frontEnd, startServer, strictCsp } from './lib.mjs';
+import { ROOT, TEST_PAGES, frontEnd, startServer, strictCsp } from './lib.mjs';
 
 const only = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')));
 /** A smoke test's time, unless it says another: the other engines are slower than Chromium. */
@@ -111,6 +115,22 @@ test('the encoder-decoder preset writes strings back reversed, its cross-attenti
   const status = await page.evaluate(`() => document.querySelector('[data-ap-root] [data-el="status"]').textContent`);
   assert(/ · 2 encoder \+ 2 decoder layers · /.test(status), `the status line: ${status}`);
 }, { timeoutMs: 100_000 });
+
+test('a split step shared with a helper worker has the bits of ablate --shards', async ({ page, url }) => {
+  const steps = 60;
+  const args = ['--depth', '8', '--width', '64', '--tokens', '128', '--shards', '2', '--steps', String(steps), '--threads', '1'];
+  const cli = JSON.parse((await promisify(execFile)(join(ROOT, 'target', 'release', 'ablate'), args, { timeout: 60_000 })).stdout);
+  await page.goto(url(`/?depth=8&width=64&tokens=128&shards=2&steps=${steps}&autoplay=off`));
+  await page.waitFor(`() => window.ablationPlayground?.playground?.settled`, null, 30_000, 'the page did not start');
+  await page.evaluate(`() => window.ablationPlayground.playground.stepWorkers(2, true)`);
+  await page.waitFor(`() => window.ablationPlayground.playground.workers.helpers.length === 1`, null, 30_000, 'no helper was started');
+  await click(page, 'Play');
+  const v = await page.waitFor(`() => window.ablationPlayground.value?.finished && window.ablationPlayground.value`, null, 60_000, 'the run did not finish');
+  const t = await page.evaluate(`() => window.ablationPlayground.playground.timings`);
+  const seen = `loss ${v.loss} at step ${v.step}, ablate ${cli.loss[steps - 1]}; timings ${JSON.stringify(t)}`;
+  assert(v.step === steps && Object.is(v.loss, cli.loss[steps - 1]), seen);
+  assert(t.helped > 0, `the helper answered shards: ${seen}`);
+});
 
 test('All four fills its table, a pin is kept, and a copied link brings it back', async ({ page, url }) => {
   await page.goto(url('/?depth=6&width=16&tokens=8&steps=200'));
