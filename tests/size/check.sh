@@ -13,12 +13,12 @@ dist="${1:-dist}"
 # (the split step's pieces, a helper's task and answer, the helper itself: +7 345 B over
 # 448 154; BENCHMARKS.md has its history)
 WASM_GZIP_BUDGET=456000
-# the npm package's tarball (npm pack): 1 439 132 B (the wasm and the text gzipped inside
-# anywidget.js; BENCHMARKS.md)
-TARBALL_BUDGET=1440000
+# the npm package's tarball (npm pack): 1 440 955 B (the wasm and the text gzipped inside
+# anywidget.js; the helpers' timing of the split step's two ways; BENCHMARKS.md)
+TARBALL_BUDGET=1441500
 # the self-contained notebook and MyST module, unpacked (what a MyST page's reader loads):
-# 1 132 119 B
-ANYWIDGET_BUDGET=1133000
+# 1 135 020 B
+ANYWIDGET_BUDGET=1135500
 
 failed=0
 check() {
