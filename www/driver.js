@@ -238,11 +238,12 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     if (changed) wireHelpers();
   }
 
-  /** A helper that broke or could not start: let go, replaced (up to HELPER_FAILURES_MAX). */
-  function helperLost(helper) {
+  /** A helper that broke or could not start (`failed`; else a test ended it): let go,
+   *  replaced (up to HELPER_FAILURES_MAX failures). */
+  function helperLost(helper, failed = true) {
     helper?.terminate();
     run.helpers = run.helpers.filter((h) => h !== helper);
-    run.helperFailures++;
+    if (failed) run.helperFailures++;
     wireHelpers(); // its shards owed now run on the live worker
     syncHelpers();
   }
@@ -273,8 +274,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
   function loseHelper() {
     const helper = run.helpers[0];
     if (!helper) return false;
-    run.helperFailures--; // (a test's loss is not a failure to count)
-    helperLost(helper);
+    helperLost(helper, false);
     return true;
   }
 

@@ -64,6 +64,21 @@ pub fn shard_pass<F: Real>(stack: &mut Stack<F>, batch: &Batch<F>, gradients: bo
     (loss, finite)
 }
 
+/// `shard_pass` with its gradients, if it stayed finite, copied into `out`: one shard's work
+/// wherever it runs (a thread, the live worker, `Shards::step`'s executors).
+fn pass_into<F: Real>(
+    stack: &mut Stack<F>,
+    batch: &Batch<F>,
+    gradients: bool,
+    out: &mut Vec<F>,
+) -> (f64, bool) {
+    let result = shard_pass(stack, batch, gradients);
+    if gradients && result.1 {
+        gradients_of(stack, out);
+    }
+    result
+}
+
 /// `stack`'s gradients in `visit` order, into `out`.
 pub fn gradients_of<F: Real>(stack: &mut Stack<F>, out: &mut Vec<F>) {
     out.clear();
@@ -154,10 +169,7 @@ impl<F: Real> Shards<F> {
         let run = |stack: &mut Stack<F>, work: &mut [ShardWork<F>]| {
             stack.load_weights(weights).expect("a shard's stack has the stack's shapes");
             for w in work.iter_mut() {
-                w.result = shard_pass(stack, &batches[w.shard], gradients);
-                if gradients && w.result.1 {
-                    gradients_of(stack, w.gradients);
-                }
+                w.result = pass_into(stack, &batches[w.shard], gradients, w.gradients);
             }
         };
         // executor e takes the shards e, e + E, e + 2E, …
@@ -177,11 +189,7 @@ impl<F: Real> Shards<F> {
     pub fn run_here(&mut self, k: usize) {
         let stack = &mut self.stacks[0];
         stack.load_weights(&self.weights).expect("a shard's stack has the stack's shapes");
-        let result = shard_pass(stack, &self.batches[k], true);
-        if result.1 {
-            gradients_of(stack, &mut self.gradients[k]);
-        }
-        self.results[k] = Some(result);
+        self.results[k] = Some(pass_into(stack, &self.batches[k], true, &mut self.gradients[k]));
     }
 
     /// Every shard's result is in.

@@ -389,7 +389,6 @@ impl<F: Real> Trainer<F> {
 
     /// After a step's pass: a divergence marked, or the update applied (the fused backward
     /// and update for a step that is not split, the shards' mean gradient for one that is).
-    #[inline(never)] // (two callers: one copy of the fused backward and update in the wasm)
     fn after_pass(&mut self, loss: f64, finite: bool, update: bool) -> f64 {
         if !finite {
             self.diverged_at = Some(self.step);

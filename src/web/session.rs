@@ -135,12 +135,6 @@ impl Session {
             .map_err(js_error)
     }
 
-    /// The begun step's shards whose results are not in yet.
-    #[wasm_bindgen(js_name = missingShards)]
-    pub fn missing_shards(&mut self) -> Result<Vec<u32>, JsError> {
-        Ok(self.split_shards()?.missing().into_iter().map(|k| k as u32).collect())
-    }
-
     /// Ends the begun step once every shard's result is in (an error before).
     #[wasm_bindgen(js_name = finishSplitStep)]
     pub fn finish_split_step(&mut self) -> Result<(), JsError> {

@@ -9,15 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 dist="${1:-dist}"
 
-# the page's wasm, gzip -9 (what a reader downloads): 455 499 B after issue 54's helper workers
-# (the split step's pieces, a helper's task and answer, the helper itself: +7 345 B over
+# the page's wasm, gzip -9 (what a reader downloads): 455 078 B after issue 54's helper workers
+# (the split step's pieces, a helper's task and answer, the helper itself: +6 924 B over
 # 448 154; BENCHMARKS.md has its history)
 WASM_GZIP_BUDGET=456000
-# the npm package's tarball (npm pack): 1 440 955 B (the wasm and the text gzipped inside
+# the npm package's tarball (npm pack): 1 440 084 B (the wasm and the text gzipped inside
 # anywidget.js; the helpers' timing of the split step's two ways; BENCHMARKS.md)
 TARBALL_BUDGET=1441500
 # the self-contained notebook and MyST module, unpacked (what a MyST page's reader loads):
-# 1 135 020 B
+# 1 134 165 B
 ANYWIDGET_BUDGET=1135500
 
 failed=0
