@@ -19,19 +19,32 @@ pub trait Lanes:
     fn clamp(self, lo: f32, hi: f32) -> Self;
     /// `−self` where `x < 0`, else `self`.
     fn negated_where_negative(self, x: Self) -> Self;
+    /// `0` where `x < c`, else `self` (NaN in `x` keeps `self`).
+    fn zero_where_below(self, x: Self, c: f32) -> Self;
     /// `2ᵏ` for an integral `k` in [−126, 127]: adding 1.5·2²³ puts k in the low mantissa bits
     /// (k is integral and small, so the sum is exact); this avoids `k as i32`, whose saturating
     /// conversion does not vectorise.
     fn pow2(k: Self) -> Self;
 }
 
+/// `exp(x)` is exactly 0 for `x` below this (e⁻⁶⁴ ≈ 1.6·10⁻²⁸). A softmax or a GELU of a stack
+/// that has blown up meets arguments of −1000; clamped to −87.3 they gave e⁻⁸⁷·³ ≈ 1.2·10⁻³⁸,
+/// which the next division or product took below f32's normal range, and every operation on a
+/// subnormal float costs the CPU up to a hundred cycles (wasm engines keep them too): a tuned
+/// comparison's arm that blew up trained up to 20× slower per step than a healthy one. A term
+/// below e⁻⁶⁴ of a sum whose largest term is about 1 (a softmax's, a GELU's Φ) is 10²⁰ times below
+/// that sum's rounding, so a healthy run's numbers do not change.
+pub const EXP_FLUSH: f32 = -64.0;
+
 /// `eˣ` in plain arithmetic (so it vectorises, and is the same on every target): Cody–Waite
 /// range reduction `x = k ln2 + r`, a degree-7 polynomial for `eʳ`, and `2ᵏ` from the bits.
-/// Arguments are clamped to [−87.3, 88] (results stay normal); NaN stays NaN.
+/// Arguments are clamped to [−87.3, 88] (results stay normal), and below `EXP_FLUSH` the result
+/// is 0; NaN stays NaN.
 #[inline(always)]
 pub fn exp<V: Lanes>(x: V) -> V {
     const LN2_HI: f32 = 0.693_359_4; // exactly representable, so k·LN2_HI is exact
     const LN2_LO: f32 = -2.121_944_4e-4;
+    let unclamped = x;
     let x = x.clamp(-87.3, 88.0);
     let k = (x * V::splat(std::f32::consts::LOG2_E) + V::splat(0.5)).floor();
     let r = (x - k * V::splat(LN2_HI)) - k * V::splat(LN2_LO);
@@ -40,7 +53,7 @@ pub fn exp<V: Lanes>(x: V) -> V {
     for c in [1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0] {
         p = V::splat(c) + r * p;
     }
-    p * V::pow2(k)
+    (p * V::pow2(k)).zero_where_below(unclamped, EXP_FLUSH)
 }
 
 /// `(Φ(x), φ(x))`: `Φ(x) = (1 + erf(x/√2)) / 2` with erf by Abramowitz & Stegun 7.1.26
@@ -82,6 +95,14 @@ impl Lanes for f32 {
     fn negated_where_negative(self, x: Self) -> Self {
         if x < 0.0 {
             -self
+        } else {
+            self
+        }
+    }
+    #[inline(always)]
+    fn zero_where_below(self, x: Self, c: f32) -> Self {
+        if x < c {
+            0.0
         } else {
             self
         }
@@ -144,6 +165,10 @@ impl<V: Lanes, const K: usize> Lanes for Many<V, K> {
     #[inline(always)]
     fn negated_where_negative(self, x: Self) -> Self {
         Many::each(|l| self.0[l].negated_where_negative(x.0[l]))
+    }
+    #[inline(always)]
+    fn zero_where_below(self, x: Self, c: f32) -> Self {
+        Many::each(|l| self.0[l].zero_where_below(x.0[l], c))
     }
     #[inline(always)]
     fn pow2(k: Self) -> Self {
@@ -234,6 +259,13 @@ mod avx2 {
             }
         }
         #[inline(always)]
+        fn zero_where_below(self, x: Self, c: f32) -> Self {
+            unsafe {
+                let below = _mm256_cmp_ps::<_CMP_LT_OQ>(x.0, _mm256_set1_ps(c));
+                F32x8(_mm256_andnot_ps(below, self.0))
+            }
+        }
+        #[inline(always)]
         fn pow2(k: Self) -> Self {
             unsafe {
                 let k_bits = _mm256_sub_epi32(
@@ -256,8 +288,21 @@ mod tests {
     /// Values of every kind: ordinary, large, tiny, ±0, ±∞, NaN, at the clamps.
     fn values(n: usize) -> Vec<f32> {
         let mut rng = crate::model::rng::Rng::new(3, crate::model::rng::Stream::Data);
-        let special =
-            [0.0, -0.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 1e-40, -1e-40, 87.5, -88.0, 200.0];
+        let special = [
+            0.0,
+            -0.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1e-40,
+            -1e-40,
+            87.5,
+            -88.0,
+            200.0,
+            -64.0,
+            -64.01,
+            -63.99,
+        ];
         (0..n)
             .map(|i| match i % 11 {
                 0 => special[(rng.next_u64() % special.len() as u64) as usize],
@@ -265,6 +310,22 @@ mod tests {
                 _ => (3.0 * rng.normal()) as f32,
             })
             .collect()
+    }
+
+    /// The flush: below `EXP_FLUSH` exactly +0, from it on a normal float within f32's rounding
+    /// of libm's `exp` (no argument gives a subnormal, whose arithmetic is what it spares).
+    #[test]
+    fn exp_is_zero_below_the_flush_and_normal_above() {
+        for x in [-1000.0, f32::NEG_INFINITY, -87.4, -80.0, -64.001] {
+            assert_eq!(exp(x).to_bits(), 0, "exp({x}) = {:e}", exp(x));
+        }
+        let mut x = EXP_FLUSH;
+        while x < 0.0 {
+            let (ours, libm) = (exp(x), libm::exp(x as f64));
+            assert!(ours.is_normal(), "exp({x}) = {ours:e} is not normal");
+            assert!(((ours as f64 - libm) / libm).abs() < 1e-6, "exp({x}) = {ours:e}, libm {libm:e}");
+            x += 0.37;
+        }
     }
 
     fn same(a: f32, b: f32) -> bool {
