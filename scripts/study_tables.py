@@ -577,23 +577,25 @@ def shapes(study, results):
 
 
 def shapes_check(study, kept):
-    """The first shape of each job's lowest shown seed trained again alone at its chosen rate:
-    its held-out loss, bit for bit."""
+    """The first shape of each job's lowest shown seed trained again alone at its chosen rate
+    for the steps it trained (a comparison caps them at its task's own): its held-out loss, bit
+    for bit."""
     out = []
     for job in kept["jobs"]:
         x = job["values"]["shapes"][0]
         run = min(x["runs"], key=lambda r: r["seed"])
         arm = next(a for a in study["arms"] if a["name"] == job["arm"])
-        # the arm's own --depth, --width and --heads dropped with their values: the shape's instead
+        # the arm's own --depth, --width, --heads and --steps dropped with their values: the
+        # shape's and the run's instead
         flags, i, keep = [], 0, arm["flags"]
         while i < len(keep):
-            if keep[i] in ("--depth", "--width", "--heads"):
+            if keep[i] in ("--depth", "--width", "--heads", "--steps"):
                 i += 2
                 continue
             flags.append(keep[i])
             i += 1
         flags += ["--depth", str(x["depth"]), "--width", str(x["width"]), "--heads", str(x["heads"]),
-                  "--lr", repr(x["chosen"]["lr"]), "--seed", str(run["seed"]), "--threads", "1"]
+                  "--lr", repr(x["chosen"]["lr"]), "--seed", str(run["seed"]), "--steps", str(run["steps"]), "--threads", "1"]
         out.append((f"{job['arm']}: {x['depth']} × {x['width']}, seed {run['seed']} at its chosen rate", flags,
                     {"val_loss": run["val_loss"]}, lambda r: {"val_loss": r["task"]["val_loss"][-1][1]}))
     return out
