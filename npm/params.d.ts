@@ -34,7 +34,7 @@ export interface AblationPlaygroundParams {
   tokens: number;
   /** positions per sequence; attention is causal within each (0: one sequence of all the tokens) (0 to 256; default 0) */
   context: number;
-  /** each training step's batch split into this many shards (1, 2, 4 or 8) whose gradients are summed in a fixed order, so that several workers can share a step; the run's numbers depend on the shards, never on the workers (1 to 8; default 1) */
+  /** each training step's batch split into this many shards (1, 2, 4 or 8) whose gradients are summed in a fixed order, so that several workers can share a step; the run's numbers depend on the shards, never on the workers; 0: chosen from the step's size, 2 from 2·10⁸ multiply-adds and 128 tokens a step (where a second worker pays), else 1 (0 to 8; default 0) */
   shards: number;
   /** weights ~ N(0, gain²/fan_in) (0.01 to 10; default 1) */
   gain: number;
@@ -101,7 +101,7 @@ export interface AblationPlaygroundParamAttributes {
   tokens?: number | `${number}`;
   /** positions per sequence; attention is causal within each (0: one sequence of all the tokens) (0 to 256; default 0) */
   context?: number | `${number}`;
-  /** each training step's batch split into this many shards (1, 2, 4 or 8) whose gradients are summed in a fixed order, so that several workers can share a step; the run's numbers depend on the shards, never on the workers (1 to 8; default 1) */
+  /** each training step's batch split into this many shards (1, 2, 4 or 8) whose gradients are summed in a fixed order, so that several workers can share a step; the run's numbers depend on the shards, never on the workers; 0: chosen from the step's size, 2 from 2·10⁸ multiply-adds and 128 tokens a step (where a second worker pays), else 1 (0 to 8; default 0) */
   shards?: number | `${number}`;
   /** weights ~ N(0, gain²/fan_in) (0.01 to 10; default 1) */
   gain?: number | `${number}`;

@@ -257,3 +257,42 @@ fn a_helpers_damaged_or_stray_answer_is_refused_and_changes_nothing() {
     let e = runner.run_slices(&bad, &w).expect_err("an id out of the vocabulary");
     assert!(e.contains("does not fit"), "{e}");
 }
+
+#[test]
+fn shards_zero_splits_a_step_in_two_from_its_size_where_the_batch_allows() {
+    assert_eq!(Config::default().shards, 0, "the default chooses");
+    let heavy = [("depth", "96"), ("width", "128"), ("tokens", "256")];
+    for (task, pairs, want) in [
+        ("teacher", vec![], 1),
+        ("teacher", heavy.to_vec(), 2),
+        // 96 × 128² × 128 = 2.01·10⁸ multiply-adds: just above the line; 90 layers just below
+        ("teacher", vec![("depth", "96"), ("width", "128"), ("tokens", "128")], 2),
+        ("teacher", vec![("depth", "90"), ("width", "128"), ("tokens", "128")], 1),
+        // 6·10⁸ over 64 tokens: a shard of 32 is too small to pay
+        ("text", vec![("depth", "96"), ("width", "128"), ("tokens", "64")], 1),
+        ("text", vec![], 1),
+        ("text", heavy.to_vec(), 2),
+        // one sequence of all 256 tokens cannot be split
+        ("text", [&heavy[..], &[("context", "0")]].concat(), 1),
+        // an encoder-decoder's step is never split
+        (
+            "reverse",
+            vec![("stack", "encoder-decoder"), ("depth", "95"), ("width", "128"), ("tokens", "256")],
+            1,
+        ),
+        // a number asked for is the number
+        ("teacher", [&heavy[..], &[("shards", "1")]].concat(), 1),
+        ("teacher", [&heavy[..], &[("shards", "4")]].concat(), 4),
+        ("teacher", vec![("shards", "2")], 2),
+    ] {
+        let c = with(task, &pairs);
+        assert_eq!(c.step_shards(), want, "{task} {pairs:?}: {} multiply-adds", c.step_multiply_adds());
+    }
+    // and the step chosen is the step asked for, bit for bit
+    let chosen = with("teacher", &[("depth", "96"), ("width", "128"), ("tokens", "128"), ("steps", "3")]);
+    let asked = Config { shards: 2, ..chosen.clone() };
+    let whole = Config { shards: 1, ..chosen.clone() };
+    let loss = |c: &Config| bits(&trained_sharing(c, 3, false, 1).0.loss);
+    assert_eq!(loss(&chosen), loss(&asked));
+    assert_ne!(loss(&chosen), loss(&whole), "two shards sum in another order than the whole batch");
+}

@@ -163,7 +163,15 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   // (helpers: the helper workers the split steps share; helped: the shards they answered;
   // reclaimed: the shards run here that a helper lost or replaced owed)
   // (way: which of a split step's ways trains, once both are timed)
-  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, way: null };
+  // (parts: where a helped split step's time goes here, ms a step, averaged: send, the tasks
+  // and weights copied out and posted; own, this worker's shards; wait, from then to the last
+  // answer; receive, the answers' gradients copied in and summed; finish, the update)
+  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, way: null, parts: null };
+  /** `timings.parts[name]` moved towards `ms` (a running average). */
+  const part = (name, ms) => {
+    timings.parts ??= { send: 0, own: 0, wait: 0, receive: 0, finish: 0 };
+    timings.parts[name] = timings.parts[name] ? 0.8 * timings.parts[name] + 0.2 * ms : ms;
+  };
   let since = performance.now();
   const turns = turnTaker(() => {
     loop.scheduled = false;
@@ -392,7 +400,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     if (!id) return;
     const count = session.shards;
     const executors = Math.min(loop.helpers.length + 1, count);
-    const split = { id, owed: new Map(), start: performance.now(), watchdog: 0 };
+    const split = { id, owed: new Map(), start: performance.now(), watchdog: 0, ownDone: 0, receive: 0, receivedBefore: 0, lastAnswer: 0 };
     loop.split = split;
     for (let h = 1; h < executors; h++) {
       const shards = [];
@@ -403,7 +411,10 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       split.owed.set(port, shards);
       port.postMessage({ kind: kinds.shardTask, split: id, bytes, weights }, [bytes.buffer, weights.buffer]);
     }
+    const sent = performance.now();
     for (let k = 0; k < count; k += executors) session.runShard(k);
+    split.ownDone = performance.now();
+    if (executors > 1) part('send', sent - split.start), part('own', split.ownDone - sent);
     const patience = Math.max(HELPER_WAIT_MS, HELPER_PATIENCE * loop.splitMs);
     split.watchdog = setTimeout(() => {
       // helpers that have not answered: their shards here, and they are not asked again
@@ -420,7 +431,11 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     if (!split || m?.split !== split.id || !split.owed.has(port)) return;
     try {
       if (m.message !== undefined) throw new Error(m.message);
+      const at = performance.now();
+      split.lastAnswer = Math.max(at, split.ownDone);
+      split.receivedBefore = split.receive; // (the answers taken in while still waiting)
       loop.session.putShardAnswer(m.bytes, m.gradients);
+      split.receive += performance.now() - at;
       timings.helped += split.owed.get(port).length;
       split.owed.delete(port);
     } catch {
@@ -446,8 +461,14 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     if (!split || split.owed.size > 0) return;
     clearTimeout(split.watchdog);
     loop.split = null;
+    const finishing = performance.now();
     try {
       loop.session.finishSplitStep();
+      if (split.lastAnswer) {
+        part('wait', Math.max(0, split.lastAnswer - split.ownDone - split.receivedBefore));
+        part('receive', split.receive);
+        part('finish', performance.now() - finishing);
+      }
     } catch (e) {
       loop.stopped = true;
       onError(e?.message ?? String(e));

@@ -19,7 +19,7 @@
 //   load    { bytes, request }  start the run again from a weights file's weights (the page
 //                       has sent the state with the file's configuration first)
 //   helpers { ports, always }   the MessagePorts of the helper workers that share its split
-//                       steps (a step with shards: config.shards > 1), replacing any before; a
+//                       steps (a step split: configShards > 1), replacing any before; a
 //                       helper's shards still owed are run here. The worker times its split
 //                       step with them and alone and trains the faster way (`always`, for
 //                       tests: with them)

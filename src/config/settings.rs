@@ -312,10 +312,18 @@ pub struct Config {
     pub until: Until,
     /// Each training step's batch is split into this many shards (1, 2, 4 or 8), each one's
     /// forward and backward apart, their gradients summed in one fixed order
-    /// (`training::shards`): what several workers can share. Fixed by the configuration,
-    /// never by the machine, so that a run's bits do not depend on how many cores trained it.
+    /// (`training::shards`): what several workers can share; 0, chosen from the step's size
+    /// (`step_shards`). Fixed by the configuration, never by the machine, so that a run's bits
+    /// do not depend on how many cores trained it.
     pub shards: usize,
 }
+
+/// From this many multiply-adds a step (`Config::step_multiply_adds`), and 128 tokens, a
+/// configuration with `shards` 0 splits its step in two (`Config::step_shards`). Measured in
+/// Chromium on two cores (BENCHMARKS.md, issue 54): at 4·10⁸ the helper makes the live run
+/// 1.3–1.6× faster; at 10⁸ it ranged from 0.9× to 1.4× (a wash); below 128 tokens it lost
+/// (0.85× at 10⁸ over 64 tokens). Hence the line between them.
+pub const SPLIT_PAYS: f64 = 2e8;
 
 /// The page's step limit: the depth-96 stack reaches it in under 20 s at 300 steps/s, every
 /// configuration in the recipe table (docs/findings.md) has settled or failed well before it, and a tab
@@ -364,7 +372,7 @@ impl Default for Config {
             choose_seeds: 3,
             halving: true,
             until: Until::Steps,
-            shards: 1,
+            shards: 0,
         }
     }
 }
@@ -556,7 +564,7 @@ impl Config {
             });
         }
         if self.shards > 1 {
-            self.check_shards()?;
+            self.check_shards(self.shards)?;
         }
         if self.sequence() < self.shortest_sequence() {
             return Err(ConfigError {
@@ -574,10 +582,10 @@ impl Config {
     /// A step split into shards: a power of two (the shards' mean gradient is then their sum
     /// scaled exactly), each shard whole sequences (a token alone on the regression without
     /// attention, whose rows are independent), and a decoder-only stack.
-    fn check_shards(&self) -> Result<(), ConfigError> {
+    fn check_shards(&self, shards: usize) -> Result<(), ConfigError> {
         let error = |message: String| Err(ConfigError { name: "shards".into(), message });
-        if !self.shards.is_power_of_two() {
-            return error(format!("{} shards: 1, 2, 4 or 8", self.shards));
+        if !shards.is_power_of_two() {
+            return error(format!("{shards} shards: 0 (chosen from the step's size), 1, 2, 4 or 8"));
         }
         if self.stack == StackKind::EncoderDecoder {
             return error("an encoder-decoder's step is not split into shards".into());
@@ -588,16 +596,49 @@ impl Config {
         } else {
             self.tokens / self.sequence()
         };
-        if !units.is_multiple_of(self.shards) {
+        if !units.is_multiple_of(shards) {
             let what = if self.task == TaskKind::Teacher && !attends { "tokens" } else { "sequences" };
-            return error(format!("{} shards do not divide the batch's {units} {what}", self.shards));
+            return error(format!("{shards} shards do not divide the batch's {units} {what}"));
         }
         Ok(())
     }
 
-    /// The configuration of one shard of a step: the same stack, a batch `1 / shards` as large.
+    /// The shards a step is split into: `shards`, or with `shards` 0 the configuration's own
+    /// choice from the step's size: 2 where a step is at least `SPLIT_PAYS` multiply-adds of
+    /// weights by tokens (about a forward's work) over at least 128 tokens and the batch splits
+    /// in two, else 1 (at depth 96 with the defaults, 6·10⁶, a helper's messages cost more than
+    /// half the step saves). Never the machine's cores: a configuration's bits are the same
+    /// everywhere.
+    pub fn step_shards(&self) -> usize {
+        if self.shards != 0 {
+            return self.shards;
+        }
+        let pays = self.tokens >= 128 && self.step_multiply_adds() >= SPLIT_PAYS;
+        if pays && self.check_shards(2).is_ok() {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// About the multiply-adds of a step's forward through its sublayers' weights: tokens ×
+    /// the weights of every sublayer (an MLP's one d × d matrix, attention's four, an FFN's
+    /// two d × 4d; blocks alternate the two).
+    pub fn step_multiply_adds(&self) -> f64 {
+        let per = match self.sublayer {
+            SublayerKind::Mlp => 1.0,
+            SublayerKind::Attention => 4.0,
+            SublayerKind::Ffn => 8.0,
+            SublayerKind::Block => 6.0,
+        };
+        let d = self.width as f64;
+        self.depth as f64 * per * d * d * self.tokens as f64
+    }
+
+    /// The configuration of one shard of a step: the same stack, a batch `1 / step_shards` as
+    /// large.
     pub fn shard(&self) -> Config {
-        Config { tokens: self.tokens / self.shards.max(1), shards: 1, ..self.clone() }
+        Config { tokens: self.tokens / self.step_shards(), shards: 1, ..self.clone() }
     }
 
     /// An encoder–decoder's rules: a task with a source (copy, reverse), sublayers of `block`,
@@ -696,9 +737,9 @@ impl Config {
             self.tokens = (self.tokens / c).max(1) * c;
             changed.push(format!("tokens {}, context {}", self.tokens, self.context));
         }
-        if self.shards > 1 && self.check_shards().is_err() {
+        if self.shards > 1 && self.check_shards(self.shards).is_err() {
             // the most shards (a power of two, at most the asked) the batch splits into
-            while self.shards > 1 && self.check_shards().is_err() {
+            while self.shards > 1 && self.check_shards(self.shards).is_err() {
                 self.shards /= 2;
             }
             changed.push(format!("{} shards", self.shards));

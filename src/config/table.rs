@@ -269,10 +269,11 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "shards",
         flag: "shards",
         label: "Shards per step",
-        kind: Kind::Int { min: 1, max: 8, multiple_of: 1 },
+        kind: Kind::Int { min: 0, max: 8, multiple_of: 1 },
         help: "each training step's batch split into this many shards (1, 2, 4 or 8) whose gradients are \
                summed in a fixed order, so that several workers can share a step; the run's numbers depend \
-               on the shards, never on the workers",
+               on the shards, never on the workers; 0: chosen from the step's size, 2 from 2·10⁸ multiply-adds \
+               and 128 tokens a step (where a second worker pays), else 1",
         restarts: true,
         control: Control::More,
         get: |c| Value::Int(c.shards as i64),

@@ -126,7 +126,7 @@ impl<F: Real> Shards<F> {
     /// For `config` (whose `shards` is more than 1), with `executors` stacks (at most one per
     /// shard; 1 runs every shard in turn).
     pub fn new(config: &Config, executors: usize) -> Self {
-        let count = config.shards;
+        let count = config.step_shards();
         let shard = config.shard();
         let executors = executors.clamp(1, count);
         Shards {
@@ -352,7 +352,7 @@ impl ShardRunner {
         }
         let step = r.u64()?;
         let config = Config::read(&mut r)?;
-        if config.shards < 2 {
+        if config.step_shards() < 2 {
             return Err("a shard's task for a step that is not split".into());
         }
         let weights = r.usize()?;

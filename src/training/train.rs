@@ -136,7 +136,7 @@ pub struct Trainer<F: Real> {
     /// step (BENCHMARKS.md), so only a run that will be drawn keeps it: the CLI's with `--svg`.
     /// The page's session replays from its last checkpoint instead, at no cost per step.
     before_update: Option<Vec<F>>,
-    /// With `config.shards` above 1, the shards' stacks and buffers (`training::shards`).
+    /// With `config.step_shards()` above 1, the shards' stacks and buffers (`training::shards`).
     shards: Option<Box<Shards<F>>>,
 }
 
@@ -164,14 +164,18 @@ impl<F: Real> Trainer<F> {
             earlier_updates: 0,
             diverged_at: None,
             before_update: None,
-            shards: (config.shards > 1).then(|| Box::new(Shards::new(config, 1))),
+            shards: (config.step_shards() > 1).then(|| Box::new(Shards::new(config, 1))),
         }
     }
 
     /// Runs a sharded step's shards on `executors` stacks at once (threads, natively): the
     /// same bits as one. Nothing changes for a step that is not split.
     pub fn set_shard_executors(&mut self, executors: usize) {
-        if self.shards.as_ref().is_some_and(|s| s.executors() != executors.clamp(1, self.config.shards)) {
+        if self
+            .shards
+            .as_ref()
+            .is_some_and(|s| s.executors() != executors.clamp(1, self.config.step_shards()))
+        {
             self.shards = Some(Box::new(Shards::new(&self.config, executors)));
         }
     }
@@ -222,9 +226,9 @@ impl<F: Real> Trainer<F> {
         initial.init_stack(config, &mut self.stack);
         self.optimizer.reset(config);
         self.data = Batches::new(config);
-        if config.shards != self.config.shards {
+        if config.step_shards() != self.config.step_shards() {
             let executors = self.shards.as_ref().map_or(1, |s| s.executors());
-            self.shards = (config.shards > 1).then(|| Box::new(Shards::new(config, executors)));
+            self.shards = (config.step_shards() > 1).then(|| Box::new(Shards::new(config, executors)));
         }
         self.probe = self.data.probe(config);
         self.held_out = self.data.held_out(config);

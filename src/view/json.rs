@@ -150,6 +150,7 @@ impl Run {
     pub fn json_fields(&self) -> Vec<(&'static str, Json)> {
         vec![
             ("config", config_json(&self.config)),
+            ("step_shards", Json::Int(self.config.step_shards() as i128)),
             ("init", self.init.json()),
             ("final", self.last.json()),
             ("loss", Json::nums(&self.loss)),
@@ -181,6 +182,7 @@ pub fn frame_report_json(frame: &Frame, evals: &[Eval]) -> Json {
     });
     let mut fields = vec![
         ("config", config_json(&frame.config)),
+        ("step_shards", Json::Int(frame.config.step_shards() as i128)),
         ("step", Json::Int(frame.step as i128)),
         ("init", frame.init.json()),
         ("final", frame.now.json()),

@@ -57,11 +57,12 @@ pub fn missing_text(bytes: &[u8], job: bool) -> Option<String> {
     config.ok().filter(lacks_text).map(|c| c.text.text())
 }
 
-/// How many shards a configuration's (`Settings.configBytes`) step is split into: 1 for one
-/// that is not, or for damaged bytes. The page starts helper workers for a split step.
+/// How many shards a configuration's (`Settings.configBytes`) step is split into (`shards`, or
+/// what 0 chose: `Config::step_shards`): 1 for one that is not, or for damaged bytes. The page
+/// starts helper workers for a split step.
 #[wasm_bindgen(js_name = configShards)]
 pub fn config_shards(bytes: &[u8]) -> u32 {
-    crate::config::Config::decode(bytes).map_or(1, |c| c.shards as u32)
+    crate::config::Config::decode(bytes).map_or(1, |c| c.step_shards() as u32)
 }
 
 /// Checks a reader's text (its bytes, as dropped, pasted or fetched) and holds it for the runs

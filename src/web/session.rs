@@ -66,7 +66,7 @@ impl Session {
     /// Each step's batch is split into this many shards (1: not split).
     #[wasm_bindgen(getter)]
     pub fn shards(&self) -> u32 {
-        self.inner.config().shards as u32
+        self.inner.config().step_shards() as u32
     }
 
     /// A training step whose shards helper workers share, begun (`Trainer::begin_split_step`):

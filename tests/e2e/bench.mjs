@@ -3,7 +3,8 @@
 //   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines [--load]] [--seeds] [--stacks] [--reader] [--tuned] [--split] [--vs DIR]
 //     (--split: the live run's step split into 2 shards on 1 and 2 workers against the unsplit
 //     step, at depth 96 × width 128 × 256 tokens, depth 96 and the text preset, paired round
-//     by round)
+//     by round; --split-near the same at four settings around 2·10⁸ multiply-adds a step,
+//     where shards=0, the default, starts splitting in two)
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
 //     only the comparisons' part; --tasks only the sequence tasks' part; --seeds only All four
 //     over five seeds on the text task (about 15 minutes); --stacks only the encoder-decoder's
@@ -45,7 +46,9 @@ const ONLY_SEEDS = process.argv.includes('--seeds');
 const ONLY_STACKS = process.argv.includes('--stacks');
 const ONLY_READER = process.argv.includes('--reader');
 const ONLY_TUNED = process.argv.includes('--tuned');
-const ONLY_SPLIT = process.argv.includes('--split');
+const ONLY_SPLIT = process.argv.includes('--split') || process.argv.includes('--split-near');
+/** --split-near: the split measured at four settings around where the default starts splitting. */
+const SPLIT_NEAR = process.argv.includes('--split-near');
 /** The processes of each engine, by command line, and the name its worker threads carry. */
 const PROCESSES = { Chromium: /chrom|headless_shell/i, 'Firefox ESR': /firefox/i, WebKitGTK: /WebKit(Web|Network|GPU)Process|MiniBrowser/ };
 /** The live worker's thread, as each engine names it (Chromium, Firefox, WebKitGTK). */
@@ -418,8 +421,18 @@ async function seedsBench(browser, server, row, out, problems) {
 async function tunedBench(browser, server, row, out, problems) {
   const vsAt = process.argv.indexOf('--vs');
   const base = vsAt > 0 ? await startServer(process.argv[vsAt + 1]) : null;
-  out.push('| the tuned All four on the text, `seeds=5&tune=on`, the live run paused | value |', '|---|---:|');
-  const path = '/?preset=text&seeds=5&tune=on&autoplay=off';
+  for (const [what, path] of [
+    ['the live run paused', '/?preset=text&seeds=5&tune=on&autoplay=off'],
+    ['while the live run trains', '/?preset=text&seeds=5&tune=on'],
+  ]) await tunedTable(what, path, base, server, browser, row, out, problems);
+  await base?.close();
+}
+
+/** One table of `tunedBench`: the seconds from the click on All four to the verdict at `path`,
+ *  here and (with a base) in the base build, alternating. */
+async function tunedTable(what, path, base, server, browser, row, out, problems) {
+  const vsAt = process.argv.indexOf('--vs');
+  out.push(`| the tuned All four on the text, \`seeds=5&tune=on\`, ${what} | value |`, '|---|---:|');
   const seconds = async (on) => {
     const p = await open(browser, on, path);
     await p.page.waitForTimeout(3000);
@@ -449,7 +462,6 @@ async function tunedBench(browser, server, row, out, problems) {
     row('paired ratio this / base, median', median(now.map((x, i) => x.s / was[i].s)).toFixed(2));
   }
   out.push('');
-  await base?.close();
 }
 
 /** What depth buys (`--depth` runs only this): the seconds from loading the induction preset
@@ -540,7 +552,7 @@ async function enginePaces(browser, server, row, out, problems) {
     ['depth 96, defaults', '/?depth=96&steps=1000000'],
     ['text defaults', '/?preset=text&steps=1000000'],
     // the heaviest live setting, unsplit and split in 2 (a helper worker where it pays)
-    ['depth 96 × width 128 × 256 tokens', '/?depth=96&width=128&tokens=256&steps=1000000'],
+    ['depth 96 × width 128 × 256 tokens', '/?depth=96&width=128&tokens=256&shards=1&steps=1000000'],
     ['the same, 2 shards', '/?depth=96&width=128&tokens=256&shards=2&steps=1000000'],
   ];
   const engines = [
@@ -829,18 +841,25 @@ async function readerBench(browser, server, row, out, problems) {
 async function splitBench(browser, server, row, out, problems) {
   const rounds = QUICK ? 2 : 3;
   const seconds = QUICK ? 4 : 8;
-  const settings = [
+  const settings = SPLIT_NEAR ? [
+    // around where shards=0 (the default) starts splitting: 2·10⁸ multiply-adds a step, 128 tokens
+    ['depth 96, width 64, 256 tokens (10⁸)', '/?depth=96&width=64&tokens=256'],
+    ['depth 48, width 128, 128 tokens (10⁸)', '/?depth=48&width=128&tokens=128'],
+    ['depth 96, width 128, 64 tokens (10⁸ over 64 tokens)', '/?depth=96&width=128&tokens=64'],
+    ['depth 96, width 128, 128 tokens (2·10⁸: split by default)', '/?depth=96&width=128&tokens=128'],
+  ] : [
     // (the largest setting with blocks takes a second a step: windows of seconds cannot time it)
     ['depth 96, width 128, 256 tokens (the default sublayer, mlp)', '/?depth=96&width=128&tokens=256'],
     ['depth 96, defaults', '/?depth=96'],
     ['text preset', '/?preset=text'],
   ];
   const arms = [
-    ['unsplit', '', 1, false],
+    ['unsplit', '&shards=1', 1, false],
     ['2 shards, 1 worker', '&shards=2', 1, false],
     ['2 shards, 2 workers on every step', '&shards=2', 2, true],
     ['2 shards, 2 workers where they pay', '&shards=2', 2, false],
   ];
+  const partsSeen = [];
   out.push(`The live run's step split (${rounds} rounds of ${seconds} s windows each; steps/s, median, and each arm's wasm step in ms):`, '');
   out.push('| setting | unsplit, 1 worker | 2 shards, 1 worker | 2 shards, 2 workers on every step | 2 shards, 2 workers where they pay (the way kept) | every step ÷ 1 worker (2 shards), per round | every step ÷ unsplit, per round | where they pay ÷ unsplit, per round |', '|---|---:|---:|---:|---:|---|---|---|');
   for (const [label, path] of settings) {
@@ -853,7 +872,8 @@ async function splitBench(browser, server, row, out, problems) {
         await p.page.evaluate(([n, a]) => window.ablationPlayground.playground.stepWorkers(n, a), [workers, always]);
         await p.page.waitForTimeout(2000);
         const w = await window_(p.page, seconds);
-        const { helped, way } = await p.page.evaluate(() => window.ablationPlayground.playground.timings);
+        const { helped, way, parts } = await p.page.evaluate(() => window.ablationPlayground.playground.timings);
+        if (workers > 1 && always && parts) partsSeen.push([label, parts]);
         if (workers > 1 && !(helped > 0)) problems.push(`${label}, ${workers} workers: no shard went to a helper`);
         if (workers > 1 && !always) ways.push(way);
         problems.push(...p.problems);
@@ -866,6 +886,16 @@ async function splitBench(browser, server, row, out, problems) {
     const cells = rates.map((r, i) => `${median(r).toFixed(2)} (${median(steps[i]).toFixed(1)} ms)`);
     cells[3] += ` (${ways.join(', ')})`;
     row(label, ...cells, per(2, 1), per(2, 0), per(3, 0));
+  }
+  out.push('');
+  // where a helped step's time goes on the live worker (2 workers on every step; ms, the rounds'
+  // medians): what one helper's copies cost, apart from the shard's compute
+  out.push('| setting (2 workers, every step) | send: tasks and weights out | own shard | waiting for the helper | receive: gradients in and summed | finish: the update |', '|---|---:|---:|---:|---:|---:|');
+  for (const [label] of settings) {
+    const seen = partsSeen.filter(([l]) => l === label).map(([, p]) => p);
+    if (seen.length === 0) continue;
+    const m = (k) => median(seen.map((p) => p[k])).toFixed(1);
+    row(label, m('send'), m('own'), m('wait'), m('receive'), m('finish'));
   }
   out.push('');
 }

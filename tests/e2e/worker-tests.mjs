@@ -11,6 +11,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT, TEST_PAGES, clickAnswers, startServer, state, timeClickAnswers, timeoutDelays } from './lib.mjs';
+import './embedding.mjs'; // registers the test pages (`/__test/one.html`), for this suite alone too
 import { assert, AssertionError, test, waitFor } from './harness.mjs';
 
 const ABLATE = join(ROOT, 'target', 'release', 'ablate');
