@@ -123,7 +123,7 @@ pub struct Shards<F: Real> {
 }
 
 impl<F: Real> Shards<F> {
-    /// For `config` (whose `shards` is more than 1), with `executors` stacks (at most one per
+    /// For `config` (whose `step_shards()` is more than 1), with `executors` stacks (at most one per
     /// shard; 1 runs every shard in turn).
     pub fn new(config: &Config, executors: usize) -> Self {
         let count = config.step_shards();
