@@ -71,7 +71,14 @@ export interface AblationPlaygroundValue extends AblationPlaygroundParams {
   floors: { unigram: number; bigram: number } | { chance: number } | null;
   /** what the model wrote */
   sample: string | null;
-  layers: { readout_loss: InitAndNow; update_ratio: InitAndNow; weight_grad_norm: InitAndNow } | null;
+  layers: {
+    readout_loss: InitAndNow;
+    update_ratio: InitAndNow;
+    weight_grad_norm: InitAndNow;
+    /** in the matrices' view (layer_view=matrices): each sublayer's Xiong matrix, its gradient at
+     *  initialisation averaged over `batches` of `of` batches */
+    xiong_grad_norm?: { batches: number; of: number; names: string[]; values: number[] };
+  } | null;
   attention: {
     layer: number;
     name: string;

@@ -54,8 +54,8 @@ export interface AblationPlaygroundParams {
   temperature: number;
   /** which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it) (0 to 95; default 0) */
   attention_layer: number;
-  /** what the per-layer panel draws: the stream's gradient and std at every depth, or each sublayer's weight gradient ‖∂L/∂W‖ (Xiong et al. 2020), attention and FFN apart (default activations) */
-  layer_view: 'activations' | 'weights';
+  /** what the per-layer panel draws: the stream's gradient and std at every depth, each sublayer's weight gradient ‖∂L/∂W‖ on the probe batch, attention and FFN apart, or as Xiong et al. (2020) read it, the FFN's second matrix and attention's W_V at initialisation, averaged over 100 batches (default activations) */
+  layer_view: 'activations' | 'weights' | 'matrices';
   /** every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run (1 to 10; default 1) */
   seeds: number;
   /** every comparison chooses each arm's setting on seeds of its own (choose_seeds) by the lowest training loss, widening the rates' grid until the best is inside it, and shows it on the seeds (default off) */
@@ -121,8 +121,8 @@ export interface AblationPlaygroundParamAttributes {
   temperature?: number | `${number}`;
   /** which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it) (0 to 95; default 0) */
   attention_layer?: number | `${number}`;
-  /** what the per-layer panel draws: the stream's gradient and std at every depth, or each sublayer's weight gradient ‖∂L/∂W‖ (Xiong et al. 2020), attention and FFN apart (default activations) */
-  layer_view?: 'activations' | 'weights';
+  /** what the per-layer panel draws: the stream's gradient and std at every depth, each sublayer's weight gradient ‖∂L/∂W‖ on the probe batch, attention and FFN apart, or as Xiong et al. (2020) read it, the FFN's second matrix and attention's W_V at initialisation, averaged over 100 batches (default activations) */
+  layer_view?: 'activations' | 'weights' | 'matrices';
   /** every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run (1 to 10; default 1) */
   seeds?: number | `${number}`;
   /** every comparison chooses each arm's setting on seeds of its own (choose_seeds) by the lowest training loss, widening the rates' grid until the best is inside it, and shows it on the seeds (default off) */

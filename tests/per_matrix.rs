@@ -126,3 +126,53 @@ fn an_update_size_is_the_distance_moved_over_the_initial_norm() {
     // a bias starts at zero: no relative size
     assert!(got.layers[1][1].1.is_nan(), "ffn.up.bias: {}", got.layers[1][1].1);
 }
+
+/// The page's matrices' view (`LayerView::Matrices`): the live session measures a few batches
+/// at a time, on a stack of its own, while the run goes on untouched; once complete its frame
+/// carries each sublayer's Xiong matrix with exactly the CLI's numbers (`ablate --grad-batches`).
+#[test]
+fn the_pages_matrices_view_measures_what_the_cli_measures_without_touching_the_run() {
+    use ablation_playground::config::{LayerView, MATRIX_BATCHES};
+    use ablation_playground::training::frame::Frame;
+    use ablation_playground::training::per_matrix::{xiong_matrix, MatrixGradients};
+    use ablation_playground::training::session::Session;
+    let config = Config { steps: 3, ..small() };
+    let viewing = Config { layer_view: LayerView::Matrices, ..config.clone() };
+    // the run trains the same with or without the measure
+    let mut plain = Session::new(&config);
+    let mut measured = Session::new(&viewing);
+    assert!(measured.measuring() && !plain.measuring());
+    assert_eq!(measured.frame().matrices, None, "nothing measured yet");
+    assert!(measured.measure_matrices(7), "7 of {MATRIX_BATCHES} batches: more are left");
+    let part = measured.frame().matrices.expect("7 batches measured");
+    assert_eq!((part.batches, part.of), (7, MATRIX_BATCHES));
+    while measured.train_step() {}
+    while plain.train_step() {}
+    while measured.measure_matrices(10) {}
+    assert!(!measured.measuring());
+    let (a, b) = (plain.frame(), measured.frame());
+    assert_eq!(a.history, b.history, "the measure changed the run's losses");
+    assert_eq!(a.now.weight_grad_norm, b.now.weight_grad_norm, "the measure changed the run's weights");
+    // the CLI's numbers, each sublayer's Xiong matrix
+    let cli = gradient_norms::<f32>(&config, MATRIX_BATCHES);
+    let m = b.matrices.clone().expect("measured");
+    assert_eq!((m.batches, m.of), (MATRIX_BATCHES, MATRIX_BATCHES));
+    for (l, row) in cli.layers.iter().enumerate() {
+        let i = xiong_matrix(row).expect("a matrix");
+        assert_eq!((m.names[l].as_str(), m.values[l]), (row[i].0.as_str(), row[i].1), "sublayer {l}");
+    }
+    let names: Vec<&str> = m.names.iter().map(String::as_str).collect();
+    assert_eq!(names, ["attention.v.weight", "ffn.down.weight", "attention.v.weight", "ffn.down.weight"]);
+    assert_eq!(Some(m.clone()), MatrixGradients::at_init(&viewing, MATRIX_BATCHES), "the static figure's");
+    // the frame carries it across the wire, and a damaged one is an error
+    let bytes = b.encode();
+    assert_eq!(Frame::decode(&bytes).unwrap().matrices, Some(m));
+    for cut in [bytes.len() - 1, bytes.len() - 9, bytes.len() - 17] {
+        assert!(Frame::decode(&bytes[..cut]).is_err(), "a frame cut at {cut} bytes");
+    }
+    // a view change keeps the run and the measure; another run starts it again
+    let back = Config { layer_view: LayerView::Weights, ..viewing.clone() };
+    assert!(!measured.restart(&back, 1) && !measured.measuring() && measured.frame().matrices.is_none());
+    assert!(!measured.restart(&viewing, 2) && !measured.measuring());
+    assert!(measured.restart(&Config { seed: 4, ..viewing.clone() }, 3) && measured.measuring());
+}

@@ -324,6 +324,14 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       while (session.recovering && performance.now() < end);
       if (!session.recovering) send();
     }
+    // the matrices' view's measure over batches at initialisation (on a stack of its own), in
+    // slices as training is, once the run is not training; its frame shows how far it got
+    if (session.measuring && !trains) {
+      const end = performance.now() + sliceMs;
+      do session.measure(1);
+      while (session.measuring && performance.now() < end);
+      if (performance.now() - loop.lastPost >= loop.frameMs || !session.measuring) send();
+    }
     // what the model writes: a few times a second at most while training, and at once for
     // weights that have stopped changing; a slice of a sample per turn, and while training
     // only as long as writing has taken under a tenth of the time since the run began (one
@@ -498,7 +506,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
 
   /** Work is left: training, or a sample under way. */
   function busy() {
-    return trainingLeft() || loop.writing || loop.session.recovering;
+    return trainingLeft() || loop.writing || loop.session.recovering || loop.session.measuring;
   }
 
   /** Training is left: while playing, or Step presses. */

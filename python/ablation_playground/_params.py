@@ -27,7 +27,7 @@ PARAMS = [
     ("steps", "int", 5000, (), "training steps of a run; Play continues a finished run for as many again"),
     ("temperature", "float", 0.8, (), "what the model writes is sampled at this temperature (0: always the likeliest character)"),
     ("attention_layer", "int", 0, (), "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)"),
-    ("layer_view", "choice", "activations", ("activations", "weights",), "what the per-layer panel draws: the stream's gradient and std at every depth, or each sublayer's weight gradient ‖∂L/∂W‖ (Xiong et al. 2020), attention and FFN apart"),
+    ("layer_view", "choice", "activations", ("activations", "weights", "matrices",), "what the per-layer panel draws: the stream's gradient and std at every depth, each sublayer's weight gradient ‖∂L/∂W‖ on the probe batch, attention and FFN apart, or as Xiong et al. (2020) read it, the FFN's second matrix and attention's W_V at initialisation, averaged over 100 batches"),
     ("seeds", "int", 1, (), "every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median with the lowest and highest run"),
     ("tune", "switch", False, (), "every comparison chooses each arm's setting on seeds of its own (choose_seeds) by the lowest training loss, widening the rates' grid until the best is inside it, and shows it on the seeds"),
     ("tune_grid", "choice", "lr", ("lr", "lr,warmup,beta2",), "what tuning searches: the learning rate, or the rate with the warmup and Adam's β₂ (each arm's recipe)"),

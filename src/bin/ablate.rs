@@ -10,13 +10,15 @@ use ablation_playground::comparisons::{
     compare_arms_here, compare_here, depth_width_here, knockout_here, sweep_here, Comparison,
     ComparisonsState,
 };
-use ablation_playground::config::{find_flag, preset_choices, StackKind, TaskKind, PARAMS, PRESET, PRESETS};
+use ablation_playground::config::{
+    find_flag, preset_choices, LayerView, StackKind, TaskKind, MATRIX_BATCHES, PARAMS, PRESET, PRESETS,
+};
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::compare::comparison_steps;
 use ablation_playground::training::corpus::{corpus, install_own, text_of};
 use ablation_playground::training::depth_width::depth_width_applies;
 use ablation_playground::training::knockout::heal;
-use ablation_playground::training::per_matrix::{gradient_norms, update_sizes, PerMatrix};
+use ablation_playground::training::per_matrix::{gradient_norms, update_sizes, MatrixGradients, PerMatrix};
 use ablation_playground::training::probe::probe_accuracies;
 use ablation_playground::training::report::{probed, trained_from, trained_sharing};
 use ablation_playground::training::similarity::adjacent_cosines;
@@ -26,7 +28,7 @@ use ablation_playground::training::tuned_lens::{
 };
 use ablation_playground::training::writing::{write, Prompt, MAX_WRITE_CHARS, SAMPLE_CHARS};
 use ablation_playground::view::figures::{frame_of, LastFinite};
-use ablation_playground::view::json::{attention_json, writing_json, Json};
+use ablation_playground::view::json::{attention_json, matrices_json, writing_json, Json};
 use ablation_playground::view::reference::{
     cli_flags, cli_steps_allowed, cli_steps_help, CLI_MAX_STEPS as MAX_STEPS, CLI_MAX_THREADS as MAX_THREADS,
 };
@@ -513,6 +515,12 @@ fn report(options: &Options) -> Result<String, String> {
     if let Some(batches) = options.grad_batches {
         let m = gradient_norms::<f32>(config, batches);
         layer_field(&mut fields, "matrix_grad_norm", per_matrix_json(&m, "batches", batches));
+    }
+    if config.layer_view == LayerView::Matrices {
+        // the page's matrices' view, as its report has it
+        if let Some(m) = MatrixGradients::at_init(config, MATRIX_BATCHES) {
+            layer_field(&mut fields, "xiong_grad_norm", matrices_json(&m));
+        }
     }
     if let Some(n) = options.update_steps {
         let m = update_sizes::<f32>(config, n);

@@ -107,20 +107,22 @@ pub const PRESETS: &[Preset] = &[
         pins: "",
     },
     Preset {
-        // lesson 000 after Xiong et al. 2020: the weights' gradient per sublayer at
-        // initialisation (their Figure 3). On the text task's blocks, seeds 1-5
-        // (tests/presets.rs, docs/findings.md): pre-norm's top FFN gets 0.48-0.65x its bottom
-        // one's at depth 12 and 0.22-0.37x at depth 48, its top 0.45-0.56 at 12 and 0.28-0.37
-        // at 48; post-norm's top gets 2-5x pre-norm's at the same depth
+        // lesson 000 after Xiong et al. 2020, as they measured it (their Figure 3): the FFN's
+        // second matrix W² and attention's W_V, each one's gradient at initialisation averaged
+        // over 100 batches (the matrices' view). On the text task's blocks, seeds 1-5
+        // (tests/presets.rs; docs/findings.md, "Xiong's gradients, where Xiong measured
+        // them"): post-norm's top W² gets more than twice pre-norm's at both depths, pre-norm's
+        // top gets under 0.7x its bottom one's and less at depth 48 than at 12 (1/√L); within
+        // post-norm's own stack the top does not reliably get more than the bottom
         name: "gradients",
-        help: "Xiong's picture: each sublayer's weight gradient at initialisation, post-norm at depth 48 \
-               (live) against pre-norm and depth 12 (pinned): post-norm's top gets several times pre-norm's, \
-               whose gradient shrinks with depth",
+        help: "Xiong's picture, measured as Xiong measured it: the FFN's second matrix and attention's W_V, their \
+               gradient at initialisation over 100 batches, post-norm at depth 48 (live) against pre-norm and depth \
+               12 (pinned): post-norm's top gets several times pre-norm's, whose gradient shrinks with depth",
         config: || Config {
             norm: NormPlacement::Post,
             depth: 48,
             steps: 0,
-            layer_view: LayerView::Weights,
+            layer_view: LayerView::Matrices,
             ..text_defaults()
         },
         pins: "preset:gradients,norm:pre@0;preset:gradients,depth:12@0;preset:gradients,depth:12,norm:pre@0",

@@ -63,9 +63,17 @@ pub enum LayerView {
     /// The stream: `‖∂L/∂x_ℓ‖` and the std of `x_ℓ` at every depth.
     Activations,
     /// The weights: `‖∂L/∂W_ℓ‖` of every sublayer, attention and FFN told apart (Xiong et al.
-    /// 2020 bound and draw this one).
+    /// 2020 bound and draw this one), on the probe batch at initialisation and now.
     Weights,
+    /// One matrix of each sublayer as Xiong et al. read it, the FFN's second `W²` and
+    /// attention's `W_V`: its gradient at initialisation, the mean over the run's first
+    /// `MATRIX_BATCHES` batches (`per_matrix::GradientAverage`; `ablate --grad-batches`).
+    Matrices,
 }
+
+/// The batches the matrices' view averages each matrix's gradient over (Xiong et al. average
+/// over many; 100 is the studies' count, docs/findings.md).
+pub const MATRIX_BATCHES: usize = 100;
 
 /// What a tuned comparison searches over (`config::table::tuning`): the learning rate alone, or
 /// the recipe the lessons name (the rate, the warmup and Adam's β₂).
@@ -101,6 +109,7 @@ impl Choice for LayerView {
     const OPTIONS: Options<Self> = Options(&[
         ("activations", LayerView::Activations, "the stream: ‖∂L/∂x‖ and std"),
         ("weights", LayerView::Weights, "the weights: ‖∂L/∂W‖ per sublayer"),
+        ("matrices", LayerView::Matrices, "Xiong's matrices: W² and W_V over 100 batches"),
     ]);
 }
 

@@ -389,8 +389,10 @@ pub const PARAMS: &[ParamSpec] = &[
         flag: "layer-view",
         label: "Per layer",
         kind: Kind::Choice(&LayerView::OPTIONS),
-        help: "what the per-layer panel draws: the stream's gradient and std at every depth, or each \
-               sublayer's weight gradient ‖∂L/∂W‖ (Xiong et al. 2020), attention and FFN apart",
+        help: "what the per-layer panel draws: the stream's gradient and std at every depth, each \
+               sublayer's weight gradient ‖∂L/∂W‖ on the probe batch, attention and FFN apart, or as Xiong \
+               et al. (2020) read it, the FFN's second matrix and attention's W_V at initialisation, averaged \
+               over 100 batches",
         restarts: false,
         control: Control::Own,
         get: |c| Value::Choice(LayerView::OPTIONS.index(c.layer_view)),

@@ -10,6 +10,7 @@ use crate::model::lens::AttentionMaps;
 use crate::model::stats::Histogram;
 use crate::training::corpus::Floors;
 use crate::training::loss_history::LossHistory;
+use crate::training::per_matrix::MatrixGradients;
 use crate::training::report::Snapshot;
 use crate::training::task::TaskFloors;
 use crate::training::train::{read_evals, write_evals, Eval};
@@ -48,6 +49,9 @@ pub struct Frame {
     /// The heads of the attention sublayer the reader chose, on the probe's first sequence
     /// (a sequence task's stack with attention; one layer's maps, the one drawn).
     pub attention: Option<AttentionMaps>,
+    /// The matrices' view's measure so far (`LayerView::Matrices`): none in the other views
+    /// and before its first batch.
+    pub matrices: Option<MatrixGradients>,
 }
 
 /// Which state a frame's histogram and per-layer panel show.
@@ -160,6 +164,16 @@ impl Frame {
                 w.f32s(&a.weights);
             }
         }
+        match &self.matrices {
+            None => w.u32(0),
+            Some(m) => {
+                w.u32(1);
+                w.str(&m.names.join(" ")); // (a matrix's name has no space)
+                w.f64s(&m.values);
+                w.u64(m.batches as u64);
+                w.u64(m.of as u64);
+            }
+        }
         w.0
     }
 
@@ -270,6 +284,19 @@ impl Frame {
             }
             _ => return Err("a frame's attention is of no known kind".into()),
         };
+        let matrices = match r.u32()? {
+            0 => None,
+            1 => {
+                let names: Vec<String> = r.str()?.split(' ').map(String::from).collect();
+                let values = r.f64s()?;
+                let (batches, of) = (r.usize()?, r.usize()?);
+                if names.len() != depth || values.len() != depth || batches == 0 || batches > of {
+                    return Err("a frame's matrices do not match its depth".into());
+                }
+                Some(MatrixGradients { names, values, batches, of })
+            }
+            _ => return Err("a frame's matrices are of no known kind".into()),
+        };
         if r.at != bytes.len() {
             return Err("trailing bytes after a frame".into());
         }
@@ -290,13 +317,13 @@ impl Frame {
             floors,
             writing,
             attention,
+            matrices,
         })
     }
 }
 
-/// "APF9": an ablation-playground frame, version 9 (an attention map's rows, columns, mask and
-/// answers: an encoder–decoder's rectangular cross-attention).
-const MAGIC: u32 = 0x3946_5041;
+/// "APFA": an ablation-playground frame, version 10 (the matrices' view's measure).
+const MAGIC: u32 = u32::from_le_bytes(*b"APFA");
 
 fn write_histogram(w: &mut Writer, h: &Histogram) {
     w.f64(h.lo);

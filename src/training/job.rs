@@ -190,7 +190,11 @@ impl JobRunner {
                     taken += 1;
                 }
                 // a pin of a diverged run shows its last finite state, as the live run does
-                session.recover(max_steps.saturating_sub(taken));
+                taken += session.recover(max_steps.saturating_sub(taken));
+                // the matrices' view's measure, once trained (a batch costs about a step)
+                if !session.running() && !session.recovering() && taken < max_steps {
+                    session.measure_matrices(max_steps - taken);
+                }
             }
             Progress::Knockout(trainer, knocking) => {
                 knocking.advance(trainer, max_steps);
@@ -243,7 +247,7 @@ impl JobRunner {
     pub fn is_done(&self) -> bool {
         match &self.progress {
             Progress::Run(run, _) => run.is_done(),
-            Progress::Pin(session) => !session.running() && !session.recovering(),
+            Progress::Pin(session) => !session.running() && !session.recovering() && !session.measuring(),
             Progress::Knockout(_, knocking) => knocking.is_done(),
             Progress::Training(_) => false,
             Progress::Shape(run) => run.is_done(),

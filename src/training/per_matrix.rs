@@ -38,22 +38,116 @@ impl PerMatrix {
 /// `batches` training batches of `config`'s run (the batches its first steps train on), with
 /// the weights left at their initial values: the mean over batches of each batch's norm.
 pub fn gradient_norms<F: Real>(config: &Config, batches: usize) -> PerMatrix {
-    let mut trainer = Trainer::<F>::new(config);
-    let mut out = PerMatrix::zeros(&trainer);
-    for _ in 0..batches {
-        trainer.gradients_on_next_batch();
-        for (layer, row) in trainer.stack.layers.iter_mut().zip(&mut out.layers) {
-            let mut i = 0;
-            layer.sublayer.visit(&mut |p| {
-                row[i].1 += frobenius(p.grad.as_slice());
-                i += 1;
-            });
+    let mut average = GradientAverage::<F>::new(config, batches);
+    average.advance(batches);
+    average.so_far()
+}
+
+/// `gradient_norms`, a batch at a time: the page's matrices' view measures it between frames
+/// (`Session::measure_matrices`), and its figures are the CLI's.
+pub struct GradientAverage<F: Real> {
+    trainer: Trainer<F>,
+    sums: PerMatrix,
+    /// Batches measured, and to measure.
+    pub done: usize,
+    pub batches: usize,
+}
+
+impl<F: Real> GradientAverage<F> {
+    /// Its own stack at `config`'s initialisation and its own data stream (the run's first
+    /// batches): the run it measures beside is not touched.
+    pub fn new(config: &Config, batches: usize) -> Self {
+        let trainer = Trainer::<F>::new(&Config { shards: 1, ..config.clone() });
+        let sums = PerMatrix::zeros(&trainer);
+        GradientAverage { trainer, sums, done: 0, batches }
+    }
+
+    /// Measures the stack with `weights` (`Params::visit` order) instead of the seed's draw.
+    pub fn load_weights(&mut self, weights: &[F]) -> Result<(), String> {
+        self.trainer.load_weights(weights)
+    }
+
+    /// Measures up to `n` more batches; returns whether all are measured.
+    pub fn advance(&mut self, n: usize) -> bool {
+        for _ in 0..n.min(self.batches - self.done) {
+            self.trainer.gradients_on_next_batch();
+            for (layer, row) in self.trainer.stack.layers.iter_mut().zip(&mut self.sums.layers) {
+                add_norms(&mut layer.sublayer, row);
+            }
+            self.done += 1;
         }
+        self.is_done()
     }
-    for row in &mut out.layers {
-        row.iter_mut().for_each(|(_, v)| *v /= batches.max(1) as f64);
+
+    pub fn is_done(&self) -> bool {
+        self.done >= self.batches
     }
-    out
+
+    /// The mean over the batches measured so far (zeros before the first).
+    pub fn so_far(&self) -> PerMatrix {
+        let mut out = self.sums.clone();
+        for row in &mut out.layers {
+            row.iter_mut().for_each(|(_, v)| *v /= self.done.max(1) as f64);
+        }
+        out
+    }
+}
+
+/// Adds each of `sublayer`'s matrices' gradient norm (`frobenius`) to its entry of `row`.
+#[inline(never)] // one small instance (the page's wasm)
+fn add_norms<F: Real>(sublayer: &mut impl Params<F>, row: &mut [(String, f64)]) {
+    let mut i = 0;
+    sublayer.visit(&mut |p| {
+        row[i].1 += p.grad_sq_sum().sqrt();
+        i += 1;
+    });
+}
+
+/// The matrix of a sublayer Xiong et al. read, by its name within the sublayer: the FFN's
+/// second (down) matrix `W²` (their Theorem 1 and Figure 3), an attention sublayer's value
+/// matrix `W_V` (the only one its output is linear in), a single-matrix sublayer's weight.
+pub fn xiong_matrix(names: &[(String, f64)]) -> Option<usize> {
+    let named = |n: &str| names.iter().position(|(name, _)| name == n);
+    named("ffn.down.weight")
+        .or_else(|| names.iter().position(|(name, _)| name.ends_with(".v.weight")))
+        .or_else(|| names.iter().position(|(name, _)| name.ends_with(".weight")))
+}
+
+/// The matrices' view's measure, as a frame carries it: each sublayer's Xiong matrix
+/// (`xiong_matrix`), its gradient at initialisation averaged over `batches` of `of` batches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatrixGradients {
+    /// Each sublayer's matrix, by its name within the sublayer (`ffn.down.weight`, …).
+    pub names: Vec<String>,
+    pub values: Vec<f64>,
+    pub batches: usize,
+    pub of: usize,
+}
+
+impl MatrixGradients {
+    /// What `average` has measured so far: none before its first batch.
+    pub fn of<F: Real>(average: &GradientAverage<F>) -> Option<MatrixGradients> {
+        if average.done == 0 {
+            return None;
+        }
+        let (names, values) = xiong_matrices(&average.so_far()).into_iter().unzip();
+        Some(MatrixGradients { names, values, batches: average.done, of: average.batches })
+    }
+
+    /// The whole measure at `config`'s initialisation (a static figure's), `batches` batches.
+    pub fn at_init(config: &Config, batches: usize) -> Option<MatrixGradients> {
+        let mut average = GradientAverage::<f32>::new(config, batches);
+        average.advance(batches);
+        Self::of(&average)
+    }
+}
+
+/// Each sublayer's Xiong matrix (`xiong_matrix`) out of `m`: its name and value.
+pub fn xiong_matrices(m: &PerMatrix) -> Vec<(String, f64)> {
+    m.layers
+        .iter()
+        .map(|row| xiong_matrix(row).map_or((String::new(), f64::NAN), |i| row[i].clone()))
+        .collect()
 }
 
 /// How far `steps` updates of `config`'s run move each sublayer matrix, relative to its size

@@ -3,7 +3,7 @@
 //! browsers or time: the worker (or the page, as a fallback) calls `train_step` as often as its
 //! time slice allows and sends `frame()` to be drawn.
 
-use crate::config::{Config, TaskKind};
+use crate::config::{Config, LayerView, TaskKind, MATRIX_BATCHES};
 use crate::model::lens::AttentionMaps;
 use crate::model::stack::Stack;
 use crate::model::stats::{histogram, Histogram, Range};
@@ -11,6 +11,7 @@ use crate::training::attention_view::attention_maps;
 use crate::training::frame::{Frame, Shows};
 use crate::training::initial_layers::{same_shapes, InitialLayers};
 use crate::training::loss_history::LossHistory;
+use crate::training::per_matrix::{GradientAverage, MatrixGradients};
 use crate::training::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
 use crate::training::task::floors;
 use crate::training::train::{read_evals, write_evals, Checkpoint, Eval, Trainer};
@@ -65,6 +66,12 @@ pub struct Session {
     /// divergence starts from the last one, not from the seed: at most CHECKPOINT_EVERY steps,
     /// however late. Kept while it takes at most CHECKPOINT_MAX_BYTES.
     checkpoint: Option<Checkpoint<f32>>,
+    /// The matrices' view's measure (`LayerView::Matrices`), a few batches per call of
+    /// `measure_matrices`: begun when the view first asks for it, kept while the run is the same.
+    matrices: Option<GradientAverage<f32>>,
+    /// The weights a run loaded with `start_from` began with (the matrices' view measures them,
+    /// not the seed's draw).
+    started_from: Option<Vec<f32>>,
 }
 
 /// A run keeps a checkpoint every this many steps.
@@ -112,6 +119,8 @@ impl Session {
             attention,
             kept_readout: Vec::new(),
             checkpoint: None,
+            matrices: None,
+            started_from: None,
         }
         .with_copy_examples()
     }
@@ -179,6 +188,7 @@ impl Session {
         self.trainer = Trainer::with_stack(&config, stack);
         self.trainer.earlier_updates = earlier_updates;
         self.begin_again();
+        self.started_from = Some(weights.to_vec());
         Ok(())
     }
 
@@ -202,7 +212,40 @@ impl Session {
         self.stop_at = config.steps;
         self.writing = None;
         self.sampling = None;
+        self.matrices = None;
+        self.started_from = None;
         self.copy_examples();
+    }
+
+    /// The matrices' view asks for a measure not yet complete: `measure_matrices` has work.
+    pub fn measuring(&self) -> bool {
+        self.trainer.config.layer_view == LayerView::Matrices
+            && !self.matrices.as_ref().is_some_and(|m| m.is_done())
+    }
+
+    /// Up to `batches` more batches of the matrices' view's measure, on a stack of its own at
+    /// the run's initialisation (the run is not touched); returns whether more are left.
+    pub fn measure_matrices(&mut self, batches: usize) -> bool {
+        if self.trainer.config.layer_view != LayerView::Matrices {
+            return false;
+        }
+        let (config, from) = (&self.trainer.config, &self.started_from);
+        let average = self.matrices.get_or_insert_with(|| {
+            let mut average = GradientAverage::new(config, MATRIX_BATCHES);
+            if let Some(weights) = from {
+                average.load_weights(weights).expect("the weights this run began with");
+            }
+            average
+        });
+        !average.advance(batches)
+    }
+
+    /// The matrices' view's measure so far: none before its first batch, and in another view.
+    fn matrix_gradients(&self) -> Option<MatrixGradients> {
+        if self.trainer.config.layer_view != LayerView::Matrices {
+            return None;
+        }
+        MatrixGradients::of(self.matrices.as_ref()?)
     }
 
     /// Training can go on: not diverged and below the step limit.
@@ -531,6 +574,7 @@ impl Session {
                 .clone()
                 .or_else(|| self.sampling.as_ref().filter(|_| self.prompt.is_some()).map(Sampling::so_far)),
             attention: self.attention.clone(),
+            matrices: self.matrix_gradients(),
         }
     }
 }

@@ -340,6 +340,7 @@ impl<F: Real> Trainer<F> {
 
     /// The next training batch's forward and backward without an update: every gradient
     /// filled as a step would see it (`per_matrix`). Returns the loss.
+    #[inline(never)]
     pub fn gradients_on_next_batch(&mut self) -> f64 {
         self.data.next(&mut self.batch);
         let loss = self.stack.forward_batch(&self.batch);

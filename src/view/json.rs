@@ -12,6 +12,7 @@ use crate::training::frame::Frame;
 use crate::training::knockout::{Healing, Knockout, Removal};
 use crate::training::loss_history::{Bucket, LossHistory};
 use crate::training::outcome::Outcome;
+use crate::training::per_matrix::MatrixGradients;
 use crate::training::pinned::PinState;
 use crate::training::report::{Run, Snapshot, TaskRecord};
 use crate::training::spread::{median, Arm};
@@ -191,7 +192,7 @@ pub fn frame_report_json(frame: &Frame, evals: &[Eval]) -> Json {
         ("diverged_at", step_json(frame.diverged_at)),
         ("histogram", histogram_json(&frame.histogram)),
         ("task", task_json(&frame.config, task.as_ref())),
-        ("layers", layers_json(&frame.init, &frame.now)),
+        ("layers", with_matrices(layers_json(&frame.init, &frame.now), frame)),
     ];
     // what the text stack wrote last, as `--prompt` reports it
     if let Some(w) = frame.writing.as_ref().filter(|_| frame.config.task == TaskKind::Text) {
@@ -240,6 +241,29 @@ pub fn layers_json(init: &Snapshot, last: &Snapshot) -> Json {
         ("update_ratio", pair(|s| &s.update_ratio)),
         ("weight_grad_norm", pair(|s| &s.weight_grad_norm)),
     ])
+}
+
+/// The matrices' view's measure (`LayerView::Matrices`) as `layers.xiong_grad_norm`: each
+/// sublayer's Xiong matrix, its name and its gradient at initialisation averaged over
+/// `batches` of `of` batches (the CLI's `--grad-batches` gives every matrix's).
+pub fn matrices_json(m: &MatrixGradients) -> Json {
+    Json::Obj(vec![
+        ("batches", Json::Int(m.batches as i128)),
+        ("of", Json::Int(m.of as i128)),
+        ("names", Json::Arr(m.names.iter().map(|n| Json::Str(n.clone())).collect())),
+        ("values", Json::nums(&m.values)),
+    ])
+}
+
+/// `layers` with the frame's matrices' measure, when it has one.
+fn with_matrices(layers: Json, f: &Frame) -> Json {
+    match (layers, &f.matrices) {
+        (Json::Obj(mut fields), Some(m)) => {
+            fields.push(("xiong_grad_norm", matrices_json(m)));
+            Json::Obj(fields)
+        }
+        (layers, _) => layers,
+    }
 }
 
 /// Attention maps as the CLI's `--attention` reports them: the fixed sequence's characters and,
@@ -670,7 +694,7 @@ fn lens_readouts(frame: Option<&Frame>) -> [(&'static str, Json); 2] {
             ("heads", Json::Arr(heads.collect())),
         ])
     });
-    [("layers", layers_json(&f.init, &f.now)), ("attention", attention)]
+    [("layers", with_matrices(layers_json(&f.init, &f.now), f)), ("attention", attention)]
 }
 
 /// A frame as JSON: the configuration and readouts, and unless `readouts_only` the panel data
@@ -699,7 +723,7 @@ pub fn frame_json(f: &Frame, readouts_only: bool) -> Json {
         fields.extend([
             ("init", f.init.json()),
             ("now", f.now.json()),
-            ("layers", layers_json(&f.init, &f.now)),
+            ("layers", with_matrices(layers_json(&f.init, &f.now), f)),
             ("histogram", histogram_json(&f.histogram)),
             (
                 "loss_history",

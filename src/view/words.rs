@@ -464,6 +464,7 @@ mod tests {
             floors: None,
             writing: None,
             attention: None,
+            matrices: None,
         }
     }
 

@@ -157,6 +157,18 @@ impl Session {
         self.inner.recovering()
     }
 
+    /// The matrices' view asks for its measure and it is not complete (`measure` has work).
+    #[wasm_bindgen(getter)]
+    pub fn measuring(&self) -> bool {
+        self.inner.measuring()
+    }
+
+    /// Up to `batches` more batches of the matrices' view's measure (on a stack of its own:
+    /// the run is not touched); returns whether more are left.
+    pub fn measure(&mut self, batches: u32) -> bool {
+        self.inner.measure_matrices(batches as usize)
+    }
+
     /// One step even at the step limit (the Step button); none after a divergence.
     pub fn step(&mut self) -> bool {
         self.inner.single_step()

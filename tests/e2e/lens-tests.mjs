@@ -43,45 +43,61 @@ export default function registerLensTests() {
     assert((await page.getByLabel('Depth').count()) === 1, 'one control labelled Depth before training');
   });
 
-  test('Xiong\'s picture: the gradients preset draws each sublayer\'s weight gradient at initialisation, pinned against pre-norm and depth 12, and the Per layer menu switches views by keyboard without restarting', async ({ page, load, note }) => {
+  test('Xiong\'s picture: the gradients preset draws each sublayer\'s W² and W_V gradient at initialisation over 100 batches, pinned against pre-norm and depth 12, the CLI\'s numbers, and the Per layer menu switches views by keyboard without restarting', async ({ page, load, note }) => {
     await load('/?preset=gradients');
-    note('waiting for the run and its three pins');
-    await waitFor(page, () => window.ablationPlayground.value?.finished && window.ablationPlayground.value.pins?.length === 3 && window.ablationPlayground.value.pins.every((p) => p.done),
-      null, () => 'the run or its pins did not finish', 60_000);
+    note('waiting for the run, its 100 batches and its three pins');
+    await waitFor(page, () => window.ablationPlayground.value?.finished && window.ablationPlayground.value.layers?.xiong_grad_norm?.batches === 100
+      && window.ablationPlayground.value.pins?.length === 3 && window.ablationPlayground.value.pins.every((p) => p.done),
+      null, () => `the run, its measure or its pins did not finish: ${JSON.stringify(window.ablationPlayground.value?.layers?.xiong_grad_norm?.batches)}`, 90_000);
     const v = await value(page);
     assert(v.depth === 48 && v.norm === 'post' && v.step === 0, `the preset's run, at initialisation: ${v.depth} ${v.norm} ${v.step}`);
-    const w = v.layers.weight_grad_norm;
-    assert(w.init.length === 48 && w.final.length === 48, `one norm per sublayer: ${w.init.length}`);
-    // the same numbers as the native CLI, bit for bit (at initialisation, before any step)
+    const m = v.layers.xiong_grad_norm;
+    assert(m.values.length === 48 && m.of === 100, `one matrix per sublayer: ${m.values.length}, over ${m.of}`);
+    assert(m.names[0] === 'attention.v.weight' && m.names[47] === 'ffn.down.weight', `Xiong's matrices: ${m.names.slice(0, 2)}`);
+    // the same numbers as the native CLI, bit for bit
     const cli = await ablate(['--preset', 'gradients', '--steps', '0']);
-    assert(w.init.every((x, l) => Object.is(x, cli.layers.weight_grad_norm.init[l])), `page ${w.init.slice(-2)}, CLI ${cli.layers.weight_grad_norm.init.slice(-2)}`);
+    assert(m.values.every((x, l) => Object.is(x, cli.layers.xiong_grad_norm.values[l])), `page ${m.values.slice(-2)}, CLI ${cli.layers.xiong_grad_norm.values.slice(-2)}`);
     const select = page.locator('[data-ap-root] [data-panel="depth"] select');
-    assert((await select.getAttribute('data-param')) === 'layer_view' && (await select.inputValue()) === 'weights', 'the preset shows the weights\' view');
+    assert((await select.getAttribute('data-param')) === 'layer_view' && (await select.inputValue()) === 'matrices', 'the preset shows the matrices\' view');
     assert((await page.getByRole('combobox', { name: 'Per layer' }).count()) === 1, 'the menu is named "Per layer"');
     const { summary, label } = await named(page, 'depth');
     assert(summary === label, 'the canvas is named by its summary');
-    assert(/Weight gradient ‖∂L\/∂W‖ of each of 48 sublayers\. At initialisation the top FFN's [0-9.]+, [0-9.]+× the bottom one's \([0-9.]+\) and the top attention's/.test(summary), `the live run in words: ${summary}`);
+    assert(/Xiong's matrices of each of 48 sublayers \(the FFN's second matrix W² and attention's value matrix W_V\): their weight gradient ‖∂L\/∂W‖ at initialisation, the mean over 100 batches: the top FFN's [0-9.]+, [0-9.]+× the bottom one's \([0-9.]+\) and the top attention's/.test(summary), `the live run in words: ${summary}`);
     const pins = summary.split('Pinned runs: ')[1] ?? '';
-    assert((pins.match(/at initialisation: the top FFN's/g) ?? []).length === 3, `each pin in words: ${pins}`);
-    const weights = await canvasHash(page, 'depthplot');
-    // the stream's view, by keyboard: the run is not started again
-    note('switching to the stream by keyboard');
+    assert((pins.match(/at initialisation, the mean over 100 batches: the top FFN's/g) ?? []).length === 3, `each pin in words: ${pins}`);
+    const matrices = await canvasHash(page, 'depthplot');
+    // the weights' view on the probe batch, by keyboard: the run is not started again
+    note('switching to the weights by keyboard');
     await select.focus();
     await page.keyboard.press('ArrowUp');
-    await waitFor(page, () => /Gradient norm ‖∂L\/∂x‖ at layer 0/.test(document.querySelector('[data-ap-root] [data-el="depth-summary"]').textContent), null,
-      () => 'the summary did not switch to the stream', 10_000);
+    await waitFor(page, () => /Weight gradient ‖∂L\/∂W‖ of each of 48 sublayers\. At initialisation the top FFN's [0-9.]+, [0-9.]+× the bottom one's \([0-9.]+\) and the top attention's/.test(document.querySelector('[data-ap-root] [data-el="depth-summary"]').textContent), null,
+      () => 'the summary did not switch to the weights', 10_000);
     await page.waitForTimeout(400);
-    assert((await canvasHash(page, 'depthplot')) !== weights, 'the chart is drawn anew');
+    assert((await canvasHash(page, 'depthplot')) !== matrices, 'the chart is drawn anew');
     const after = await value(page);
     assert(after.step === 0 && after.finished && after.pins.every((p) => p.done), `the run is as it was: step ${after.step}`);
-    // back to the weights, and one Step: the first update's gradients beside the initialisation's
-    await page.keyboard.press('ArrowDown');
+    assert(after.layers.xiong_grad_norm === undefined, 'the weights\' view reports no matrices');
+    const w = after.layers.weight_grad_norm;
+    assert(w.init.every((x, l) => Object.is(x, cli.layers.weight_grad_norm.init[l])), `page ${w.init.slice(-2)}, CLI ${cli.layers.weight_grad_norm.init.slice(-2)}`);
+    // one Step: the first update's gradients beside the initialisation's
     await page.getByRole('button', { name: 'Step', exact: true }).click();
     await waitFor(page, () => /At step 1, the top FFN's [0-9.e-]+, [0-9.e-]+× the bottom one's/.test(document.querySelector('[data-ap-root] [data-el="depth-summary"]').textContent), null,
       () => 'the weights\' view did not show step 1', 20_000);
     const stepped = (await value(page)).layers.weight_grad_norm.final;
     const one = await ablate(['--preset', 'gradients', '--steps', '1']);
     assert(stepped.every((x, l) => Object.is(x, one.layers.weight_grad_norm.final[l])), 'after one step, the CLI\'s numbers');
+    // back to the matrices: the measure of the same run is kept, not made again
+    await select.focus();
+    await page.keyboard.press('ArrowDown');
+    await waitFor(page, () => window.ablationPlayground.value?.layers?.xiong_grad_norm?.batches === 100, null,
+      () => 'the matrices\' view did not come back', 10_000);
+    const again = (await value(page)).layers.xiong_grad_norm.values;
+    assert(again.every((x, l) => Object.is(x, m.values[l])), 'the matrices at initialisation, unchanged by the step');
+    // and the stream's view, one further up
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await waitFor(page, () => /Gradient norm ‖∂L\/∂x‖ at layer 0/.test(document.querySelector('[data-ap-root] [data-el="depth-summary"]').textContent), null,
+      () => 'the summary did not switch to the stream', 10_000);
   });
 
   test('Fit a tuned lens: a job of the pool on the trained stack, drawn beside the logit lens, named, and the same as ablate --tuned-lens', async ({ page, load, note }) => {

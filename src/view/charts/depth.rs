@@ -3,9 +3,9 @@
 //! gradient ‖∂L/∂W_ℓ‖.
 
 use super::{
-    err, fitted_title, frame, legend, legend_width, log_points, log_range, log_ticks, mark_split,
-    pinned_colour, place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Pinned,
-    Theme,
+    err, fitted_title, fitted_titles, frame, legend, legend_width, log_points, log_range, log_ticks,
+    mark_split, pinned_colour, place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult,
+    Corner, Pinned, Theme,
 };
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
@@ -142,16 +142,23 @@ pub struct WeightCurve<'a> {
     pub attention: &'a [bool],
 }
 
+/// A chart's possible titles, longest first, and the notes the first that fits is followed by.
+pub struct Heading<'a> {
+    pub titles: &'a [&'a str],
+    pub notes: &'a [String],
+}
+
 /// The weights' view: each sublayer's weight-gradient norm, at initialisation and now (none
 /// before the first step), and the pins' at initialisation, on a log axis over the live stack's sublayers (a pin of another
 /// depth stretched to it, so that its top meets the top). Attention and FFN sublayers are
-/// separate lines, as their scales differ.
+/// separate lines, as their scales differ. `titles` say what was measured, longest first (the
+/// first that fits is drawn; the matrices' view draws one matrix of each sublayer the same way).
 pub fn draw_weights<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
+    heading: &Heading,
     init: &WeightCurve,
     now: Option<&WeightCurve>,
     pins: &[WeightCurve],
-    notes: &[String],
     split: Option<usize>,
     theme: &Theme,
 ) -> ChartResult {
@@ -182,7 +189,7 @@ pub fn draw_weights<DB: DrawingBackend>(
     let (corner, free) =
         place_legend(area, entries.len(), width, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
     let hi = raised_top(lo, hi, free);
-    let title = fitted_title(area, "per sublayer ℓ: ‖∂L/∂W_ℓ‖", notes, theme);
+    let title = fitted_titles(area, heading.titles, heading.notes, theme);
     let y = (lo..hi).log_scale().with_key_points(log_ticks(lo, hi));
     let mut chart = frame(area, title, theme).build_cartesian_2d(-0.5..span + 0.5, y).map_err(err)?;
     let mut mesh = chart.configure_mesh();

@@ -4,10 +4,11 @@
 //! initialisation: the measure Xiong et al. (2020) bound and draw layer by layer.
 
 use super::{and_list, with_pins, Scene, Surface};
-use crate::config::{Config, LayerView};
+use crate::config::{Config, LayerView, MATRIX_BATCHES};
 use crate::training::frame::Frame;
+use crate::training::per_matrix::MatrixGradients;
 use crate::training::pinned::PinState;
-use crate::view::charts::depth::{DepthCurves, WeightCurve};
+use crate::view::charts::depth::{DepthCurves, Heading, WeightCurve};
 use crate::view::charts::{self, short, ChartResult, Pinned, Theme};
 use crate::view::words::{pin_changes, pin_description, shown_state, shown_state_sentence};
 use plotters::coord::Shift;
@@ -136,6 +137,7 @@ pub fn pins_weights_summary(pins: &[PinState], live: &Config) -> String {
 pub(super) fn summary(scene: &Scene) -> String {
     match scene.frame.map(|f| f.config.layer_view) {
         Some(LayerView::Weights) => with_pins(scene, weights_summary, pins_weights_summary),
+        Some(LayerView::Matrices) => with_pins(scene, matrices_summary, pins_matrices_summary),
         _ => with_pins(scene, depth_summary, pins_depth_summary),
     }
 }
@@ -167,13 +169,134 @@ fn draw_weights<DB: Surface>(
     };
     let now = (f.step > 0).then_some(&now); // before the first step it is the initialisation
     let split = Some(f.config.encoder_sublayers()).filter(|&s| s > 0);
-    charts::depth::draw_weights(area, &init, now, &pins, &shown_state(f), split, theme)
+    let heading = Heading { titles: &["per sublayer ℓ: ‖∂L/∂W_ℓ‖"], notes: &shown_state(f) };
+    charts::depth::draw_weights(area, &heading, &init, now, &pins, split, theme)
+}
+
+/// The matrices' view's titles, longest first: which matrix of each sublayer it draws.
+fn matrices_titles(config: &Config) -> &'static [&'static str] {
+    match config.sublayer {
+        crate::config::SublayerKind::Mlp => &["per sublayer ℓ: ‖∂L/∂W_ℓ‖", "‖∂L/∂W_ℓ‖"],
+        crate::config::SublayerKind::Ffn => &["per sublayer ℓ: the FFN's ‖∂L/∂W²‖", "‖∂L/∂W²‖"],
+        crate::config::SublayerKind::Attention => &["per sublayer ℓ: attention's ‖∂L/∂W_V‖", "‖∂L/∂W_V‖"],
+        crate::config::SublayerKind::Block => &[
+            "per sublayer ℓ: ‖∂L/∂W²‖ (FFN), ‖∂L/∂W_V‖ (attention)",
+            "‖∂L/∂W²‖ (FFN), ‖∂L/∂W_V‖ (attention)",
+            "‖∂L/∂W²‖, ‖∂L/∂W_V‖",
+        ],
+    }
+}
+
+/// The title's notes, longest first: "at init, 100 batches" or how far the measure has got.
+fn measured_notes(m: Option<&MatrixGradients>) -> [String; 2] {
+    let short = match m {
+        None => "at init, measuring".to_string(),
+        Some(m) if m.batches < m.of => format!("at init, {}/{} batches", m.batches, m.of),
+        Some(m) => format!("at init, {} batches", m.of),
+    };
+    [measured_words(m), short]
+}
+
+/// "at initialisation, the mean over 100 batches" (or how far the measure has got).
+fn measured_words(m: Option<&MatrixGradients>) -> String {
+    match m {
+        None => format!("at initialisation, measuring over {MATRIX_BATCHES} batches"),
+        Some(m) if m.batches < m.of => {
+            format!("at initialisation, the mean over {} of {} batches so far", m.batches, m.of)
+        }
+        Some(m) => format!("at initialisation, the mean over {} batches", m.of),
+    }
+}
+
+/// Text alternative for the matrices' view.
+pub fn matrices_summary(m: &Frame) -> String {
+    let matrices = m.matrices.as_ref();
+    let mut out = format!(
+        "Xiong's matrices of each of {} sublayers ({}): their weight gradient ‖∂L/∂W‖ {}",
+        m.config.depth,
+        matrices_words(&m.config),
+        measured_words(matrices)
+    );
+    let words = matrices.map(|x| ends_words(&x.values, &m.config)).unwrap_or_default();
+    if !words.is_empty() {
+        out += &format!(": {}", and_list(&words));
+    }
+    out + "." + &split_sentence(&m.config)
+}
+
+/// Which matrix of each kind of sublayer the matrices' view reads.
+fn matrices_words(config: &Config) -> &'static str {
+    match config.sublayer {
+        crate::config::SublayerKind::Mlp => "the weight W of relu(xW)",
+        crate::config::SublayerKind::Ffn => "the FFN's second matrix W²",
+        crate::config::SublayerKind::Attention => "attention's value matrix W_V",
+        crate::config::SublayerKind::Block => "the FFN's second matrix W² and attention's value matrix W_V",
+    }
+}
+
+/// The pins' numbers for the matrices' view.
+pub fn pins_matrices_summary(pins: &[PinState], live: &Config) -> String {
+    let each = pins.iter().enumerate().filter_map(|(i, p)| {
+        let f = p.frame.as_ref()?;
+        if f.config.layer_view != LayerView::Matrices {
+            let what = pin_description(&p.pin.config, live);
+            return Some(format!(
+                "pin {} ({what}) was pinned in another view: its matrices are not measured",
+                i + 1
+            ));
+        }
+        let words = f.matrices.as_ref().map(|x| ends_words(&x.values, &f.config)).unwrap_or_default();
+        let what = if words.is_empty() {
+            "no two sublayers of a kind measured".to_string()
+        } else {
+            and_list(&words)
+        };
+        Some(format!(
+            "pin {} ({}) {}: {what}",
+            i + 1,
+            pin_description(&p.pin.config, live),
+            measured_words(f.matrices.as_ref())
+        ))
+    });
+    each.collect::<Vec<_>>().join("; ")
+}
+
+fn draw_matrices<DB: Surface>(
+    scene: &Scene,
+    f: &Frame,
+    area: &DrawingArea<DB, Shift>,
+    theme: &Theme,
+) -> ChartResult {
+    let none = Vec::new();
+    let values_of =
+        |f: &'_ Frame| f.matrices.as_ref().map(|m| m.values.clone()).unwrap_or_else(|| none.clone());
+    let attends = attending(&f.config, f.config.depth);
+    let pinned: Vec<(Vec<f64>, Vec<bool>, String)> = scene
+        .pinned()
+        .iter()
+        .map(|(_, pf)| {
+            let label = format!("{} at init", pin_changes(&pf.config, &f.config));
+            (values_of(pf), attending(&pf.config, pf.config.depth), label)
+        })
+        .collect();
+    let pins: Vec<WeightCurve> = pinned
+        .iter()
+        .map(|(values, attention, label)| WeightCurve { label: label.clone(), values, attention })
+        .collect();
+    let values = values_of(f);
+    let init = WeightCurve { label: "at init".into(), values: &values, attention: &attends };
+    let split = Some(f.config.encoder_sublayers()).filter(|&s| s > 0);
+    let notes = measured_notes(f.matrices.as_ref());
+    let heading = Heading { titles: matrices_titles(&f.config), notes: &notes };
+    charts::depth::draw_weights(area, &heading, &init, None, &pins, split, theme)
 }
 
 pub(super) fn draw<DB: Surface>(scene: &Scene, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
     let Some(f) = scene.frame else { return Ok(()) };
-    if f.config.layer_view == LayerView::Weights {
-        return draw_weights(scene, f, area, theme);
+    match f.config.layer_view {
+        LayerView::Weights => return draw_weights(scene, f, area, theme),
+        LayerView::Matrices => return draw_matrices(scene, f, area, theme),
+        LayerView::Activations => {}
     }
     let pins: Vec<Pinned> = scene.pinned().into_iter().map(|(p, _)| p).collect();
     let curves = DepthCurves {
