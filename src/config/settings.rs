@@ -109,7 +109,7 @@ impl Choice for LayerView {
     const OPTIONS: Options<Self> = Options(&[
         ("activations", LayerView::Activations, "the stream: ‖∂L/∂x‖ and std"),
         ("weights", LayerView::Weights, "the weights: ‖∂L/∂W‖ per sublayer"),
-        ("matrices", LayerView::Matrices, "Xiong's matrices: W² and W_V over 100 batches"),
+        ("matrices", LayerView::Matrices, "Xiong's W² and W_V, 100 batches"),
     ]);
 }
 
