@@ -17,6 +17,7 @@ use ablation_playground::training::attention_view::{all_attention_maps, attentio
 use ablation_playground::training::compare::comparison_steps;
 use ablation_playground::training::corpus::{corpus, install_own, text_of};
 use ablation_playground::training::depth_width::depth_width_applies;
+use ablation_playground::training::frame::Frame;
 use ablation_playground::training::knockout::heal;
 use ablation_playground::training::per_matrix::{gradient_norms, update_sizes, MatrixGradients, PerMatrix};
 use ablation_playground::training::probe::probe_accuracies;
@@ -516,11 +517,12 @@ fn report(options: &Options) -> Result<String, String> {
         let m = gradient_norms::<f32>(config, batches);
         layer_field(&mut fields, "matrix_grad_norm", per_matrix_json(&m, "batches", batches));
     }
-    if config.layer_view == LayerView::Matrices {
-        // the page's matrices' view, as its report has it
-        if let Some(m) = MatrixGradients::at_init(config, MATRIX_BATCHES) {
-            layer_field(&mut fields, "xiong_grad_norm", matrices_json(&m));
-        }
+    // the page's matrices' view, as its report has it and its figure draws it
+    let matrices = (config.layer_view == LayerView::Matrices)
+        .then(|| MatrixGradients::at_init(config, MATRIX_BATCHES))
+        .flatten();
+    if let Some(m) = &matrices {
+        layer_field(&mut fields, "xiong_grad_norm", matrices_json(m));
     }
     if let Some(n) = options.update_steps {
         let m = update_sizes::<f32>(config, n);
@@ -562,7 +564,7 @@ fn report(options: &Options) -> Result<String, String> {
         shown.sweep = Some(state);
     }
     if let Some(dir) = &options.svg_dir {
-        let frame = frame_of(&run, last_finite, attention);
+        let frame = Frame { matrices, ..frame_of(&run, last_finite, attention) };
         let figures = svgs(Some(&frame), &shown, dark).map_err(|e| format!("--svg: drawing failed: {e}"))?;
         write_svgs(dir, &figures)?;
         // the status line of the frame drawn, as the page says it (the notebook's static figure

@@ -1,12 +1,10 @@
 //! Static figures: a finished run as the frame the page's panels draw (`comparisons::page`
 //! draws every panel as SVG, for `<noscript>`, print, and lesson images).
 
-use crate::config::{LayerView, MATRIX_BATCHES};
 use crate::model::lens::AttentionMaps;
 use crate::model::stats::Histogram;
 use crate::training::frame::{Frame, Shows};
 use crate::training::loss_history::LossHistory;
-use crate::training::per_matrix::MatrixGradients;
 use crate::training::report::{Run, Snapshot};
 
 /// The state the histogram and the per-layer panels show of a run that diverged: the last
@@ -18,8 +16,8 @@ pub struct LastFinite {
 }
 
 /// A finished run as the frame the page would show at its end: the whole loss history, every
-/// held-out measurement, and after a divergence the last finite state (`last_finite`). In the
-/// matrices' view it measures the view's matrices at initialisation (`MATRIX_BATCHES` passes).
+/// held-out measurement, and after a divergence the last finite state (`last_finite`). The
+/// matrices' view's measure is the caller's to set (`ablate` measures it once for the report).
 pub fn frame_of(run: &Run, last_finite: Option<LastFinite>, attention: Option<AttentionMaps>) -> Frame {
     let task = run.task.as_ref();
     let (now, histogram, shows) = match last_finite {
@@ -43,8 +41,6 @@ pub fn frame_of(run: &Run, last_finite: Option<LastFinite>, attention: Option<At
         floors: task.map(|t| t.floors),
         writing: task.map(|t| t.writing.clone()),
         attention,
-        matrices: (run.config.layer_view == LayerView::Matrices)
-            .then(|| MatrixGradients::at_init(&run.config, MATRIX_BATCHES))
-            .flatten(),
+        matrices: None,
     }
 }

@@ -142,25 +142,44 @@ pub(super) fn summary(scene: &Scene) -> String {
     }
 }
 
+/// A pin's curve at initialisation in the weights' views: its values, which of its sublayers
+/// attend, and its legend label.
+struct PinCurve<'a> {
+    values: &'a [f64],
+    attention: Vec<bool>,
+    label: String,
+}
+
+impl PinCurve<'_> {
+    fn curve(&self) -> WeightCurve<'_> {
+        WeightCurve { label: self.label.clone(), values: self.values, attention: &self.attention }
+    }
+}
+
+/// Each drawn pin's curve, its values read from its frame by `values`.
+fn pin_curves<'a>(scene: &Scene<'a>, live: &Config, values: fn(&Frame) -> &[f64]) -> Vec<PinCurve<'a>> {
+    let curve = |(_, pf): (_, &'a Frame)| PinCurve {
+        values: values(pf),
+        attention: attending(&pf.config, pf.config.depth),
+        label: format!("{} at init", pin_changes(&pf.config, live)),
+    };
+    scene.pinned().into_iter().map(curve).collect()
+}
+
+/// The matrices' view's measure of a frame so far (none before its first batch).
+fn matrix_values(f: &Frame) -> &[f64] {
+    f.matrices.as_ref().map_or(&[], |m| &m.values)
+}
+
 fn draw_weights<DB: Surface>(
     scene: &Scene,
     f: &Frame,
     area: &DrawingArea<DB, Shift>,
     theme: &Theme,
 ) -> ChartResult {
-    let attends = attending(&f.config, f.init.weight_grad_norm.len());
-    let pinned = scene.pinned();
-    let pin_attends: Vec<Vec<bool>> =
-        pinned.iter().map(|(_, pf)| attending(&pf.config, pf.init.weight_grad_norm.len())).collect();
-    let pins: Vec<WeightCurve> = pinned
-        .iter()
-        .zip(&pin_attends)
-        .map(|((_, pf), attention)| WeightCurve {
-            label: format!("{} at init", pin_changes(&pf.config, &f.config)),
-            values: &pf.init.weight_grad_norm,
-            attention,
-        })
-        .collect();
+    let attends = attending(&f.config, f.config.depth);
+    let pinned = pin_curves(scene, &f.config, |pf| &pf.init.weight_grad_norm);
+    let pins: Vec<WeightCurve> = pinned.iter().map(PinCurve::curve).collect();
     let init = WeightCurve { label: "at init".into(), values: &f.init.weight_grad_norm, attention: &attends };
     let now = WeightCurve {
         label: format!("step {}", f.step),
@@ -267,24 +286,10 @@ fn draw_matrices<DB: Surface>(
     area: &DrawingArea<DB, Shift>,
     theme: &Theme,
 ) -> ChartResult {
-    let none = Vec::new();
-    let values_of =
-        |f: &'_ Frame| f.matrices.as_ref().map(|m| m.values.clone()).unwrap_or_else(|| none.clone());
     let attends = attending(&f.config, f.config.depth);
-    let pinned: Vec<(Vec<f64>, Vec<bool>, String)> = scene
-        .pinned()
-        .iter()
-        .map(|(_, pf)| {
-            let label = format!("{} at init", pin_changes(&pf.config, &f.config));
-            (values_of(pf), attending(&pf.config, pf.config.depth), label)
-        })
-        .collect();
-    let pins: Vec<WeightCurve> = pinned
-        .iter()
-        .map(|(values, attention, label)| WeightCurve { label: label.clone(), values, attention })
-        .collect();
-    let values = values_of(f);
-    let init = WeightCurve { label: "at init".into(), values: &values, attention: &attends };
+    let pinned = pin_curves(scene, &f.config, matrix_values);
+    let pins: Vec<WeightCurve> = pinned.iter().map(PinCurve::curve).collect();
+    let init = WeightCurve { label: "at init".into(), values: matrix_values(f), attention: &attends };
     let split = Some(f.config.encoder_sublayers()).filter(|&s| s > 0);
     let notes = measured_notes(f.matrices.as_ref());
     let heading = Heading { titles: matrices_titles(&f.config), notes: &notes };
