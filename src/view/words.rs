@@ -1,7 +1,9 @@
 //! The words the page shows: the status line, the caption and the text alternatives of the
 //! panels, all computed from measured numbers (never from a table of expected outcomes).
 
-use crate::config::{Choice, Config, MaskKind, NormPlacement, TaskKind, TextId, PARAMS};
+use crate::config::{Choice, Config, MaskKind, NormPlacement, StackKind, TaskKind, TextId, PARAMS};
+use crate::say;
+use crate::view::language;
 
 use crate::training::frame::{Frame, Shows};
 use crate::training::report::Snapshot;
@@ -15,8 +17,21 @@ pub(crate) fn norm_name(c: &Config) -> &'static str {
 
 fn norm_label(c: &Config) -> String {
     match c.norm {
-        NormPlacement::Off => "LayerNorm OFF".into(),
-        placement => format!("{} ON ({})", norm_name(c), placement.word()),
+        NormPlacement::Off => say!("status-norm-off"),
+        placement => say!("status-norm-on", norm = norm_name(c), placement = placement.word()),
+    }
+}
+
+/// A number as `short` writes it, in the thread's language's convention (`0,853` in Spanish).
+pub(crate) fn num(x: f64) -> String {
+    language::number(&short(x))
+}
+
+fn switch(on: bool) -> &'static str {
+    if on {
+        "on"
+    } else {
+        "off"
     }
 }
 
@@ -24,51 +39,53 @@ fn norm_label(c: &Config) -> String {
 /// with ` · finished` once the run reached its step limit.
 pub fn status_line(m: &Frame) -> String {
     let c = &m.config;
-    let layers = if c.depth == 1 { "1 layer".to_string() } else { format!("{} layers", c.depth) };
-    let residual = if c.residual { "Residual ON" } else { "Residual OFF" };
-    let mut s = format!(
-        "{layers} · {residual} · {} · act. std = {} · loss {}",
+    let mut parts = vec![
+        say!("status-layers", n = c.depth),
+        say!("status-residual", on = switch(c.residual)),
         norm_label(c),
-        short(m.act_std()),
-        short(m.loss())
-    );
+        say!("status-act-std", value = num(m.act_std())),
+        say!("status-loss", value = num(m.loss())),
+    ];
     let n = c.encoder_layers();
     if n > 0 {
-        s += &format!(" · {n} encoder + {n} decoder layers");
+        parts.push(say!("status-encoder-decoder", n = n));
     }
     if c.mask == MaskKind::None {
-        s += " · no mask";
+        parts.push(say!("status-no-mask"));
     }
     if let Some(e) = m.evals.last() {
-        s += &format!(" · held-out {}", short(e.loss));
-        if let Some(hidden) = e.future_hidden {
-            s += &format!(" ({} future hidden)", short(hidden));
-        }
+        parts.push(match e.future_hidden {
+            Some(hidden) => say!("status-held-out-hidden", value = num(e.loss), hidden = num(hidden)),
+            None => say!("status-held-out", value = num(e.loss)),
+        });
         if e.accuracy.is_finite() {
-            s += &format!(" · {:.0}% copied", 100.0 * e.accuracy);
+            parts.push(say!("status-copied", percent = format!("{:.0}", 100.0 * e.accuracy)));
         }
     }
     match m.diverged_at {
-        Some(at) => s += &format!(" · diverged at step {at}"),
+        Some(at) => parts.push(say!("status-diverged", step = at)),
         // the updates applied: five presses of Step read `step 5`
-        None if m.step > 0 => s += &format!(" · step {}", m.step),
+        None if m.step > 0 => parts.push(say!("status-step", step = m.step)),
         None => {}
     }
     if m.finished() {
-        s += " · finished";
+        parts.push(say!("status-finished"));
     }
-    s
+    parts.join(&say!("status-join"))
 }
 
 /// One or two sentences on what the reader is looking at, from the measured numbers.
 pub fn caption(m: &Frame) -> String {
     let c = &m.config;
-    let who = match (c.residual, c.norm) {
-        (false, NormPlacement::Off) => "With both switches off",
-        (false, _) => "With LayerNorm alone",
-        (true, NormPlacement::Off) => "With the residual alone",
-        (true, _) => "With both switches on",
-    };
+    let who = say!(
+        "caption-who",
+        switches = match (c.residual, c.norm) {
+            (false, NormPlacement::Off) => "off",
+            (false, _) => "norm",
+            (true, NormPlacement::Off) => "residual",
+            (true, _) => "on",
+        }
+    );
     // The forward story is told at initialisation, where the switches alone decide it;
     // training may tame it later, and the caption says so when it does.
     #[derive(PartialEq)]
@@ -80,100 +97,85 @@ pub fn caption(m: &Frame) -> String {
     }
     let classify = |s: &Snapshot| {
         let (input, top) = (s.act_std[0], s.act_std[m.config.depth]);
-        let scale = if !top.is_finite() {
-            Scale::Overflow
+        if !top.is_finite() {
+            (Scale::Overflow, say!("caption-forward-overflow"))
         } else if top > 10.0 * input {
-            Scale::BlowUp
+            (Scale::BlowUp, say!("caption-forward-blow-up", top = num(top), ratio = num(top / input)))
         } else if top < 0.1 * input {
-            Scale::Vanish
+            (Scale::Vanish, say!("caption-forward-vanish", top = num(top)))
         } else {
-            Scale::Keep
-        };
-        let text = match scale {
-            Scale::Overflow => "the activations overflow".to_string(),
-            Scale::BlowUp => format!(
-                "activations blow up (std {} at the top, {}× the input's)",
-                short(top),
-                short(top / input)
-            ),
-            Scale::Vanish => format!("the signal vanishes (std {} at the top)", short(top)),
-            Scale::Keep => format!("activations keep their scale (std {} at the top)", short(top)),
-        };
-        (scale, text)
+            (Scale::Keep, say!("caption-forward-keep", top = num(top)))
+        }
     };
     let (init_scale, forward) = classify(&m.init);
     let (now_scale, _) = classify(&m.now);
     let g = &m.init.grad_norm;
     let ratio = g[0] / g[m.config.depth];
-    let backward = if !ratio.is_finite() {
-        String::new()
-    } else if ratio < 0.01 {
-        format!(", and the gradient reaching layer 0 is {}× weaker than at the top", short(1.0 / ratio))
-    } else if ratio > 100.0 {
-        format!(", and the gradient grows {}× on its way down to layer 0", short(ratio))
+    let mut sentences = vec![if ratio.is_finite() && ratio < 0.01 {
+        say!("caption-init-weaker", who = who, forward = forward, ratio = num(1.0 / ratio))
+    } else if ratio.is_finite() && ratio > 100.0 {
+        say!("caption-init-grows", who = who, forward = forward, ratio = num(ratio))
     } else {
-        String::new()
-    };
+        say!("caption-init", who = who, forward = forward)
+    }];
     let steps = m.history.len();
     let training = if let Some(at) = m.diverged_at {
-        format!("Training diverged at step {at}: a loss or activation stopped being finite.")
+        say!("caption-diverged", step = at)
     } else if let Some(task) = task_sentence(m) {
         task
     } else if steps < 20 {
-        "Training is starting.".to_string()
+        say!("caption-starting")
     } else {
         let first = m.history.first_mean();
         let recent = m.history.recent_mean();
         if recent > 0.8 && recent > 0.5 * first {
-            format!("The loss has plateaued near {} (1 means nothing learned).", short(recent))
+            say!("caption-plateau", loss = num(recent))
         } else if recent < 0.5 * first {
-            format!("The loss is descending: from {} to {} in {steps} steps.", short(first), short(recent))
+            say!("caption-descending", first = num(first), recent = num(recent), steps = steps)
         } else {
-            format!("The loss is descending slowly: {} after {steps} steps.", short(recent))
+            say!("caption-descending-slowly", recent = num(recent), steps = steps)
         }
     };
-    let later = if steps > 0 && now_scale != init_scale && m.diverged_at.is_none() {
-        format!(" After {steps} steps the top's std is {}.", short(m.top_std()))
-    } else {
-        String::new()
-    };
-    let finished = if m.finished() {
-        format!(" The run finished its {} steps: press Play to continue it.", m.step)
-    } else {
-        String::new()
-    };
-    let moved = std_change_clause(m);
-    let stacks = stacks_sentence(m);
-    format!("{who}, at initialisation {forward}{backward}.{later}{moved} {training}{stacks}{finished}")
+    if steps > 0 && now_scale != init_scale && m.diverged_at.is_none() {
+        sentences.push(say!("caption-later", steps = steps, std = num(m.top_std())));
+    }
+    sentences.extend(std_change_clause(m));
+    sentences.push(training);
+    sentences.extend(stacks_sentences(m));
+    if m.finished() {
+        sentences.push(say!("caption-finished", steps = m.step));
+    }
+    sentences.join(&say!("sentence-join"))
 }
 
 /// What the stacks are and what the mask hides: an encoder–decoder's split, and a stack
 /// without the mask's two held-out losses (as trained, and the future hidden as it is when it
-/// writes). Empty for a decoder-only stack with its mask.
-pub fn stacks_sentence(m: &Frame) -> String {
+/// writes). None for a decoder-only stack with its mask.
+pub fn stacks_sentences(m: &Frame) -> Vec<String> {
     let c = &m.config;
-    let mut out = String::new();
-    if let Some(split) = c.split_words() {
-        out += &format!(
-            " The stack is {split}: the encoder reads the source without a mask, the decoder writes the target and reads the encoder's last output through cross-attention."
+    let mut out = vec![];
+    if c.stack == StackKind::EncoderDecoder {
+        let n = c.encoder_layers();
+        let split = say!(
+            "stacks-split",
+            encoder = n,
+            encoder_sublayers = 2 * n,
+            decoder = n,
+            decoder_sublayers = 3 * n
         );
+        out.push(say!("stacks-encoder-decoder", split = split));
     }
     if c.mask == MaskKind::None {
-        out += match c.task {
-            TaskKind::Text => " Without the mask every position sees the character it must predict.",
-            _ => " Without the mask every position of the decoder sees the symbols it must predict.",
-        };
+        out.push(match c.task {
+            TaskKind::Text => say!("stacks-no-mask-text"),
+            _ => say!("stacks-no-mask"),
+        });
         if let Some((e, hidden)) = m.evals.last().and_then(|e| Some((e, e.future_hidden?))) {
-            out += &format!(
-                " Held-out loss {} as trained (the future visible), {} with the future hidden as when it writes (the same weights, the mask on){}.",
-                short(e.loss),
-                short(hidden),
-                if hidden > 2.0 * e.loss.max(0.05) {
-                    ": it learned to read the answer, not to predict it"
-                } else {
-                    ""
-                }
-            );
+            out.push(if hidden > 2.0 * e.loss.max(0.05) {
+                say!("stacks-held-out-read", loss = num(e.loss), hidden = num(hidden))
+            } else {
+                say!("stacks-held-out", loss = num(e.loss), hidden = num(hidden))
+            });
         }
     }
     out
@@ -184,41 +186,46 @@ pub fn stacks_sentence(m: &Frame) -> String {
 pub fn task_sentence(m: &Frame) -> Option<String> {
     let e = m.evals.last()?;
     let (loss, bits) = (e.loss, e.loss / std::f64::consts::LN_2);
-    let at = if e.step == 0 { "at initialisation".to_string() } else { format!("at step {}", e.step) };
+    let at = if e.step == 0 { say!("task-at-init") } else { say!("task-at-step", step = e.step) };
     Some(match m.floors? {
         TaskFloors::Text(f) => {
             let meaning = if loss < f.bigram {
-                "below the bigram line: it uses more context than the character before"
+                say!("task-text-below-bigram")
             } else if loss < f.unigram {
-                "between the unigram and bigram lines: it has learned at most which character follows which"
+                say!("task-text-between")
             } else {
-                "above the unigram line: it has not even learned how often each character comes"
+                say!("task-text-above-unigram")
             };
             let on = match m.config.text {
                 TextId::Plays => String::new(),
-                own => format!(" on {}", own.label()),
+                own => say!("task-text-on", text = own.label()),
             };
-            format!(
-                "Held-out loss{on} {} nats per character ({} bits) {at}, {meaning} (unigram {}, bigram {}).",
-                short(loss),
-                short(bits),
-                short(f.unigram),
-                short(f.bigram)
+            say!(
+                "task-text",
+                on = on,
+                loss = num(loss),
+                bits = num(bits),
+                at = at,
+                meaning = meaning,
+                unigram = num(f.unigram),
+                bigram = num(f.bigram)
             )
         }
         TaskFloors::Chance { chance } => {
-            let copied = format!("{:.0}%", 100.0 * e.accuracy);
             let meaning = if loss > 0.9 * chance {
-                "at chance: it cannot look back at the string"
+                say!("task-chance-at-chance")
             } else if e.accuracy > 0.99 {
-                "every held-out symbol copied"
+                say!("task-chance-all")
             } else {
-                "below chance: it is learning to look back"
+                say!("task-chance-below")
             };
-            format!(
-                "Held-out loss {} nats {at} (chance {}), {meaning}: {copied} of the held-out symbols copied right.",
-                short(loss),
-                short(chance)
+            say!(
+                "task-chance",
+                loss = num(loss),
+                at = at,
+                chance = num(chance),
+                meaning = meaning,
+                percent = format!("{:.0}", 100.0 * e.accuracy)
             )
         }
     })
@@ -374,17 +381,14 @@ pub fn since_init(m: &Frame) -> String {
     }
 }
 
-/// The same in a short clause, for the caption under the status line.
-pub fn std_change_clause(m: &Frame) -> String {
-    match std_change(m) {
-        None => String::new(),
-        Some((init, now, Why::Gain(_))) => {
-            format!(" act. std has gone from {init} at initialisation to {now}: the norm's learned γ and β.")
-        }
-        Some((init, now, _)) => {
-            format!(" act. std has gone from {init} at initialisation to {now}: no norm holds it.")
-        }
-    }
+/// The same in a short sentence, for the caption under the status line.
+pub fn std_change_clause(m: &Frame) -> Option<String> {
+    let (init, now, why) = std_change(m)?;
+    let (init, now) = (language::number(&init), language::number(&now));
+    Some(match why {
+        Why::Gain(_) => say!("caption-std-gain", init = init, now = now),
+        _ => say!("caption-std-free", init = init, now = now),
+    })
 }
 
 /// Why what the readout reads moved from its initial std.

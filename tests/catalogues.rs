@@ -1,0 +1,214 @@
+//! The words' catalogues (`www/i18n/*.ftl`, issue 55): every message the code asks for is in
+//! English and English has no other; every language's messages take English's arguments and
+//! no message of its own; the shipped translations are complete; each language's plural and
+//! numbers as the status line shows them; English exactly as before.
+//!
+//! For a translator: `CATALOGUE=fr cargo test --release --test catalogues -- --nocapture`
+//! lists what `www/i18n/fr.ftl` lacks and what it has that English does not.
+
+use ablation_playground::config::Config;
+use ablation_playground::training::session::Session;
+use ablation_playground::view::language::{Language, LANGUAGES, PSEUDO};
+use ablation_playground::view::words::{caption, status_line};
+use fluent_syntax::ast;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::rc::Rc;
+
+type Messages = BTreeMap<String, BTreeSet<String>>;
+
+fn read(tag: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/i18n/{tag}.ftl"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn variables_of_expression(e: &ast::Expression<&str>, out: &mut BTreeSet<String>) {
+    match e {
+        ast::Expression::Select { selector, variants } => {
+            variables_of_inline(selector, out);
+            for v in variants {
+                variables_of_pattern(&v.value, out);
+            }
+        }
+        ast::Expression::Inline(inline) => variables_of_inline(inline, out),
+    }
+}
+
+fn variables_of_inline(e: &ast::InlineExpression<&str>, out: &mut BTreeSet<String>) {
+    match e {
+        ast::InlineExpression::VariableReference { id } => {
+            out.insert(id.name.to_string());
+        }
+        ast::InlineExpression::Placeable { expression } => variables_of_expression(expression, out),
+        ast::InlineExpression::FunctionReference { arguments, .. } => {
+            for a in &arguments.positional {
+                variables_of_inline(a, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn variables_of_pattern(p: &ast::Pattern<&str>, out: &mut BTreeSet<String>) {
+    for element in &p.elements {
+        if let ast::PatternElement::Placeable { expression } = element {
+            variables_of_expression(expression, out);
+        }
+    }
+}
+
+/// Each message's id and the arguments it reads; a catalogue that does not parse fails.
+fn messages(tag: &str) -> Messages {
+    let text = read(tag);
+    let resource = fluent_syntax::parser::parse(text.as_str())
+        .unwrap_or_else(|(_, errors)| panic!("www/i18n/{tag}.ftl does not parse: {errors:?}"));
+    let mut out = Messages::new();
+    for entry in resource.body {
+        if let ast::Entry::Message(m) = entry {
+            let mut vars = BTreeSet::new();
+            if let Some(value) = &m.value {
+                variables_of_pattern(value, &mut vars);
+            }
+            assert!(out.insert(m.id.name.to_string(), vars).is_none(), "{tag}: {} twice", m.id.name);
+        }
+    }
+    out
+}
+
+/// The ids the code asks for: every `say!("id"` under src/.
+fn asked_for() -> BTreeSet<String> {
+    fn walk(dir: &Path, out: &mut BTreeSet<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (i, _) in text.match_indices("say!(") {
+                    let rest = text[i + 5..].trim_start();
+                    if let Some(rest) = rest.strip_prefix('"') {
+                        let id = &rest[..rest.find('"').unwrap()];
+                        // the macro's own documentation and the tests of language.rs ask too
+                        if !id.contains(' ') {
+                            out.insert(id.to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
+    out
+}
+
+/// What `other` lacks of English and has that English does not, and the messages whose
+/// arguments differ.
+fn compare(english: &Messages, other: &Messages) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let missing = english.keys().filter(|k| !other.contains_key(*k)).cloned().collect();
+    let unknown = other.keys().filter(|k| !english.contains_key(*k)).cloned().collect();
+    let arguments = other
+        .iter()
+        .filter_map(|(k, vars)| {
+            let en = english.get(k)?;
+            (en != vars).then(|| format!("{k}: {vars:?}, English {en:?}"))
+        })
+        .collect();
+    (missing, unknown, arguments)
+}
+
+#[test]
+fn the_code_and_the_english_catalogue_name_the_same_messages() {
+    let english: BTreeSet<String> = messages("en").into_keys().collect();
+    let asked = asked_for();
+    let missing: Vec<_> = asked.difference(&english).collect();
+    let unused: Vec<_> = english.difference(&asked).collect();
+    assert!(missing.is_empty(), "asked for by the code, not in www/i18n/en.ftl: {missing:?}");
+    assert!(unused.is_empty(), "in www/i18n/en.ftl, asked for by no code: {unused:?}");
+}
+
+#[test]
+fn every_translation_is_complete_and_takes_englishs_arguments() {
+    let english = messages("en");
+    if let Ok(tag) = std::env::var("CATALOGUE") {
+        let (missing, unknown, arguments) = compare(&english, &messages(&tag));
+        println!("www/i18n/{tag}.ftl\n  missing ({}): {missing:?}\n  not in English ({}): {unknown:?}\n  other arguments than English's ({}): {arguments:?}", missing.len(), unknown.len(), arguments.len());
+    }
+    for spec in LANGUAGES.iter().filter(|l| l.tag != "en" && l.tag != PSEUDO) {
+        let (missing, unknown, arguments) = compare(&english, &messages(spec.tag));
+        assert!(missing.is_empty(), "www/i18n/{}.ftl lacks {missing:?}", spec.tag);
+        assert!(unknown.is_empty(), "www/i18n/{}.ftl has messages English has not: {unknown:?}", spec.tag);
+        assert!(arguments.is_empty(), "www/i18n/{}.ftl: {arguments:?}", spec.tag);
+    }
+}
+
+fn worded(tag: &str, config: &Config, steps: usize) -> (String, String) {
+    let language = Rc::new(Language::shipped(tag).unwrap());
+    let mut session = Session::new(config);
+    for _ in 0..steps {
+        session.train_step();
+    }
+    let frame = session.frame();
+    language.with(|| (status_line(&frame), caption(&frame)))
+}
+
+#[test]
+fn each_language_says_the_status_line_with_its_plurals_and_numbers() {
+    let one = Config { depth: 1, ..Config::default() };
+    let twelve = Config::default();
+    let (en1, _) = worded("en", &one, 0);
+    let (en12, _) = worded("en", &twelve, 3);
+    assert!(en1.starts_with("1 layer · Residual ON · LayerNorm ON (pre) · act. std = "), "{en1}");
+    assert!(en12.starts_with("12 layers · Residual ON · LayerNorm ON (pre) · act. std = "), "{en12}");
+    assert!(en12.ends_with(" · step 3"), "{en12}");
+    let (es1, _) = worded("es", &one, 0);
+    let (es12, es_caption) = worded("es", &twelve, 3);
+    assert!(es1.starts_with("1 capa · Residual SÍ · LayerNorm SÍ (pre) · desv. típ. act. = "), "{es1}");
+    assert!(es12.starts_with("12 capas · "), "{es12}");
+    assert!(es12.ends_with(" · paso 3"), "{es12}");
+    // the same numbers, with a decimal comma
+    let numbers = |s: &str| {
+        s.split(" · ")
+            .filter(|p| p.chars().any(|c| c.is_ascii_digit()))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let (en_loss, es_loss) = (en12.split("loss ").nth(1).unwrap(), es12.split("pérdida ").nth(1).unwrap());
+    let en_loss = en_loss.split(' ').next().unwrap();
+    let es_loss = es_loss.split(' ').next().unwrap();
+    assert_eq!(es_loss, en_loss.replace('.', ","), "{en12} / {es12}: {:?}", numbers(&es12));
+    assert!(
+        es_caption.starts_with("Con los dos interruptores encendidos, en la inicialización "),
+        "{es_caption}"
+    );
+    let (zh12, zh_caption) = worded("zh", &twelve, 3);
+    assert!(zh12.starts_with("12 层 · 残差 开 · LayerNorm 开（前置） · 激活标准差 = "), "{zh12}");
+    assert!(zh12.contains(&format!("损失 {en_loss}")), "{zh12}");
+    assert!(zh_caption.starts_with("两个开关都打开时，初始化时"), "{zh_caption}");
+    assert!(!zh_caption.contains("。 "), "Chinese sentences are joined without a space: {zh_caption}");
+    // Spanish's plural in a sentence: one step, several steps
+    let es = Rc::new(Language::shipped("es").unwrap());
+    use fluent_bundle::FluentArgs;
+    let said = |steps: usize| {
+        let mut args = FluentArgs::new();
+        args.set("steps", steps);
+        args.set("std", "1,00");
+        es.say("caption-later", Some(&args))
+    };
+    assert_eq!(said(1), "Tras 1 paso, la desv. típ. de arriba es 1,00.");
+    assert_eq!(said(20), "Tras 20 pasos, la desv. típ. de arriba es 1,00.");
+}
+
+#[test]
+fn a_language_that_does_not_ship_speaks_english_and_the_pseudo_language_is_longer() {
+    assert!(Language::shipped("de").is_err());
+    let (en, en_caption) = worded("en", &Config::default(), 0);
+    let (pseudo, pseudo_caption) = worded(PSEUDO, &Config::default(), 0);
+    // (the status line is half numbers and the norm's name, which stay as they are)
+    assert!(pseudo.chars().count() > en.chars().count() * 7 / 6, "{en} / {pseudo}");
+    assert!(
+        pseudo_caption.chars().count() > en_caption.chars().count() * 5 / 4,
+        "{en_caption} / {pseudo_caption}"
+    );
+    assert!(!pseudo.contains("Residual"), "{pseudo}");
+}

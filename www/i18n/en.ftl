@@ -1,0 +1,95 @@
+# The widget's words in English: every message the code asks for (view/language.rs), and the
+# fallback of every other language's missing ones. docs/translating.md says how to add a
+# language. Arguments that are numbers in text ($value, $loss, $std…) come written in the
+# language's convention; counts ($n, $steps, $step) are numbers and may choose a plural.
+
+## Joining
+
+# between the status line's parts
+status-join = {" · "}
+# between the sentences of a caption
+sentence-join = {" "}
+
+## The status line: 12 layers · Residual ON · LayerNorm ON (pre) · act. std = 1.00 · loss 0.09
+
+status-layers = { $n ->
+    [one] { $n } layer
+   *[other] { $n } layers
+}
+status-residual = { $on ->
+    [on] Residual ON
+   *[off] Residual OFF
+}
+# $norm: LayerNorm or RMSNorm; $placement: pre or post
+status-norm-on = { $norm } ON ({ $placement ->
+    [pre] pre
+    [post] post
+   *[other] { $placement }
+})
+status-norm-off = LayerNorm OFF
+status-act-std = act. std = { $value }
+status-loss = loss { $value }
+status-encoder-decoder = { $n } encoder + { $n } decoder layers
+status-no-mask = no mask
+status-held-out = held-out { $value }
+status-held-out-hidden = held-out { $value } ({ $hidden } future hidden)
+status-copied = { $percent }% copied
+status-diverged = diverged at step { $step }
+status-step = step { $step }
+status-finished = finished
+
+## The caption under the status line
+
+# who: both switches off, LayerNorm alone, the residual alone, both on
+caption-who = { $switches ->
+    [off] With both switches off
+    [norm] With LayerNorm alone
+    [residual] With the residual alone
+   *[on] With both switches on
+}
+caption-forward-overflow = the activations overflow
+caption-forward-blow-up = activations blow up (std { $top } at the top, { $ratio }× the input's)
+caption-forward-vanish = the signal vanishes (std { $top } at the top)
+caption-forward-keep = activations keep their scale (std { $top } at the top)
+caption-init = { $who }, at initialisation { $forward }.
+caption-init-weaker = { $who }, at initialisation { $forward }, and the gradient reaching layer 0 is { $ratio }× weaker than at the top.
+caption-init-grows = { $who }, at initialisation { $forward }, and the gradient grows { $ratio }× on its way down to layer 0.
+caption-later = After { $steps } steps the top's std is { $std }.
+caption-std-gain = act. std has gone from { $init } at initialisation to { $now }: the norm's learned γ and β.
+caption-std-free = act. std has gone from { $init } at initialisation to { $now }: no norm holds it.
+caption-diverged = Training diverged at step { $step }: a loss or activation stopped being finite.
+caption-starting = Training is starting.
+caption-plateau = The loss has plateaued near { $loss } (1 means nothing learned).
+caption-descending = The loss is descending: from { $first } to { $recent } in { $steps } steps.
+caption-descending-slowly = The loss is descending slowly: { $recent } after { $steps } steps.
+caption-finished = The run finished its { $steps } steps: press Play to continue it.
+
+## What a sequence task's held-out loss means
+
+task-at-init = at initialisation
+task-at-step = at step { $step }
+# $on: empty, or " on" and a reader's text's name
+task-text = Held-out loss{ $on } { $loss } nats per character ({ $bits } bits) { $at }, { $meaning } (unigram { $unigram }, bigram { $bigram }).
+task-text-on = {" "}on { $text }
+task-text-below-bigram = below the bigram line: it uses more context than the character before
+task-text-between = between the unigram and bigram lines: it has learned at most which character follows which
+task-text-above-unigram = above the unigram line: it has not even learned how often each character comes
+task-chance = Held-out loss { $loss } nats { $at } (chance { $chance }), { $meaning }: { $percent }% of the held-out symbols copied right.
+task-chance-at-chance = at chance: it cannot look back at the string
+task-chance-all = every held-out symbol copied
+task-chance-below = below chance: it is learning to look back
+
+## The stacks and the mask
+
+stacks-split = { $encoder ->
+    [one] { $encoder } encoder layer
+   *[other] { $encoder } encoder layers
+} ({ $encoder_sublayers } sublayers) + { $decoder ->
+    [one] { $decoder } decoder layer
+   *[other] { $decoder } decoder layers
+} ({ $decoder_sublayers })
+stacks-encoder-decoder = The stack is { $split }: the encoder reads the source without a mask, the decoder writes the target and reads the encoder's last output through cross-attention.
+stacks-no-mask-text = Without the mask every position sees the character it must predict.
+stacks-no-mask = Without the mask every position of the decoder sees the symbols it must predict.
+stacks-held-out = Held-out loss { $loss } as trained (the future visible), { $hidden } with the future hidden as when it writes (the same weights, the mask on).
+stacks-held-out-read = Held-out loss { $loss } as trained (the future visible), { $hidden } with the future hidden as when it writes (the same weights, the mask on): it learned to read the answer, not to predict it.

@@ -1,0 +1,91 @@
+# Las palabras del widget en español. Los números llegan ya escritos con coma decimal
+# ($value, $loss…); los recuentos ($n, $steps, $step) son números y eligen el plural.
+
+## Uniones
+
+status-join = {" · "}
+sentence-join = {" "}
+
+## La línea de estado: 12 capas · Residual SÍ · LayerNorm SÍ (pre) · desv. típ. act. = 1,00 · pérdida 0,09
+
+status-layers = { $n ->
+    [one] { $n } capa
+   *[other] { $n } capas
+}
+status-residual = { $on ->
+    [on] Residual SÍ
+   *[off] Residual NO
+}
+status-norm-on = { $norm } SÍ ({ $placement ->
+    [pre] pre
+    [post] post
+   *[other] { $placement }
+})
+status-norm-off = LayerNorm NO
+status-act-std = desv. típ. act. = { $value }
+status-loss = pérdida { $value }
+status-encoder-decoder = { $n } capas de codificador + { $n } de decodificador
+status-no-mask = sin máscara
+status-held-out = validación { $value }
+status-held-out-hidden = validación { $value } ({ $hidden } con el futuro oculto)
+status-copied = { $percent } % copiado
+status-diverged = divergió en el paso { $step }
+status-step = paso { $step }
+status-finished = terminado
+
+## El pie bajo la línea de estado
+
+caption-who = { $switches ->
+    [off] Con los dos interruptores apagados
+    [norm] Solo con LayerNorm
+    [residual] Solo con la conexión residual
+   *[on] Con los dos interruptores encendidos
+}
+caption-forward-overflow = las activaciones se desbordan
+caption-forward-blow-up = las activaciones explotan (desv. típ. { $top } arriba, { $ratio }× la de la entrada)
+caption-forward-vanish = la señal se desvanece (desv. típ. { $top } arriba)
+caption-forward-keep = las activaciones conservan su escala (desv. típ. { $top } arriba)
+caption-init = { $who }, en la inicialización { $forward }.
+caption-init-weaker = { $who }, en la inicialización { $forward }, y el gradiente que llega a la capa 0 es { $ratio }× más débil que arriba.
+caption-init-grows = { $who }, en la inicialización { $forward }, y el gradiente crece { $ratio }× en su camino hasta la capa 0.
+caption-later = { $steps ->
+    [one] Tras { $steps } paso, la desv. típ. de arriba es { $std }.
+   *[other] Tras { $steps } pasos, la desv. típ. de arriba es { $std }.
+}
+caption-std-gain = La desv. típ. de las activaciones ha pasado de { $init } en la inicialización a { $now }: la γ y la β aprendidas de la norma.
+caption-std-free = La desv. típ. de las activaciones ha pasado de { $init } en la inicialización a { $now }: ninguna norma la sujeta.
+caption-diverged = El entrenamiento divergió en el paso { $step }: una pérdida o una activación dejó de ser finita.
+caption-starting = El entrenamiento está empezando.
+caption-plateau = La pérdida se ha estancado cerca de { $loss } (1 significa que no ha aprendido nada).
+caption-descending = La pérdida baja: de { $first } a { $recent } en { $steps } pasos.
+caption-descending-slowly = La pérdida baja despacio: { $recent } tras { $steps } pasos.
+caption-finished = La ejecución ha terminado sus { $steps } pasos: pulsa Play para continuarla.
+
+## Qué significa la pérdida en datos reservados de una tarea de secuencias
+
+task-at-init = en la inicialización
+task-at-step = en el paso { $step }
+task-text = Pérdida en datos reservados{ $on }: { $loss } nats por carácter ({ $bits } bits) { $at }, { $meaning } (unigramas { $unigram }, bigramas { $bigram }).
+task-text-on = {" "}sobre { $text }
+task-text-below-bigram = por debajo de la línea de bigramas: usa más contexto que el carácter anterior
+task-text-between = entre las líneas de unigramas y de bigramas: como mucho ha aprendido qué carácter sigue a cuál
+task-text-above-unigram = por encima de la línea de unigramas: ni siquiera ha aprendido con qué frecuencia aparece cada carácter
+task-chance = Pérdida en datos reservados: { $loss } nats { $at } (azar { $chance }), { $meaning }: { $percent } % de los símbolos reservados copiados bien.
+task-chance-at-chance = al nivel del azar: aún no sabe mirar atrás en la cadena
+task-chance-all = todos los símbolos reservados copiados
+task-chance-below = por debajo del azar: está aprendiendo a mirar atrás
+
+## Las pilas y la máscara
+
+stacks-split = { $encoder ->
+    [one] { $encoder } capa de codificador
+   *[other] { $encoder } capas de codificador
+} ({ $encoder_sublayers } subcapas) + { $decoder ->
+    [one] { $decoder } capa de decodificador
+   *[other] { $decoder } capas de decodificador
+} ({ $decoder_sublayers })
+stacks-encoder-decoder = La pila es de { $split }: el codificador lee la fuente sin máscara; el decodificador escribe el destino y lee la última salida del codificador mediante atención cruzada.
+stacks-no-mask-text = Sin la máscara, cada posición ve el carácter que debe predecir.
+stacks-no-mask = Sin la máscara, cada posición del decodificador ve los símbolos que debe predecir.
+stacks-held-out = Pérdida en datos reservados: { $loss } tal como se entrenó (con el futuro visible), { $hidden } con el futuro oculto, como cuando escribe (los mismos pesos, con la máscara).
+stacks-held-out-read = Pérdida en datos reservados: { $loss } tal como se entrenó (con el futuro visible), { $hidden } con el futuro oculto, como cuando escribe (los mismos pesos, con la máscara): aprendió a leer la respuesta, no a predecirla.
