@@ -153,6 +153,8 @@ export interface AblationPlaygroundOptions {
   'text-src'?: string;
   /** the URL of a weights file (safetensors) the playground wrote: the run starts from it */
   'weights-src'?: string;
+  /** the language the widget speaks: a BCP 47 tag (en, es, zh; en-XA the pseudo-language); absent, its nearest ancestor's lang (the host page's), else English */
+  lang?: string;
 }
 
 /** The element's own attributes as the React component's props (a flag may be a boolean). */
@@ -167,6 +169,8 @@ export interface AblationPlaygroundOptionProps {
   textSrc?: AblationPlaygroundOptions['text-src'];
   /** the `weights-src` attribute: the URL of a weights file (safetensors) the playground wrote: the run starts from it */
   weightsSrc?: AblationPlaygroundOptions['weights-src'];
+  /** the `lang` attribute: the language the widget speaks: a BCP 47 tag (en, es, zh; en-XA the pseudo-language); absent, its nearest ancestor's lang (the host page's), else English */
+  lang?: AblationPlaygroundOptions['lang'];
 }
 
 /** The comparisons' fields of `.value`. */

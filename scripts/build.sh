@@ -32,6 +32,9 @@ cp www/*.js www/widget.css "$pkg/"
 rm "$pkg/app.js"
 mv "$pkg/ablation-playground.js" "$pkg/element.js"
 cp "$dir/ablation-playground.js" "$dir/ablation-playground_bg.wasm" www/data/shakespeare.txt "$pkg/"
+# the words' catalogues but English's (in the wasm), each fetched when a widget speaks it
+catalogues="$(cd www/i18n && ls *.ftl | grep -v '^en\.ftl$')"
+for f in $catalogues; do cp "www/i18n/$f" "$pkg/"; done
 # the code's licences, and the text's beside the text
 cp LICENSE-MIT LICENSE-APACHE "$pkg/"
 cp www/data/README.md "$pkg/shakespeare.README.md"
@@ -58,7 +61,7 @@ cat > "$pkg/package.json" <<JSON
     "./widget.css": "./widget.css",
     "./package.json": "./package.json"
   },
-  "files": ["*.js", "*.d.ts", "*.wasm", "widget.css", "shakespeare.txt", "shakespeare.README.md", "LICENSE-MIT", "LICENSE-APACHE"],
+  "files": ["*.js", "*.d.ts", "*.wasm", "*.ftl", "widget.css", "shakespeare.txt", "shakespeare.README.md", "LICENSE-MIT", "LICENSE-APACHE"],
   "sideEffects": true,
   "peerDependencies": { "react": ">=19" },
   "peerDependenciesMeta": { "react": { "optional": true } }
@@ -67,7 +70,8 @@ JSON
 # the stylesheet as a module's text: a bundler (webpack: Docusaurus) would put a `new URL` of a
 # .css file through the host's own CSS rules, and serve the element an empty stylesheet
 python3 -c 'import json, sys; print("// The widget'"'"'s stylesheet (widget.css) as text, adopted as a constructed sheet.\nexport default " + json.dumps(open(sys.argv[1]).read()) + ";")' www/widget.css > "$pkg/widget-css.js"
-cat > "$pkg/locations.js" <<'JS'
+named="$(for f in $catalogues; do printf "    '%s': new URL('./%s', import.meta.url),\n" "$f" "$f"; done)"
+cat > "$pkg/locations.js" <<JS
 // Where the widget's run-time files are, in a form bundlers understand (see index.js).
 import { configureAssets } from './assets.js';
 import cssText from './widget-css.js';
@@ -80,6 +84,9 @@ configureAssets({
   jobs: new URL('./jobs.js', import.meta.url),
   cssText,
   text: new URL('./shakespeare.txt', import.meta.url),
+  catalogues: {
+$named
+  },
   // no playground page to link to: Copy link is not offered
   page: '',
 });

@@ -283,6 +283,7 @@ fn ablate_takes_every_flag_the_reference_names() {
     for flag in reference_flags() {
         let value: Option<&str> = match flag.as_str() {
             "--svg" => Some(&dir),
+            "--lang" => Some("es"),
             "--sweep" => Some("1,2"),
             "--threads" => Some("1"),
             "--dark" | "--attention" | "--compare" | "--knockout" | "--depth-width" | "--tuned-lens"
@@ -324,6 +325,29 @@ fn ablate_takes_every_flag_the_reference_names() {
         assert!(out.status.success(), "ablate {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn lang_words_the_svgs_status_in_that_language_and_leaves_the_report_as_it_is() {
+    let dir = std::env::temp_dir().join(format!("ablate-lang-{}", std::process::id()));
+    let dir_s = dir.to_str().unwrap();
+    let run = ["--depth", "3", "--steps", "5", "--width", "16", "--svg", dir_s];
+    let english = ablate(&run);
+    let spanish = ablate(&[&run[..], &["--lang", "es-MX"]].concat());
+    assert!(spanish.status.success(), "{}", String::from_utf8_lossy(&spanish.stderr));
+    assert_eq!(english.stdout, spanish.stdout, "the JSON report is the same in any language");
+    let status = std::fs::read_to_string(dir.join("status.txt")).unwrap();
+    assert!(
+        status.starts_with("3 capas · Residual SÍ · LayerNorm SÍ (pre) · desv. típ. act. = ")
+            && status.ends_with(" · paso 5 · terminado\n")
+            && status.contains(','),
+        "status.txt {status:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = ablate(&["--depth", "1", "--steps", "0", "--lang", "tlh"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--lang") && stderr.contains("tlh") && stderr.contains("es"), "{stderr}");
 }
 
 #[test]

@@ -56,6 +56,31 @@ function constructedSheet() {
   return sheet;
 }
 
+/** The language of the element's surroundings: its nearest ancestor's lang, across the shadow
+ *  roots a host may put it in (marimo, MyST), else the page's. */
+function hostLanguage(element) {
+  for (let node = element.parentNode; node; node = node.parentNode ?? node.host) {
+    if (node.nodeType === 1 && node.hasAttribute('lang')) return node.getAttribute('lang');
+  }
+  return document.documentElement.lang ?? '';
+}
+
+/** Every element without a lang of its own follows its host's: one observer a page, of every
+ *  lang attribute, that tells each such element when one changes. */
+const followingHost = new Map();
+let hostWatcher = null;
+/** `element` follows its host's language by `changed()` (null: no longer). */
+function followHostLanguage(element, changed) {
+  if (changed) followingHost.set(element, changed);
+  else followingHost.delete(element);
+  if (!hostWatcher && followingHost.size && typeof MutationObserver === 'function') {
+    hostWatcher = new MutationObserver(() => {
+      for (const [e, changed] of followingHost) if (!e.hasAttribute('lang')) changed();
+    });
+    hostWatcher.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'], subtree: true });
+  }
+}
+
 // (HTMLElement is missing where a server renders the host's pages, Node for Docusaurus or
 // Next.js: importing the package there defines nothing and throws nothing)
 class AblationPlayground extends (globalThis.HTMLElement ?? class {}) {
@@ -112,6 +137,7 @@ class AblationPlayground extends (globalThis.HTMLElement ?? class {}) {
           state: STATE.filter((n) => this.hasAttribute(n)).map((n) => [n, this.getAttribute(n)]),
           ...optionsFrom((name) => this.getAttribute(name)),
           linkBase: assets.page,
+          hostLang: () => hostLanguage(this),
           followHost: { host: this, probe },
           onParam: (name, value) => {
             if (name === this.#removing) return;
@@ -128,6 +154,7 @@ class AblationPlayground extends (globalThis.HTMLElement ?? class {}) {
             }
           },
         });
+        followHostLanguage(this, () => this.#controller?.setOption('lang', null));
         return this.#controller;
       })
       .catch((e) => {
@@ -143,6 +170,7 @@ class AblationPlayground extends (globalThis.HTMLElement ?? class {}) {
     queueMicrotask(() => {
       if (this.isConnected) return;
       PLAYGROUNDS.delete(this);
+      followHostLanguage(this, null);
       this.#controller?.destroy();
       this.#controller = null;
       // a load still under way decides for itself, when it ends, whether to start

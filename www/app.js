@@ -31,6 +31,7 @@ function start(root, bindings) {
     state,
     ...optionsFrom((name) => q.get(name)),
     linkBase: url.origin + url.pathname,
+    hostLang: () => document.documentElement.lang,
     onParam() {
       // Keep the address bar reproducing the current run (presentation parameters stay).
       // Trailing and at most every 250 ms: replaceState with a new URL can take tens of ms in

@@ -26,6 +26,10 @@ export const assets = {
   cssText: '',
   /** The text task's text, fetched by a worker only when that task is chosen. */
   text: near('./data/shakespeare.txt'),
+  /** The folder of the words' catalogues (`es.ftl`…), each fetched when a widget speaks it. */
+  i18n: near('./i18n/'),
+  /** The catalogues by file name, where a bundle names each (the npm package): else in `i18n`. */
+  catalogues: {},
   /** The playground page a copied link points to (none in the npm package or a notebook). */
   page: near('../index.html'),
 };
@@ -81,9 +85,15 @@ export function trusted() {
   return policy;
 }
 
+/** Where catalogue `file` (`es.ftl`) is. */
+export function catalogueUrl(file) {
+  return String(assets.catalogues[file] ?? new URL(file, assets.i18n || location.href).href);
+}
+
 /** Replaces some of the locations (called before the element is first used). */
 export function configureAssets(locations) {
   for (const [name, url] of Object.entries(locations)) {
-    if (name in assets) assets[name] = String(url);
+    if (name === 'catalogues') assets.catalogues = Object.fromEntries(Object.entries(url ?? {}).map(([f, u]) => [f, String(u)]));
+    else if (name in assets) assets[name] = String(url);
   }
 }

@@ -15,7 +15,7 @@ const DEFAULTS = Object.fromEntries([...PARAMS.map((p) => [p.name, p.default]), 
 /** The controller of widget `w` (its state `w.state`, read only here, and its parts), over the
  *  widget's own steps (playground.js): every change of state is a message to `dispatch`. */
 export function createController(w, widget) {
-  const { dispatch, created, drawn, restart, sendPins, startComparison, set, value, listOf } = widget;
+  const { dispatch, created, drawn, restart, sendPins, startComparison, set, value, listOf, speak } = widget;
   const { show, showSettings, destroy, useText, textFrom, loadWeights, weightsFrom, setPrompt } = widget;
   const { state, parts } = w;
   /** `command`, at once if the widget has started, else once it has (then its promise). */
@@ -80,7 +80,7 @@ export function createController(w, widget) {
       set(name, DEFAULTS[name] ?? '', { lenient: true });
     },
     /** Sets a presentation option as its attribute or URL parameter reads (`controls`,
-     *  `panels`, `autoplay`; null: the default); false if `name` is not one. */
+     *  `panels`, `autoplay`, `lang`; null: the default); false if `name` is not one. */
     setOption(name, text) {
       // autoplay says how a widget starts: removed later, it leaves the run as it is
       if (name === 'autoplay') text != null && (isOff(text) ? controller.pause() : controller.play());
@@ -88,6 +88,7 @@ export function createController(w, widget) {
       else if (name === 'panels') controller.show({ panels: listOf('panels', text, PANELS, w.notice) });
       else if (name === 'text-src') text && textFrom(text);
       else if (name === 'weights-src') text && weightsFrom(text);
+      else if (name === 'lang') speak(text);
       else return false;
       return true;
     },

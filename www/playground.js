@@ -18,6 +18,7 @@ import { noticeBoard } from './notices.js';
 import { watchSurroundings } from './observers.js';
 import { createPool } from './pool.js';
 import { COMPARISONS } from './schema.js';
+import { createLanguage } from './language.js';
 import { createReaderIo } from './reader-io.js';
 import { createRenderer } from './render.js';
 import { textBytes } from './texts.js';
@@ -34,6 +35,7 @@ import { showError } from './template.js';
  *          controls, panels — the lists of names to show, as their attributes read (null: all);
  *          autoplay — train as soon as visible (off under prefers-reduced-motion);
  *          linkBase — the page a copied link points to;
+ *          lang — the language it speaks (a BCP 47 tag), else hostLang() — its host's (null: English);
  *          onParam(name, value) — a parameter changed (a control, a preset, an attribute, a message);
  *          onEvent(type, value) — 'input' | 'change' | 'playground-update'.
  * Returns the controller (controller.js).
@@ -128,6 +130,14 @@ export function mount(root, bindings, options = {}) {
   let markCreated;
   /** Resolves once the widget has started (when it first comes near the viewport). */
   const created = new Promise((resolve) => (markCreated = resolve));
+  /** The language it speaks (language.js): its own `lang`, else its host's. */
+  const language = createLanguage(w, { changed: () => parts.renderer && changed() });
+  language.want(options.lang ?? options.hostLang?.() ?? '', options.lang != null);
+  /** Speaks `tag` (the lang option; null: the host's language again). */
+  function speak(tag) {
+    return language.want(tag ?? options.hostLang?.() ?? '', tag != null);
+  }
+
   /** The reader's texts, weights, prompt and downloads (reader-io.js). */
   const reader = createReaderIo(w, { dispatch, apply, set, created, drawn });
 
@@ -160,6 +170,7 @@ export function mount(root, bindings, options = {}) {
     if (options.textSrc) reader.textFrom(options.textSrc).then(() => options.weightsSrc && reader.weightsFrom(options.weightsSrc));
     else if (options.weightsSrc) reader.weightsFrom(options.weightsSrc);
     parts.view = new bindings.View();
+    language.apply();
     parts.driver = startDriver(bindings, {
       onFrame: schedule.receive,
       onKnockout(bytes, generation, purpose) {
@@ -354,7 +365,7 @@ export function mount(root, bindings, options = {}) {
   }
 
   const controller = createController(w, {
-    dispatch, created, drawn, settled: schedule.settled, restart, sendPins, startComparison, set, value, changed, listOf,
+    dispatch, created, drawn, settled: schedule.settled, restart, sendPins, startComparison, set, value, changed, listOf, speak,
     show, showSettings, destroy, ...reader,
   });
   parts.renderer = createRenderer(w, {

@@ -94,6 +94,7 @@ export const ATTRIBUTES = Object.freeze([
   Object.freeze({ name: 'autoplay', option: 'autoplay', python: 'autoplay', kind: 'flag', default: true, element: true, help: '"off": wait for Play (or a lesson step) instead of training once near the view' }),
   Object.freeze({ name: 'text-src', option: 'textSrc', python: 'text_src', kind: 'url', element: true, help: 'the URL of a text to train the text task on' }),
   Object.freeze({ name: 'weights-src', option: 'weightsSrc', python: '', kind: 'url', element: true, help: 'the URL of a weights file (safetensors) the playground wrote: the run starts from it' }),
+  Object.freeze({ name: 'lang', option: 'lang', python: 'lang', kind: 'text', element: true, help: 'the language the widget speaks: a BCP 47 tag (en, es, zh; en-XA the pseudo-language); absent, its nearest ancestor\'s lang (the host page\'s), else English' }),
   Object.freeze({ name: 'embed', option: '', python: '', kind: 'flag', default: false, element: false, help: 'the playground page inside an iframe: without its heading, and closer to the frame\'s edges' }),
   Object.freeze({ name: 'allow', option: '', python: '', kind: 'text', element: false, help: 'the origins (comma-separated) whose postMessage commands the playground page obeys' }),
 ]);

@@ -64,6 +64,7 @@ ATTRIBUTES = [
     ("panels", "panels", "list", None, "the panels shown, comma-separated"),
     ("autoplay", "autoplay", "flag", True, "\"off\": wait for Play (or a lesson step) instead of training once near the view"),
     ("text_src", "text-src", "text", "", "the URL of a text to train the text task on"),
+    ("lang", "lang", "text", "", "the language the widget speaks: a BCP 47 tag (en, es, zh; en-XA the pseudo-language); absent, its nearest ancestor's lang (the host page's), else English"),
 ]
 
 # Every panel the core draws (ablate --svg's file names), in the page's order.

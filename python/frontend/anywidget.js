@@ -66,6 +66,7 @@ function load() {
       jobs: visit('jobs.js'),
       css: blob([BUNDLE.css], 'text/css'),
       text: URL.createObjectURL(text),
+      catalogues: Object.fromEntries(Object.entries(BUNDLE.catalogues ?? {}).map(([file, words]) => [file, blob([words], 'text/plain')])),
     });
     const schema = await import(visit('schema.js'));
     await import(visit('element.js'));

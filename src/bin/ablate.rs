@@ -30,6 +30,7 @@ use ablation_playground::training::tuned_lens::{
 use ablation_playground::training::writing::{write, Prompt, MAX_WRITE_CHARS, SAMPLE_CHARS};
 use ablation_playground::view::figures::{frame_of, LastFinite};
 use ablation_playground::view::json::{attention_json, matrices_json, writing_json, Json};
+use ablation_playground::view::language::{Language, LANGUAGES};
 use ablation_playground::view::reference::{
     cli_flags, cli_steps_allowed, cli_steps_help, CLI_MAX_STEPS as MAX_STEPS, CLI_MAX_THREADS as MAX_THREADS,
 };
@@ -38,6 +39,7 @@ use ablation_playground::view::words::status_line;
 use ablation_playground::Config;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::rc::Rc;
 
 /// The cores this process may use: the default of `--threads`.
 fn available_threads() -> usize {
@@ -84,6 +86,8 @@ struct Options {
     compare_steps: usize,
     svg_dir: Option<PathBuf>,
     dark: bool,
+    /// `--lang`: the language of the words that go with the SVGs.
+    language: Rc<Language>,
     compare: bool,
     knockout: bool,
     depth_width: bool,
@@ -166,6 +170,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut task = None;
     let mut svg_dir = None;
     let mut dark = false;
+    let mut language = Rc::new(Language::english());
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
     let (mut depth_width, mut tuned_lens) = (false, false);
     let (mut grad_batches, mut update_steps, mut compare_arms, mut heal_steps) = (None, None, None, None);
@@ -213,6 +218,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         let known = [
             DepthSweep::SPEC.flag,
             "svg",
+            "lang",
             "steps",
             "threads",
             PRESET,
@@ -279,6 +285,12 @@ fn parse(args: &[String]) -> Result<Options, String> {
             load_weights = Some(file);
         } else if flag == DepthSweep::SPEC.flag {
             sweep = Some(parse_depths(&value).map_err(|e| format!("--sweep: {}", e.message))?);
+        } else if flag == "lang" {
+            let tags = LANGUAGES.iter().map(|l| l.tag).collect::<Vec<_>>().join(", ");
+            language = Rc::new(
+                Language::shipped(&value)
+                    .map_err(|_| format!("--lang: no words in {value:?}; one of {tags}"))?,
+            );
         } else if flag == "svg" {
             if value.is_empty() {
                 return Err("--svg: missing directory".into());
@@ -384,6 +396,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         steps,
         compare_steps,
         svg_dir,
+        language,
         dark,
         compare,
         knockout,
@@ -565,12 +578,14 @@ fn report(options: &Options) -> Result<String, String> {
     }
     if let Some(dir) = &options.svg_dir {
         let frame = Frame { matrices, ..frame_of(&run, last_finite, attention) };
-        let figures = svgs(Some(&frame), &shown, dark).map_err(|e| format!("--svg: drawing failed: {e}"))?;
+        let (figures, status_text) =
+            options.language.with(|| (svgs(Some(&frame), &shown, dark), status_line(&frame)));
+        let figures = figures.map_err(|e| format!("--svg: drawing failed: {e}"))?;
         write_svgs(dir, &figures)?;
         // the status line of the frame drawn, as the page says it (the notebook's static figure
         // puts it under the charts)
         let status = dir.join("status.txt");
-        std::fs::write(&status, status_line(&frame) + "\n")
+        std::fs::write(&status, status_text + "\n")
             .map_err(|e| format!("--svg: cannot write {}: {e}", status.display()))?;
     }
     Ok(Json::Obj(fields).to_string())

@@ -77,6 +77,14 @@ pub const ATTRIBUTES: &[AttributeSpec] = &[
         help: "the URL of a weights file (safetensors) the playground wrote: the run starts from it",
     },
     AttributeSpec {
+        name: "lang",
+        option: "lang",
+        python: "lang",
+        kind: AttributeKind::Text,
+        element: true,
+        help: "the language the widget speaks: a BCP 47 tag (en, es, zh; en-XA the pseudo-language); absent, its nearest ancestor's lang (the host page's), else English",
+    },
+    AttributeSpec {
         name: "embed",
         option: "",
         python: "",

@@ -40,9 +40,8 @@ pub const LANGUAGES: &[LanguageSpec] = &[
 /// The pseudo-language's tag (a private-use region of English, as Android and Chrome use).
 pub const PSEUDO: &str = "en-XA";
 
-/// The catalogues that ship, by tag (natively: `ablate --lang` and the tests; the page fetches
-/// the one it needs instead, so that a language it does not use is not loaded).
-#[cfg(not(target_arch = "wasm32"))]
+/// The catalogues that ship, by tag, for `ablate --lang` and the tests. The page never calls it
+/// (so the linker leaves these texts out of its wasm): it fetches the one it speaks.
 pub fn shipped_catalogue(tag: &str) -> Option<&'static str> {
     match tag {
         "en" | PSEUDO => Some(ENGLISH),
@@ -66,17 +65,24 @@ pub fn spec_for(tag: &str) -> Option<&'static LanguageSpec> {
 type Bundle = FluentBundle<FluentResource>;
 
 fn bundle(tag: &str, text: &str, pseudo: bool) -> Result<Bundle, String> {
-    let id: unic_langid::LanguageIdentifier =
-        tag.parse().map_err(|_| format!("{tag:?} is not a language tag"))?;
-    let resource = FluentResource::try_new(text.to_string())
-        .map_err(|(_, errors)| format!("the {tag} catalogue does not parse: {:?}", errors.first()))?;
+    // (the language subtag alone, which is all the plural rules read: parsing a whole tag
+    // would link unic-langid's sort of its variants, 26 KB of the page's wasm)
+    let language = unic_langid::subtags::Language::from_bytes(tag.as_bytes())
+        .map_err(|_| format!("{tag:?} is not a language"))?;
+    let id = unic_langid::LanguageIdentifier::from_raw_parts_unchecked(language, None, None, None);
+    let resource = FluentResource::try_new(text.to_string()).map_err(|(_, errors)| {
+        let at = errors.first().map_or(0, |e| e.pos.start.min(text.len()));
+        format!("the {tag} catalogue does not parse (line {})", text[..at].lines().count().max(1))
+    })?;
     let mut bundle = FluentBundle::new(vec![id]);
     // today's strings exactly: no Unicode isolation marks around the arguments
     bundle.set_use_isolating(false);
     if pseudo {
         bundle.set_transform(Some(pseudo_text));
     }
-    bundle.add_resource(resource).map_err(|errors| format!("the {tag} catalogue: {:?}", errors.first()))?;
+    bundle
+        .add_resource(resource)
+        .map_err(|errors| format!("the {tag} catalogue names a message twice ({} times)", errors.len()))?;
     Ok(bundle)
 }
 
@@ -142,8 +148,7 @@ impl Language {
         Ok(english)
     }
 
-    /// Natively, a shipped language by its tag.
-    #[cfg(not(target_arch = "wasm32"))]
+    /// A shipped language by its tag, with its catalogue from `shipped_catalogue`.
     pub fn shipped(tag: &str) -> Result<Language, String> {
         let tag_of = spec_for(tag).map_or("en", |s| s.tag);
         Language::new(tag, shipped_catalogue(tag_of))

@@ -80,6 +80,13 @@ pub fn cli_flags() -> Vec<CliFlag> {
         ),
         flag("dark", "", "draw those SVGs in the dark theme", "no value", false),
         flag(
+            "lang",
+            "TAG",
+            "the language of the words with those SVGs (status.txt): en, es, zh, or en-XA the pseudo-language; the JSON report stays in English",
+            "a language tag",
+            false,
+        ),
+        flag(
             "attention",
             "",
             "add every attention sublayer's heads after training, on the probe batch's first sequence",

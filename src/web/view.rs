@@ -11,7 +11,9 @@ use crate::comparisons::{Comparisons, ComparisonsState};
 use crate::training::frame::Frame;
 use crate::training::job::Job;
 use crate::view::json::frame_json;
+use crate::view::language::Language;
 use crate::view::words;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
@@ -23,6 +25,8 @@ pub struct View {
     comparisons: Comparisons,
     /// The comparisons' state, made again after each change of the comparisons.
     shown: ComparisonsState,
+    /// The language its words are in (None: English), set by `setLanguage`.
+    language: Option<Rc<Language>>,
 }
 
 impl View {
@@ -31,7 +35,16 @@ impl View {
     }
 
     fn text(&self, words: fn(&Frame) -> String) -> String {
-        self.frame.as_ref().map_or_else(String::new, words)
+        self.worded(|| self.frame.as_ref().map_or_else(String::new, words))
+    }
+
+    /// `f` in the view's language: what the reader sees and hears (the JSON of `.value`, the
+    /// reports and the downloads' data stay in English and one number format).
+    fn worded<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.language {
+            Some(language) => language.with(f),
+            None => f(),
+        }
     }
 
     /// What the panels are drawn and told from.
@@ -89,6 +102,28 @@ impl View {
     #[wasm_bindgen(getter)]
     pub fn finished(&self) -> bool {
         self.frame.as_ref().is_some_and(Frame::finished)
+    }
+
+    /// Words the widget in language `tag` (a BCP 47 tag: `es`, `zh-CN`, `en-XA` the
+    /// pseudo-language) from its catalogue's text (`www/i18n/<tag>.ftl`; none for English and the
+    /// pseudo-language); returns the tag it speaks. A language that does not ship or a catalogue
+    /// that does not parse is an error in words, and the widget speaks English.
+    #[wasm_bindgen(js_name = setLanguage)]
+    pub fn set_language(&mut self, tag: &str, catalogue: Option<String>) -> Result<String, JsError> {
+        self.language = None;
+        let language = Language::new(tag, catalogue.as_deref()).map_err(|e| JsError::new(&e))?;
+        let spoken = language.tag().to_string();
+        self.language = (spoken != "en").then(|| Rc::new(language));
+        Ok(spoken)
+    }
+
+    /// The catalogue file `tag` needs (`es.ftl`), or undefined: English, the pseudo-language
+    /// and a language that does not ship need none.
+    #[wasm_bindgen(js_name = catalogueFor)]
+    pub fn catalogue_for(tag: &str) -> Option<String> {
+        crate::view::language::spec_for(tag)
+            .filter(|s| s.tag != "en" && s.tag != crate::view::language::PSEUDO)
+            .map(|s| format!("{}.ftl", s.tag))
     }
 
     #[wasm_bindgen(getter)]
@@ -205,7 +240,7 @@ impl View {
     /// { shows, ready, summary, … } }, pins: [label, …], writes: { heading, parts, pins,
     /// compare } }` (`view::panels`).
     pub fn panels(&self) -> String {
-        panels_json(&self.page()).to_string()
+        self.worded(|| panels_json(&self.page()).to_string())
     }
 
     /// The frame as JSON (configuration, readouts, panel data, the bounded loss history), for
@@ -227,7 +262,7 @@ impl View {
         }
         let theme =
             if dark { crate::view::charts::Theme::dark(1.0) } else { crate::view::charts::Theme::light(1.0) };
-        super::canvas::draw_svg(panel.size(), |area| panel.draw(&page, area, &theme))
+        self.worded(|| super::canvas::draw_svg(panel.size(), |area| panel.draw(&page, area, &theme)))
     }
 
     /// The live run's loss history as CSV (`view::json::loss_csv`); empty before a frame.
@@ -260,7 +295,7 @@ impl View {
     ) -> Result<(), JsError> {
         let panel = AnyPanel::named(name).ok_or_else(|| JsError::new(&format!("no panel named {name:?}")))?;
         let theme = theme(scale, dark, &colour_pairs(&colours));
-        draw_on(canvas, |area| panel.draw(&self.page(), area, &theme))
+        self.worded(|| draw_on(canvas, |area| panel.draw(&self.page(), area, &theme)))
     }
 }
 

@@ -73,6 +73,11 @@ export default function registerNotebookTests() {
     assert((await element().getAttribute('norm')) === 'post', 'the attribute follows');
     await page.evaluate(() => window.nb.model.set('residual', true));
     await waitFor(page, () => document.querySelector('#out ablation-playground').value?.residual === 'on', null, 'residual = True did not reach the widget');
+    // the lang trait: the widget speaks Spanish, from the catalogue inside the module
+    await page.evaluate(() => window.nb.model.set('lang', 'es'));
+    await waitFor(page, () => /^8 capas · Residual SÍ · /.test(document.querySelector('#out ablation-playground').shadowRoot.querySelector('[data-el="status"]').textContent), null,
+      async () => `lang = "es" did not word the widget: ${await page.evaluate(() => document.querySelector('#out ablation-playground').shadowRoot.querySelector('[data-el="status"]').textContent)}`);
+    assert((await element().getAttribute('lang')) === 'es', 'the lang attribute follows the trait');
     // a method: pause, as w.pause() sends it
     await page.evaluate(() => window.nb.model.send({ method: 'pause' }));
     await waitFor(page, () => document.querySelector('#out ablation-playground').shadowRoot.querySelector('[data-el="play"]').textContent === 'Play', null, 'pause() did not pause');

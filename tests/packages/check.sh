@@ -19,7 +19,7 @@ wheel="dist/python/ablation_playground-$version-py3-none-any.whl"
 
 # the tarball's files and its package.json
 listing="$(tar -tzf "$tarball")"
-for f in package.json index.js index.d.ts params.d.ts jsx.d.ts react.js react.d.ts anywidget.js README.md LICENSE-MIT LICENSE-APACHE ablation-playground_bg.wasm worker.js shakespeare.txt; do
+for f in package.json index.js index.d.ts params.d.ts jsx.d.ts react.js react.d.ts anywidget.js README.md LICENSE-MIT LICENSE-APACHE ablation-playground_bg.wasm worker.js shakespeare.txt es.ftl zh.ftl; do
   grep -qx "package/$f" <<<"$listing" || fail "the tarball lacks $f; it has: $(tr '\n' ' ' <<<"$listing")"
 done
 node --input-type=module - "$tarball" "$version" <<'JS' || fail "the tarball's package.json"

@@ -15,6 +15,8 @@ status-residual = { $on ->
 status-norm-on = { $norm } 开（{ $placement ->
     [pre] 前置
     [post] 后置
+    [sandwich] 三明治
+    [deepnorm] DeepNorm
    *[other] { $placement }
 }）
 status-norm-off = LayerNorm 关

@@ -1,0 +1,112 @@
+// The widget in the reader's language (issue 55): the host page's <html lang>, an element's own
+// lang attribute over it, a link's lang=, a change re-wording the widget without restarting its
+// run, a language that does not ship, the pseudo-language at a phone's width, and axe.
+//
+// Registered into run.mjs's runner, so every test here also fails on any console error,
+// uncaught exception, failed request or visible error box.
+
+import { ELEMENT_SCRIPT, elStatus, inside, value, waitTraining } from './embedding.mjs';
+import { assert, test, waitFor } from './harness.mjs';
+import { axeViolations, TEST_PAGES } from './lib.mjs';
+import { el } from './page.mjs';
+
+// A Spanish lesson with two widgets: one follows the page, one is told English.
+TEST_PAGES.set('/__test/spanish.html', () =>
+  `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Una lección</title>${ELEMENT_SCRIPT}</head><body>` +
+    '<main><h1>Conexiones residuales</h1><p>Mueve el control de profundidad.</p>' +
+    '<ablation-playground id="es" panels="loss"></ablation-playground>' +
+    '<ablation-playground id="en" lang="en" panels="loss"></ablation-playground></main></body></html>',
+);
+
+/** Waits until element `id`'s status line (or the page's, id null) matches `re`, in any
+ *  language (harness's waits read the English form). */
+async function waitWords(page, id, re, timeout = 8000) {
+  const read = ([id]) => (id ? document.getElementById(id)?.shadowRoot : document)?.querySelector('[data-el="status"]')?.textContent.trim() ?? '';
+  await waitFor(
+    page,
+    ([id, source]) => new RegExp(source).test((id ? document.getElementById(id)?.shadowRoot : document)?.querySelector('[data-el="status"]')?.textContent.trim() ?? ''),
+    [id, re.source],
+    async () => `${id ?? 'the page'}'s status line never matched ${re}; it reads ${JSON.stringify(await page.evaluate(read, [id]))}`,
+    timeout,
+  );
+}
+const waitElStatus = (page, id, re) => waitWords(page, id, re);
+const waitStatus = (page, re) => waitWords(page, null, re);
+
+const caption = async (page, id) => (await inside(page, id, 'caption').textContent()).trim();
+const rootLang = (page, id) => page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('[data-ap-root]').lang, id);
+
+export default function registerLanguageTests() {
+  test('language: a Spanish host page words the widget in Spanish, a lang attribute overrides it, and a change re-words it without restarting the run', async ({ page, baseUrl }) => {
+    await page.goto(`${baseUrl}/__test/spanish.html`);
+    await waitTraining(page, 'es');
+    await waitTraining(page, 'en');
+    await waitElStatus(page, 'es', /^12 capas · Residual SÍ · LayerNorm SÍ \(pre\) · desv\. típ\. act\. = \d+,\d+ · pérdida \d+,\d+ · paso \d+/);
+    await waitElStatus(page, 'en', /^12 layers · Residual ON · LayerNorm ON \(pre\) · act\. std = \d+\.\d+ · loss \d+\.\d+ · step \d+/);
+    const es = await caption(page, 'es');
+    assert(/^Con los dos interruptores encendidos, en la inicialización /.test(es), `the Spanish caption: ${es}`);
+    assert((await rootLang(page, 'es')) === 'es' && (await rootLang(page, 'en')) === 'en', `the widgets' roots say their language: ${await rootLang(page, 'es')}, ${await rootLang(page, 'en')}`);
+    // the accessible names are the controls' (not yet translated): the same switches and slider
+    assert((await page.locator('#es').getByRole('switch', { name: 'Residual' }).count()) === 1, 'the Residual switch keeps its name');
+
+    // Chinese by attribute, while it trains: the run goes on (its step does not go back)
+    const before = (await value(page, 'es')).step;
+    await page.evaluate(() => document.getElementById('es').setAttribute('lang', 'zh-CN'));
+    await waitElStatus(page, 'es', /^12 层 · 残差 开 · LayerNorm 开（前置） · 激活标准差 = \d+\.\d+ · 损失 /);
+    const after = (await value(page, 'es')).step;
+    assert(after >= before, `a change of language restarted the run: step ${before} then ${after}`);
+    assert((await rootLang(page, 'es')) === 'zh', `root lang after zh-CN: ${await rootLang(page, 'es')}`);
+
+    // its own lang removed: the page's again; the page's changed: both follow but the one told English
+    await page.evaluate(() => document.getElementById('es').removeAttribute('lang'));
+    await waitElStatus(page, 'es', /^12 capas · /);
+    await page.evaluate(() => (document.documentElement.lang = 'en-GB'));
+    await waitElStatus(page, 'es', /^12 layers · Residual ON · /);
+    await page.evaluate(() => (document.documentElement.lang = 'zh'));
+    await waitElStatus(page, 'es', /^12 层 · /);
+    assert(/^12 layers · /.test(await elStatus(page, 'en')), `the element told English follows its attribute: ${await elStatus(page, 'en')}`);
+    // a host page in a language that does not ship: English, and no notice (the page did not ask the widget)
+    await page.evaluate(() => (document.documentElement.lang = 'de'));
+    await waitElStatus(page, 'es', /^12 layers · /);
+    const notice = (await inside(page, 'es', 'notice').textContent()).trim();
+    assert(!(await inside(page, 'es', 'notice').isVisible()), `a host's language that does not ship should not raise a notice: ${notice}`);
+  }, { viewport: { width: 1280, height: 1600 } });
+
+  test('language: lang= in a link words the page, a language that does not ship says so and speaks English, numbers stay fixed in the JSON', async ({ page, load }) => {
+    await load('/?lang=es&depth=4');
+    await waitStatus(page, /^4 capas · Residual SÍ · /);
+    const json = await page.evaluate(() => window.ablationPlayground.playground.stateJson());
+    assert(/"loss":\d+\.\d+/.test(json) && !/"loss":\d+,\d/.test(json), `the JSON keeps its decimal point: ${json.slice(0, 200)}`);
+    const url = await page.evaluate(() => window.ablationPlayground.link());
+    assert(!/lang=/.test(new URL(url).search) || /lang=es/.test(url), `the copied link: ${url}`);
+    await load('/?lang=tlh&depth=4');
+    await waitStatus(page, /^4 layers · Residual ON · /);
+    const text = (await el(page, 'notice').textContent()).trim();
+    assert(/"tlh"/.test(text) && /English/.test(text), `the notice for a language that does not ship: ${text}`);
+  });
+
+  test('language: the pseudo-language at a phone\'s width lengthens the words and nothing runs past the page', async ({ page, load }) => {
+    await load('/?lang=en-XA&depth=12');
+    await waitFor(page, () => /ȧ|ḗ|ǿ/.test(document.querySelector('[data-el="status"]')?.textContent ?? ''), [], async () => `the status line is not in the pseudo-language: ${await el(page, 'status').textContent()}`, 10_000);
+    await page.waitForTimeout(1000);
+    const over = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const out = [];
+      if (document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
+      for (const e of document.querySelectorAll('[data-el="status"], [data-el="caption"]')) {
+        const r = e.getBoundingClientRect();
+        if (r.right > width + 1 || e.scrollWidth > e.clientWidth + 1) out.push(`${e.dataset.el} runs past its box: right ${r.right}, scrollWidth ${e.scrollWidth} > ${e.clientWidth}`);
+      }
+      return out;
+    });
+    assert(over.length === 0, over.join('; '));
+  }, { viewport: { width: 360, height: 800 } });
+
+  test('language: axe finds nothing serious in a Spanish lesson', async ({ page, baseUrl }) => {
+    await page.goto(`${baseUrl}/__test/spanish.html`);
+    await waitTraining(page, 'es');
+    await waitElStatus(page, 'es', /^12 capas · /);
+    const found = await axeViolations(page);
+    assert(found.length === 0, found.join('\n'));
+  }, { viewport: { width: 1280, height: 1600 } });
+}
