@@ -99,6 +99,28 @@ fn asked_for() -> BTreeSet<String> {
     }
     let mut out = BTreeSet::new();
     walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
+    // the page's markup and scripts: data-i18n="id" (and -label, -placeholder), say('id'),
+    // sayCount('id'
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("www")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "js") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for opening in
+            ["data-i18n=\"", "data-i18n-label=\"", "data-i18n-placeholder=\"", "say('", "sayCount('"]
+        {
+            for (i, _) in text.match_indices(opening) {
+                let rest = &text[i + opening.len()..];
+                let id = &rest[..rest.find(['"', '\'']).unwrap()];
+                if !id.is_empty()
+                    && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                {
+                    out.insert(id.to_string());
+                }
+            }
+        }
+    }
     out
 }
 

@@ -97,7 +97,7 @@ export function showSettings(w) {
   if (!settings) return state.sequenceTask;
   const depth = settings.get('depth');
   el('depth').value = depth;
-  el('depth').setAttribute('aria-valuetext', `${depth} layers`);
+  el('depth').setAttribute('aria-valuetext', w.sayCount('status-layers', depth));
   el('depth-value').textContent = depth;
   el('residual').checked = settings.get('residual') === 'on';
   const norm = settings.get('norm');
@@ -107,7 +107,7 @@ export function showSettings(w) {
   for (const input of controls.params) input.value = settings.get(input.dataset.param);
   el('task').value = settings.get('task');
   el('preset').value = settings.get('preset');
-  el('play').textContent = state.playing ? 'Pause' : 'Play';
+  el('play').textContent = state.playing ? w.say('control-pause') : w.say('control-play');
   return settings.sequenceTask;
 }
 

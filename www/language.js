@@ -1,8 +1,9 @@
 // The widget's language: its `lang` option (the element's lang attribute, a link's lang=, the
 // notebook's trait), else its host's (the nearest ancestor's lang: the page's <html lang>), else
-// English. The words are Rust's (View.setLanguage): a language's catalogue, www/i18n/<tag>.ftl,
-// is fetched once a page when a widget first speaks it, and a change re-words the widget without
-// restarting its run.
+// English. Every word is Rust's: a wasm `Words` made from the language's catalogue
+// (www/i18n/<tag>.ftl, fetched once a page when a widget first speaks it) words the markup's
+// [data-i18n] elements here and, given to the `View`, the status line, the captions and the
+// charts. A change re-words the widget without restarting its run.
 
 import { catalogueUrl } from './assets.js';
 
@@ -20,45 +21,78 @@ function catalogue(file) {
   return fetched.get(file);
 }
 
+/** Words every element of `root` that names a message: `data-i18n` its text,
+ *  `data-i18n-label` its aria-label, `data-i18n-placeholder` its placeholder. */
+export function wordMarkup(root, say) {
+  for (const e of root.querySelectorAll('[data-i18n]')) e.textContent = say(e.dataset.i18n);
+  for (const e of root.querySelectorAll('[data-i18n-label]')) e.setAttribute('aria-label', say(e.dataset.i18nLabel));
+  for (const e of root.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = say(e.dataset.i18nPlaceholder);
+}
+
 /**
- * The language of widget `w` (its root, view and notices): `want(tag, explicit)` asks for one
- * (explicit: the widget's own, which says when it cannot be spoken; else the host's, which falls
- * back to English in silence), `apply()` words the view once it exists; `changed` redraws.
+ * The language of widget `w` (its root, markup, view and notices), English until `want(tag,
+ * explicit)` has its catalogue (explicit: the widget's own, which says when it cannot be
+ * spoken; else the host's, which falls back to English in silence). `say(id)` is a message in
+ * it; `apply()` gives it to the view once there is one; `changed` rewords what JavaScript wrote
+ * and redraws.
  */
 export function createLanguage(w, { changed }) {
+  const { Words } = w.bindings;
+  let words = Words.english();
   let asked = { tag: '', explicit: false };
   let ticket = 0;
-  let spoken = 'en';
 
-  async function apply() {
-    const view = w.parts.view;
-    if (!view) return;
-    const { tag, explicit } = asked;
-    const mine = ++ticket;
-    const file = w.bindings.View.catalogueFor(tag);
-    let text;
-    let problem = null;
-    if (file) text = await catalogue(file).catch((e) => ((problem = `the ${tag} words could not be fetched (${e.message ?? e}): English it is`), undefined));
-    if (mine !== ticket || w.state.stopped) return; // asked again since
-    try {
-      spoken = problem ? view.setLanguage('en') : view.setLanguage(tag, text);
-    } catch (e) {
-      spoken = 'en';
-      problem = e.message ?? String(e);
-    }
-    if (problem && explicit) w.notice([problem]);
-    w.root.lang = spoken;
+  function use(next) {
+    words?.free();
+    words = next;
+    w.root.lang = words.tag;
+    wordMarkup(w.root, say);
+    apply();
     changed();
   }
 
+  function say(id) {
+    return words.say(id);
+  }
+
+  function sayCount(id, n) {
+    return words.sayCount(id, n >>> 0);
+  }
+
+  async function want(tag, explicit) {
+    asked = { tag: String(tag ?? '').trim(), explicit: Boolean(explicit) };
+    const mine = ++ticket;
+    const file = Words.catalogueFor(asked.tag);
+    let text;
+    let problem = null;
+    if (file) text = await catalogue(file).catch((e) => ((problem = `the ${asked.tag} words could not be fetched (${e.message ?? e}): English it is`), undefined));
+    if (mine !== ticket || w.state.stopped) return; // asked again since, or gone
+    let next = null;
+    if (!problem) {
+      try {
+        next = new Words(asked.tag, text);
+      } catch (e) {
+        problem = e.message ?? String(e);
+      }
+    }
+    if (problem && asked.explicit) w.notice([problem]);
+    use(next ?? Words.english());
+  }
+
+  /** Gives the words to the view (made when the widget first comes near the viewport). */
+  function apply() {
+    w.parts.view?.setWords(words);
+  }
+
+  w.root.lang = 'en';
+  wordMarkup(w.root, say);
   return {
-    want(tag, explicit) {
-      asked = { tag: String(tag ?? '').trim(), explicit: Boolean(explicit) };
-      return apply();
-    },
+    want,
     apply,
+    say,
+    sayCount,
     get spoken() {
-      return spoken;
+      return words.tag;
     },
   };
 }

@@ -131,7 +131,15 @@ export function mount(root, bindings, options = {}) {
   /** Resolves once the widget has started (when it first comes near the viewport). */
   const created = new Promise((resolve) => (markCreated = resolve));
   /** The language it speaks (language.js): its own `lang`, else its host's. */
-  const language = createLanguage(w, { changed: () => parts.renderer && changed() });
+  const language = createLanguage(w, {
+    changed() {
+      if (!parts.renderer) return;
+      showSettings(); // (the words JavaScript writes: Play or Pause, the slider's value)
+      changed();
+    },
+  });
+  w.say = language.say;
+  w.sayCount = language.sayCount;
   language.want(options.lang ?? options.hostLang?.() ?? '', options.lang != null);
   /** Speaks `tag` (the lang option; null: the host's language again). */
   function speak(tag) {
@@ -412,9 +420,9 @@ function wireButtons(w, controller) {
     link.select();
     try {
       await navigator.clipboard.writeText(link.value);
-      el('copy').textContent = 'Link copied';
+      el('copy').textContent = w.say('control-copied');
     } catch {
-      el('copy').textContent = 'Copy the link below';
+      el('copy').textContent = w.say('control-copy-below');
     }
   });
 }

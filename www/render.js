@@ -219,6 +219,7 @@ export function createRenderer(w, { onRemovePin }) {
     write() {
       record ??= JSON.parse(w.parts.view.panels());
       el('status').textContent = record.status;
+      el('status').removeAttribute('data-i18n'); // (its words are the frame's from now on)
       el('caption').textContent = record.caption;
       for (const [name, { summary }] of Object.entries(record.panels)) {
         const out = el(`${name}-summary`);

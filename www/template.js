@@ -59,56 +59,56 @@ export const TEMPLATE = `
   <div class="ap-notice" data-el="notice" role="note" aria-live="polite" part="notice"></div>
   <form class="ap-controls" data-el="controls" part="controls">
     <div class="ap-depth" data-control="depth">
-      <label>Depth <input type="range" data-el="depth" name="depth" min="${DEPTH.min}" max="${DEPTH.max}" step="${DEPTH.step}" value="${DEPTH.default}"></label>
+      <label><span data-i18n="control-depth"></span> <input type="range" data-el="depth" name="depth" min="${DEPTH.min}" max="${DEPTH.max}" step="${DEPTH.step}" value="${DEPTH.default}"></label>
       <output data-el="depth-value" aria-hidden="true">${DEPTH.default}</output>
     </div>
     <label class="ap-switch" data-control="residual">
-      <input type="checkbox" role="switch" data-el="residual" checked> Residual
+      <input type="checkbox" role="switch" data-el="residual" checked> <span data-i18n="control-residual"></span>
     </label>
     <label class="ap-switch" data-control="norm">
-      <input type="checkbox" role="switch" data-el="layernorm" checked> LayerNorm
+      <input type="checkbox" role="switch" data-el="layernorm" checked> <span data-i18n="control-layernorm"></span>
     </label>
     <fieldset class="ap-placement" data-el="placement" data-control="placement">
-      <legend>Placement</legend>
+      <legend data-i18n="control-placement"></legend>
     </fieldset>
-    <label class="ap-task" data-control="task">Task <select data-el="task" aria-label="Task"></select></label>
+    <label class="ap-task" data-control="task"><span data-i18n="control-task"></span> <select data-el="task" data-i18n-label="control-task"></select></label>
     <div class="ap-buttons" data-control="play">
-      <button type="button" data-el="play">Pause</button>
-      <button type="button" data-el="step">Step</button>
-      <button type="button" data-el="reset">Reset</button>
+      <button type="button" data-el="play" data-i18n="control-pause"></button>
+      <button type="button" data-el="step" data-i18n="control-step"></button>
+      <button type="button" data-el="reset" data-i18n="control-reset"></button>
     </div>
     <div class="ap-buttons" data-control="copy">
-      <button type="button" data-el="copy">Copy link</button>
-      <input type="text" readonly data-el="link" aria-label="Link to this state" hidden>
+      <button type="button" data-el="copy" data-i18n="control-copy"></button>
+      <input type="text" readonly data-el="link" data-i18n-label="control-link" hidden>
     </div>
     <div class="ap-compare" data-control="compare">
       <div class="ap-buttons">
-        <button type="button" data-el="pin">Pin</button>
+        <button type="button" data-el="pin" data-i18n="control-pin"></button>
         ${COMPARISONS.map((c) => `<button type="button" data-el="run-${c.panel}">${escape(c.button)}</button>`).join('\n        ')}
       </div>
-      <ul class="ap-pins" data-el="pins" aria-label="Pinned runs" hidden></ul>
+      <ul class="ap-pins" data-el="pins" data-i18n-label="control-pins" hidden></ul>
     </div>
     <details class="ap-download" data-control="download" data-el="download">
-      <summary>Download</summary>
-      <div class="ap-download-menu" role="group" aria-label="Download the run">
-        <button type="button" data-download="report">The run (JSON)</button>
-        <button type="button" data-download="csv">Loss history (CSV)</button>
-        <button type="button" data-download="weights">Weights (safetensors)</button>
-        <label>Chart <select data-el="download-chart" aria-label="Chart to download"></select></label>
-        <button type="button" data-download="svg">Chart (SVG)</button>
-        <button type="button" data-download="png">Chart (PNG)</button>
-        <button type="button" data-el="weights-choose">Load weights…</button>
+      <summary data-i18n="control-download"></summary>
+      <div class="ap-download-menu" role="group" data-i18n-label="download-group">
+        <button type="button" data-download="report" data-i18n="download-report"></button>
+        <button type="button" data-download="csv" data-i18n="download-csv"></button>
+        <button type="button" data-download="weights" data-i18n="download-weights"></button>
+        <label><span data-i18n="download-chart"></span> <select data-el="download-chart" data-i18n-label="download-chart-label"></select></label>
+        <button type="button" data-download="svg" data-i18n="download-svg"></button>
+        <button type="button" data-download="png" data-i18n="download-png"></button>
+        <button type="button" data-el="weights-choose" data-i18n="download-load"></button>
         <input type="file" data-el="weights-file" accept=".safetensors,application/octet-stream" hidden>
       </div>
     </details>
     <details class="ap-more" data-control="more">
-      <summary>More</summary>
+      <summary data-i18n="control-more"></summary>
       <div class="ap-more-grid">
-        <label>Preset <select data-el="preset" aria-label="Preset"><option value="custom" disabled>custom</option></select></label>
+        <label><span data-i18n="control-preset"></span> <select data-el="preset" data-i18n-label="control-preset"><option value="custom" disabled>custom</option></select></label>
       </div>
     </details>
   </form>
-  <p class="ap-status" role="status" data-el="status" part="status">Loading…</p>
+  <p class="ap-status" role="status" data-el="status" part="status" data-i18n="status-loading"></p>
   <p class="ap-caption" data-el="caption" part="caption"></p>
   <div class="ap-error" role="alert" data-el="error" part="error" hidden></div>
   <div class="ap-palette" data-el="palette" aria-hidden="true">
@@ -116,59 +116,59 @@ export const TEMPLATE = `
   </div>
   <div class="ap-panels" data-el="panels" part="panels">
     <figure class="ap-panel" data-panel="histogram" part="panel histogram">
-      <canvas data-el="histogram" role="img" aria-label="Histogram of the final activations"></canvas>
+      <canvas data-el="histogram" role="img" data-i18n-label="histogram-label"></canvas>
       <figcaption data-el="histogram-summary"></figcaption>
       <div class="ap-panel-buttons">
-        <button type="button" data-el="rescale">Fit axis to data</button>
-        <button type="button" data-el="reset-scale">Axis −4…4</button>
+        <button type="button" data-el="rescale" data-i18n="histogram-fit"></button>
+        <button type="button" data-el="reset-scale" data-i18n="histogram-reset"></button>
       </div>
     </figure>
     <figure class="ap-panel" data-panel="loss" part="panel loss">
-      <canvas data-el="loss" role="img" aria-label="Training loss"></canvas>
+      <canvas data-el="loss" role="img" data-i18n-label="loss-label"></canvas>
       <figcaption data-el="loss-summary"></figcaption>
     </figure>
     <figure class="ap-panel" data-panel="depth" part="panel depth">
-      <canvas data-el="depthplot" role="img" aria-label="Gradient norm and activation std per layer"></canvas>
+      <canvas data-el="depthplot" role="img" data-i18n-label="depth-label"></canvas>
       <figcaption data-el="depth-summary"></figcaption>
-      <label class="ap-layer-view">Per layer <select data-param="layer_view" aria-label="Per layer"></select></label>
+      <label class="ap-layer-view"><span data-i18n="depth-per-layer"></span> <select data-param="layer_view" data-i18n-label="depth-per-layer"></select></label>
     </figure>
     <figure class="ap-panel" data-panel="readout" part="panel readout">
-      <canvas data-el="readout" role="img" aria-label="What each layer would predict"></canvas>
+      <canvas data-el="readout" role="img" data-i18n-label="readout-label"></canvas>
       <figcaption data-el="readout-summary"></figcaption>
-      <div class="ap-panel-buttons" data-el="lens-buttons"><button type="button" data-el="fit-lens">Fit a tuned lens</button></div>
+      <div class="ap-panel-buttons" data-el="lens-buttons"><button type="button" data-el="fit-lens" data-i18n="readout-fit-lens"></button></div>
     </figure>
     <figure class="ap-panel ap-wide ap-attention" data-panel="attention" part="panel attention">
-      <canvas data-el="attention" role="img" aria-label="Where each attention head looks"></canvas>
+      <canvas data-el="attention" role="img" data-i18n-label="attention-label"></canvas>
       <figcaption data-el="attention-summary"></figcaption>
-      <label class="ap-attention-layer">Attention of layer <select data-param="attention_layer" aria-label="Attention of layer"></select></label>
-      <ul class="ap-heads" data-el="attention-heads" aria-label="Where each head looks"></ul>
+      <label class="ap-attention-layer"><span data-i18n="attention-layer"></span> <select data-param="attention_layer" data-i18n-label="attention-layer"></select></label>
+      <ul class="ap-heads" data-el="attention-heads" data-i18n-label="attention-heads"></ul>
     </figure>
-    <section class="ap-panel ap-wide ap-writes" data-panel="writes" part="panel writes" aria-label="The model writes" hidden>
-      <p class="ap-writes-title">The model writes</p>
+    <section class="ap-panel ap-wide ap-writes" data-panel="writes" part="panel writes" data-i18n-label="writes-title" hidden>
+      <p class="ap-writes-title" data-i18n="writes-title"></p>
       <p class="ap-writes-heading" data-el="writes-heading"></p>
       <pre class="ap-writes-text" data-el="writes-text"></pre>
       <form class="ap-prompt" data-el="prompt-form" data-text-only>
-        <label>Prompt <textarea data-el="prompt" rows="2" autocomplete="off" spellcheck="false" placeholder="Type a beginning, then Enter (Shift+Enter: a new line)"></textarea></label>
-        <label>Characters <input type="number" data-el="prompt-chars" min="1" step="1" value="200"></label>
-        <button type="submit">Write</button>
-        <button type="button" data-el="prompt-clear">Its own prompt</button>
+        <label><span data-i18n="writes-prompt"></span> <textarea data-el="prompt" rows="2" autocomplete="off" spellcheck="false" data-i18n-placeholder="writes-prompt-hint"></textarea></label>
+        <label><span data-i18n="writes-characters"></span> <input type="number" data-el="prompt-chars" min="1" step="1" value="200"></label>
+        <button type="submit" data-i18n="writes-write"></button>
+        <button type="button" data-el="prompt-clear" data-i18n="writes-own-prompt"></button>
       </form>
       <p class="ap-said" data-el="prompt-said" aria-live="polite"></p>
-      <div class="ap-compare-writes" data-el="pin-writes" role="group" aria-label="What the pinned runs wrote"></div>
-      <label class="ap-temperature">Temperature <input type="number" data-param="temperature" aria-label="Temperature" min="0" max="2" step="0.1"></label>
-      <div class="ap-own-text" data-el="own-text" data-text-only role="group" aria-label="The text it learns">
-        <p class="ap-writes-title">The text it learns</p>
+      <div class="ap-compare-writes" data-el="pin-writes" role="group" data-i18n-label="writes-pins"></div>
+      <label class="ap-temperature"><span data-i18n="writes-temperature"></span> <input type="number" data-param="temperature" data-i18n-label="writes-temperature" min="0" max="2" step="0.1"></label>
+      <div class="ap-own-text" data-el="own-text" data-text-only role="group" data-i18n-label="text-title">
+        <p class="ap-writes-title" data-i18n="text-title"></p>
         <p class="ap-text-words" data-el="text-words" aria-live="polite"></p>
         <div class="ap-panel-buttons">
-          <button type="button" data-el="text-choose">Train on a text file…</button>
+          <button type="button" data-el="text-choose" data-i18n="text-choose"></button>
           <input type="file" data-el="text-file" accept=".txt,.md,.csv,.tsv,.py,.rs,.js,.json,.html,text/*" hidden>
-          <button type="button" data-el="text-plays">Back to the plays</button>
+          <button type="button" data-el="text-plays" data-i18n="text-plays"></button>
         </div>
-        <details class="ap-paste"><summary>Paste a text</summary>
-          <textarea data-el="text-paste" rows="5" aria-label="A text to train on" spellcheck="false"></textarea>
-          <button type="button" data-el="text-use">Train on the pasted text</button>
+        <details class="ap-paste"><summary data-i18n="text-paste"></summary>
+          <textarea data-el="text-paste" rows="5" data-i18n-label="text-paste-label" spellcheck="false"></textarea>
+          <button type="button" data-el="text-use" data-i18n="text-use"></button>
         </details>
-        <p class="ap-hint">Or drop a text file anywhere on the playground.</p>
+        <p class="ap-hint" data-i18n="text-drop"></p>
       </div>
     </section>
     ${COMPARISONS.map(comparisonPanel).join('')}
@@ -188,6 +188,9 @@ export function showError(root, message) {
   box.textContent = `The playground stopped: ${String(message).replace(/\.+$/, '')}. Reload the page to try again.`;
   box.hidden = false;
   const status = root.querySelector('[data-el="status"]');
-  if (status && status.textContent === 'Loading…') status.textContent = 'The playground could not start.';
+  if (status && (status.dataset.i18n === 'status-loading' || status.textContent === 'Loading…')) {
+    status.removeAttribute('data-i18n');
+    status.textContent = 'The playground could not start.';
+  }
 }
 

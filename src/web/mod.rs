@@ -5,6 +5,7 @@
 //! - `Job` (job.rs): one job of the comparisons, in a worker of the pool.
 //! - `View` (view.rs): on the page's thread, the latest frame and the comparisons' jobs and
 //!   reports; it draws the charts (on canvas.rs's backend) and gives the words.
+//! - `Words` (words.rs): a widget's language, for its markup and its `View`.
 //!
 //! JavaScript holds these opaque handles and moves bytes between them; it does no maths.
 
@@ -14,12 +15,14 @@ mod session;
 mod settings;
 mod shards;
 mod view;
+mod words;
 
 pub use job::Job;
 pub use session::Session;
 pub use settings::Settings;
 pub use shards::ShardHelper;
 pub use view::View;
+pub use words::Words;
 
 use wasm_bindgen::prelude::*;
 

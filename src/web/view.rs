@@ -25,7 +25,7 @@ pub struct View {
     comparisons: Comparisons,
     /// The comparisons' state, made again after each change of the comparisons.
     shown: ComparisonsState,
-    /// The language its words are in (None: English), set by `setLanguage`.
+    /// The language its words are in (None: English), set by `setWords`.
     language: Option<Rc<Language>>,
 }
 
@@ -104,26 +104,10 @@ impl View {
         self.frame.as_ref().is_some_and(Frame::finished)
     }
 
-    /// Words the widget in language `tag` (a BCP 47 tag: `es`, `zh-CN`, `en-XA` the
-    /// pseudo-language) from its catalogue's text (`www/i18n/<tag>.ftl`; none for English and the
-    /// pseudo-language); returns the tag it speaks. A language that does not ship or a catalogue
-    /// that does not parse is an error in words, and the widget speaks English.
-    #[wasm_bindgen(js_name = setLanguage)]
-    pub fn set_language(&mut self, tag: &str, catalogue: Option<String>) -> Result<String, JsError> {
-        self.language = None;
-        let language = Language::new(tag, catalogue.as_deref()).map_err(|e| JsError::new(&e))?;
-        let spoken = language.tag().to_string();
-        self.language = (spoken != "en").then(|| Rc::new(language));
-        Ok(spoken)
-    }
-
-    /// The catalogue file `tag` needs (`es.ftl`), or undefined: English, the pseudo-language
-    /// and a language that does not ship need none.
-    #[wasm_bindgen(js_name = catalogueFor)]
-    pub fn catalogue_for(tag: &str) -> Option<String> {
-        crate::view::language::spec_for(tag)
-            .filter(|s| s.tag != "en" && s.tag != crate::view::language::PSEUDO)
-            .map(|s| format!("{}.ftl", s.tag))
+    /// Words what it says in `words`' language (a widget's `Words`, shared).
+    #[wasm_bindgen(js_name = setWords)]
+    pub fn set_words(&mut self, words: &super::Words) {
+        self.language = (words.inner.tag() != "en").then(|| words.inner.clone());
     }
 
     #[wasm_bindgen(getter)]

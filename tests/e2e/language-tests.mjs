@@ -46,14 +46,20 @@ export default function registerLanguageTests() {
     const es = await caption(page, 'es');
     assert(/^Con los dos interruptores encendidos, en la inicialización /.test(es), `the Spanish caption: ${es}`);
     assert((await rootLang(page, 'es')) === 'es' && (await rootLang(page, 'en')) === 'en', `the widgets' roots say their language: ${await rootLang(page, 'es')}, ${await rootLang(page, 'en')}`);
-    // the accessible names are the controls' (not yet translated): the same switches and slider
-    assert((await page.locator('#es').getByRole('switch', { name: 'Residual' }).count()) === 1, 'the Residual switch keeps its name');
+    // the controls' accessible names in each widget's language
+    assert((await page.locator('#es').getByRole('slider', { name: 'Profundidad' }).count()) === 1, 'the Spanish widget names its slider Profundidad');
+    assert((await page.locator('#es').getByRole('button', { name: 'Pausa' }).count()) === 1, 'the Spanish widget names its Pause button Pausa');
+    assert((await page.locator('#en').getByRole('slider', { name: 'Depth' }).count()) === 1, 'the English widget names its slider Depth');
+    assert((await page.locator('#en').getByRole('switch', { name: 'Residual' }).count()) === 1, 'the English widget names its switch Residual');
+    const valueText = await page.evaluate(() => document.getElementById('es').shadowRoot.querySelector('[data-el="depth"]').getAttribute('aria-valuetext'));
+    assert(valueText === '12 capas', `the Spanish slider's value text: ${valueText}`);
 
     // Chinese by attribute, while it trains: the run goes on (its step does not go back)
     const before = (await value(page, 'es')).step;
     await page.evaluate(() => document.getElementById('es').setAttribute('lang', 'zh-CN'));
     await waitElStatus(page, 'es', /^12 层 · 残差 开 · LayerNorm 开（前置） · 激活标准差 = \d+\.\d+ · 损失 /);
     const after = (await value(page, 'es')).step;
+    assert((await page.locator('#es').getByRole('slider', { name: '深度' }).count()) === 1, 'the Chinese widget names its slider 深度');
     assert(after >= before, `a change of language restarted the run: step ${before} then ${after}`);
     assert((await rootLang(page, 'es')) === 'zh', `root lang after zh-CN: ${await rootLang(page, 'es')}`);
 
@@ -93,9 +99,10 @@ export default function registerLanguageTests() {
       const width = document.documentElement.clientWidth;
       const out = [];
       if (document.documentElement.scrollWidth > width + 1) out.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} > ${width}`);
-      for (const e of document.querySelectorAll('[data-el="status"], [data-el="caption"]')) {
+      for (const e of document.querySelectorAll('[data-el="status"], [data-el="caption"], [data-ap-root] button, [data-ap-root] label, [data-ap-root] summary')) {
+        if (e.closest('[hidden]') || !e.getClientRects().length) continue;
         const r = e.getBoundingClientRect();
-        if (r.right > width + 1 || e.scrollWidth > e.clientWidth + 1) out.push(`${e.dataset.el} runs past its box: right ${r.right}, scrollWidth ${e.scrollWidth} > ${e.clientWidth}`);
+        if (r.right > width + 1 || e.scrollWidth > e.clientWidth + 1) out.push(`${e.dataset.el ?? e.textContent.trim().slice(0, 30)} runs past its box: right ${r.right}, scrollWidth ${e.scrollWidth} > ${e.clientWidth}`);
       }
       return out;
     });

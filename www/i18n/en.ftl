@@ -93,3 +93,63 @@ stacks-no-mask-text = Without the mask every position sees the character it must
 stacks-no-mask = Without the mask every position of the decoder sees the symbols it must predict.
 stacks-held-out = Held-out loss { $loss } as trained (the future visible), { $hidden } with the future hidden as when it writes (the same weights, the mask on).
 stacks-held-out-read = Held-out loss { $loss } as trained (the future visible), { $hidden } with the future hidden as when it writes (the same weights, the mask on): it learned to read the answer, not to predict it.
+
+## The controls (the slider's, the switches' and the buttons' names)
+
+status-loading = Loading…
+control-depth = Depth
+control-residual = Residual
+control-layernorm = LayerNorm
+control-placement = Placement
+control-task = Task
+control-play = Play
+control-pause = Pause
+control-step = Step
+control-reset = Reset
+control-copy = Copy link
+control-copied = Link copied
+control-copy-below = Copy the link below
+control-link = Link to this state
+control-pin = Pin
+control-pins = Pinned runs
+control-download = Download
+control-more = More
+control-preset = Preset
+download-group = Download the run
+download-report = The run (JSON)
+download-csv = Loss history (CSV)
+download-weights = Weights (safetensors)
+download-chart = Chart
+download-chart-label = Chart to download
+download-svg = Chart (SVG)
+download-png = Chart (PNG)
+download-load = Load weights…
+
+## The panels' names and buttons
+
+histogram-label = Histogram of the final activations
+histogram-fit = Fit axis to data
+histogram-reset = Axis −4…4
+loss-label = Training loss
+depth-label = Gradient norm and activation std per layer
+depth-per-layer = Per layer
+readout-label = What each layer would predict
+readout-fit-lens = Fit a tuned lens
+attention-label = Where each attention head looks
+attention-layer = Attention of layer
+attention-heads = Where each head looks
+writes-title = The model writes
+writes-prompt = Prompt
+writes-prompt-hint = Type a beginning, then Enter (Shift+Enter: a new line)
+writes-characters = Characters
+writes-write = Write
+writes-own-prompt = Its own prompt
+writes-pins = What the pinned runs wrote
+writes-temperature = Temperature
+text-title = The text it learns
+text-choose = Train on a text file…
+text-plays = Back to the plays
+text-paste = Paste a text
+text-paste-label = A text to train on
+text-use = Train on the pasted text
+text-drop = Or drop a text file anywhere on the playground.

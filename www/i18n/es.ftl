@@ -59,7 +59,7 @@ caption-starting = El entrenamiento está empezando.
 caption-plateau = La pérdida se ha estancado cerca de { $loss } (1 significa que no ha aprendido nada).
 caption-descending = La pérdida baja: de { $first } a { $recent } en { $steps } pasos.
 caption-descending-slowly = La pérdida baja despacio: { $recent } tras { $steps } pasos.
-caption-finished = La ejecución ha terminado sus { $steps } pasos: pulsa Play para continuarla.
+caption-finished = La ejecución ha terminado sus { $steps } pasos: pulsa Entrenar para continuarla.
 
 ## Qué significa la pérdida en datos reservados de una tarea de secuencias
 
@@ -89,3 +89,63 @@ stacks-no-mask-text = Sin la máscara, cada posición ve el carácter que debe p
 stacks-no-mask = Sin la máscara, cada posición del decodificador ve los símbolos que debe predecir.
 stacks-held-out = Pérdida en datos reservados: { $loss } tal como se entrenó (con el futuro visible), { $hidden } con el futuro oculto, como cuando escribe (los mismos pesos, con la máscara).
 stacks-held-out-read = Pérdida en datos reservados: { $loss } tal como se entrenó (con el futuro visible), { $hidden } con el futuro oculto, como cuando escribe (los mismos pesos, con la máscara): aprendió a leer la respuesta, no a predecirla.
+
+## Los controles
+
+status-loading = Cargando…
+control-depth = Profundidad
+control-residual = Residual
+control-layernorm = LayerNorm
+control-placement = Posición
+control-task = Tarea
+control-play = Entrenar
+control-pause = Pausa
+control-step = Un paso
+control-reset = Reiniciar
+control-copy = Copiar enlace
+control-copied = Enlace copiado
+control-copy-below = Copia el enlace de abajo
+control-link = Enlace a este estado
+control-pin = Fijar
+control-pins = Ejecuciones fijadas
+control-download = Descargar
+control-more = Más
+control-preset = Configuración
+download-group = Descargar la ejecución
+download-report = La ejecución (JSON)
+download-csv = Historial de la pérdida (CSV)
+download-weights = Pesos (safetensors)
+download-chart = Gráfico
+download-chart-label = Gráfico que descargar
+download-svg = Gráfico (SVG)
+download-png = Gráfico (PNG)
+download-load = Cargar pesos…
+
+## Los nombres y botones de los paneles
+
+histogram-label = Histograma de las activaciones finales
+histogram-fit = Ajustar el eje a los datos
+histogram-reset = Eje −4…4
+loss-label = Pérdida de entrenamiento
+depth-label = Norma del gradiente y desviación típica de las activaciones por capa
+depth-per-layer = Por capa
+readout-label = Qué predeciría cada capa
+readout-fit-lens = Ajustar una lente entrenada
+attention-label = Adónde mira cada cabeza de atención
+attention-layer = Atención de la capa
+attention-heads = Adónde mira cada cabeza
+writes-title = El modelo escribe
+writes-prompt = Inicio
+writes-prompt-hint = Escribe un comienzo y pulsa Intro (Mayús+Intro: nueva línea)
+writes-characters = Caracteres
+writes-write = Escribir
+writes-own-prompt = Su propio inicio
+writes-pins = Lo que escribieron las ejecuciones fijadas
+writes-temperature = Temperatura
+text-title = El texto que aprende
+text-choose = Entrenar con un archivo de texto…
+text-plays = Volver a las obras de teatro
+text-paste = Pegar un texto
+text-paste-label = Un texto con el que entrenar
+text-use = Entrenar con el texto pegado
+text-drop = O suelta un archivo de texto en cualquier parte del widget.

@@ -54,7 +54,7 @@ caption-starting = 训练刚刚开始。
 caption-plateau = 损失停滞在 { $loss } 附近（1 表示什么都没学到）。
 caption-descending = 损失正在下降：{ $steps } 步内从 { $first } 降到 { $recent }。
 caption-descending-slowly = 损失下降缓慢：{ $steps } 步后为 { $recent }。
-caption-finished = 本次训练已完成全部 { $steps } 步：按 Play 可继续训练。
+caption-finished = 本次训练已完成全部 { $steps } 步：按“训练”可继续。
 
 ## 序列任务的留出集损失意味着什么
 
@@ -78,3 +78,63 @@ stacks-no-mask-text = 没有掩码时，每个位置都能看到它要预测的�
 stacks-no-mask = 没有掩码时，解码器的每个位置都能看到它要预测的符号。
 stacks-held-out = 按训练时的方式（未来可见），留出集损失为 { $loss }；像写作时那样遮住未来（同样的权重，加上掩码），则为 { $hidden }。
 stacks-held-out-read = 按训练时的方式（未来可见），留出集损失为 { $loss }；像写作时那样遮住未来（同样的权重，加上掩码），则为 { $hidden }：它学会的是读取答案，而不是预测答案。
+
+## 控件
+
+status-loading = 加载中…
+control-depth = 深度
+control-residual = 残差
+control-layernorm = LayerNorm
+control-placement = 位置
+control-task = 任务
+control-play = 训练
+control-pause = 暂停
+control-step = 单步
+control-reset = 重置
+control-copy = 复制链接
+control-copied = 链接已复制
+control-copy-below = 请复制下面的链接
+control-link = 指向当前状态的链接
+control-pin = 固定
+control-pins = 已固定的训练
+control-download = 下载
+control-more = 更多
+control-preset = 预设
+download-group = 下载本次训练
+download-report = 本次训练（JSON）
+download-csv = 损失历史（CSV）
+download-weights = 权重（safetensors）
+download-chart = 图表
+download-chart-label = 要下载的图表
+download-svg = 图表（SVG）
+download-png = 图表（PNG）
+download-load = 载入权重…
+
+## 面板的名称与按钮
+
+histogram-label = 最终激活值的直方图
+histogram-fit = 按数据调整坐标轴
+histogram-reset = 坐标轴 −4…4
+loss-label = 训练损失
+depth-label = 每层的梯度范数与激活标准差
+depth-per-layer = 每层
+readout-label = 每一层会预测什么
+readout-fit-lens = 拟合调谐透镜
+attention-label = 每个注意力头看向哪里
+attention-layer = 注意力层
+attention-heads = 每个头看向哪里
+writes-title = 模型写出的文字
+writes-prompt = 提示
+writes-prompt-hint = 输入开头，然后按 Enter（Shift+Enter：换行）
+writes-characters = 字符数
+writes-write = 生成
+writes-own-prompt = 用它自己的提示
+writes-pins = 已固定的训练写出的文字
+writes-temperature = 温度
+text-title = 它学习的文本
+text-choose = 用文本文件训练…
+text-plays = 回到莎士比亚戏剧
+text-paste = 粘贴文本
+text-paste-label = 用于训练的文本
+text-use = 用粘贴的文本训练
+text-drop = 也可以把文本文件拖放到组件上的任意位置。

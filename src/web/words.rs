@@ -1,0 +1,55 @@
+//! `Words`: one widget's language, on the page's thread. The widget's language module
+//! (`language.js`) makes one from a catalogue's text, words its markup with it (`say`), and
+//! gives it to the `View`, which words the status line, the captions and the charts with it.
+
+use crate::view::language::{spec_for, Language, PSEUDO};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub struct Words {
+    pub(super) inner: Rc<Language>,
+}
+
+#[wasm_bindgen]
+impl Words {
+    /// The words of language `tag` (a BCP 47 tag: `es`, `zh-CN`, `en-XA` the pseudo-language)
+    /// from its catalogue's text (`www/i18n/<tag>.ftl`; none for English and the
+    /// pseudo-language). A language that does not ship or a catalogue that does not parse is an
+    /// error in words (the widget then speaks `Words.english()`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(tag: &str, catalogue: Option<String>) -> Result<Words, JsError> {
+        let language = Language::new(tag, catalogue.as_deref()).map_err(|e| JsError::new(&e))?;
+        Ok(Words { inner: Rc::new(language) })
+    }
+
+    pub fn english() -> Words {
+        Words { inner: Rc::new(Language::english()) }
+    }
+
+    /// The tag of the language it speaks (`en` where it fell back).
+    #[wasm_bindgen(getter)]
+    pub fn tag(&self) -> String {
+        self.inner.tag().to_string()
+    }
+
+    /// Message `id` (one without arguments: the controls' words), in its language.
+    pub fn say(&self, id: &str) -> String {
+        self.inner.say(id, None)
+    }
+
+    /// Message `id` whose one argument is a count, `$n` (it may choose a plural).
+    #[wasm_bindgen(js_name = sayCount)]
+    pub fn say_count(&self, id: &str, n: u32) -> String {
+        let mut args = fluent_bundle::FluentArgs::new();
+        args.set("n", n);
+        self.inner.say(id, Some(&args))
+    }
+
+    /// The catalogue file `tag` needs (`es.ftl`), or undefined: English, the pseudo-language
+    /// and a language that does not ship need none.
+    #[wasm_bindgen(js_name = catalogueFor)]
+    pub fn catalogue_for(tag: &str) -> Option<String> {
+        spec_for(tag).filter(|s| s.tag != "en" && s.tag != PSEUDO).map(|s| format!("{}.ftl", s.tag))
+    }
+}
