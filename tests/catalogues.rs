@@ -8,7 +8,7 @@
 
 use ablation_playground::config::Config;
 use ablation_playground::training::session::Session;
-use ablation_playground::view::language::{Language, LANGUAGES, PSEUDO};
+use ablation_playground::view::language::{table_message_ids, Language, LANGUAGES, PSEUDO};
 use ablation_playground::view::words::{caption, status_line};
 use fluent_syntax::ast;
 use std::collections::{BTreeMap, BTreeSet};
@@ -124,6 +124,17 @@ fn asked_for() -> BTreeSet<String> {
     out
 }
 
+/// English's messages and the parameter table's (whose English is the table's own, and which
+/// take no arguments): what every translation must have.
+fn reference() -> Messages {
+    let mut all = messages("en");
+    for (id, _) in table_message_ids() {
+        assert!(!all.contains_key(&id), "{id} is the table's: www/i18n/en.ftl must not have it too");
+        all.insert(id, BTreeSet::new());
+    }
+    all
+}
+
 /// What `other` lacks of English and has that English does not, and the messages whose
 /// arguments differ.
 fn compare(english: &Messages, other: &Messages) -> (Vec<String>, Vec<String>, Vec<String>) {
@@ -151,7 +162,7 @@ fn the_code_and_the_english_catalogue_name_the_same_messages() {
 
 #[test]
 fn every_translation_is_complete_and_takes_englishs_arguments() {
-    let english = messages("en");
+    let english = reference();
     if let Ok(tag) = std::env::var("CATALOGUE") {
         let (missing, unknown, arguments) = compare(&english, &messages(&tag));
         println!("www/i18n/{tag}.ftl\n  missing ({}): {missing:?}\n  not in English ({}): {unknown:?}\n  other arguments than English's ({}): {arguments:?}", missing.len(), unknown.len(), arguments.len());
@@ -233,4 +244,20 @@ fn a_language_that_does_not_ship_speaks_english_and_the_pseudo_language_is_longe
         "{en_caption} / {pseudo_caption}"
     );
     assert!(!pseudo.contains("Residual"), "{pseudo}");
+}
+
+#[test]
+fn the_tables_words_are_translated_and_fall_back_to_the_tables_english() {
+    let es = Language::shipped("es").unwrap();
+    let en = Language::english();
+    assert_eq!(es.say_or("choice-task-text", "Text: next character"), "Texto: siguiente carácter");
+    assert_eq!(en.say_or("choice-task-text", "Text: next character"), "Text: next character");
+    assert_eq!(es.say_or("no-such-message", "as the table says"), "as the table says");
+    // every id is a message's id (letters, digits, - and _), one each
+    let ids: Vec<_> = table_message_ids().into_iter().map(|(id, _)| id).collect();
+    let unique: BTreeSet<_> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "a table id twice");
+    for id in &ids {
+        assert!(id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'), "{id}");
+    }
 }

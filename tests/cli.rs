@@ -343,6 +343,9 @@ fn lang_words_the_svgs_status_in_that_language_and_leaves_the_report_as_it_is() 
             && status.contains(','),
         "status.txt {status:?}"
     );
+    // the histogram's axis, −4…4, with a decimal comma
+    let svg = std::fs::read_to_string(dir.join("histogram.svg")).unwrap();
+    assert!(svg.contains("\n4,00\n") && !svg.contains("\n4.00\n"), "the Spanish histogram's ticks");
     std::fs::remove_dir_all(&dir).unwrap();
     let out = ablate(&["--depth", "1", "--steps", "0", "--lang", "tlh"]);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -1,11 +1,19 @@
 // The controls, bound to the parameter table's schema: the More panel is built from it, every
 // control shows the settings, and every reader's change goes to `set` by its parameter's name.
 
+import { tableWords } from './language.js';
 import { PARAMS, PRESETS } from './schema.js';
 
 /** The parameters with a control of their own (the top bar's, a panel's menu): the rest are More's. */
 const OWN_CONTROLS = PARAMS.filter((p) => p.control === 'own').map((p) => p.name);
 let radioGroups = 0;
+
+/** Choice `word` of parameter `p` as a menu's option, its label the table's (translated). */
+const option = (p, word, i) => {
+  const o = new Option(p.labels[i], word);
+  // (a message's id has letters, digits, - and _ only: `lr,warmup,beta2` is `lr-warmup-beta2`)
+  return tableWords(o, `choice-${p.name}-${word.replace(/[^A-Za-z0-9_]/g, '-')}`, p.labels[i]);
+};
 
 /** One parameter's control under More: a menu for a choice, a number field otherwise. */
 function paramControl(p) {
@@ -14,7 +22,7 @@ function paramControl(p) {
   let input;
   if (p.kind === 'choice') {
     input = document.createElement('select');
-    p.choices.forEach((word, i) => input.append(new Option(p.labels[i], word)));
+    p.choices.forEach((word, i) => input.append(option(p, word, i)));
   } else if (p.kind === 'text') {
     // a text's id (plays, or a reader's text by its hash): words, not a number
     input = document.createElement('input');
@@ -29,8 +37,8 @@ function paramControl(p) {
   }
   input.dataset.param = p.name;
   // the label wraps the control, whose value would otherwise join its accessible name
-  input.setAttribute('aria-label', p.label);
-  label.append(`${p.label} `, input);
+  tableWords(input, `param-${p.name}`, p.label, { label: true });
+  label.append(tableWords(document.createElement('span'), `param-${p.name}`, p.label), ' ', input);
   return label;
 }
 
@@ -43,7 +51,7 @@ export function buildMore(root) {
     preset.append(option);
   }
   const task = PARAMS.find((p) => p.name === 'task');
-  task.choices.forEach((word, i) => root.querySelector('[data-el="task"]').append(new Option(task.labels[i], word)));
+  task.choices.forEach((word, i) => root.querySelector('[data-el="task"]').append(option(task, word, i)));
   root.querySelector('[data-el="task"]').title = task.help;
   const grid = root.querySelector('.ap-more-grid');
   for (const p of PARAMS) if (!OWN_CONTROLS.includes(p.name)) grid.append(paramControl(p));
@@ -51,7 +59,7 @@ export function buildMore(root) {
   for (const select of root.querySelectorAll('select[data-param]')) {
     const p = PARAMS.find((q) => q.name === select.dataset.param);
     if (p?.kind !== 'choice' || select.options.length) continue;
-    p.choices.forEach((word, i) => select.append(new Option(p.labels[i], word)));
+    p.choices.forEach((word, i) => select.append(option(p, word, i)));
     select.title = p.help;
   }
   // the placements the table allows, one radio each (the norm's choices but "off")
@@ -60,11 +68,12 @@ export function buildMore(root) {
   const fieldset = root.querySelector('[data-el="placement"]');
   fieldset.title = norm.help;
   const radios = norm.choices
-    .filter((word) => word !== 'off')
-    .map((word) => {
+    .map((word, i) => [word, norm.labels[i]])
+    .filter(([word]) => word !== 'off')
+    .map(([word, english]) => {
       const label = document.createElement('label');
       const radio = Object.assign(document.createElement('input'), { type: 'radio', name: group, value: word, checked: word === 'pre' });
-      label.append(radio, ` ${word}`);
+      label.append(radio, ' ', tableWords(document.createElement('span'), `choice-norm-${word}`, english));
       fieldset.append(label);
       return radio;
     });

@@ -22,11 +22,32 @@ function catalogue(file) {
 }
 
 /** Words every element of `root` that names a message: `data-i18n` its text,
- *  `data-i18n-label` its aria-label, `data-i18n-placeholder` its placeholder. */
-export function wordMarkup(root, say) {
+ *  `data-i18n-label` its aria-label, `data-i18n-placeholder` its placeholder; and the parameter
+ *  table's words, whose English is the table's (`data-en`, `data-en-label`): `data-i18n-table`
+ *  its text, `data-i18n-table-label` its aria-label (`tableWords` marks them). */
+export function wordMarkup(root, words) {
+  const say = (id) => words.say(id);
+  const sayOr = (id, english) => words.sayOr(id, english ?? '');
   for (const e of root.querySelectorAll('[data-i18n]')) e.textContent = say(e.dataset.i18n);
   for (const e of root.querySelectorAll('[data-i18n-label]')) e.setAttribute('aria-label', say(e.dataset.i18nLabel));
   for (const e of root.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = say(e.dataset.i18nPlaceholder);
+  for (const e of root.querySelectorAll('[data-i18n-table]')) e.textContent = sayOr(e.dataset.i18nTable, e.dataset.en);
+  for (const e of root.querySelectorAll('[data-i18n-table-label]')) e.setAttribute('aria-label', sayOr(e.dataset.i18nTableLabel, e.dataset.enLabel));
+}
+
+/** Marks `element` as showing the table's words `english` under message `id` (its text, or
+ *  with `label` its aria-label), and shows them in English until the widget is worded. */
+export function tableWords(element, id, english, { label = false } = {}) {
+  if (label) {
+    element.dataset.i18nTableLabel = id;
+    element.dataset.enLabel = english;
+    element.setAttribute('aria-label', english);
+  } else {
+    element.dataset.i18nTable = id;
+    element.dataset.en = english;
+    element.textContent = english;
+  }
+  return element;
 }
 
 /**
@@ -46,7 +67,7 @@ export function createLanguage(w, { changed }) {
     words?.free();
     words = next;
     w.root.lang = words.tag;
-    wordMarkup(w.root, say);
+    wordMarkup(w.root, words);
     apply();
     changed();
   }
@@ -85,7 +106,7 @@ export function createLanguage(w, { changed }) {
   }
 
   w.root.lang = 'en';
-  wordMarkup(w.root, say);
+  wordMarkup(w.root, words);
   return {
     want,
     apply,

@@ -40,18 +40,21 @@ const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;
  *  `PANEL-table` or `PANEL-FIELD`, folded in `…-details` when it has a summary: render.js
  *  fills them), what its runs write, and its button that runs it again. */
 function comparisonPanel(c) {
-  const tables = c.tables.map(({ field, summary }) => {
+  // (the table's words, each under a message that translates it: language.js, tableWords)
+  const words = (id, english) => `data-i18n-table="comparison-${c.panel}-${id}" data-en="${escape(english)}">${escape(english)}`;
+  const label = (id, english) => `data-i18n-table-label="comparison-${c.panel}-${id}" data-en-label="${escape(english)}" aria-label="${escape(english)}"`;
+  const tables = c.tables.map(({ field, summary }, i) => {
     const id = field === 'table' ? c.panel : `${c.panel}-${field}`;
     const table = `<table class="ap-table" data-el="${field === 'table' ? `${id}-table` : id}"></table>`;
-    return summary == null ? table : `<details class="ap-numbers" data-el="${id}-details" hidden><summary>${escape(summary)}</summary>${table}</details>`;
+    return summary == null ? table : `<details class="ap-numbers" data-el="${id}-details" hidden><summary ${words(`summary-${i}`, summary)}</summary>${table}</details>`;
   });
-  const writes = c.writes == null ? [] : [`<div class="ap-compare-writes" data-el="${c.panel}-writes" role="group" aria-label="${escape(c.writes)}"></div>`];
+  const writes = c.writes == null ? [] : [`<div class="ap-compare-writes" data-el="${c.panel}-writes" role="group" ${label('writes', c.writes)}></div>`];
   return `
     <figure class="ap-panel ap-wide" data-panel="${c.panel}" part="panel ${c.panel}" hidden>
-      <canvas data-el="${c.panel}" role="img" aria-label="${escape(c.chart)}"></canvas>
+      <canvas data-el="${c.panel}" role="img" ${label('chart', c.chart)}></canvas>
       <figcaption data-el="${c.panel}-summary"></figcaption>
       ${[...tables, ...writes].join('\n      ')}
-      <div class="ap-panel-buttons"><button type="button" data-el="again-${c.panel}">${escape(c.again)}</button></div>
+      <div class="ap-panel-buttons"><button type="button" data-el="again-${c.panel}" ${words('again', c.again)}</button></div>
     </figure>`;
 }
 
@@ -84,7 +87,7 @@ export const TEMPLATE = `
     <div class="ap-compare" data-control="compare">
       <div class="ap-buttons">
         <button type="button" data-el="pin" data-i18n="control-pin"></button>
-        ${COMPARISONS.map((c) => `<button type="button" data-el="run-${c.panel}">${escape(c.button)}</button>`).join('\n        ')}
+        ${COMPARISONS.map((c) => `<button type="button" data-el="run-${c.panel}" data-i18n-table="comparison-${c.panel}-button" data-en="${escape(c.button)}">${escape(c.button)}</button>`).join('\n        ')}
       </div>
       <ul class="ap-pins" data-el="pins" data-i18n-label="control-pins" hidden></ul>
     </div>

@@ -174,6 +174,27 @@ impl Language {
         format!("[{id}]")
     }
 
+    /// Message `id` where a catalogue has it, else `english`: the words of the parameter table
+    /// (a parameter's label, a choice's, a comparison's button), whose English is the table's
+    /// own and whose translations are catalogue messages named from it (`param-depth`,
+    /// `choice-task-text`, `comparison-sweep-button`: `table_message_ids`).
+    pub fn say_or(&self, id: &str, english: &str) -> String {
+        for bundle in self.own.iter().chain(std::iter::once(&self.english)) {
+            if let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) {
+                let mut errors = vec![];
+                let text = bundle.format_pattern(pattern, None, &mut errors);
+                if errors.is_empty() {
+                    return text.into_owned();
+                }
+            }
+        }
+        if self.spec.tag == PSEUDO {
+            pseudo_text(english).into_owned()
+        } else {
+            english.to_string()
+        }
+    }
+
     /// `text`, a number as `charts::short` or `format!` writes it (`0.853`, `1.2e-5`, `12345`),
     /// in this language's convention: its decimal separator, and its group separator in an
     /// integer part of five or more digits.
@@ -217,6 +238,44 @@ fn localise_number(text: &str, decimal: char, group: char) -> String {
         out += frac;
     }
     out + exponent
+}
+
+/// The catalogue messages that translate the parameter table's words (`Language::say_or`):
+/// each parameter's label (`param-NAME`), each choice's (`choice-NAME-WORD`) and each
+/// comparison's button, its button again, its chart's name, what its runs write and its tables'
+/// summaries (`comparison-PANEL-button`, `-again`, `-chart`, `-writes`, `-summary-N`), with
+/// their English.
+pub fn table_message_ids() -> Vec<(String, String)> {
+    use crate::config::{Kind, COMPARISONS, PARAMS};
+    let mut out = vec![];
+    for p in PARAMS {
+        out.push((format!("param-{}", p.name), p.label.to_string()));
+        if let Kind::Choice(options) = p.kind {
+            for (word, label) in options.words().zip(options.labels()) {
+                // (a message's id has letters, digits, - and _ only: `lr,warmup,beta2` is `lr-warmup-beta2`)
+                let word: String = word
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' })
+                    .collect();
+                out.push((format!("choice-{}-{word}", p.name), label.to_string()));
+            }
+        }
+    }
+    for spec in COMPARISONS {
+        let panel = spec.panel;
+        out.push((format!("comparison-{panel}-button"), spec.button.to_string()));
+        out.push((format!("comparison-{panel}-again"), spec.again.to_string()));
+        out.push((format!("comparison-{panel}-chart"), spec.chart.to_string()));
+        if let Some(writes) = spec.writes {
+            out.push((format!("comparison-{panel}-writes"), writes.to_string()));
+        }
+        for (i, (_, summary)) in spec.tables.iter().enumerate() {
+            if let Some(summary) = summary {
+                out.push((format!("comparison-{panel}-summary-{i}"), summary.to_string()));
+            }
+        }
+    }
+    out
 }
 
 thread_local! {

@@ -38,6 +38,13 @@ impl Words {
         self.inner.say(id, None)
     }
 
+    /// Message `id` where a catalogue has it, else `english` (the parameter table's words:
+    /// `Language::say_or`).
+    #[wasm_bindgen(js_name = sayOr)]
+    pub fn say_or(&self, id: &str, english: &str) -> String {
+        self.inner.say_or(id, english)
+    }
+
     /// Message `id` whose one argument is a count, `$n` (it may choose a plural).
     #[wasm_bindgen(js_name = sayCount)]
     pub fn say_count(&self, id: &str, n: u32) -> String {

@@ -51,6 +51,13 @@ export default function registerLanguageTests() {
     assert((await page.locator('#es').getByRole('button', { name: 'Pausa' }).count()) === 1, 'the Spanish widget names its Pause button Pausa');
     assert((await page.locator('#en').getByRole('slider', { name: 'Depth' }).count()) === 1, 'the English widget names its slider Depth');
     assert((await page.locator('#en').getByRole('switch', { name: 'Residual' }).count()) === 1, 'the English widget names its switch Residual');
+    // the parameter table's words too: a menu's options, a comparison's button
+    const tableWords = await page.evaluate(() => {
+      const root = document.getElementById('es').shadowRoot;
+      return [root.querySelector('[data-el="task"] option[value="text"]').textContent, root.querySelector('[data-el="run-sweep"]').textContent];
+    });
+    assert(tableWords[0] === 'Texto: siguiente carácter' && tableWords[1] === 'Barrido de profundidad', `the table's words in Spanish: ${tableWords}`);
+    assert((await page.locator('#en').getByRole('button', { name: 'Depth sweep' }).count()) === 1, 'the English widget keeps Depth sweep');
     const valueText = await page.evaluate(() => document.getElementById('es').shadowRoot.querySelector('[data-el="depth"]').getAttribute('aria-valuetext'));
     assert(valueText === '12 capas', `the Spanish slider's value text: ${valueText}`);
 

@@ -73,14 +73,15 @@ export default function registerNotebookTests() {
     assert((await element().getAttribute('norm')) === 'post', 'the attribute follows');
     await page.evaluate(() => window.nb.model.set('residual', true));
     await waitFor(page, () => document.querySelector('#out ablation-playground').value?.residual === 'on', null, 'residual = True did not reach the widget');
+    // a method: pause, as w.pause() sends it
+    await page.evaluate(() => window.nb.model.send({ method: 'pause' }));
+    await waitFor(page, () => document.querySelector('#out ablation-playground').shadowRoot.querySelector('[data-el="play"]').textContent === 'Play', null, 'pause() did not pause');
     // the lang trait: the widget speaks Spanish, from the catalogue inside the module
     await page.evaluate(() => window.nb.model.set('lang', 'es'));
     await waitFor(page, () => /^8 capas · Residual SÍ · /.test(document.querySelector('#out ablation-playground').shadowRoot.querySelector('[data-el="status"]').textContent), null,
       async () => `lang = "es" did not word the widget: ${await page.evaluate(() => document.querySelector('#out ablation-playground').shadowRoot.querySelector('[data-el="status"]').textContent)}`);
     assert((await element().getAttribute('lang')) === 'es', 'the lang attribute follows the trait');
-    // a method: pause, as w.pause() sends it
-    await page.evaluate(() => window.nb.model.send({ method: 'pause' }));
-    await waitFor(page, () => document.querySelector('#out ablation-playground').shadowRoot.querySelector('[data-el="play"]').textContent === 'Play', null, 'pause() did not pause');
+    assert((await page.evaluate(() => document.querySelector('#out ablation-playground').shadowRoot.querySelector('[data-el="play"]').textContent)) === 'Entrenar', 'the paused widget\'s Play button in Spanish');
     // the cell run again: the module evaluated anew from a new blob: URL, the old view cleaned up
     await page.evaluate(async (esm) => {
       window.nb.cleanup();

@@ -1,6 +1,7 @@
 //! "All four": the loss curves of the four switch combinations together, on a log axis, with
 //! a legend that also says where a run diverged.
 
+use super::tick;
 use super::{
     beyond_mark, combination_colours, comparable_top, draw_beyond, err, frame, legend, legend_width,
     log_range, log_ticks, place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner,
@@ -166,7 +167,7 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
-    mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
+    mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| tick(*y)).draw().map_err(err)?;
     let mut beyond = 0;
     for (i, curve) in curves.iter().enumerate() {
         let colour = colours[i % colours.len()];

@@ -1,5 +1,6 @@
 //! Panel 1: the distribution of what the readout reads, on a fixed axis with overflow counts.
 
+use super::tick;
 use super::{err, fitted_title, frame, short, style_mesh, ChartResult, Theme};
 use crate::model::stats::Histogram;
 use plotters::coord::Shift;
@@ -38,7 +39,7 @@ pub fn draw<DB: DrawingBackend>(
         frame(area, title, theme).build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1).map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
-    mesh.x_labels(9).y_labels(4).x_label_formatter(&|x| short(*x)).draw().map_err(err)?;
+    mesh.x_labels(9).y_labels(4).x_label_formatter(&|x| tick(*x)).draw().map_err(err)?;
     // the initialisation's histogram as an outline (one stroke), the bars of now over it
     if let Some((init, _)) = shown.init.filter(|(i, _)| i.counts.len() == bins) {
         let mut outline = vec![(h.lo, 0u32)];

@@ -4,6 +4,7 @@
 //! upper k and k at random, against k. Log axes: a knocked-out layer of a plain stack can cost
 //! orders of magnitude more than one of a residual stack.
 
+use super::tick;
 use super::{
     err, frame, layer_chart, legend, legend_width, log_range, log_ticks, short, style_mesh, ChartResult,
     Corner, LayerChart, Theme,
@@ -79,7 +80,7 @@ pub fn draw_removals<DB: DrawingBackend>(
     style_mesh(&mut mesh, theme);
     mesh.x_labels(depth.clamp(2, 12))
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| short(*y))
+        .y_label_formatter(&|y| tick(*y))
         .x_desc("k layers removed")
         .draw()
         .map_err(err)?;

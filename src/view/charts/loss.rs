@@ -2,6 +2,7 @@
 //! sequence task also the held-out loss, and the floors as labelled lines: the text's unigram
 //! and bigram entropies, or the copy task's chance.
 
+use super::tick;
 use super::{
     beyond_mark, comparable_top, draw_beyond, err, frame, legend, legend_width, log_range, pinned_colour,
     pinned_legend, place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Pinned,
@@ -84,7 +85,7 @@ pub fn draw<DB: DrawingBackend>(
         frame(area, title, theme).build_cartesian_2d(0usize..n - 1, (lo..hi).log_scale()).map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
-    mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
+    mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| tick(*y)).draw().map_err(err)?;
     // series past the cut: (name, largest value, first step at the cut, colour)
     let mut beyond: Vec<(String, f64, usize, RGBColor)> = Vec::new();
     // a pin's seeds under everything: the band from the lowest to the highest

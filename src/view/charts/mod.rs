@@ -473,7 +473,7 @@ pub(crate) fn layer_chart<'a, DB: DrawingBackend>(
     style_mesh(&mut mesh, theme);
     mesh.x_labels(layers.min(12))
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| short(*y))
+        .y_label_formatter(&|y| tick(*y))
         .draw()
         .map_err(err)?;
     Ok(chart)
@@ -528,6 +528,11 @@ pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
 
 /// Short, readable number: 0.012, 0.123, 1.23, 123, 1.2e5. The precision is chosen after
 /// rounding to three significant digits, so 0.99998 reads 1.00, not 1.000.
+/// An axis's tick: `short`'s text in the thread's language's convention (`0,50` in Spanish).
+pub(crate) fn tick(x: f64) -> String {
+    crate::view::language::number(&short(x))
+}
+
 pub fn short(x: f64) -> String {
     if !x.is_finite() {
         return if x.is_nan() {

@@ -3,6 +3,7 @@
 //! was fitted, with the task's floors;
 //! below, per layer, how much it changes the stream, `‖x_{ℓ+1} − x_ℓ‖ / ‖x_ℓ‖`. Log axes.
 
+use super::tick;
 use super::{
     err, fitted_titles, frame, layer_chart, log_points, log_range, log_ticks, pinned_colour, short,
     style_mesh, ChartResult, Theme,
@@ -48,7 +49,7 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
-    mesh.x_labels(depth.min(8) + 1).y_label_formatter(&|y| short(*y)).draw().map_err(err)?;
+    mesh.x_labels(depth.min(8) + 1).y_label_formatter(&|y| tick(*y)).draw().map_err(err)?;
     for (name, v) in c.floors {
         if v.is_finite() && *v > 0.0 {
             let line =

@@ -2,10 +2,11 @@
 //! `‖∂L/∂x₀‖ / ‖∂L/∂x_L‖` at initialisation against depth, for the four switch combinations.
 //! Both axes are logarithmic: depths double, losses and ratios span decades.
 
+use super::tick;
 use super::{
     beyond_label, beyond_mark, combination_colours, comparable_top, draw_beyond, err, frame, legend,
-    legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, short, style_mesh,
-    ChartResult, Corner, Theme,
+    legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, style_mesh, ChartResult,
+    Corner, Theme,
 };
 use crate::training::sweep::SweepSeries;
 use plotters::coord::combinators::BindKeyPoints;
@@ -149,7 +150,7 @@ pub fn draw<'a, DB: DrawingBackend>(
         let mut mesh = chart.configure_mesh();
         style_mesh(&mut mesh, theme);
         mesh.x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| short(*y))
+            .y_label_formatter(&|y| tick(*y))
             .draw()
             .map_err(err)?;
         for (i, curve) in curves.iter().enumerate().filter(|_| panel == 0) {
