@@ -388,7 +388,7 @@ fn the_histogram_keeps_its_initialisation_and_says_why_it_moved() {
     let mut s = Session::new(&config);
     let at_init = s.frame();
     assert_eq!(at_init.init_histogram, at_init.histogram, "at step 0 the two are one");
-    assert_eq!(words::since_init(&at_init), "", "nothing to say at step 0");
+    assert_eq!(words::since_init(&at_init), None, "nothing to say at step 0");
     for _ in 0..20 {
         s.train_step();
     }
@@ -396,7 +396,7 @@ fn the_histogram_keeps_its_initialisation_and_says_why_it_moved() {
     let early = s.frame();
     let drift = early.act_std() / early.init.readout_std;
     assert!((0.5..=2.0).contains(&drift), "{drift}");
-    assert_eq!(words::since_init(&early), "", "std {}", early.act_std());
+    assert_eq!(words::since_init(&early), None, "std {}", early.act_std());
     while s.train_step() {}
     let f = s.frame();
     assert!(f.finished() && f.step == 3000);
@@ -416,7 +416,7 @@ fn the_histogram_keeps_its_initialisation_and_says_why_it_moved() {
     assert!((f.readout_unscaled_std - std).abs() < 1e-4, "{} against {std}", f.readout_unscaled_std);
     assert_eq!(charts::short(f.readout_unscaled_std), "1.00", "what LayerNorm promises");
     assert!(f.act_std() < 0.8, "training moves γ and β: std {}", f.act_std());
-    let words = words::since_init(&f);
+    let words = words::since_init(&f).unwrap_or_default();
     assert!(
         words.contains("its std was 1.00")
             && words.contains("the norm's output still has std 1.00")
@@ -438,7 +438,7 @@ fn the_histogram_keeps_its_initialisation_and_says_why_it_moved() {
     let plain = Config { depth: 12, residual: false, norm: NormPlacement::Off, ..Config::default() };
     let f = trained(&plain, 500).frame();
     assert!(f.readout_unscaled_std.is_nan());
-    let words = words::since_init(&f);
+    let words = words::since_init(&f).unwrap_or_default();
     assert!(words.contains("no norm holds the scale"), "{words}");
 }
 

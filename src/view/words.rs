@@ -237,10 +237,7 @@ pub fn task_sentence(m: &Frame) -> Option<String> {
 pub fn shown_state(m: &Frame) -> Vec<String> {
     match (m.shows, m.diverged_at) {
         (Shows::LastFinite(step), Some(at)) => last_finite_state(step, at),
-        (Shows::Finding, Some(at)) => vec![
-            format!("diverged at step {at}; finding the last finite state"),
-            "finding the last finite state".into(),
-        ],
+        (Shows::Finding, Some(at)) => vec![say!("shown-finding-diverged", at = at), say!("shown-finding")],
         _ => vec![],
     }
 }
@@ -248,23 +245,22 @@ pub fn shown_state(m: &Frame) -> Vec<String> {
 /// A panel's title note for the last finite state at `step` of a run that diverged `at`,
 /// longest first.
 pub fn last_finite_state(step: usize, at: usize) -> Vec<String> {
-    vec![
-        format!("step {step}, the last finite state; diverged at step {at}"),
-        format!("step {step}, the last finite state"),
-    ]
+    vec![say!("shown-last-finite-diverged", step = step, at = at), say!("shown-last-finite", step = step)]
 }
 
 /// The sentence that opens a panel's text alternative after a divergence: "Step 1, the last
-/// finite state; diverged at step 2. " (empty before one).
-pub(crate) fn shown_state_sentence(m: &Frame) -> String {
-    match shown_state(m).first() {
-        Some(s) => {
-            let mut c = s.chars();
-            let first = c.next().map(|f| f.to_uppercase().collect::<String>()).unwrap_or_default();
-            format!("{first}{}. ", c.as_str())
-        }
-        None => String::new(),
-    }
+/// finite state; diverged at step 2." (None before one).
+pub(crate) fn shown_state_sentence(m: &Frame) -> Option<String> {
+    let s = shown_state(m).into_iter().next()?;
+    let mut c = s.chars();
+    let first = c.next().map(|f| f.to_uppercase().collect::<String>()).unwrap_or_default();
+    Some(say!("shown-state-sentence", state = format!("{first}{}", c.as_str())))
+}
+
+/// `shown_state_sentence` and the space after it, to open a text alternative (empty before a
+/// divergence).
+pub(crate) fn shown_state_opening(m: &Frame) -> String {
+    shown_state_sentence(m).map(|s| s + &say!("sentence-join")).unwrap_or_default()
 }
 
 /// What differs between two configurations, in the status line's words ("Residual OFF",
@@ -368,17 +364,13 @@ pub fn thousands(n: usize) -> String {
 /// norm promises is std 1 before its learned scale γ, which training moves; without a norm
 /// nothing holds the scale, and training may shrink or blow it up. Said once the run has
 /// finished (or at once, if they are more than twice apart: `std_change`).
-pub fn since_init(m: &Frame) -> String {
-    match std_change(m) {
-        None => String::new(),
-        Some((init, now, Why::Gain(g))) => format!(
-            " At initialisation (the outline) its std was {init}; now it is {now}: before its learned scale γ and shift β the norm's output still has std {g}, and training has moved γ and β. That is all LayerNorm promises: std 1.00 before γ."
-        ),
-        Some((init, now, why)) => format!(
-            " At initialisation (the outline) its std was {init}; now it is {now}: no norm holds the scale, and {}.",
-            why.words()
-        ),
-    }
+pub fn since_init(m: &Frame) -> Option<String> {
+    let (init, now, why) = std_change(m)?;
+    let (init, now) = (language::number(&init), language::number(&now));
+    Some(match why {
+        Why::Gain(g) => say!("since-init-gain", init = init, now = now, gain = language::number(&g)),
+        why => say!("since-init-free", init = init, now = now, why = why.words()),
+    })
 }
 
 /// The same in a short sentence, for the caption under the status line.
@@ -401,12 +393,12 @@ enum Why {
 }
 
 impl Why {
-    fn words(&self) -> &'static str {
+    fn words(&self) -> String {
         match self {
-            Why::Gain(_) => "its learned scale γ and shift β moved",
-            Why::Shrunk => "training has shrunk it (the histogram collapses towards 0)",
-            Why::Grown => "it has blown up (the histogram detonates past its axis)",
-            Why::Moved => "training moves it freely",
+            Why::Gain(_) => say!("why-gain"),
+            Why::Shrunk => say!("why-shrunk"),
+            Why::Grown => say!("why-grown"),
+            Why::Moved => say!("why-moved"),
         }
     }
 }

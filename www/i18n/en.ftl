@@ -153,3 +153,50 @@ text-paste = Paste a text
 text-paste-label = A text to train on
 text-use = Train on the pasted text
 text-drop = Or drop a text file anywhere on the playground.
+
+## The histogram and what moved it since initialisation
+
+# the chart's title: $subject is what the readout reads (final LayerNorm(x_L))
+histogram-title = { $subject } · std = { $std }
+histogram-outline = { $std } (outline: at init, { $init })
+histogram-below = ◀ { $n } below
+histogram-above = { $n } above ▶
+histogram-nan = { $n } NaN
+histogram-what-norm = the { $total } values the readout reads, the final { $norm } of the stream's top x_L (whose std is { $top })
+histogram-what = the { $total } final activations x_L, which the readout reads
+histogram-summary = Histogram of { $what }, on an axis from { $lo } to { $hi }: std { $std }; { $below } below the axis and { $above } above it.
+histogram-summary-nan = Histogram of { $what }, on an axis from { $lo } to { $hi }: std { $std }; { $below } below the axis and { $above } above it; { $nan } NaN.
+since-init-gain = At initialisation (the outline) its std was { $init }; now it is { $now }: before its learned scale γ and shift β the norm's output still has std { $gain }, and training has moved γ and β. That is all LayerNorm promises: std 1.00 before γ.
+since-init-free = At initialisation (the outline) its std was { $init }; now it is { $now }: no norm holds the scale, and { $why }.
+why-gain = its learned scale γ and shift β moved
+why-shrunk = training has shrunk it (the histogram collapses towards 0)
+why-grown = it has blown up (the histogram detonates past its axis)
+why-moved = training moves it freely
+
+## After a divergence: which state a panel shows
+
+shown-last-finite-diverged = step { $step }, the last finite state; diverged at step { $at }
+shown-last-finite = step { $step }, the last finite state
+shown-finding-diverged = diverged at step { $at }; finding the last finite state
+shown-finding = finding the last finite state
+# the same as the first sentence of a text alternative, its first letter made a capital
+shown-state-sentence = { $state }.
+
+## The loss
+
+loss-title = training loss
+loss-title-step = training loss · step { $step } · { $loss }
+loss-title-diverged = training loss · diverged at step { $step }
+# a floor's line: $floor is unigram, bigram or chance
+loss-floor = { $floor ->
+    [unigram] unigram { $value }
+    [bigram] bigram { $value }
+   *[chance] chance { $value }
+}
+loss-held-out-label = held-out { $loss }
+loss-diverged-mark = ✕ diverged at step { $step }
+loss-none = No training steps yet.
+loss-diverged = Training loss started at { $first } and diverged at step { $at }.
+loss-training = Training loss at step { $step }: { $last } (started at { $first }, lowest { $lowest }; smoothed { $smooth }).
+loss-held-out-text = Held-out loss at step { $step }: { $loss } nats; the lines: unigram { $unigram }, bigram { $bigram }.
+loss-held-out-chance = Held-out loss at step { $step }: { $loss } nats; the lines: chance { $chance }.

@@ -238,3 +238,47 @@ comparison-knockout-again = Quitar cada capa
 comparison-knockout-chart = Capas quitadas
 comparison-knockout-summary-0 = Los números de cada capa
 comparison-knockout-summary-1 = Varias capas a la vez: las k de arriba, y k al azar
+
+## El histograma y lo que lo ha movido desde la inicialización
+
+histogram-title = { $subject } · desv. típ. = { $std }
+histogram-outline = { $std } (contorno: en la inicialización, { $init })
+histogram-below = ◀ { $n } por debajo
+histogram-above = { $n } por encima ▶
+histogram-nan = { $n } NaN
+histogram-what-norm = los { $total } valores que lee la salida, la { $norm } final de la cima x_L del flujo (cuya desv. típ. es { $top })
+histogram-what = las { $total } activaciones finales x_L, que lee la salida
+histogram-summary = Histograma de { $what }, en un eje de { $lo } a { $hi }: desv. típ. { $std }; { $below } por debajo del eje y { $above } por encima.
+histogram-summary-nan = Histograma de { $what }, en un eje de { $lo } a { $hi }: desv. típ. { $std }; { $below } por debajo del eje y { $above } por encima; { $nan } NaN.
+since-init-gain = En la inicialización (el contorno) su desv. típ. era { $init }; ahora es { $now }: antes de su escala γ y su desplazamiento β aprendidos, la salida de la norma sigue teniendo desv. típ. { $gain }, y el entrenamiento ha movido γ y β. Eso es todo lo que promete LayerNorm: desv. típ. 1,00 antes de γ.
+since-init-free = En la inicialización (el contorno) su desv. típ. era { $init }; ahora es { $now }: ninguna norma sujeta la escala, y { $why }.
+why-gain = su escala γ y su desplazamiento β aprendidos se han movido
+why-shrunk = el entrenamiento la ha encogido (el histograma se hunde hacia 0)
+why-grown = ha explotado (el histograma estalla más allá de su eje)
+why-moved = el entrenamiento la mueve libremente
+
+## Tras una divergencia: qué estado muestra un panel
+
+shown-last-finite-diverged = paso { $step }, el último estado finito; divergió en el paso { $at }
+shown-last-finite = paso { $step }, el último estado finito
+shown-finding-diverged = divergió en el paso { $at }; buscando el último estado finito
+shown-finding = buscando el último estado finito
+shown-state-sentence = { $state }.
+
+## La pérdida
+
+loss-title = pérdida de entrenamiento
+loss-title-step = pérdida de entrenamiento · paso { $step } · { $loss }
+loss-title-diverged = pérdida de entrenamiento · divergió en el paso { $step }
+loss-floor = { $floor ->
+    [unigram] unigramas { $value }
+    [bigram] bigramas { $value }
+   *[chance] azar { $value }
+}
+loss-held-out-label = reservados { $loss }
+loss-diverged-mark = ✕ divergió en el paso { $step }
+loss-none = Aún no hay pasos de entrenamiento.
+loss-diverged = La pérdida de entrenamiento empezó en { $first } y divergió en el paso { $at }.
+loss-training = Pérdida de entrenamiento en el paso { $step }: { $last } (empezó en { $first }, mínima { $lowest }; suavizada { $smooth }).
+loss-held-out-text = Pérdida en datos reservados en el paso { $step }: { $loss } nats; las líneas: unigramas { $unigram }, bigramas { $bigram }.
+loss-held-out-chance = Pérdida en datos reservados en el paso { $step }: { $loss } nats; la línea: azar { $chance }.

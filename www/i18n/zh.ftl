@@ -227,3 +227,47 @@ comparison-knockout-again = 逐层移除
 comparison-knockout-chart = 移除层
 comparison-knockout-summary-0 = 每一层的数据
 comparison-knockout-summary-1 = 一次移除多层：最上面的 k 层，以及随机的 k 层
+
+## 直方图，以及自初始化以来使它变化的原因
+
+histogram-title = { $subject } · 标准差 = { $std }
+histogram-outline = { $std }（轮廓：初始化时 { $init }）
+histogram-below = ◀ 低于坐标轴 { $n } 个
+histogram-above = 高于坐标轴 { $n } 个 ▶
+histogram-nan = { $n } 个 NaN
+histogram-what-norm = 读出层读取的 { $total } 个值，即残差流顶层 x_L 经过最终 { $norm } 后的值（x_L 的标准差为 { $top }）
+histogram-what = 读出层读取的 { $total } 个最终激活值 x_L
+histogram-summary = { $what }的直方图，坐标轴从 { $lo } 到 { $hi }：标准差 { $std }；{ $below } 个低于坐标轴，{ $above } 个高于坐标轴。
+histogram-summary-nan = { $what }的直方图，坐标轴从 { $lo } 到 { $hi }：标准差 { $std }；{ $below } 个低于坐标轴，{ $above } 个高于坐标轴；{ $nan } 个 NaN。
+since-init-gain = 初始化时（轮廓）它的标准差为 { $init }；现在为 { $now }：在学到的缩放 γ 和平移 β 之前，归一化层的输出标准差仍是 { $gain }，是训练改变了 γ 和 β。LayerNorm 所保证的仅此而已：γ 之前标准差为 1.00。
+since-init-free = 初始化时（轮廓）它的标准差为 { $init }；现在为 { $now }：没有归一化层约束尺度，并且{ $why }。
+why-gain = 它学到的缩放 γ 和平移 β 发生了变化
+why-shrunk = 训练使它缩小了（直方图向 0 收拢）
+why-grown = 它已经爆炸（直方图冲出了坐标轴）
+why-moved = 训练可以自由地改变它
+
+## 发散之后：面板显示的是哪个状态
+
+shown-last-finite-diverged = 第 { $step } 步，最后一个有限的状态；在第 { $at } 步发散
+shown-last-finite = 第 { $step } 步，最后一个有限的状态
+shown-finding-diverged = 在第 { $at } 步发散；正在寻找最后一个有限的状态
+shown-finding = 正在寻找最后一个有限的状态
+shown-state-sentence = { $state }。
+
+## 损失
+
+loss-title = 训练损失
+loss-title-step = 训练损失 · 第 { $step } 步 · { $loss }
+loss-title-diverged = 训练损失 · 在第 { $step } 步发散
+loss-floor = { $floor ->
+    [unigram] 一元 { $value }
+    [bigram] 二元 { $value }
+   *[chance] 随机 { $value }
+}
+loss-held-out-label = 留出集 { $loss }
+loss-diverged-mark = ✕ 在第 { $step } 步发散
+loss-none = 还没有训练步。
+loss-diverged = 训练损失从 { $first } 开始，在第 { $at } 步发散。
+loss-training = 第 { $step } 步的训练损失：{ $last }（起始 { $first }，最低 { $lowest }；平滑后 { $smooth }）。
+loss-held-out-text = 第 { $step } 步的留出集损失：{ $loss } 奈特；参考线：一元 { $unigram }，二元 { $bigram }。
+loss-held-out-chance = 第 { $step } 步的留出集损失：{ $loss } 奈特；参考线：随机 { $chance }。

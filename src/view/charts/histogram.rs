@@ -3,6 +3,7 @@
 use super::tick;
 use super::{err, fitted_title, frame, short, style_mesh, ChartResult, Theme};
 use crate::model::stats::Histogram;
+use crate::say;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -30,11 +31,12 @@ pub fn draw<DB: DrawingBackend>(
     // the initialisation's std beside now's, where the title has no note to make room for
     let std = match shown.init {
         Some((_, init)) if short(init) != short(shown.std) && notes.is_empty() => {
-            format!("{} (outline: at init, {})", short(shown.std), short(init))
+            say!("histogram-outline", std = tick(shown.std), init = tick(init))
         }
-        _ => short(shown.std),
+        _ => tick(shown.std),
     };
-    let title = fitted_title(area, &format!("{} · std = {std}", shown.subject), notes, theme);
+    let title =
+        fitted_title(area, &say!("histogram-title", subject = shown.subject, std = std), notes, theme);
     let mut chart =
         frame(area, title, theme).build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1).map_err(err)?;
     let mut mesh = chart.configure_mesh();
@@ -72,11 +74,11 @@ pub fn draw<DB: DrawingBackend>(
             .draw(&Text::new(text, (label_x, hgt), theme.font(11.0).color(&theme.alert)))
             .map_err(err)
     };
-    edge(h.below, h.lo, h.lo + width * 0.5, h.lo, format!("◀ {} below", h.below))?;
-    edge(h.above, h.hi - width * 0.5, h.hi, h.hi - 10.0 * width, format!("{} above ▶", h.above))?;
+    edge(h.below, h.lo, h.lo + width * 0.5, h.lo, say!("histogram-below", n = h.below))?;
+    edge(h.above, h.hi - width * 0.5, h.hi, h.hi - 10.0 * width, say!("histogram-above", n = h.above))?;
     if h.nan > 0 {
         let t = Text::new(
-            format!("{} NaN", h.nan),
+            say!("histogram-nan", n = h.nan),
             (h.lo + (h.hi - h.lo) * 0.4, peak),
             theme.font(12.0).color(&theme.alert),
         );

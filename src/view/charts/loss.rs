@@ -5,9 +5,9 @@
 use super::tick;
 use super::{
     beyond_mark, comparable_top, draw_beyond, err, frame, legend, legend_width, log_range, pinned_colour,
-    pinned_legend, place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner, Pinned,
-    Theme,
+    pinned_legend, place_legend, plot_fractions, raised_top, style_mesh, ChartResult, Corner, Pinned, Theme,
 };
+use crate::say;
 use crate::training::loss_history::LossHistory;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -76,10 +76,10 @@ pub fn draw<DB: DrawingBackend>(
         hi = raised_top(lo, hi, free);
     }
     let title = match (history.last(), diverged_at) {
-        (_, Some(s)) => format!("training loss · diverged at step {s}"),
+        (_, Some(s)) => say!("loss-title-diverged", step = s),
         // one loss per update: after n updates the count is n
-        (Some(l), None) => format!("training loss · step {} · {}", history.len(), short(l)),
-        (None, None) => "training loss".to_string(),
+        (Some(l), None) => say!("loss-title-step", step = history.len(), loss = tick(l)),
+        (None, None) => say!("loss-title"),
     };
     let mut chart =
         frame(area, title, theme).build_cartesian_2d(0usize..n - 1, (lo..hi).log_scale()).map_err(err)?;
@@ -148,7 +148,7 @@ pub fn draw<DB: DrawingBackend>(
             ))
             .map_err(err)?;
         let label = Text::new(
-            format!("{name} {}", short(floor)),
+            say!("loss-floor", floor = name, value = tick(floor)),
             (0, floor),
             theme.font(10.0).color(&theme.text).pos(ABOVE),
         );
@@ -166,7 +166,7 @@ pub fn draw<DB: DrawingBackend>(
             // left of the last point once it is past the middle, else right of it: inside the plot
             let side = if 2 * last.0 >= n { LEFT } else { RIGHT };
             let label = Text::new(
-                format!("held-out {}", short(last.1)),
+                say!("loss-held-out-label", loss = tick(last.1)),
                 last,
                 theme.font(11.0).color(&theme.other).pos(side),
             );
@@ -177,7 +177,7 @@ pub fn draw<DB: DrawingBackend>(
         let line = PathElement::new(vec![(s, lo), (s, hi)], theme.alert.stroke_width(theme.px(2.0)));
         chart.plotting_area().draw(&line).map_err(err)?;
         let label = Text::new(
-            format!("✕ diverged at step {s}"),
+            say!("loss-diverged-mark", step = s),
             (s.saturating_sub(n / 3), hi),
             theme.font(12.0).color(&theme.alert),
         );

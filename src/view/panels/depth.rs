@@ -10,7 +10,7 @@ use crate::training::per_matrix::MatrixGradients;
 use crate::training::pinned::PinState;
 use crate::view::charts::depth::{DepthCurves, Heading, WeightCurve};
 use crate::view::charts::{self, short, ChartResult, Pinned, Theme};
-use crate::view::words::{pin_changes, pin_description, shown_state, shown_state_sentence};
+use crate::view::words::{pin_changes, pin_description, shown_state, shown_state_opening};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -21,7 +21,7 @@ pub fn depth_summary(m: &Frame) -> String {
     format!(
         "{}Gradient norm ‖∂L/∂x‖ at layer 0: {} now ({} at initialisation); at the top, layer {top}: {} now ({} at initialisation). \
          Activation std from {} at the input to {} at the top now ({} at initialisation).",
-        shown_state_sentence(m),
+        shown_state_opening(m),
         short(now.grad_norm[0]),
         short(init.grad_norm[0]),
         short(now.grad_norm[top]),
@@ -110,7 +110,7 @@ fn ffn_name(config: &Config) -> &'static str {
 pub fn weights_summary(m: &Frame) -> String {
     let (init, now) = (&m.init.weight_grad_norm, &m.now.weight_grad_norm);
     let mut out =
-        format!("{}Weight gradient ‖∂L/∂W‖ of each of {} sublayers.", shown_state_sentence(m), init.len())
+        format!("{}Weight gradient ‖∂L/∂W‖ of each of {} sublayers.", shown_state_opening(m), init.len())
             + &split_sentence(&m.config);
     let at_init = ends_words(init, &m.config);
     if !at_init.is_empty() {

@@ -2,10 +2,11 @@
 
 use super::{Scene, Surface};
 use crate::config::Config;
+use crate::say;
 use crate::training::frame::Frame;
 use crate::view::charts::histogram::Shown;
-use crate::view::charts::{self, short, ChartResult, Theme};
-use crate::view::words::{norm_name, shown_state, shown_state_sentence, since_init};
+use crate::view::charts::{self, ChartResult, Theme};
+use crate::view::words::{norm_name, num, shown_state, shown_state_sentence, since_init};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -24,26 +25,29 @@ pub fn histogram_summary(m: &Frame) -> String {
     let inside: u32 = h.counts.iter().sum();
     let total = inside + h.below + h.above + h.nan;
     let what = if m.config.has_final_norm() {
-        format!(
-            "the {total} values the readout reads, the final {} of the stream's top x_L (whose std is {})",
-            norm_name(&m.config),
-            short(m.top_std())
+        say!("histogram-what-norm", total = total, norm = norm_name(&m.config), top = num(m.top_std()))
+    } else {
+        say!("histogram-what", total = total)
+    };
+    let (lo, hi, std) = (num(h.lo), num(h.hi), num(std));
+    let (below, above) = (h.below, h.above);
+    let mut sentences: Vec<String> = shown_state_sentence(m).into_iter().collect();
+    sentences.push(if h.nan > 0 {
+        say!(
+            "histogram-summary-nan",
+            what = what,
+            lo = lo,
+            hi = hi,
+            std = std,
+            below = below,
+            above = above,
+            nan = h.nan
         )
     } else {
-        format!("the {total} final activations x_L, which the readout reads")
-    };
-    let mut s = format!(
-        "{}Histogram of {what}, on an axis from {} to {}: std {}",
-        shown_state_sentence(m),
-        short(h.lo),
-        short(h.hi),
-        short(std)
-    );
-    s += &format!("; {} below the axis and {} above it", h.below, h.above);
-    if h.nan > 0 {
-        s += &format!("; {} NaN", h.nan);
-    }
-    s + "." + &since_init(m)
+        say!("histogram-summary", what = what, lo = lo, hi = hi, std = std, below = below, above = above)
+    });
+    sentences.extend(since_init(m));
+    sentences.join(&say!("sentence-join"))
 }
 
 pub(super) fn summary(scene: &Scene) -> String {

@@ -4,6 +4,7 @@
 use super::spread::spread_text;
 use super::{with_pins, Scene, Surface};
 use crate::config::Config;
+use crate::say;
 use crate::training::frame::Frame;
 use crate::training::pinned::PinState;
 use crate::training::spread::Spread;
@@ -11,7 +12,7 @@ use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
 use crate::view::charts::loss::HeldOut;
 use crate::view::charts::{self, short, ChartResult, Pinned, Theme};
-use crate::view::words::pin_description;
+use crate::view::words::{num, pin_description};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -19,30 +20,34 @@ use plotters::prelude::*;
 pub fn loss_summary(m: &Frame) -> String {
     let h = &m.history;
     let (Some(last), Some(first)) = (h.last(), h.first()) else {
-        return "No training steps yet.".into();
+        return say!("loss-none");
     };
-    let training = match m.diverged_at {
-        Some(at) => format!("Training loss started at {} and diverged at step {at}.", short(first)),
-        None => format!(
-            "Training loss at step {}: {} (started at {}, lowest {}; smoothed {}).",
-            h.len(),
-            short(last),
-            short(first),
-            short(h.lowest()),
-            short(h.buckets().last().map_or(last, |b| b.smooth)),
+    let mut sentences = vec![match m.diverged_at {
+        Some(at) => say!("loss-diverged", first = num(first), at = at),
+        None => say!(
+            "loss-training",
+            step = h.len(),
+            last = num(last),
+            first = num(first),
+            lowest = num(h.lowest()),
+            smooth = num(h.buckets().last().map_or(last, |b| b.smooth))
         ),
-    };
-    let held_out = match (m.evals.last(), m.floors) {
-        (Some(e), Some(floors)) => {
-            let floors = match floors {
-                TaskFloors::Text(f) => format!("unigram {}, bigram {}", short(f.unigram), short(f.bigram)),
-                TaskFloors::Chance { chance } => format!("chance {}", short(chance)),
-            };
-            format!(" Held-out loss at step {}: {} nats; the lines: {floors}.", e.step, short(e.loss))
-        }
-        _ => String::new(),
-    };
-    training + &held_out
+    }];
+    if let (Some(e), Some(floors)) = (m.evals.last(), m.floors) {
+        sentences.push(match floors {
+            TaskFloors::Text(f) => say!(
+                "loss-held-out-text",
+                step = e.step,
+                loss = num(e.loss),
+                unigram = num(f.unigram),
+                bigram = num(f.bigram)
+            ),
+            TaskFloors::Chance { chance } => {
+                say!("loss-held-out-chance", step = e.step, loss = num(e.loss), chance = num(chance))
+            }
+        });
+    }
+    sentences.join(&say!("sentence-join"))
 }
 
 /// The pins' numbers for the loss panel's text alternative.
