@@ -16,7 +16,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 pub(super) fn theme(scale: f64, dark: bool, colours: &[(String, String)]) -> Theme {
     let scale = if scale.is_finite() { scale.clamp(0.5, 4.0) } else { 1.0 };
     let theme = if dark { Theme::dark(scale) } else { Theme::light(scale) };
-    Theme { bitmaps: true, ..theme.with_css_colours(colours) }
+    Theme { bitmaps: true, measures_text: true, ..theme.with_css_colours(colours) }
 }
 
 /// Where a panel is drawn on the page: a canvas, through plotters' canvas backend measuring

@@ -150,7 +150,7 @@ pub fn draw<DB: DrawingBackend>(
             (colours[i % colours.len()], label)
         })
         .collect();
-    let legend_w = legend_width(&entries).max(250.0);
+    let legend_w = legend_width(area, &entries, theme).max(250.0);
     let (corner, free) =
         place_legend(area, curves.len(), legend_w, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
     // the clipped runs run along the cut, under the legend's room

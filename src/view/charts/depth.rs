@@ -39,7 +39,7 @@ pub fn draw<DB: DrawingBackend>(
     // the legend goes in a top corner the curves leave empty, or above them
     let pin_labels: Vec<_> =
         c.pins.iter().enumerate().map(|(i, p)| (theme.text, format!("{} {}", i + 1, p.label))).collect();
-    let legend_w = legend_width(&pin_labels);
+    let legend_w = legend_width(area, &pin_labels, theme);
     let rows = 4 + c.pins.len();
     let pinned_curves = c.pins.iter().flat_map(|p| [p.grad, p.std]);
     let taken: Vec<(f64, f64)> = all
@@ -177,7 +177,7 @@ pub fn draw_weights<DB: DrawingBackend>(
         .chain(pins.iter().enumerate().map(|(i, p)| (pinned_colour(theme), format!("{} {}", i + 1, p.label))))
         .chain([(theme.text, "● attention  ■ FFN".to_string())])
         .collect();
-    let width = legend_width(&entries);
+    let width = legend_width(area, &entries, theme);
     let taken: Vec<(f64, f64)> = all
         .clone()
         .flat_map(|c| {

@@ -34,7 +34,7 @@ pub fn draw<DB: DrawingBackend>(
     let (lo, hi) = log_range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)).chain(bands));
     let entries: Vec<(RGBColor, String)> =
         curves.iter().enumerate().map(|(i, c)| (colours[i % 4], c.label.clone())).collect();
-    let width = legend_width(&entries);
+    let width = legend_width(area, &entries, theme);
     let span = steps.max(1) as f64;
     // the lines and the bands' edges are what the legend must leave clear
     let taken: Vec<(f64, f64)> = curves

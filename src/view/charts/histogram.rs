@@ -1,7 +1,7 @@
 //! Panel 1: the distribution of what the readout reads, on a fixed axis with overflow counts.
 
 use super::tick;
-use super::{err, fitted_title, frame, short, style_mesh, ChartResult, Theme};
+use super::{err, fitted_title, frame, short, style_mesh, title_fits, ChartResult, Theme};
 use crate::model::stats::Histogram;
 use crate::say;
 use plotters::coord::Shift;
@@ -28,15 +28,20 @@ pub fn draw<DB: DrawingBackend>(
     let init_peak = shown.init.map_or(0, |(i, _)| i.counts.iter().copied().max().unwrap_or(0));
     let peak = h.counts.iter().copied().max().unwrap_or(0).max(init_peak).max(1);
     let width = (h.hi - h.lo) / bins as f64;
-    // the initialisation's std beside now's, where the title has no note to make room for
-    let std = match shown.init {
+    // the initialisation's std beside now's, where the title has no note and room for it
+    let plain = say!("histogram-title", subject = shown.subject, std = tick(shown.std));
+    let title = match shown.init {
         Some((_, init)) if short(init) != short(shown.std) && notes.is_empty() => {
-            say!("histogram-outline", std = tick(shown.std), init = tick(init))
+            let std = say!("histogram-outline", std = tick(shown.std), init = tick(init));
+            let with_init = say!("histogram-title", subject = shown.subject, std = std);
+            if title_fits(area, &with_init, theme) {
+                with_init
+            } else {
+                plain
+            }
         }
-        _ => tick(shown.std),
+        _ => fitted_title(area, &plain, notes, theme),
     };
-    let title =
-        fitted_title(area, &say!("histogram-title", subject = shown.subject, std = std), notes, theme);
     let mut chart =
         frame(area, title, theme).build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1).map_err(err)?;
     let mut mesh = chart.configure_mesh();

@@ -121,7 +121,7 @@ pub fn draw_removals<DB: DrawingBackend>(
     // the plot's pixels within this area (the panel's right half: its ranges are the page's)
     let ((xs, ys), (ax, ay)) = (chart.plotting_area().get_pixel_range(), area.get_pixel_range());
     let plot = (xs.start - ax.start..xs.end - ax.start, ys.start - ay.start..ys.end - ay.start);
-    legend(area, plot, Corner::TopLeft, &entries, legend_width(&entries), theme)
+    legend(area, plot, Corner::TopLeft, &entries, legend_width(area, &entries, theme), theme)
 }
 
 /// One panel: a bar per layer from the bottom of the log axis up to its value; a value that

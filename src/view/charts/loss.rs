@@ -69,7 +69,7 @@ pub fn draw<DB: DrawingBackend>(
             let line = p.history.buckets().iter().filter(|b| positive(b.smooth));
             taken.extend(curve(line.map(|b| (x_frac(b.start + b.count - 1), b.smooth.min(clip))).collect()));
         }
-        let width = legend_width(&entries);
+        let width = legend_width(area, &entries, theme);
         let (at, free) =
             place_legend(area, entries.len(), width, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
         corner = at;
@@ -189,7 +189,7 @@ pub fn draw<DB: DrawingBackend>(
     }
     if !pins.is_empty() {
         let plot = chart.plotting_area().get_pixel_range();
-        legend(area, plot, corner, &entries, legend_width(&entries), theme)?;
+        legend(area, plot, corner, &entries, legend_width(area, &entries, theme), theme)?;
     }
     area.present().map_err(err)
 }

@@ -87,7 +87,7 @@ pub fn draw<'a, DB: DrawingBackend>(
                 (colours[i % colours.len()], name)
             })
             .collect();
-        let legend_w = legend_width(&names);
+        let legend_w = legend_width(area, &names, theme);
         let bands = curves.iter().filter(|_| panel == 0).flat_map(|c| c.band.iter().flat_map(|b| [b.0, b.1]));
         let (lo, mut hi) = log_range(
             curves
