@@ -1,7 +1,8 @@
 // The smoke suite in the engines other than Chromium: Firefox ESR and WebKitGTK (engines.mjs).
 // run.mjs runs the whole suite in Chromium; this one runs, in each other engine, what a reader
 // of a lesson meets first: the page training in a worker, the example lesson's elements, the
-// docs' authoring page with its lesson steps, the element under a strict Content-Security-Policy from another origin, the text and copy tasks,
+// docs' authoring page with its lesson steps, the element under a strict Content-Security-Policy from another origin (and so
+// in a Spanish host page, re-worded by its lang attribute), the text and copy tasks,
 // All four, a pin and a copied link, the keyboard on the slider and the switches, a host theme
 // toggled at run time, the notebook's module loaded from a blob: URL, and the induction task
 // with the lens's panels and Depth or width, a reader's own text, prompt and downloads, and a
@@ -69,6 +70,25 @@ test('the element under a strict Content-Security-Policy, from another origin', 
       '<body><ablation-playground id="w" depth="6" panels="histogram,loss"></ablation-playground></body></html>');
     await page.goto(`${host.url}/__test/smoke-csp.html`);
     await page.waitFor("() => (document.getElementById('w').value?.step ?? 0) > 20", null, 30_000, 'the element did not train under the CSP');
+  } finally {
+    await host.close();
+  }
+});
+
+test('a Spanish host page from another origin, under a strict Content-Security-Policy: the element speaks Spanish, and its lang attribute re-words it', async ({ page, server }) => {
+  const host = await startServer();
+  try {
+    const head = `<meta http-equiv="Content-Security-Policy" content="${strictCsp(server.url)}"><link rel="icon" href="${server.url}/www/favicon.svg">`;
+    TEST_PAGES.set('/__test/smoke-es.html', () =>
+      `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>lección</title>${head}` +
+      `<script type="module" src="${server.url}/www/ablation-playground.js"></script></head>` +
+      '<body><ablation-playground id="w" depth="6" panels="histogram,loss"></ablation-playground></body></html>');
+    await page.goto(`${host.url}/__test/smoke-es.html`);
+    const status = "() => document.getElementById('w').shadowRoot.querySelector('[data-el=\\'status\\']')?.textContent ?? ''";
+    await page.waitFor(`() => /^6 capas · Residual SÍ · LayerNorm SÍ \\(pre\\) · desv\\. típ\\. act\\. = \\d+,\\d+ · pérdida \\d+,\\d+ · paso \\d+/.test((${status})())`, null, 30_000,
+      'the status line is not in Spanish');
+    await page.evaluate("() => document.getElementById('w').setAttribute('lang', 'zh')");
+    await page.waitFor(`() => /^6 层 · 残差 开 · /.test((${status})())`, null, 10_000, 'the lang attribute did not re-word it');
   } finally {
     await host.close();
   }
