@@ -200,3 +200,21 @@ loss-diverged = Training loss started at { $first } and diverged at step { $at }
 loss-training = Training loss at step { $step }: { $last } (started at { $first }, lowest { $lowest }; smoothed { $smooth }).
 loss-held-out-text = Held-out loss at step { $step }: { $loss } nats; the lines: unigram { $unigram }, bigram { $bigram }.
 loss-held-out-chance = Held-out loss at step { $step }: { $loss } nats; the lines: chance { $chance }.
+
+## The per-layer panel
+
+depth-title = per layer ℓ: ‖∂L/∂x_ℓ‖ and act. std
+depth-grad-now = ‖∂L/∂x‖ now
+depth-grad-init = ‖∂L/∂x‖ at init (thin)
+depth-std-now = std now
+depth-std-init = std at init
+depth-summary-gradient = Gradient norm ‖∂L/∂x‖ at layer 0: { $bottom_now } now ({ $bottom_init } at initialisation); at the top, layer { $top }: { $top_now } now ({ $top_init } at initialisation).
+depth-summary-std = Activation std from { $input } at the input to { $top_now } at the top now ({ $top_init } at initialisation).
+# an encoder-decoder's sublayers: 0 to $encoder_last the encoder's, $decoder_first to $last the decoder's
+depth-split = Sublayers 0–{ $encoder_last } are the encoder's ({ $n } { $n ->
+    [one] layer
+   *[other] layers
+} of self-attention and FFN) and { $decoder_first }–{ $last } the decoder's ({ $n } { $n ->
+    [one] layer
+   *[other] layers
+} of masked self-attention, cross-attention and FFN); x_{ $decoder_first } is the encoder's last output.

@@ -283,3 +283,20 @@ loss-diverged = La pérdida de entrenamiento empezó en { $first } y divergió e
 loss-training = Pérdida de entrenamiento en el paso { $step }: { $last } (empezó en { $first }, mínima { $lowest }; suavizada { $smooth }).
 loss-held-out-text = Pérdida en datos reservados en el paso { $step }: { $loss } nats; las líneas: unigramas { $unigram }, bigramas { $bigram }.
 loss-held-out-chance = Pérdida en datos reservados en el paso { $step }: { $loss } nats; la línea: azar { $chance }.
+
+## El panel por capa
+
+depth-title = por capa ℓ: ‖∂L/∂x_ℓ‖ y desv. típ. act.
+depth-grad-now = ‖∂L/∂x‖ ahora
+depth-grad-init = ‖∂L/∂x‖ al inicio (fina)
+depth-std-now = desv. típ. ahora
+depth-std-init = desv. típ. al inicio
+depth-summary-gradient = Norma del gradiente ‖∂L/∂x‖ en la capa 0: { $bottom_now } ahora ({ $bottom_init } en la inicialización); arriba, en la capa { $top }: { $top_now } ahora ({ $top_init } en la inicialización).
+depth-summary-std = Desviación típica de las activaciones: de { $input } en la entrada a { $top_now } arriba ahora ({ $top_init } en la inicialización).
+depth-split = Las subcapas 0–{ $encoder_last } son del codificador ({ $n } { $n ->
+    [one] capa
+   *[other] capas
+} de autoatención y FFN) y las { $decoder_first }–{ $last }, del decodificador ({ $n } { $n ->
+    [one] capa
+   *[other] capas
+} de autoatención enmascarada, atención cruzada y FFN); x_{ $decoder_first } es la última salida del codificador.

@@ -271,3 +271,14 @@ loss-diverged = 训练损失从 { $first } 开始，在第 { $at } 步发散。
 loss-training = 第 { $step } 步的训练损失：{ $last }（起始 { $first }，最低 { $lowest }；平滑后 { $smooth }）。
 loss-held-out-text = 第 { $step } 步的留出集损失：{ $loss } 奈特；参考线：一元 { $unigram }，二元 { $bigram }。
 loss-held-out-chance = 第 { $step } 步的留出集损失：{ $loss } 奈特；参考线：随机 { $chance }。
+
+## 每层面板
+
+depth-title = 每层 ℓ：‖∂L/∂x_ℓ‖ 与激活标准差
+depth-grad-now = ‖∂L/∂x‖ 当前
+depth-grad-init = ‖∂L/∂x‖ 初始化时（细线）
+depth-std-now = 标准差 当前
+depth-std-init = 标准差 初始化时
+depth-summary-gradient = 第 0 层的梯度范数 ‖∂L/∂x‖：当前 { $bottom_now }（初始化时 { $bottom_init }）；顶层，即第 { $top } 层：当前 { $top_now }（初始化时 { $top_init }）。
+depth-summary-std = 激活标准差：当前从输入处的 { $input } 到顶层的 { $top_now }（初始化时顶层为 { $top_init }）。
+depth-split = 子层 0–{ $encoder_last } 属于编码器（{ $n } 层自注意力与 FFN），{ $decoder_first }–{ $last } 属于解码器（{ $n } 层带掩码的自注意力、交叉注意力与 FFN）；x_{ $decoder_first } 是编码器的最后输出。

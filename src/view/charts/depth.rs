@@ -8,6 +8,7 @@ use super::{
     mark_split, pinned_colour, place_legend, plot_fractions, raised_top, style_mesh, ChartResult, Corner,
     Pinned, Theme,
 };
+use crate::say;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -37,9 +38,12 @@ pub fn draw<DB: DrawingBackend>(
     let pinned = c.pins.iter().flat_map(|p| p.grad.iter().chain(p.std).copied());
     let (lo, hi) = log_range(all.iter().flat_map(|s| s.iter().copied()).chain(pinned));
     // the legend goes in a top corner the curves leave empty, or above them
+    let curve_labels =
+        [say!("depth-grad-now"), say!("depth-grad-init"), say!("depth-std-now"), say!("depth-std-init")];
     let pin_labels: Vec<_> =
         c.pins.iter().enumerate().map(|(i, p)| (theme.text, format!("{} {}", i + 1, p.label))).collect();
-    let legend_w = legend_width(area, &pin_labels, theme);
+    let labels: Vec<_> = curve_labels.iter().map(|l| (theme.text, l.clone())).chain(pin_labels).collect();
+    let legend_w = legend_width(area, &labels, theme);
     let rows = 4 + c.pins.len();
     let pinned_curves = c.pins.iter().flat_map(|p| [p.grad, p.std]);
     let taken: Vec<(f64, f64)> = all
@@ -54,7 +58,7 @@ pub fn draw<DB: DrawingBackend>(
     let (corner, free) =
         place_legend(area, rows, legend_w, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
     let hi = raised_top(lo, hi, free);
-    let title = fitted_title(area, "per layer ℓ: ‖∂L/∂x_ℓ‖ and act. std", notes, theme);
+    let title = fitted_title(area, &say!("depth-title"), notes, theme);
     let mut chart =
         frame(area, title, theme).build_cartesian_2d(0usize..depth, (lo..hi).log_scale()).map_err(err)?;
     let mut mesh = chart.configure_mesh();
@@ -78,11 +82,12 @@ pub fn draw<DB: DrawingBackend>(
         }
     }
     let thick = theme.px(2.0);
+    let [grad_now, grad_init, std_now, std_init] = &curve_labels;
     let series: [(&[f64], RGBColor, bool, &str); 4] = [
-        (c.grad_now, theme.now, true, "‖∂L/∂x‖ now"),
-        (c.grad_init, theme.now, false, "‖∂L/∂x‖ at init (thin)"),
-        (c.std_now, theme.other, true, "std now"),
-        (c.std_init, theme.other, false, "std at init"),
+        (c.grad_now, theme.now, true, grad_now),
+        (c.grad_init, theme.now, false, grad_init),
+        (c.std_now, theme.other, true, std_now),
+        (c.std_init, theme.other, false, std_init),
     ];
     for (values, colour, now, _) in series {
         // Initial curves are thin and pale: one stroke per curve (a dashed line is one canvas

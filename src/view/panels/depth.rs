@@ -5,12 +5,15 @@
 
 use super::{and_list, with_pins, Scene, Surface};
 use crate::config::{Config, LayerView, MATRIX_BATCHES};
+use crate::say;
 use crate::training::frame::Frame;
 use crate::training::per_matrix::MatrixGradients;
 use crate::training::pinned::PinState;
 use crate::view::charts::depth::{DepthCurves, Heading, WeightCurve};
 use crate::view::charts::{self, short, ChartResult, Pinned, Theme};
-use crate::view::words::{pin_changes, pin_description, shown_state, shown_state_opening};
+use crate::view::words::{
+    num, pin_changes, pin_description, shown_state, shown_state_opening, shown_state_sentence,
+};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -18,35 +21,37 @@ use plotters::prelude::*;
 pub fn depth_summary(m: &Frame) -> String {
     let (init, now) = (&m.init, &m.now);
     let top = now.grad_norm.len() - 1;
-    format!(
-        "{}Gradient norm ‖∂L/∂x‖ at layer 0: {} now ({} at initialisation); at the top, layer {top}: {} now ({} at initialisation). \
-         Activation std from {} at the input to {} at the top now ({} at initialisation).",
-        shown_state_opening(m),
-        short(now.grad_norm[0]),
-        short(init.grad_norm[0]),
-        short(now.grad_norm[top]),
-        short(init.grad_norm[top]),
-        short(now.act_std[0]),
-        short(now.act_std[top]),
-        short(init.act_std[top]),
-    ) + &split_sentence(&m.config)
+    let mut sentences: Vec<String> = shown_state_sentence(m).into_iter().collect();
+    sentences.push(say!(
+        "depth-summary-gradient",
+        bottom_now = num(now.grad_norm[0]),
+        bottom_init = num(init.grad_norm[0]),
+        top = top,
+        top_now = num(now.grad_norm[top]),
+        top_init = num(init.grad_norm[top])
+    ));
+    sentences.push(say!(
+        "depth-summary-std",
+        input = num(now.act_std[0]),
+        top_now = num(now.act_std[top]),
+        top_init = num(init.act_std[top])
+    ));
+    sentences.extend(split_sentence(&m.config));
+    sentences.join(&say!("sentence-join"))
 }
 
-/// " Sublayers 0–3 are the encoder's (2 layers of self-attention and FFN) and 4–9 the
+/// "Sublayers 0–3 are the encoder's (2 layers of self-attention and FFN) and 4–9 the
 /// decoder's (2 layers of masked self-attention, cross-attention and FFN); x_4 is the
-/// encoder's last output." for an encoder–decoder; empty otherwise.
-pub fn split_sentence(config: &Config) -> String {
+/// encoder's last output." for an encoder–decoder; None otherwise.
+pub fn split_sentence(config: &Config) -> Option<String> {
     let (end, depth, n) = (config.encoder_sublayers(), config.depth, config.encoder_layers());
-    if end == 0 {
-        return String::new();
-    }
-    let layers = if n == 1 { "layer" } else { "layers" };
-    format!(
-        " Sublayers 0–{} are the encoder's ({n} {layers} of self-attention and FFN) and {end}–{} the decoder's \
-         ({n} {layers} of masked self-attention, cross-attention and FFN); x_{end} is the encoder's last output.",
-        end - 1,
-        depth - 1
-    )
+    (end > 0)
+        .then(|| say!("depth-split", encoder_last = end - 1, n = n, decoder_first = end, last = depth - 1))
+}
+
+/// `split_sentence` after a sentence of these English summaries (the weights' views), or nothing.
+fn split_after(config: &Config) -> String {
+    split_sentence(config).map(|s| format!(" {s}")).unwrap_or_default()
 }
 
 /// The pins' numbers for the per-layer panel's text alternative.
@@ -111,7 +116,7 @@ pub fn weights_summary(m: &Frame) -> String {
     let (init, now) = (&m.init.weight_grad_norm, &m.now.weight_grad_norm);
     let mut out =
         format!("{}Weight gradient ‖∂L/∂W‖ of each of {} sublayers.", shown_state_opening(m), init.len())
-            + &split_sentence(&m.config);
+            + &split_after(&m.config);
     let at_init = ends_words(init, &m.config);
     if !at_init.is_empty() {
         out += &format!(" At initialisation {}.", and_list(&at_init));
@@ -240,7 +245,7 @@ pub fn matrices_summary(m: &Frame) -> String {
     if !words.is_empty() {
         out += &format!(": {}", and_list(&words));
     }
-    out + "." + &split_sentence(&m.config)
+    out + "." + &split_after(&m.config)
 }
 
 /// Which matrix of each kind of sublayer the matrices' view reads.
