@@ -258,7 +258,10 @@ fn the_tables_words_are_translated_and_fall_back_to_the_tables_english() {
     assert_eq!(es.say_or("choice-residual-on", "on"), "activada");
     assert_eq!(es.say_or("choice-tune-on", "on"), "activado");
     let zh = Language::shipped("zh").unwrap();
-    assert_eq!((zh.say_or("choice-residual-on", "on"), zh.say_or("choice-tune-on", "on")), ("开".into(), "开".into()));
+    assert_eq!(
+        (zh.say_or("choice-residual-on", "on"), zh.say_or("choice-tune-on", "on")),
+        ("开".into(), "开".into())
+    );
     // every id is a message's id (letters, digits, - and _), one each
     let ids: Vec<_> = table_message_ids().into_iter().map(|(id, _)| id).collect();
     let unique: BTreeSet<_> = ids.iter().collect();
