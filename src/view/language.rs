@@ -159,19 +159,21 @@ impl Language {
         self.spec.tag
     }
 
+    /// Message `id` with `args` from the first catalogue that has it and formats it: this
+    /// language's, then English's.
+    fn format(&self, id: &str, args: Option<&FluentArgs>) -> Option<String> {
+        self.own.iter().chain(std::iter::once(&self.english)).find_map(|bundle| {
+            let pattern = bundle.get_message(id)?.value()?;
+            let mut errors = vec![];
+            let text = bundle.format_pattern(pattern, args, &mut errors);
+            errors.is_empty().then(|| text.into_owned())
+        })
+    }
+
     /// Message `id` with `args`, in this language, else in English; an id English lacks is a
     /// bug (the catalogue test lists the ids the code asks for), said as the id in brackets.
     pub fn say(&self, id: &str, args: Option<&FluentArgs>) -> String {
-        for bundle in self.own.iter().chain(std::iter::once(&self.english)) {
-            if let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) {
-                let mut errors = vec![];
-                let text = bundle.format_pattern(pattern, args, &mut errors);
-                if errors.is_empty() {
-                    return text.into_owned();
-                }
-            }
-        }
-        format!("[{id}]")
+        self.format(id, args).unwrap_or_else(|| format!("[{id}]"))
     }
 
     /// Message `id` where a catalogue has it, else `english`: the words of the parameter table
@@ -179,20 +181,13 @@ impl Language {
     /// own and whose translations are catalogue messages named from it (`param-depth`,
     /// `choice-task-text`, `comparison-sweep-button`: `table_message_ids`).
     pub fn say_or(&self, id: &str, english: &str) -> String {
-        for bundle in self.own.iter().chain(std::iter::once(&self.english)) {
-            if let Some(pattern) = bundle.get_message(id).and_then(|m| m.value()) {
-                let mut errors = vec![];
-                let text = bundle.format_pattern(pattern, None, &mut errors);
-                if errors.is_empty() {
-                    return text.into_owned();
-                }
+        self.format(id, None).unwrap_or_else(|| {
+            if self.spec.tag == PSEUDO {
+                pseudo_text(english).into_owned()
+            } else {
+                english.to_string()
             }
-        }
-        if self.spec.tag == PSEUDO {
-            pseudo_text(english).into_owned()
-        } else {
-            english.to_string()
-        }
+        })
     }
 
     /// `text`, a number as `charts::short` or `format!` writes it (`0.853`, `1.2e-5`, `12345`),
