@@ -268,7 +268,7 @@ pub(crate) fn shown_state_opening(m: &Frame) -> String {
 pub fn differences(config: &Config, from: &Config) -> Vec<String> {
     let mut out = Vec::new();
     if config.residual != from.residual {
-        out.push(if config.residual { "Residual ON" } else { "Residual OFF" }.to_string());
+        out.push(say!("status-residual", on = switch(config.residual)));
     }
     if config.norm != from.norm || (config.norm != NormPlacement::Off && config.norm_kind != from.norm_kind) {
         out.push(norm_label(config));
@@ -278,8 +278,9 @@ pub fn differences(config: &Config, from: &Config) -> Vec<String> {
         .filter(|p| !["residual", "norm", "norm_kind", "steps", "attention_layer"].contains(&p.name))
     {
         if spec.name == "text_id" && config.text != from.text {
-            out.push(format!("on {}", config.text.label()));
+            out.push(say!("pin-on-text", text = config.text.label()));
         } else if spec.value(config) != spec.value(from) {
+            // (a parameter by its URL name and its value as a link writes it, in any language)
             out.push(format!("{} {}", spec.name.replace('_', " "), spec.text_of(config)));
         }
     }
@@ -288,22 +289,22 @@ pub fn differences(config: &Config, from: &Config) -> Vec<String> {
 
 /// What a pin is against the live run: "Residual OFF · step 500".
 pub fn pin_description(pin: &Config, live: &Config) -> String {
-    format!("{} · step {}", pin_changes(pin, live), pin.steps)
+    say!("pin-description", changes = pin_changes(pin, live), step = pin.steps)
 }
 
 /// What a pin changes from the live run: "LayerNorm ON (pre), depth 12", or "same settings".
 pub fn pin_changes(pin: &Config, live: &Config) -> String {
     let changed = differences(pin, live);
     if changed.is_empty() {
-        "same settings".to_string()
+        say!("pin-same-settings")
     } else {
-        changed.join(", ")
+        changed.join(&say!("pin-join"))
     }
 }
 
 /// A pin's label: "pinned: Residual OFF · step 500".
 pub fn pin_label(pin: &Config, live: &Config) -> String {
-    format!("pinned: {}", pin_description(pin, live))
+    say!("pin-label", description = pin_description(pin, live))
 }
 
 /// A combination's name, as the lesson says it.

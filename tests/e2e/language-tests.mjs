@@ -61,6 +61,13 @@ export default function registerLanguageTests() {
     const valueText = await page.evaluate(() => document.getElementById('es').shadowRoot.querySelector('[data-el="depth"]').getAttribute('aria-valuetext'));
     assert(valueText === '12 capas', `the Spanish slider's value text: ${valueText}`);
 
+    // a pin: its label in Spanish on the widget, in English in .value (a file's words)
+    await page.evaluate(() => document.getElementById('es').pin());
+    await waitFor(page, () => /fijada: los mismos ajustes · paso \d+/.test(document.getElementById('es').shadowRoot.querySelector('[data-el="pins"]')?.textContent ?? ''), [],
+      async () => `the pin's label is not in Spanish: ${await page.evaluate(() => document.getElementById('es').shadowRoot.querySelector('[data-el="pins"]')?.textContent)}`);
+    const pinned = (await value(page, 'es')).pins?.[0]?.label ?? '';
+    assert(/^pinned: same settings · step \d+$/.test(pinned), `.value's pin label stays English: ${pinned}`);
+    await page.evaluate(() => document.getElementById('es').unpin(0));
     // Chinese by attribute, while it trains: the run goes on (its step does not go back)
     const before = (await value(page, 'es')).step;
     await page.evaluate(() => document.getElementById('es').setAttribute('lang', 'zh-CN'));

@@ -218,3 +218,12 @@ depth-split = Sublayers 0–{ $encoder_last } are the encoder's ({ $n } { $n ->
     [one] layer
    *[other] layers
 } of masked self-attention, cross-attention and FFN); x_{ $decoder_first } is the encoder's last output.
+
+## A pinned run, against the live one: pinned: Residual OFF · step 500
+
+pin-label = pinned: { $description }
+pin-description = { $changes } · step { $step }
+pin-same-settings = same settings
+# between what a pin changes: LayerNorm ON (pre), depth 12
+pin-join = {", "}
+pin-on-text = on { $text }

@@ -300,3 +300,11 @@ depth-split = Las subcapas 0–{ $encoder_last } son del codificador ({ $n } { $
     [one] capa
    *[other] capas
 } de autoatención enmascarada, atención cruzada y FFN); x_{ $decoder_first } es la última salida del codificador.
+
+## Una ejecución fijada, frente a la que entrena: fijada: Residual NO · paso 500
+
+pin-label = fijada: { $description }
+pin-description = { $changes } · paso { $step }
+pin-same-settings = los mismos ajustes
+pin-join = {", "}
+pin-on-text = sobre { $text }

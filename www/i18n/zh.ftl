@@ -282,3 +282,11 @@ depth-std-init = 标准差 初始化时
 depth-summary-gradient = 第 0 层的梯度范数 ‖∂L/∂x‖：当前 { $bottom_now }（初始化时 { $bottom_init }）；顶层，即第 { $top } 层：当前 { $top_now }（初始化时 { $top_init }）。
 depth-summary-std = 激活标准差：当前从输入处的 { $input } 到顶层的 { $top_now }（初始化时顶层为 { $top_init }）。
 depth-split = 子层 0–{ $encoder_last } 属于编码器（{ $n } 层自注意力与 FFN），{ $decoder_first }–{ $last } 属于解码器（{ $n } 层带掩码的自注意力、交叉注意力与 FFN）；x_{ $decoder_first } 是编码器的最后输出。
+
+## 已固定的训练，与正在训练的相比：已固定：残差 关 · 第 500 步
+
+pin-label = 已固定：{ $description }
+pin-description = { $changes } · 第 { $step } 步
+pin-same-settings = 设置相同
+pin-join = {"，"}
+pin-on-text = 在 { $text } 上
