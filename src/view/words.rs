@@ -22,10 +22,9 @@ fn norm_label(c: &Config) -> String {
     }
 }
 
-/// A number as `short` writes it, in the thread's language's convention (`0,853` in Spanish).
-pub(crate) fn num(x: f64) -> String {
-    language::number(&short(x))
-}
+/// A number as `short` writes it, in the thread's language's convention (`0,853` in Spanish):
+/// the charts' ticks' function, by the name the sentences read it.
+pub(crate) use crate::view::charts::tick as num;
 
 fn switch(on: bool) -> &'static str {
     if on {
