@@ -53,10 +53,12 @@ function load() {
         (_, before, quote, dependency) => `${before}${quote}${visit(dependency)}${quote}`);
       return (urls[name] = blob([source], 'text/javascript'));
     };
-    const [assets, wasm, text] = await Promise.all([
+    const catalogues = Object.entries(BUNDLE.catalogues ?? {});
+    const [assets, wasm, text, words] = await Promise.all([
       import(visit('assets.js')),
       inflated(BUNDLE.wasm, 'application/wasm'),
       inflated(BUNDLE.text, 'text/plain'),
+      Promise.all(catalogues.map(([, packed]) => inflated(packed, 'text/plain'))),
     ]);
     assets.configureAssets({
       bindings: visit('ablation-playground.js'),
@@ -66,7 +68,7 @@ function load() {
       jobs: visit('jobs.js'),
       css: blob([BUNDLE.css], 'text/css'),
       text: URL.createObjectURL(text),
-      catalogues: Object.fromEntries(Object.entries(BUNDLE.catalogues ?? {}).map(([file, words]) => [file, blob([words], 'text/plain')])),
+      catalogues: Object.fromEntries(catalogues.map(([file], i) => [file, URL.createObjectURL(words[i])])),
     });
     const schema = await import(visit('schema.js'));
     await import(visit('element.js'));
