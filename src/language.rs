@@ -12,10 +12,11 @@
 use fluent_bundle::{FluentArgs, FluentBundle, FluentResource};
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::fmt;
 use std::rc::Rc;
 
 /// The English catalogue: every message the code asks for, and each one's fallback.
-pub const ENGLISH: &str = include_str!("../../www/i18n/en.ftl");
+pub const ENGLISH: &str = include_str!("../www/i18n/en.ftl");
 
 /// A language the widget ships, or the pseudo-language.
 pub struct LanguageSpec {
@@ -45,8 +46,8 @@ pub const PSEUDO: &str = "en-XA";
 pub fn shipped_catalogue(tag: &str) -> Option<&'static str> {
     match tag {
         "en" | PSEUDO => Some(ENGLISH),
-        "es" => Some(include_str!("../../www/i18n/es.ftl")),
-        "zh" => Some(include_str!("../../www/i18n/zh.ftl")),
+        "es" => Some(include_str!("../www/i18n/es.ftl")),
+        "zh" => Some(include_str!("../www/i18n/zh.ftl")),
         _ => None,
     }
 }
@@ -179,7 +180,7 @@ impl Language {
     /// Message `id` where a catalogue has it, else `english`: the words of the parameter table
     /// (a parameter's label, a choice's, a comparison's button), whose English is the table's
     /// own and whose translations are catalogue messages named from it (`param-depth`,
-    /// `choice-task-text`, `comparison-sweep-button`: `table_message_ids`).
+    /// `choice-task-text`, `comparison-sweep-button`: `config::messages`).
     pub fn say_or(&self, id: &str, english: &str) -> String {
         self.format(id, None).unwrap_or_else(|| {
             if self.spec.tag == PSEUDO {
@@ -195,6 +196,19 @@ impl Language {
     /// integer part of five or more digits.
     pub fn number(&self, text: &str) -> String {
         localise_number(text, self.spec.decimal, self.spec.group)
+    }
+
+    /// A count with its digits grouped in threes by this language's separator ("12,345").
+    pub fn grouped(&self, n: usize) -> String {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(self.spec.group);
+            }
+            out.push(c);
+        }
+        out
     }
 
     /// Runs `f` with this the thread's language.
@@ -235,44 +249,6 @@ fn localise_number(text: &str, decimal: char, group: char) -> String {
     out + exponent
 }
 
-/// The catalogue messages that translate the parameter table's words (`Language::say_or`):
-/// each parameter's label (`param-NAME`), each choice's (`choice-NAME-WORD`) and each
-/// comparison's button, its button again, its chart's name, what its runs write and its tables'
-/// summaries (`comparison-PANEL-button`, `-again`, `-chart`, `-writes`, `-summary-N`), with
-/// their English.
-pub fn table_message_ids() -> Vec<(String, String)> {
-    use crate::config::{Kind, COMPARISONS, PARAMS};
-    let mut out = vec![];
-    for p in PARAMS {
-        out.push((format!("param-{}", p.name), p.label.to_string()));
-        if let Kind::Choice(options) = p.kind {
-            for (word, label) in options.words().zip(options.labels()) {
-                // (a message's id has letters, digits, - and _ only: `lr,warmup,beta2` is `lr-warmup-beta2`)
-                let word: String = word
-                    .chars()
-                    .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' })
-                    .collect();
-                out.push((format!("choice-{}-{word}", p.name), label.to_string()));
-            }
-        }
-    }
-    for spec in COMPARISONS {
-        let panel = spec.panel;
-        out.push((format!("comparison-{panel}-button"), spec.button.to_string()));
-        out.push((format!("comparison-{panel}-again"), spec.again.to_string()));
-        out.push((format!("comparison-{panel}-chart"), spec.chart.to_string()));
-        if let Some(writes) = spec.writes {
-            out.push((format!("comparison-{panel}-writes"), writes.to_string()));
-        }
-        for (i, (_, summary)) in spec.tables.iter().enumerate() {
-            if let Some(summary) = summary {
-                out.push((format!("comparison-{panel}-summary-{i}"), summary.to_string()));
-            }
-        }
-    }
-    out
-}
-
 thread_local! {
     static CURRENT: RefCell<Option<Rc<Language>>> = const { RefCell::new(None) };
     static ENGLISH_HERE: Rc<Language> = Rc::new(Language::english());
@@ -293,17 +269,110 @@ pub fn number(text: &str) -> String {
     current().number(text)
 }
 
+/// A sentence kept as its message and arguments, said when it is shown, in the language the
+/// reader speaks then: a notice made when a link is read is shown after the widget's catalogue
+/// arrives, and the same notice is English for `ablate`. `Display` says it in the thread's
+/// language.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Said {
+    pub id: &'static str,
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+/// An argument of a `Said`: text as it is, a count (which may choose a plural), a number's
+/// text (said in the language's number format) or another sentence (said in the same language).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    Text(String),
+    Count(usize),
+    Number(String),
+    Said(Box<Said>),
+    /// Sentences said one after another, between them the language's `list-comma`.
+    List(Vec<Said>),
+}
+
+impl From<String> for Arg {
+    fn from(text: String) -> Arg {
+        Arg::Text(text)
+    }
+}
+
+impl From<&str> for Arg {
+    fn from(text: &str) -> Arg {
+        Arg::Text(text.to_string())
+    }
+}
+
+impl From<usize> for Arg {
+    fn from(n: usize) -> Arg {
+        Arg::Count(n)
+    }
+}
+
+impl From<Said> for Arg {
+    fn from(said: Said) -> Arg {
+        Arg::Said(Box::new(said))
+    }
+}
+
+impl Said {
+    /// Message `id`, so far without arguments.
+    pub fn new(id: &'static str) -> Said {
+        Said { id, args: Vec::new() }
+    }
+
+    /// With argument `name`.
+    pub fn arg(mut self, name: &'static str, value: impl Into<Arg>) -> Said {
+        self.args.push((name, value.into()));
+        self
+    }
+
+    /// With argument `name` a number's text (`1e-5`, `0.98`), said in the language's format.
+    pub fn number(self, name: &'static str, text: impl ToString) -> Said {
+        self.arg(name, Arg::Number(text.to_string()))
+    }
+
+    /// `items` one after another ("12 heads, tokens 64, context 16").
+    pub fn list(items: Vec<Said>) -> Said {
+        Said::new("list").arg("items", Arg::List(items))
+    }
+
+    /// Said in `language`.
+    pub fn say_in(&self, language: &Language) -> String {
+        let mut args = FluentArgs::new();
+        for (name, value) in &self.args {
+            match value {
+                Arg::Text(text) => args.set(*name, text.clone()),
+                Arg::Count(n) => args.set(*name, *n),
+                Arg::Number(text) => args.set(*name, language.number(text)),
+                Arg::Said(said) => args.set(*name, said.say_in(language)),
+                Arg::List(items) => {
+                    let comma = language.say("list-comma", None);
+                    args.set(*name, items.iter().map(|s| s.say_in(language)).collect::<Vec<_>>().join(&comma))
+                }
+            }
+        }
+        language.say(self.id, Some(&args))
+    }
+}
+
+impl fmt::Display for Said {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.say_in(&current()))
+    }
+}
+
 /// `say!("status-step", step = m.step)`: message `status-step` in the thread's language with
 /// its named arguments (numbers that choose a plural as numbers, any other as text).
 #[macro_export]
 macro_rules! say {
     ($id:literal) => {
-        $crate::view::language::say($id, None)
+        $crate::language::say($id, None)
     };
     ($id:literal, $($name:ident = $value:expr),+ $(,)?) => {{
         let mut args = fluent_bundle::FluentArgs::new();
         $( args.set(stringify!($name), $value); )+
-        $crate::view::language::say($id, Some(&args))
+        $crate::language::say($id, Some(&args))
     }};
 }
 

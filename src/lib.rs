@@ -21,6 +21,7 @@
 
 pub mod comparisons;
 pub mod config;
+pub mod language;
 pub mod memory;
 pub mod model;
 pub(crate) mod order;

@@ -4,6 +4,9 @@
 //! when the file in the repository differs from what this writes (`scripts/schema.sh` rewrites it).
 
 use crate::comparisons::page::AnyPanel;
+use crate::config::messages::{
+    choice_message, comparison_message, param_help_message, param_message, preset_message,
+};
 use crate::config::{
     format_float, AttributeKind, Kind, ATTRIBUTES, COMPARISONS, CONTROL_NAMES, MAX_PINS, MAX_PIN_STEPS,
     PARAMS, PIN, PRESET, PRESETS,
@@ -69,30 +72,38 @@ pub fn schema_js() -> String {
             Kind::Float { min, max } => format!("kind: 'float', min: {min}, max: {max}"),
             // (a switch: exactly on and off, a boolean in the notebook and the React component)
             Kind::Choice(options) => format!(
-                "kind: 'choice', switch: {}, choices: {}, labels: {}",
+                "kind: 'choice', switch: {}, choices: {}, labels: {}, messages: {}",
                 options.is_on_off(),
                 list(options.words().map(js)),
-                list(options.labels().map(js))
+                list(options.labels().map(js)),
+                list(options.words().map(|w| js(&choice_message(p.name, w))))
             ),
             Kind::Seed => format!("kind: 'seed', min: 0, max: {}", js(&u64::MAX.to_string())),
             Kind::Text => "kind: 'text'".into(),
         };
         s += &format!(
-            "  Object.freeze({{ name: {}, flag: {}, label: {}, {kind}, default: {}, restarts: {}, control: {}, help: {} }}),\n",
+            "  Object.freeze({{ name: {}, flag: {}, label: {}, {kind}, default: {}, restarts: {}, control: {}, help: {}, message: {}, helpMessage: {} }}),\n",
             js(p.name),
             js(p.flag),
             js(p.label),
             js(&p.default_text()),
             p.restarts,
             js(p.control.word()),
-            js(p.help)
+            js(p.help),
+            js(&param_message(p.name)),
+            js(&param_help_message(p.name))
         );
     }
     s += "]);\n\n";
     s += "/** The presets, for the menu: each sets every parameter. */\n";
     s += "export const PRESETS = Object.freeze([\n";
     for p in PRESETS {
-        s += &format!("  Object.freeze({{ name: {}, help: {} }}),\n", js(p.name), js(p.help));
+        s += &format!(
+            "  Object.freeze({{ name: {}, help: {}, message: {} }}),\n",
+            js(p.name),
+            js(p.help),
+            js(&preset_message(p.name))
+        );
     }
     s += "]);\n\n";
     s += &format!("export const PRESET = {};\nexport const PIN = {};\n", js(PRESET), js(PIN));
@@ -111,7 +122,8 @@ pub fn schema_js() -> String {
     s += " *  its name in menus, whether the live worker starts it from its stack (else the wasm\n";
     s += " *  View's startComparison), its field in .value; its panel's markup: its button, the\n";
     s += " *  panel's button that runs it again, its chart's first accessible name, its tables by\n";
-    s += " *  field (each folded under its summary, or whole: null) and its writes' group name. */\n";
+    s += " *  field (each folded under its summary, or whole: null) and its writes' group name; the\n";
+    s += " *  catalogue's message that translates each of its words (language.js, tableWords). */\n";
     s += "export const COMPARISONS = Object.freeze([\n";
     for c in COMPARISONS {
         let tables: Vec<String> = c
@@ -121,8 +133,13 @@ pub fn schema_js() -> String {
                 format!("{{ field: {}, summary: {} }}", js(field), summary.map_or("null".into(), js))
             })
             .collect();
+        let messages: Vec<String> = c
+            .words()
+            .into_iter()
+            .map(|(part, _)| format!("{}: {}", js(&part), js(&comparison_message(c.panel, &part))))
+            .collect();
         s += &format!(
-            "  Object.freeze({{ panel: {}, method: {}, python: {}, label: {}, fromLiveStack: {}, field: {}, button: {}, again: {}, chart: {}, tables: [{}], writes: {} }}),\n",
+            "  Object.freeze({{ panel: {}, method: {}, python: {}, label: {}, fromLiveStack: {}, field: {}, button: {}, again: {}, chart: {}, tables: [{}], writes: {}, messages: {{ {} }} }}),\n",
             js(c.panel),
             js(c.method),
             js(c.python),
@@ -133,7 +150,8 @@ pub fn schema_js() -> String {
             js(c.again),
             js(c.chart),
             tables.join(", "),
-            c.writes.map_or("null".into(), js)
+            c.writes.map_or("null".into(), js),
+            messages.join(", ")
         );
     }
     s += "]);\n\n";

@@ -251,7 +251,7 @@ fn sweep_depths_are_checked_like_the_parameter_table() {
     for (text, message) in cases {
         let e = parse_depths(text).unwrap_err();
         assert_eq!(e.name, "sweep");
-        assert!(e.message.contains(message), "{text:?}: {e}");
+        assert!(e.message().contains(message), "{text:?}: {e}");
     }
     assert!(sweep_here(&small(3), &[], 5, 2).is_err());
     assert!(sweep_here(&small(3), &[3, 3], 5, 2).is_err());

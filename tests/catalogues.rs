@@ -6,26 +6,52 @@
 //! For a translator: `CATALOGUE=fr cargo test --release --test catalogues -- --nocapture`
 //! lists what `www/i18n/fr.ftl` lacks and what it has that English does not.
 
+use ablation_playground::config::messages::table_message_ids;
 use ablation_playground::config::Config;
+use ablation_playground::language::{Language, LANGUAGES, PSEUDO};
 use ablation_playground::training::session::Session;
-use ablation_playground::view::language::{table_message_ids, Language, LANGUAGES, PSEUDO};
 use ablation_playground::view::words::{caption, status_line};
 use fluent_syntax::ast;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::rc::Rc;
 
-type Messages = BTreeMap<String, BTreeSet<String>>;
+/// The arguments a message reads: those it shows in its text, and those it only selects by
+/// (a plural's count, a gender's word), which a language without that distinction may leave out.
+#[derive(Default, PartialEq, Debug)]
+struct Arguments {
+    shown: BTreeSet<String>,
+    selectors: BTreeSet<String>,
+}
+
+impl Arguments {
+    fn all(&self) -> BTreeSet<String> {
+        self.shown.union(&self.selectors).cloned().collect()
+    }
+
+    /// Whether a translation with `other` reads what this English message does: every argument
+    /// English shows, shown, and no argument English lacks.
+    fn taken_by(&self, other: &Arguments) -> bool {
+        self.shown.is_subset(&other.shown) && other.all().is_subset(&self.all())
+    }
+}
+
+type Messages = BTreeMap<String, Arguments>;
 
 fn read(tag: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/i18n/{tag}.ftl"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn variables_of_expression(e: &ast::Expression<&str>, out: &mut BTreeSet<String>) {
+fn variables_of_expression(e: &ast::Expression<&str>, out: &mut Arguments) {
     match e {
         ast::Expression::Select { selector, variants } => {
-            variables_of_inline(selector, out);
+            match selector {
+                ast::InlineExpression::VariableReference { id } => {
+                    out.selectors.insert(id.name.to_string());
+                }
+                other => variables_of_inline(other, out),
+            }
             for v in variants {
                 variables_of_pattern(&v.value, out);
             }
@@ -34,10 +60,10 @@ fn variables_of_expression(e: &ast::Expression<&str>, out: &mut BTreeSet<String>
     }
 }
 
-fn variables_of_inline(e: &ast::InlineExpression<&str>, out: &mut BTreeSet<String>) {
+fn variables_of_inline(e: &ast::InlineExpression<&str>, out: &mut Arguments) {
     match e {
         ast::InlineExpression::VariableReference { id } => {
-            out.insert(id.name.to_string());
+            out.shown.insert(id.name.to_string());
         }
         ast::InlineExpression::Placeable { expression } => variables_of_expression(expression, out),
         ast::InlineExpression::FunctionReference { arguments, .. } => {
@@ -49,7 +75,7 @@ fn variables_of_inline(e: &ast::InlineExpression<&str>, out: &mut BTreeSet<Strin
     }
 }
 
-fn variables_of_pattern(p: &ast::Pattern<&str>, out: &mut BTreeSet<String>) {
+fn variables_of_pattern(p: &ast::Pattern<&str>, out: &mut Arguments) {
     for element in &p.elements {
         if let ast::PatternElement::Placeable { expression } = element {
             variables_of_expression(expression, out);
@@ -65,7 +91,7 @@ fn messages(tag: &str) -> Messages {
     let mut out = Messages::new();
     for entry in resource.body {
         if let ast::Entry::Message(m) = entry {
-            let mut vars = BTreeSet::new();
+            let mut vars = Arguments::default();
             if let Some(value) = &m.value {
                 variables_of_pattern(value, &mut vars);
             }
@@ -75,7 +101,7 @@ fn messages(tag: &str) -> Messages {
     out
 }
 
-/// The ids the code asks for: every `say!("id"` under src/.
+/// The ids the code asks for: every `say!("id"` and `Said::new("id"` under src/.
 fn asked_for() -> BTreeSet<String> {
     fn walk(dir: &Path, out: &mut BTreeSet<String>) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -84,8 +110,9 @@ fn asked_for() -> BTreeSet<String> {
                 walk(&path, out);
             } else if path.extension().is_some_and(|e| e == "rs") {
                 let text = std::fs::read_to_string(&path).unwrap();
-                for (i, _) in text.match_indices("say!(") {
-                    let rest = text[i + 5..].trim_start();
+                let opened = text.match_indices("say!(").chain(text.match_indices("Said::new("));
+                for (i, opening) in opened {
+                    let rest = text[i + opening.len()..].trim_start();
                     if let Some(rest) = rest.strip_prefix('"') {
                         let id = &rest[..rest.find('"').unwrap()];
                         // the macro's own documentation and the tests of language.rs ask too
@@ -130,7 +157,7 @@ fn reference() -> Messages {
     let mut all = messages("en");
     for (id, _) in table_message_ids() {
         assert!(!all.contains_key(&id), "{id} is the table's: www/i18n/en.ftl must not have it too");
-        all.insert(id, BTreeSet::new());
+        all.insert(id, Arguments::default());
     }
     all
 }
@@ -144,7 +171,7 @@ fn compare(english: &Messages, other: &Messages) -> (Vec<String>, Vec<String>, V
         .iter()
         .filter_map(|(k, vars)| {
             let en = english.get(k)?;
-            (en != vars).then(|| format!("{k}: {vars:?}, English {en:?}"))
+            (!en.taken_by(vars)).then(|| format!("{k}: {vars:?}, English {en:?}"))
         })
         .collect();
     (missing, unknown, arguments)
@@ -269,4 +296,52 @@ fn the_tables_words_are_translated_and_fall_back_to_the_tables_english() {
     for id in &ids {
         assert!(id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'), "{id}");
     }
+}
+
+#[test]
+fn a_translation_may_leave_out_a_selector_but_not_a_shown_argument() {
+    let parse = |text: &str| {
+        let resource = fluent_syntax::parser::parse(text).unwrap();
+        let ast::Entry::Message(m) = &resource.body[0] else { panic!("a message") };
+        let mut vars = Arguments::default();
+        variables_of_pattern(m.value.as_ref().unwrap(), &mut vars);
+        vars
+    };
+    let english = parse("m = { $names } { $n ->\n    [1] falls\n   *[other] fall\n} at { $depth }\n");
+    assert_eq!(english.selectors, BTreeSet::from(["n".to_string()]));
+    // Chinese has no plural: it may leave out the count it only selected by
+    assert!(english.taken_by(&parse("m = { $names }从深度 { $depth } 起落后\n")));
+    // but not a number English shows, nor an argument of its own
+    assert!(!english.taken_by(&parse("m = { $names } falls\n")));
+    assert!(!english.taken_by(&parse("m = { $names } { $depth } { $other }\n")));
+}
+
+#[test]
+fn a_notice_is_kept_as_words_and_said_in_the_language_it_is_shown_in() {
+    use ablation_playground::config::Settings;
+    let mut settings = Settings::from_query("depth=500&lr=0.5e3&colour=red");
+    let notices = settings.take_notices();
+    let said = |tag: &str| -> Vec<String> {
+        let language = Language::shipped(tag).unwrap();
+        notices.iter().map(|n| n.say_in(&language)).collect()
+    };
+    // English as before the words were messages (the CLI's and the tests' words)
+    assert_eq!(
+        said("en"),
+        [
+            "depth: \"500\" is not an integer from 1 to 96; using 96",
+            "lr: \"0.5e3\" is not a number from 0.000001 to 10; using 10",
+            "ignored unknown parameter \"colour\"",
+        ],
+    );
+    // the same notices in Spanish: its quotes, its words, its decimal comma in a range
+    assert_eq!(
+        said("es"),
+        [
+            "depth: «500» no es un entero de 1 a 96; se usa 96",
+            "lr: «0.5e3» no es un número de 0,000001 a 10; se usa 10",
+            "se ignora el parámetro desconocido «colour»",
+        ],
+    );
+    assert!(said("zh")[0].contains("1 到 96 之间的整数"), "{:?}", said("zh"));
 }

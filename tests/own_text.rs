@@ -6,6 +6,7 @@ use ablation_playground::config::{text_defaults, Config, Settings, TextId, MAX_K
 use ablation_playground::training::corpus::{install_own, Corpus, UNKNOWN};
 use ablation_playground::training::report::trained;
 use ablation_playground::training::writing::{write, Prompt};
+use ablation_playground::view::words::{text_words, TextFacts};
 
 /// A text of `n` characters of a few words, so that its floors are far apart.
 fn words(n: usize) -> String {
@@ -63,6 +64,14 @@ fn a_text_of_many_characters_keeps_the_most_frequent_and_counts_the_rest_as_unkn
     assert_eq!(ids[4], u32::from(MAX_KEPT_CHARS as u8));
     assert_eq!(c.id, TextId::Own { sha256: sha256(text.as_bytes()), chars: c.chars as u64, vocab: 256 });
     assert_eq!(c.chars, text.chars().count());
+    // what its sentence says, measured in the worker and said on the page: the same facts
+    // after their trip as JSON, and the sentence from them
+    let facts = TextFacts::of(&c);
+    assert_eq!(TextFacts::parse(&facts.json().to_string()), Some(facts));
+    assert_eq!((facts.tokens, facts.replaced), (MAX_KEPT_CHARS, Some(expected_replaced)));
+    let said = text_words(&facts);
+    assert!(said.contains(&format!("its {MAX_KEPT_CHARS} most frequent characters are tokens")), "{said}");
+    assert!(said.contains(&format!("({expected_replaced} places in the text)")), "{said}");
 }
 
 #[test]
@@ -90,7 +99,7 @@ fn a_link_carries_the_texts_hash_and_a_page_opened_from_it_knows_it() {
     let mut bad = Settings::from_query("preset=text&text_id=abc.1000.40");
     let notices = bad.take_notices();
     assert_eq!(bad.config.text, TextId::Plays);
-    assert!(notices.iter().any(|n| n.contains("text")), "{notices:?}");
+    assert!(notices.iter().any(|n| n.to_string().contains("text")), "{notices:?}");
     // and its bytes round-trip
     let config = Config { text: corpus.id, ..text_defaults() };
     assert_eq!(Config::decode(&config.encode()).unwrap(), config);

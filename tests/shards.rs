@@ -99,10 +99,10 @@ fn shards_the_batch_cannot_divide_are_refused_with_the_reason() {
         let mut refused = None;
         for (k, v) in pairs {
             if let Err(e) = c.set(k, v) {
-                refused = Some(e.message);
+                refused = Some(e.message());
             }
         }
-        let refused = refused.or_else(|| c.check_together().err().map(|e| e.message));
+        let refused = refused.or_else(|| c.check_together().err().map(|e| e.message()));
         assert!(refused.as_deref().is_some_and(|m| m.contains(why)), "{task}: {refused:?}, not {why}");
     }
 }
@@ -134,12 +134,12 @@ fn a_comparisons_sharded_run_is_the_single_sharded_run_whatever_the_threads() {
 fn settling_a_configuration_takes_the_most_shards_its_batch_splits_into() {
     let mut c = with("text", &[("tokens", "64"), ("context", "16")]);
     c.shards = 8; // 4 sequences
-    let said = c.settle().expect("8 shards of 4 sequences is refused");
+    let said = c.settle().expect("8 shards of 4 sequences is refused").to_string();
     assert_eq!(c.shards, 4, "{said}");
     assert!(said.contains("4 shards") && c.check_together().is_ok(), "{said}");
     let mut c = with("text", &[("tokens", "65"), ("context", "1")]);
     c.shards = 2; // 65 sequences: no power of two above 1 divides them
-    let said = c.settle().expect("refused");
+    let said = c.settle().expect("refused").to_string();
     assert_eq!((c.shards, c.tokens), (1, 65), "the tokens stay: {said}");
     assert!(!said.contains("tokens"), "only the shards changed: {said}");
 }

@@ -5,6 +5,7 @@
 
 import { COMPARISONS, PARAMS, PIN, TEXT_LIMITS } from './schema.js';
 import { CONTROLS, PANELS, isOff } from './template.js';
+import { listNotice } from './controls.js';
 
 /** The commands a host can give (element methods, the iframe's messages): each a controller
  *  method that returns a promise; `unpin` takes the pin's index. */
@@ -84,8 +85,8 @@ export function createController(w, widget) {
     setOption(name, text) {
       // autoplay says how a widget starts: removed later, it leaves the run as it is
       if (name === 'autoplay') text != null && (isOff(text) ? controller.pause() : controller.play());
-      else if (name === 'controls') controller.show({ controls: listOf('controls', text, CONTROLS, w.notice) });
-      else if (name === 'panels') controller.show({ panels: listOf('panels', text, PANELS, w.notice) });
+      else if (name === 'controls') controller.show({ controls: listOf('controls', text, CONTROLS, (p) => w.notice([listNotice(w.say, p)])) });
+      else if (name === 'panels') controller.show({ panels: listOf('panels', text, PANELS, (p) => w.notice([listNotice(w.say, p)])) });
       else if (name === 'text-src') text && textFrom(text);
       else if (name === 'weights-src') text && weightsFrom(text);
       else if (name === 'lang') speak(text);
@@ -154,7 +155,7 @@ export function createController(w, widget) {
      *  resolves once it is training on it, or once a notice has said why not. */
     trainOn: whenCreated(async (text) => {
       const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : new Uint8Array(text);
-      await useText(bytes, 'the text given');
+      await useText(bytes, (say) => say('source-text-given'));
       return drawn();
     }),
     /** Resolves with what the stack writes after `text` (`chars` characters): the whole
@@ -163,7 +164,7 @@ export function createController(w, widget) {
     /** Starts the run again from a weights file's bytes (a safetensors file this playground
      *  wrote), as a reader's Load weights does. */
     loadWeights: whenCreated(async (bytes) => {
-      await loadWeights(new Uint8Array(bytes), 'the weights given');
+      await loadWeights(new Uint8Array(bytes), (say) => say('source-weights-given'));
       return drawn();
     }),
     /** The run as a file: 'weights' (safetensors bytes) or 'report' (the JSON report's text). */

@@ -9,16 +9,15 @@ const OWN_CONTROLS = PARAMS.filter((p) => p.control === 'own').map((p) => p.name
 let radioGroups = 0;
 
 /** Choice `word` of parameter `p` as a menu's option, its label the table's (translated). */
-const option = (p, word, i) => {
-  const o = new Option(p.labels[i], word);
-  // (a message's id has letters, digits, - and _ only: `lr,warmup,beta2` is `lr-warmup-beta2`)
-  return tableWords(o, `choice-${p.name}-${word.replace(/[^A-Za-z0-9_]/g, '-')}`, p.labels[i]);
-};
+const option = (p, word, i) => tableWords(new Option(p.labels[i], word), p.messages[i], p.labels[i]);
+
+/** `element`'s tooltip: parameter `p`'s help (translated). */
+const help = (element, p) => tableWords(element, p.helpMessage, p.help, { title: true });
 
 /** One parameter's control under More: a menu for a choice, a number field otherwise. */
 function paramControl(p) {
   const label = document.createElement('label');
-  label.title = p.help;
+  help(label, p);
   let input;
   if (p.kind === 'choice') {
     input = document.createElement('select');
@@ -37,8 +36,8 @@ function paramControl(p) {
   }
   input.dataset.param = p.name;
   // the label wraps the control, whose value would otherwise join its accessible name
-  tableWords(input, `param-${p.name}`, p.label, { label: true });
-  label.append(tableWords(document.createElement('span'), `param-${p.name}`, p.label), ' ', input);
+  tableWords(input, p.message, p.label, { label: true });
+  label.append(tableWords(document.createElement('span'), p.message, p.label), ' ', input);
   return label;
 }
 
@@ -47,12 +46,12 @@ export function buildMore(root) {
   const preset = root.querySelector('[data-el="preset"]');
   for (const p of PRESETS) {
     const option = new Option(p.name, p.name);
-    option.title = p.help;
+    tableWords(option, p.message, p.help, { title: true });
     preset.append(option);
   }
   const task = PARAMS.find((p) => p.name === 'task');
   task.choices.forEach((word, i) => root.querySelector('[data-el="task"]').append(option(task, word, i)));
-  root.querySelector('[data-el="task"]').title = task.help;
+  help(root.querySelector('[data-el="task"]'), task);
   const grid = root.querySelector('.ap-more-grid');
   for (const p of PARAMS) if (!OWN_CONTROLS.includes(p.name)) grid.append(paramControl(p));
   // a choice with a menu of its own in a panel (the per-layer view): its options from the table
@@ -60,20 +59,20 @@ export function buildMore(root) {
     const p = PARAMS.find((q) => q.name === select.dataset.param);
     if (p?.kind !== 'choice' || select.options.length) continue;
     p.choices.forEach((word, i) => select.append(option(p, word, i)));
-    select.title = p.help;
+    help(select, p);
   }
   // the placements the table allows, one radio each (the norm's choices but "off")
   const norm = PARAMS.find((p) => p.name === 'norm');
   const group = `ap-placement-${++radioGroups}`;
   const fieldset = root.querySelector('[data-el="placement"]');
-  fieldset.title = norm.help;
+  help(fieldset, norm);
   const radios = norm.choices
     .map((word, i) => [word, norm.labels[i]])
     .filter(([word]) => word !== 'off')
     .map(([word, english]) => {
       const label = document.createElement('label');
       const radio = Object.assign(document.createElement('input'), { type: 'radio', name: group, value: word, checked: word === 'pre' });
-      label.append(radio, ' ', tableWords(document.createElement('span'), `choice-norm-${word}`, english));
+      label.append(radio, ' ', tableWords(document.createElement('span'), norm.messages[norm.choices.indexOf(word)], english));
       fieldset.append(label);
       return radio;
     });
@@ -82,19 +81,24 @@ export function buildMore(root) {
 
 /**
  * A `controls` or `panels` list as its attribute reads: a Set of the names it gives (in any
- * case), or null (all, or the default panels) if it gives none; unknown names get a notice.
+ * case), or null (all, or the default panels) if it gives none; unknown names go to
+ * `ignored({ what, names, allowed, fallback })` (`listNotice` words them).
  */
-export function listOf(what, text, allowed, notice) {
+export function listOf(what, text, allowed, ignored) {
   if (text == null || String(text).trim() === '') return null;
   const names = String(text).toLowerCase().split(/[\s,]+/).filter(Boolean);
   const known = names.filter((n) => allowed.includes(n));
   const unknown = names.filter((n) => !allowed.includes(n));
   if (unknown.length) {
     const quoted = unknown.slice(0, 4).map((n) => `"${n.slice(0, 30)}"`).join(', ') + (unknown.length > 4 ? ', …' : '');
-    const fallback = known.length ? '' : `; showing the default ${what}`;
-    notice([`${what}: ignored ${quoted} (the names are ${allowed.join(', ')})${fallback}`]);
+    ignored({ what, names: quoted, allowed: allowed.join(', '), fallback: known.length ? 'no' : 'yes' });
   }
   return known.length ? new Set(known) : null;
+}
+
+/** The notice for names a `controls` or `panels` list ignored (`listOf`), in `say`'s words. */
+export function listNotice(say, ignored) {
+  return say('notice-list', ignored);
 }
 
 /** Every control shows the widget's settings (after a change, a bad value, on load). Returns

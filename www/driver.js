@@ -136,10 +136,10 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     if (!waiting) return;
     run.requests.delete(m.request);
     if (m.message !== undefined) waiting.reject(new Error(m.message));
-    else waiting.resolve(m.kind === KIND.exported ? m.data : m.kind === KIND.loaded ? undefined : { id: m.id, words: m.words });
+    else waiting.resolve(m.kind === KIND.exported ? m.data : m.kind === KIND.loaded ? undefined : { id: m.id, facts: m.facts });
   }
 
-  /** Checks a reader's text in the worker and has it hold it: `{ id, words }`, or rejects
+  /** Checks a reader's text in the worker and has it hold it: `{ id, facts }`, or rejects
    *  with the reason in words. */
   function checkText(bytes) {
     return ask({ kind: KIND.text, bytes }, (engine) => engine.checkText(bytes)).then((checked) => {

@@ -538,11 +538,11 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       loop.rest = 0;
       schedule();
     },
-    /** Checks a reader's text and holds it (`installOwnText`): `{ id, words }`, or throws the
-     *  reason in words. */
+    /** Checks a reader's text and holds it (`installOwnText`): `{ id, facts }` (what the
+     *  sentence about it says, said on the page in its language), or throws the reason in words. */
     checkText(bytes) {
-      const [id, words] = bindings.installOwnText(bytes);
-      return { id, words };
+      const [id, facts] = bindings.installOwnText(bytes);
+      return { id, facts };
     },
     /** The run as a file: 'weights' (safetensors bytes) or 'report' (the JSON report's text). */
     exportRun(what) {

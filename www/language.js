@@ -24,7 +24,8 @@ function catalogue(file) {
 /** Words every element of `root` that names a message: `data-i18n` its text,
  *  `data-i18n-label` its aria-label, `data-i18n-placeholder` its placeholder; and the parameter
  *  table's words, whose English is the table's (`data-en`, `data-en-label`): `data-i18n-table`
- *  its text, `data-i18n-table-label` its aria-label (`tableWords` marks them). */
+ *  its text, `data-i18n-table-label` its aria-label, `data-i18n-table-title` its tooltip
+ *  (`tableWords` marks them). */
 export function wordMarkup(root, words) {
   const say = (id) => words.say(id);
   const sayOr = (id, english) => words.sayOr(id, english ?? '');
@@ -33,12 +34,18 @@ export function wordMarkup(root, words) {
   for (const e of root.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = say(e.dataset.i18nPlaceholder);
   for (const e of root.querySelectorAll('[data-i18n-table]')) e.textContent = sayOr(e.dataset.i18nTable, e.dataset.en);
   for (const e of root.querySelectorAll('[data-i18n-table-label]')) e.setAttribute('aria-label', sayOr(e.dataset.i18nTableLabel, e.dataset.enLabel));
+  for (const e of root.querySelectorAll('[data-i18n-table-title]')) e.title = sayOr(e.dataset.i18nTableTitle, e.dataset.enTitle);
 }
 
-/** Marks `element` as showing the table's words `english` under message `id` (its text, or
- *  with `label` its aria-label), and shows them in English until the widget is worded. */
-export function tableWords(element, id, english, { label = false } = {}) {
-  if (label) {
+/** Marks `element` as showing the table's words `english` under message `id` (schema.js names
+ *  it: its text, with `label` its aria-label, with `title` its tooltip), and shows them in
+ *  English until the widget is worded. */
+export function tableWords(element, id, english, { label = false, title = false } = {}) {
+  if (title) {
+    element.dataset.i18nTableTitle = id;
+    element.dataset.enTitle = english;
+    element.title = english;
+  } else if (label) {
     element.dataset.i18nTableLabel = id;
     element.dataset.enLabel = english;
     element.setAttribute('aria-label', english);
@@ -62,6 +69,10 @@ export function createLanguage(w, { changed }) {
   let words = Words.english();
   let asked = { tag: '', explicit: false };
   let ticket = 0;
+  let settled;
+  /** Resolves once the widget first speaks the language it was asked for (or English, if it
+   *  cannot): what is said before then would be said in English. */
+  const ready = new Promise((resolve) => (settled = resolve));
 
   function use(next) {
     words?.free();
@@ -70,10 +81,19 @@ export function createLanguage(w, { changed }) {
     wordMarkup(w.root, words);
     apply();
     changed();
+    settled();
   }
 
-  function say(id) {
-    return words.say(id);
+  /** Message `id`, with `args` ({ name: value }, each value as text) when it takes some. */
+  function say(id, args) {
+    if (!args) return words.say(id);
+    const names = Object.keys(args);
+    return words.sayWith(id, names, names.map((n) => String(args[n])));
+  }
+
+  /** The sentence about a reader's text from what its worker measured (`installOwnText`). */
+  function textWords(facts) {
+    return words.textWords(facts);
   }
 
   function sayCount(id, n) {
@@ -100,8 +120,10 @@ export function createLanguage(w, { changed }) {
     use(next ?? Words.english());
   }
 
-  /** Gives the words to the view (made when the widget first comes near the viewport). */
+  /** Gives the words to the settings and the view (made when the widget first comes near the
+   *  viewport): their notices, errors and sentences are said in them. */
   function apply() {
+    w.parts.settings?.setWords(words);
     w.parts.view?.setWords(words);
   }
 
@@ -110,7 +132,9 @@ export function createLanguage(w, { changed }) {
   return {
     want,
     apply,
+    ready,
     say,
+    textWords,
     sayCount,
     get spoken() {
       return words.tag;

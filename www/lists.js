@@ -23,14 +23,16 @@ export function tableWriter(table) {
   };
 }
 
-/** The pins' list: each label, numbered, with a Remove button that calls `onRemove(index)`.
+/** The pins' list: each label, numbered, with a Remove button that calls `onRemove(index)`
+ *  (its words `say`'s).
  *  A double click removes one pin, not also the next one, whose button comes to stand where
  *  the removed one was: a click disables every Remove button until the list is written again,
  *  and the second click of a double click (its `detail` counts the clicks) does nothing. */
-export function pinListWriter(list, onRemove) {
+export function pinListWriter(list, onRemove, say) {
   let shown = '';
   return (labels) => {
-    const text = labels.join('\u0001');
+    // (with the language: the buttons are in its words)
+    const text = [say('pin-remove'), ...labels].join('\u0001');
     if (text === shown) return;
     shown = text;
     list.replaceChildren(
@@ -38,8 +40,8 @@ export function pinListWriter(list, onRemove) {
         const li = document.createElement('li');
         const remove = document.createElement('button');
         remove.type = 'button';
-        remove.textContent = 'Remove';
-        remove.setAttribute('aria-label', `Remove pin ${i + 1}: ${label}`);
+        remove.textContent = say('pin-remove');
+        remove.setAttribute('aria-label', say('pin-remove-label', { pin: i + 1, label }));
         remove.addEventListener('click', (e) => {
           if (e.detail > 1) return;
           for (const b of list.querySelectorAll('button')) b.disabled = true;

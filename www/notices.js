@@ -5,7 +5,7 @@
 const MAX_SHOWN = 8;
 
 /** A `notice(lines)` function writing into `box`. */
-export function noticeBoard(box) {
+export function noticeBoard(box, { earlier: earlierWords = (n) => `…and ${n} earlier` } = {}) {
   let count = 0;
   return function notice(lines) {
     for (const line of lines) {
@@ -26,7 +26,7 @@ export function noticeBoard(box) {
         counter.setAttribute('aria-hidden', 'true');
         box.prepend(counter);
       }
-      counter.textContent = `…and ${earlier} earlier`;
+      counter.textContent = earlierWords(earlier);
     }
   };
 }

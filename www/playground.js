@@ -11,7 +11,7 @@
 // <ablation-playground> element. No maths here: every number and sentence comes from Rust.
 
 import { trusted } from './assets.js';
-import { bindControls, buildMore, listOf, showSettings as showControls } from './controls.js';
+import { bindControls, buildMore, listNotice, listOf, showSettings as showControls } from './controls.js';
 import { createController } from './controller.js';
 import { startDriver } from './driver.js';
 import { noticeBoard } from './notices.js';
@@ -50,12 +50,16 @@ export function mount(root, bindings, options = {}) {
   const el = (name) => root.querySelector(`[data-el="${name}"]`);
   // no inline handler (a host's Content-Security-Policy may forbid them): the form never submits
   el('controls').addEventListener('submit', (e) => e.preventDefault());
-  const notice = noticeBoard(el('notice'));
+  // (its words the widget's, once it has them: w.say, below)
+  const notice = noticeBoard(el('notice'), { earlier: (n) => w.say('notice-earlier', { n }) });
+  /** The names a `controls` or `panels` list ignored, until the widget has its words. */
+  const ignoredLists = [];
 
   /** The widget's state (widget.js): written by `update` alone, through `dispatch`. */
   const st = initialWidget({
     playing: options.autoplay !== false && !matchMedia('(prefers-reduced-motion: reduce)').matches,
-    shown: { controls: listOf('controls', controls, CONTROLS, notice), panels: listOf('panels', panels, PANELS, notice) },
+    // (said once the widget has its words, below)
+    shown: { controls: listOf('controls', controls, CONTROLS, (p) => ignoredLists.push(p)), panels: listOf('panels', panels, PANELS, (p) => ignoredLists.push(p)) },
     comparisons: COMPARISON_PANELS,
     pending: state,
   });
@@ -140,6 +144,8 @@ export function mount(root, bindings, options = {}) {
   });
   w.say = language.say;
   w.sayCount = language.sayCount;
+  w.textWords = language.textWords;
+  language.ready.then(() => ignoredLists.forEach((p) => notice([listNotice(w.say, p)])));
   language.want(options.lang ?? options.hostLang?.() ?? '', options.lang != null);
   /** Speaks `tag` (the lang option; null: the host's language again). */
   function speak(tag) {
@@ -168,12 +174,14 @@ export function mount(root, bindings, options = {}) {
     // read as one query, as a URL is: a preset applies first wherever it stands, several pin=
     // make one list, and a bad value falls back with a notice
     parts.settings = new bindings.Settings(new URLSearchParams(st.pending.map(([name, value]) => [name, String(value)])).toString());
-    notice(parts.settings.takeNotices());
+    language.apply();
+    // (the link's notices in the widget's language: once its words are in)
+    language.ready.then(() => notice(parts.settings.takeNotices()));
     // a link to a run on a reader's text: the page needs that text (the reader's, or text-src)
     const linked = parts.settings.get('text_id');
     if (linked !== 'plays' && !textBytes(linked)) {
       parts.settings.set('text_id', 'plays'); // (no run yet to restart)
-      reader.awaitText(linked, "This link's run");
+      reader.awaitText(linked, 'link');
     }
     if (options.textSrc) reader.textFrom(options.textSrc).then(() => options.weightsSrc && reader.weightsFrom(options.weightsSrc));
     else if (options.weightsSrc) reader.weightsFrom(options.weightsSrc);
@@ -196,7 +204,7 @@ export function mount(root, bindings, options = {}) {
       onTextFailed(message, generation) {
         if (generation < st.runGeneration) return; // a state since replaced
         // the widget goes on with the task it had: the text is there for another try later
-        notice([`The text task could not start: ${message}. Back to the regression task.`]);
+        notice([w.say('notice-text-failed', { why: message })]);
         chooseTask('teacher');
       },
       onNotice: (text) => notice([text]),
@@ -208,7 +216,7 @@ export function mount(root, bindings, options = {}) {
         try {
           taken = parts.view.report(bytes); // 1: a pin's, drawn in the live run's panels
         } catch (e) {
-          notice([`ignored a damaged comparison (${e.message ?? e})`]);
+          notice([w.say('notice-damaged-comparison', { why: e.message ?? e })]);
         }
         if (done) parts.pool.sync(parts.view);
         if (taken) schedule.mark({ live: taken === 1, comparisons: true });
@@ -216,12 +224,12 @@ export function mount(root, bindings, options = {}) {
       onJobFailed(id, reason) {
         // said once, in its row, pin or table and here; the other jobs go on
         if (parts.view.fail(id, reason)) {
-          notice([`a comparison failed: ${reason}`]);
+          notice([w.say('notice-comparison-failed', { why: reason })]);
           schedule.mark({ live: true, comparisons: true }); // (the live panels: a pin's label)
         }
       },
       onNotice: (text) => notice([text]),
-      onError: (text) => notice([`a comparison failed: ${text}`]),
+      onError: (text) => notice([w.say('notice-comparison-failed', { why: text })]),
     });
     dispatch({ kind: 'start', config: parts.settings.configBytes() });
     if (parts.settings.pinCount > 0) sendPins();
@@ -294,7 +302,7 @@ export function mount(root, bindings, options = {}) {
     // given: the plays until it is, as for a link
     if (name === 'text_id' && parts.settings.namesOwnText(String(text)) && !textBytes(String(text))) {
       if (parts.settings.get('text_id') !== 'plays') apply((s) => s.set('text_id', 'plays'));
-      reader.awaitText(String(text), 'This run');
+      reader.awaitText(String(text), 'run');
       return;
     }
     apply((s) => (lenient ? s.setLeniently(name, String(text)) : s.set(name, String(text))));

@@ -48,8 +48,8 @@
 //                                          state, which the worker did not apply
 //   report    { bytes, done, worker }       what a job has given so far (`View.report`)
 //   suspended { bytes }                      the live run put aside (null: it cannot be now)
-//   text-checked { request, id, words } | { request, message }   a reader's text held (its
-//                                          text_id and a sentence about it), or why not
+//   text-checked { request, id, facts } | { request, message }   a reader's text held (its
+//                                          text_id and what its sentence says), or why not
 //   exported  { request, data } | { request, message }           the file asked for, or why not
 //   loaded    { request } | { request, message }                 the weights loaded, or why not
 

@@ -8,12 +8,11 @@ import { CHARTS, TEXT_LIMITS } from './schema.js';
 import { fileBytes, keepText, pastedBytes, textBytes, urlBytes } from './texts.js';
 
 /** What the text panel says of the shipped text. */
-const PLAYS_WORDS = 'Hamlet, Macbeth and Othello by Shakespeare, shipped with the playground.';
 
 /** A reader's text named by its id (`<sha256>.<chars>.<vocab>`), in words. */
-function awaitingWords(id) {
+function awaitingWords(w, id) {
   const [hash, chars] = id.split('.');
-  return `a text of ${Number(chars).toLocaleString('en')} characters with SHA-256 ${hash.slice(0, 12)}…`;
+  return w.say('notice-awaited-text', { chars: Number(chars).toLocaleString(w.root.lang || 'en'), hash: hash.slice(0, 12) });
 }
 
 /**
@@ -31,13 +30,14 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
   /** The sentence about the text the run learns (a reader's, as its worker described it). */
   function showText() {
     const id = parts.settings.get('text_id');
-    const words = id === 'plays' ? PLAYS_WORDS : (st.textWords?.id === id ? st.textWords.words : `a reader's text, ${id.slice(0, 12)}…`);
-    const waiting = st.awaitingText ? ` Waiting for ${awaitingWords(st.awaitingText)}: drop, choose or paste it.` : '';
+    const facts = st.textWords?.id === id ? w.textWords(st.textWords.facts) : '';
+    const words = id === 'plays' ? w.say('text-plays-words') : facts || w.say('text-own-words', { hash: id.slice(0, 12) });
+    const waiting = st.awaitingText ? w.say('text-waiting', { text: awaitingWords(w, st.awaitingText) }) : '';
     if (el('text-words').textContent !== words + waiting) el('text-words').textContent = words + waiting;
     el('text-plays').hidden = id === 'plays';
   }
 
-  /** Trains on a reader's text (its bytes, from `source`: "the file x.txt"): the live run's
+  /** Trains on a reader's text (its bytes, from where `source(say)` words: "the file x.txt"): the live run's
    *  worker checks it and holds it; then the text task on it. Refused in words, changing
    *  nothing, if the worker finds it unusable or a link waits for another text. */
   async function useText(bytes, source) {
@@ -47,11 +47,12 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
     try {
       checked = await parts.driver.checkText(bytes);
     } catch (e) {
-      notice([`Not trained on ${source}: ${e.message ?? e}`]);
+      notice([w.say('notice-not-trained', { source: source(w.say), why: e.message ?? e })]);
       return;
     }
     if (st.awaitingText && checked.id !== st.awaitingText) {
-      notice([`Not trained on ${source}: its SHA-256 is ${checked.id.slice(0, 12)}…, and this link's run trained on ${st.awaitingText.slice(0, 12)}… (${awaitingWords(st.awaitingText)}). Choose Back to the plays to stop waiting for it.`]);
+      const awaited = { awaited: st.awaitingText.slice(0, 12), text: awaitingWords(w, st.awaitingText) };
+      notice([w.say('notice-other-text', { source: source(w.say), hash: checked.id.slice(0, 12), ...awaited })]);
       return;
     }
     keepText(checked.id, bytes);
@@ -60,7 +61,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
     showText();
   }
 
-  /** Starts the run again from a weights file (from `source`: "the file w.safetensors"): its
+  /** Starts the run again from a weights file (from where `source(say)` words: "the file w.safetensors"): its
    *  configuration, then its weights, measured at step 0 and paused; Play trains on from
    *  them. Refused in words, changing nothing, if the file is not one of ours, is damaged, or
    *  trained on a reader's text this page does not have. */
@@ -71,11 +72,11 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
     try {
       textId = bindings.weightsTextId(bytes);
     } catch (e) {
-      notice([`Not loaded, ${source}: ${e.message ?? e}`]);
+      notice([w.say('notice-not-loaded', { source: source(w.say), why: e.message ?? e })]);
       return;
     }
     if (textId !== 'plays' && !textBytes(textId)) {
-      notice([`Not loaded, ${source}: its run trained on a reader's text (${awaitingWords(textId)}); give that text first, then load them`]);
+      notice([w.say('notice-weights-need-text', { source: source(w.say), text: awaitingWords(w, textId) })]);
       return;
     }
     dispatch({ kind: 'weights-loaded' });
@@ -83,26 +84,26 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
     try {
       await parts.driver.loadWeights(bytes);
     } catch (e) {
-      notice([`Not loaded, ${source}: ${e.message ?? e}`]);
+      notice([w.say('notice-not-loaded', { source: source(w.say), why: e.message ?? e })]);
       return;
     }
-    notice([`Loaded the weights of ${source}, measured at step 0; Play trains on from them.`]);
+    notice([w.say('notice-loaded', { source: source(w.say) })]);
     await drawn();
   }
 
   /** Loads the weights file at `url` (`weights-src`). */
   function weightsFrom(url) {
     return urlBytes(url, 'weights').then(
-      (bytes) => loadWeights(bytes, `the weights at ${url}`),
-      (e) => notice([`Not loaded, weights-src: ${e.message ?? e}`]),
+      (bytes) => loadWeights(bytes, (say) => say('source-weights-at', { url })),
+      (e) => notice([w.say('notice-not-loaded', { source: 'weights-src', why: e.message ?? e })]),
     );
   }
 
   /** Trains on the text at `url` (`text-src`), fetched on this thread, checked in the worker. */
   function textFrom(url) {
     return urlBytes(url).then(
-      (bytes) => useText(bytes, `the text at ${url}`),
-      (e) => notice([`Not trained on text-src: ${e.message ?? e}`]),
+      (bytes) => useText(bytes, (say) => say('source-text-at', { url })),
+      (e) => notice([w.say('notice-not-trained', { source: 'text-src', why: e.message ?? e })]),
     );
   }
 
@@ -130,7 +131,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
   /** Saves `what`: 'report' (JSON), 'csv' (the loss history), 'weights' (safetensors), or
    *  chart `chart` as 'svg' or 'png'. */
   async function download(what, chart) {
-    if (!parts.view?.hasFrame) throw new Error('Nothing to download before the run has begun');
+    if (!parts.view?.hasFrame) throw new Error(w.say('download-nothing'));
     const stem = `ablation-playground-step${parts.view.step}`;
     if (what === 'weights') saveFile(root, `${stem}.safetensors`, await parts.driver.exportRun('weights'), 'application/octet-stream');
     else if (what === 'report') {
@@ -139,22 +140,22 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
       report.comparisons = JSON.parse(parts.view.comparisonsJson());
       saveFile(root, `${stem}.json`, JSON.stringify(report, null, 1), 'application/json');
     } else if (what === 'csv') saveFile(root, `${stem}-loss.csv`, parts.view.lossCsv(), 'text/csv');
-    else if (!chart) throw new Error('No chart has anything to draw yet');
+    else if (!chart) throw new Error(w.say('download-no-chart'));
     else if (what === 'svg') saveFile(root, `${stem}-${chart}.svg`, parts.view.svg(chart, parts.theme?.dark ?? parts.renderer.dark.matches), 'image/svg+xml');
     else if (what === 'png') {
       const canvas = parts.renderer.canvasOf(chart);
       const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
-      if (!blob) throw new Error(`The ${chart} chart could not be made into a PNG`);
+      if (!blob) throw new Error(w.say('download-no-png', { chart }));
       saveFile(root, `${stem}-${chart}.png`, blob);
     }
   }
 
   /** Waits for the reader's text `id` (refusing another) while the plays train, saying that
-   *  `whose` run ("This link's run") trained on it. */
+   *  `whose` run (`link`: "This link's run", or `run`) trained on it. */
   function awaitText(id, whose) {
     dispatch({ kind: 'await-text', id });
     onParam('text_id', 'plays');
-    notice([`${whose} trained on a reader's text (${awaitingWords(id)}): until it is given, the plays.`]);
+    notice([w.say('notice-awaiting', { whose, text: awaitingWords(w, id) })]);
     if (st.textTask) showText();
   }
 
@@ -167,8 +168,9 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
     if (prompt !== promptAsked.text && !outside) return;
     promptAsked.resolve(continuation);
     promptAsked = null;
-    const left = outside ? ` (not in the text, so not read: ${outside})` : '';
-    el('prompt-said').textContent = `It continued your prompt${left}: ${continuation}`;
+    el('prompt-said').textContent = outside
+      ? w.say('prompt-said-outside', { outside, continuation })
+      : w.say('prompt-said', { continuation });
   }
 
   bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, notice });
@@ -208,7 +210,7 @@ function bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, 
   });
   async function useFile(file) {
     try {
-      await useText(await fileBytes(file), `the file ${file.name}`);
+      await useText(await fileBytes(file), (say) => say('source-file', { name: file.name }));
     } catch (e) {
       fail(e);
     }
@@ -232,7 +234,7 @@ function bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, 
   });
   el('text-use').addEventListener('click', async () => {
     try {
-      await useText(pastedBytes(el('text-paste').value), 'the pasted text');
+      await useText(pastedBytes(el('text-paste').value), (say) => say('source-pasted'));
     } catch (e) {
       fail(e);
     }
@@ -255,7 +257,7 @@ function bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, 
     e.stopPropagation(); // the controls' form must not see it
     const chars = Math.round(Number(el('prompt-chars').value));
     if (!(chars >= 1 && chars <= TEXT_LIMITS.maxWriteChars)) {
-      notice([`Characters to write: from 1 to ${TEXT_LIMITS.maxWriteChars}, not "${el('prompt-chars').value}"`]);
+      notice([w.say('notice-write-chars', { max: TEXT_LIMITS.maxWriteChars, value: el('prompt-chars').value })]);
       return;
     }
     setPrompt(el('prompt').value, chars);
@@ -282,7 +284,7 @@ function bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, 
     el('weights-file').value = '';
     if (!file) return;
     try {
-      await loadWeights(new Uint8Array(await file.arrayBuffer()), `the file ${file.name}`);
+      await loadWeights(new Uint8Array(await file.arrayBuffer()), (say) => say('source-file', { name: file.name }));
     } catch (e) {
       fail(e);
     }

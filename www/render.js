@@ -77,13 +77,14 @@ export function createRenderer(w, { onRemovePin }) {
       }
     }
   }
-  const writePins = pinListWriter(el('pins'), onRemovePin);
+  const writePins = pinListWriter(el('pins'), onRemovePin, (id, args) => w.say(id, args));
   /** "The model writes": the core's parts as spans; a wrong symbol is marked by colour and
    *  by a ✗ (CSS), and named for a screen reader. */
   let written = null;
   function writeWriting({ heading, parts }) {
     if (el('writes-heading').textContent !== heading) el('writes-heading').textContent = heading;
-    const key = parts.flat().join('\u0000');
+    // (with the language: a wrong symbol's name is in its words)
+    const key = [w.say('writes-wrong', { text: '' }), ...parts.flat()].join('\u0000');
     if (key === written) return;
     written = key;
     const out = el('writes-text');
@@ -94,7 +95,7 @@ export function createRenderer(w, { onRemovePin }) {
         const span = document.createElement(kind === 'wrong' ? 'mark' : 'span');
         span.className = `ap-${kind}`;
         span.textContent = text;
-        if (kind === 'wrong') span.setAttribute('aria-label', `${text} (wrong)`);
+        if (kind === 'wrong') span.setAttribute('aria-label', w.say('writes-wrong', { text }));
         out.append(span);
       }
     }
@@ -104,7 +105,7 @@ export function createRenderer(w, { onRemovePin }) {
    *  figure, captioned "… writes", in the element `name`. */
   const shownPairs = {};
   function writePairs(name, pairs) {
-    const key = pairs.flat().join('\u0000');
+    const key = [w.say('writes-label', { label: '' }), ...pairs.flat()].join('\u0000');
     if (key === shownPairs[name]) return;
     shownPairs[name] = key;
     const out = el(name);
@@ -112,7 +113,7 @@ export function createRenderer(w, { onRemovePin }) {
     for (const [label, written] of pairs) {
       const figure = document.createElement('figure');
       const caption = document.createElement('figcaption');
-      caption.textContent = `${label} writes`;
+      caption.textContent = w.say('writes-label', { label });
       const text = document.createElement('pre');
       text.className = 'ap-writes-text';
       text.textContent = written;

@@ -41,8 +41,8 @@ const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;
  *  fills them), what its runs write, and its button that runs it again. */
 function comparisonPanel(c) {
   // (the table's words, each under a message that translates it: language.js, tableWords)
-  const words = (id, english) => `data-i18n-table="comparison-${c.panel}-${id}" data-en="${escape(english)}">${escape(english)}`;
-  const label = (id, english) => `data-i18n-table-label="comparison-${c.panel}-${id}" data-en-label="${escape(english)}" aria-label="${escape(english)}"`;
+  const words = (part, english) => `data-i18n-table="${c.messages[part]}" data-en="${escape(english)}">${escape(english)}`;
+  const label = (part, english) => `data-i18n-table-label="${c.messages[part]}" data-en-label="${escape(english)}" aria-label="${escape(english)}"`;
   const tables = c.tables.map(({ field, summary }, i) => {
     const id = field === 'table' ? c.panel : `${c.panel}-${field}`;
     const table = `<table class="ap-table" data-el="${field === 'table' ? `${id}-table` : id}"></table>`;
@@ -87,7 +87,7 @@ export const TEMPLATE = `
     <div class="ap-compare" data-control="compare">
       <div class="ap-buttons">
         <button type="button" data-el="pin" data-i18n="control-pin"></button>
-        ${COMPARISONS.map((c) => `<button type="button" data-el="run-${c.panel}" data-i18n-table="comparison-${c.panel}-button" data-en="${escape(c.button)}">${escape(c.button)}</button>`).join('\n        ')}
+        ${COMPARISONS.map((c) => `<button type="button" data-el="run-${c.panel}" data-i18n-table="${c.messages.button}" data-en="${escape(c.button)}">${escape(c.button)}</button>`).join('\n        ')}
       </div>
       <ul class="ap-pins" data-el="pins" data-i18n-label="control-pins" hidden></ul>
     </div>

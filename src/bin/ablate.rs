@@ -13,6 +13,7 @@ use ablation_playground::comparisons::{
 use ablation_playground::config::{
     find_flag, preset_choices, LayerView, StackKind, TaskKind, MATRIX_BATCHES, PARAMS, PRESET, PRESETS,
 };
+use ablation_playground::language::{Language, LANGUAGES};
 use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::compare::comparison_steps;
 use ablation_playground::training::corpus::{corpus, install_own, text_of};
@@ -30,7 +31,6 @@ use ablation_playground::training::tuned_lens::{
 use ablation_playground::training::writing::{write, Prompt, MAX_WRITE_CHARS, SAMPLE_CHARS};
 use ablation_playground::view::figures::{frame_of, LastFinite};
 use ablation_playground::view::json::{attention_json, matrices_json, writing_json, Json};
-use ablation_playground::view::language::{Language, LANGUAGES};
 use ablation_playground::view::reference::{
     cli_flags, cli_steps_allowed, cli_steps_help, CLI_MAX_STEPS as MAX_STEPS, CLI_MAX_THREADS as MAX_THREADS,
 };
@@ -284,7 +284,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 read(&read_file(flag, &value)?).map_err(|e| format!("--load-weights: {value}: {e}"))?;
             load_weights = Some(file);
         } else if flag == DepthSweep::SPEC.flag {
-            sweep = Some(parse_depths(&value).map_err(|e| format!("--sweep: {}", e.message))?);
+            sweep = Some(parse_depths(&value).map_err(|e| format!("--sweep: {}", e.message()))?);
         } else if flag == "lang" {
             let tags = LANGUAGES.iter().map(|l| l.tag).collect::<Vec<_>>().join(", ");
             language = Rc::new(
@@ -308,13 +308,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
         } else if flag == "threads" {
             threads = count(flag, &value, MAX_THREADS)?;
         } else if flag == PRESET {
-            config.set(PRESET, &value).map_err(|e| format!("--{flag}: {}", e.message))?;
+            config.set(PRESET, &value).map_err(|e| format!("--{flag}: {}", e.message()))?;
         } else if flag == "task" {
-            config.with_task(&value).map_err(|e| format!("--{flag}: {}", e.message))?;
+            config.with_task(&value).map_err(|e| format!("--{flag}: {}", e.message()))?;
             task = Some(value);
         } else {
             let spec = find_flag(flag).ok_or_else(|| format!("--{flag}: unknown flag (see --help)"))?;
-            spec.check(&value).map_err(|e| format!("--{flag}: {}", e.message))?;
+            spec.check(&value).map_err(|e| format!("--{flag}: {}", e.message()))?;
             params.push((spec.name, value));
         }
         i += 1;
@@ -376,7 +376,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let compare_steps = steps.unwrap_or(comparison_steps(config.task));
     let steps = steps.unwrap_or(config.steps).min(MAX_STEPS);
     config.steps = steps;
-    config.check_together().map_err(|e| format!("--{}: {}", find_flag_of(&e.name), e.message))?;
+    config.check_together().map_err(|e| format!("--{}: {}", find_flag_of(&e.name), e.message()))?;
     let sweep = sweep.map(|d| if d.is_empty() { default_sweep_depths(&config).to_vec() } else { d });
     if let Some(d) =
         sweep.iter().flatten().find(|&&d| config.stack == StackKind::EncoderDecoder && d % 5 != 0)

@@ -5,19 +5,21 @@
 
 use super::runs::{here, no_clock, Comparisons, Group};
 use super::{Comparison, Kind};
-use crate::config::{ComparisonSpec, Config, Until, COMPARE};
+use crate::config::{ComparisonSpec, Config, COMPARE};
+use crate::say;
 use crate::training::compare::{comparison_steps, four_combinations};
 use crate::training::job::Job;
 use crate::training::outcome::Outcome;
 use crate::training::spread::Arm;
-use crate::view::charts::{self, compare::LossCurve, short, ChartResult, Theme};
+use crate::view::charts::{self, compare::LossCurve, ChartResult, Theme};
 use crate::view::json::{arm_fields, outcome_fields, outcome_run, Json};
 use crate::view::panels::spread::{
     arm_spread, choosing_words, disagree, diverged_count, learned_count, limit_words, plateau_cell,
-    progress_words, rate_cell, rate_column, rate_words, seeds_words, spread_text, tuning_words,
+    progress_words, rate_cell, rate_column, rate_words, seeds_words, spread_text, summary_sentence,
+    tuning_words, until_word,
 };
 use crate::view::panels::{Scene, Surface, Table};
-use crate::view::words::combination_name;
+use crate::view::words::{self, combination_name};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -174,15 +176,12 @@ pub fn compare_writings(c: &CompareState) -> Vec<(String, String)> {
 pub fn compare_table(c: &CompareState) -> Table {
     let tuned = c.rows.iter().any(|r| r.arm.tuned());
     let mut columns = vec![
-        "combination".to_string(),
-        "std at the top (init)".to_string(),
-        "gradient ratio ‖∂L/∂x₀‖/‖∂L/∂x_L‖ (init)".to_string(),
-        match c.config.until {
-            Until::Steps => format!("loss after {} steps", c.steps),
-            Until::Plateau => format!("loss where it plateaued (at most {} steps)", c.steps),
-        },
-        "diverged at step".to_string(),
-        "plateaued".to_string(),
+        say!("column-combination"),
+        say!("column-top-std"),
+        say!("column-gradient-ratio"),
+        say!("column-loss", until = until_word(c.config.until), steps = c.steps),
+        say!("column-diverged"),
+        say!("column-plateaued"),
     ];
     if let Some(column) = rate_column(c.rows.iter().map(|r| &r.arm)) {
         columns.push(column);
@@ -197,15 +196,16 @@ pub fn compare_table(c: &CompareState) -> Table {
             } else if x.is_nan() && !done {
                 "…".to_string()
             } else {
-                short(x)
+                words::num(x)
             }
         };
         let loss = if let Some(why) = failed {
-            format!("failed: {why}")
+            say!("cell-failed", why = why.as_str())
         } else if done {
             let mut cell = spread_text(&arm_spread(arm, &|o| o.final_loss));
             if row.held_out.loss.is_finite() {
-                cell += &format!(" (held-out {})", spread_text(&arm_spread(arm, &|o| o.held_out.loss)));
+                let held_out = spread_text(&arm_spread(arm, &|o| o.held_out.loss));
+                cell = say!("cell-held-out", loss = cell, held_out = held_out);
             }
             if let Some(k) = learned_count(arm, row.config.task, |o| o.learned).filter(|_| several) {
                 cell += &format!(" · {k}");
@@ -216,9 +216,9 @@ pub fn compare_table(c: &CompareState) -> Table {
         } else if row.loss.is_empty() {
             "…".into()
         } else if arm.seeds.len() > 1 {
-            format!("training: {} of {} runs", arm.finished(), arm.runs.len())
+            say!("cell-training-runs", finished = arm.finished(), total = arm.runs.len())
         } else {
-            format!("training: step {}", row.loss.len() - 1)
+            say!("cell-training-step", step = row.loss.len() - 1)
         };
         let diverged = match (several, row.diverged_at) {
             (true, _) => diverged_count(arm, |o| o.diverged_at.is_some()).unwrap_or_else(|| "—".into()),
@@ -250,7 +250,7 @@ pub fn compare_readout_table(c: &CompareState) -> Table {
     let mut depths: Vec<usize> =
         if depth <= 4 { (0..=depth).collect() } else { (0..=4).map(|i| i * depth / 4).collect() };
     depths.dedup();
-    let mut columns = vec!["loss read out at depth".to_string()];
+    let mut columns = vec![say!("column-readout")];
     columns.extend(depths.iter().map(|d| format!("x_{d}")));
     let mut table = Table::new(columns);
     for row in &c.rows {
@@ -262,7 +262,7 @@ pub fn compare_readout_table(c: &CompareState) -> Table {
             Some(_) if several => {
                 spread_text(&arm_spread(&row.arm, &|o| o.readout_loss.get(d).copied().unwrap_or(f64::NAN)))
             }
-            Some(&x) => short(x),
+            Some(&x) => words::num(x),
         }));
         table.rows.push(cells);
     }
@@ -278,16 +278,18 @@ pub fn compare_summary(c: &CompareState) -> String {
     let progress = if several {
         progress_words(c.runs_finished, c.runs_total, c.round)
     } else {
-        format!("{} of 4 trained", c.rows.iter().filter(|r| r.done).count())
+        say!("compare-trained", k = c.rows.iter().filter(|r| r.done).count())
     };
-    let over = if cfg.seeds > 1 { format!(", {}", seeds_words(cfg)) } else { String::new() };
-    let tuned = tuning_words(cfg);
-    let until = if cfg.until == Until::Plateau { " at most, or until it plateaued" } else { "" };
-    let mut s = format!(
-        "All four combinations at depth {}{} ({progress}, {} steps each{until}{over}{tuned}, otherwise the settings of the run it was started from)",
-        cfg.depth,
-        crate::view::words::on_text(cfg),
-        c.steps
+    let over = if cfg.seeds > 1 { say!("clause", text = seeds_words(cfg)) } else { String::new() };
+    let head = say!(
+        "compare-summary",
+        depth = cfg.depth,
+        on = words::on_text(cfg),
+        progress = progress,
+        steps = c.steps,
+        until = until_word(cfg.until),
+        over = over,
+        tuned = tuning_words(cfg)
     );
     let finished: Vec<String> = c
         .rows
@@ -295,45 +297,39 @@ pub fn compare_summary(c: &CompareState) -> String {
         .filter(|r| r.done)
         .map(|CompareRow { run: r, arm, failed, .. }| {
             let mut end = match (failed, r.diverged_at, arm.seeds.len() > 1) {
-                (Some(why), _, _) => format!("failed ({why})"),
+                (Some(why), _, _) => say!("end-failed", why = why.as_str()),
                 (None, _, true) => {
                     let loss = arm_spread(arm, &|o| o.final_loss);
-                    let mut end = format!("loss {}", spread_text(&loss));
+                    let mut end = say!("end-loss", loss = spread_text(&loss));
                     if let Some(k) = learned_count(arm, r.config.task, |o| o.learned) {
-                        end += &format!(", {k}");
+                        end += &say!("clause", text = k);
                         if disagree(arm, |o| o.learned) {
-                            end += " (the seeds disagree)";
+                            end += &say!("end-disagree");
                         }
                     }
                     if let Some(d) = diverged_count(arm, |o| o.diverged_at.is_some()) {
-                        end += &format!(", {d}");
+                        end += &say!("clause", text = d);
                     }
                     end
                 }
-                (None, Some(at), false) => format!("diverged at step {at}"),
-                (None, None, false) => format!("loss {}", short(r.final_loss)),
+                (None, Some(at), false) => say!("end-diverged", step = at),
+                (None, None, false) => say!("end-loss", loss = words::num(r.final_loss)),
             };
             if let Some(rate) = rate_words(arm) {
-                end += &format!(" at {rate}");
+                end += &say!("end-at-rate", rate = rate);
             }
-            format!("{}: {end}", combination_name(r.config.residual, r.config.norm))
+            say!("end", name = combination_name(r.config.residual, r.config.norm), end = end)
         })
         .collect();
-    if !finished.is_empty() {
-        s += &format!(": {}", finished.join("; "));
-    }
     let limits = limit_words(
         c.rows.iter().map(|r| (combination_name(r.run.config.residual, r.run.config.norm), &r.arm)),
     );
-    if !limits.is_empty() {
-        s += &format!(". Not bracketed: {}", limits.join("; "));
-    }
-    s + "."
+    summary_sentence(head, &finished, &limits)
 }
 
 fn panel_words(c: Option<&CompareState>) -> (String, Vec<(&'static str, Json)>) {
     (
-        c.map_or_else(|| "Not run yet.".into(), compare_summary),
+        c.map_or_else(|| say!("not-run-yet"), compare_summary),
         vec![
             ("table", c.map_or_else(Table::default, compare_table).json()),
             ("readout", c.map_or_else(Table::default, compare_readout_table).json()),
@@ -357,10 +353,10 @@ pub fn draw_rows<'a, DB: DrawingBackend>(
         .map(|r| {
             let mut name = combination_name(r.run.config.residual, r.run.config.norm);
             if r.failed.is_some() {
-                name += " (failed)";
+                name = say!("label-failed", name = name);
             }
             if r.arm.tuned() && r.arm.chosen() {
-                name += &format!(" · lr {}", short(r.arm.rate()));
+                name = say!("label-rate", name = name, lr = words::num(r.arm.rate()));
             }
             name
         })

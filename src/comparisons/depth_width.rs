@@ -5,19 +5,21 @@
 use super::runs::{here, Comparisons, Group};
 use super::{Comparison, Kind};
 use crate::config::{ComparisonSpec, Config, TaskKind, DEPTH_WIDTH};
+use crate::say;
 use crate::training::depth_width::{
     depth_width_applies, head_dim, is_control, non_embedding_parameters, shapes, Clock, ShapeOutcome,
 };
 use crate::training::job::Job;
 use crate::training::loss_history::LossHistory;
 use crate::training::spread::{Arm, Spread};
-use crate::view::charts::{self, depth_width::ShapeCurve, short, ChartResult, Theme};
+use crate::view::charts::{self, depth_width::ShapeCurve, ChartResult, Theme};
 use crate::view::json::{arm_fields, step_json, Json};
 use crate::view::panels::spread::{
     arm_spread, choosing_words, learned_count, limit_words, plateau_cell, progress_words, rate_cell,
-    rate_column, rate_words, seeds_words, spread_text, tuning_words,
+    rate_column, rate_words, seeds_words, spread_text, summary_sentence, tuning_words, until_word,
 };
 use crate::view::panels::{Scene, Surface, Table};
+use crate::view::words::num;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -156,13 +158,13 @@ pub fn depth_width_json(state: &DepthWidthState) -> Json {
 /// "47 × 16: 75k params, 0.92 ms/step, 0.21 ms/char" (the parameters without the embeddings,
 /// the budget held fixed; "control" for the shape off it).
 pub fn shape_label(r: &ShapeOutcome) -> String {
-    let params = short(non_embedding_parameters(&r.config) as f64);
-    let mut label = format!("{} × {}: {params} params", r.config.depth, r.config.width);
+    let params = num(non_embedding_parameters(&r.config) as f64);
+    let mut label = say!("shape-label", shape = shape_of(&r.config), params = params);
     if r.ms_per_step.is_finite() {
-        label += &format!(", {} ms/step", short(r.ms_per_step));
+        label += &say!("clause", text = say!("shape-ms-step", ms = num(r.ms_per_step)));
     }
     if r.ms_per_char.is_finite() {
-        label += &format!(", {} ms/char", short(r.ms_per_char));
+        label += &say!("clause", text = say!("shape-ms-char", ms = num(r.ms_per_char)));
     }
     label
 }
@@ -191,13 +193,14 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
             if several { (d.runs_finished, d.runs_total) } else { (done.len(), d.rows.len()) };
         let progress = match (several, d.round) {
             (true, round) => progress_words(finished, total, round),
-            (false, _) => format!("{finished} of {total} done"),
+            (false, _) => say!("progress-done", finished = finished, total = total),
         };
-        return format!(
-            "Training {} stacks of about the same parameters{}{}: {progress}.",
-            d.rows.len(),
-            crate::view::words::on_text(&d.config),
-            tuning_words(&d.config)
+        return say!(
+            "shapes-training",
+            n = d.rows.len(),
+            on = crate::view::words::on_text(&d.config),
+            tuned = tuning_words(&d.config),
+            progress = progress
         );
     }
     let medians: Vec<f64> = d.arms.iter().map(|a| judged_spread(a).median).collect();
@@ -206,19 +209,13 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
         .filter(|&i| medians[i].is_finite() && !control(i))
         .min_by(|&a, &b| medians[a].total_cmp(&medians[b]))
     else {
-        return "No shape ended with a finite loss.".into();
+        return say!("shapes-none");
     };
-    let which = if d.config.task == TaskKind::Teacher { "loss" } else { "held-out loss" };
+    let which = which_loss(&d.config);
     let several = d.config.seeds > 1;
-    let over = if several { format!(" (medians {})", seeds_words(&d.config)) } else { String::new() };
-    let over = over + &tuning_words(&d.config);
-    let shape = |i: usize| format!("{} × {}", d.rows[i].1.config.depth, d.rows[i].1.config.width);
-    let mut out = format!(
-        "After {} steps{over}, {} ends lowest ({which} {}",
-        d.steps,
-        shape(best),
-        short(medians[best])
-    );
+    let over = if several { say!("shapes-medians", seeds = seeds_words(&d.config)) } else { String::new() };
+    let shape = |i: usize| shape_of(&d.rows[i].1.config);
+    let mut on_seeds = String::new();
     if several {
         // on how many seeds the same shape is lowest
         let seeds = d.arms[best].seeds.len();
@@ -230,56 +227,81 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
                 (0..d.rows.len()).all(|i| i == best || at(best) < at(i))
             })
             .count();
-        out += &format!(", lowest on {lowest_on} of {seeds} seeds");
+        on_seeds = say!("clause", text = say!("shapes-lowest-on", k = lowest_on, n = seeds));
     }
-    if let Some(rate) = rate_words(&d.arms[best]) {
-        out += &format!(" at {rate}");
-    }
-    out += ")";
+    let rate = rate_words(&d.arms[best]).map_or_else(String::new, |rate| say!("end-at-rate", rate = rate));
+    let mut out = say!(
+        "shapes-lowest",
+        steps = d.steps,
+        over = over,
+        tuned = tuning_words(&d.config),
+        shape = shape(best),
+        which = which,
+        loss = num(medians[best]),
+        seeds = on_seeds,
+        rate = rate
+    );
     let others: Vec<String> = (0..d.rows.len())
         .filter(|&i| i != best && !control(i))
-        .map(|i| format!("{} {}", shape(i), short(medians[i])))
+        .map(|i| say!("shape-loss", shape = shape(i), loss = num(medians[i])))
         .collect();
     if !others.is_empty() {
-        out += &format!(", against {}", others.join(", "));
+        out = say!("shapes-against", sentence = out, others = others.join(&say!("list-comma")));
     }
-    out += &format!(
-        "; each of about {} parameters without the embeddings, heads of {} features",
-        short(non_embedding_parameters(&d.config) as f64),
-        head_dim(&d.config)
+    out = say!(
+        "shapes-budget",
+        sentence = out,
+        params = num(non_embedding_parameters(&d.config) as f64),
+        features = head_dim(&d.config)
     );
     if let Some(c) = (0..d.rows.len()).find(|&i| control(i)) {
-        out += &format!(
-            ". The control {} ({} parameters, off the budget) ends at {}",
-            shape(c),
-            short(non_embedding_parameters(&d.rows[c].1.config) as f64),
-            short(medians[c])
+        out = say!(
+            "shapes-control",
+            sentence = out,
+            shape = shape(c),
+            params = num(non_embedding_parameters(&d.rows[c].1.config) as f64),
+            loss = num(medians[c])
         );
     }
     if let Some((at, lowest, loss)) = at_equal_time(d, &control) {
-        out += &format!(
-            ". At equal time, the {} ms the fastest shape takes for its {} steps (the others read where they had got), {lowest} is lowest ({loss})",
-            short(at),
-            d.steps
+        out = say!(
+            "shapes-equal-time",
+            sentence = out,
+            ms = num(at),
+            steps = d.steps,
+            shape = lowest,
+            loss = loss
         );
     }
     let (deep, wide) = (done[0], done[done.len() - 1]);
     if deep.ms_per_char.is_finite() && wide.ms_per_char.is_finite() && deep.config != wide.config {
-        out += &format!(
-            "; a character takes {}× as long at depth {} as at depth {} ({} against {} ms)",
-            short(deep.ms_per_char / wide.ms_per_char),
-            deep.config.depth,
-            wide.config.depth,
-            short(deep.ms_per_char),
-            short(wide.ms_per_char)
+        out = say!(
+            "shapes-latency",
+            sentence = out,
+            ratio = num(deep.ms_per_char / wide.ms_per_char),
+            deep = deep.config.depth,
+            wide = wide.config.depth,
+            deep_ms = num(deep.ms_per_char),
+            wide_ms = num(wide.ms_per_char)
         );
     }
-    let shapes = d.rows.iter().map(|(_, r)| format!("{} × {}", r.config.depth, r.config.width));
-    let limits = limit_words(shapes.zip(&d.arms));
-    if !limits.is_empty() {
-        out += &format!(". Not bracketed: {}", limits.join("; "));
+    let shapes = d.rows.iter().map(|(_, r)| shape_of(&r.config));
+    summary_sentence(out, &[], &limit_words(shapes.zip(&d.arms)))
+}
+
+/// "12 × 64": a shape's depth and width.
+fn shape_of(c: &Config) -> String {
+    format!("{} × {}", c.depth, c.width)
+}
+
+/// What a shape is judged on, as the messages select it: the teacher's `loss`, a sequence
+/// task's `held-out` loss.
+fn which_loss(c: &Config) -> &'static str {
+    if c.task == TaskKind::Teacher {
+        "loss"
+    } else {
+        "held-out"
     }
-    out + "."
 }
 
 /// Each on-budget shape's loss at equal time: at the time `t` the fastest shape takes for all
@@ -305,28 +327,27 @@ fn at_equal_time(d: &DepthWidthState, control: &dyn Fn(usize) -> bool) -> Option
         .filter_map(|r| Some((*r, read(r)?)))
         .filter(|(_, l)| l.is_finite())
         .min_by(|a, b| a.1.total_cmp(&b.1))?;
-    Some((t, format!("{} × {}", best.config.depth, best.config.width), short(loss)))
+    Some((t, shape_of(&best.config), num(loss)))
 }
 
 /// The table: one row per shape (a number not reached yet is "…"); over several seeds the
 /// median with the lowest and highest run and how many learned the task, and a tuned
 /// comparison's rate.
 pub fn depth_width_table(d: &DepthWidthState) -> Table {
-    let which = if d.config.task == TaskKind::Teacher { "loss" } else { "held-out loss" };
     let tuned = d.arms.iter().any(Arm::tuned);
     let mut columns = vec![
-        "depth × width".to_string(),
-        "heads".to_string(),
-        "parameters without embeddings (all)".to_string(),
-        match d.config.until {
-            crate::config::Until::Steps => format!("{which} after {} steps", d.steps),
-            crate::config::Until::Plateau => {
-                format!("{which} where it plateaued (at most {} steps)", d.steps)
-            }
-        },
-        "ms per step".to_string(),
-        "ms per character".to_string(),
-        "plateaued".to_string(),
+        say!("column-shape"),
+        say!("column-heads"),
+        say!("column-parameters"),
+        say!(
+            "column-shape-loss",
+            which = which_loss(&d.config),
+            until = until_word(d.config.until),
+            steps = d.steps
+        ),
+        say!("column-ms-step"),
+        say!("column-ms-char"),
+        say!("column-plateaued"),
     ];
     if let Some(column) = rate_column(&d.arms) {
         columns.push(column);
@@ -339,7 +360,7 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
             } else if x.is_nan() {
                 "–".to_string()
             } else {
-                short(x)
+                num(x)
             }
         };
         let loss = if let Some(choosing) = choosing_words(arm) {
@@ -353,10 +374,14 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
         } else {
             num(if *done { judged(r) } else { f64::NAN })
         };
-        let control = if is_control(&r.config, &d.config) { " (control)" } else { "" };
+        let shape = if is_control(&r.config, &d.config) {
+            say!("shape-control", shape = shape_of(&r.config))
+        } else {
+            shape_of(&r.config)
+        };
         let mut cells = vec![
-            format!("{} × {}{control}", r.config.depth, r.config.width),
-            format!("{} of {}", r.config.heads, head_dim(&r.config)),
+            shape,
+            say!("heads-cell", heads = r.config.heads, features = head_dim(&r.config)),
             format!("{} ({})", non_embedding_parameters(&r.config), r.params),
             loss,
             num(r.ms_per_step),
@@ -375,8 +400,8 @@ fn panel_words(d: Option<&DepthWidthState>, scene: &Scene) -> (String, Vec<(&'st
     (
         d.map_or_else(
             || match scene.frame.map(|f| crate::training::depth_width::depth_width_applies(&f.config)) {
-                Some(Err(why)) => format!("Not run: {why}."),
-                _ => "Not run yet.".into(),
+                Some(Err(why)) => say!("not-run", why = why.to_string()),
+                _ => say!("not-run-yet"),
             },
             depth_width_summary,
         ),
@@ -424,8 +449,8 @@ pub fn draw_shapes<'a, DB: DrawingBackend>(
             ShapeCurve { label: shape_label(r), points, band }
         })
         .collect();
-    let what = if sequence { "held-out loss" } else { "training loss (smoothed)" };
     let params = rows.first().map_or(0, |r| non_embedding_parameters(&r.config));
-    let title = format!("{what} · depth × width at about {} parameters", short(params as f64));
+    let what = if sequence { "held-out" } else { "training" };
+    let title = say!("shapes-chart-title", what = what, params = num(params as f64));
     charts::depth_width::draw(area, &title, &curves, steps, theme)
 }

@@ -7,14 +7,16 @@
 use super::runs::{here, no_clock, Comparisons, Group};
 use super::{Comparison, Kind};
 use crate::config::{ComparisonSpec, Config, TaskKind, KNOCKOUT};
+use crate::say;
 use crate::training::job::{Job, Report};
 use crate::training::knockout::{Knockout, Removal};
 use crate::training::spread::{median, Spread};
 use crate::training::train::Trainer;
-use crate::view::charts::{self, short, ChartResult, Theme};
+use crate::view::charts::{self, ChartResult, Theme};
 use crate::view::json::Json;
 use crate::view::panels::spread::spread_text;
 use crate::view::panels::{times, Scene, Surface, Table};
+use crate::view::words::num;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -204,13 +206,9 @@ fn judged(task: TaskKind) -> fn(&Removal) -> f64 {
     }
 }
 
-/// The name of that loss.
-fn loss_name(task: TaskKind) -> &'static str {
-    if task == TaskKind::Teacher {
-        "probe loss"
-    } else {
-        "held-out loss"
-    }
+/// The name of that loss: "probe loss" or "held-out loss", in the thread's language.
+fn loss_name(task: TaskKind) -> String {
+    say!("loss-name", which = if task == TaskKind::Teacher { "probe" } else { "held-out" })
 }
 
 /// The stacks a knockout measured: every seed's, or the live run's alone.
@@ -260,22 +258,20 @@ fn tolerated(curve: &[(usize, Spread)], base: f64, ok: Tolerance) -> usize {
 /// matters most. The numbers are in `knockout_table` and `removals_table`.
 pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
     let Some(state) = knockout else {
-        return "No layer knocked out yet: press Knock out layers to measure each layer of the trained stack.".into();
+        return say!("knockout-none");
     };
     let at = state.step;
     if !state.done {
         if state.runs_total > 1 {
-            return format!(
-                "Knocking out layers of {} stacks at step {at}: {} of {} runs.",
-                state.runs_total,
-                state.seeds.len(),
-                state.runs_total
+            return say!(
+                "knockout-running-seeds",
+                stacks = state.runs_total,
+                step = at,
+                done = state.seeds.len(),
+                total = state.runs_total
             );
         }
-        return format!(
-            "Knocking out layers of the stack at step {at}: {} removals measured.",
-            state.result.measured()
-        );
+        return say!("knockout-running", step = at, measured = state.result.measured());
     }
     let value = judged(state.task);
     let k = &median_knockout(state);
@@ -283,38 +279,37 @@ pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
     let intact = value(&k.intact);
     let n = losses.len();
     let Some((worst, &loss)) = losses.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) else {
-        return format!("The stack at step {at} has no layer to knock out.");
+        return say!("knockout-no-layer", step = at);
     };
     let doubling = losses.iter().filter(|&&l| l > 2.0 * intact || l.is_nan()).count();
     let barely = k.output_change.iter().filter(|&&c| c < 0.05).count();
     let worse = if intact > 0.0 {
-        format!(", {} the intact {}", times(loss / intact), short(intact))
+        say!("knockout-worse", times = times(loss / intact), intact = num(intact))
     } else {
         String::new()
     };
-    let doubling = match doubling {
-        d if d == n => format!("all {n} layers more than double the loss without them"),
-        1 => format!("1 of {n} layers more than doubles the loss without it"),
-        d => format!("{d} of {n} layers more than double the loss without them"),
-    };
-    let barely = match barely {
-        0 => "every one moves the output by 5% or more".to_string(),
-        1 => "1 moves the output by less than 5%".to_string(),
-        b => format!("{b} move the output by less than 5%"),
-    };
+    let all = if doubling == n { "yes" } else { "no" };
+    let doubling = say!("knockout-doubling", all = all, d = doubling, n = n);
+    let barely = say!("knockout-barely", b = barely);
     let (seeds, agree) =
         (state.seeds.len(), state.seeds.iter().filter(|(_, s)| worst_layer(s, value) == Some(worst)).count());
     let over = if seeds > 1 {
-        format!("Over {seeds} seeds' stacks (medians), at step {at}")
+        say!("knockout-over-seeds", seeds = seeds, step = at)
     } else {
-        format!("At step {at}")
+        say!("knockout-at-step", step = at)
     };
-    let agree = if seeds > 1 { format!(" on {agree} of {seeds} seeds") } else { String::new() };
-    let mut out = format!(
-        "{over}, knocking out layer {worst} hurts most{agree} ({} {}{worse}); {doubling}, and {barely}.",
-        loss_name(state.task),
-        short(loss)
-    );
+    let agree = if seeds > 1 { say!("knockout-agree", agree = agree, seeds = seeds) } else { String::new() };
+    let mut sentences = vec![say!(
+        "knockout-summary",
+        over = over,
+        layer = worst,
+        agree = agree,
+        loss_name = loss_name(state.task),
+        loss = num(loss),
+        worse = worse,
+        doubling = doubling,
+        barely = barely
+    )];
     // several at once: on the copy tasks by the share still copied right (their loss is near
     // zero, where 10% more is nothing), else by the loss
     let copies = state.task.copies();
@@ -323,35 +318,26 @@ pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
     // judge a removal against what the model knows, not against its loss): a loss under
     // intact + 10% of (bigram − intact); a stack above the line has no gain to lose
     let gain = state.floor.filter(|_| !copies).map(|floor| floor - intact);
-    let (base, ok, cost, over): (f64, Tolerance, &str, &str) = if copies {
-        (k.intact.accuracy, |x, base| x >= 0.95 * base, "keep 95% of the copying", "")
+    // (`judged`: which tolerance the messages say)
+    let (base, ok, judged): (f64, Tolerance, &str) = if copies {
+        (k.intact.accuracy, |x, base| x >= 0.95 * base, "copies")
     } else if let Some(gain) = gain.filter(|g| *g > 0.0) {
-        (
-            intact + 0.1 * gain,
-            |x, limit| x <= limit,
-            "lose under 10% of the gain below the bigram line",
-            "over 10% of that gain",
-        )
+        (intact + 0.1 * gain, |x, limit| x <= limit, "gain")
     } else {
-        (1.1 * intact, |x, limit| x <= limit, "cost under 10%", "over 10%")
+        (1.1 * intact, |x, limit| x <= limit, "loss")
     };
     let (top, random) = removal_curves(state, measure);
     if !top.is_empty() {
         let (upper, any) = (tolerated(&top, base, ok), tolerated(&random, base, ok));
         let draws = random.first().map_or(0, |(_, s)| s.runs);
-        let upper = match upper {
-            0 if copies => "even without the top layer it copies less than 95% as well".to_string(),
-            0 => format!("even the top layer costs {over}"),
-            k => format!("the upper {k} {cost}"),
-        };
-        let any = match any {
-            0 if copies => "even one at random costs more".to_string(),
-            0 => format!("even one at random costs {over}"),
-            k => format!("{k} at random, too"),
-        };
-        out += &format!(" Removed together, {upper}; {any} (median of {draws} draws).");
+        sentences.push(say!(
+            "knockout-together",
+            upper = say!("knockout-upper", k = upper, measure = judged),
+            random = say!("knockout-random", k = any, measure = judged),
+            draws = draws
+        ));
     }
-    out
+    sentences.join(&say!("sentence-join"))
 }
 
 /// The layer whose knockout raises the loss most.
@@ -371,21 +357,22 @@ pub fn knockout_table(knockout: Option<&KnockoutState>) -> Table {
         spread_text(&Spread::of(&stacks.iter().map(|s| scale * f(s)).collect::<Vec<_>>()))
     };
     let mut columns = vec![
-        "layer knocked out".to_string(),
-        format!("{} (intact {})", loss_name(state.task), over(&|s| value(&s.intact), 1.0)),
+        say!("column-knocked-out"),
+        say!("column-intact", name = loss_name(state.task), intact = over(&|s| value(&s.intact), 1.0)),
     ];
     if copies {
-        columns.push(format!("copied (intact {}%)", over(&|s| s.intact.accuracy, 100.0)));
+        let intact = say!("percent", value = over(&|s| s.intact.accuracy, 100.0));
+        columns.push(say!("column-intact", name = say!("column-copied"), intact = intact));
     }
-    columns.push("output change".to_string());
+    columns.push(say!("column-output-change"));
     let mut table = Table::new(columns);
     let layers = stacks.iter().map(|s| s.each.len().min(s.output_change.len())).min().unwrap_or(0);
     for l in 0..layers {
         let mut row = vec![l.to_string(), over(&|s| value(&s.each[l]), 1.0)];
         if copies {
-            row.push(format!("{}%", over(&|s| s.each[l].accuracy, 100.0)));
+            row.push(say!("percent", value = over(&|s| s.each[l].accuracy, 100.0)));
         }
-        row.push(format!("{}%", over(&|s| s.output_change[l], 100.0)));
+        row.push(say!("percent", value = over(&|s| s.output_change[l], 100.0)));
         table.rows.push(row);
     }
     table
@@ -399,20 +386,25 @@ pub fn removals_table(knockout: Option<&KnockoutState>) -> Table {
     let (name, copies) = (loss_name(state.task), state.task.copies());
     let (top, random) = removal_curves(state, judged(state.task));
     let (top_copied, random_copied) = removal_curves(state, |r| r.accuracy);
-    let mut columns = vec!["k layers removed".to_string(), format!("upper k: {name}")];
+    let copied = say!("column-copied");
+    let mut columns = vec![say!("column-removed"), say!("column-upper", what = name.as_str())];
     if copies {
-        columns.push("upper k: copied".into());
+        columns.push(say!("column-upper", what = copied.as_str()));
     }
-    columns.push(format!("k at random: {name}"));
+    columns.push(say!("column-random", what = name.as_str()));
     if copies {
-        columns.push("k at random: copied".into());
+        columns.push(say!("column-random", what = copied.as_str()));
     }
     let mut table = Table::new(columns);
     let cell = |s: Option<&Spread>, scale: f64| {
         s.map_or("–".to_string(), |s| {
             let scaled =
                 Spread { median: scale * s.median, min: scale * s.min, max: scale * s.max, runs: s.runs };
-            spread_text(&scaled) + if scale == 100.0 { "%" } else { "" }
+            if scale == 100.0 {
+                say!("percent", value = spread_text(&scaled))
+            } else {
+                spread_text(&scaled)
+            }
         })
     };
     let find = |curve: &[(usize, Spread)], k: usize| curve.iter().find(|(at, _)| *at == k).map(|(_, s)| *s);
@@ -451,14 +443,14 @@ fn draw_knockout<DB: DrawingBackend>(
     };
     let (left, right) = area.split_horizontally(area.dim_in_pixel().0 / 2);
     let name = loss_name(state.task);
-    charts::knockout::draw(&left, name, value(&k.intact), &losses, &k.output_change, &band, theme)?;
+    charts::knockout::draw(&left, &name, value(&k.intact), &losses, &k.output_change, &band, theme)?;
     let (top, random) = removal_curves(state, value);
     let points =
         |c: Vec<(usize, Spread)>| c.into_iter().map(|(k, s)| (k, s.median, s.min, s.max)).collect::<Vec<_>>();
     let depth = losses.len();
     charts::knockout::draw_removals(
         &right,
-        name,
+        &name,
         depth,
         value(&k.intact),
         &points(top),

@@ -5,20 +5,20 @@
 use super::runs::{here, no_clock, Comparisons, Group};
 use super::{Comparison, Kind};
 use crate::config::{ComparisonSpec, Config, SWEEP};
+use crate::say;
 use crate::training::compare::{comparison_steps, four_combinations};
 use crate::training::job::Job;
 use crate::training::outcome::Outcome;
 use crate::training::spread::{Arm, Spread};
 use crate::training::sweep::{check_depths, default_sweep_depths, SweepSeries};
-use crate::training::tuner::Limit;
-use crate::view::charts::{self, short, sweep::SweepCurve, ChartResult, Theme};
+use crate::view::charts::{self, sweep::SweepCurve, ChartResult, Theme};
 use crate::view::json::{step_json, switches_json, tuning_json, Json};
 use crate::view::panels::spread::{
-    arm_spread, diverged_count, learned_count, plateau_words, progress_words, rate_words, seeds_words,
-    spread_text, tuning_words,
+    arm_spread, diverged_count, learned_count, limit_word, plateau_words, progress_words, rate_words,
+    seeds_words, spread_text, tuning_words,
 };
 use crate::view::panels::{and_list, times, Scene, Surface, Table};
-use crate::view::words::combination_name;
+use crate::view::words::{combination_name, num};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -118,7 +118,7 @@ pub fn sweep_here(
     steps: usize,
     threads: usize,
 ) -> Result<SweepState, String> {
-    check_depths(depths).map_err(|e| e.message)?;
+    check_depths(depths).map_err(|e| e.message())?;
     here::<DepthSweep>(threads, no_clock, |c| start_over(c, config, depths, steps))
 }
 
@@ -202,28 +202,34 @@ pub fn sweep_summary(s: &SweepState) -> String {
     let diverged = |x: &SweepSeries, i: usize| ended(x, i).is_infinite();
     let name = |x: &SweepSeries| combination_name(x.residual, x.norm);
     if reached == 0 {
-        return format!("Loss after {} steps and initial gradient ratio against depth: {progress} done, none at every combination yet.", s.steps);
+        return say!("sweep-none", steps = s.steps, progress = progress);
     }
     let deepest = reached - 1;
     let mut order: Vec<&SweepSeries> = s.series.iter().collect();
     crate::order::sort_by(&mut order, |a, b| ended(a, deepest).total_cmp(&ended(b, deepest)));
     let (best, next) = (order[0], order.get(1));
     let at = s.depths[deepest];
-    let over =
-        if s.config.seeds > 1 { format!(" (medians {})", seeds_words(&s.config)) } else { String::new() };
-    let mut out = format!(
-        "After {} steps{over} at depth {at}, {} ends lowest ({}",
-        s.steps,
-        name(best),
-        short(ended(best, deepest))
-    );
+    let over = if s.config.seeds > 1 {
+        say!("shapes-medians", seeds = seeds_words(&s.config))
+    } else {
+        String::new()
+    };
+    let mut below = String::new();
     if let Some(next) = next {
         let (b, n) = (ended(best, deepest), ended(next, deepest));
         if n.is_finite() && b > 0.0 {
-            out += &format!(", {} below {}", times(n / b), name(next));
+            below = say!("sweep-below", times = times(n / b), name = name(next));
         }
     }
-    out += ")";
+    let mut out = say!(
+        "sweep-lowest",
+        steps = s.steps,
+        over = over,
+        depth = at,
+        name = name(best),
+        loss = num(ended(best, deepest)),
+        below = below
+    );
     // where each other one breaks: diverges, or falls five times behind the best, grouped
     let mut breaks: Vec<(usize, bool, Vec<String>)> = Vec::new();
     for x in &order[1..] {
@@ -239,26 +245,26 @@ pub fn sweep_summary(s: &SweepState) -> String {
     let said: Vec<String> = breaks
         .into_iter()
         .map(|(d, diverged, names)| {
-            let how = match (diverged, names.len() == 1) {
-                (true, true) => "diverges",
-                (true, false) => "diverge",
-                (false, true) => "falls 5× behind it",
-                (false, false) => "fall 5× behind it",
-            };
-            format!("{} {how} from depth {}", and_list(&names), s.depths[d])
+            say!(
+                "sweep-breaks",
+                names = and_list(&names),
+                n = names.len(),
+                how = if diverged { "diverges" } else { "behind" },
+                depth = s.depths[d]
+            )
         })
         .collect();
     if !said.is_empty() {
-        out += &format!("; {}", said.join("; "));
+        out = say!("sweep-said", sentence = out, breaks = said.join(&say!("end-join")));
     }
-    format!("{out} ({progress} done).")
+    say!("sweep-summary", sentence = out, progress = progress)
 }
 
 /// The depth sweep as a table: a row per depth swept so far, each combination's loss after
 /// the steps (✕ and the step if it diverged) and gradient ratio; over several seeds the
 /// median loss with the lowest and highest run and how many diverged, and a tuned sweep's rate.
 pub fn sweep_table(s: &SweepState) -> Table {
-    let mut columns = vec!["depth".to_string()];
+    let mut columns = vec![say!("column-depth")];
     columns.extend(s.series.iter().map(|x| combination_name(x.residual, x.norm)));
     let mut table = Table::new(columns);
     for (i, d) in s.depths.iter().enumerate() {
@@ -272,10 +278,10 @@ pub fn sweep_table(s: &SweepState) -> Table {
                 continue;
             };
             let mut cell = if arm.seeds.len() > 1 {
-                let mut cell = format!(
-                    "{}, {}",
-                    spread_text(&arm_spread(arm, &|o| o.final_loss)),
-                    short(x.grad_ratio[i])
+                let mut cell = say!(
+                    "sweep-cell",
+                    loss = spread_text(&arm_spread(arm, &|o| o.final_loss)),
+                    ratio = num(x.grad_ratio[i])
                 );
                 if let Some(d) = diverged_count(arm, |o| o.diverged_at.is_some()) {
                     cell += &format!(" · {d}");
@@ -286,16 +292,19 @@ pub fn sweep_table(s: &SweepState) -> Table {
                 cell
             } else {
                 match x.diverged_at[i] {
-                    Some(at) => format!("✕ diverged at step {at}, {}", short(x.grad_ratio[i])),
-                    None => format!("{}, {}", short(x.final_loss[i]), short(x.grad_ratio[i])),
+                    Some(at) => say!(
+                        "sweep-cell",
+                        loss = say!("sweep-cell-diverged", step = at),
+                        ratio = num(x.grad_ratio[i])
+                    ),
+                    None => say!("sweep-cell", loss = num(x.final_loss[i]), ratio = num(x.grad_ratio[i])),
                 }
             };
             if let Some(rate) = rate_words(arm) {
                 cell += &format!(" · {rate}");
             }
-            if let Some(t) = arm.tuning.as_ref().filter(|t| t.limit.is_some()) {
-                cell +=
-                    if t.limit == Some(Limit::Lowest) { " (lowest allowed)" } else { " (highest allowed)" };
+            if let Some(limit) = arm.tuning.as_ref().and_then(|t| t.limit) {
+                cell = say!("rate-cell-limit", cell = cell, limit = limit_word(limit));
             }
             if let Some(plateau) = plateau_words(arm, |o| o.converged) {
                 cell += &format!(" · {plateau}");
@@ -309,7 +318,7 @@ pub fn sweep_table(s: &SweepState) -> Table {
 
 fn panel_words(s: Option<&SweepState>) -> (String, Vec<(&'static str, Json)>) {
     (
-        s.map_or_else(|| "Not run yet.".into(), sweep_summary),
+        s.map_or_else(|| say!("not-run-yet"), sweep_summary),
         vec![("table", s.map_or_else(Table::default, sweep_table).json())],
     )
 }

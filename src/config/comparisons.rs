@@ -33,6 +33,24 @@ pub struct ComparisonSpec {
     pub writes: Option<&'static str>,
 }
 
+impl ComparisonSpec {
+    /// Its words the page shows, each with its part's name in the catalogue's message
+    /// (`messages::comparison_message`): `button`, `again`, `chart`, `writes` where it
+    /// has them and `summary-N` for its N-th table's summary.
+    pub fn words(&self) -> Vec<(String, &'static str)> {
+        let mut out = vec![
+            ("button".to_string(), self.button),
+            ("again".into(), self.again),
+            ("chart".into(), self.chart),
+        ];
+        out.extend(self.writes.map(|w| ("writes".to_string(), w)));
+        for (i, (_, summary)) in self.tables.iter().enumerate() {
+            out.extend(summary.map(|s| (format!("summary-{i}"), s)));
+        }
+        out
+    }
+}
+
 /// "All four": the four switch combinations side by side.
 pub const COMPARE: ComparisonSpec = ComparisonSpec {
     panel: "compare",

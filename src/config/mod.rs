@@ -5,6 +5,7 @@ mod attributes;
 mod choice;
 mod codec;
 mod comparisons;
+pub mod messages;
 mod pins;
 mod presets;
 mod query;

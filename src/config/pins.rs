@@ -9,6 +9,7 @@
 use super::presets::{find_preset, PRESET};
 use super::settings::{Config, ConfigError};
 use super::table::{find, PARAMS};
+use crate::language::Said;
 
 pub const MAX_PINS: usize = 3;
 /// A pin is recomputed from the seed when a link is opened, so its steps are bounded as the
@@ -45,24 +46,23 @@ impl Pin {
 
     /// Reads one pin written as `text` writes it (a `preset:NAME` entry applies first).
     pub fn parse(text: &str) -> Result<Pin, ConfigError> {
-        let error = |message: String| ConfigError { name: PIN.into(), message };
         let shown: String = text.chars().take(60).collect();
-        let (params, steps) = text.trim().rsplit_once('@').ok_or_else(|| {
-            error(format!(
-                "\"{shown}\" is not a pin: write changed parameters and the step, like residual:off@500"
-            ))
-        })?;
-        let steps = steps.trim().parse::<usize>().ok().filter(|s| *s <= MAX_PIN_STEPS).ok_or_else(|| {
-            error(format!("\"{shown}\": the step is not an integer from 0 to {MAX_PIN_STEPS}"))
-        })?;
+        let error = |said: Said| ConfigError::new(PIN, said.arg("shown", shown.as_str()));
+        let (params, steps) =
+            text.trim().rsplit_once('@').ok_or_else(|| error(Said::new("error-pin-form")))?;
+        let steps = steps
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|s| *s <= MAX_PIN_STEPS)
+            .ok_or_else(|| error(Said::new("error-pin-step").arg("max", MAX_PIN_STEPS.to_string())))?;
         let mut pairs = Vec::new();
         for pair in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (name, value) = pair
-                .split_once(':')
-                .ok_or_else(|| error(format!("\"{shown}\": \"{pair}\" is not name:value")))?;
+            let (name, value) =
+                pair.split_once(':').ok_or_else(|| error(Said::new("error-pin-pair").arg("pair", pair)))?;
             let name = name.trim();
             if name == "steps" || (name != PRESET && find(name).is_none()) {
-                return Err(error(format!("\"{shown}\": \"{name}\" is not a parameter a pin can set")));
+                return Err(error(Said::new("error-pin-name").arg("name", name)));
             }
             pairs.push((name, value.trim()));
         }
@@ -70,7 +70,9 @@ impl Pin {
         crate::order::sort_by_key(&mut pairs, |(name, _)| *name != PRESET);
         let mut config = Config::default();
         for (name, value) in pairs {
-            config.set(name, value).map_err(|e| error(format!("\"{shown}\": {e}")))?;
+            config
+                .set(name, value)
+                .map_err(|e| error(Said::new("error-pin-value").arg("error", e.sentence())))?;
         }
         Ok(Pin::new(&config, steps))
     }
@@ -81,25 +83,24 @@ pub fn parse_pins(text: &str) -> Result<Vec<Pin>, ConfigError> {
     let pins =
         text.split(';').filter(|p| !p.trim().is_empty()).map(Pin::parse).collect::<Result<Vec<_>, _>>()?;
     if pins.len() > MAX_PINS {
-        return Err(ConfigError {
-            name: PIN.into(),
-            message: format!("{} pins; at most {MAX_PINS}", pins.len()),
-        });
+        return Err(ConfigError::new(
+            PIN,
+            Said::new("error-pins-many").arg("n", pins.len()).arg("max", MAX_PINS),
+        ));
     }
     Ok(pins)
 }
 
 /// Pins the run `config` at `steps` beside `pins`; an error, in words, if `MAX_PINS` are pinned
 /// already or the run is past `MAX_PIN_STEPS` (the page lets a run go on past that).
-pub fn add_pin(pins: &mut Vec<Pin>, config: &Config, steps: usize) -> Result<(), String> {
+pub fn add_pin(pins: &mut Vec<Pin>, config: &Config, steps: usize) -> Result<(), Said> {
     if pins.len() >= MAX_PINS {
-        return Err(format!("at most {MAX_PINS} pins: remove one first"));
+        return Err(Said::new("error-pin-full").arg("max", MAX_PINS));
     }
     if steps > MAX_PIN_STEPS {
-        return Err(format!(
-            "a pin holds at most {MAX_PIN_STEPS} steps (a link recomputes it), and this run is at step {steps}: \
-             pin it earlier, or Reset"
-        ));
+        return Err(Said::new("error-pin-late")
+            .arg("max", MAX_PIN_STEPS.to_string())
+            .arg("step", steps.to_string()));
     }
     pins.push(Pin::new(config, steps));
     Ok(())
@@ -144,7 +145,7 @@ mod tests {
     fn pinning_the_live_run_keeps_to_the_limits_a_link_can_hold() {
         let mut pins = Vec::new();
         let config = Config { depth: 5, ..Config::default() };
-        let e = add_pin(&mut pins, &config, MAX_PIN_STEPS + 1).unwrap_err();
+        let e = add_pin(&mut pins, &config, MAX_PIN_STEPS + 1).unwrap_err().to_string();
         assert!(e.contains("at most 100000 steps") && e.contains("step 100001"), "{e}");
         assert!(pins.is_empty());
         for steps in [MAX_PIN_STEPS, 0, 7] {
@@ -152,7 +153,7 @@ mod tests {
         }
         // every pin so made reads back from its own text
         assert_eq!(parse_pins(&pins_text(&pins)).unwrap(), pins);
-        let e = add_pin(&mut pins, &config, 1).unwrap_err();
+        let e = add_pin(&mut pins, &config, 1).unwrap_err().to_string();
         assert!(e.contains("at most 3 pins"), "{e}");
         assert_eq!(pins.len(), MAX_PINS);
     }

@@ -5,6 +5,7 @@
 use super::pins::{parse_pins, preset_pins, Pin, MAX_PINS, PIN};
 use super::presets::PRESET;
 use super::settings::Config;
+use crate::language::Said;
 
 /// `name=value` pairs of a URL query, percent-decoded (`+` is a space).
 pub fn query_pairs(query: &str) -> Vec<(String, String)> {
@@ -40,7 +41,7 @@ pub fn query_pairs(query: &str) -> Vec<(String, String)> {
 
 /// A configuration and its pins from a URL query, leniently, with the notices for what was
 /// replaced or dropped. A preset applies first wherever it stands; several `pin=` make one list.
-pub fn read_query(query: &str) -> (Config, Vec<Pin>, Vec<String>) {
+pub fn read_query(query: &str) -> (Config, Vec<Pin>, Vec<Said>) {
     let pairs = query_pairs(query);
     let mut config = Config::default();
     let mut notices =
@@ -59,16 +60,16 @@ pub fn read_query(query: &str) -> (Config, Vec<Pin>, Vec<String>) {
 
 /// Pins from one or more `;`-separated lists, leniently: a bad pin is dropped with a notice, the
 /// others kept, at most `MAX_PINS`.
-pub fn lenient_pins<'a>(lists: impl IntoIterator<Item = &'a str>) -> (Vec<Pin>, Vec<String>) {
+pub fn lenient_pins<'a>(lists: impl IntoIterator<Item = &'a str>) -> (Vec<Pin>, Vec<Said>) {
     let (mut pins, mut notices) = (Vec::new(), Vec::new());
     for text in lists.into_iter().flat_map(|l| l.split(';')) {
         match parse_pins(text) {
             Ok(p) => pins.extend(p),
-            Err(e) => notices.push(format!("{e}; ignored")),
+            Err(e) => notices.push(Said::new("notice-ignored").arg("error", e.sentence())),
         }
     }
     if pins.len() > MAX_PINS {
-        notices.push(format!("pin: {} pins; kept the first {MAX_PINS}", pins.len()));
+        notices.push(Said::new("notice-pins-kept").arg("n", pins.len()).arg("max", MAX_PINS));
         pins.truncate(MAX_PINS);
     }
     (pins, notices)
@@ -99,7 +100,10 @@ mod tests {
         let (c, _, notices) = read_query("depth=500&width=31&residual=maybe&lr=%41bc&colour=red");
         assert_eq!((c.depth, c.width, c.residual), (96, 32, true));
         assert_eq!(notices.len(), 5, "{notices:?}");
-        assert!(notices.iter().any(|n| n.contains("unknown parameter \"colour\"")), "{notices:?}");
+        assert!(
+            notices.iter().any(|n| n.to_string().contains("unknown parameter \"colour\"")),
+            "{notices:?}"
+        );
         // a preset applies first, wherever it stands
         let (c, _, _) = read_query("depth=24&preset=explode");
         assert_eq!((c.depth, c.init_gain), (24, 2.0));

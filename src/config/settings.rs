@@ -5,6 +5,7 @@
 
 use super::choice::{Choice, Options};
 use super::text::TextId;
+use crate::language::Said;
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -386,16 +387,33 @@ impl Default for Config {
     }
 }
 
-/// A rejected value: names the parameter and what it accepts.
+/// A rejected value: names the parameter and says what it accepts (a sentence said in the
+/// reader's language when shown: `ablate` says it in English).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConfigError {
     pub name: String,
-    pub message: String,
+    pub said: Said,
+}
+
+impl ConfigError {
+    pub fn new(name: impl Into<String>, said: Said) -> ConfigError {
+        ConfigError { name: name.into(), said }
+    }
+
+    /// What is wrong, in the thread's language.
+    pub fn message(&self) -> String {
+        self.said.to_string()
+    }
+
+    /// The whole error as a sentence: "depth: "200" is not an integer from 1 to 96".
+    pub fn sentence(&self) -> Said {
+        Said::new("config-error").arg("name", self.name.as_str()).arg("message", self.said.clone())
+    }
 }
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.name, self.message)
+        self.sentence().fmt(f)
     }
 }
 
@@ -486,10 +504,20 @@ impl Config {
             Role::Ffn => "FFN",
             Role::Mlp => "MLP",
         };
+        match self.layer_of(index) {
+            (Part::Whole, _) => format!("layer {index}"),
+            (Part::Encoder, layer) => format!("encoder layer {layer}, {what}"),
+            (Part::Decoder, layer) => format!("decoder layer {layer}, {what}"),
+        }
+    }
+
+    /// Sublayer `index`'s part of the stack and its layer there: a decoder-only stack's is its
+    /// index; an encoder's or a decoder's is its layer of that stack, counted from 1.
+    pub fn layer_of(&self, index: usize) -> (Part, usize) {
         match self.part(index) {
-            Part::Whole => format!("layer {index}"),
-            Part::Encoder => format!("encoder layer {}, {what}", index / 2 + 1),
-            Part::Decoder => format!("decoder layer {}, {what}", (index - self.encoder_sublayers()) / 3 + 1),
+            Part::Whole => (Part::Whole, index),
+            Part::Encoder => (Part::Encoder, index / 2 + 1),
+            Part::Decoder => (Part::Decoder, (index - self.encoder_sublayers()) / 3 + 1),
         }
     }
 
@@ -561,29 +589,27 @@ impl Config {
     /// sequences, and a copy sequence has room for a symbol and its copy.
     pub fn check_together(&self) -> Result<(), ConfigError> {
         if !self.width.is_multiple_of(self.heads) {
-            return Err(ConfigError {
-                name: "heads".into(),
-                message: format!("{} heads do not divide the width {}", self.heads, self.width),
-            });
+            return Err(ConfigError::new(
+                "heads",
+                Said::new("error-heads").arg("heads", self.heads).arg("width", self.width),
+            ));
         }
         if self.context > self.tokens || !self.tokens.is_multiple_of(self.sequence()) {
-            return Err(ConfigError {
-                name: "tokens".into(),
-                message: format!("{} is not a multiple of context {}", self.tokens, self.context),
-            });
+            return Err(ConfigError::new(
+                "tokens",
+                Said::new("error-tokens").arg("tokens", self.tokens).arg("context", self.context),
+            ));
         }
         if self.shards > 1 {
             self.check_shards(self.shards)?;
         }
         if self.sequence() < self.shortest_sequence() {
-            return Err(ConfigError {
-                name: "context".into(),
-                message: format!(
-                    "the {} task needs at least {} positions per sequence",
-                    self.task.word(),
-                    self.shortest_sequence()
-                ),
-            });
+            return Err(ConfigError::new(
+                "context",
+                Said::new("error-context")
+                    .arg("task", self.task.word())
+                    .arg("positions", self.shortest_sequence()),
+            ));
         }
         self.check_encoder_decoder()
     }
@@ -592,12 +618,12 @@ impl Config {
     /// scaled exactly), each shard whole sequences (a token alone on the regression without
     /// attention, whose rows are independent), and a decoder-only stack.
     fn check_shards(&self, shards: usize) -> Result<(), ConfigError> {
-        let error = |message: String| Err(ConfigError { name: "shards".into(), message });
+        let error = |said: Said| Err(ConfigError::new("shards", said));
         if !shards.is_power_of_two() {
-            return error(format!("{shards} shards: 0 (chosen from the step's size), 1, 2, 4 or 8"));
+            return error(Said::new("error-shards").arg("shards", shards));
         }
         if self.stack == StackKind::EncoderDecoder {
-            return error("an encoder-decoder's step is not split into shards".into());
+            return error(Said::new("error-shards-encoder-decoder"));
         }
         let attends = (0..self.depth).any(|i| self.attends_at(i));
         let units = if self.task == TaskKind::Teacher && !attends {
@@ -607,7 +633,9 @@ impl Config {
         };
         if !units.is_multiple_of(shards) {
             let what = if self.task == TaskKind::Teacher && !attends { "tokens" } else { "sequences" };
-            return error(format!("{shards} shards do not divide the batch's {units} {what}"));
+            return error(
+                Said::new("error-shards-divide").arg("shards", shards).arg("units", units).arg("what", what),
+            );
         }
         Ok(())
     }
@@ -657,39 +685,21 @@ impl Config {
         if self.stack != StackKind::EncoderDecoder {
             return Ok(());
         }
-        let error = |name: &str, message: String| Err(ConfigError { name: name.into(), message });
+        let error = |name: &str, said: Said| Err(ConfigError::new(name, said));
         if !self.task.has_source() {
-            return error(
-                "stack",
-                format!(
-                    "an encoder-decoder needs a task with a source (copy or reverse), not {}",
-                    self.task.word()
-                ),
-            );
+            return error("stack", Said::new("error-stack-task").arg("task", self.task.word()));
         }
         if self.sublayer != SublayerKind::Block {
             return error(
                 "sublayer",
-                format!(
-                    "an encoder-decoder's layers are attention and FFN blocks (its sublayer is block, not {})",
-                    self.sublayer.word()
-                ),
+                Said::new("error-stack-sublayer").arg("sublayer", self.sublayer.word()),
             );
         }
         if !self.depth.is_multiple_of(5) {
-            return error(
-                "depth",
-                format!(
-                    "an encoder-decoder has 5 sublayers per encoder and decoder layer (2 + 3): {} is not a multiple of 5",
-                    self.depth
-                ),
-            );
+            return error("depth", Said::new("error-stack-depth").arg("depth", self.depth));
         }
         if !self.sequence().is_multiple_of(2) {
-            return error(
-                "context",
-                format!("an encoder-decoder needs an even context, not {}", self.sequence()),
-            );
+            return error("context", Said::new("error-stack-context").arg("context", self.sequence()));
         }
         Ok(())
     }
@@ -717,24 +727,24 @@ impl Config {
     /// Makes `check_together` hold by changing the heads (to the most that divide the width),
     /// the tokens (to a multiple of the context, at least one sequence) or, for a copy sequence
     /// too short, the context; says what changed.
-    pub fn settle(&mut self) -> Option<String> {
+    pub fn settle(&mut self) -> Option<Said> {
         let error = self.check_together().err()?;
         let mut changed = Vec::new();
         if !self.width.is_multiple_of(self.heads) {
             self.heads = (1..=self.heads).rev().find(|h| self.width.is_multiple_of(*h)).unwrap_or(1);
-            changed.push(format!("{} heads", self.heads));
+            changed.push(Said::new("settled-heads").arg("heads", self.heads));
         }
         if self.stack == StackKind::EncoderDecoder && self.check_encoder_decoder().is_err() {
             if !self.task.has_source() {
                 self.stack = StackKind::Decoder;
-                changed.push("a decoder-only stack".to_string());
+                changed.push(Said::new("settled-decoder"));
             } else {
                 self.sublayer = SublayerKind::Block;
                 self.depth = encoder_decoder_depth(self.depth);
                 if !self.sequence().is_multiple_of(2) {
                     self.context = self.sequence() + 1;
                 }
-                changed.push(format!("block sublayers, depth {}", self.depth));
+                changed.push(Said::new("settled-blocks").arg("depth", self.depth));
             }
         }
         let whole = |c: &Config| c.context <= c.tokens && c.tokens.is_multiple_of(c.sequence());
@@ -744,16 +754,16 @@ impl Config {
             }
             let c = self.sequence();
             self.tokens = (self.tokens / c).max(1) * c;
-            changed.push(format!("tokens {}, context {}", self.tokens, self.context));
+            changed.push(Said::new("settled-tokens").arg("tokens", self.tokens).arg("context", self.context));
         }
         if self.shards > 1 && self.check_shards(self.shards).is_err() {
             // the most shards (a power of two, at most the asked) the batch splits into
             while self.shards > 1 && self.check_shards(self.shards).is_err() {
                 self.shards /= 2;
             }
-            changed.push(format!("{} shards", self.shards));
+            changed.push(Said::new("settled-shards").arg("shards", self.shards));
         }
-        Some(format!("{error}; using {}", changed.join(", ")))
+        Some(Said::new("notice-using").arg("error", error.sentence()).arg("using", Said::list(changed)))
     }
 }
 

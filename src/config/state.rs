@@ -8,12 +8,13 @@ use super::presets::PRESET;
 use super::query::{lenient_pins, read_query};
 use super::settings::{Config, StackKind};
 use super::table::PARAMS;
+use crate::language::Said;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
     pub config: Config,
     pub pins: Vec<Pin>,
-    notices: Vec<String>,
+    notices: Vec<Said>,
 }
 
 impl Settings {
@@ -25,12 +26,12 @@ impl Settings {
 
     /// Sets one parameter by its table name (`pin` replaces the pins, `preset` sets them all);
     /// returns the names whose values changed. A bad value is an error and changes nothing.
-    pub fn set(&mut self, name: &str, text: &str) -> Result<Vec<&'static str>, String> {
+    pub fn set(&mut self, name: &str, text: &str) -> Result<Vec<&'static str>, Said> {
         let before = self.clone();
         if name == PIN {
-            self.pins = parse_pins(text).map_err(|e| e.to_string())?;
+            self.pins = parse_pins(text).map_err(|e| e.sentence())?;
         } else {
-            self.config.set(name, text).map_err(|e| e.to_string())?;
+            self.config.set(name, text).map_err(|e| e.sentence())?;
             self.give_the_stack_a_source(name, &before.config);
             // a value the other parameters do not allow moves them (the tokens to whole sequences)
             self.notices.extend(self.config.settle());
@@ -43,9 +44,9 @@ impl Settings {
     /// keeping the switches, the depth, the norm's kind, the seed, the sampling temperature and the
     /// attention panel's layer.
     /// Returns the names that changed; an unknown task is an error and changes nothing.
-    pub fn choose_task(&mut self, word: &str) -> Result<Vec<&'static str>, String> {
+    pub fn choose_task(&mut self, word: &str) -> Result<Vec<&'static str>, Said> {
         let before = self.clone();
-        self.config = before.config.with_task(word).map_err(|e| e.to_string())?;
+        self.config = before.config.with_task(word).map_err(|e| e.sentence())?;
         Ok(self.changed_since(&before))
     }
 
@@ -84,10 +85,7 @@ impl Settings {
         let stack = self.config.stack;
         if let Ok(reverse) = before.with_task("reverse") {
             self.config = Config { stack, ..reverse };
-            self.notices.push(format!(
-                "an encoder-decoder needs a task with a source; chose the reverse task (was {})",
-                before.task.word()
-            ));
+            self.notices.push(Said::new("notice-chose-reverse").arg("task", before.task.word()));
         }
     }
 
@@ -131,7 +129,7 @@ impl Settings {
     }
 
     /// Pins the current configuration at `step`; an error in words if that pin cannot be added.
-    pub fn add_pin(&mut self, step: usize) -> Result<(), String> {
+    pub fn add_pin(&mut self, step: usize) -> Result<(), Said> {
         add_pin(&mut self.pins, &self.config, step)
     }
 
@@ -142,8 +140,8 @@ impl Settings {
         }
     }
 
-    /// The notices since the last call.
-    pub fn take_notices(&mut self) -> Vec<String> {
+    /// The notices since the last call, each said when it is shown.
+    pub fn take_notices(&mut self) -> Vec<Said> {
         std::mem::take(&mut self.notices)
     }
 }
@@ -216,12 +214,12 @@ mod tests {
         assert!(changed.contains(&"task") && changed.contains(&"stack"), "{changed:?}");
         s.config.validate().unwrap();
         let notices = s.take_notices();
-        assert!(notices.iter().any(|n| n.contains("chose the reverse task")), "{notices:?}");
+        assert!(notices.iter().any(|n| n.to_string().contains("chose the reverse task")), "{notices:?}");
         let mut copy = Settings::from_query("preset=copy");
         copy.set("stack", "encoder-decoder").unwrap();
         assert_eq!((copy.config.task, copy.config.depth), (TaskKind::Copy, 10));
         let mut url = Settings::from_query("stack=encoder-decoder");
         assert_eq!(url.config.stack, StackKind::Decoder);
-        assert!(url.take_notices().iter().any(|n| n.contains("needs a task with a source")));
+        assert!(url.take_notices().iter().any(|n| n.to_string().contains("needs a task with a source")));
     }
 }

@@ -11,6 +11,7 @@ use super::settings::{
     SublayerKind, TaskKind, TuneGrid, Until,
 };
 use super::text::TextId;
+use crate::language::Said;
 
 /// Where the page shows a parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -504,29 +505,35 @@ impl ParamSpec {
         self.text_of(&Config::default())
     }
 
-    /// What this parameter accepts, for error messages and help.
+    /// What this parameter accepts, for error messages and help (in English: `allowed_said`
+    /// in the reader's language).
     pub fn allowed(&self) -> String {
+        self.allowed_said().to_string()
+    }
+
+    /// What this parameter accepts, as a sentence.
+    pub fn allowed_said(&self) -> Said {
         match self.kind {
-            Kind::Int { min, max, multiple_of: 1 } => format!("an integer from {min} to {max}"),
-            Kind::Int { min, max, multiple_of } => {
-                format!("a multiple of {multiple_of} from {min} to {max}")
+            // (an integer as written, its digits not grouped: the same in every language's words)
+            Kind::Int { min, max, multiple_of: 1 } => {
+                Said::new("allowed-integer").arg("min", min.to_string()).arg("max", max.to_string())
             }
-            Kind::Float { min, max } => format!("a number from {min} to {max}"),
-            Kind::Choice(list) => format!("one of {}", list.words().collect::<Vec<_>>().join(", ")),
-            Kind::Seed => format!("an integer from 0 to {}", u64::MAX),
-            Kind::Text => "plays, or a text's SHA-256 (64 hexadecimal digits), characters and vocabulary, \
-                           joined by dots"
-                .into(),
+            Kind::Int { min, max, multiple_of } => Said::new("allowed-multiple")
+                .arg("multiple", multiple_of.to_string())
+                .arg("min", min.to_string())
+                .arg("max", max.to_string()),
+            Kind::Float { min, max } => Said::new("allowed-number").number("min", min).number("max", max),
+            Kind::Choice(list) => {
+                Said::new("allowed-one-of").arg("words", list.words().collect::<Vec<_>>().join(", "))
+            }
+            // (as text: more digits than a number says exactly)
+            Kind::Seed => Said::new("allowed-integer").arg("min", "0").arg("max", u64::MAX.to_string()),
+            Kind::Text => Said::new("allowed-text"),
         }
     }
 
     fn error(&self, text: &str) -> ConfigError {
-        let shown: String = text.chars().take(40).collect();
-        let ellipsis = if text.chars().count() > 40 { "…" } else { "" };
-        ConfigError {
-            name: self.name.into(),
-            message: format!("\"{shown}{ellipsis}\" is not {}", self.allowed()),
-        }
+        ConfigError::new(self.name, not_allowed(text, 40, self.allowed_said()))
     }
 
     /// Parses and range-checks a value given as text.
@@ -597,7 +604,18 @@ impl ParamSpec {
 
 /// What `preset` accepts, for error messages and help.
 pub fn preset_choices() -> String {
-    format!("one of {}", PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", "))
+    preset_choices_said().to_string()
+}
+
+fn preset_choices_said() -> Said {
+    Said::new("allowed-one-of").arg("words", PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", "))
+}
+
+/// "`"text"` is not `allowed`", the text cut at `chars` characters (with an ellipsis).
+pub fn not_allowed(text: &str, chars: usize, allowed: Said) -> Said {
+    let shown: String = text.chars().take(chars).collect();
+    let ellipsis = if text.chars().count() > chars { "…" } else { "" };
+    Said::new("error-not").arg("shown", format!("{shown}{ellipsis}")).arg("allowed", allowed)
 }
 
 pub fn find(name: &str) -> Option<&'static ParamSpec> {
@@ -632,23 +650,22 @@ impl Config {
     /// `preset` sets every parameter at once.
     pub fn set(&mut self, name: &str, text: &str) -> Result<(), ConfigError> {
         if name == PRESET {
-            let preset = find_preset(text).ok_or_else(|| ConfigError {
-                name: PRESET.into(),
-                message: format!(
-                    "\"{}\" is not {}",
-                    text.chars().take(40).collect::<String>(),
-                    preset_choices()
-                ),
+            let preset = find_preset(text).ok_or_else(|| {
+                let shown: String = text.chars().take(40).collect();
+                ConfigError::new(
+                    PRESET,
+                    Said::new("error-not").arg("shown", shown).arg("allowed", preset_choices_said()),
+                )
             })?;
             *self = (preset.config)();
             return Ok(());
         }
-        let spec = find(name).ok_or_else(|| ConfigError {
-            name: name.chars().take(40).collect(),
-            message: format!(
-                "unknown parameter; known: {}, {PRESET}",
-                PARAMS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
-            ),
+        let spec = find(name).ok_or_else(|| {
+            let known = PARAMS.iter().map(|p| p.name).chain([PRESET]).collect::<Vec<_>>().join(", ");
+            ConfigError::new(
+                name.chars().take(40).collect::<String>(),
+                Said::new("error-unknown").arg("known", known),
+            )
         })?;
         let value = spec.parse(text)?;
         spec.assign(self, value)
@@ -657,27 +674,26 @@ impl Config {
     /// Applies `name=value` pairs leniently: an invalid value is replaced by the nearest valid
     /// one (or the default) and an unknown name is skipped; each gets a notice for the reader.
     /// A `preset` is applied first, wherever it stands, so the other pairs adjust it.
-    pub fn apply_leniently<'a>(
-        &mut self,
-        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Vec<String> {
+    pub fn apply_leniently<'a>(&mut self, pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<Said> {
         let mut notices = Vec::new();
         let (presets, pairs): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|(name, _)| *name == PRESET);
         for (_, text) in presets {
             if let Err(e) = self.set(PRESET, text) {
-                notices.push(format!("{e}; ignored"));
+                notices.push(Said::new("notice-ignored").arg("error", e.sentence()));
             }
         }
         for (name, text) in pairs {
             let Some(spec) = find(name) else {
                 let shown: String = name.chars().take(40).collect();
-                notices.push(format!("ignored unknown parameter \"{shown}\""));
+                notices.push(Said::new("notice-unknown").arg("name", shown));
                 continue;
             };
             if let Err(e) = self.set(name, text) {
                 let fallback = spec.nearest(text);
                 spec.assign(self, fallback).expect("nearest values are valid");
-                notices.push(format!("{e}; using {}", spec.text(fallback)));
+                notices.push(
+                    Said::new("notice-using").arg("error", e.sentence()).arg("using", spec.text(fallback)),
+                );
             }
         }
         notices.extend(self.settle());
@@ -820,7 +836,7 @@ mod tests {
             assert_eq!(c, Config::default(), "a rejected value must leave the config unchanged");
         }
         let e = Config::default().set("colour", "red").unwrap_err();
-        assert!(e.message.contains("unknown"));
+        assert!(e.message().contains("unknown"));
         let huge = "9".repeat(10_000);
         let e = Config::default().set("depth", &huge).unwrap_err();
         assert!(e.to_string().len() < 200, "errors do not echo huge inputs");
@@ -843,11 +859,11 @@ mod tests {
         assert_eq!(c.learning_rate, Config::default().learning_rate);
         assert_eq!(notices.len(), 6, "{notices:?}");
         assert!(
-            notices[0].starts_with("depth: \"500\" is not an integer from 1 to 96; using 96"),
+            notices[0].to_string().starts_with("depth: \"500\" is not an integer from 1 to 96; using 96"),
             "{}",
             notices[0]
         );
-        assert!(notices[5].contains("unknown parameter"));
+        assert!(notices[5].to_string().contains("unknown parameter"));
         c.validate().unwrap();
     }
 
@@ -869,7 +885,7 @@ mod tests {
         let mut c = Config { depth: 5, ..Config::default() };
         let e = c.set(PRESET, "boom").unwrap_err();
         assert_eq!(e.name, PRESET);
-        assert!(e.message.contains("default, explode, gradient-experiment"), "{e}");
+        assert!(e.message().contains("default, explode, gradient-experiment"), "{e}");
         assert_eq!(c.depth, 5, "a rejected preset changes nothing");
         let notices = c.apply_leniently([(PRESET, "boom"), ("depth", "7")]);
         assert_eq!((c.depth, notices.len()), (7, 1), "{notices:?}");

@@ -100,17 +100,6 @@ impl TextId {
         }
     }
 
-    /// How a pin, a comparison or a sentence names the text: "the plays", or "the text
-    /// 5565d98c55de (7656 characters)".
-    pub fn label(&self) -> String {
-        match self {
-            TextId::Plays => "the plays".into(),
-            TextId::Own { chars, .. } => {
-                format!("the text {} ({chars} characters)", self.short().expect("a reader's text"))
-            }
-        }
-    }
-
     /// The first 12 hexadecimal digits of the hash, for a label (none for the plays).
     pub fn short(&self) -> Option<String> {
         match self {

@@ -3,6 +3,7 @@
 //! each combination stops training.
 
 use crate::config::{find, Config, ConfigError, NormPlacement, StackKind, Value};
+use crate::language::Said;
 use crate::training::outcome::Outcome;
 use crate::training::spread::{Arm, Spread};
 
@@ -23,8 +24,8 @@ pub fn default_sweep_depths(config: &Config) -> &'static [usize] {
 /// At most this many depths: 64 runs, a few minutes at depth 96.
 pub const MAX_SWEEP_DEPTHS: usize = 16;
 
-fn sweep_error(message: String) -> ConfigError {
-    ConfigError { name: "sweep".into(), message }
+fn sweep_error(said: Said) -> ConfigError {
+    ConfigError::new("sweep", said)
 }
 
 /// Parses a comma-separated list of depths, e.g. `1,2,4,8`: each an allowed depth, at least
@@ -32,11 +33,11 @@ fn sweep_error(message: String) -> ConfigError {
 pub fn parse_depths(text: &str) -> Result<Vec<usize>, ConfigError> {
     let depth = find("depth").expect("depth is in the table");
     if text.trim().is_empty() {
-        return Err(sweep_error(format!("no depths; give a comma-separated list, each {}", depth.allowed())));
+        return Err(sweep_error(Said::new("error-sweep-none").arg("allowed", depth.allowed_said())));
     }
     let mut depths = Vec::new();
     for entry in text.split(',') {
-        let value = depth.parse(entry).map_err(|e| sweep_error(e.message))?;
+        let value = depth.parse(entry).map_err(|e| sweep_error(e.said))?;
         depths.push(match value {
             Value::Int(d) => d as usize,
             _ => unreachable!("depth is an integer parameter"),
@@ -50,15 +51,17 @@ pub fn parse_depths(text: &str) -> Result<Vec<usize>, ConfigError> {
 pub fn check_depths(depths: &[usize]) -> Result<(), ConfigError> {
     let depth = find("depth").expect("depth is in the table");
     if depths.is_empty() {
-        return Err(sweep_error(format!("no depths; give a comma-separated list, each {}", depth.allowed())));
+        return Err(sweep_error(Said::new("error-sweep-none").arg("allowed", depth.allowed_said())));
     }
     if depths.len() > MAX_SWEEP_DEPTHS {
-        return Err(sweep_error(format!("{} depths; at most {MAX_SWEEP_DEPTHS}", depths.len())));
+        return Err(sweep_error(
+            Said::new("error-sweep-many").arg("n", depths.len()).arg("max", MAX_SWEEP_DEPTHS),
+        ));
     }
     for (i, d) in depths.iter().enumerate() {
-        depth.check_value(Value::Int(*d as i64)).map_err(|e| sweep_error(e.message))?;
+        depth.check_value(Value::Int(*d as i64)).map_err(|e| sweep_error(e.said))?;
         if depths[..i].contains(d) {
-            return Err(sweep_error(format!("depth {d} is listed twice")));
+            return Err(sweep_error(Said::new("error-sweep-twice").arg("depth", *d)));
         }
     }
     Ok(())

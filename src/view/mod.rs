@@ -4,7 +4,6 @@ pub mod charts;
 pub mod figures;
 pub mod json;
 pub mod json_parse;
-pub mod language;
 pub mod panels;
 pub mod reference;
 pub mod safetensors;

@@ -2,8 +2,8 @@
 //! panels, all computed from measured numbers (never from a table of expected outcomes).
 
 use crate::config::{Choice, Config, MaskKind, NormPlacement, StackKind, TaskKind, TextId, PARAMS};
+use crate::language;
 use crate::say;
-use crate::view::language;
 
 use crate::training::frame::{Frame, Shows};
 use crate::training::report::Snapshot;
@@ -25,6 +25,12 @@ fn norm_label(c: &Config) -> String {
 /// A number as `short` writes it, in the thread's language's convention (`0,853` in Spanish):
 /// the charts' ticks' function, by the name the sentences read it.
 pub(crate) use crate::view::charts::tick as num;
+
+/// A float as the table writes it (`format_float`: `0.98`, `0.8`), in the thread's language's
+/// convention (`0,98` in Spanish).
+pub(crate) fn float_words(x: f64) -> String {
+    language::current().number(&crate::config::format_float(x))
+}
 
 fn switch(on: bool) -> &'static str {
     if on {
@@ -147,6 +153,35 @@ pub fn caption(m: &Frame) -> String {
     sentences.join(&say!("sentence-join"))
 }
 
+/// How an encoder–decoder's depth splits, in the thread's language: "2 encoder layers (4
+/// sublayers) + 2 decoder layers (6)" (`Config::split_words` in English); None for a
+/// decoder-only stack.
+pub fn split_words(c: &Config) -> Option<String> {
+    let n = c.encoder_layers();
+    (c.stack == StackKind::EncoderDecoder).then(|| {
+        say!("stacks-split", encoder = n, encoder_sublayers = 2 * n, decoder = n, decoder_sublayers = 3 * n)
+    })
+}
+
+/// Sublayer `index`'s name, in the thread's language: "layer 3", "decoder layer 1,
+/// cross-attention" (`Config::sublayer_name` in English, for files).
+pub fn sublayer_words(c: &Config, index: usize) -> String {
+    use crate::config::{Part, Role};
+    let role = match c.role(index) {
+        Role::SelfAttention { masked: true } => "masked",
+        Role::SelfAttention { masked: false } => "self",
+        Role::CrossAttention => "cross",
+        Role::Ffn => "ffn",
+        Role::Mlp => "mlp",
+    };
+    let (part, layer) = match c.layer_of(index) {
+        (Part::Whole, layer) => ("whole", layer),
+        (Part::Encoder, layer) => ("encoder", layer),
+        (Part::Decoder, layer) => ("decoder", layer),
+    };
+    say!("sublayer-name", part = part, layer = layer, role = say!("sublayer-role", role = role))
+}
+
 /// What the stacks are and what the mask hides: an encoder–decoder's split, and a stack
 /// without the mask's two held-out losses (as trained, and the future hidden as it is when it
 /// writes). None for a decoder-only stack with its mask.
@@ -154,15 +189,7 @@ pub fn stacks_sentences(m: &Frame) -> Vec<String> {
     let c = &m.config;
     let mut out = vec![];
     if c.stack == StackKind::EncoderDecoder {
-        let n = c.encoder_layers();
-        let split = say!(
-            "stacks-split",
-            encoder = n,
-            encoder_sublayers = 2 * n,
-            decoder = n,
-            decoder_sublayers = 3 * n
-        );
-        out.push(say!("stacks-encoder-decoder", split = split));
+        out.extend(split_words(c).map(|split| say!("stacks-encoder-decoder", split = split)));
     }
     if c.mask == MaskKind::None {
         out.push(match c.task {
@@ -197,7 +224,7 @@ pub fn task_sentence(m: &Frame) -> Option<String> {
             };
             let on = match m.config.text {
                 TextId::Plays => String::new(),
-                own => say!("task-text-on", text = own.label()),
+                own => say!("task-text-on", text = text_label(own)),
             };
             say!(
                 "task-text",
@@ -256,12 +283,6 @@ pub(crate) fn shown_state_sentence(m: &Frame) -> Option<String> {
     Some(say!("shown-state-sentence", state = format!("{first}{}", c.as_str())))
 }
 
-/// `shown_state_sentence` and the space after it, to open a text alternative (empty before a
-/// divergence).
-pub(crate) fn shown_state_opening(m: &Frame) -> String {
-    shown_state_sentence(m).map(|s| s + &say!("sentence-join")).unwrap_or_default()
-}
-
 /// What differs between two configurations, in the status line's words ("Residual OFF",
 /// "LayerNorm ON (post)", "depth 24", "lr 0.003"); the step limits are not compared.
 pub fn differences(config: &Config, from: &Config) -> Vec<String> {
@@ -277,7 +298,7 @@ pub fn differences(config: &Config, from: &Config) -> Vec<String> {
         .filter(|p| !["residual", "norm", "norm_kind", "steps", "attention_layer"].contains(&p.name))
     {
         if spec.name == "text_id" && config.text != from.text {
-            out.push(say!("pin-on-text", text = config.text.label()));
+            out.push(say!("pin-on-text", text = text_label(config.text)));
         } else if spec.value(config) != spec.value(from) {
             // (a parameter by its URL name and its value as a link writes it, in any language)
             out.push(format!("{} {}", spec.name.replace('_', " "), spec.text_of(config)));
@@ -308,56 +329,118 @@ pub fn pin_label(pin: &Config, live: &Config) -> String {
 
 /// A combination's name, as the lesson says it.
 pub fn combination_name(residual: bool, norm: NormPlacement) -> String {
-    match (residual, norm) {
-        (false, NormPlacement::Off) => "both off".into(),
-        (false, n) => format!("LayerNorm alone ({})", n.word()),
-        (true, NormPlacement::Off) => "residual alone".into(),
-        (true, n) => format!("both on ({})", n.word()),
-    }
+    say!("combination", residual = if residual { "on" } else { "off" }, norm = norm.word())
 }
 
 /// " on the text 5565d98c55de (7656 characters)" for a run on a reader's text, else nothing:
 /// what the comparisons' sentences say of the text their runs trained on.
 pub fn on_text(config: &Config) -> String {
     match (config.task, config.text) {
-        (TaskKind::Text, own @ TextId::Own { .. }) => format!(" on {}", own.label()),
+        (TaskKind::Text, own @ TextId::Own { .. }) => say!("on-text", text = text_label(own)),
         _ => String::new(),
+    }
+}
+
+/// What the sentence about a reader's text says (`text_words`): measured where the text is
+/// held (the live run's worker), said where the reader reads it, in the reader's language.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextFacts {
+    pub id: TextId,
+    pub chars: usize,
+    pub held_out: usize,
+    /// Its distinct characters, each a token (`replaced: None`), or the most frequent, one
+    /// more token standing for the rest at `replaced` places.
+    pub tokens: usize,
+    pub replaced: Option<usize>,
+    pub unigram: f64,
+    pub bigram: f64,
+}
+
+impl TextFacts {
+    pub fn of(text: &crate::training::corpus::Corpus) -> TextFacts {
+        let floors = text.floors();
+        let (tokens, replaced) = match text.unknown {
+            None => (text.vocab.len(), None),
+            Some(_) => (text.vocab.len() - 1, Some(text.replaced)),
+        };
+        TextFacts {
+            id: text.id,
+            chars: text.chars,
+            held_out: text.held_out().len(),
+            tokens,
+            replaced,
+            unigram: floors.unigram,
+            bigram: floors.bigram,
+        }
+    }
+
+    /// As JSON, for the page's thread (`parse` reads it back).
+    pub fn json(&self) -> crate::view::json::Json {
+        use crate::view::json::Json;
+        Json::Obj(vec![
+            ("id", Json::Str(self.id.text())),
+            ("chars", Json::Int(self.chars as i128)),
+            ("held_out", Json::Int(self.held_out as i128)),
+            ("tokens", Json::Int(self.tokens as i128)),
+            ("replaced", self.replaced.map_or(Json::Null, |r| Json::Int(r as i128))),
+            ("unigram", Json::Num(self.unigram)),
+            ("bigram", Json::Num(self.bigram)),
+        ])
+    }
+
+    pub fn parse(text: &str) -> Option<TextFacts> {
+        use crate::view::json_parse::Parsed;
+        let p = Parsed::parse(text).ok()?;
+        let count = |key: &str| p.get(key)?.as_u64().map(|n| n as usize);
+        let number = |key: &str| match p.get(key)? {
+            Parsed::Num(n) => n.parse::<f64>().ok(),
+            _ => None,
+        };
+        Some(TextFacts {
+            id: TextId::parse(p.get("id")?.as_str()?)?,
+            chars: count("chars")?,
+            held_out: count("held_out")?,
+            tokens: count("tokens")?,
+            replaced: count("replaced"),
+            unigram: number("unigram")?,
+            bigram: number("bigram")?,
+        })
     }
 }
 
 /// A reader's text, for the sentence under the text field: its size, what was held out, its
 /// vocabulary and its floors.
-pub fn text_words(text: &crate::training::corpus::Corpus) -> String {
-    let floors = text.floors();
-    let vocab = match text.unknown {
-        None => format!("{} distinct characters, every one a token", text.vocab.len()),
-        Some(_) => format!(
-            "its {} most frequent characters are tokens, and one more stands for the rest ({} places in the text)",
-            text.vocab.len() - 1,
-            thousands(text.replaced)
-        ),
+pub fn text_words(text: &TextFacts) -> String {
+    let vocab = match text.replaced {
+        None => say!("text-vocab-all", n = text.tokens),
+        Some(replaced) => say!("text-vocab-top", n = text.tokens, places = thousands(replaced)),
     };
-    format!(
-        "{}: {} characters ({} held out from the end); {vocab}; floors: unigram {}, bigram {} nats per character.",
-        text.id.label(),
-        thousands(text.chars),
-        thousands(text.held_out().len()),
-        short(floors.unigram),
-        short(floors.bigram)
+    say!(
+        "text-words",
+        text = text_label(text.id),
+        chars = thousands(text.chars),
+        held_out = thousands(text.held_out),
+        vocab = vocab,
+        unigram = num(text.unigram),
+        bigram = num(text.bigram)
     )
 }
 
-/// `12345` as "12,345".
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
+/// How a pin, a comparison or a sentence names the text: "the plays", or "the text
+/// 5565d98c55de (7656 characters)".
+pub fn text_label(id: TextId) -> String {
+    match id {
+        TextId::Plays => say!("text-label", text = "plays"),
+        TextId::Own { chars, .. } => {
+            let hash = id.short().expect("a reader's text");
+            say!("text-label", text = "own", hash = hash, chars = chars.to_string())
         }
-        out.push(c);
     }
-    out
+}
+
+/// `12345` as "12,345", in the thread's language's grouping ("12.345" in Spanish).
+pub fn thousands(n: usize) -> String {
+    language::current().grouped(n)
 }
 
 /// How the histogram differs from the one at initialisation (its outline), and why: what a

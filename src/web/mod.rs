@@ -69,12 +69,13 @@ pub fn config_shards(bytes: &[u8]) -> u32 {
 }
 
 /// Checks a reader's text (its bytes, as dropped, pasted or fetched) and holds it for the runs
-/// that name it: `[its id (the text_id parameter), a sentence about it]`, or an error in words
-/// (empty, too short or long, not UTF-8, a PDF or web page) and nothing held.
+/// that name it: `[its id (the text_id parameter), what the sentence about it says (JSON:
+/// `Words.textWords` says it)]`, or an error in words (empty, too short or long, not UTF-8, a
+/// PDF or web page) and nothing held.
 #[wasm_bindgen(js_name = installOwnText)]
 pub fn install_own_text(bytes: &[u8]) -> Result<Vec<String>, JsError> {
     let corpus = crate::training::corpus::install_own(bytes).map_err(js_error)?;
-    Ok(vec![corpus.id.text(), crate::view::words::text_words(&corpus)])
+    Ok(vec![corpus.id.text(), crate::view::words::TextFacts::of(&corpus).json().to_string()])
 }
 
 /// The text a weights file's run trained on (its `text_id`): the page checks that it has a

@@ -1,13 +1,24 @@
 //! The reader's settings on the page's thread: checks what the reader types against the one
 //! parameter table, keeps the configuration and the pins, and says what each change changed.
 
-use super::js_error;
 use crate::config;
+use crate::language::{Language, Said};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 pub struct Settings {
     pub(super) inner: config::Settings,
+    /// The language its errors and notices are said in (None: English), set by `setWords`.
+    language: Option<Rc<Language>>,
+}
+
+/// `said` in `language` (English if none): an error's or a notice's words.
+fn say(language: &Option<Rc<Language>>, said: &Said) -> String {
+    match language {
+        Some(language) => said.say_in(language),
+        None => said.to_string(), // (the thread's language: English, kept once)
+    }
 }
 
 #[wasm_bindgen]
@@ -16,13 +27,20 @@ impl Settings {
     /// value or the default; `takeNotices` says which.
     #[wasm_bindgen(constructor)]
     pub fn new(query: &str) -> Settings {
-        Settings { inner: config::Settings::from_query(query) }
+        Settings { inner: config::Settings::from_query(query), language: None }
+    }
+
+    /// Says its errors and notices in `words`' language from now on (a notice not yet taken
+    /// too: it is said when it is taken).
+    #[wasm_bindgen(js_name = setWords)]
+    pub fn set_words(&mut self, words: &super::Words) {
+        self.language = (words.inner.tag() != "en").then(|| words.inner.clone());
     }
 
     /// Sets one parameter by its URL name (`pin` replaces the pins, `preset` sets every
     /// parameter) and returns the names it changed. A bad value is an error and changes nothing.
     pub fn set(&mut self, name: &str, value: &str) -> Result<Vec<String>, JsError> {
-        let changed = self.inner.set(name, value).map_err(js_error)?;
+        let changed = self.inner.set(name, value).map_err(|e| JsError::new(&say(&self.language, &e)))?;
         Ok(changed.into_iter().map(String::from).collect())
     }
 
@@ -39,7 +57,7 @@ impl Settings {
 
     #[wasm_bindgen(js_name = chooseTask)]
     pub fn choose_task(&mut self, task: &str) -> Result<Vec<String>, JsError> {
-        let changed = self.inner.choose_task(task).map_err(js_error)?;
+        let changed = self.inner.choose_task(task).map_err(|e| JsError::new(&say(&self.language, &e)))?;
         Ok(changed.into_iter().map(String::from).collect())
     }
 
@@ -69,7 +87,7 @@ impl Settings {
     /// Pins the current settings at `step`; an error in words if that pin cannot be added.
     #[wasm_bindgen(js_name = addPin)]
     pub fn add_pin(&mut self, step: u32) -> Result<(), JsError> {
-        self.inner.add_pin(step as usize).map_err(|e| JsError::new(&e))
+        self.inner.add_pin(step as usize).map_err(|e| JsError::new(&say(&self.language, &e)))
     }
 
     /// Removes pin number `index` (from 0); out of range does nothing.
@@ -105,6 +123,6 @@ impl Settings {
     /// Notices about parameters that were replaced or ignored, since the last call.
     #[wasm_bindgen(js_name = takeNotices)]
     pub fn take_notices(&mut self) -> Vec<String> {
-        self.inner.take_notices()
+        self.inner.take_notices().iter().map(|n| say(&self.language, n)).collect()
     }
 }

@@ -2,7 +2,7 @@
 //! (`language.js`) makes one from a catalogue's text, words its markup with it (`say`), and
 //! gives it to the `View`, which words the status line, the captions and the charts with it.
 
-use crate::view::language::{spec_for, Language, PSEUDO};
+use crate::language::{spec_for, Language, PSEUDO};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -51,6 +51,25 @@ impl Words {
         let mut args = fluent_bundle::FluentArgs::new();
         args.set("n", n);
         self.inner.say(id, Some(&args))
+    }
+
+    /// Message `id` with text arguments, `names[i]` = `values[i]` (the notices JavaScript
+    /// writes: a file's name, a reason in the core's words).
+    #[wasm_bindgen(js_name = sayWith)]
+    pub fn say_with(&self, id: &str, names: Vec<String>, values: Vec<String>) -> String {
+        let mut args = fluent_bundle::FluentArgs::new();
+        for (name, value) in names.into_iter().zip(values) {
+            args.set(name, value);
+        }
+        self.inner.say(id, Some(&args))
+    }
+
+    /// The sentence about a reader's text from what `installOwnText` measured (its JSON), in
+    /// this language; empty for damaged facts.
+    #[wasm_bindgen(js_name = textWords)]
+    pub fn text_words(&self, facts: &str) -> String {
+        crate::view::words::TextFacts::parse(facts)
+            .map_or_else(String::new, |facts| self.inner.with(|| crate::view::words::text_words(&facts)))
     }
 
     /// The catalogue file `tag` needs (`es.ftl`), or undefined: English, the pseudo-language

@@ -105,6 +105,36 @@ export default function registerLanguageTests() {
     assert(/"tlh"/.test(text) && /English/.test(text), `the notice for a language that does not ship: ${text}`);
   });
 
+  test('language: a Spanish link\'s notices, the controls\' help and a comparison\'s verdict, table and chart are Spanish; .value stays English', async ({ page, load }) => {
+    await load('/?lang=es&depth=500&width=30&steps=40');
+    await waitStatus(page, /^96 capas · Residual SÍ · /);
+    await waitFor(page, () => /«500» no es un entero de 1 a 96; se usa 96/.test(document.querySelector('[data-el="notice"]')?.textContent ?? ''), [],
+      async () => `the link's notice is not in Spanish: ${await el(page, 'notice').textContent()}`);
+    const notice = (await el(page, 'notice').textContent()).trim();
+    assert(/width: «30» no es un múltiplo de 4 de 8 a 128; se usa 32/.test(notice), `the width's notice: ${notice}`);
+    // the tooltips: a parameter's help and a preset's, from the table's messages
+    const help = await page.evaluate(() => [
+      document.querySelector('[data-param="width"]').closest('label').title,
+      document.querySelector('[data-el="preset"] option[value="text"]').title,
+    ]);
+    assert(help[0] === 'rasgos por token d' && /^predicción del siguiente carácter/.test(help[1]), `the help in Spanish: ${help}`);
+    // All four on a small stack: its sentence, its table's heading and its chart's title
+    await load('/?lang=es&depth=2');
+    await waitStatus(page, /^2 capas · /);
+    await el(page, 'run-compare').click();
+    await waitFor(page, () => /Las cuatro combinaciones a profundidad 2 \(4 de 4 entrenadas, \d+ pasos cada una/.test(document.querySelector('[data-el="compare-summary"]')?.textContent ?? ''), [],
+      async () => `All four's sentence: ${await el(page, 'compare-summary').textContent()}`, 60_000);
+    const summary = (await el(page, 'compare-summary').textContent()).trim();
+    assert(/solo residual: pérdida \d+,\d+/.test(summary) && /ambos desactivados: /.test(summary), `each combination's end in Spanish with a decimal comma: ${summary}`);
+    const heading = await page.evaluate(() => [...document.querySelectorAll('[data-el="compare-table"] th')].map((th) => th.textContent));
+    assert(heading[0] === 'combinación' && heading.some((h) => /^pérdida tras \d+ pasos$/.test(h)), `the table's heading: ${heading}`);
+    const chart = await page.evaluate(() => document.querySelector('[data-el="compare"]').getAttribute('aria-label'));
+    assert(/^Las cuatro combinaciones/.test(chart ?? ''), `the chart's accessible name: ${chart}`);
+    // what programs read stays English
+    const value = await page.evaluate(() => JSON.stringify(window.ablationPlayground.value));
+    assert(/"residual"/.test(value) && !/combinación|pérdida|capas/.test(value), `.value is English: ${value.slice(0, 300)}`);
+  }, { viewport: { width: 1280, height: 1600 } });
+
   test('language: the pseudo-language at a phone\'s width lengthens the words and nothing runs past the page', async ({ page, load }) => {
     await load('/?lang=en-XA&depth=12');
     await waitFor(page, () => /ȧ|ḗ|ǿ/.test(document.querySelector('[data-el="status"]')?.textContent ?? ''), [], async () => `the status line is not in the pseudo-language: ${await el(page, 'status').textContent()}`, 10_000);

@@ -1,4 +1,4 @@
-# The widget's words in English: every message the code asks for (view/language.rs), and the
+# The widget's words in English: every message the code asks for (src/language.rs), and the
 # fallback of every other language's missing ones. docs/translating.md says how to add a
 # language. Arguments that are numbers in text ($value, $loss, $std…) come written in the
 # language's convention; counts ($n, $steps, $step) are numbers and may choose a plural.
@@ -218,6 +218,569 @@ depth-split = Sublayers 0–{ $encoder_last } are the encoder's ({ $n } { $n ->
     [one] layer
    *[other] layers
 } of masked self-attention, cross-attention and FFN); x_{ $decoder_first } is the encoder's last output.
+
+## The lens: what each layer's stream would predict, and how much each layer changes it
+
+# a share: 71%, 4.2%
+percent = { $value }%
+readout-title-long = loss read out at depth ℓ (thin: at initialisation)
+readout-title = loss read out at depth ℓ
+readout-title-short = readout loss
+readout-tuned-label = tuned lens
+readout-change-title-long = change of the stream ‖x_ℓ₊₁ − x_ℓ‖ / ‖x_ℓ‖ by layer ℓ
+readout-change-title = change of the stream by layer ℓ
+readout-change-title-short = change by layer
+readout-note-held-out = held-out, step { $step }
+readout-note-probe = probe batch, step { $step }
+readout-note-step = step { $step }
+readout-none = Not measured yet.
+readout-source-held-out = Read out on the held-out set at step { $step }
+readout-source-probe = Read out on the probe batch at step { $step }
+# where the way down starts: the text's unigram line, the sequence tasks' chance, or the teacher's x₀
+readout-start = { $start ->
+    [unigram] the unigram line
+    [chance] chance
+   *[input] the input's own readout
+}
+readout-top = { $source }: the input x₀ gives { $input }, the top x_{ $depth } { $top }.
+readout-none-below = No layer's stream reads out below { $start } ({ $value }) yet.
+readout-most = After { $reached } of { $depth } layers the readout already gets { $share } of the way from { $start } ({ $value }) to the final loss; layer { $layer } lowers it most ({ $from } → { $to }).
+readout-update = A layer changes the stream by { $now } of its size (median; { $init } at initialisation).
+readout-update-halves = A layer changes the stream by { $now } of its size (median; { $init } at initialisation); the lower half of the layers by { $lower }, the upper half by { $upper }.
+lens-failed = The tuned lens could not be fitted: { $why }.
+lens-fitting = Fitting a tuned lens to the stack at step { $step }: { $done } of { $total } updates.
+# one sentence in clauses, said in this order: lens-reads, lens-against-logit (when the run has
+# not moved on), lens-most or lens-no-depth, lens-upper (when the top gains), lens-since (when
+# the run has moved on), lens-end
+lens-reads = A tuned lens fitted to the stack at step { $step } (a map of its own for each layer, Belrose et al. 2023) reads x_{ $mid } at { $loss }
+lens-against-logit = {" "}against the logit lens's { $loss }
+lens-most = , and gets { $share } of the way after { $layer } of { $depth } layers
+lens-no-depth = , and no depth below the line
+lens-upper = ; the upper half of the layers makes { $share } of its gain from x₀ to the top
+lens-since = {" "}(the run has trained on since)
+lens-end = .
+
+## The attention maps
+
+# a sublayer: "layer 3" in a decoder-only stack, "decoder layer 1, cross-attention" in an
+# encoder–decoder ($role is sublayer-role)
+sublayer-name = { $part ->
+    [encoder] encoder layer { $layer }, { $role }
+    [decoder] decoder layer { $layer }, { $role }
+   *[whole] layer { $layer }
+}
+sublayer-role = { $role ->
+    [masked] masked self-attention
+    [self] self-attention
+    [cross] cross-attention
+    [ffn] FFN
+   *[mlp] MLP
+}
+# where a head looks: $direction is own, back or ahead; $n how many positions
+attention-offset = { $direction ->
+    [own] on its own position
+    [ahead] { $n ->
+        [1] 1 position ahead, the token it must predict
+       *[other] { $n } positions ahead
+    }
+   *[back] { $n ->
+        [1] 1 position back
+       *[other] { $n } positions back
+    }
+}
+attention-offset-short = { $direction ->
+    [ahead] { $n } ahead
+   *[back] { $n } back
+}
+attention-answer = { $answer ->
+    [reverse] the mirrored source position
+    [mirrored] the mirrored position
+   *[copy] the source position it copies
+}
+attention-head = { $name }, head { $head }: { $share } of its weight { $offset }
+attention-head-answer = { $name }, head { $head }: { $share } of its weight on { $answer }
+attention-head-join = {"; "}
+attention-head-title = head { $head } · { $share } at { $offset }
+attention-head-title-answer = head { $head } · { $share } { $task ->
+    [reverse] mirrored
+   *[copy] on its symbol
+}
+attention-looks = { $cross ->
+    [yes] where each target position looks in the source
+   *[no] where each position looks
+}
+attention-title-text = { $name }: { $looks } · “{ $text }”
+attention-title = { $name }: { $looks }
+attention-none-teacher = The attention maps belong to the sequence tasks (text, copy).
+attention-none = This stack has no attention sublayer: choose attention or block sublayers under More.
+# the layers that have attention, in brackets: (1 and 3)
+attention-layers = ({ $layers })
+attention-summary = { $name } of the attention sublayers { $layers } at step { $step }, on the held-out sequence “{ $text }”: { $heads }.
+attention-stack = The stack is { $split }.
+attention-reads = Head { $head } reads the answer: { $share } of its weight on { $answer }, where the symbol to write stands.
+attention-reads-none = No head of { $name } reads the answer yet: none puts half its weight on { $answer }.
+attention-copies = Head { $head } copies: in the repeated half it puts { $share } of its weight { $offset }, where the symbol to write stands.
+attention-copies-none = No head of layer { $layer } copies: none puts half its weight { $offset } in the repeated half.
+attention-named-head = head { $head } ({ $share })
+attention-previous = Looking one symbol back, the first step: { $heads }.
+attention-lookup = Looking just after the current symbol's earlier occurrence, where the symbol to write stands: { $heads }.
+attention-lookup-none = No head of layer { $layer } takes either step of the look-up yet.
+# a list: 1, 3 and 5
+list-and = { $rest } and { $last }
+list-comma = {", "}
+
+## What the model writes
+
+writes-heading-copies = Held-out strings and the stack's copies at step { $step } (wrong symbols marked ✗)
+# $prompt is quoted as written: "To be"
+writes-heading = At step { $step }, from the prompt { $prompt }, temperature { $temperature }
+writes-heading-outside = At step { $step }, from the prompt { $prompt } (not in the text's vocabulary, so not read: { $outside }), temperature { $temperature }
+# a pin's writing: its number, its label and the step it wrote at
+writes-wrong = { $text } (wrong)
+writes-pin = { $pin } { $label } (step { $step })
+pin-failed = { $label } (failed: { $why })
+
+## A comparison's arms over seeds and rates
+
+# the median with the lowest and highest run: 2.31 [2.20–2.45]
+spread = { $median } [{ $min }–{ $max }]
+seed-one = seed { $seed }
+seeds-range = seeds { $first }–{ $last }
+# $range is seed-one or seeds-range; $n how many seeds
+seeds-over = { $n ->
+    [1] at { $range }
+   *[other] over { $range }
+}
+# how many runs learned the task: on the text below the bigram line, on the sequence tasks 95% right
+learned-count = { $k } of { $n } { $task ->
+    [text] below the bigram line
+   *[sequence] at 95%
+}
+diverged-count = diverged on { $k } of { $n }
+rate-choosing = lr: choosing
+rate-lr = lr { $lr }
+rate-recipe = lr { $lr }, warmup { $warmup }, β₂ { $beta2 }
+rate-column = { $what ->
+    [recipe] lr · warmup · β₂
+   *[lr] learning rate
+} (chosen on { $seeds })
+rate-cell-choosing = choosing
+rate-cell-recipe = { $lr } · { $warmup } · { $beta2 }
+rate-cell-limit = { $cell } ({ $limit ->
+    [lowest] lowest allowed
+   *[highest] highest allowed
+})
+choosing = choosing: round { $round } of { $rounds }, { $candidates } candidates
+# a clause inside a comparison's brackets, after its steps: $step is how many rates a decade holds
+tuning-words = , each arm's { $what ->
+    [recipe] learning rate, warmup and β₂
+   *[lr] learning rate
+} chosen on { $seeds } (not shown) by { $how ->
+    [halving] successive halving
+   *[full] full runs
+} over rates { $step ->
+    [1] a decade
+    [2] half a decade
+   *[other] a { $step }th of a decade
+} apart, widened until the best is inside
+limit-words = { $name }'s best rate is the { $limit ->
+    [lowest] lowest
+   *[highest] highest
+} allowed, { $lr }
+progress = { $finished } of { $total } runs
+progress-round = round { $round } of { $rounds }, { $finished } of { $total } runs
+# whether the runs plateaued, as a table's cell and within a sentence
+plateau-cell = { $n ->
+    [1] { $k ->
+        [1] yes
+       *[other] no
+    }
+   *[other] { $k } of { $n }
+}
+plateau-words = { $n ->
+    [1] { $k ->
+        [1] plateaued
+       *[other] not plateaued
+    }
+   *[other] plateaued { $k } of { $n }
+}
+
+## The comparisons' sentences, tables and charts
+
+# a combination of the switches: $residual on or off, $norm the placement (off, pre, post, …)
+combination = { $residual ->
+    [on] { $norm ->
+        [off] residual alone
+       *[other] both on ({ $norm })
+    }
+   *[off] { $norm ->
+        [off] both off
+       *[other] LayerNorm alone ({ $norm })
+    }
+}
+# what a comparison trained on, when it is a reader's text: " on the text 5565d98c55de (7656 characters)"
+on-text = {" "}on { $text }
+not-run-yet = Not run yet.
+# a clause added to what comes before: ", over seeds 1–5"
+clause = , { $text }
+# a comparison's sentence: what it ran, then each arm's end, then the arms whose best rate is at a limit
+summary-ends = { $summary }: { $ends }
+summary-not-bracketed = { $summary }. Not bracketed: { $limits }
+summary-end = { $summary }.
+end-join = {"; "}
+# an arm's end: "both off: loss 2.31 [2.20–2.45], 3 of 5 below the bigram line at lr 0.003"
+end = { $name }: { $end }
+end-failed = failed ({ $why })
+end-loss = loss { $loss }
+end-diverged = diverged at step { $step }
+end-disagree = {" "}(the seeds disagree)
+end-at-rate = {" "}at { $rate }
+cell-failed = failed: { $why }
+cell-held-out = { $loss } (held-out { $held_out })
+cell-training-runs = training: { $finished } of { $total } runs
+cell-training-step = training: step { $step }
+# a curve's label
+label-failed = { $name } (failed)
+label-rate = { $name } · lr { $lr }
+column-combination = combination
+column-top-std = std at the top (init)
+column-gradient-ratio = gradient ratio ‖∂L/∂x₀‖/‖∂L/∂x_L‖ (init)
+column-loss = { $until ->
+    [plateau] loss where it plateaued (at most { $steps } steps)
+   *[steps] loss after { $steps } steps
+}
+column-diverged = diverged at step
+column-plateaued = plateaued
+column-readout = loss read out at depth
+compare-trained = { $k } of 4 trained
+# All four's sentence: $on is on-text or nothing, $over a clause or nothing, $tuned tuning-words or nothing
+compare-summary = All four combinations at depth { $depth }{ $on } ({ $progress }, { $steps } steps each{ $until ->
+    [plateau] {" "}at most, or until it plateaued
+   *[steps] {""}
+}{ $over }{ $tuned }, otherwise the settings of the run it was started from)
+
+not-run = Not run: { $why }.
+# Depth or width: stacks of about the same parameters
+shape-label = { $shape }: { $params } params
+shape-ms-step = { $ms } ms/step
+shape-ms-char = { $ms } ms/char
+shape-loss = { $shape } { $loss }
+shape-control = { $shape } (control)
+heads-cell = { $heads } of { $features }
+progress-done = { $finished } of { $total } done
+shapes-training = Training { $n } stacks of about the same parameters{ $on }{ $tuned }: { $progress }.
+shapes-none = No shape ended with a finite loss.
+shapes-medians = {" "}(medians { $seeds })
+shapes-lowest-on = lowest on { $k } of { $n } seeds
+# $which: what a shape is judged on (the regression's loss, a sequence task's held-out loss);
+# $seeds: shapes-lowest-on as a clause, or nothing; $rate: end-at-rate, or nothing
+shapes-lowest = After { $steps } steps{ $over }{ $tuned }, { $shape } ends lowest ({ $which ->
+    [held-out] held-out loss
+   *[loss] loss
+} { $loss }{ $seeds }{ $rate })
+# each adds to the sentence before it ($sentence)
+shapes-against = { $sentence }, against { $others }
+shapes-budget = { $sentence }; each of about { $params } parameters without the embeddings, heads of { $features } features
+shapes-control = { $sentence }. The control { $shape } ({ $params } parameters, off the budget) ends at { $loss }
+shapes-equal-time = { $sentence }. At equal time, the { $ms } ms the fastest shape takes for its { $steps } steps (the others read where they had got), { $shape } is lowest ({ $loss })
+shapes-latency = { $sentence }; a character takes { $ratio }× as long at depth { $deep } as at depth { $wide } ({ $deep_ms } against { $wide_ms } ms)
+column-shape = depth × width
+column-heads = heads
+column-parameters = parameters without embeddings (all)
+column-shape-loss = { $until ->
+    [plateau] { $which ->
+        [held-out] held-out loss
+       *[loss] loss
+    } where it plateaued (at most { $steps } steps)
+   *[steps] { $which ->
+        [held-out] held-out loss
+       *[loss] loss
+    } after { $steps } steps
+}
+column-ms-step = ms per step
+column-ms-char = ms per character
+shapes-chart-title = { $what ->
+    [held-out] held-out loss
+   *[training] training loss (smoothed)
+} · depth × width at about { $params } parameters
+
+# Knock out layers
+loss-name = { $which ->
+    [held-out] held-out loss
+   *[probe] probe loss
+}
+knockout-none = No layer knocked out yet: press Knock out layers to measure each layer of the trained stack.
+knockout-running-seeds = Knocking out layers of { $stacks } stacks at step { $step }: { $done } of { $total } runs.
+knockout-running = Knocking out layers of the stack at step { $step }: { $measured } removals measured.
+knockout-no-layer = The stack at step { $step } has no layer to knock out.
+knockout-worse = , { $times } the intact { $intact }
+knockout-doubling = { $all ->
+    [yes] all { $n } layers more than double the loss without them
+   *[no] { $d ->
+        [1] 1 of { $n } layers more than doubles the loss without it
+       *[other] { $d } of { $n } layers more than double the loss without them
+    }
+}
+knockout-barely = { $b ->
+    [0] every one moves the output by 5% or more
+    [1] 1 moves the output by less than 5%
+   *[other] { $b } move the output by less than 5%
+}
+knockout-over-seeds = Over { $seeds } seeds' stacks (medians), at step { $step }
+knockout-at-step = At step { $step }
+knockout-agree = {" "}on { $agree } of { $seeds } seeds
+knockout-summary = { $over }, knocking out layer { $layer } hurts most{ $agree } ({ $loss_name } { $loss }{ $worse }); { $doubling }, and { $barely }.
+# how many layers go at once within the tolerance: $measure is copies (95% of the copying kept),
+# gain (under 10% of the gain below the bigram line lost) or loss (under 10% more loss)
+knockout-upper = { $k ->
+    [0] { $measure ->
+        [copies] even without the top layer it copies less than 95% as well
+        [gain] even the top layer costs over 10% of that gain
+       *[loss] even the top layer costs over 10%
+    }
+   *[other] the upper { $k } { $measure ->
+        [copies] keep 95% of the copying
+        [gain] lose under 10% of the gain below the bigram line
+       *[loss] cost under 10%
+    }
+}
+knockout-random = { $k ->
+    [0] { $measure ->
+        [copies] even one at random costs more
+        [gain] even one at random costs over 10% of that gain
+       *[loss] even one at random costs over 10%
+    }
+   *[other] { $k } at random, too
+}
+knockout-together = Removed together, { $upper }; { $random } (median of { $draws } draws).
+column-knocked-out = layer knocked out
+column-intact = { $name } (intact { $intact })
+column-copied = copied
+column-output-change = output change
+column-removed = k layers removed
+column-upper = upper k: { $what }
+column-random = k at random: { $what }
+
+knockout-chart-loss = { $what } with layer ℓ knocked out
+knockout-chart-loss-short = { $what } without layer ℓ
+knockout-chart-intact = intact { $intact }
+knockout-chart-change = output change ‖x_L′ − x_L‖ / ‖x_L‖ with layer ℓ knocked out
+knockout-chart-change-short = output change without layer ℓ
+knockout-chart-removals = { $what } with k of { $depth } layers removed at once
+knockout-chart-removals-short = { $what } without k layers
+knockout-legend-upper = the upper k layers
+knockout-legend-random = k layers at random (median, range)
+# the legend's names where a phone leaves little room
+knockout-legend-upper-short = upper k
+knockout-legend-random-short = k at random
+
+# The depth sweep
+sweep-none = Loss after { $steps } steps and initial gradient ratio against depth: { $progress } done, none at every combination yet.
+sweep-below = , { $times } below { $name }
+sweep-lowest = After { $steps } steps{ $over } at depth { $depth }, { $name } ends lowest ({ $loss }{ $below })
+# where the others break: $names (a list of $n combinations) diverge, or fall 5× behind the lowest
+sweep-breaks = { $names } { $how ->
+    [diverges] { $n ->
+        [1] diverges
+       *[other] diverge
+    }
+   *[behind] { $n ->
+        [1] falls 5× behind it
+       *[other] fall 5× behind it
+    }
+} from depth { $depth }
+sweep-said = { $sentence }; { $breaks }
+sweep-summary = { $sentence } ({ $progress } done).
+column-depth = depth
+# a cell: the loss after the steps, the gradient ratio at initialisation
+sweep-cell = { $loss }, { $ratio }
+sweep-cell-diverged = ✕ diverged at step { $step }
+
+# the comparisons' charts
+curve-median = median { $median } [{ $min }–{ $max }] of { $n }
+curve-up-to = { $label } · up to { $top } ↑
+compare-chart-title = the four combinations · { $steps } steps{ $seeds ->
+    [1] {""}
+   *[other] {" "}· median of { $seeds } seeds, band lowest to highest
+}
+sweep-chart-loss = loss after { $steps } steps vs depth{ $band ->
+    [yes] {" "}· median, band lowest to highest seed
+   *[no] {""}
+}
+sweep-chart-ratio = gradient ratio at init vs depth
+
+# the pins in the loss panel's text: "pin 1 (Residual OFF · step 500): loss 2.31, 3 seeds: …"
+pin-loss = pin { $pin } ({ $what }): { $loss }
+pin-waiting = waiting to be computed
+pin-probe-loss = probe loss { $loss }
+pin-seeds = { $n } seeds: { $spread }
+pin-computing = {" "}(computing: step { $step })
+
+# the per-layer panel's weights' and matrices' views
+depth-pin = gradient norm at layer 0 { $bottom }, at layer { $top } { $top_grad }; std at the top { $top_std }
+# the top and bottom sublayer of a kind: $kind is mlp (relu(xW)), ffn or attention
+depth-ends = the top { $kind ->
+    [mlp] relu(xW)'s
+    [attention] attention's
+   *[ffn] FFN's
+} { $top }, { $ratio }× the bottom one's ({ $bottom })
+weights-summary = Weight gradient ‖∂L/∂W‖ of each of { $n } sublayers.
+weights-at-init = At initialisation { $ends }.
+weights-at-step = At step { $step }, { $ends }.
+weights-none = no two sublayers of a kind
+weights-pin = pin { $pin } ({ $what }) at initialisation: { $ends }
+weights-pin-label = { $changes } at init
+weights-init = at init
+weights-title = per sublayer ℓ: ‖∂L/∂W_ℓ‖
+weights-legend-marks = ● attention  ■ FFN
+# the matrices' view's titles, $length 0 the longest: which matrix of which sublayers
+matrices-title = { $kind ->
+    [mlp] { $length ->
+        [0] per sublayer ℓ: ‖∂L/∂W_ℓ‖
+       *[other] ‖∂L/∂W_ℓ‖
+    }
+    [ffn] { $length ->
+        [0] per sublayer ℓ: the FFN's ‖∂L/∂W²‖
+       *[other] ‖∂L/∂W²‖
+    }
+    [attention] { $length ->
+        [0] per sublayer ℓ: attention's ‖∂L/∂W_V‖
+       *[other] ‖∂L/∂W_V‖
+    }
+   *[block] { $length ->
+        [0] per sublayer ℓ: ‖∂L/∂W²‖ (FFN), ‖∂L/∂W_V‖ (attention)
+        [1] ‖∂L/∂W²‖ (FFN), ‖∂L/∂W_V‖ (attention)
+       *[other] ‖∂L/∂W²‖, ‖∂L/∂W_V‖
+    }
+}
+matrices-note-measuring = at init, measuring
+matrices-note = { $done ->
+    [no] at init, { $batches }/{ $of } batches
+   *[yes] at init, { $of } batches
+}
+matrices-measuring = at initialisation, measuring over { $of } batches
+matrices-measured = { $done ->
+    [no] at initialisation, the mean over { $batches } of { $of } batches so far
+   *[yes] at initialisation, the mean over { $of } batches
+}
+matrices-summary = Xiong's matrices of each of { $n } sublayers ({ $kind ->
+    [mlp] the weight W of relu(xW)
+    [ffn] the FFN's second matrix W²
+    [attention] attention's value matrix W_V
+   *[block] the FFN's second matrix W² and attention's value matrix W_V
+}): their weight gradient ‖∂L/∂W‖ { $measured }{ $ends }.
+matrices-ends = : { $ends }
+matrices-none = no two sublayers of a kind measured
+matrices-pin = pin { $pin } ({ $what }) { $measured }: { $ends }
+matrices-pin-elsewhere = pin { $pin } ({ $what }) was pinned in another view: its matrices are not measured
+
+# what the histogram shows: the final norm's output, or the stream's top
+histogram-subject-norm = final { $norm }(x_L)
+histogram-subject = final activations x_L
+pin-number = pin { $pin }
+head-number = head { $head }
+
+## The notices
+
+# names a controls or panels list ignored: $what is the attribute (controls, panels)
+notice-list = { $what }: ignored { $names } (the names are { $allowed }){ $fallback ->
+    [yes] ; showing the default { $what }
+   *[no] {""}
+}
+notice-text-failed = The text task could not start: { $why }. Back to the regression task.
+notice-damaged-comparison = ignored a damaged comparison ({ $why })
+notice-comparison-failed = a comparison failed: { $why }
+# where a text or weights came from ($source)
+source-file = the file { $name }
+source-pasted = the pasted text
+source-text-at = the text at { $url }
+source-weights-at = the weights at { $url }
+source-text-given = the text given
+source-weights-given = the weights given
+notice-awaited-text = a text of { $chars } characters with SHA-256 { $hash }…
+notice-not-trained = Not trained on { $source }: { $why }
+notice-other-text = Not trained on { $source }: its SHA-256 is { $hash }…, and this link's run trained on { $awaited }… ({ $text }). Choose Back to the plays to stop waiting for it.
+notice-not-loaded = Not loaded, { $source }: { $why }
+notice-weights-need-text = Not loaded, { $source }: its run trained on a reader's text ({ $text }); give that text first, then load them
+notice-loaded = Loaded the weights of { $source }, measured at step 0; Play trains on from them.
+notice-awaiting = { $whose ->
+    [link] This link's run
+   *[run] This run
+} trained on a reader's text ({ $text }): until it is given, the plays.
+notice-write-chars = Characters to write: from 1 to { $max }, not "{ $value }"
+
+## What the settings refuse or replace: a link's, an attribute's, a control's value
+
+# a parameter and what is wrong with its value: depth: "500" is not an integer from 1 to 96
+config-error = { $name }: { $message }
+error-not = "{ $shown }" is not { $allowed }
+allowed-integer = an integer from { $min } to { $max }
+allowed-multiple = a multiple of { $multiple } from { $min } to { $max }
+allowed-number = a number from { $min } to { $max }
+allowed-one-of = one of { $words }
+allowed-text = plays, or a text's SHA-256 (64 hexadecimal digits), characters and vocabulary, joined by dots
+error-unknown = unknown parameter; known: { $known }
+notice-ignored = { $error }; ignored
+notice-unknown = ignored unknown parameter "{ $name }"
+# $using: the value used instead, or what was changed to make the others fit
+notice-using = { $error }; using { $using }
+error-heads = { $heads } heads do not divide the width { $width }
+error-tokens = { $tokens } is not a multiple of context { $context }
+error-context = the { $task } task needs at least { $positions } positions per sequence
+error-shards = { $shards } shards: 0 (chosen from the step's size), 1, 2, 4 or 8
+error-shards-encoder-decoder = an encoder-decoder's step is not split into shards
+error-shards-divide = { $shards } shards do not divide the batch's { $units } { $what ->
+    [tokens] tokens
+   *[sequences] sequences
+}
+error-stack-task = an encoder-decoder needs a task with a source (copy or reverse), not { $task }
+error-stack-sublayer = an encoder-decoder's layers are attention and FFN blocks (its sublayer is block, not { $sublayer })
+error-stack-depth = an encoder-decoder has 5 sublayers per encoder and decoder layer (2 + 3): { $depth } is not a multiple of 5
+error-stack-context = an encoder-decoder needs an even context, not { $context }
+settled-heads = { $heads } heads
+settled-decoder = a decoder-only stack
+settled-blocks = block sublayers, depth { $depth }
+settled-tokens = tokens { $tokens }, context { $context }
+settled-shards = { $shards } shards
+# things said one after another, between them list-comma
+list = { $items }
+error-sweep-none = no depths; give a comma-separated list, each { $allowed }
+error-sweep-many = { $n } depths; at most { $max }
+error-sweep-twice = depth { $depth } is listed twice
+error-pin-form = "{ $shown }" is not a pin: write changed parameters and the step, like residual:off@500
+error-pin-step = "{ $shown }": the step is not an integer from 0 to { $max }
+error-pin-pair = "{ $shown }": "{ $pair }" is not name:value
+error-pin-name = "{ $shown }": "{ $name }" is not a parameter a pin can set
+error-pin-value = "{ $shown }": { $error }
+error-pins-many = { $n } pins; at most { $max }
+error-pin-full = at most { $max } pins: remove one first
+error-pin-late = a pin holds at most { $max } steps (a link recomputes it), and this run is at step { $step }: pin it earlier, or Reset
+notice-pins-kept = pin: { $n } pins; kept the first { $max }
+notice-chose-reverse = an encoder-decoder needs a task with a source; chose the reverse task (was { $task })
+
+# a text: the plays, or a reader's by its hash's first digits and its characters
+text-plays-words = Hamlet, Macbeth and Othello by Shakespeare, shipped with the playground.
+text-own-words = a reader's text, { $hash }…
+text-waiting = {" "}Waiting for { $text }: drop, choose or paste it.
+text-label = { $text ->
+    [plays] the plays
+   *[own] the text { $hash } ({ $chars } characters)
+}
+text-vocab-all = { $n } distinct characters, every one a token
+text-vocab-top = its { $n } most frequent characters are tokens, and one more stands for the rest ({ $places } places in the text)
+text-words = { $text }: { $chars } characters ({ $held_out } held out from the end); { $vocab }; floors: unigram { $unigram }, bigram { $bigram } nats per character.
+
+pin-remove = Remove
+pin-remove-label = Remove pin { $pin }: { $label }
+notice-earlier = …and { $n } earlier
+download-nothing = Nothing to download before the run has begun
+download-no-chart = No chart has anything to draw yet
+download-no-png = The { $chart } chart could not be made into a PNG
+# what the stack wrote after the reader's prompt; $outside: the prompt's characters it could not read
+prompt-said = It continued your prompt: { $continuation }
+prompt-said-outside = It continued your prompt (not in the text, so not read: { $outside }): { $continuation }
+# a comparison's run's writing: "both off writes"
+writes-label = { $label } writes
 
 ## A pinned run, against the live one: pinned: Residual OFF · step 500
 

@@ -6,6 +6,7 @@
 
 use super::{err, title_fits, ChartResult, Theme};
 use crate::model::lens::AttentionMaps;
+use crate::say;
 use plotters::coord::Shift;
 use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
@@ -46,7 +47,7 @@ pub fn draw<DB: DrawingBackend>(
     let rows = heads.div_ceil(cols);
     let cells = body.split_evenly((rows, cols));
     for (hd, cell) in cells.iter().enumerate().take(heads) {
-        let name = titles.get(hd).cloned().unwrap_or_else(|| format!("head {}", hd + 1));
+        let name = titles.get(hd).cloned().unwrap_or_else(|| say!("head-number", head = hd + 1));
         draw_head(cell, maps, hd, &name, bitmap, theme)?;
     }
     area.present().map_err(err)

@@ -4,9 +4,9 @@
 use super::tick;
 use super::{
     beyond_mark, combination_colours, comparable_top, draw_beyond, err, frame, legend, legend_width,
-    log_range, log_ticks, place_legend, plot_fractions, raised_top, short, style_mesh, ChartResult, Corner,
-    Theme,
+    log_range, log_ticks, place_legend, plot_fractions, raised_top, style_mesh, ChartResult, Corner, Theme,
 };
+use crate::say;
 use crate::training::loss_history::LossHistory;
 use crate::training::outcome::Outcome;
 use crate::training::spread::Spread;
@@ -51,8 +51,8 @@ impl<'a> LossCurve<'a> {
     pub fn of(run: &'a Outcome, label: &'a str) -> Self {
         let line: Vec<(usize, f64)> = smoothed(&run.loss).into_iter().filter(|p| p.1.is_finite()).collect();
         let end = match (run.diverged_at, run.loss.last()) {
-            (Some(s), _) => Some(format!("diverged at step {s}")),
-            (None, Some(&l)) => Some(short(l)),
+            (Some(s), _) => Some(say!("end-diverged", step = s)),
+            (None, Some(&l)) => Some(tick(l)),
             (None, None) => None,
         };
         let top = line.iter().map(|p| p.1).fold(0.0, f64::max);
@@ -81,11 +81,17 @@ impl<'a> LossCurve<'a> {
         let finals: Vec<f64> = runs.iter().map(|l| l.last().copied().unwrap_or(f64::NAN)).collect();
         let diverged = finals.iter().filter(|x| !x.is_finite()).count();
         let end = Spread::of(&finals);
-        let mut said =
-            format!("median {} [{}–{}] of {}", short(end.median), short(end.min), short(end.max), runs.len());
-        if diverged > 0 {
-            said = format!("diverged on {diverged} of {}", runs.len());
-        }
+        let said = if diverged > 0 {
+            say!("diverged-count", k = diverged, n = runs.len())
+        } else {
+            say!(
+                "curve-median",
+                median = tick(end.median),
+                min = tick(end.min),
+                max = tick(end.max),
+                n = runs.len()
+            )
+        };
         let top = band.iter().map(|b| b.2).filter(|v| v.is_finite()).fold(0.0, f64::max);
         LossCurve { label, line, band, end: Some(said), diverged_at: None, top, seeds: runs.len() }
     }
@@ -146,7 +152,7 @@ pub fn draw<DB: DrawingBackend>(
                 None => curve.label.to_string(),
             };
             let top = largest(curve);
-            let label = if top > hi { format!("{label} · up to {} ↑", short(top)) } else { label };
+            let label = if top > hi { say!("curve-up-to", label = label, top = tick(top)) } else { label };
             (colours[i % colours.len()], label)
         })
         .collect();
@@ -156,11 +162,7 @@ pub fn draw<DB: DrawingBackend>(
     // the clipped runs run along the cut, under the legend's room
     let (clip, hi) = (hi, raised_top(lo, hi, free));
     let seeds = curves.iter().map(|c| c.seeds).max().unwrap_or(1);
-    let title = if seeds > 1 {
-        format!("the four combinations · {steps} steps · median of {seeds} seeds, band lowest to highest")
-    } else {
-        format!("the four combinations · {steps} steps")
-    };
+    let title = say!("compare-chart-title", steps = steps, seeds = seeds);
     let ticks = log_ticks(lo, hi);
     let mut chart = frame(area, title, theme)
         .build_cartesian_2d(0..steps.max(1), (lo..hi).log_scale().with_key_points(ticks))

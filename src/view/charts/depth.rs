@@ -150,7 +150,7 @@ pub struct WeightCurve<'a> {
 
 /// A chart's possible titles, longest first, and the notes the first that fits is followed by.
 pub struct Heading<'a> {
-    pub titles: &'a [&'a str],
+    pub titles: &'a [String],
     pub notes: &'a [String],
 }
 
@@ -180,7 +180,7 @@ pub fn draw_weights<DB: DrawingBackend>(
         .into_iter()
         .chain([(theme.init, init.label.clone())])
         .chain(pins.iter().enumerate().map(|(i, p)| (pinned_colour(theme), format!("{} {}", i + 1, p.label))))
-        .chain([(theme.text, "● attention  ■ FFN".to_string())])
+        .chain([(theme.text, say!("weights-legend-marks"))])
         .collect();
     let width = legend_width(area, &entries, theme);
     let taken: Vec<(f64, f64)> = all
@@ -195,7 +195,8 @@ pub fn draw_weights<DB: DrawingBackend>(
     let (corner, free) =
         place_legend(area, entries.len(), width, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
     let hi = raised_top(lo, hi, free);
-    let title = fitted_titles(area, heading.titles, heading.notes, theme);
+    let titles: Vec<&str> = heading.titles.iter().map(String::as_str).collect();
+    let title = fitted_titles(area, &titles, heading.notes, theme);
     let y = (lo..hi).log_scale().with_key_points(log_ticks(lo, hi));
     let mut chart = frame(area, title, theme).build_cartesian_2d(-0.5..span + 0.5, y).map_err(err)?;
     let mut mesh = chart.configure_mesh();

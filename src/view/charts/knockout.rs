@@ -6,9 +6,10 @@
 
 use super::tick;
 use super::{
-    err, frame, layer_chart, legend, legend_width, log_range, log_ticks, short, style_mesh, ChartResult,
-    Corner, LayerChart, Theme,
+    err, fitted_titles, frame, layer_chart, legend, legend_width, log_range, log_ticks, style_mesh,
+    ChartResult, Corner, LayerChart, Theme,
 };
+use crate::say;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -28,7 +29,16 @@ pub fn draw<DB: DrawingBackend>(
     area.fill(&theme.background).map_err(err)?;
     let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 / 2);
     let layers = loss.len().max(output_change.len()).max(1);
-    let title_loss = format!("{what} with layer ℓ knocked out · intact {}", short(intact_loss));
+    let intact = say!("knockout-chart-intact", intact = tick(intact_loss));
+    let named = [
+        say!("knockout-chart-loss", what = what),
+        say!("knockout-chart-loss-short", what = what),
+        what.to_string(),
+    ];
+    // each with the intact loss, then the shortest without it (a phone's half panel)
+    let titles: Vec<String> =
+        named.iter().map(|t| format!("{t} · {intact}")).chain([what.to_string()]).collect();
+    let title_loss = fitted_titles(&top, &titles.iter().map(String::as_str).collect::<Vec<_>>(), &[], theme);
     let whiskers = band.iter().flat_map(|&(a, b)| [a, b]);
     let loss_range = log_range(loss.iter().copied().chain([intact_loss]).chain(whiskers));
     let upper = bars(&top, title_loss, loss, loss_range, layers, theme.now, theme)?;
@@ -48,7 +58,9 @@ pub fn draw<DB: DrawingBackend>(
         upper.plotting_area().draw(&line).map_err(err)?;
     }
     let change_range = log_range(output_change.iter().copied());
-    let title_change = "output change ‖x_L′ − x_L‖ / ‖x_L‖ with layer ℓ knocked out".to_string();
+    let titles =
+        [say!("knockout-chart-change"), say!("knockout-chart-change-short"), say!("column-output-change")];
+    let title_change = fitted_titles(&bottom, &titles.each_ref().map(String::as_str), &[], theme);
     bars(&bottom, title_change, output_change, change_range, layers, theme.other, theme)?;
     Ok(()) // the caller presents the whole panel once (an SVG ends at its first `present`)
 }
@@ -72,7 +84,12 @@ pub fn draw_removals<DB: DrawingBackend>(
     area.fill(&theme.background).map_err(err)?;
     let values = top.iter().chain(random).flat_map(|&(_, m, lo, hi)| [m, lo, hi]).chain([intact_loss]);
     let (lo, hi) = log_range(values);
-    let title = format!("{what} with k of {depth} layers removed at once");
+    let titles = [
+        say!("knockout-chart-removals", what = what, depth = depth),
+        say!("knockout-chart-removals-short", what = what),
+        what.to_string(),
+    ];
+    let title = fitted_titles(area, &titles.each_ref().map(String::as_str), &[], theme);
     let mut chart = frame(area, title, theme)
         .build_cartesian_2d(0.0..depth.max(1) as f64, (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
         .map_err(err)?;
@@ -81,7 +98,7 @@ pub fn draw_removals<DB: DrawingBackend>(
     mesh.x_labels(depth.clamp(2, 12))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| tick(*y))
-        .x_desc("k layers removed")
+        .x_desc(say!("column-removed"))
         .draw()
         .map_err(err)?;
     let clamp = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
@@ -114,14 +131,24 @@ pub fn draw_removals<DB: DrawingBackend>(
                 .map_err(err)?;
         }
     }
-    let entries = [
-        (theme.now, "the upper k layers".to_string()),
-        (theme.other, "k layers at random (median, range)".to_string()),
-    ];
+    let entries = [(theme.now, say!("knockout-legend-upper")), (theme.other, say!("knockout-legend-random"))];
     // the plot's pixels within this area (the panel's right half: its ranges are the page's)
     let ((xs, ys), (ax, ay)) = (chart.plotting_area().get_pixel_range(), area.get_pixel_range());
     let plot = (xs.start - ax.start..xs.end - ax.start, ys.start - ay.start..ys.end - ay.start);
-    legend(area, plot, Corner::TopLeft, &entries, legend_width(area, &entries, theme), theme)
+    // a narrow plot (a phone's half panel) takes the short names, in a box no wider than it
+    let room = f64::from(plot.0.end - plot.0.start) / theme.scale - 12.0;
+    let (entries, width) = match legend_width(area, &entries, theme) {
+        w if w <= room => (entries, w),
+        _ => {
+            let short = [
+                (theme.now, say!("knockout-legend-upper-short")),
+                (theme.other, say!("knockout-legend-random-short")),
+            ];
+            let width = legend_width(area, &short, theme).min(room.max(60.0));
+            (short, width)
+        }
+    };
+    legend(area, plot, Corner::TopLeft, &entries, width, theme)
 }
 
 /// One panel: a bar per layer from the bottom of the log axis up to its value; a value that

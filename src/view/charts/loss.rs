@@ -106,7 +106,7 @@ pub fn draw<DB: DrawingBackend>(
             .map(|b| (b.start + b.count - 1, b.smooth.min(clip)))
             .collect();
         if let Some(&(x, _)) = line.iter().find(|p| p.1 >= clip).filter(|_| pin_largest[i] > clip) {
-            beyond.push((format!("pin {}", i + 1), pin_largest[i], x, pinned_colour(theme)));
+            beyond.push((say!("pin-number", pin = i + 1), pin_largest[i], x, pinned_colour(theme)));
         }
         let style = pinned_colour(theme).stroke_width(theme.px(1.5));
         chart.draw_series(LineSeries::new(line.iter().copied(), style)).map_err(err)?;

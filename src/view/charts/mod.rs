@@ -557,7 +557,7 @@ pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
 /// rounding to three significant digits, so 0.99998 reads 1.00, not 1.000.
 /// An axis's tick: `short`'s text in the thread's language's convention (`0,50` in Spanish).
 pub(crate) fn tick(x: f64) -> String {
-    crate::view::language::number(&short(x))
+    crate::language::number(&short(x))
 }
 
 pub fn short(x: f64) -> String {

@@ -5,9 +5,10 @@
 
 use super::tick;
 use super::{
-    err, fitted_titles, frame, layer_chart, log_points, log_range, log_ticks, pinned_colour, short,
-    style_mesh, ChartResult, Theme,
+    err, fitted_titles, frame, layer_chart, log_points, log_range, log_ticks, pinned_colour, style_mesh,
+    ChartResult, Theme,
 };
+use crate::say;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -42,8 +43,8 @@ pub fn draw<DB: DrawingBackend>(
     let (lo, hi) = log_range(all);
     // no legend box: the curves fill the plot's corners; the title names them and the floors
     // are labelled on their lines, as in the loss panel
-    let long = "loss read out at depth ℓ (thin: at initialisation)";
-    let title = fitted_titles(&top, &[long, "loss read out at depth ℓ", "readout loss"], notes, theme);
+    let titles = [say!("readout-title-long"), say!("readout-title"), say!("readout-title-short")];
+    let title = fitted_titles(&top, &titles.each_ref().map(String::as_str), notes, theme);
     let mut chart = frame(&top, title, theme)
         .build_cartesian_2d(0usize..depth, (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
         .map_err(err)?;
@@ -55,8 +56,11 @@ pub fn draw<DB: DrawingBackend>(
             let line =
                 PathElement::new(vec![(0, *v), (depth, *v)], theme.text.mix(0.7).stroke_width(theme.px(1.0)));
             chart.plotting_area().draw(&line).map_err(err)?;
-            let label =
-                Text::new(format!("{name} {}", short(*v)), (0, *v), theme.font(10.0).pos(above_left()));
+            let label = Text::new(
+                say!("loss-floor", floor = name.as_str(), value = tick(*v)),
+                (0, *v),
+                theme.font(10.0).pos(above_left()),
+            );
             chart.plotting_area().draw(&label).map_err(err)?;
         }
     }
@@ -90,7 +94,11 @@ pub fn draw<DB: DrawingBackend>(
         let points: Vec<(usize, f64)> = log_points(c.tuned).collect();
         if let Some(&middle) = points.get(points.len() / 2) {
             let above = Pos::new(HPos::Center, VPos::Bottom);
-            let label = Text::new("tuned lens", middle, theme.font(10.0).color(&theme.init).pos(above));
+            let label = Text::new(
+                say!("readout-tuned-label"),
+                middle,
+                theme.font(10.0).color(&theme.init).pos(above),
+            );
             chart.plotting_area().draw(&label).map_err(err)?;
         }
     }
@@ -98,9 +106,9 @@ pub fn draw<DB: DrawingBackend>(
     // how much each layer changes the stream
     let layers = c.ratio_now.len().max(c.ratio_init.len()).max(1);
     let (lo, hi) = log_range(c.ratio_init.iter().chain(c.ratio_now).copied());
-    let long = "change of the stream ‖x_ℓ₊₁ − x_ℓ‖ / ‖x_ℓ‖ by layer ℓ";
-    let title =
-        fitted_titles(&bottom, &[long, "change of the stream by layer ℓ", "change by layer"], &[], theme);
+    let titles =
+        [say!("readout-change-title-long"), say!("readout-change-title"), say!("readout-change-title-short")];
+    let title = fitted_titles(&bottom, &titles.each_ref().map(String::as_str), &[], theme);
     let mut chart = layer_chart(&bottom, title, layers, (lo, hi), theme)?;
     let at = |values: &[f64]| -> Vec<(f64, f64)> {
         values

@@ -8,6 +8,7 @@ use super::{
     legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, style_mesh, ChartResult,
     Corner, Theme,
 };
+use crate::say;
 use crate::training::sweep::SweepSeries;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
@@ -51,16 +52,13 @@ pub fn draw<'a, DB: DrawingBackend>(
     let panels = [
         (
             &left,
-            format!(
-                "loss after {steps} steps vs depth{}",
-                if curves.iter().any(|c| !c.band.is_empty()) {
-                    " · median, band lowest to highest seed"
-                } else {
-                    ""
-                }
+            say!(
+                "sweep-chart-loss",
+                steps = steps,
+                band = if curves.iter().any(|c| !c.band.is_empty()) { "yes" } else { "no" }
             ),
         ),
-        (&right, "gradient ratio at init vs depth".into()),
+        (&right, say!("sweep-chart-ratio")),
     ];
     let deepest = depths.iter().copied().max().unwrap_or(1) as f64;
     let shallowest = depths.iter().copied().min().unwrap_or(1) as f64;

@@ -1,14 +1,16 @@
 //! The attention maps: where each head of the chosen layer looks, on the probe's first
 //! sequence, and the heads that copy or look up.
 
-use super::{percent, Scene, Surface};
+use super::{and_list, percent, Scene, Surface};
 use crate::config::{Config, TaskKind};
 use crate::model::lens::{AttentionMaps, Focus};
+use crate::say;
 use crate::training::copy_task::CopyTask;
 use crate::training::frame::Frame;
 use crate::view::charts::attention::visible;
 use crate::view::charts::{self, ChartResult, Theme};
 use crate::view::json::Json;
+use crate::view::words::{split_words, sublayer_words};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -17,52 +19,51 @@ pub const SIZE: (u32, u32) = (960, 300);
 
 /// "9 positions back", "1 position back", "on its own position".
 fn offset_words(offset: isize) -> String {
+    say!("attention-offset", direction = direction(offset), n = offset.unsigned_abs())
+}
+
+fn direction(offset: isize) -> &'static str {
     match offset {
-        0 => "on its own position".into(),
-        1 => "1 position back".into(),
-        -1 => "1 position ahead, the token it must predict".into(),
-        k if k < 0 => format!("{} positions ahead", -k),
-        k => format!("{k} positions back"),
+        0 => "own",
+        k if k < 0 => "ahead",
+        _ => "back",
     }
 }
 
 /// A heatmap title's offset: "9 back", "1 ahead".
 fn offset_short(offset: isize) -> String {
-    if offset < 0 {
-        format!("{} ahead", -offset)
-    } else {
-        format!("{offset} back")
-    }
+    say!("attention-offset-short", direction = direction(offset), n = offset.unsigned_abs())
 }
 
 /// Where the symbol to write stands, as a cross-attention sentence says it: "the mirrored
 /// source position" on reverse, "the source position it copies" on copy.
-fn answer_words(task: TaskKind) -> &'static str {
-    if task == TaskKind::Reverse {
-        "the mirrored source position"
-    } else {
-        "the source position it copies"
-    }
+fn answer_words(task: TaskKind) -> String {
+    say!("attention-answer", answer = if task == TaskKind::Reverse { "reverse" } else { "copy" })
 }
 
 /// One sentence per head: "layer 2, head 3: 71% of its weight 9 positions back"; for
 /// cross-attention "decoder layer 1, cross-attention, head 3: 96% of its weight on the
 /// mirrored source position".
 pub fn head_sentences(maps: &AttentionMaps, config: &Config) -> Vec<String> {
-    let name = config.sublayer_name(maps.layer);
+    let name = sublayer_words(config, maps.layer);
     (0..maps.heads)
         .map(|h| match maps.answer_share(h).filter(|_| maps.is_cross()) {
-            Some(share) => {
-                format!(
-                    "{name}, head {}: {} of its weight on {}",
-                    h + 1,
-                    percent(share),
-                    answer_words(config.task)
-                )
-            }
+            Some(share) => say!(
+                "attention-head-answer",
+                name = name.as_str(),
+                head = h + 1,
+                share = percent(share),
+                answer = answer_words(config.task)
+            ),
             None => {
                 let Focus { offset, share } = maps.focus(h);
-                format!("{name}, head {}: {} of its weight {}", h + 1, percent(share), offset_words(offset))
+                say!(
+                    "attention-head",
+                    name = name.as_str(),
+                    head = h + 1,
+                    share = percent(share),
+                    offset = offset_words(offset)
+                )
             }
         })
         .collect()
@@ -74,12 +75,17 @@ pub fn head_titles(maps: &AttentionMaps, config: &Config) -> Vec<String> {
     (0..maps.heads)
         .map(|h| match maps.answer_share(h).filter(|_| maps.is_cross()) {
             Some(share) => {
-                let on = if config.task == TaskKind::Reverse { "mirrored" } else { "on its symbol" };
-                format!("head {} · {} {on}", h + 1, percent(share))
+                let task = if config.task == TaskKind::Reverse { "reverse" } else { "copy" };
+                say!("attention-head-title-answer", head = h + 1, share = percent(share), task = task)
             }
             None => {
                 let Focus { offset, share } = maps.focus(h);
-                format!("head {} · {} at {}", h + 1, percent(share), offset_short(offset))
+                say!(
+                    "attention-head-title",
+                    head = h + 1,
+                    share = percent(share),
+                    offset = offset_short(offset)
+                )
             }
         })
         .collect()
@@ -90,13 +96,13 @@ pub fn head_titles(maps: &AttentionMaps, config: &Config) -> Vec<String> {
 /// cross-attention: where each target position looks in the source".
 pub fn attention_title(maps: &AttentionMaps, config: &Config) -> Vec<String> {
     let text: String = maps.tokens.iter().map(|&c| visible(c)).collect();
-    let name = config.sublayer_name(maps.layer);
-    let looks = if maps.is_cross() {
-        "where each target position looks in the source"
-    } else {
-        "where each position looks"
-    };
-    vec![format!("{name}: {looks} · “{text}”"), format!("{name}: {looks}"), name]
+    let name = sublayer_words(config, maps.layer);
+    let looks = say!("attention-looks", cross = if maps.is_cross() { "yes" } else { "no" });
+    vec![
+        say!("attention-title-text", name = name.as_str(), looks = looks.as_str(), text = text),
+        say!("attention-title", name = name.as_str(), looks = looks),
+        name,
+    ]
 }
 
 /// The head of a cross-attention map (or of a decoder-only stack's map on reverse) that reads
@@ -129,56 +135,45 @@ fn copying_head(maps: &AttentionMaps, task: &CopyTask) -> Option<(usize, Focus)>
 pub fn attention_summary(m: &Frame) -> String {
     let Some(maps) = &m.attention else {
         return if m.config.task == TaskKind::Teacher {
-            "The attention maps belong to the sequence tasks (text, copy).".into()
+            say!("attention-none-teacher")
         } else {
-            "This stack has no attention sublayer: choose attention or block sublayers under More.".into()
+            say!("attention-none")
         };
     };
-    let mut out = format!(
-        "{} of the attention sublayers {} at step {}, on the held-out sequence “{}”: {}.",
-        capital(&m.config.sublayer_name(maps.layer)),
-        and_join(&maps.layers),
-        m.step,
-        maps.tokens.iter().map(|&c| visible(c)).collect::<String>(),
-        head_sentences(maps, &m.config).join("; ")
-    );
-    if let Some(split) = m.config.split_words() {
-        out += &format!(" The stack is {split}.");
-    }
+    let mut sentences = vec![say!(
+        "attention-summary",
+        name = capital(&sublayer_words(&m.config, maps.layer)),
+        layers = and_join(&maps.layers),
+        step = m.step,
+        text = maps.tokens.iter().map(|&c| visible(c)).collect::<String>(),
+        heads = head_sentences(maps, &m.config).join(&say!("attention-head-join"))
+    )];
+    sentences.extend(split_words(&m.config).map(|split| say!("attention-stack", split = split)));
     if maps.is_cross() || (m.config.task == TaskKind::Reverse) {
-        let name = m.config.sublayer_name(maps.layer);
-        let answer = answer_words(m.config.task);
-        let answer = if maps.is_cross() { answer } else { "the mirrored position" };
-        out += &match reading_head(maps) {
-            Some((h, share)) => format!(
-                " Head {} reads the answer: {} of its weight on {answer}, where the symbol to write stands.",
-                h + 1,
-                percent(share)
-            ),
-            None => {
-                format!(" No head of {name} reads the answer yet: none puts half its weight on {answer}.")
-            }
+        let name = sublayer_words(&m.config, maps.layer);
+        let answer = if maps.is_cross() {
+            answer_words(m.config.task)
+        } else {
+            say!("attention-answer", answer = "mirrored")
         };
+        sentences.push(match reading_head(maps) {
+            Some((h, share)) => {
+                say!("attention-reads", head = h + 1, share = percent(share), answer = answer)
+            }
+            None => say!("attention-reads-none", name = name, answer = answer),
+        });
     } else if m.config.task == TaskKind::Copy {
         let task = crate::training::task::copy_task(&m.config);
-        out += &match copying_head(maps, &task) {
-            Some((h, f)) => format!(
-                " Head {} copies: in the repeated half it puts {} of its weight {}, where the symbol to write stands.",
-                h + 1,
-                percent(f.share),
-                offset_words(task.length() as isize)
-            ),
-            None => format!(
-                " No head of layer {} copies: none puts half its weight {} in the repeated half.",
-                maps.layer,
-                offset_words(task.length() as isize)
-            ),
-        };
+        let back = offset_words(task.length() as isize);
+        sentences.push(match copying_head(maps, &task) {
+            Some((h, f)) => say!("attention-copies", head = h + 1, share = percent(f.share), offset = back),
+            None => say!("attention-copies-none", layer = maps.layer, offset = back),
+        });
     }
     if m.config.task == TaskKind::Induction {
-        out += &induction_sentence(maps);
+        sentences.extend(induction_sentences(maps));
     }
-    out
+    sentences.join(&say!("sentence-join"))
 }
 
 /// The share of head `h`'s weight, over the positions after the first that are not padding,
@@ -210,38 +205,35 @@ pub fn lookup_share(maps: &AttentionMaps, h: usize) -> Option<f64> {
 
 /// On the induction task, the two steps where this layer's heads take them: the heads that look
 /// one symbol back, and those that look just after the current symbol's earlier occurrence.
-fn induction_sentence(maps: &AttentionMaps) -> String {
+fn induction_sentences(maps: &AttentionMaps) -> Vec<String> {
     let named = |share: &dyn Fn(usize) -> Option<f64>| -> Vec<String> {
         (0..maps.heads)
             .filter_map(|h| {
-                share(h).filter(|s| *s >= 0.5).map(|s| format!("head {} ({})", h + 1, percent(s)))
+                share(h)
+                    .filter(|s| *s >= 0.5)
+                    .map(|s| say!("attention-named-head", head = h + 1, share = percent(s)))
             })
             .collect()
     };
+    let comma = say!("list-comma");
     let previous = named(&|h| Some(previous_share(maps, h)));
     let lookup = named(&|h| lookup_share(maps, h));
-    let mut out = String::new();
+    let mut out = vec![];
     if !previous.is_empty() {
-        out += &format!(" Looking one symbol back, the first step: {}.", previous.join(", "));
+        out.push(say!("attention-previous", heads = previous.join(&comma)));
     }
     if !lookup.is_empty() {
-        out += &format!(
-            " Looking just after the current symbol's earlier occurrence, where the symbol to write stands: {}.",
-            lookup.join(", ")
-        );
+        out.push(say!("attention-lookup", heads = lookup.join(&comma)));
     }
     if out.is_empty() {
-        out = format!(" No head of layer {} takes either step of the look-up yet.", maps.layer);
+        out.push(say!("attention-lookup-none", layer = maps.layer));
     }
     out
 }
 
+/// "(3)", "(1 and 3)", "(1, 3 and 5)".
 fn and_join(layers: &[usize]) -> String {
-    let words: Vec<String> = layers.iter().map(usize::to_string).collect();
-    match words.len() {
-        0 | 1 => format!("({})", words.join("")),
-        _ => format!("({} and {})", words[..words.len() - 1].join(", "), words[words.len() - 1]),
-    }
+    say!("attention-layers", layers = and_list(&layers.iter().map(usize::to_string).collect::<Vec<_>>()))
 }
 
 pub(super) fn ready(scene: &Scene) -> bool {
@@ -257,7 +249,7 @@ pub(super) fn words(scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
         attention.map_or_else(Vec::new, |a| a.layers.iter().map(|&l| Json::Int(l as i128)).collect());
     let names = attention
         .zip(config)
-        .map_or_else(Vec::new, |(a, c)| a.layers.iter().map(|&l| Json::Str(c.sublayer_name(l))).collect());
+        .map_or_else(Vec::new, |(a, c)| a.layers.iter().map(|&l| Json::Str(sublayer_words(c, l))).collect());
     (
         scene.frame.map_or_else(String::new, attention_summary),
         vec![

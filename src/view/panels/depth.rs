@@ -10,10 +10,8 @@ use crate::training::frame::Frame;
 use crate::training::per_matrix::MatrixGradients;
 use crate::training::pinned::PinState;
 use crate::view::charts::depth::{DepthCurves, Heading, WeightCurve};
-use crate::view::charts::{self, short, ChartResult, Pinned, Theme};
-use crate::view::words::{
-    num, pin_changes, pin_description, shown_state, shown_state_opening, shown_state_sentence,
-};
+use crate::view::charts::{self, ChartResult, Pinned, Theme};
+use crate::view::words::{num, pin_changes, pin_description, shown_state, shown_state_sentence};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -49,26 +47,21 @@ pub fn split_sentence(config: &Config) -> Option<String> {
         .then(|| say!("depth-split", encoder_last = end - 1, n = n, decoder_first = end, last = depth - 1))
 }
 
-/// `split_sentence` after a sentence of these English summaries (the weights' views), or nothing.
-fn split_after(config: &Config) -> String {
-    split_sentence(config).map(|s| format!(" {s}")).unwrap_or_default()
-}
-
 /// The pins' numbers for the per-layer panel's text alternative.
 pub fn pins_depth_summary(pins: &[PinState], live: &Config) -> String {
     let each =
         pins.iter().enumerate().filter_map(|(i, p)| Some((i, p, &p.frame.as_ref()?.now))).map(|(i, p, s)| {
             let top = s.grad_norm.len() - 1;
-            format!(
-                "pin {} ({}): gradient norm at layer 0 {}, at layer {top} {}; std at the top {}",
-                i + 1,
-                pin_description(&p.pin.config, live),
-                short(s.grad_norm[0]),
-                short(s.grad_norm[top]),
-                short(s.act_std[top])
-            )
+            let loss = say!(
+                "depth-pin",
+                bottom = num(s.grad_norm[0]),
+                top = top,
+                top_grad = num(s.grad_norm[top]),
+                top_std = num(s.act_std[top])
+            );
+            say!("pin-loss", pin = i + 1, what = pin_description(&p.pin.config, live), loss = loss)
         });
-    each.collect::<Vec<_>>().join("; ")
+    each.collect::<Vec<_>>().join(&say!("end-join"))
 }
 
 /// Which sublayers of `config`'s stack attend.
@@ -91,41 +84,42 @@ fn ends_words(values: &[f64], config: &Config) -> Vec<String> {
     let attends = attending(config, values.len());
     [(false, ffn_name(config)), (true, "attention")]
         .into_iter()
-        .filter_map(|(attention, name)| {
+        .filter_map(|(attention, kind)| {
             let (_, _, bottom, top) = ends(values, &attends, attention)?;
-            Some(format!(
-                "the top {name}'s {}, {}× the bottom one's ({})",
-                short(top),
-                short(top / bottom),
-                short(bottom)
+            Some(say!(
+                "depth-ends",
+                kind = kind,
+                top = num(top),
+                ratio = num(top / bottom),
+                bottom = num(bottom)
             ))
         })
         .collect()
 }
 
-/// What a stack's non-attention sublayers are called.
+/// What a stack's non-attention sublayers are called, as `depth-ends` selects it.
 fn ffn_name(config: &Config) -> &'static str {
     match config.sublayer {
-        crate::config::SublayerKind::Mlp => "relu(xW)",
-        _ => "FFN",
+        crate::config::SublayerKind::Mlp => "mlp",
+        _ => "ffn",
     }
 }
 
 /// Text alternative for the weights' view.
 pub fn weights_summary(m: &Frame) -> String {
     let (init, now) = (&m.init.weight_grad_norm, &m.now.weight_grad_norm);
-    let mut out =
-        format!("{}Weight gradient ‖∂L/∂W‖ of each of {} sublayers.", shown_state_opening(m), init.len())
-            + &split_after(&m.config);
+    let mut sentences: Vec<String> = shown_state_sentence(m).into_iter().collect();
+    sentences.push(say!("weights-summary", n = init.len()));
+    sentences.extend(split_sentence(&m.config));
     let at_init = ends_words(init, &m.config);
     if !at_init.is_empty() {
-        out += &format!(" At initialisation {}.", and_list(&at_init));
+        sentences.push(say!("weights-at-init", ends = and_list(&at_init)));
     }
     let at_now = ends_words(now, &m.config);
     if m.step > 0 && !at_now.is_empty() {
-        out += &format!(" At step {}, {}.", m.step, and_list(&at_now));
+        sentences.push(say!("weights-at-step", step = m.step, ends = and_list(&at_now)));
     }
-    out
+    sentences.join(&say!("sentence-join"))
 }
 
 /// The pins' numbers for the weights' view, at their initialisation.
@@ -133,10 +127,10 @@ pub fn pins_weights_summary(pins: &[PinState], live: &Config) -> String {
     let each = pins.iter().enumerate().filter_map(|(i, p)| {
         let f = p.frame.as_ref()?;
         let words = ends_words(&f.init.weight_grad_norm, &f.config);
-        let what = if words.is_empty() { "no two sublayers of a kind".to_string() } else { and_list(&words) };
-        Some(format!("pin {} ({}) at initialisation: {what}", i + 1, pin_description(&p.pin.config, live)))
+        let what = if words.is_empty() { say!("weights-none") } else { and_list(&words) };
+        Some(say!("weights-pin", pin = i + 1, what = pin_description(&p.pin.config, live), ends = what))
     });
-    each.collect::<Vec<_>>().join("; ")
+    each.collect::<Vec<_>>().join(&say!("end-join"))
 }
 
 pub(super) fn summary(scene: &Scene) -> String {
@@ -166,7 +160,7 @@ fn pin_curves<'a>(scene: &Scene<'a>, live: &Config, values: fn(&Frame) -> &[f64]
     let curve = |(_, pf): (_, &'a Frame)| PinCurve {
         values: values(pf),
         attention: attending(&pf.config, pf.config.depth),
-        label: format!("{} at init", pin_changes(&pf.config, live)),
+        label: say!("weights-pin-label", changes = pin_changes(&pf.config, live)),
     };
     scene.pinned().into_iter().map(curve).collect()
 }
@@ -185,38 +179,42 @@ fn draw_weights<DB: Surface>(
     let attends = attending(&f.config, f.config.depth);
     let pinned = pin_curves(scene, &f.config, |pf| &pf.init.weight_grad_norm);
     let pins: Vec<WeightCurve> = pinned.iter().map(PinCurve::curve).collect();
-    let init = WeightCurve { label: "at init".into(), values: &f.init.weight_grad_norm, attention: &attends };
+    let init =
+        WeightCurve { label: say!("weights-init"), values: &f.init.weight_grad_norm, attention: &attends };
     let now = WeightCurve {
-        label: format!("step {}", f.step),
+        label: say!("readout-note-step", step = f.step),
         values: &f.now.weight_grad_norm,
         attention: &attends,
     };
     let now = (f.step > 0).then_some(&now); // before the first step it is the initialisation
     let split = Some(f.config.encoder_sublayers()).filter(|&s| s > 0);
-    let heading = Heading { titles: &["per sublayer ℓ: ‖∂L/∂W_ℓ‖"], notes: &shown_state(f) };
+    let heading = Heading { titles: &[say!("weights-title")], notes: &shown_state(f) };
     charts::depth::draw_weights(area, &heading, &init, now, &pins, split, theme)
 }
 
 /// The matrices' view's titles, longest first: which matrix of each sublayer it draws.
-fn matrices_titles(config: &Config) -> &'static [&'static str] {
+fn matrices_titles(config: &Config) -> Vec<String> {
+    let kind = matrices_kind(config);
+    let n = if kind == "block" { 3 } else { 2 };
+    (0..n).map(|i| say!("matrices-title", kind = kind, length = i)).collect()
+}
+
+/// The matrices' view's sublayers, as its messages select them: `mlp`, `ffn`, `attention` or
+/// `block`.
+fn matrices_kind(config: &Config) -> &'static str {
     match config.sublayer {
-        crate::config::SublayerKind::Mlp => &["per sublayer ℓ: ‖∂L/∂W_ℓ‖", "‖∂L/∂W_ℓ‖"],
-        crate::config::SublayerKind::Ffn => &["per sublayer ℓ: the FFN's ‖∂L/∂W²‖", "‖∂L/∂W²‖"],
-        crate::config::SublayerKind::Attention => &["per sublayer ℓ: attention's ‖∂L/∂W_V‖", "‖∂L/∂W_V‖"],
-        crate::config::SublayerKind::Block => &[
-            "per sublayer ℓ: ‖∂L/∂W²‖ (FFN), ‖∂L/∂W_V‖ (attention)",
-            "‖∂L/∂W²‖ (FFN), ‖∂L/∂W_V‖ (attention)",
-            "‖∂L/∂W²‖, ‖∂L/∂W_V‖",
-        ],
+        crate::config::SublayerKind::Mlp => "mlp",
+        crate::config::SublayerKind::Ffn => "ffn",
+        crate::config::SublayerKind::Attention => "attention",
+        crate::config::SublayerKind::Block => "block",
     }
 }
 
 /// The title's notes, longest first: "at init, 100 batches" or how far the measure has got.
 fn measured_notes(m: Option<&MatrixGradients>) -> [String; 2] {
     let short = match m {
-        None => "at init, measuring".to_string(),
-        Some(m) if m.batches < m.of => format!("at init, {}/{} batches", m.batches, m.of),
-        Some(m) => format!("at init, {} batches", m.of),
+        None => say!("matrices-note-measuring"),
+        Some(m) => say!("matrices-note", batches = m.batches, of = m.of, done = done(m)),
     };
     [measured_words(m), short]
 }
@@ -224,38 +222,33 @@ fn measured_notes(m: Option<&MatrixGradients>) -> [String; 2] {
 /// "at initialisation, the mean over 100 batches" (or how far the measure has got).
 fn measured_words(m: Option<&MatrixGradients>) -> String {
     match m {
-        None => format!("at initialisation, measuring over {MATRIX_BATCHES} batches"),
-        Some(m) if m.batches < m.of => {
-            format!("at initialisation, the mean over {} of {} batches so far", m.batches, m.of)
-        }
-        Some(m) => format!("at initialisation, the mean over {} batches", m.of),
+        None => say!("matrices-measuring", of = MATRIX_BATCHES),
+        Some(m) => say!("matrices-measured", batches = m.batches, of = m.of, done = done(m)),
+    }
+}
+
+/// Whether the measure has all its batches, as the messages select it: `yes` or `no`.
+fn done(m: &MatrixGradients) -> &'static str {
+    if m.batches < m.of {
+        "no"
+    } else {
+        "yes"
     }
 }
 
 /// Text alternative for the matrices' view.
 pub fn matrices_summary(m: &Frame) -> String {
     let matrices = m.matrices.as_ref();
-    let mut out = format!(
-        "Xiong's matrices of each of {} sublayers ({}): their weight gradient ‖∂L/∂W‖ {}",
-        m.config.depth,
-        matrices_words(&m.config),
-        measured_words(matrices)
-    );
     let words = matrices.map(|x| ends_words(&x.values, &m.config)).unwrap_or_default();
-    if !words.is_empty() {
-        out += &format!(": {}", and_list(&words));
-    }
-    out + "." + &split_after(&m.config)
-}
-
-/// Which matrix of each kind of sublayer the matrices' view reads.
-fn matrices_words(config: &Config) -> &'static str {
-    match config.sublayer {
-        crate::config::SublayerKind::Mlp => "the weight W of relu(xW)",
-        crate::config::SublayerKind::Ffn => "the FFN's second matrix W²",
-        crate::config::SublayerKind::Attention => "attention's value matrix W_V",
-        crate::config::SublayerKind::Block => "the FFN's second matrix W² and attention's value matrix W_V",
-    }
+    let mut sentences = vec![say!(
+        "matrices-summary",
+        n = m.config.depth,
+        kind = matrices_kind(&m.config),
+        measured = measured_words(matrices),
+        ends = if words.is_empty() { String::new() } else { say!("matrices-ends", ends = and_list(&words)) }
+    )];
+    sentences.extend(split_sentence(&m.config));
+    sentences.join(&say!("sentence-join"))
 }
 
 /// The pins' numbers for the matrices' view.
@@ -264,25 +257,19 @@ pub fn pins_matrices_summary(pins: &[PinState], live: &Config) -> String {
         let f = p.frame.as_ref()?;
         if f.config.layer_view != LayerView::Matrices {
             let what = pin_description(&p.pin.config, live);
-            return Some(format!(
-                "pin {} ({what}) was pinned in another view: its matrices are not measured",
-                i + 1
-            ));
+            return Some(say!("matrices-pin-elsewhere", pin = i + 1, what = what));
         }
         let words = f.matrices.as_ref().map(|x| ends_words(&x.values, &f.config)).unwrap_or_default();
-        let what = if words.is_empty() {
-            "no two sublayers of a kind measured".to_string()
-        } else {
-            and_list(&words)
-        };
-        Some(format!(
-            "pin {} ({}) {}: {what}",
-            i + 1,
-            pin_description(&p.pin.config, live),
-            measured_words(f.matrices.as_ref())
+        let ends = if words.is_empty() { say!("matrices-none") } else { and_list(&words) };
+        Some(say!(
+            "matrices-pin",
+            pin = i + 1,
+            what = pin_description(&p.pin.config, live),
+            measured = measured_words(f.matrices.as_ref()),
+            ends = ends
         ))
     });
-    each.collect::<Vec<_>>().join("; ")
+    each.collect::<Vec<_>>().join(&say!("end-join"))
 }
 
 fn draw_matrices<DB: Surface>(
@@ -294,10 +281,11 @@ fn draw_matrices<DB: Surface>(
     let attends = attending(&f.config, f.config.depth);
     let pinned = pin_curves(scene, &f.config, matrix_values);
     let pins: Vec<WeightCurve> = pinned.iter().map(PinCurve::curve).collect();
-    let init = WeightCurve { label: "at init".into(), values: matrix_values(f), attention: &attends };
+    let init = WeightCurve { label: say!("weights-init"), values: matrix_values(f), attention: &attends };
     let split = Some(f.config.encoder_sublayers()).filter(|&s| s > 0);
     let notes = measured_notes(f.matrices.as_ref());
-    let heading = Heading { titles: matrices_titles(&f.config), notes: &notes };
+    let titles = matrices_titles(&f.config);
+    let heading = Heading { titles: &titles, notes: &notes };
     charts::depth::draw_weights(area, &heading, &init, None, &pins, split, theme)
 }
 

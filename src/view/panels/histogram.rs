@@ -13,9 +13,9 @@ use plotters::prelude::*;
 /// What the histogram shows, for its title: what the readout reads.
 pub fn histogram_subject(c: &Config) -> String {
     if c.has_final_norm() {
-        format!("final {}(x_L)", norm_name(c))
+        say!("histogram-subject-norm", norm = norm_name(c))
     } else {
-        "final activations x_L".into()
+        say!("histogram-subject")
     }
 }
 

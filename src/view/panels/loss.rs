@@ -11,7 +11,7 @@ use crate::training::spread::Spread;
 use crate::training::task::TaskFloors;
 use crate::training::train::Eval;
 use crate::view::charts::loss::HeldOut;
-use crate::view::charts::{self, short, ChartResult, Pinned, Theme};
+use crate::view::charts::{self, ChartResult, Pinned, Theme};
 use crate::view::words::{num, pin_description};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -55,28 +55,29 @@ pub fn pins_loss_summary(pins: &[PinState], live: &Config) -> String {
     let each = pins.iter().enumerate().map(|(i, p)| {
         let what = pin_description(&p.pin.config, live);
         let Some(f) = &p.frame else {
-            return format!("pin {} ({what}): waiting to be computed", i + 1);
+            return say!("pin-loss", pin = i + 1, what = what, loss = say!("pin-waiting"));
         };
-        let loss = match (f.diverged_at, f.history.last()) {
-            (Some(at), _) => format!("diverged at step {at}"),
-            (None, Some(l)) => format!("loss {}", short(l)),
-            (None, None) => format!("probe loss {}", short(f.now.probe_loss)),
+        let mut loss = match (f.diverged_at, f.history.last()) {
+            (Some(at), _) => say!("end-diverged", step = at),
+            (None, Some(l)) => say!("end-loss", loss = num(l)),
+            (None, None) => say!("pin-probe-loss", loss = num(f.now.probe_loss)),
         };
-        let progress = if p.done { String::new() } else { format!(" (computing: step {})", f.step) };
         // a pin over several seeds: the spread of their last losses once all are in
-        let over = if p.seeds.len() > 1 && p.done {
+        if p.seeds.len() > 1 && p.done {
             let last: Vec<f64> = p
                 .seeds
                 .iter()
                 .map(|(_, f)| f.as_ref().and_then(|f| f.history.last()).unwrap_or(f64::NAN))
                 .collect();
-            format!(", {} seeds: {}", p.seeds.len(), spread_text(&Spread::of(&last)))
-        } else {
-            String::new()
-        };
-        format!("pin {} ({what}): {loss}{over}{progress}", i + 1)
+            let seeds = say!("pin-seeds", n = p.seeds.len(), spread = spread_text(&Spread::of(&last)));
+            loss += &say!("clause", text = seeds);
+        }
+        if !p.done {
+            loss += &say!("pin-computing", step = f.step);
+        }
+        say!("pin-loss", pin = i + 1, what = what, loss = loss)
     });
-    each.collect::<Vec<_>>().join("; ")
+    each.collect::<Vec<_>>().join(&say!("end-join"))
 }
 
 pub(super) fn summary(scene: &Scene) -> String {

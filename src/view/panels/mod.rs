@@ -218,27 +218,27 @@ pub(crate) fn and_list(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [rest @ .., last] => {
+            crate::say!("list-and", rest = rest.join(&crate::say!("list-comma")), last = last.as_str())
+        }
     }
 }
 
 /// A ratio as words: "10×" from 10 up, "2.5×" below.
 pub(crate) fn times(r: f64) -> String {
-    if r >= 10.0 {
-        format!("{r:.0}×")
-    } else {
-        format!("{r:.1}×")
-    }
+    let number = if r >= 10.0 { format!("{r:.0}") } else { format!("{r:.1}") };
+    crate::language::current().number(&number) + "×"
 }
 
-/// "71%", "4.2%", "0.31%", "∞%".
+/// "71%", "4.2%", "0.31%", "∞%", in the thread's language ("4,2 %" in Spanish).
 pub(crate) fn percent(ratio: f64) -> String {
     let p = 100.0 * ratio;
-    if p.is_finite() && p.abs() >= 10.0 {
-        format!("{p:.0}%")
+    let number = if p.is_finite() && p.abs() >= 10.0 {
+        format!("{p:.0}")
     } else if p.is_finite() && p.abs() >= 1.0 {
-        format!("{p:.1}%")
+        format!("{p:.1}")
     } else {
-        format!("{}%", crate::view::charts::short(p))
-    }
+        crate::view::charts::short(p)
+    };
+    crate::say!("percent", value = crate::language::current().number(&number))
 }

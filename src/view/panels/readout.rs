@@ -2,6 +2,7 @@
 //! much each layer changes the stream.
 
 use super::{percent, Scene, Surface};
+use crate::say;
 use crate::training::frame::Frame;
 use crate::training::report::Snapshot;
 use crate::training::task::TaskFloors;
@@ -9,8 +10,8 @@ use crate::training::train::Eval;
 use crate::training::tuned_lens::TunedLensState;
 use crate::training::tuned_lens::FIT_STEPS;
 use crate::view::charts::readout::ReadoutCurves;
-use crate::view::charts::{self, short, ChartResult, Theme};
-use crate::view::words::shown_state;
+use crate::view::charts::{self, ChartResult, Theme};
+use crate::view::words::{num, shown_state};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -31,8 +32,10 @@ pub fn readout_floors(floors: Option<TaskFloors>) -> Vec<(String, f64)> {
 /// held-out measurement (`last_eval`, a sequence task's), else on the probe batch at `step`.
 pub fn readout_notes(last_eval: Option<&Eval>, step: usize) -> Vec<String> {
     match last_eval {
-        Some(e) => vec![format!("held-out, step {}", e.step), format!("step {}", e.step)],
-        None => vec![format!("probe batch, step {step}"), format!("step {step}")],
+        Some(e) => {
+            vec![say!("readout-note-held-out", step = e.step), say!("readout-note-step", step = e.step)]
+        }
+        None => vec![say!("readout-note-probe", step = step), say!("readout-note-step", step = step)],
     }
 }
 
@@ -67,13 +70,10 @@ fn most_of_the_way(r: &[f64], start: f64) -> Option<usize> {
 /// The tuned lens in words: under way, failed, or what it reads against the logit lens.
 pub fn tuned_lens_sentence(lens: &TunedLensState, m: &Frame) -> String {
     if let Some(why) = &lens.failed {
-        return format!(" The tuned lens could not be fitted: {why}.");
+        return say!("lens-failed", why = why.as_str());
     }
     if !lens.done {
-        return format!(
-            " Fitting a tuned lens to the stack at step {}: {} of {FIT_STEPS} updates.",
-            lens.step, lens.fit_steps
-        );
+        return say!("lens-fitting", step = lens.step, done = lens.fit_steps, total = FIT_STEPS);
     }
     let t = &lens.losses;
     let depth = t.len().saturating_sub(1);
@@ -83,31 +83,25 @@ pub fn tuned_lens_sentence(lens: &TunedLensState, m: &Frame) -> String {
         None => t.first().copied().unwrap_or(f64::NAN),
     };
     let mid = depth / 2;
-    let mut out = format!(
-        " A tuned lens fitted to the stack at step {} (a map of its own for each layer, Belrose et al. 2023) reads x_{mid} at {}",
-        lens.step,
-        short(t[mid])
-    );
+    // one sentence of clauses, each its own message (a translation keeps their order)
+    let mut out = say!("lens-reads", step = lens.step, mid = mid, loss = num(t[mid]));
     if m.step == lens.step && m.now.readout_loss.len() == t.len() {
-        out += &format!(" against the logit lens's {}", short(m.now.readout_loss[mid]));
+        out += &say!("lens-against-logit", loss = num(m.now.readout_loss[mid]));
     }
-    match most_of_the_way(t, start) {
-        Some(l) => {
-            out += &format!(", and gets {} of the way after {l} of {depth} layers", percent(MOST_OF_THE_WAY))
-        }
-        None => out += ", and no depth below the line",
-    }
+    out += &match most_of_the_way(t, start) {
+        Some(l) => say!("lens-most", share = percent(MOST_OF_THE_WAY), layer = l, depth = depth),
+        None => say!("lens-no-depth"),
+    };
     // what the upper layers contribute, in nats of the same held-out loss whatever the
     // placement (the update ratio is not comparable across placements: docs/findings.md)
     let gain = t[0] - t[depth];
     if depth >= 2 && gain > 0.0 {
-        let upper = percent((t[mid] - t[depth]) / gain);
-        out += &format!("; the upper half of the layers makes {upper} of its gain from x₀ to the top");
+        out += &say!("lens-upper", share = percent((t[mid] - t[depth]) / gain));
     }
     if m.step != lens.step {
-        out += " (the run has trained on since)";
+        out += &say!("lens-since");
     }
-    out + "."
+    out + &say!("lens-end")
 }
 
 fn median(xs: &[f64]) -> f64 {
@@ -131,58 +125,64 @@ pub fn readout_summary(m: &Frame) -> String {
     let r = &m.now.readout_loss;
     let depth = r.len().saturating_sub(1);
     if r.is_empty() {
-        return "Not measured yet.".into();
+        return say!("readout-none");
     }
     let source = match m.evals.last() {
-        Some(e) => format!("Read out on the held-out set at step {}", e.step),
-        None => format!("Read out on the probe batch at step {}", m.step),
+        Some(e) => say!("readout-source-held-out", step = e.step),
+        None => say!("readout-source-probe", step = m.step),
     };
     let (start_name, start) = match m.floors {
-        Some(TaskFloors::Text(f)) => ("the unigram line".to_string(), f.unigram),
-        Some(TaskFloors::Chance { chance }) => ("chance".to_string(), chance),
-        None => ("the input's own readout".to_string(), r[0]),
+        Some(TaskFloors::Text(f)) => ("unigram", f.unigram),
+        Some(TaskFloors::Chance { chance }) => ("chance", chance),
+        None => ("input", r[0]),
     };
+    let start_name = say!("readout-start", start = start_name);
     let last = r[depth];
-    let mut out = format!("{source}: the input x₀ gives {}, the top x_{depth} {}.", short(r[0]), short(last));
+    let mut sentences =
+        vec![say!("readout-top", source = source, input = num(r[0]), depth = depth, top = num(last))];
     if last.is_nan() || last >= start || depth == 0 {
-        out += &format!(" No layer's stream reads out below {start_name} ({}) yet.", short(start));
+        sentences.push(say!("readout-none-below", start = start_name, value = num(start)));
     } else {
         let reached = most_of_the_way(r, start).unwrap_or(depth);
         let (drop_at, _) = (0..depth)
             .map(|l| (l, r[l] - r[l + 1]))
             .filter(|(_, d)| d.is_finite())
             .fold((0, f64::NEG_INFINITY), |best, x| if x.1 > best.1 { x } else { best });
-        out += &format!(
-            " After {reached} of {depth} layers the readout already gets {} of the way from {start_name} ({}) to the final loss; layer {drop_at} lowers it most ({} → {}).",
-            percent(MOST_OF_THE_WAY),
-            short(start),
-            short(r[drop_at]),
-            short(r[drop_at + 1]),
-        );
+        sentences.push(say!(
+            "readout-most",
+            reached = reached,
+            depth = depth,
+            share = percent(MOST_OF_THE_WAY),
+            start = start_name,
+            value = num(start),
+            layer = drop_at,
+            from = num(r[drop_at]),
+            to = num(r[drop_at + 1]),
+        ));
     }
-    out + &update_sentence(&m.init.update_ratio, &m.now.update_ratio)
+    sentences.extend(update_sentence(&m.init.update_ratio, &m.now.update_ratio));
+    sentences.join(&say!("sentence-join"))
 }
 
 /// How much the layers change the stream: the median now and at initialisation, and the
 /// medians of the lower and upper halves of the stack now.
-fn update_sentence(init: &[f64], now: &[f64]) -> String {
+fn update_sentence(init: &[f64], now: &[f64]) -> Option<String> {
     if now.is_empty() {
-        return String::new();
+        return None;
     }
     let half = now.len() / 2;
-    let mut out = format!(
-        " A layer changes the stream by {} of its size (median; {} at initialisation)",
-        percent(median(now)),
-        percent(median(init)),
-    );
-    if half > 0 {
-        out += &format!(
-            "; the lower half of the layers by {}, the upper half by {}",
-            percent(median(&now[..half])),
-            percent(median(&now[half..]))
-        );
-    }
-    out + "."
+    let (now_median, init_median) = (percent(median(now)), percent(median(init)));
+    Some(if half > 0 {
+        say!(
+            "readout-update-halves",
+            now = now_median,
+            init = init_median,
+            lower = percent(median(&now[..half])),
+            upper = percent(median(&now[half..]))
+        )
+    } else {
+        say!("readout-update", now = now_median, init = init_median)
+    })
 }
 
 pub(super) fn ready(scene: &Scene) -> bool {
@@ -191,8 +191,10 @@ pub(super) fn ready(scene: &Scene) -> bool {
 
 pub(super) fn summary(scene: &Scene) -> String {
     let Some(f) = scene.frame else { return String::new() };
-    let lens = scene.tuned_lens.map_or_else(String::new, |l| tuned_lens_sentence(l, f));
-    readout_summary(f) + &lens
+    match scene.tuned_lens {
+        Some(lens) => [readout_summary(f), tuned_lens_sentence(lens, f)].join(&say!("sentence-join")),
+        None => readout_summary(f),
+    }
 }
 
 /// The chart's title note: after a divergence, the last finite state it shows (as the

@@ -3,11 +3,12 @@
 
 use super::Scene;
 use crate::config::{Config, TaskKind};
+use crate::say;
 use crate::training::frame::Frame;
 use crate::training::pinned::PinState;
 use crate::training::writing::Writing;
 use crate::view::json::Json;
-use crate::view::words::pin_label;
+use crate::view::words::{float_words, pin_label};
 
 /// What the model wrote, in runs of one kind: `given` (the prompt), `wrote`, or `wrong` (a
 /// copied symbol that is not the string's).
@@ -35,7 +36,8 @@ pub fn pin_writings(pins: &[PinState], live: &Config) -> Vec<(String, String)> {
         .enumerate()
         .filter_map(|(i, p)| {
             let w = p.frame.as_ref()?.writing.as_ref()?;
-            Some((format!("{} {} (step {})", i + 1, pin_label(&p.config, live), w.step), w.text.clone()))
+            let label = say!("writes-pin", pin = i + 1, label = pin_label(&p.config, live), step = w.step);
+            Some((label, w.text.clone()))
         })
         .collect()
 }
@@ -44,22 +46,23 @@ pub fn pin_writings(pins: &[PinState], live: &Config) -> Vec<(String, String)> {
 pub fn writing_heading(m: &Frame) -> String {
     match (&m.writing, m.config.task) {
         (None, _) | (_, TaskKind::Teacher) => String::new(),
-        (Some(w), task) if task.copies() => {
-            format!("Held-out strings and the stack's copies at step {} (wrong symbols marked ✗)", w.step)
-        }
+        (Some(w), task) if task.copies() => say!("writes-heading-copies", step = w.step),
         (Some(w), _) => {
             let prompt: String = w.text.chars().take(w.given).collect();
-            let outside = if w.outside.is_empty() {
-                String::new()
+            let temperature = float_words(m.config.temperature);
+            let prompt = format!("{prompt:?}");
+            if w.outside.is_empty() {
+                say!("writes-heading", step = w.step, prompt = prompt, temperature = temperature)
             } else {
-                let chars: String = w.outside.iter().collect();
-                format!(" (not in the text's vocabulary, so not read: {chars:?})")
-            };
-            format!(
-                "At step {}, from the prompt {prompt:?}{outside}, temperature {}",
-                w.step,
-                crate::config::format_float(m.config.temperature)
-            )
+                let outside = format!("{:?}", w.outside.iter().collect::<String>());
+                say!(
+                    "writes-heading-outside",
+                    step = w.step,
+                    prompt = prompt,
+                    outside = outside,
+                    temperature = temperature
+                )
+            }
         }
     }
 }
@@ -70,7 +73,7 @@ pub fn pin_labels(pins: &[PinState], live: &Config) -> Vec<String> {
     let label = |p: &PinState| {
         let label = pin_label(&p.config, live);
         match &p.failed {
-            Some(why) => format!("{label} (failed: {why})"),
+            Some(why) => say!("pin-failed", label = label, why = why.as_str()),
             None => label,
         }
     };
