@@ -332,6 +332,11 @@ pub fn combination_name(residual: bool, norm: NormPlacement) -> String {
     say!("combination", residual = if residual { "on" } else { "off" }, norm = norm.word())
 }
 
+/// A combination in a few letters, for a legend a phone leaves little room: "res", "LN (pre)".
+pub fn combination_short(residual: bool, norm: NormPlacement) -> String {
+    say!("combination-short", residual = if residual { "on" } else { "off" }, norm = norm.word())
+}
+
 /// " on the text 5565d98c55de (7656 characters)" for a run on a reader's text, else nothing:
 /// what the comparisons' sentences say of the text their runs trained on.
 pub fn on_text(config: &Config) -> String {

@@ -418,6 +418,17 @@ combination = { $residual ->
        *[other] LayerNorm alone ({ $norm })
     }
 }
+# the same in a few letters, where a phone leaves a legend little room
+combination-short = { $residual ->
+    [on] { $norm ->
+        [off] res
+       *[other] both ({ $norm })
+    }
+   *[off] { $norm ->
+        [off] none
+       *[other] LN ({ $norm })
+    }
+}
 # what a comparison trained on, when it is a reader's text: " on the text 5565d98c55de (7656 characters)"
 on-text = {" "}on { $text }
 not-run-yet = Not run yet.
@@ -608,6 +619,8 @@ sweep-chart-loss = loss after { $steps } steps vs depth{ $band ->
    *[no] {""}
 }
 sweep-chart-ratio = gradient ratio at init vs depth
+sweep-chart-loss-short = loss vs depth
+sweep-chart-ratio-short = gradient ratio
 
 # the pins in the loss panel's text: "pin 1 (Residual OFF · step 500): loss 2.31, 3 seeds: …"
 pin-loss = pin { $pin } ({ $what }): { $loss }

@@ -483,6 +483,16 @@ combination = { $residual ->
        *[other] solo LayerNorm ({ $norm })
     }
 }
+combination-short = { $residual ->
+    [on] { $norm ->
+        [off] res
+       *[other] ambos ({ $norm })
+    }
+   *[off] { $norm ->
+        [off] ninguno
+       *[other] LN ({ $norm })
+    }
+}
 on-text = {" "}sobre { $text }
 not-run-yet = Aún no se ha ejecutado.
 clause = , { $text }
@@ -655,6 +665,8 @@ sweep-chart-loss = pérdida tras { $steps } pasos frente a la profundidad{ $band
    *[no] {""}
 }
 sweep-chart-ratio = razón de gradientes inicial frente a la profundidad
+sweep-chart-loss-short = pérdida
+sweep-chart-ratio-short = razón de gradientes
 
 pin-loss = fijada { $pin } ({ $what }): { $loss }
 pin-waiting = esperando a calcularse

@@ -461,6 +461,16 @@ combination = { $residual ->
        *[other] 仅 LayerNorm（{ $norm }）
     }
 }
+combination-short = { $residual ->
+    [on] { $norm ->
+        [off] 残差
+       *[other] 两者（{ $norm }）
+    }
+   *[off] { $norm ->
+        [off] 皆无
+       *[other] LN（{ $norm }）
+    }
+}
 on-text = 在{ $text }上
 not-run-yet = 尚未运行。
 clause = ，{ $text }
@@ -623,6 +633,8 @@ sweep-chart-loss = { $steps } 步后的损失随深度的变化{ $band ->
    *[no] {""}
 }
 sweep-chart-ratio = 初始化时的梯度比随深度的变化
+sweep-chart-loss-short = 损失随深度
+sweep-chart-ratio-short = 梯度比
 
 pin-loss = 固定 { $pin }（{ $what }）：{ $loss }
 pin-waiting = 等待计算

@@ -4,9 +4,9 @@
 
 use super::tick;
 use super::{
-    beyond_label, beyond_mark, combination_colours, comparable_top, draw_beyond, err, frame, legend,
-    legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, style_mesh, ChartResult,
-    Corner, Theme,
+    beyond_label, beyond_mark, combination_colours, comparable_top, draw_beyond, err, fitted_titles, frame,
+    legend, legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, style_mesh,
+    ChartResult, Corner, Theme,
 };
 use crate::say;
 use crate::training::sweep::SweepSeries;
@@ -18,6 +18,8 @@ use plotters::prelude::*;
 /// progress fills them in from the shallow end).
 pub struct SweepCurve<'a> {
     pub label: &'a str,
+    /// Its name where a phone leaves little room for the legend ("LN (pre)").
+    pub short: String,
     pub final_loss: &'a [f64],
     pub grad_ratio: &'a [f64],
     pub diverged_at: &'a [Option<usize>],
@@ -30,6 +32,7 @@ impl<'a> SweepCurve<'a> {
     pub fn of(series: &'a SweepSeries, label: &'a str) -> Self {
         SweepCurve {
             label,
+            short: crate::view::words::combination_short(series.residual, series.norm),
             final_loss: &series.final_loss,
             grad_ratio: &series.grad_ratio,
             diverged_at: &series.diverged_at,
@@ -49,16 +52,17 @@ pub fn draw<'a, DB: DrawingBackend>(
     area.fill(&theme.background).map_err(err)?;
     let (left, right) = area.split_horizontally(area.dim_in_pixel().0 / 2);
     let colours = combination_colours(theme);
+    // each title the longest that fits its half (a phone's is narrow)
+    let band = if curves.iter().any(|c| !c.band.is_empty()) { "yes" } else { "no" };
+    let loss = [
+        say!("sweep-chart-loss", steps = steps, band = band),
+        say!("sweep-chart-loss", steps = steps, band = "no"),
+        say!("sweep-chart-loss-short"),
+    ];
+    let ratio = [say!("sweep-chart-ratio"), say!("sweep-chart-ratio-short")];
     let panels = [
-        (
-            &left,
-            say!(
-                "sweep-chart-loss",
-                steps = steps,
-                band = if curves.iter().any(|c| !c.band.is_empty()) { "yes" } else { "no" }
-            ),
-        ),
-        (&right, say!("sweep-chart-ratio")),
+        (&left, fitted_titles(&left, &loss.each_ref().map(String::as_str), &[], theme)),
+        (&right, fitted_titles(&right, &ratio.each_ref().map(String::as_str), &[], theme)),
     ];
     let deepest = depths.iter().copied().max().unwrap_or(1) as f64;
     let shallowest = depths.iter().copied().min().unwrap_or(1) as f64;
@@ -76,16 +80,26 @@ pub fn draw<'a, DB: DrawingBackend>(
             |curve: &SweepCurve<'a>| values(curve).iter().copied().filter(positive).fold(0.0, f64::max);
         let cut = comparable_top(curves.iter().map(largest));
         // the legend names each combination, and one past the cut with its value
-        let names: Vec<(RGBColor, String)> = curves
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let past = cut.is_some_and(|t| largest(c) > t);
-                let name = if past { beyond_label(c.label, largest(c)) } else { c.label.to_string() };
-                (colours[i % colours.len()], name)
-            })
-            .collect();
-        let legend_w = legend_width(area, &names, theme);
+        let named = |short: bool| -> Vec<(RGBColor, String)> {
+            curves
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let label = if short { c.short.as_str() } else { c.label };
+                    let past = cut.is_some_and(|t| largest(c) > t);
+                    let name = if past { beyond_label(label, largest(c)) } else { label.to_string() };
+                    (colours[i % colours.len()], name)
+                })
+                .collect()
+        };
+        // a half too narrow for the names (a phone's) takes the short ones, in a box its width
+        let room = f64::from(sub_area.dim_in_pixel().0) / theme.scale - 60.0;
+        let mut names = named(false);
+        let mut legend_w = legend_width(area, &names, theme);
+        if legend_w > room {
+            names = named(true);
+            legend_w = legend_width(area, &names, theme).min(room.max(60.0));
+        }
         let bands = curves.iter().filter(|_| panel == 0).flat_map(|c| c.band.iter().flat_map(|b| [b.0, b.1]));
         let (lo, mut hi) = log_range(
             curves
