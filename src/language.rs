@@ -162,7 +162,7 @@ impl Language {
 
     /// Message `id` with `args` from the first catalogue that has it and formats it: this
     /// language's, then English's.
-    fn format(&self, id: &str, args: Option<&FluentArgs>) -> Option<String> {
+    pub(crate) fn format(&self, id: &str, args: Option<&FluentArgs>) -> Option<String> {
         self.own.iter().chain(std::iter::once(&self.english)).find_map(|bundle| {
             let pattern = bundle.get_message(id)?.value()?;
             let mut errors = vec![];

@@ -344,4 +344,9 @@ fn a_notice_is_kept_as_words_and_said_in_the_language_it_is_shown_in() {
         ],
     );
     assert!(said("zh")[0].contains("1 到 96 之间的整数"), "{:?}", said("zh"));
+    // a refused text's reason, made where the text is checked, said where it is shown
+    let refused = ablation_playground::training::corpus::Corpus::from_bytes(b"abc abc abc").unwrap_err();
+    assert_eq!(refused.to_string(), "the text has 11 characters; at least 600 are needed");
+    let spanish = Language::shipped("es").unwrap();
+    assert_eq!(refused.say_in(&spanish), "el texto tiene 11 caracteres; se necesitan al menos 600");
 }

@@ -26,7 +26,7 @@ fn each_bad_text_gets_its_reason_in_words() {
         ("a".repeat(700).into_bytes(), "two distinct"),
     ];
     for (bytes, expected) in cases {
-        let error = Corpus::from_bytes(&bytes).expect_err(expected);
+        let error = Corpus::from_bytes(&bytes).expect_err(expected).to_string();
         assert!(error.contains(expected), "{} bytes: {error:?} does not say {expected:?}", bytes.len());
     }
     assert!(Corpus::from_bytes(words(600).as_bytes()).is_ok(), "600 characters are enough");

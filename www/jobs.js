@@ -81,7 +81,12 @@ export function createJobLoop(bindings, report, { turnTaker, sliceMs = JOB_SLICE
         try {
           bindings.installOwnText(text);
         } catch (e) {
-          return onError(e?.message ?? String(e));
+          // (its reason as a message: in English, as a job's failure is kept in .value)
+          const reason = e?.message ?? String(e);
+          const english = bindings.Words.english();
+          const said = english.sayReason(reason);
+          english.free();
+          return onError(said ?? reason);
         }
       }
       // a job on the text task fetches the shipped text first (once per worker); a reader's

@@ -91,6 +91,12 @@ export function createLanguage(w, { changed }) {
     return words.sayWith(id, names, names.map((n) => String(args[n])));
   }
 
+  /** A reason a worker gave (a refused text's), in the widget's words: a message it sent as
+   *  its id and arguments (`Words.sayReason`), or plain text as it is. */
+  function reason(text) {
+    return words.sayReason(String(text)) ?? String(text);
+  }
+
   /** The sentence about a reader's text from what its worker measured (`installOwnText`). */
   function textWords(facts) {
     return words.textWords(facts);
@@ -134,6 +140,7 @@ export function createLanguage(w, { changed }) {
     apply,
     ready,
     say,
+    reason,
     textWords,
     sayCount,
     get spoken() {

@@ -145,6 +145,7 @@ export function mount(root, bindings, options = {}) {
   w.say = language.say;
   w.sayCount = language.sayCount;
   w.textWords = language.textWords;
+  w.reason = language.reason;
   language.ready.then(() => ignoredLists.forEach((p) => notice([listNotice(w.say, p)])));
   language.want(options.lang ?? options.hostLang?.() ?? '', options.lang != null);
   /** Speaks `tag` (the lang option; null: the host's language again). */

@@ -47,7 +47,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
     try {
       checked = await parts.driver.checkText(bytes);
     } catch (e) {
-      notice([w.say('notice-not-trained', { source: source(w.say), why: e.message ?? e })]);
+      notice([w.say('notice-not-trained', { source: source(w.say), why: w.reason(e.message ?? e) })]);
       return;
     }
     if (st.awaitingText && checked.id !== st.awaitingText) {

@@ -11,6 +11,7 @@
 //! the rest.
 use crate::config::sha256;
 use crate::config::{TextId, MAX_KEPT_CHARS, MAX_TEXT_BYTES, MIN_TEXT_CHARS, TEXT_VOCAB};
+use crate::language::Said;
 use crate::model::batch::Tokens;
 use crate::model::rng::Rng;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -31,7 +32,8 @@ pub fn shakespeare(bytes: &[u8]) -> Result<Corpus, String> {
             bytes.len()
         ));
     }
-    let mut corpus = Corpus::new(std::str::from_utf8(bytes).map_err(|_| "the text is not UTF-8")?)?;
+    let mut corpus = Corpus::new(std::str::from_utf8(bytes).map_err(|_| "the text is not UTF-8")?)
+        .map_err(|e| e.to_string())?;
     assert_eq!(corpus.vocab.len(), TEXT_VOCAB, "the shipped text's characters");
     corpus.id = TextId::Plays;
     Ok(corpus)
@@ -56,7 +58,7 @@ pub fn install_text(bytes: &[u8]) -> Result<(), String> {
 
 /// Checks a reader's text and holds it (replacing the oldest held beyond `KEPT_TEXTS`): its
 /// corpus, or an error in words and nothing held.
-pub fn install_own(bytes: &[u8]) -> Result<Arc<Corpus>, String> {
+pub fn install_own(bytes: &[u8]) -> Result<Arc<Corpus>, Said> {
     let corpus = Arc::new(Corpus::from_bytes(bytes)?);
     let mut own = OWN.lock().unwrap_or_else(|e| e.into_inner());
     own.retain(|c| c.id != corpus.id);
@@ -187,36 +189,33 @@ fn char_counts(text: &str) -> Vec<(char, u64)> {
     low.chain(high).collect()
 }
 
-/// What is wrong with `bytes` as a text to train on, in words, or the text.
-fn checked_text(bytes: &[u8]) -> Result<&str, String> {
+/// "the text has 12 characters; at least 600 are needed".
+fn short_text(chars: usize, needed: usize) -> Said {
+    Said::new("text-error-short").arg("chars", chars.to_string()).arg("needed", needed.to_string())
+}
+
+/// What is wrong with `bytes` as a text to train on, in words (said in the reader's
+/// language where it is shown), or the text.
+fn checked_text(bytes: &[u8]) -> Result<&str, Said> {
     if bytes.is_empty() {
-        return Err("the text is empty".into());
+        return Err(Said::new("text-error-empty"));
     }
     if bytes.len() > MAX_TEXT_BYTES {
-        return Err(format!(
-            "the text has {} bytes; at most {} MB are taken",
-            bytes.len(),
-            MAX_TEXT_BYTES >> 20
-        ));
+        return Err(Said::new("text-error-large")
+            .arg("bytes", bytes.len().to_string())
+            .arg("max", (MAX_TEXT_BYTES >> 20).to_string()));
     }
     if bytes.starts_with(b"%PDF") {
-        return Err("this is a PDF, not a text: copy its text out, or save it as plain text".into());
+        return Err(Said::new("text-error-pdf"));
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        format!(
-            "the file is not UTF-8 text (byte {} is not): a binary file, an image, or a text in another encoding?",
-            e.valid_up_to()
-        )
-    })?;
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| Said::new("text-error-utf8").arg("byte", e.valid_up_to().to_string()))?;
     if text.contains('\0') {
-        return Err("the text has NUL characters: a binary file, or UTF-16 (save it as UTF-8)".into());
+        return Err(Said::new("text-error-nul"));
     }
     let start = text.trim_start().get(..15).unwrap_or("").to_ascii_lowercase();
     if start.starts_with("<!doctype html") || start.starts_with("<html") {
-        return Err(
-            "this is a web page (HTML), not a text: did the address return a page instead of the file?"
-                .into(),
-        );
+        return Err(Said::new("text-error-html"));
     }
     Ok(text)
 }
@@ -224,21 +223,21 @@ fn checked_text(bytes: &[u8]) -> Result<&str, String> {
 impl Corpus {
     /// A reader's text from its bytes, checked (`checked_text`, and at least `MIN_TEXT_CHARS`
     /// characters).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Corpus, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Corpus, Said> {
         let text = checked_text(bytes)?;
         let chars = text.chars().count();
         if chars < MIN_TEXT_CHARS {
-            return Err(format!("the text has {chars} characters; at least {MIN_TEXT_CHARS} are needed"));
+            return Err(short_text(chars, MIN_TEXT_CHARS));
         }
         Corpus::new(text)
     }
 
     /// The corpus of `text`: an error in words if it is too short to train and hold out, or
     /// has fewer than two distinct characters.
-    pub fn new(text: &str) -> Result<Corpus, String> {
+    pub fn new(text: &str) -> Result<Corpus, Said> {
         let counts = char_counts(text);
         if counts.len() < 2 {
-            return Err("the text needs at least two distinct characters".into());
+            return Err(Said::new("text-error-distinct"));
         }
         let unknown = (counts.len() > MAX_KEPT_CHARS).then_some(MAX_KEPT_CHARS as u8);
         let mut vocab: Vec<char> = match unknown {
@@ -272,7 +271,7 @@ impl Corpus {
             vocab.push(UNKNOWN);
         }
         if ids.len() < 20 {
-            return Err(format!("the text has {} characters; at least 20 are needed", ids.len()));
+            return Err(short_text(ids.len(), 20));
         }
         let held_out =
             ((ids.len() as f64 * HELD_OUT).ceil() as usize).max(LONGEST_WINDOW.min(ids.len() / 2)).max(2);

@@ -74,7 +74,9 @@ pub fn config_shards(bytes: &[u8]) -> u32 {
 /// PDF or web page) and nothing held.
 #[wasm_bindgen(js_name = installOwnText)]
 pub fn install_own_text(bytes: &[u8]) -> Result<Vec<String>, JsError> {
-    let corpus = crate::training::corpus::install_own(bytes).map_err(js_error)?;
+    // (the reason as its message, said on the page in the reader's language: `Words.sayReason`)
+    let corpus =
+        crate::training::corpus::install_own(bytes).map_err(|e| JsError::new(&words::said_json(&e)))?;
     Ok(vec![corpus.id.text(), crate::view::words::TextFacts::of(&corpus).json().to_string()])
 }
 

@@ -72,10 +72,52 @@ impl Words {
             .map_or_else(String::new, |facts| self.inner.with(|| crate::view::words::text_words(&facts)))
     }
 
+    /// A reason a worker gave (`said_json`'s text: its message and arguments), in this
+    /// language; undefined for a reason that is plain text (said as it is).
+    #[wasm_bindgen(js_name = sayReason)]
+    pub fn say_reason(&self, reason: &str) -> Option<String> {
+        use crate::view::json_parse::Parsed;
+        let parsed = Parsed::parse(reason).ok()?;
+        let id = parsed.get("said")?.as_str()?;
+        let mut args = fluent_bundle::FluentArgs::new();
+        if let Some(Parsed::Obj(fields)) = parsed.get("args") {
+            for (name, value) in fields {
+                match value {
+                    Parsed::Num(n) => args.set(name.clone(), n.parse::<f64>().ok()?),
+                    Parsed::Str(s) => args.set(name.clone(), s.clone()),
+                    _ => return None,
+                }
+            }
+        }
+        self.inner.format(id, Some(&args))
+    }
+
     /// The catalogue file `tag` needs (`es.ftl`), or undefined: English, the pseudo-language
     /// and a language that does not ship need none.
     #[wasm_bindgen(js_name = catalogueFor)]
     pub fn catalogue_for(tag: &str) -> Option<String> {
         spec_for(tag).filter(|s| s.tag != "en" && s.tag != PSEUDO).map(|s| format!("{}.ftl", s.tag))
     }
+}
+
+/// `said` as the text a worker sends for the page to say in its language (`Words.sayReason`):
+/// `{"said": id, "args": {name: value}}`, a count as a number, any other argument as its text
+/// (a sentence within, in English).
+pub(super) fn said_json(said: &crate::language::Said) -> String {
+    use crate::language::Arg;
+    use crate::view::json::Json;
+    let args = said
+        .args
+        .iter()
+        .map(|(name, value)| {
+            let value = match value {
+                Arg::Count(n) => Json::Int(*n as i128),
+                Arg::Text(text) | Arg::Number(text) => Json::Str(text.clone()),
+                Arg::Said(within) => Json::Str(within.to_string()),
+                Arg::List(items) => Json::Str(crate::language::Said::list(items.clone()).to_string()),
+            };
+            (*name, value)
+        })
+        .collect();
+    Json::Obj(vec![("said", Json::Str(said.id.to_string())), ("args", Json::Obj(args))]).to_string()
 }

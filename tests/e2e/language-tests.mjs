@@ -118,6 +118,13 @@ export default function registerLanguageTests() {
       document.querySelector('[data-el="preset"] option[value="text"]').title,
     ]);
     assert(help[0] === 'rasgos por token d' && /^predicción del siguiente carácter/.test(help[1]), `the help in Spanish: ${help}`);
+    // a text refused by the live run's worker: its reason comes as a message, said in Spanish
+    await page.evaluate(() => window.ablationPlayground.set('task', 'text'));
+    if (!(await el(page, 'text-paste').isVisible())) await page.getByText('Pegar un texto', { exact: true }).click();
+    await el(page, 'text-paste').fill('abc abc abc');
+    await page.getByRole('button', { name: 'Entrenar con el texto pegado' }).click();
+    await waitFor(page, () => /No se entrenó con el texto pegado: el texto tiene 11 caracteres; se necesitan al menos 600/.test(document.querySelector('[data-el="notice"]')?.textContent ?? ''), [],
+      async () => `the refused text's notice is not in Spanish: ${await el(page, 'notice').textContent()}`);
     // All four on a small stack: its sentence, its table's heading and its chart's title
     await load('/?lang=es&depth=2');
     await waitStatus(page, /^2 capas · /);

@@ -772,6 +772,15 @@ notice-pins-kept = pin: { $n } pins; kept the first { $max }
 notice-chose-reverse = an encoder-decoder needs a task with a source; chose the reverse task (was { $task })
 
 # a text: the plays, or a reader's by its hash's first digits and its characters
+# why a reader's text is refused
+text-error-empty = the text is empty
+text-error-large = the text has { $bytes } bytes; at most { $max } MB are taken
+text-error-pdf = this is a PDF, not a text: copy its text out, or save it as plain text
+text-error-utf8 = the file is not UTF-8 text (byte { $byte } is not): a binary file, an image, or a text in another encoding?
+text-error-nul = the text has NUL characters: a binary file, or UTF-16 (save it as UTF-8)
+text-error-html = this is a web page (HTML), not a text: did the address return a page instead of the file?
+text-error-short = the text has { $chars } characters; at least { $needed } are needed
+text-error-distinct = the text needs at least two distinct characters
 text-plays-words = Hamlet, Macbeth and Othello by Shakespeare, shipped with the playground.
 text-own-words = a reader's text, { $hash }…
 text-waiting = {" "}Waiting for { $text }: drop, choose or paste it.

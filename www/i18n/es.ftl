@@ -807,6 +807,14 @@ error-pin-late = una fijada guarda como mucho { $max } pasos (un enlace la vuelv
 notice-pins-kept = pin: { $n } fijadas; se conservan las { $max } primeras
 notice-chose-reverse = un codificador-decodificador necesita una tarea con fuente; se eligió la tarea de invertir (era { $task })
 
+text-error-empty = el texto está vacío
+text-error-large = el texto tiene { $bytes } bytes; se admiten como mucho { $max } MB
+text-error-pdf = esto es un PDF, no un texto: copie su texto, o guárdelo como texto sin formato
+text-error-utf8 = el archivo no es texto UTF-8 (el byte { $byte } no lo es): ¿un archivo binario, una imagen o un texto en otra codificación?
+text-error-nul = el texto tiene caracteres NUL: un archivo binario, o UTF-16 (guárdelo como UTF-8)
+text-error-html = esto es una página web (HTML), no un texto: ¿la dirección devolvió una página en vez del archivo?
+text-error-short = el texto tiene { $chars } caracteres; se necesitan al menos { $needed }
+text-error-distinct = el texto necesita al menos dos caracteres distintos
 text-plays-words = Hamlet, Macbeth y Otelo de Shakespeare, incluidas en el playground.
 text-own-words = un texto del lector, { $hash }…
 text-waiting = {" "}Esperando { $text }: suéltelo, elíjalo o péguelo.

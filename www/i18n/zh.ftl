@@ -775,6 +775,14 @@ error-pin-late = 一个固定项最多保存 { $max } 步（链接会重新计�
 notice-pins-kept = pin：{ $n } 个固定项；保留前 { $max } 个
 notice-chose-reverse = 编码器-解码器需要带源序列的任务；已选择倒序任务（原为 { $task }）
 
+text-error-empty = 文本是空的
+text-error-large = 文本有 { $bytes } 字节；最多接受 { $max } MB
+text-error-pdf = 这是 PDF，不是文本：请把其中的文字复制出来，或另存为纯文本
+text-error-utf8 = 文件不是 UTF-8 文本（第 { $byte } 字节不是）：是二进制文件、图片，还是其他编码的文本？
+text-error-nul = 文本含有 NUL 字符：是二进制文件，或 UTF-16（请另存为 UTF-8）
+text-error-html = 这是网页（HTML），不是文本：该地址返回的是网页而不是文件吗？
+text-error-short = 文本有 { $chars } 个字符；至少需要 { $needed } 个
+text-error-distinct = 文本至少需要两个不同的字符
 text-plays-words = 莎士比亚的《哈姆雷特》《麦克白》与《奥赛罗》，随 playground 一同提供。
 text-own-words = 读者的文本，{ $hash }…
 text-waiting = 正在等待{ $text }：请拖入、选择或粘贴它。
