@@ -200,15 +200,7 @@ impl Language {
 
     /// A count with its digits grouped in threes by this language's separator ("12,345").
     pub fn grouped(&self, n: usize) -> String {
-        let digits = n.to_string();
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                out.push(self.spec.group);
-            }
-            out.push(c);
-        }
-        out
+        group_digits(&n.to_string(), self.spec.group)
     }
 
     /// Runs `f` with this the thread's language.
@@ -233,12 +225,7 @@ fn localise_number(text: &str, decimal: char, group: char) -> String {
     let sign = &int[..int.len() - digits.len()];
     let mut out = String::from(sign);
     if digits.len() >= 5 && digits.bytes().all(|b| b.is_ascii_digit()) {
-        for (i, d) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
-                out.push(group);
-            }
-            out.push(d);
-        }
+        out += &group_digits(digits, group);
     } else {
         out += digits;
     }
@@ -247,6 +234,18 @@ fn localise_number(text: &str, decimal: char, group: char) -> String {
         out += frac;
     }
     out + exponent
+}
+
+/// `digits` (ASCII digits) grouped in threes from the right by `group`.
+fn group_digits(digits: &str, group: char) -> String {
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 * group.len_utf8());
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(group);
+        }
+        out.push(d);
+    }
+    out
 }
 
 thread_local! {

@@ -521,16 +521,6 @@ impl Config {
         }
     }
 
-    /// How the depth splits: "2 encoder layers (4 sublayers) + 2 decoder layers (6)"; None for
-    /// a decoder-only stack.
-    pub fn split_words(&self) -> Option<String> {
-        let n = self.encoder_layers();
-        let layers = |n: usize| if n == 1 { "layer" } else { "layers" };
-        (self.stack == StackKind::EncoderDecoder).then(|| {
-            format!("{n} encoder {} ({} sublayers) + {n} decoder {} ({})", layers(n), 2 * n, layers(n), 3 * n)
-        })
-    }
-
     /// Positions of a sequence that are the source (the first half, with an odd context's extra
     /// leading separator): what an encoder reads.
     pub fn source_positions(&self) -> usize {

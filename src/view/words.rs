@@ -154,8 +154,7 @@ pub fn caption(m: &Frame) -> String {
 }
 
 /// How an encoder–decoder's depth splits, in the thread's language: "2 encoder layers (4
-/// sublayers) + 2 decoder layers (6)" (`Config::split_words` in English); None for a
-/// decoder-only stack.
+/// sublayers) + 2 decoder layers (6)"; None for a decoder-only stack.
 pub fn split_words(c: &Config) -> Option<String> {
     let n = c.encoder_layers();
     (c.stack == StackKind::EncoderDecoder).then(|| {

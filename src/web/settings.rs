@@ -1,24 +1,21 @@
 //! The reader's settings on the page's thread: checks what the reader types against the one
 //! parameter table, keeps the configuration and the pins, and says what each change changed.
 
+use super::words::Spoken;
 use crate::config;
-use crate::language::{Language, Said};
-use std::rc::Rc;
+use crate::language::Said;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 pub struct Settings {
     pub(super) inner: config::Settings,
-    /// The language its errors and notices are said in (None: English), set by `setWords`.
-    language: Option<Rc<Language>>,
+    /// The language its errors and notices are said in, set by `setWords`.
+    language: Spoken,
 }
 
-/// `said` in `language` (English if none): an error's or a notice's words.
-fn say(language: &Option<Rc<Language>>, said: &Said) -> String {
-    match language {
-        Some(language) => said.say_in(language),
-        None => said.to_string(), // (the thread's language: English, kept once)
-    }
+/// `said` in `language`: an error's or a notice's words.
+fn say(language: &Spoken, said: &Said) -> String {
+    language.worded(|| said.to_string())
 }
 
 #[wasm_bindgen]
@@ -27,14 +24,14 @@ impl Settings {
     /// value or the default; `takeNotices` says which.
     #[wasm_bindgen(constructor)]
     pub fn new(query: &str) -> Settings {
-        Settings { inner: config::Settings::from_query(query), language: None }
+        Settings { inner: config::Settings::from_query(query), language: Spoken::default() }
     }
 
     /// Says its errors and notices in `words`' language from now on (a notice not yet taken
     /// too: it is said when it is taken).
     #[wasm_bindgen(js_name = setWords)]
     pub fn set_words(&mut self, words: &super::Words) {
-        self.language = (words.inner.tag() != "en").then(|| words.inner.clone());
+        self.language.set(words);
     }
 
     /// Sets one parameter by its URL name (`pin` replaces the pins, `preset` sets every

@@ -5,15 +5,14 @@
 use super::canvas::{draw_on, theme};
 use super::js_error;
 use super::settings::Settings;
+use super::words::Spoken;
 use crate::comparisons::page::{panels_json, AnyPanel, Page};
 use crate::comparisons::{comparisons_json, knockout, value_json, Kind};
 use crate::comparisons::{Comparisons, ComparisonsState};
-use crate::language::Language;
 use crate::training::frame::Frame;
 use crate::training::job::Job;
 use crate::view::json::frame_json;
 use crate::view::words;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
@@ -25,8 +24,8 @@ pub struct View {
     comparisons: Comparisons,
     /// The comparisons' state, made again after each change of the comparisons.
     shown: ComparisonsState,
-    /// The language its words are in (None: English), set by `setWords`.
-    language: Option<Rc<Language>>,
+    /// The language its words are in, set by `setWords`.
+    language: Spoken,
 }
 
 impl View {
@@ -41,10 +40,7 @@ impl View {
     /// `f` in the view's language: what the reader sees and hears (the JSON of `.value`, the
     /// reports and the downloads' data stay in English and one number format).
     fn worded<R>(&self, f: impl FnOnce() -> R) -> R {
-        match &self.language {
-            Some(language) => language.with(f),
-            None => f(),
-        }
+        self.language.worded(f)
     }
 
     /// What the panels are drawn and told from.
@@ -107,7 +103,7 @@ impl View {
     /// Words what it says in `words`' language (a widget's `Words`, shared).
     #[wasm_bindgen(js_name = setWords)]
     pub fn set_words(&mut self, words: &super::Words) {
-        self.language = (words.inner.tag() != "en").then(|| words.inner.clone());
+        self.language.set(words);
     }
 
     #[wasm_bindgen(getter)]

@@ -100,6 +100,26 @@ impl Words {
     }
 }
 
+/// The language a page-side handle (the `View`, the `Settings`) says its words in: its widget's
+/// `Words`' (`setWords`), else English (the thread's own, kept once).
+#[derive(Default)]
+pub(super) struct Spoken(Option<Rc<Language>>);
+
+impl Spoken {
+    /// Speaks `words`' language from now on.
+    pub(super) fn set(&mut self, words: &Words) {
+        self.0 = (words.inner.tag() != "en").then(|| words.inner.clone());
+    }
+
+    /// `f` in this language: what the reader sees and hears.
+    pub(super) fn worded<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.0 {
+            Some(language) => language.with(f),
+            None => f(),
+        }
+    }
+}
+
 /// `said` as the text a worker sends for the page to say in its language (`Words.sayReason`):
 /// `{"said": id, "args": {name: value}}`, a count as a number, any other argument as its text
 /// (a sentence within, in English).
