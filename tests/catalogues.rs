@@ -127,16 +127,22 @@ fn asked_for() -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
     // the page's markup and scripts: data-i18n="id" (and -label, -placeholder), say('id'),
-    // sayCount('id'
+    // sayCount('id', and a refusal's message and its sentences within (refusal('id', said: 'id')
     for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("www")).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "js") {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
-        for opening in
-            ["data-i18n=\"", "data-i18n-label=\"", "data-i18n-placeholder=\"", "say('", "sayCount('"]
-        {
+        for opening in [
+            "data-i18n=\"",
+            "data-i18n-label=\"",
+            "data-i18n-placeholder=\"",
+            "say('",
+            "sayCount('",
+            "refusal('",
+            "said: '",
+        ] {
             for (i, _) in text.match_indices(opening) {
                 let rest = &text[i + opening.len()..];
                 let id = &rest[..rest.find(['"', '\'']).unwrap()];

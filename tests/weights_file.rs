@@ -82,8 +82,24 @@ fn a_damaged_or_foreign_weights_file_is_refused_in_words_and_never_panics() {
         let Err(error) = safetensors::read(&bytes) else {
             panic!("a file that should say {expected:?} was read")
         };
+        let error = error.to_string();
         assert!(error.contains(expected), "{error:?} does not say {expected:?}");
     }
+    // the refusal is a sentence said in the reader's language, a reason within a reason too
+    let spanish = ablation_playground::language::Language::shipped("es").unwrap();
+    let Err(error) =
+        safetensors::read(&with_header(&header.replacen(r#"\"depth\":2"#, r#"\"depth\":200"#, 1)))
+    else {
+        panic!("a depth of 200 was read")
+    };
+    let said = error.say_in(&spanish);
+    assert_eq!(
+        said,
+        "no es un archivo de pesos de este playground: en su configuración, depth: «200» no es un entero de 1 a 96",
+        "in English: {error}"
+    );
+    let said = safetensors::read(&[1, 2, 3]).unwrap_err().say_in(&spanish);
+    assert!(said.ends_with("playground: 3 bytes"), "{said}");
     // every truncation and a flipped byte anywhere: an error or the file, never a panic
     for n in (0..good.len()).step_by(97) {
         assert!(safetensors::read(&good[..n]).is_err(), "truncated to {n}");

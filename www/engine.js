@@ -87,13 +87,15 @@ export function textLoader(bindings, url) {
   return function ensureText() {
     if (bindings.textInstalled()) return Promise.resolve();
     loading ??= (async () => {
+      // (a failure as its message, said in the reader's words on the page: `refusal` in texts.js)
+      const refusal = (said, args) => new Error(JSON.stringify({ said, args }));
       let response;
       try {
         response = await fetch(url);
       } catch (e) {
-        throw new Error(`the text could not be fetched (${e?.message ?? e})`);
+        throw refusal('text-fetch-failed', { detail: String(e?.message ?? e) });
       }
-      if (!response.ok) throw new Error(`the text could not be fetched (HTTP ${response.status} for ${url})`);
+      if (!response.ok) throw refusal('text-fetch-status', { status: String(response.status), url });
       bindings.installText(new Uint8Array(await response.arrayBuffer()));
     })().catch((e) => {
       loading = null;
@@ -201,7 +203,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     const missing = bindings.missingText(state.config, false);
     if (missing !== undefined && missing !== 'plays') {
       loop.wanted = null;
-      post.textFailed?.('the reader\'s text this run trains on is not here (give it again)', state.generation);
+      post.textFailed?.(JSON.stringify({ said: 'text-not-here', args: {} }), state.generation);
       return;
     }
     if (missing !== undefined) {

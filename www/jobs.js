@@ -59,6 +59,16 @@ export function createJobLoop(bindings, report, { turnTaker, sliceMs = JOB_SLICE
     } else schedule();
   }
 
+  /** A failure's reason in English, as a job's failure is kept in .value (a refusal is its
+   *  message: `Words.sayReason`). */
+  function inEnglish(e) {
+    const reason = e?.message ?? String(e);
+    const english = bindings.Words.english();
+    const said = english.sayReason(reason);
+    english.free();
+    return said ?? reason;
+  }
+
   return {
     /** Starts the job these bytes describe, dropping any other; `text`, the reader's text it
      *  trains on, if the page sent it with the job. */
@@ -81,12 +91,7 @@ export function createJobLoop(bindings, report, { turnTaker, sliceMs = JOB_SLICE
         try {
           bindings.installOwnText(text);
         } catch (e) {
-          // (its reason as a message: in English, as a job's failure is kept in .value)
-          const reason = e?.message ?? String(e);
-          const english = bindings.Words.english();
-          const said = english.sayReason(reason);
-          english.free();
-          return onError(said ?? reason);
+          return onError(inEnglish(e));
         }
       }
       // a job on the text task fetches the shipped text first (once per worker); a reader's
@@ -95,7 +100,7 @@ export function createJobLoop(bindings, report, { turnTaker, sliceMs = JOB_SLICE
       if (missing === undefined) start();
       else if (missing !== 'plays') onError('the reader\'s text this job trains on was not sent to its worker');
       else if (!ensureText) onError('the text task needs its text, and this worker cannot fetch it');
-      else ensureText().then(start, (e) => run === loop.runs && onError(e?.message ?? String(e)));
+      else ensureText().then(start, (e) => run === loop.runs && onError(inEnglish(e)));
     },
     cancel() {
       loop.runs++;

@@ -168,7 +168,13 @@ export function mount(root, bindings, options = {}) {
     parts.driver?.stop();
     parts.pool?.stop();
     schedule.resolveAll();
-    showError(root, message);
+    let why = message;
+    try {
+      why = w.reason(message); // (a refusal said in the widget's words)
+    } catch {
+      why = message; // the wasm is what failed
+    }
+    showError(root, why, w.say);
   }
 
   function create() {
@@ -205,7 +211,7 @@ export function mount(root, bindings, options = {}) {
       onTextFailed(message, generation) {
         if (generation < st.runGeneration) return; // a state since replaced
         // the widget goes on with the task it had: the text is there for another try later
-        notice([w.say('notice-text-failed', { why: message })]);
+        notice([w.say('notice-text-failed', { why: w.reason(message) })]);
         chooseTask('teacher');
       },
       onNotice: (text) => notice([text]),

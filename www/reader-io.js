@@ -72,7 +72,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
     try {
       textId = bindings.weightsTextId(bytes);
     } catch (e) {
-      notice([w.say('notice-not-loaded', { source: source(w.say), why: e.message ?? e })]);
+      notice([w.say('notice-not-loaded', { source: source(w.say), why: w.reason(e.message ?? e) })]);
       return;
     }
     if (textId !== 'plays' && !textBytes(textId)) {
@@ -84,7 +84,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
     try {
       await parts.driver.loadWeights(bytes);
     } catch (e) {
-      notice([w.say('notice-not-loaded', { source: source(w.say), why: e.message ?? e })]);
+      notice([w.say('notice-not-loaded', { source: source(w.say), why: w.reason(e.message ?? e) })]);
       return;
     }
     notice([w.say('notice-loaded', { source: source(w.say) })]);
@@ -95,7 +95,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
   function weightsFrom(url) {
     return urlBytes(url, 'weights').then(
       (bytes) => loadWeights(bytes, (say) => say('source-weights-at', { url })),
-      (e) => notice([w.say('notice-not-loaded', { source: 'weights-src', why: e.message ?? e })]),
+      (e) => notice([w.say('notice-not-loaded', { source: 'weights-src', why: w.reason(e.message ?? e) })]),
     );
   }
 
@@ -103,7 +103,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
   function textFrom(url) {
     return urlBytes(url).then(
       (bytes) => useText(bytes, (say) => say('source-text-at', { url })),
-      (e) => notice([w.say('notice-not-trained', { source: 'text-src', why: e.message ?? e })]),
+      (e) => notice([w.say('notice-not-trained', { source: 'text-src', why: w.reason(e.message ?? e) })]),
     );
   }
 
@@ -199,7 +199,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
  */
 function bindReaderIo(w, { useText, usePlays, setPrompt, download, loadWeights, notice }) {
   const { el, root } = w;
-  const fail = (e) => notice([e?.message ?? String(e)]);
+  const fail = (e) => notice([w.reason(e?.message ?? String(e))]);
 
   // a text: a file chosen, dropped anywhere on the widget, or pasted
   el('text-choose').addEventListener('click', () => el('text-file').click());

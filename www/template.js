@@ -45,7 +45,8 @@ function comparisonPanel(c) {
   const label = (part, english) => `data-i18n-table-label="${c.messages[part]}" data-en-label="${escape(english)}" aria-label="${escape(english)}"`;
   const tables = c.tables.map(({ field, summary }, i) => {
     const id = field === 'table' ? c.panel : `${c.panel}-${field}`;
-    const table = `<table class="ap-table" data-el="${field === 'table' ? `${id}-table` : id}"></table>`;
+    // (a table wider than a phone scrolls sideways in its box, its words whole)
+    const table = `<div class="ap-table-box" tabindex="0"><table class="ap-table" data-el="${field === 'table' ? `${id}-table` : id}"></table></div>`;
     return summary == null ? table : `<details class="ap-numbers" data-el="${id}-details" hidden><summary ${words(`summary-${i}`, summary)}</summary>${table}</details>`;
   });
   const writes = c.writes == null ? [] : [`<div class="ap-compare-writes" data-el="${c.panel}-writes" role="group" ${label('writes', c.writes)}></div>`];
@@ -178,7 +179,7 @@ export const TEMPLATE = `
   </div>`;
 
 /** Shows a readable message in place of a dead widget. */
-export function showError(root, message) {
+export function showError(root, message, say = null) {
   let box = root.querySelector('[data-el="error"]');
   if (!box) {
     // not mounted yet (the wasm did not load): the box alone
@@ -188,7 +189,16 @@ export function showError(root, message) {
     box.dataset.el = 'error';
     root.prepend(box);
   }
-  box.textContent = `The playground stopped: ${String(message).replace(/\.+$/, '')}. Reload the page to try again.`;
+  const why = String(message).replace(/\.+$/, '');
+  // in the widget's words once it has them; before its wasm loaded, or if the wasm is what
+  // failed, English
+  let said = null;
+  try {
+    said = say ? say('error-stopped', { why }) : null;
+  } catch {
+    said = null;
+  }
+  box.textContent = said ?? `The playground stopped: ${why}. Reload the page to try again.`;
   box.hidden = false;
   const status = root.querySelector('[data-el="status"]');
   if (status && (status.dataset.i18n === 'status-loading' || status.textContent === 'Loading…')) {

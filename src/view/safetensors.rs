@@ -17,6 +17,7 @@
 //! its shape and nothing else is, and that the ranges lie inside the file without overlapping.
 
 use crate::config::{Config, TaskKind, PARAMS};
+use crate::language::{Arg, Said};
 use crate::model::batch::{Batch, Tokens};
 use crate::model::param::Params;
 use crate::model::stack::{outputs, Stack};
@@ -201,64 +202,63 @@ pub struct WeightsFile {
 }
 
 /// The configuration in a header's metadata, every value through the parameter table.
-fn config_of(text: &str) -> Result<Config, String> {
-    let parsed = Parsed::parse(text).map_err(|e| format!("its configuration is not JSON ({e})"))?;
-    let Parsed::Obj(fields) = parsed else { return Err("its configuration is not a JSON object".into()) };
+fn config_of(text: &str) -> Result<Config, Said> {
+    let parsed = Parsed::parse(text).map_err(|e| Said::new("file-config-json").arg("detail", e))?;
+    let Parsed::Obj(fields) = parsed else { return Err(Said::new("file-config-object")) };
     let mut config = Config::default();
     for (name, value) in &fields {
         if !PARAMS.iter().any(|p| p.name == name) {
-            return Err(format!("its configuration has {:?}, which is no parameter of this version", name));
+            return Err(Said::new("file-config-unknown").arg("name", format!("{name:?}")));
         }
         let text = match value {
             Parsed::Str(s) => s.clone(),
             Parsed::Num(n) => n.clone(),
-            _ => return Err(format!("its configuration's {name} is neither a number nor a word")),
+            _ => return Err(Said::new("file-config-kind").arg("name", name.as_str())),
         };
-        config.set(name, &text).map_err(|e| format!("its configuration's {e}"))?;
+        config.set(name, &text).map_err(|e| Said::new("file-config-bad").arg("error", e.sentence()))?;
     }
     if let Some(p) = PARAMS.iter().find(|p| !fields.iter().any(|(n, _)| n == p.name)) {
-        return Err(format!("its configuration has no {}", p.name));
+        return Err(Said::new("file-config-missing").arg("name", p.name));
     }
-    config.check_together().map_err(|e| format!("its configuration's {e}"))?;
+    config.check_together().map_err(|e| Said::new("file-config-bad").arg("error", e.sentence()))?;
     Ok(config)
 }
 
-/// Reads a weights file, checked; an error in words for a file that is not one, is damaged or
-/// truncated, or does not fit its own configuration.
-pub fn read(bytes: &[u8]) -> Result<WeightsFile, String> {
-    let refuse = |why: String| format!("not a weights file of this playground: {why}");
-    let Some(len) = bytes.get(..8) else { return Err(refuse(format!("{} bytes", bytes.len()))) };
+/// Reads a weights file, checked; an error in words (said in the thread's language, English
+/// for `ablate`) for a file that is not one, is damaged or truncated, or does not fit its own
+/// configuration.
+pub fn read(bytes: &[u8]) -> Result<WeightsFile, Said> {
+    let refuse = |why: Said| Said::new("file-refused").arg("why", why);
+    let size = |n: usize| Arg::Text(n.to_string());
+    let Some(len) = bytes.get(..8) else { return Err(refuse(Said::new("file-bytes").arg("n", bytes.len()))) };
     let n = u64::from_le_bytes(len.try_into().expect("8 bytes"));
     if n > MAX_HEADER || n > (bytes.len() - 8) as u64 {
-        return Err(refuse(format!("its header would be {n} bytes of a file of {}", bytes.len())));
+        let why = Said::new("file-header-size").arg("n", n.to_string()).arg("size", size(bytes.len()));
+        return Err(refuse(why));
     }
-    let header = std::str::from_utf8(&bytes[8..8 + n as usize])
-        .map_err(|_| refuse("its header is not UTF-8".into()))?;
+    let header =
+        std::str::from_utf8(&bytes[8..8 + n as usize]).map_err(|_| refuse(Said::new("file-header-utf8")))?;
     let data = &bytes[8 + n as usize..];
-    let parsed = Parsed::parse(header).map_err(|e| refuse(format!("its header is not JSON ({e})")))?;
-    let Parsed::Obj(entries) = &parsed else { return Err(refuse("its header is not a JSON object".into())) };
-    let metadata = parsed.get("__metadata__").ok_or_else(|| refuse("it has no __metadata__".into()))?;
-    let config_text = metadata
-        .get("config")
-        .and_then(Parsed::as_str)
-        .ok_or_else(|| refuse("its __metadata__ has no config".into()))?;
+    let parsed = Parsed::parse(header).map_err(|e| refuse(Said::new("file-header-json").arg("detail", e)))?;
+    let Parsed::Obj(entries) = &parsed else { return Err(refuse(Said::new("file-header-object"))) };
+    let metadata = parsed.get("__metadata__").ok_or_else(|| refuse(Said::new("file-no-metadata")))?;
+    let config_text =
+        metadata.get("config").and_then(Parsed::as_str).ok_or_else(|| refuse(Said::new("file-no-config")))?;
     let config = config_of(config_text).map_err(refuse)?;
     let step = metadata.get("step").and_then(Parsed::as_str).and_then(|s| s.parse().ok()).unwrap_or(0);
     let mut stack = Stack::<f32>::unweighted(&config);
     let expected = tensors(&mut stack);
     if entries.len() != expected.len() + 1 {
-        return Err(refuse(format!(
-            "it has {} tensors; a stack of its configuration has {}",
-            entries.len() - 1,
-            expected.len()
-        )));
+        let why = Said::new("file-tensor-count").arg("n", entries.len() - 1).arg("expected", expected.len());
+        return Err(refuse(why));
     }
     let mut weights = Vec::with_capacity(expected.iter().map(|(_, r, c)| r * c).sum());
     let mut ranges = Vec::with_capacity(expected.len());
     for (name, rows, cols) in &expected {
-        let t = parsed.get(name).ok_or_else(|| refuse(format!("it has no tensor {name}")))?;
+        let named = |said: Said| refuse(said.arg("name", name.as_str()));
+        let t = parsed.get(name).ok_or_else(|| named(Said::new("file-no-tensor")))?;
         if t.get("dtype").and_then(Parsed::as_str) != Some("F32") {
-            return Err(refuse(format!("{name} is not float32 (F32)")));
+            return Err(named(Said::new("file-not-f32")));
         }
         let shape: Option<Vec<u64>> = match t.get("shape") {
             Some(Parsed::Arr(dims)) => dims.iter().map(Parsed::as_u64).collect(),
@@ -266,19 +266,21 @@ pub fn read(bytes: &[u8]) -> Result<WeightsFile, String> {
         };
         let want: Vec<u64> = if *rows == 1 { vec![*cols as u64] } else { vec![*rows as u64, *cols as u64] };
         if shape.as_ref() != Some(&want) {
-            return Err(refuse(format!(
-                "{name} has the shape {shape:?}, not {want:?} as its configuration says"
-            )));
+            let why = Said::new("file-shape")
+                .arg("name", name.as_str())
+                .arg("shape", format!("{shape:?}"))
+                .arg("want", format!("{want:?}"));
+            return Err(refuse(why));
         }
         let range = match t.get("data_offsets") {
             Some(Parsed::Arr(o)) if o.len() == 2 => o[0].as_u64().zip(o[1].as_u64()),
             _ => None,
         };
         let Some((begin, end)) = range.filter(|&(b, e)| b <= e && e <= data.len() as u64) else {
-            return Err(refuse(format!("{name}'s bytes are not inside the file (truncated?)")));
+            return Err(named(Said::new("file-outside")));
         };
         if end - begin != (rows * cols * 4) as u64 {
-            return Err(refuse(format!("{name}'s byte range does not hold its shape")));
+            return Err(named(Said::new("file-range")));
         }
         ranges.push((begin, end));
         let bytes = &data[begin as usize..end as usize];
@@ -293,13 +295,13 @@ pub fn read(bytes: &[u8]) -> Result<WeightsFile, String> {
     }
     crate::order::sort_by_key(&mut ranges, |r| *r); // as many as the stack's tensors
     if ranges.windows(2).any(|w| w[1].0 < w[0].1) {
-        return Err(refuse("two tensors share bytes".into()));
+        return Err(refuse(Said::new("file-overlap")));
     }
     if ranges.last().is_some_and(|r| r.1 != data.len() as u64) {
-        return Err(refuse("it has bytes after its last tensor".into()));
+        return Err(refuse(Said::new("file-trailing")));
     }
     if let Some(bad) = weights.iter().position(|w| !w.is_finite()) {
-        return Err(refuse(format!("its weight {bad} is not a finite number")));
+        return Err(refuse(Said::new("file-not-finite").arg("index", bad.to_string())));
     }
     Ok(WeightsFile { config, step, weights })
 }

@@ -84,7 +84,8 @@ pub fn install_own_text(bytes: &[u8]) -> Result<Vec<String>, JsError> {
 /// reader's text before taking the file's configuration. A damaged file is an error in words.
 #[wasm_bindgen(js_name = weightsTextId)]
 pub fn weights_text_id(bytes: &[u8]) -> Result<String, JsError> {
-    let file = crate::view::safetensors::read(bytes).map_err(js_error)?;
+    // (the reason as its message, said on the page in the reader's language: `Words.sayReason`)
+    let file = crate::view::safetensors::read(bytes).map_err(|e| JsError::new(&words::said_json(&e)))?;
     Ok(if file.config.task == crate::config::TaskKind::Text {
         file.config.text.text()
     } else {

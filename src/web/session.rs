@@ -247,11 +247,11 @@ impl Session {
     /// is an error in words and changes nothing.
     #[wasm_bindgen(js_name = loadWeights)]
     pub fn load_weights(&mut self, bytes: &[u8]) -> Result<(), JsError> {
-        let file = safetensors::read(bytes).map_err(js_error)?;
+        // (a refusal as its message, said on the page in the reader's language: `Words.sayReason`)
+        let refused = |said: &crate::language::Said| JsError::new(&super::words::said_json(said));
+        let file = safetensors::read(bytes).map_err(|e| refused(&e))?;
         if !safetensors::fits(&file.config, self.inner.config()) {
-            return Err(JsError::new(
-                "the file's stack is not this run's (its tensors' names or shapes differ)",
-            ));
+            return Err(refused(&crate::language::Said::new("file-not-this-run")));
         }
         self.inner.start_from(&file.weights, file.step).map_err(js_error)
     }

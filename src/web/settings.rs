@@ -48,7 +48,8 @@ impl Settings {
     /// ours, or is damaged, is an error in words and changes nothing.
     #[wasm_bindgen(js_name = adoptWeights)]
     pub fn adopt_weights(&mut self, bytes: &[u8]) -> Result<Vec<String>, JsError> {
-        let file = crate::view::safetensors::read(bytes).map_err(super::js_error)?;
+        let file =
+            crate::view::safetensors::read(bytes).map_err(|e| JsError::new(&say(&self.language, &e)))?;
         Ok(self.inner.adopt(file.config).into_iter().map(String::from).collect())
     }
 

@@ -238,7 +238,7 @@ impl View {
         let panel = AnyPanel::named(name).ok_or_else(|| JsError::new(&format!("no panel named {name:?}")))?;
         let page = self.page();
         if !panel.ready(&page) {
-            return Err(JsError::new(&format!("the {name} panel has nothing to draw yet")));
+            return Err(JsError::new(&self.worded(|| crate::say!("download-not-ready", chart = name))));
         }
         let theme =
             if dark { crate::view::charts::Theme::dark(1.0) } else { crate::view::charts::Theme::light(1.0) };

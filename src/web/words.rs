@@ -72,24 +72,12 @@ impl Words {
             .map_or_else(String::new, |facts| self.inner.with(|| crate::view::words::text_words(&facts)))
     }
 
-    /// A reason a worker gave (`said_json`'s text: its message and arguments), in this
-    /// language; undefined for a reason that is plain text (said as it is).
+    /// A reason a worker or the page's own code gave (`said_json`'s text: a message and its
+    /// arguments), in this language; undefined for a reason that is plain text (said as it is).
     #[wasm_bindgen(js_name = sayReason)]
     pub fn say_reason(&self, reason: &str) -> Option<String> {
-        use crate::view::json_parse::Parsed;
-        let parsed = Parsed::parse(reason).ok()?;
-        let id = parsed.get("said")?.as_str()?;
-        let mut args = fluent_bundle::FluentArgs::new();
-        if let Some(Parsed::Obj(fields)) = parsed.get("args") {
-            for (name, value) in fields {
-                match value {
-                    Parsed::Num(n) => args.set(name.clone(), n.parse::<f64>().ok()?),
-                    Parsed::Str(s) => args.set(name.clone(), s.clone()),
-                    _ => return None,
-                }
-            }
-        }
-        self.inner.format(id, Some(&args))
+        let parsed = crate::view::json_parse::Parsed::parse(reason).ok()?;
+        reason_words(&self.inner, &parsed)
     }
 
     /// The catalogue file `tag` needs (`es.ftl`), or undefined: English, the pseudo-language
@@ -121,9 +109,15 @@ impl Spoken {
 }
 
 /// `said` as the text a worker sends for the page to say in its language (`Words.sayReason`):
-/// `{"said": id, "args": {name: value}}`, a count as a number, any other argument as its text
-/// (a sentence within, in English).
+/// `{"said": id, "args": {name: value}}`, a count as a number, a number's text as
+/// `{"number": text}`, a sentence within as its own `{"said": …}`, sentences one after another
+/// as a list of them, any other argument as its text. The page's JavaScript writes the same
+/// (`refusal` in `texts.js`).
 pub(super) fn said_json(said: &crate::language::Said) -> String {
+    said_value(said).to_string()
+}
+
+fn said_value(said: &crate::language::Said) -> crate::view::json::Json {
     use crate::language::Arg;
     use crate::view::json::Json;
     let args = said
@@ -132,12 +126,39 @@ pub(super) fn said_json(said: &crate::language::Said) -> String {
         .map(|(name, value)| {
             let value = match value {
                 Arg::Count(n) => Json::Int(*n as i128),
-                Arg::Text(text) | Arg::Number(text) => Json::Str(text.clone()),
-                Arg::Said(within) => Json::Str(within.to_string()),
-                Arg::List(items) => Json::Str(crate::language::Said::list(items.clone()).to_string()),
+                Arg::Text(text) => Json::Str(text.clone()),
+                Arg::Number(text) => Json::Obj(vec![("number", Json::Str(text.clone()))]),
+                Arg::Said(within) => said_value(within),
+                Arg::List(items) => Json::Arr(items.iter().map(said_value).collect()),
             };
             (*name, value)
         })
         .collect();
-    Json::Obj(vec![("said", Json::Str(said.id.to_string())), ("args", Json::Obj(args))]).to_string()
+    Json::Obj(vec![("said", Json::Str(said.id.to_string())), ("args", Json::Obj(args))])
+}
+
+/// `said_value`'s JSON said in `language`; `None` for anything else.
+fn reason_words(language: &Language, parsed: &crate::view::json_parse::Parsed) -> Option<String> {
+    use crate::view::json_parse::Parsed;
+    let id = parsed.get("said")?.as_str()?;
+    let mut args = fluent_bundle::FluentArgs::new();
+    if let Some(Parsed::Obj(fields)) = parsed.get("args") {
+        for (name, value) in fields {
+            match value {
+                Parsed::Num(n) => args.set(name.clone(), n.parse::<f64>().ok()?),
+                Parsed::Str(s) => args.set(name.clone(), s.clone()),
+                Parsed::Arr(items) => {
+                    let said =
+                        items.iter().map(|item| reason_words(language, item)).collect::<Option<Vec<_>>>()?;
+                    args.set(name.clone(), said.join(&language.say("list-comma", None)));
+                }
+                Parsed::Obj(_) => match value.get("number").and_then(Parsed::as_str) {
+                    Some(number) => args.set(name.clone(), language.number(number)),
+                    None => args.set(name.clone(), reason_words(language, value)?),
+                },
+                _ => return None,
+            }
+        }
+    }
+    Some(language.say(id, Some(&args)))
 }

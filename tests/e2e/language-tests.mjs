@@ -125,6 +125,14 @@ export default function registerLanguageTests() {
     await page.getByRole('button', { name: 'Entrenar con el texto pegado' }).click();
     await waitFor(page, () => /No se entrenó con el texto pegado: el texto tiene 11 caracteres; se necesitan al menos 600/.test(document.querySelector('[data-el="notice"]')?.textContent ?? ''), [],
       async () => `the refused text's notice is not in Spanish: ${await el(page, 'notice').textContent()}`);
+    // a weights file refused, and an address that answers with a web page: their reasons too
+    await page.evaluate(() => window.ablationPlayground.loadWeights(new Uint8Array([1, 2, 3])));
+    await waitFor(page, () => /No fue posible cargar los pesos dados: no es un archivo de pesos de este playground: 3 bytes/.test(document.querySelector('[data-el="notice"]')?.textContent ?? ''), [],
+      async () => `the refused weights' notice is not in Spanish: ${await el(page, 'notice').textContent()}`);
+    await page.route('**/a-page.txt', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>Not found</p>' }));
+    await load('/?text-src=/a-page.txt&lang=es&task=text&depth=2');
+    await waitFor(page, () => /No se entrenó con text-src: \S*a-page\.txt es una página web \(text\/html\), no un archivo de texto/.test(document.querySelector('[data-el="notice"]')?.textContent ?? ''), [],
+      async () => `the refused address's notice is not in Spanish: ${await el(page, 'notice').textContent()}`);
     // All four on a small stack: its sentence, its table's heading and its chart's title
     await load('/?lang=es&depth=2');
     await waitStatus(page, /^2 capas · /);

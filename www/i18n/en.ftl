@@ -798,11 +798,66 @@ notice-earlier = …and { $n } earlier
 download-nothing = Nothing to download before the run has begun
 download-no-chart = No chart has anything to draw yet
 download-no-png = The { $chart } chart could not be made into a PNG
+download-not-ready = The { $chart } chart has nothing to draw yet
+error-stopped = The playground stopped: { $why }. Reload the page to try again.
 # what the stack wrote after the reader's prompt; $outside: the prompt's characters it could not read
 prompt-said = It continued your prompt: { $continuation }
 prompt-said-outside = It continued your prompt (not in the text, so not read: { $outside }): { $continuation }
 # a comparison's run's writing: "both off writes"
 writes-label = { $label } writes
+
+## A weights file refused, and a file or address that could not be read
+# why a weights file was refused: $why is one of the file-* reasons below
+file-refused = not a weights file of this playground: { $why }
+file-bytes = { $n ->
+    [one] { $n } byte
+   *[other] { $n } bytes
+}
+# the header's length as the file's first 8 bytes say ($n) against the file's size ($size)
+file-header-size = its header would be { $n } bytes of a file of { $size }
+file-header-utf8 = its header is not UTF-8
+# $detail: where the JSON breaks, as the reader of JSON says it (in English)
+file-header-json = its header is not JSON ({ $detail })
+file-header-object = its header is not a JSON object
+file-no-metadata = it has no __metadata__
+file-no-config = its __metadata__ has no config
+file-config-json = its configuration is not JSON ({ $detail })
+file-config-object = its configuration is not a JSON object
+# $name: a name in quotes, as the file has it ("colour")
+file-config-unknown = its configuration has { $name }, which is no parameter of this version
+file-config-kind = its configuration's { $name } is neither a number nor a word
+# $error: a config-error sentence (depth: "200" is not an integer from 1 to 96)
+file-config-bad = its configuration's { $error }
+file-config-missing = its configuration has no { $name }
+file-tensor-count = it has { $n ->
+    [one] { $n } tensor
+   *[other] { $n } tensors
+}; a stack of its configuration has { $expected }
+# $name: a tensor's name (layers.3.attn.wq)
+file-no-tensor = it has no tensor { $name }
+file-not-f32 = { $name } is not float32 (F32)
+# $shape and $want: shapes as lists (Some([64, 32]), [32, 64])
+file-shape = { $name } has the shape { $shape }, not { $want } as its configuration says
+file-outside = { $name }'s bytes are not inside the file (truncated?)
+file-range = { $name }'s byte range does not hold its shape
+file-overlap = two tensors share bytes
+file-trailing = it has bytes after its last tensor
+file-not-finite = its weight { $index } is not a finite number
+file-not-this-run = the file's stack is not this run's (its tensors' names or shapes differ)
+# a file too large to take: $source is a source-* message (the file x.txt, the text at …)
+text-too-large = { $source } has { $bytes } bytes; at most { $max } MB are taken
+# $detail: the browser's own words for the failure
+fetch-failed = { $source } could not be fetched ({ $detail }; another origin must allow it with CORS)
+fetch-status = { $source } could not be fetched (HTTP { $status })
+# an address that answered with a web page: $type its content type (text/html)
+fetch-web-page = { $url } is a web page ({ $type }), not a { $what ->
+    [text] text
+   *[weights] weights
+} file
+# the playground's own text (the plays) could not be fetched
+text-fetch-failed = the text could not be fetched ({ $detail })
+text-fetch-status = the text could not be fetched (HTTP { $status } for { $url })
+text-not-here = the reader's text this run trains on is not here (give it again)
 
 ## A pinned run, against the live one: pinned: Residual OFF · step 500
 

@@ -752,8 +752,8 @@ source-weights-given = los pesos dados
 notice-awaited-text = un texto de { $chars } caracteres con SHA-256 { $hash }…
 notice-not-trained = No se entrenó con { $source }: { $why }
 notice-other-text = No se entrenó con { $source }: su SHA-256 es { $hash }…, y la ejecución de este enlace se entrenó con { $awaited }… ({ $text }). Elija Volver a las obras de teatro para dejar de esperarlo.
-notice-not-loaded = No se cargó { $source }: { $why }
-notice-weights-need-text = No se cargó { $source }: su ejecución se entrenó con un texto del lector ({ $text }); dé primero ese texto y después cárguelos
+notice-not-loaded = No fue posible cargar { $source }: { $why }
+notice-weights-need-text = No fue posible cargar { $source }: su ejecución se entrenó con un texto del lector ({ $text }); dé primero ese texto y después cárguelos
 notice-loaded = Se cargaron los pesos de { $source }, medidos en el paso 0; Entrenar sigue entrenando desde ellos.
 notice-awaiting = { $whose ->
     [link] La ejecución de este enlace
@@ -832,9 +832,53 @@ notice-earlier = …y { $n } anteriores
 download-nothing = No hay nada que descargar antes de que empiece la ejecución
 download-no-chart = Ningún gráfico tiene aún nada que dibujar
 download-no-png = El gráfico { $chart } no se pudo convertir en PNG
+download-not-ready = El gráfico { $chart } todavía no tiene nada que dibujar
+error-stopped = El playground se detuvo: { $why }. Recargue la página para intentarlo de nuevo.
 prompt-said = Continuó su inicio: { $continuation }
 prompt-said-outside = Continuó su inicio (fuera del texto, así que no se lee: { $outside }): { $continuation }
 writes-label = { $label } escribe
+
+## Un archivo de pesos rechazado, y un archivo o una dirección que no se pudo leer
+file-refused = no es un archivo de pesos de este playground: { $why }
+file-bytes = { $n ->
+    [one] { $n } byte
+   *[other] { $n } bytes
+}
+file-header-size = su cabecera tendría { $n } bytes en un archivo de { $size }
+file-header-utf8 = su cabecera no es UTF-8
+file-header-json = su cabecera no es JSON ({ $detail })
+file-header-object = su cabecera no es un objeto JSON
+file-no-metadata = no tiene __metadata__
+file-no-config = su __metadata__ no tiene config
+file-config-json = su configuración no es JSON ({ $detail })
+file-config-object = su configuración no es un objeto JSON
+file-config-unknown = su configuración tiene { $name }, que no es un parámetro de esta versión
+file-config-kind = en su configuración, { $name } no es ni un número ni una palabra
+file-config-bad = en su configuración, { $error }
+file-config-missing = a su configuración le falta { $name }
+file-tensor-count = tiene { $n ->
+    [one] { $n } tensor
+   *[other] { $n } tensores
+}; una pila de su configuración tiene { $expected }
+file-no-tensor = no tiene el tensor { $name }
+file-not-f32 = { $name } no es float32 (F32)
+file-shape = { $name } tiene la forma { $shape }, no { $want } como dice su configuración
+file-outside = los bytes de { $name } no están dentro del archivo (¿truncado?)
+file-range = el rango de bytes de { $name } no corresponde a su forma
+file-overlap = dos tensores comparten bytes
+file-trailing = tiene bytes después de su último tensor
+file-not-finite = su peso { $index } no es un número finito
+file-not-this-run = la pila del archivo no es la de esta ejecución (difieren los nombres o las formas de sus tensores)
+text-too-large = { $source } tiene { $bytes } bytes; se aceptan como máximo { $max } MB
+fetch-failed = error al descargar { $source } ({ $detail }; otro origen debe permitirlo con CORS)
+fetch-status = error al descargar { $source } (HTTP { $status })
+fetch-web-page = { $url } es una página web ({ $type }), no un archivo de { $what ->
+    [text] texto
+   *[weights] pesos
+}
+text-fetch-failed = error al descargar el texto ({ $detail })
+text-fetch-status = error al descargar el texto (HTTP { $status } de { $url })
+text-not-here = el texto del lector con el que entrena esta ejecución no está aquí (vuelva a darlo)
 
 ## Una ejecución fijada, frente a la que entrena: fijada: Residual NO · paso 500
 

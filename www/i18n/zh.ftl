@@ -800,9 +800,47 @@ notice-earlier = …以及更早的 { $n } 条
 download-nothing = 运行开始之前没有可下载的内容
 download-no-chart = 还没有哪个图表有内容可画
 download-no-png = 无法把 { $chart } 图表转换为 PNG
+download-not-ready = { $chart } 图表还没有可画的内容
+error-stopped = playground 已停止：{ $why }。请重新加载页面再试。
 prompt-said = 它接着你的开头写道：{ $continuation }
 prompt-said-outside = 它接着你的开头写道（不在文本中，因此不读：{ $outside }）：{ $continuation }
 writes-label = { $label } 写出
+
+## 被拒绝的权重文件，以及无法读取的文件或地址
+file-refused = 不是本 playground 的权重文件：{ $why }
+file-bytes = { $n } 字节
+file-header-size = 其文件头将有 { $n } 字节，而文件只有 { $size } 字节
+file-header-utf8 = 其文件头不是 UTF-8
+file-header-json = 其文件头不是 JSON（{ $detail }）
+file-header-object = 其文件头不是 JSON 对象
+file-no-metadata = 没有 __metadata__
+file-no-config = 其 __metadata__ 中没有 config
+file-config-json = 其配置不是 JSON（{ $detail }）
+file-config-object = 其配置不是 JSON 对象
+file-config-unknown = 其配置中有 { $name }，而此版本没有这个参数
+file-config-kind = 其配置中的 { $name } 既不是数字也不是单词
+file-config-bad = 其配置中，{ $error }
+file-config-missing = 其配置中缺少 { $name }
+file-tensor-count = 它有 { $n } 个张量；按其配置，堆栈应有 { $expected } 个
+file-no-tensor = 没有张量 { $name }
+file-not-f32 = { $name } 不是 float32（F32）
+file-shape = { $name } 的形状是 { $shape }，而不是其配置所说的 { $want }
+file-outside = { $name } 的字节不在文件内（被截断了？）
+file-range = { $name } 的字节范围与其形状不符
+file-overlap = 两个张量共用字节
+file-trailing = 最后一个张量之后还有字节
+file-not-finite = 第 { $index } 个权重不是有限数
+file-not-this-run = 文件中的堆栈不是本次训练的（其张量的名称或形状不同）
+text-too-large = { $source } 有 { $bytes } 字节；最多接受 { $max } MB
+fetch-failed = 无法获取{ $source }（{ $detail }；其他来源须以 CORS 允许）
+fetch-status = 无法获取{ $source }（HTTP { $status }）
+fetch-web-page = { $url } 是网页（{ $type }），不是{ $what ->
+    [text] 文本
+   *[weights] 权重
+}文件
+text-fetch-failed = 无法获取文本（{ $detail }）
+text-fetch-status = 无法获取文本（{ $url } 返回 HTTP { $status }）
+text-not-here = 本次训练所用的读者文本不在此处（请再次提供）
 
 ## 已固定的训练，与正在训练的相比：已固定：残差 关 · 第 500 步
 

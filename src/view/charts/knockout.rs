@@ -7,7 +7,7 @@
 use super::tick;
 use super::{
     err, fitted_titles, frame, layer_chart, legend, legend_width, log_range, log_ticks, style_mesh,
-    ChartResult, Corner, LayerChart, Theme,
+    ChartResult, Corner, Geometry, LayerChart, Theme,
 };
 use crate::say;
 use plotters::coord::Shift;
@@ -91,6 +91,7 @@ pub fn draw_removals<DB: DrawingBackend>(
     ];
     let title = fitted_titles(area, &titles.each_ref().map(String::as_str), &[], theme);
     let mut chart = frame(area, title, theme)
+        .x_label_area_size(theme.px(Geometry::X_LABELS + Geometry::X_DESC)) // (the axis's name under its numbers)
         .build_cartesian_2d(0.0..depth.max(1) as f64, (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();

@@ -154,8 +154,9 @@ impl Geometry {
     const MARGIN: f64 = 8.0;
     /// On the right, where the last x label's text runs past the plot.
     const MARGIN_RIGHT: f64 = 18.0;
-    /// Below the plot, for the x labels.
+    /// Below the plot, for the x labels; and a line more for an axis's name under them.
     const X_LABELS: f64 = 26.0;
+    const X_DESC: f64 = 14.0;
     /// Left of the plot, for the y labels.
     const Y_LABELS: f64 = 46.0;
     /// The title's text size, and the height plotters gives its line.
@@ -235,6 +236,30 @@ pub(crate) fn fitted_title<DB: DrawingBackend>(
         Some(t) => t,
         None => notes.last().map_or_else(|| title.to_string(), with),
     }
+}
+
+/// Of `ticks` (each a value and its x in the backend's pixels, in order), those whose labels
+/// (`label`, at the mesh's 11 px) stand apart with a gap: the last always (the deepest, the
+/// end the reader reads to), then from the first on each that clears those kept. A phone's
+/// narrow plot of many depths shows every other one instead of running them together.
+pub(crate) fn spaced_ticks<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    ticks: &[(f64, i32)],
+    label: impl Fn(f64) -> String,
+    theme: &Theme,
+) -> Vec<f64> {
+    let span = |&(v, x): &(f64, i32)| {
+        let half = theme.scale * (text_width(area, &label(v), 11.0, 6.2, theme) / 2.0 + 3.0);
+        (f64::from(x) - half, f64::from(x) + half)
+    };
+    let mut kept: Vec<(f64, (f64, f64))> = ticks.last().map(|t| (t.0, span(t))).into_iter().collect();
+    for tick in &ticks[..ticks.len().saturating_sub(1)] {
+        let (a, b) = span(tick);
+        if kept.iter().all(|(_, (c, d))| b <= *c || a >= *d) {
+            kept.push((tick.0, (a, b)));
+        }
+    }
+    kept.into_iter().map(|(v, _)| v).collect()
 }
 
 /// The grid and axis style every chart shares.
@@ -403,7 +428,7 @@ pub(crate) fn comparable_top(maxima: impl Iterator<Item = f64>) -> Option<f64> {
 /// its largest value. A legend names the series with the same value ("residual alone:
 /// 3.4e31 ↑"), `beyond_label`.
 pub(crate) fn beyond_mark(largest: f64) -> String {
-    format!("↑ {}", short(largest))
+    format!("↑ {}", tick(largest))
 }
 
 /// Draws `text` (a `beyond_mark`) in `colour` just under the cut at pixel `at`, where a series
@@ -426,7 +451,7 @@ pub(crate) fn draw_beyond<DB: DrawingBackend>(
 
 /// A legend's name for a series past the cut axis: "residual alone: 3.4e31 ↑".
 pub(crate) fn beyond_label(name: &str, largest: f64) -> String {
-    format!("{name}: {} ↑", short(largest))
+    format!("{name}: {} ↑", tick(largest))
 }
 
 /// A legend in a top corner of the plotting area `plot` (its pixel ranges): one line swatch

@@ -5,8 +5,8 @@
 use super::tick;
 use super::{
     beyond_label, beyond_mark, combination_colours, comparable_top, draw_beyond, err, fitted_titles, frame,
-    legend, legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, style_mesh,
-    ChartResult, Corner, Theme,
+    legend, legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, spaced_ticks,
+    style_mesh, ChartResult, Corner, Theme,
 };
 use crate::say;
 use crate::training::sweep::SweepSeries;
@@ -159,12 +159,22 @@ pub fn draw<'a, DB: DrawingBackend>(
                 (lo..hi).log_scale().with_key_points(ticks),
             )
             .map_err(err)?;
+        // every depth swept has its tick; a label where it clears its neighbours' labels
+        let placed: Vec<(f64, i32)> =
+            depth_ticks.iter().map(|&d| (d, chart.backend_coord(&(d, lo)).0)).collect();
+        let labelled = spaced_ticks(area, &placed, |d| format!("{d:.0}"), theme);
         let mut mesh = chart.configure_mesh();
         style_mesh(&mut mesh, theme);
-        mesh.x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| tick(*y))
-            .draw()
-            .map_err(err)?;
+        mesh.x_label_formatter(&|x| {
+            if labelled.iter().any(|d| (d - x).abs() < 0.5) {
+                format!("{x:.0}")
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|y| tick(*y))
+        .draw()
+        .map_err(err)?;
         for (i, curve) in curves.iter().enumerate().filter(|_| panel == 0) {
             // the band from the lowest to the highest seed, under the lines
             let mut edges: Vec<(f64, f64, f64)> = depths
