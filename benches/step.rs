@@ -113,6 +113,47 @@ pub fn lens_share(config: &Config, rounds: usize) -> [f64; 4] {
     })
 }
 
+/// What the page's thread says after each frame in each shipped language (issue 55): the
+/// status line, the caption and every live panel's summary, each a Fluent message (or several)
+/// with its numbers in the language's format; beside it, a training step of the same run.
+pub fn words_of_a_frame(config: &Config) -> [f64; 4] {
+    use ablation_playground::language::Language;
+    use ablation_playground::training::session::Session;
+    use ablation_playground::view::panels::{Panel, Scene};
+    use ablation_playground::view::words::{caption, status_line};
+    use std::rc::Rc;
+    let mut session = Session::new(config);
+    for _ in 0..20 {
+        session.train_step();
+    }
+    let frame = session.frame();
+    let scene = Scene { frame: Some(&frame), pins: &[], tuned_lens: None };
+    let say = |tag: &str| {
+        let language = Rc::new(Language::shipped(tag).unwrap());
+        time(|| {
+            language.with(|| {
+                std::hint::black_box((status_line(&frame), caption(&frame)));
+                for panel in Panel::ALL {
+                    if panel.ready(&scene) {
+                        std::hint::black_box(panel.words(&scene));
+                    }
+                }
+            })
+        })
+        .0
+    };
+    let (en, es, zh) = (say("en"), say("es"), say("zh"));
+    [
+        en,
+        es,
+        zh,
+        time(|| {
+            session.train_step();
+        })
+        .0,
+    ]
+}
+
 fn main() {
     // `cargo bench -- <filter>` runs the rows whose label contains the filter
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-')).unwrap_or_default();
@@ -166,6 +207,21 @@ fn main() {
         println!(
             "{label:<62} per frame {frame:.4} ms  per held-out measurement {measurement:.3} ms  step {step:.3} ms  share of the worker {:.2}% (medians of 5 rounds)",
             100.0 * share
+        );
+    }
+    for (label, config) in [
+        ("words of a frame, text defaults", text.clone()),
+        (
+            "words of a frame, text, block depth 96, width 128, 256 tokens",
+            Config { depth: 96, width: 128, tokens: 256, context: 64, ..text.clone() },
+        ),
+    ] {
+        if !label.contains(&filter) {
+            continue;
+        }
+        let [en, es, zh, step] = words_of_a_frame(&config);
+        println!(
+            "{label:<62} en {en:.4} ms  es {es:.4} ms  zh {zh:.4} ms  against a step's {step:.3} ms (medians)"
         );
     }
     for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn, SublayerKind::Attention, SublayerKind::Block] {
