@@ -128,9 +128,11 @@ fn asked_for() -> BTreeSet<String> {
     walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
     // the page's markup and scripts: data-i18n="id" (and -label, -placeholder), say('id'),
     // sayCount('id', and a refusal's message and its sentences within (refusal('id', said: 'id')
-    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("www")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "js") {
+    // (and the playground's own page, index.html, whose heading speaks the widget's language)
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let pages = std::fs::read_dir(root.join("www")).unwrap().map(|e| e.unwrap().path());
+    for path in pages.chain([root.join("index.html")]) {
+        if path.extension().is_none_or(|e| e != "js" && e != "html") {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();

@@ -32,6 +32,8 @@ function start(root, bindings) {
     ...optionsFrom((name) => q.get(name)),
     linkBase: url.origin + url.pathname,
     hostLang: () => document.documentElement.lang,
+    // the page's own heading and introduction speak the widget's language too
+    alsoWorded: [...document.querySelectorAll('.ap-header')],
     onParam() {
       // Keep the address bar reproducing the current run (presentation parameters stay).
       // Trailing and at most every 250 ms: replaceState with a new URL can take tens of ms in

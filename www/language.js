@@ -79,6 +79,10 @@ export function createLanguage(w, { changed }) {
     words = next;
     w.root.lang = words.tag;
     wordMarkup(w.root, words);
+    for (const e of w.options.alsoWorded ?? []) {
+      wordMarkup(e, words);
+      e.lang = words.tag;
+    }
     apply();
     changed();
     settled();

@@ -95,6 +95,9 @@ export default function registerLanguageTests() {
   test('language: lang= in a link words the page, a language that does not ship says so and speaks English, numbers stay fixed in the JSON', async ({ page, load }) => {
     await load('/?lang=es&depth=4');
     await waitStatus(page, /^4 capas · Residual SÍ · /);
+    // the playground's own page speaks it too: its heading and introduction
+    const header = await page.evaluate(() => [document.querySelector('h1').textContent, document.querySelector('.ap-header').lang, document.querySelector('.ap-header a').getAttribute('href')]);
+    assert(/^Por qué las conexiones residuales/.test(header[0]) && header[1] === 'es' && header[2] === 'www/lesson.html', `the page's heading: ${header}`);
     const json = await page.evaluate(() => window.ablationPlayground.playground.stateJson());
     assert(/"loss":\d+\.\d+/.test(json) && !/"loss":\d+,\d/.test(json), `the JSON keeps its decimal point: ${json.slice(0, 200)}`);
     const url = await page.evaluate(() => window.ablationPlayground.link());

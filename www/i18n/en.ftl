@@ -859,6 +859,12 @@ text-fetch-failed = the text could not be fetched ({ $detail })
 text-fetch-status = the text could not be fetched (HTTP { $status } for { $url })
 text-not-here = the reader's text this run trains on is not here (give it again)
 
+## The playground's own page: its heading and introduction (index.html)
+page-heading = Why residual connections and LayerNorm make deep stacks trainable
+page-intro = A batch of token vectors (64 by default: the Tokens setting) runs through a stack of sublayers that is trained, live, to copy a random linear map, or, with the Task menu, to write Shakespeare one character at a time, to copy a string or to repeat one. Drag the depth, flip the switches, and watch the real numbers.
+# the link to the lesson (www/lesson.html, in English)
+page-lesson = A short lesson walks through them.
+
 ## A pinned run, against the live one: pinned: Residual OFF · step 500
 
 pin-label = pinned: { $description }

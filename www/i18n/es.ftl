@@ -880,6 +880,11 @@ text-fetch-failed = error al descargar el texto ({ $detail })
 text-fetch-status = error al descargar el texto (HTTP { $status } de { $url })
 text-not-here = el texto del lector con el que entrena esta ejecución no está aquí (vuelva a darlo)
 
+## La página del playground: su título y su introducción (index.html)
+page-heading = Por qué las conexiones residuales y LayerNorm hacen entrenables las pilas profundas
+page-intro = Un lote de vectores de tokens (64 por omisión: el ajuste Tokens) recorre una pila de subcapas que se entrena, en vivo, para copiar una aplicación lineal aleatoria o, con el menú Tarea, para escribir a Shakespeare carácter a carácter, copiar una cadena o repetirla. Arrastre la profundidad, active y desactive los interruptores y observe los números reales.
+page-lesson = Una breve lección (en inglés) los recorre uno a uno.
+
 ## Una ejecución fijada, frente a la que entrena: fijada: Residual NO · paso 500
 
 pin-label = fijada: { $description }

@@ -842,6 +842,11 @@ text-fetch-failed = 无法获取文本（{ $detail }）
 text-fetch-status = 无法获取文本（{ $url } 返回 HTTP { $status }）
 text-not-here = 本次训练所用的读者文本不在此处（请再次提供）
 
+## playground 自己的页面：标题与简介（index.html）
+page-heading = 为什么残差连接和 LayerNorm 能让深层堆栈可训练
+page-intro = 一批词元向量（默认 64 个：即“词元数”设置）流经一个由子层组成的堆栈；这个堆栈在实时训练，学习复制一个随机线性映射，或者（用“任务”菜单）逐字符地写莎士比亚、复制一个字符串或重复一个字符串。拖动深度，切换开关，看真实的数字。
+page-lesson = 一篇简短的课程（英文）逐一讲解这些内容。
+
 ## 已固定的训练，与正在训练的相比：已固定：残差 关 · 第 500 步
 
 pin-label = 已固定：{ $description }
