@@ -451,6 +451,12 @@ pub fn draw_shapes<'a, DB: DrawingBackend>(
         .collect();
     let params = rows.first().map_or(0, |r| non_embedding_parameters(&r.config));
     let what = if sequence { "held-out" } else { "training" };
-    let title = say!("shapes-chart-title", what = what, params = num(params as f64));
+    // the longest title that fits (a phone's is narrow)
+    let titles = [
+        say!("shapes-chart-title", what = what, params = num(params as f64)),
+        say!("shapes-chart-title-short", what = what),
+        say!("shapes-chart-loss", what = what),
+    ];
+    let title = crate::view::charts::fitted_titles(area, &titles.each_ref().map(String::as_str), &[], theme);
     charts::depth_width::draw(area, &title, &curves, steps, theme)
 }

@@ -514,6 +514,15 @@ shapes-chart-title = { $what ->
     [held-out] held-out loss
    *[training] training loss (smoothed)
 } · depth × width at about { $params } parameters
+# shorter, where the chart is narrow (a phone's)
+shapes-chart-title-short = { $what ->
+    [held-out] held-out loss
+   *[training] training loss (smoothed)
+} · depth × width
+shapes-chart-loss = { $what ->
+    [held-out] held-out loss
+   *[training] training loss (smoothed)
+}
 
 # Knock out layers
 loss-name = { $which ->

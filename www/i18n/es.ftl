@@ -568,6 +568,14 @@ shapes-chart-title = { $what ->
     [held-out] pérdida en datos reservados
    *[training] pérdida de entrenamiento (suavizada)
 } · profundidad × anchura con unos { $params } parámetros
+shapes-chart-title-short = { $what ->
+    [held-out] pérdida en datos reservados
+   *[training] pérdida de entrenamiento (suavizada)
+} · profundidad × anchura
+shapes-chart-loss = { $what ->
+    [held-out] pérdida en datos reservados
+   *[training] pérdida de entrenamiento (suavizada)
+}
 
 loss-name = { $which ->
     [held-out] pérdida en datos reservados

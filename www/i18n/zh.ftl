@@ -546,6 +546,14 @@ shapes-chart-title = { $what ->
     [held-out] 留出集损失
    *[training] 训练损失（平滑）
 } · 约 { $params } 个参数下的深度 × 宽度
+shapes-chart-title-short = { $what ->
+    [held-out] 留出集损失
+   *[training] 训练损失（平滑）
+} · 深度 × 宽度
+shapes-chart-loss = { $what ->
+    [held-out] 留出集损失
+   *[training] 训练损失（平滑）
+}
 
 loss-name = { $which ->
     [held-out] 留出集损失
