@@ -95,8 +95,9 @@ export function createLanguage(w, { changed }) {
     return words.sayWith(id, names, names.map((n) => String(args[n])));
   }
 
-  /** A reason a worker gave (a refused text's), in the widget's words: a message it sent as
-   *  its id and arguments (`Words.sayReason`), or plain text as it is. */
+  /** A reason given deep inside (a worker's refusal of a text, the core's of a weights file,
+   *  texts.js's `refusal` of an address), in the widget's words: a message sent as its id and
+   *  arguments (`Words.sayReason`), or plain text as it is. */
   function reason(text) {
     return words.sayReason(String(text)) ?? String(text);
   }
