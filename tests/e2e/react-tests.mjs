@@ -108,7 +108,9 @@ createRoot(document.getElementById('root')).render(<StrictMode><Lesson /></Stric
       await server?.close();
       await rm(app, { recursive: true, force: true });
     }
-    // (an npm install and a Vite build before the page: 60 s, the runner's default, was too
-    // little on a loaded machine, which times it out after the build)
-  }, { timeoutMs: 180_000 });
+    // (an npm install from the registry and a Vite build before the page: 60 s, the runner's
+    // default, was too little on a loaded machine, which times it out after the build; 180 s
+    // once ran out at the test's last step, the page having passed every check, on a day the
+    // registry was slow)
+  }, { timeoutMs: 300_000 });
 }
