@@ -152,6 +152,9 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     split: null,
     /** A split step's usual time, for the helpers' patience. */
     splitMs: 0,
+    /** The split steps' weights for every helper, on a cross-origin isolated page
+     *  (`sharedWeights`). */
+    shared: null,
     /** The split step's two ways timed: { helped, alone }, ms a step (null: not yet), when
      *  both were, and the way being timed now { way, start, steps }; `always`: the helpers
      *  take every split step (for tests). */
@@ -163,12 +166,13 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   // (writeMs: the time spent writing samples since the run started again, and writeShare that
   // over the time since: for the benchmark's "at most a tenth of the worker's time")
   // (helpers: the helper workers the split steps share; helped: the shards they answered;
-  // reclaimed: the shards run here that a helper lost or replaced owed)
+  // reclaimed: the shards run here that a helper lost or replaced owed; shared: the steps'
+  // weights went to the helpers in one SharedArrayBuffer, on a cross-origin isolated page)
   // (way: which of a split step's ways trains, once both are timed)
   // (parts: where a helped split step's time goes here, ms a step, averaged: send, the tasks
   // and weights copied out and posted; own, this worker's shards; wait, from then to the last
   // answer; receive, the answers' gradients copied in and summed; finish, the update)
-  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, way: null, parts: null };
+  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, shared: false, way: null, parts: null };
   /** `timings.parts[name]` moved towards `ms` (a running average). */
   const part = (name, ms) => {
     timings.parts ??= { send: 0, own: 0, wait: 0, receive: 0, finish: 0 };
@@ -412,14 +416,15 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     const executors = Math.min(loop.helpers.length + 1, count);
     const split = { id, owed: new Map(), start: performance.now(), watchdog: 0, ownDone: 0, receive: 0, receivedBefore: 0, lastAnswer: 0 };
     loop.split = split;
+    const shared = executors > 1 ? sharedWeights(session) : null;
     for (let h = 1; h < executors; h++) {
       const shards = [];
       for (let k = h; k < count; k += executors) shards.push(k);
       const port = loop.helpers[h - 1];
       const bytes = session.shardTask(Uint32Array.from(shards));
-      const weights = session.shardWeights();
+      const weights = shared ?? session.shardWeights();
       split.owed.set(port, shards);
-      port.postMessage({ kind: kinds.shardTask, split: id, bytes, weights }, [bytes.buffer, weights.buffer]);
+      port.postMessage({ kind: kinds.shardTask, split: id, bytes, weights }, shared ? [bytes.buffer] : [bytes.buffer, weights.buffer]);
     }
     const sent = performance.now();
     for (let k = 0; k < count; k += executors) session.runShard(k);
@@ -432,6 +437,19 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       endSplit();
     }, patience);
     endSplit();
+  }
+
+  /** On a cross-origin isolated page, the begun step's weights in one `SharedArrayBuffer` every
+   *  helper reads: copied out of this wasm once a step instead of once a helper, and never
+   *  transferred. Written only when a step begins, after every helper answered the last or
+   *  was given up (a late reader's answer is dropped). Elsewhere null: a copy a helper. */
+  function sharedWeights(session) {
+    if (!globalThis.crossOriginIsolated || typeof SharedArrayBuffer !== 'function') return null;
+    const n = session.shardWeightCount();
+    if (loop.shared?.length !== n) loop.shared = new Float32Array(new SharedArrayBuffer(n * 4));
+    session.shardWeightsInto(loop.shared);
+    timings.shared = true;
+    return loop.shared;
   }
 
   /** A helper's answer to the split step under way (a late one, or one to an earlier step,
@@ -590,6 +608,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       for (const port of loop.helpers) if (!ports.includes(port)) port.close();
       settleSplit();
       loop.helpers = [...ports];
+      if (!ports.length) loop.shared = null; // (no helper reads it)
       loop.always = always;
       // other helpers, other times: both ways timed again
       loop.ways = { helped: null, alone: null };

@@ -101,6 +101,25 @@ impl Session {
         Ok(js_sys::Float32Array::from(self.split_shards()?.weights()))
     }
 
+    /// How many weights `shardWeights` holds (what a shared buffer for them must hold).
+    #[wasm_bindgen(js_name = shardWeightCount)]
+    pub fn shard_weight_count(&mut self) -> Result<u32, JsError> {
+        Ok(self.split_shards()?.weights().len() as u32)
+    }
+
+    /// The begun step's weights copied into `out`, a `Float32Array` on a `SharedArrayBuffer`
+    /// that every helper reads (a cross-origin isolated page): one copy a step, however many
+    /// helpers. An error, copying nothing, if `out` holds another number of weights.
+    #[wasm_bindgen(js_name = shardWeightsInto)]
+    pub fn shard_weights_into(&mut self, out: &js_sys::Float32Array) -> Result<(), JsError> {
+        let weights = self.split_shards()?.weights();
+        if out.length() as usize != weights.len() {
+            return Err(JsError::new("a shared buffer of another length than the step's weights"));
+        }
+        out.copy_from(weights);
+        Ok(())
+    }
+
     /// Shard `k` of the begun step, on this thread.
     #[wasm_bindgen(js_name = runShard)]
     pub fn run_shard(&mut self, k: u32) -> Result<(), JsError> {

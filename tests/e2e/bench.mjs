@@ -1,10 +1,12 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines [--load]] [--seeds] [--stacks] [--reader] [--tuned] [--split] [--vs DIR]
+//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines [--load]] [--seeds] [--stacks] [--reader] [--tuned] [--split] [--shared] [--vs DIR]
 //     (--split: the live run's step split into 2 shards on 1 and 2 workers against the unsplit
 //     step, at depth 96 × width 128 × 256 tokens, depth 96 and the text preset, paired round
 //     by round; --split-near the same at four settings around 2·10⁸ multiply-adds a step,
-//     where shards=0, the default, starts splitting in two)
+//     where shards=0, the default, starts splitting in two; --shared the split steps' weights
+//     handed to 1 and 2 helpers in one SharedArrayBuffer, on a cross-origin isolated page,
+//     against a copy a helper, paired round by round)
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
 //     only the comparisons' part; --tasks only the sequence tasks' part; --seeds only All four
 //     over five seeds on the text task (about 15 minutes); --stacks only the encoder-decoder's
@@ -49,6 +51,7 @@ const ONLY_TUNED = process.argv.includes('--tuned');
 const ONLY_SPLIT = process.argv.includes('--split') || process.argv.includes('--split-near');
 /** --split-near: the split measured at four settings around where the default starts splitting. */
 const SPLIT_NEAR = process.argv.includes('--split-near');
+const ONLY_SHARED = process.argv.includes('--shared');
 /** The processes of each engine, by command line, and the name its worker threads carry. */
 const PROCESSES = { Chromium: /chrom|headless_shell/i, 'Firefox ESR': /firefox/i, WebKitGTK: /WebKit(Web|Network|GPU)Process|MiniBrowser/ };
 /** The live worker's thread, as each engine names it (Chromium, Firefox, WebKitGTK). */
@@ -900,6 +903,53 @@ async function splitBench(browser, server, row, out, problems) {
   out.push('');
 }
 
+/**
+ * The split steps' weights handed to the helpers in one SharedArrayBuffer (a cross-origin
+ * isolated page) against a copy a helper (any other page), at the heaviest live setting split
+ * in 4, with 1 and 2 helpers, arms in turn within each round: steps per second, and the live
+ * worker's `send` (the tasks and weights out, ms a step), which is what sharing changes.
+ */
+async function sharedBench(browser, server, row, out, problems) {
+  const rounds = QUICK ? 2 : 3;
+  const seconds = QUICK ? 4 : 8;
+  const isolated = await startServer(DIST, { isolated: true });
+  const path = '/?depth=96&width=128&tokens=256&shards=4';
+  const arms = [
+    ['2 workers, a copy a helper', server, 2],
+    ['2 workers, shared', isolated, 2],
+    ['3 workers, a copy a helper', server, 3],
+    ['3 workers, shared', isolated, 3],
+  ];
+  const rates = arms.map(() => []);
+  const sends = arms.map(() => []);
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, [label, at, workers]] of arms.entries()) {
+        const p = await open(browser, at, path);
+        await p.page.evaluate((n) => window.ablationPlayground.playground.stepWorkers(n, true), workers);
+        await p.page.waitForTimeout(2000);
+        const w = await window_(p.page, seconds);
+        const { shared, parts, helped } = await p.page.evaluate(() => window.ablationPlayground.playground.timings);
+        if (!(helped > 0)) problems.push(`${label}: no shard went to a helper`);
+        if (Boolean(shared) !== (at === isolated)) problems.push(`${label}: shared is ${shared}`);
+        problems.push(...p.problems);
+        await p.context.close();
+        rates[i].push(w.stepsPerSecond);
+        sends[i].push(parts?.send ?? NaN);
+      }
+    }
+  } finally {
+    await isolated.close();
+  }
+  out.push(`The split steps' weights shared or copied (depth 96 × width 128 × 256 tokens, 4 shards; ${rounds} rounds of ${seconds} s windows; medians):`, '');
+  out.push('| arm | steps/s | send: tasks and weights out (ms a step) | shared ÷ copies, steps/s per round |', '|---|---:|---:|---|');
+  for (const [i, [label]] of arms.entries()) {
+    const paired = i % 2 === 1 ? rates[i].map((x, r) => (x / rates[i - 1][r]).toFixed(2)).join(', ') : '';
+    row(label, median(rates[i]).toFixed(2), median(sends[i]).toFixed(1), paired);
+  }
+  out.push('');
+}
+
 async function main() {
   const started = Date.now();
   const server = await startServer();
@@ -915,7 +965,8 @@ async function main() {
     if (ONLY_READER) await readerBench(browser, server, row, out, problems);
     if (ONLY_TUNED) await tunedBench(browser, server, row, out, problems);
     if (ONLY_SPLIT) await splitBench(browser, server, row, out, problems);
-    if (!ONLY_SPLIT && !ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) {
+    if (ONLY_SHARED) await sharedBench(browser, server, row, out, problems);
+    if (!ONLY_SPLIT && !ONLY_SHARED && !ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) {
       // 1. Depth 96, defaults: throughput, frame rate, long tasks; then the slider while training.
       {
         const p = await open(browser, server, '/?depth=96');
@@ -987,16 +1038,16 @@ async function main() {
       }
     }
     // 4. The comparisons.
-    if (!ONLY_SPLIT && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await comparisons(browser, server, row, out, problems);
+    if (!ONLY_SPLIT && !ONLY_SHARED && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await comparisons(browser, server, row, out, problems);
     // 5. The sequence tasks: steps/s and frames/s at their defaults (and the teacher on the
     // same stack and tokens), the longest main-thread task, and the share of the worker's
     // time that writing the samples took.
-    if (!ONLY_SPLIT && !ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await tasks(browser, server, row, out, problems);
+    if (!ONLY_SPLIT && !ONLY_SHARED && !ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await tasks(browser, server, row, out, problems);
   } finally {
     await browser.close().catch(() => {});
     await server.close();
   }
-  const bundle = ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH || ONLY_ENGINES || ONLY_SEEDS || ONLY_STACKS || ONLY_READER ? [] : await bundleSizes();
+  const bundle = ONLY_SHARED || ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH || ONLY_ENGINES || ONLY_SEEDS || ONLY_STACKS || ONLY_READER ? [] : await bundleSizes();
   if (bundle.length) out.push('| shipped file | raw / gzip -9 |', '|---|---:|');
   for (const b of bundle) row(`\`dist/${b.name}\``, `${kib(b.raw)} / ${kib(b.gzip)}`);
   const total = bundle.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });

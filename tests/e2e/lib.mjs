@@ -53,9 +53,10 @@ export const TEST_PAGES = new Map();
  * Serves `dir` on 127.0.0.1 with an OS-assigned port. `/` and directories serve their
  * index.html; paths in TEST_PAGES serve the HTML their function returns; anything outside
  * `dir` or missing is a 404. /favicon.ico is an empty 204 so the browser's automatic
- * favicon request does not log a console error.
+ * favicon request does not log a console error. `isolated`: every answer says COOP and COEP, so
+ * that its pages are cross-origin isolated (a SharedArrayBuffer may pass between workers).
  */
-export async function startServer(dir = DIST) {
+export async function startServer(dir = DIST, { isolated = false } = {}) {
   if (!existsSync(join(dir, 'index.html'))) {
     throw new Error(
       `${dir}/index.html is missing: build the page first ` +
@@ -90,6 +91,7 @@ export async function startServer(dir = DIST) {
         'cache-control': 'no-store',
         // as a static host of the widget must: module scripts and wasm load across origins
         'access-control-allow-origin': '*',
+        ...(isolated ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {}),
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {

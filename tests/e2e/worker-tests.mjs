@@ -104,7 +104,7 @@ export default function registerWorkerTests() {
       const seen = `${workers} workers: loss ${v.loss} at step ${v.step}, ablate ${want}; timings ${JSON.stringify(t)}`;
       assert(v.step === steps && Object.is(v.loss, want), seen);
       // (after a helper is lost, the steps go on with fewer until its replacement has booted)
-      if (workers === 2) assert(t.helpers === 1 && t.helped > 0, `the helper answered shards: ${seen}`);
+      if (workers === 2) assert(t.helpers === 1 && t.helped > 0 && t.shared === false, `the helper answered shards, sent a copy of the weights (this page is not cross-origin isolated): ${seen}`);
       if (workers === 3) assert(t.helped > 0, `the helpers answered shards: ${seen}`);
       if (workers === 1) assert(t.helped === 0, `no helper with one worker: ${seen}`);
       if (workers === 3) {
@@ -116,6 +116,30 @@ export default function registerWorkerTests() {
       delete now.generation;
       frame ??= now;
       assert(JSON.stringify(now) === JSON.stringify(frame), `${workers} workers: another frame than on one worker`);
+    }
+  });
+
+  test('on a cross-origin isolated page the helpers read the split steps\' weights from one SharedArrayBuffer, with the bits of ablate --shards', async ({ page }) => {
+    const steps = 200;
+    const cli = await ablate(['--depth', '8', '--width', '64', '--tokens', '128', '--shards', '4', '--steps', String(steps), '--threads', '1']);
+    const want = cli.loss[steps - 1];
+    const isolated = await startServer(undefined, { isolated: true });
+    try {
+      for (const workers of [2, 3]) {
+        await page.goto(`${isolated.url}/?depth=8&width=64&tokens=128&shards=4&steps=${steps}&autoplay=off`);
+        await waitFor(page, () => window.crossOriginIsolated && window.ablationPlayground?.playground?.step === 0, null, 'the isolated page did not start (crossOriginIsolated?)');
+        await page.evaluate((n) => window.ablationPlayground.playground.stepWorkers(n, true), workers);
+        await waitFor(page, (n) => window.ablationPlayground.playground.workers.helpers.length === n - 1, workers, `${workers} workers: the helpers were not started`);
+        await page.getByRole('button', { name: 'Play', exact: true }).click();
+        await waitFor(page, () => window.ablationPlayground.value.finished, null, `${workers} workers: the run did not finish`, 60_000);
+        const v = await page.evaluate(() => window.ablationPlayground.value);
+        const t = await page.evaluate(() => window.ablationPlayground.playground.timings);
+        const seen = `${workers} workers: loss ${v.loss} at step ${v.step}, ablate ${want}; timings ${JSON.stringify(t)}`;
+        assert(v.step === steps && Object.is(v.loss, want), seen);
+        assert(t.shared === true && t.helped > 0, `the helpers answered from the shared weights: ${seen}`);
+      }
+    } finally {
+      await isolated.close();
     }
   });
 
