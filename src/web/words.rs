@@ -137,7 +137,8 @@ fn said_value(said: &crate::language::Said) -> crate::view::json::Json {
     Json::Obj(vec![("said", Json::Str(said.id.to_string())), ("args", Json::Obj(args))])
 }
 
-/// `said_value`'s JSON said in `language`; `None` for anything else.
+/// `said_value`'s JSON said in `language`; `None` for anything else, or for a message that
+/// neither this language nor English can say with those arguments.
 fn reason_words(language: &Language, parsed: &crate::view::json_parse::Parsed) -> Option<String> {
     use crate::view::json_parse::Parsed;
     let id = parsed.get("said")?.as_str()?;
@@ -160,5 +161,7 @@ fn reason_words(language: &Language, parsed: &crate::view::json_parse::Parsed) -
             }
         }
     }
-    Some(language.say(id, Some(&args)))
+    // (a message no catalogue can say with these arguments is no reason in words: the page
+    // then shows the text as it came)
+    language.format(id, Some(&args))
 }
