@@ -146,6 +146,8 @@ export function mount(root, bindings, options = {}) {
   w.sayCount = language.sayCount;
   w.textWords = language.textWords;
   w.reason = language.reason;
+  /** Resolves once the widget speaks its language: a notice said before then would be English. */
+  w.wordsReady = language.ready;
   language.ready.then(() => ignoredLists.forEach((p) => notice([listNotice(w.say, p)])));
   language.want(options.lang ?? options.hostLang?.() ?? '', options.lang != null);
   /** Speaks `tag` (the lang option; null: the host's language again). */

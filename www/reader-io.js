@@ -42,6 +42,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
    *  nothing, if the worker finds it unusable or a link waits for another text. */
   async function useText(bytes, source) {
     if (!parts.settings) await created;
+    await w.wordsReady; // (what it says, in the widget's language: a link's text-src comes early)
     if (st.stopped) return;
     let checked;
     try {
@@ -67,6 +68,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
    *  trained on a reader's text this page does not have. */
   async function loadWeights(bytes, source) {
     if (!parts.settings) await created;
+    await w.wordsReady;
     if (st.stopped) return;
     let textId;
     try {
@@ -95,7 +97,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
   function weightsFrom(url) {
     return urlBytes(url, 'weights').then(
       (bytes) => loadWeights(bytes, (say) => say('source-weights-at', { url })),
-      (e) => notice([w.say('notice-not-loaded', { source: 'weights-src', why: w.reason(e.message ?? e) })]),
+      (e) => w.wordsReady.then(() => notice([w.say('notice-not-loaded', { source: 'weights-src', why: w.reason(e.message ?? e) })])),
     );
   }
 
@@ -103,7 +105,7 @@ export function createReaderIo(w, { dispatch, apply, set, created, drawn }) {
   function textFrom(url) {
     return urlBytes(url).then(
       (bytes) => useText(bytes, (say) => say('source-text-at', { url })),
-      (e) => notice([w.say('notice-not-trained', { source: 'text-src', why: w.reason(e.message ?? e) })]),
+      (e) => w.wordsReady.then(() => notice([w.say('notice-not-trained', { source: 'text-src', why: w.reason(e.message ?? e) })])),
     );
   }
 
