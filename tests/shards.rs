@@ -217,6 +217,73 @@ fn a_step_whose_shards_helpers_answer_has_the_bits_of_the_step_taken_here() {
     }
 }
 
+/// The page's live worker, when a frame is due and its probe costs more than a shard, gives
+/// every shard of the next split step to its helpers and probes the stack meanwhile
+/// (`www/engine.js`, `beginSplit`): the frame must be the one it would have sent between the
+/// two steps, and the run's bits those of the step taken here.
+#[test]
+fn a_frame_probed_while_the_helpers_run_a_whole_step_is_the_last_steps_and_changes_no_bit() {
+    use ablation_playground::training::session::Session;
+    use ablation_playground::training::shards::ShardRunner;
+    for config in [
+        with("teacher", &[("depth", "3"), ("width", "16"), ("shards", "4")]),
+        with("text", &[("depth", "3"), ("width", "16"), ("heads", "2"), ("shards", "2")]),
+        with("copy", &[("depth", "2"), ("sublayer", "block"), ("width", "16"), ("shards", "4")]),
+    ] {
+        let steps = 12;
+        for helpers in [1, 2] {
+            let what = format!("{:?}, {} shards, {helpers} helpers", config.task, config.shards);
+            let (mut here, mut helped) = (Session::new(&config), Session::new(&config));
+            let mut runners: Vec<ShardRunner> = (0..helpers).map(|_| ShardRunner::default()).collect();
+            for split in 1..=steps as u64 {
+                // the frame between two steps, here; and in the helped run, once its step began
+                let between = here.frame().encode();
+                assert!(here.train_step());
+                assert!(helped.begin_split_step(), "{what}: step {split} began");
+                let count = config.shards;
+                let tasks: Vec<Vec<u8>> = (0..helpers.min(count))
+                    .map(|h| {
+                        let theirs: Vec<usize> = (h..count).step_by(helpers).collect();
+                        helped.trainer().shards().unwrap().task(&config, split, &theirs)
+                    })
+                    .collect();
+                let weights = helped.trainer().shards().unwrap().weights().to_vec();
+                let during = helped.frame().encode();
+                // (a held-out measurement is made as a step begins: then the frame has it already)
+                if config.task == ablation_playground::config::TaskKind::Teacher {
+                    assert!(
+                        during == between,
+                        "{what}: step {split}'s frame differs from the one between the steps"
+                    );
+                }
+                for (task, runner) in tasks.iter().zip(&mut runners) {
+                    let (answer, gradients) = runner.run_slices(task, &weights).unwrap();
+                    put(helped.trainer().shards().unwrap(), split, &answer, &gradients).unwrap();
+                }
+                assert!(helped.trainer().shards().unwrap().complete(), "{what}: every shard answered");
+                helped.finish_split_step();
+            }
+            assert!(
+                helped.trainer().weights() == here.trainer().weights(),
+                "{what}: other weights than the step taken here"
+            );
+            // (and than a run that never probed: a probe between steps changes no bit either)
+            let mut plain = Session::new(&config);
+            for _ in 0..steps {
+                assert!(plain.train_step());
+            }
+            assert!(
+                helped.trainer().weights() == plain.trainer().weights(),
+                "{what}: other weights than a run without frames"
+            );
+            let losses =
+                |s: &mut Session| s.trainer().evals.iter().map(|e| e.loss.to_bits()).collect::<Vec<_>>();
+            assert_eq!(losses(&mut helped), losses(&mut here), "{what}: the held-out losses");
+            assert!(helped.frame().encode() == here.frame().encode(), "{what}: the last frame");
+        }
+    }
+}
+
 #[test]
 fn a_helpers_damaged_or_stray_answer_is_refused_and_changes_nothing() {
     use ablation_playground::training::session::Session;

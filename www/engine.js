@@ -152,9 +152,17 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     split: null,
     /** A split step's usual time, for the helpers' patience. */
     splitMs: 0,
+    /** The last frame's cost here (its probe of the whole stack, then encoding), and one
+     *  shard's here in the last helped split step, ms. */
+    sendMs: 0,
+    shardMs: 0,
     /** The split steps' weights for every helper, on a cross-origin isolated page
      *  (`sharedWeights`). */
     shared: null,
+    /** Elsewhere, the buffers each helper gave back with its last answer, port → { weights,
+     *  gradients }: its next task's weights are copied into the one and its gradients into
+     *  the other, instead of into new buffers of megabytes allocated every step. */
+    spares: new Map(),
     /** The split step's two ways timed: { helped, alone }, ms a step (null: not yet), when
      *  both were, and the way being timed now { way, start, steps }; `always`: the helpers
      *  take every split step (for tests). */
@@ -167,15 +175,17 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   // over the time since: for the benchmark's "at most a tenth of the worker's time")
   // (helpers: the helper workers the split steps share; helped: the shards they answered;
   // reclaimed: the shards run here that a helper lost or replaced owed; shared: the steps'
-  // weights went to the helpers in one SharedArrayBuffer, on a cross-origin isolated page)
+  // weights went to the helpers in one SharedArrayBuffer, on a cross-origin isolated page;
+  // reused: the tasks whose weights went in a buffer their helper gave back)
   // (way: which of a split step's ways trains, once both are timed)
   // (parts: where a helped split step's time goes here, ms a step, averaged: send, the tasks
   // and weights copied out and posted; own, this worker's shards; wait, from then to the last
-  // answer; receive, the answers' gradients copied in and summed; finish, the update)
-  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, shared: false, way: null, parts: null };
+  // answer; receive, the answers' gradients copied in and summed; finish, the update; probe,
+  // a frame's probe made here while the helpers ran every shard of a step, `probed` such steps)
+  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, shared: false, way: null, parts: null, probed: 0, reused: 0 };
   /** `timings.parts[name]` moved towards `ms` (a running average). */
   const part = (name, ms) => {
-    timings.parts ??= { send: 0, own: 0, wait: 0, receive: 0, finish: 0 };
+    timings.parts ??= { send: 0, own: 0, wait: 0, receive: 0, finish: 0, probe: 0 };
     timings.parts[name] = timings.parts[name] ? 0.8 * timings.parts[name] + 0.2 * ms : ms;
   };
   let since = performance.now();
@@ -408,28 +418,44 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   }
 
   /** Begins a split step: each helper is sent its shards (helper h of H takes h, h + H + 1,
-   *  …), this worker runs the rest (0, H + 1, …), and the step ends with the last answer. */
+   *  …), this worker runs the rest (0, H + 1, …), and the step ends with the last answer.
+   *  When a frame is due and its probe costs more than a shard, the helpers take every shard
+   *  and this worker probes meanwhile (the weights are still the last step's, as the frame
+   *  shows them): otherwise the helpers would wait idle while it probed between two steps. */
   function beginSplit(session) {
     const id = session.beginSplitStep();
     if (!id) return;
     const count = session.shards;
-    const executors = Math.min(loop.helpers.length + 1, count);
-    const split = { id, owed: new Map(), start: performance.now(), watchdog: 0, ownDone: 0, receive: 0, receivedBefore: 0, lastAnswer: 0 };
+    const probing = frameDue() && probePays(session);
+    const here = probing ? 0 : 1; // executors in this worker
+    const executors = Math.min(loop.helpers.length + here, count);
+    const split = { id, owed: new Map(), start: performance.now(), watchdog: 0, ownDone: 0, receive: 0, receivedBefore: 0, lastAnswer: 0, probing };
     loop.split = split;
-    const shared = executors > 1 ? sharedWeights(session) : null;
-    for (let h = 1; h < executors; h++) {
+    const shared = executors > here ? sharedWeights(session) : null;
+    for (let h = here; h < executors; h++) {
       const shards = [];
       for (let k = h; k < count; k += executors) shards.push(k);
-      const port = loop.helpers[h - 1];
+      const port = loop.helpers[h - here];
       const bytes = session.shardTask(Uint32Array.from(shards));
-      const weights = shared ?? session.shardWeights();
+      const spare = loop.spares.get(port);
+      loop.spares.delete(port);
+      const weights = shared ?? givenBack(session, spare?.weights) ?? session.shardWeights();
+      const moved = [bytes.buffer, ...(shared ? [] : [weights.buffer]), ...(spare?.gradients ? [spare.gradients.buffer] : [])];
       split.owed.set(port, shards);
-      port.postMessage({ kind: kinds.shardTask, split: id, bytes, weights }, shared ? [bytes.buffer] : [bytes.buffer, weights.buffer]);
+      port.postMessage({ kind: kinds.shardTask, split: id, bytes, weights, spare: spare?.gradients }, moved);
     }
     const sent = performance.now();
-    for (let k = 0; k < count; k += executors) session.runShard(k);
+    if (probing) send();
+    else for (let k = 0; k < count; k += executors) session.runShard(k);
     split.ownDone = performance.now();
-    if (executors > 1) part('send', sent - split.start), part('own', split.ownDone - sent);
+    if (probing) {
+      part('probe', split.ownDone - sent);
+      timings.probed++;
+    } else if (executors > 1) {
+      part('send', sent - split.start);
+      part('own', split.ownDone - sent);
+      loop.shardMs = (split.ownDone - sent) / Math.ceil(count / executors);
+    }
     const patience = Math.max(HELPER_WAIT_MS, HELPER_PATIENCE * loop.splitMs);
     split.watchdog = setTimeout(() => {
       // helpers that have not answered: their shards here, and they are not asked again
@@ -452,6 +478,14 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     return loop.shared;
   }
 
+  /** The begun step's weights in `buffer`, a helper's given back, if it holds as many. */
+  function givenBack(session, buffer) {
+    if (!buffer || buffer.length !== session.shardWeightCount()) return null;
+    session.shardWeightsInto(buffer);
+    timings.reused++;
+    return buffer;
+  }
+
   /** A helper's answer to the split step under way (a late one, or one to an earlier step,
    *  is dropped); a helper that could not answer has its shards run here. */
   function answered(port, m) {
@@ -463,6 +497,9 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       split.lastAnswer = Math.max(at, split.ownDone);
       split.receivedBefore = split.receive; // (the answers taken in while still waiting)
       loop.session.putShardAnswer(m.bytes, m.gradients);
+      // (its buffers, for its next task)
+      const whole = (a) => (a?.buffer instanceof ArrayBuffer ? new Float32Array(a.buffer) : null);
+      loop.spares.set(port, { weights: whole(m.weights), gradients: whole(m.gradients) });
       split.receive += performance.now() - at;
       timings.helped += split.owed.get(port).length;
       split.owed.delete(port);
@@ -475,6 +512,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   /** A helper no longer asked: its owed shards of the step under way run here. */
   function giveUp(port) {
     loop.helpers = loop.helpers.filter((p) => p !== port);
+    loop.spares.delete(port);
     timings.helpers = loop.helpers.length;
     const owed = loop.split?.owed.get(port);
     if (!owed) return;
@@ -503,10 +541,14 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       return;
     }
     const ms = performance.now() - split.start;
-    loop.splitMs = loop.splitMs ? 0.8 * loop.splitMs + 0.2 * ms : ms;
-    timings.stepMs = ms;
+    if (!split.probing) {
+      loop.splitMs = loop.splitMs ? 0.8 * loop.splitMs + 0.2 * ms : ms;
+      timings.stepMs = ms;
+    }
     timed(1);
-    if (performance.now() - loop.lastPost >= loop.frameMs || !loop.session.running) send();
+    // a frame due now is probed during the next split step if one follows at once
+    const follows = loop.playing && !loop.wanted && !loop.load && loop.pace >= 1 && loop.helpers.length > 0 && !loop.prompting;
+    if (!loop.session.running || (frameDue() && !(follows && probePays(loop.session)))) send();
     // a desired state that came meanwhile is applied at the next turn, training or not
     if ((loop.wanted && !loop.fetching) || loop.load) schedule();
     else goOn();
@@ -522,6 +564,17 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       timings.reclaimed += owed.length;
     }
     endSplit();
+  }
+
+  /** A frame is due by the clock (a new state's is sent at once, `loop.frameDue`). */
+  function frameDue() {
+    return performance.now() - loop.lastPost >= loop.frameMs;
+  }
+
+  /** A frame's probe costs more than a shard here: it pays to probe while the helpers run
+   *  every shard of a split step, rather than between two steps while they wait. */
+  function probePays(session) {
+    return loop.shardMs > 0 && loop.sendMs > loop.shardMs && session.shards > 1;
   }
 
   /** Work is left: training, or a sample under way. */
@@ -541,8 +594,9 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     timings.busy = busy();
     post.frame(loop.session.frame(), timings);
     loop.lastPost = performance.now();
+    loop.sendMs = loop.lastPost - t0;
     // a deep or wide stack's probe is expensive: then frames come less often than the display's
-    loop.frameMs = Math.max(FRAME_MS, PROBE_SHARE * (loop.lastPost - t0));
+    loop.frameMs = Math.max(FRAME_MS, PROBE_SHARE * loop.sendMs);
   }
 
   return {
@@ -608,6 +662,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       for (const port of loop.helpers) if (!ports.includes(port)) port.close();
       settleSplit();
       loop.helpers = [...ports];
+      loop.spares.clear();
       if (!ports.length) loop.shared = null; // (no helper reads it)
       loop.always = always;
       // other helpers, other times: both ways timed again

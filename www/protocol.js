@@ -27,11 +27,14 @@
 //   boot    as above, role 'shards'
 //   port    { port }    the MessagePort to the live worker it answers, replacing any before
 // The live worker ↔ a helper, on their port:
-//   shard-task   { split, bytes, weights }   the shards of split step number `split`
-//                       (`Session.shardTask`) and the step's weights (a Float32Array, moved)
-//   shard-answer { split, bytes, gradients } | { split, message }   their losses and their
-//                       gradients (`ShardHelper.run`, `takeGradients`), or why not (then the
-//                       live worker runs them)
+//   shard-task   { split, bytes, weights, spare }   the shards of split step number `split`
+//                       (`Session.shardTask`) and the step's weights (a Float32Array, moved,
+//                       or on a SharedArrayBuffer); `spare`, a buffer the last answer gave
+//                       back for the gradients (moved; none at first)
+//   shard-answer { split, bytes, gradients, weights } | { split, message }   their losses and
+//                       their gradients (`ShardHelper.run`, `takeGradients`), and the task's
+//                       weights' buffer given back (unless shared), or why not (then the live
+//                       worker runs them)
 // The page → a worker of the pool:
 //   boot    as above, role 'jobs'
 //   job     { bytes, text }  run this job (`View.job(id)`), replacing any other; `text`, the

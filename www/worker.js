@@ -38,9 +38,12 @@ function shardHelper(bindings) {
         if (m?.kind !== KIND.shardTask) return;
         let reply;
         try {
-          const bytes = helper.run(m.bytes, m.weights);
+          // (the gradients written into the spare buffer the task brought, if it holds them;
+          // the weights' buffer, unless shared, goes back with them for the next task)
+          const bytes = helper.run(m.bytes, m.weights, m.spare);
           const gradients = helper.takeGradients();
-          reply = [{ kind: KIND.shardAnswer, split: m.split, bytes, gradients }, [bytes.buffer, gradients.buffer]];
+          const weights = m.weights?.buffer instanceof ArrayBuffer ? m.weights : undefined;
+          reply = [{ kind: KIND.shardAnswer, split: m.split, bytes, gradients, weights }, [bytes.buffer, gradients.buffer, ...(weights ? [weights.buffer] : [])]];
         } catch (err) {
           reply = [{ kind: KIND.shardAnswer, split: m.split, message: String(err?.message ?? err) }, []];
         }

@@ -107,14 +107,16 @@ impl Session {
         Ok(self.split_shards()?.weights().len() as u32)
     }
 
-    /// The begun step's weights copied into `out`, a `Float32Array` on a `SharedArrayBuffer`
-    /// that every helper reads (a cross-origin isolated page): one copy a step, however many
-    /// helpers. An error, copying nothing, if `out` holds another number of weights.
+    /// The begun step's weights copied into `out`: a `Float32Array` on a `SharedArrayBuffer`
+    /// that every helper reads (a cross-origin isolated page: one copy a step, however many
+    /// helpers), or the buffer a helper gave back with its last answer (no new buffer of
+    /// megabytes each step). An error, copying nothing, if `out` holds another number of
+    /// weights.
     #[wasm_bindgen(js_name = shardWeightsInto)]
     pub fn shard_weights_into(&mut self, out: &js_sys::Float32Array) -> Result<(), JsError> {
         let weights = self.split_shards()?.weights();
         if out.length() as usize != weights.len() {
-            return Err(JsError::new("a shared buffer of another length than the step's weights"));
+            return Err(JsError::new("a buffer of another length than the step's weights"));
         }
         out.copy_from(weights);
         Ok(())

@@ -24,10 +24,18 @@ impl ShardHelper {
     }
 
     /// The answer to a task (`Session.shardTask`'s bytes) with the step's `weights`
-    /// (`Session.shardWeights`): each shard's loss; their gradients then in `takeGradients`.
-    /// An error for bytes that are not a task or weights of another length.
-    pub fn run(&mut self, task: &[u8], weights: &Float32Array) -> Result<Vec<u8>, JsError> {
-        let mut out: Option<Float32Array> = None;
+    /// (`Session.shardWeights`): each shard's loss; their gradients then in `takeGradients`,
+    /// written into `spare` if it holds them all (a buffer an earlier answer gave back: no new
+    /// one of megabytes each step). An error for bytes that are not a task or weights of
+    /// another length.
+    pub fn run(
+        &mut self,
+        task: &[u8],
+        weights: &Float32Array,
+        spare: Option<Float32Array>,
+    ) -> Result<Vec<u8>, JsError> {
+        let mut out: Option<Float32Array> = spare;
+        let mut used = 0;
         let answer = self.inner.run(
             task,
             &mut |stack, len| {
@@ -57,9 +65,11 @@ impl ShardHelper {
                     out.subarray(at, at + n).copy_from(p.grad.as_slice());
                     at += n;
                 });
+                used = used.max(at);
             },
         );
-        self.gradients = out;
+        // (a spare longer than these gradients: the part they fill)
+        self.gradients = out.map(|o| if o.length() > used { o.subarray(0, used) } else { o });
         answer.map_err(js_error)
     }
 

@@ -842,6 +842,9 @@ async function readerBench(browser, server, row, out, problems) {
  * step's time as the worker sees it (a split step's, from its start to the last answer).
  */
 async function splitBench(browser, server, row, out, problems) {
+  // with --vs DIR, the "where they pay" arm also in DIR's build, in the same rounds
+  const vsAt = process.argv.indexOf('--vs');
+  const base = vsAt > 0 ? await startServer(process.argv[vsAt + 1]) : null;
   const rounds = QUICK ? 2 : 3;
   const seconds = QUICK ? 4 : 8;
   const settings = SPLIT_NEAR ? [
@@ -861,24 +864,26 @@ async function splitBench(browser, server, row, out, problems) {
     ['2 shards, 1 worker', '&shards=2', 1, false],
     ['2 shards, 2 workers on every step', '&shards=2', 2, true],
     ['2 shards, 2 workers where they pay', '&shards=2', 2, false],
+    ...(base ? [['the same in the base build', '&shards=2', 2, false, base]] : []),
   ];
   const partsSeen = [];
   out.push(`The live run's step split (${rounds} rounds of ${seconds} s windows each; steps/s, median, and each arm's wasm step in ms):`, '');
-  out.push('| setting | unsplit, 1 worker | 2 shards, 1 worker | 2 shards, 2 workers on every step | 2 shards, 2 workers where they pay (the way kept) | every step ÷ 1 worker (2 shards), per round | every step ÷ unsplit, per round | where they pay ÷ unsplit, per round |', '|---|---:|---:|---:|---:|---|---|---|');
+  const vs = base ? [` | where they pay in the base build (${process.argv[vsAt + 1]}) | this ÷ base build, where they pay, per round`, '---:|---|'] : ['', ''];
+  out.push(`| setting | unsplit, 1 worker | 2 shards, 1 worker | 2 shards, 2 workers on every step | 2 shards, 2 workers where they pay (the way kept) | every step ÷ 1 worker (2 shards), per round | every step ÷ unsplit, per round | where they pay ÷ unsplit, per round${vs[0]} |`, `|---|---:|---:|---:|---:|---|---|---|${vs[1]}`);
   for (const [label, path] of settings) {
     const rates = arms.map(() => []);
     const steps = arms.map(() => []);
     const ways = [];
     for (let round = 0; round < rounds; round++) {
-      for (const [i, [, extra, workers, always]] of arms.entries()) {
-        const p = await open(browser, server, `${path}${extra}`);
+      for (const [i, [, extra, workers, always, at]] of arms.entries()) {
+        const p = await open(browser, at ?? server, `${path}${extra}`);
         await p.page.evaluate(([n, a]) => window.ablationPlayground.playground.stepWorkers(n, a), [workers, always]);
         await p.page.waitForTimeout(2000);
         const w = await window_(p.page, seconds);
         const { helped, way, parts } = await p.page.evaluate(() => window.ablationPlayground.playground.timings);
-        if (workers > 1 && always && parts) partsSeen.push([label, parts]);
+        if (workers > 1 && always && parts && !at) partsSeen.push([label, parts]);
         if (workers > 1 && !(helped > 0)) problems.push(`${label}, ${workers} workers: no shard went to a helper`);
-        if (workers > 1 && !always) ways.push(way);
+        if (workers > 1 && !always && !at) ways.push(way);
         problems.push(...p.problems);
         await p.context.close();
         rates[i].push(w.stepsPerSecond);
@@ -888,17 +893,19 @@ async function splitBench(browser, server, row, out, problems) {
     const per = (a, b) => rates[a].map((x, r) => (x / rates[b][r]).toFixed(2)).join(', ');
     const cells = rates.map((r, i) => `${median(r).toFixed(2)} (${median(steps[i]).toFixed(1)} ms)`);
     cells[3] += ` (${ways.join(', ')})`;
-    row(label, ...cells, per(2, 1), per(2, 0), per(3, 0));
+    row(label, ...cells.slice(0, 4), per(2, 1), per(2, 0), per(3, 0), ...(base ? [cells[4], per(3, 4)] : []));
   }
+  await base?.close();
   out.push('');
   // where a helped step's time goes on the live worker (2 workers on every step; ms, the rounds'
-  // medians): what one helper's copies cost, apart from the shard's compute
-  out.push('| setting (2 workers, every step) | send: tasks and weights out | own shard | waiting for the helper | receive: gradients in and summed | finish: the update |', '|---|---:|---:|---:|---:|---:|');
+  // medians): what one helper's copies cost, apart from the shard's compute; and a frame's
+  // probe, made here while the helper runs the whole step (where the probe costs more than a shard)
+  out.push('| setting (2 workers, every step) | send: tasks and weights out | own shard | waiting for the helper | receive: gradients in and summed | finish: the update | a frame\'s probe meanwhile |', '|---|---:|---:|---:|---:|---:|---:|');
   for (const [label] of settings) {
     const seen = partsSeen.filter(([l]) => l === label).map(([, p]) => p);
     if (seen.length === 0) continue;
     const m = (k) => median(seen.map((p) => p[k])).toFixed(1);
-    row(label, m('send'), m('own'), m('wait'), m('receive'), m('finish'));
+    row(label, m('send'), m('own'), m('wait'), m('receive'), m('finish'), seen.some((p) => p.probe) ? m('probe') : '–');
   }
   out.push('');
 }
