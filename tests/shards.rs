@@ -193,14 +193,19 @@ fn helped_run(config: &Config, steps: usize, helpers: usize) -> (Vec<u64>, Vec<f
     (losses, trainer.weights())
 }
 
-#[test]
-fn a_step_whose_shards_helpers_answer_has_the_bits_of_the_step_taken_here() {
-    use ablation_playground::training::session::Session;
-    for config in [
+/// A small split run of each task: the teacher's and the copy's in 4 shards, the text's in 2.
+fn small_split_runs() -> [Config; 3] {
+    [
         with("teacher", &[("depth", "3"), ("width", "16"), ("shards", "4")]),
         with("text", &[("depth", "3"), ("width", "16"), ("heads", "2"), ("shards", "2")]),
         with("copy", &[("depth", "2"), ("sublayer", "block"), ("width", "16"), ("shards", "4")]),
-    ] {
+    ]
+}
+
+#[test]
+fn a_step_whose_shards_helpers_answer_has_the_bits_of_the_step_taken_here() {
+    use ablation_playground::training::session::Session;
+    for config in small_split_runs() {
         let steps = 12;
         let mut here = Session::new(&config);
         for _ in 0..steps {
@@ -225,11 +230,7 @@ fn a_step_whose_shards_helpers_answer_has_the_bits_of_the_step_taken_here() {
 fn a_frame_probed_while_the_helpers_run_a_whole_step_is_the_last_steps_and_changes_no_bit() {
     use ablation_playground::training::session::Session;
     use ablation_playground::training::shards::ShardRunner;
-    for config in [
-        with("teacher", &[("depth", "3"), ("width", "16"), ("shards", "4")]),
-        with("text", &[("depth", "3"), ("width", "16"), ("heads", "2"), ("shards", "2")]),
-        with("copy", &[("depth", "2"), ("sublayer", "block"), ("width", "16"), ("shards", "4")]),
-    ] {
+    for config in small_split_runs() {
         let steps = 12;
         for helpers in [1, 2] {
             let what = format!("{:?}, {} shards, {helpers} helpers", config.task, config.shards);
