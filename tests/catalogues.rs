@@ -127,7 +127,8 @@ fn asked_for() -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
     // the page's markup and scripts: data-i18n="id" (and -label, -placeholder), say('id'),
-    // sayCount('id', and a refusal's message and its sentences within (refusal('id', said: 'id')
+    // sayCount('id', and a refusal's message and its sentences within (refusal('id', said: 'id',
+    // saidJson('id')
     // (and the playground's own page, index.html, whose heading speaks the widget's language)
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let pages = std::fs::read_dir(root.join("www")).unwrap().map(|e| e.unwrap().path());
@@ -144,6 +145,7 @@ fn asked_for() -> BTreeSet<String> {
             "sayCount('",
             "refusal('",
             "said: '",
+            "saidJson('",
         ] {
             for (i, _) in text.match_indices(opening) {
                 let rest = &text[i + opening.len()..];

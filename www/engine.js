@@ -77,6 +77,10 @@ export function turnTaker(turn) {
   };
 }
 
+/** A reason as the page says it in the reader's words (`Words.sayReason`): message `said`
+ *  with its `args`, as JSON (`refusal` in texts.js makes the same on the page's side). */
+const saidJson = (said, args = {}) => JSON.stringify({ said, args });
+
 /**
  * `ensureText()` for a worker (or the page): a promise that the text task's text, fetched from
  * `url` at the first call, is in `bindings`' wasm (its length and hash checked there). Fetched
@@ -87,8 +91,8 @@ export function textLoader(bindings, url) {
   return function ensureText() {
     if (bindings.textInstalled()) return Promise.resolve();
     loading ??= (async () => {
-      // (a failure as its message, said in the reader's words on the page: `refusal` in texts.js)
-      const refusal = (said, args) => new Error(JSON.stringify({ said, args }));
+      // (a failure as its message, said in the reader's words on the page)
+      const refusal = (said, args) => new Error(saidJson(said, args));
       let response;
       try {
         response = await fetch(url);
@@ -217,7 +221,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     const missing = bindings.missingText(state.config, false);
     if (missing !== undefined && missing !== 'plays') {
       loop.wanted = null;
-      post.textFailed?.(JSON.stringify({ said: 'text-not-here', args: {} }), state.generation);
+      post.textFailed?.(saidJson('text-not-here'), state.generation);
       return;
     }
     if (missing !== undefined) {
