@@ -71,6 +71,9 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
      *  and whether the helpers take every split step (else the faster way trains). */
     stepWorkers: null,
     alwaysHelped: false,
+    /** The helpers' wirings so far: a message through the page names its own, and one of an
+     *  earlier wiring is not passed on. */
+    wiring: 0,
   };
   const driver = {
     mode: 'worker',
@@ -110,6 +113,8 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     else if (m.kind === KIND.textFailed) onTextFailed(m.message, m.generation);
     else if (m.kind === KIND.suspended) suspended(m.bytes);
     else if (m.kind === KIND.textChecked || m.kind === KIND.exported || m.kind === KIND.loaded) answered(m);
+    // (a split step's task for a helper, through the page)
+    else if (m.kind === KIND.relay && m.wiring === run.wiring) run.helpers.find((h) => h.id === m.to && h.alive)?.post({ kind: KIND.relayed, wiring: m.wiring, message: m.message }, m.moved);
   }
 
   /** Asks the worker (or the engine on this thread) and resolves with its answer. */
@@ -224,7 +229,8 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     }
     while (run.helpers.length < want) {
       const helper = startWorker('shards', {
-        onMessage: () => {},
+        // (a helper's answer through the page: passed on to the live worker)
+        onMessage: (m) => m.kind === KIND.relay && m.wiring === run.wiring && run.worker?.post({ kind: KIND.relayed, from: helper.id, wiring: m.wiring, message: m.message }, m.moved),
         onReady: wireHelpers,
         onFailed: () => helperLost(helper),
         onError: () => helperLost(helper),
@@ -253,16 +259,19 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
   function wireHelpers() {
     if (!run.worker || run.stopped) return;
     const ports = [];
+    const relays = [];
     for (const helper of run.helpers.filter((h) => h.booted && h.alive)) {
       const channel = new MessageChannel();
       helper.post({ kind: KIND.port, port: channel.port2 }, [channel.port2]);
       ports.push(channel.port1);
+      relays.push(helper.id);
     }
-    run.worker.post({ kind: KIND.helpers, ports, always: run.alwaysHelped }, ports);
+    run.wiring++;
+    run.worker.post({ kind: KIND.helpers, ports, relays, wiring: run.wiring, always: run.alwaysHelped }, ports);
   }
 
   /** For tests: a split step uses at most `n` workers, the live one included (null: the
-   *  cores), with the helpers on every step if `always`. */
+   *  cores), with the helpers on every step if `always` (through the page if 'relayed'). */
   function stepWorkers(n, always = false) {
     run.stepWorkers = n;
     run.alwaysHelped = always;

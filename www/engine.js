@@ -167,10 +167,14 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
      *  gradients }: its next task's weights are copied into the one and its gradients into
      *  the other, instead of into new buffers of megabytes allocated every step. */
     spares: new Map(),
-    /** The split step's two ways timed: { helped, alone }, ms a step (null: not yet), when
-     *  both were, and the way being timed now { way, start, steps }; `always`: the helpers
-     *  take every split step (for tests). */
-    ways: { helped: null, alone: null },
+    /** The same helpers reached through the page (worker.js, `relayPorts`), in the same
+     *  order: where a port between two workers copies what it carries (Firefox). */
+    relays: [],
+    /** The split step's ways timed: { helped (on the helpers' ports), relayed (through the
+     *  page), alone }, ms a step (null: not yet), when all were, and the way being timed now
+     *  { way, start, steps }; `always`: the helpers take every split step, on their ports, or
+     *  through the page if 'relayed' (for tests). */
+    ways: { helped: null, relayed: null, alone: null },
     timedAt: 0,
     trial: null,
     always: false,
@@ -180,13 +184,14 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   // (helpers: the helper workers the split steps share; helped: the shards they answered;
   // reclaimed: the shards run here that a helper lost or replaced owed; shared: the steps'
   // weights went to the helpers in one SharedArrayBuffer, on a cross-origin isolated page;
-  // reused: the tasks whose weights went in a buffer their helper gave back)
+  // reused: the tasks whose weights went in a buffer their helper gave back; relayed: the
+  // shards helpers answered through the page)
   // (way: which of a split step's ways trains, once both are timed)
   // (parts: where a helped split step's time goes here, ms a step, averaged: send, the tasks
   // and weights copied out and posted; own, this worker's shards; wait, from then to the last
   // answer; receive, the answers' gradients copied in and summed; finish, the update; probe,
   // a frame's probe made here while the helpers ran every shard of a step, `probed` such steps)
-  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, shared: false, way: null, parts: null, probed: 0, reused: 0 };
+  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, shared: false, way: null, parts: null, probed: 0, reused: 0, relayed: 0 };
   /** `timings.parts[name]` moved towards `ms` (a running average). */
   const part = (name, ms) => {
     timings.parts ??= { send: 0, own: 0, wait: 0, receive: 0, finish: 0, probe: 0 };
@@ -322,9 +327,9 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     const trains = loop.playing && session.running && !loop.prompting;
     const way = trains && split ? wayNow() : null;
     if (loop.trial?.way !== way) loop.trial = way && { way, start: performance.now(), steps: 0 };
-    if (way === 'helped') {
+    if (way === 'helped' || way === 'relayed') {
       // a step split among the helpers and this worker: it ends when their answers are in
-      beginSplit(session);
+      beginSplit(session, way === 'relayed' ? loop.relays : loop.helpers);
     } else if (trains) {
       const start = performance.now();
       const end = start + sliceMs;
@@ -394,15 +399,25 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     } else schedule();
   }
 
-  /** Which way the next split step goes, 'helped' or 'alone': each is timed (again every
-   *  RETIME_MS), then the faster trains. */
+  /** The ways a split step can go now: with the helpers on their ports or through the page,
+   *  or alone. */
+  function waysNow() {
+    return loop.relays.length ? ['helped', 'relayed', 'alone'] : ['helped', 'alone'];
+  }
+
+  /** Which way the next split step goes: each is timed (again every RETIME_MS), then the
+   *  fastest trains. */
   function wayNow() {
     const w = loop.ways;
-    if (loop.always) return 'helped';
-    if (w.helped !== null && w.alone !== null && performance.now() - loop.timedAt > RETIME_MS) w.helped = w.alone = null;
-    if (w.helped === null) return 'helped';
-    if (w.alone === null) return 'alone';
-    return w.helped <= w.alone ? 'helped' : 'alone';
+    if (loop.always) return loop.always === 'relayed' && loop.relays.length ? 'relayed' : 'helped';
+    const ways = waysNow();
+    if (ways.every((k) => w[k] !== null) && performance.now() - loop.timedAt > RETIME_MS) ways.forEach((k) => (w[k] = null));
+    return ways.find((k) => w[k] === null) ?? fastest();
+  }
+
+  /** The fastest of the ways timed. */
+  function fastest() {
+    return waysNow().reduce((a, b) => (loop.ways[b] < loop.ways[a] ? b : a));
   }
 
   /** `steps` more steps of the way being timed: once it has enough, its time a step is kept. */
@@ -414,10 +429,9 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     if (loop.ways[trial.way] !== null || trial.steps < TIMED_STEPS || ms < TIMED_MS) return;
     loop.ways[trial.way] = ms / trial.steps;
     loop.trial = null;
-    const { helped, alone } = loop.ways;
-    if (helped !== null && alone !== null) {
+    if (waysNow().every((k) => loop.ways[k] !== null)) {
       loop.timedAt = performance.now();
-      timings.way = helped <= alone ? 'helped' : 'alone';
+      timings.way = fastest();
     }
   }
 
@@ -426,20 +440,20 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
    *  When a frame is due and its probe costs more than a shard, the helpers take every shard
    *  and this worker probes meanwhile (the weights are still the last step's, as the frame
    *  shows them): otherwise the helpers would wait idle while it probed between two steps. */
-  function beginSplit(session) {
+  function beginSplit(session, ports) {
     const id = session.beginSplitStep();
     if (!id) return;
     const count = session.shards;
     const probing = frameDue() && probePays(session);
     const here = probing ? 0 : 1; // executors in this worker
-    const executors = Math.min(loop.helpers.length + here, count);
+    const executors = Math.min(ports.length + here, count);
     const split = { id, owed: new Map(), start: performance.now(), watchdog: 0, ownDone: 0, receive: 0, receivedBefore: 0, lastAnswer: 0, probing };
     loop.split = split;
     const shared = executors > here ? sharedWeights(session) : null;
     for (let h = here; h < executors; h++) {
       const shards = [];
       for (let k = h; k < count; k += executors) shards.push(k);
-      const port = loop.helpers[h - here];
+      const port = ports[h - here];
       const bytes = session.shardTask(Uint32Array.from(shards));
       const spare = loop.spares.get(port);
       loop.spares.delete(port);
@@ -506,6 +520,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       loop.spares.set(port, { weights: whole(m.weights), gradients: whole(m.gradients) });
       split.receive += performance.now() - at;
       timings.helped += split.owed.get(port).length;
+      if (loop.relays.includes(port)) timings.relayed += split.owed.get(port).length;
       split.owed.delete(port);
     } catch {
       giveUp(port); // (the step's bits do not depend on who ran its shards)
@@ -515,8 +530,12 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
 
   /** A helper no longer asked: its owed shards of the step under way run here. */
   function giveUp(port) {
-    loop.helpers = loop.helpers.filter((p) => p !== port);
-    loop.spares.delete(port);
+    const i = Math.max(loop.helpers.indexOf(port), loop.relays.indexOf(port));
+    for (const p of [loop.helpers[i], loop.relays[i]]) loop.spares.delete(p);
+    if (i >= 0) {
+      loop.helpers.splice(i, 1);
+      loop.relays.splice(i, 1);
+    }
     timings.helpers = loop.helpers.length;
     const owed = loop.split?.owed.get(port);
     if (!owed) return;
@@ -660,20 +679,22 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
         turns.close();
       }
     },
-    /** The helper workers' ports from now on (none: every shard here). A helper's shards
+    /** The helper workers' ports from now on (none: every shard here), and the same helpers
+     *  reached through the page (`relays`, in the same order, or none). A helper's shards
      *  owed to the step under way run here; the next step shares with these. */
-    helpers(ports, always = false) {
+    helpers(ports, always = false, relays = []) {
       for (const port of loop.helpers) if (!ports.includes(port)) port.close();
       settleSplit();
       loop.helpers = [...ports];
+      loop.relays = relays.length === ports.length ? [...relays] : [];
       loop.spares.clear();
       if (!ports.length) loop.shared = null; // (no helper reads it)
       loop.always = always;
-      // other helpers, other times: both ways timed again
-      loop.ways = { helped: null, alone: null };
+      // other helpers, other times: every way timed again
+      loop.ways = { helped: null, relayed: null, alone: null };
       loop.trial = null;
       timings.helpers = loop.helpers.length;
-      for (const port of loop.helpers) port.onmessage = (e) => answered(port, e.data);
+      for (const port of [...loop.helpers, ...loop.relays]) port.onmessage = (e) => answered(port, e.data);
       if (!loop.stopped) schedule();
     },
     stop() {

@@ -18,14 +18,19 @@
 //   export  { what, request }   the run as a file: 'weights' (safetensors) or 'report' (JSON)
 //   load    { bytes, request }  start the run again from a weights file's weights (the page
 //                       has sent the state with the file's configuration first)
-//   helpers { ports, always }   the MessagePorts of the helper workers that share its split
-//                       steps (a step split: configShards > 1), replacing any before; a
-//                       helper's shards still owed are run here. The worker times its split
-//                       step with them and alone and trains the faster way (`always`, for
-//                       tests: with them)
+//   helpers { ports, relays, wiring, always }   the MessagePorts of the helper workers that share its
+//                       split steps (a step split: configShards > 1), replacing any before,
+//                       and the helpers' ids, to reach them through the page instead (`relay`);
+//                       a helper's shards still owed are run here. The worker times its split
+//                       step with them on their ports, through the page, and alone, and trains
+//                       the fastest way (`always`, for tests: on their ports)
+//   relayed { from, wiring, message }   a helper's message (on its port it would be
+//                       `message`) that came through the page, for the helpers' `wiring`
 // The page → a helper worker (role 'shards'):
 //   boot    as above, role 'shards'
 //   port    { port }    the MessagePort to the live worker it answers, replacing any before
+//   relayed { wiring, message }   the live worker's message, through the page: answered
+//                       through it, naming the same wiring
 // The live worker ↔ a helper, on their port:
 //   shard-task   { split, bytes, weights, spare }   the shards of split step number `split`
 //                       (`Session.shardTask`) and the step's weights (a Float32Array, moved,
@@ -55,6 +60,13 @@
 //                                          text_id and what its sentence says), or why not
 //   exported  { request, data } | { request, message }           the file asked for, or why not
 //   loaded    { request } | { request, message }                 the weights loaded, or why not
+//   relay     { to, wiring, message, moved }   from the live worker, a message for helper
+//                                          `to`; from a helper, its answer for the live
+//                                          worker: the page passes it on (if of the latest
+//                                          wiring), its buffers `moved` again. In Firefox
+//                                          a MessagePort between two workers copies what it
+//                                          carries (a 6.4 MB buffer there and back takes
+//                                          ~50 ms; through the page, under 1): BENCHMARKS.md
 
 export const KIND = Object.freeze({
   boot: 'boot',
@@ -79,6 +91,8 @@ export const KIND = Object.freeze({
   loaded: 'loaded',
   helpers: 'helpers',
   port: 'port',
+  relay: 'relay',
+  relayed: 'relayed',
   shardTask: 'shard-task',
   shardAnswer: 'shard-answer',
 });

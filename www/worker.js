@@ -20,35 +20,68 @@ function receive(m) {
   else if (m.kind === KIND.job) handle.run(m.bytes, m.text);
   else if (m.kind === KIND.cancel) handle.cancel();
   else if (m.kind === KIND.pace) handle.pace(m.share);
-  else if (m.kind === KIND.helpers) handle.helpers(m.ports, m.always);
+  else if (m.kind === KIND.helpers) handle.helpers(m.ports, m.always, relayPorts(m.relays, m.wiring));
   else if (m.kind === KIND.port) handle.port(m.port);
+  // (a helper's task through the page, or, in the live worker, a helper's answer)
+  else if (m.kind === KIND.relayed) (handle.relayed ?? relayed)(m);
+}
+
+/** The live worker's ways to its helpers through the page, one per helper id: each looks
+ *  like a MessagePort to engine.js (`postMessage`, `onmessage`, `close`). `wiring` numbers
+ *  the page's wiring of the helpers they belong to: an answer to an earlier wiring's task
+ *  (another live worker's, whose steps were numbered from 1 too) is dropped. */
+let relays = [];
+let relaysWiring = 0;
+function relayPorts(ids = [], wiring = 0) {
+  relaysWiring = wiring;
+  relays = ids.map((to) => ({
+    to,
+    onmessage: null,
+    postMessage(message, moved = []) {
+      self.postMessage({ kind: KIND.relay, to, wiring, message, moved }, moved);
+    },
+    close() {},
+  }));
+  return relays;
+}
+
+/** A helper's message through the page, to the way it came by. */
+function relayed(m) {
+  if (m.wiring === relaysWiring) relays.find((r) => r.to === m.from)?.onmessage?.({ data: m.message });
 }
 
 /** A helper of the live run: answers the shards of its split steps on the port the page
- *  gives it (one at a time: a new port replaces the old). */
+ *  gives it (one at a time: a new port replaces the old), or through the page. */
 function shardHelper(bindings) {
   const helper = new bindings.ShardHelper();
   let current = null;
+  /** The answer to a task and the buffers it moves (null for another message): the gradients
+   *  written into the spare buffer the task brought, if it holds them; the weights' buffer,
+   *  unless shared, goes back with them for the next task. */
+  function answerTask(m) {
+    if (m?.kind !== KIND.shardTask) return null;
+    try {
+      const bytes = helper.run(m.bytes, m.weights, m.spare);
+      const gradients = helper.takeGradients();
+      const weights = m.weights?.buffer instanceof ArrayBuffer ? m.weights : undefined;
+      return [{ kind: KIND.shardAnswer, split: m.split, bytes, gradients, weights }, [bytes.buffer, gradients.buffer, ...(weights ? [weights.buffer] : [])]];
+    } catch (err) {
+      return [{ kind: KIND.shardAnswer, split: m.split, message: String(err?.message ?? err) }, []];
+    }
+  }
   return {
     port(port) {
       current?.close();
       current = port;
       port.onmessage = (e) => {
-        const m = e.data;
-        if (m?.kind !== KIND.shardTask) return;
-        let reply;
-        try {
-          // (the gradients written into the spare buffer the task brought, if it holds them;
-          // the weights' buffer, unless shared, goes back with them for the next task)
-          const bytes = helper.run(m.bytes, m.weights, m.spare);
-          const gradients = helper.takeGradients();
-          const weights = m.weights?.buffer instanceof ArrayBuffer ? m.weights : undefined;
-          reply = [{ kind: KIND.shardAnswer, split: m.split, bytes, gradients, weights }, [bytes.buffer, gradients.buffer, ...(weights ? [weights.buffer] : [])]];
-        } catch (err) {
-          reply = [{ kind: KIND.shardAnswer, split: m.split, message: String(err?.message ?? err) }, []];
-        }
-        port.postMessage(...reply);
+        const reply = answerTask(e.data);
+        if (reply) port.postMessage(...reply);
       };
+    },
+    /** A task through the page: answered through it. */
+    relayed(m) {
+      const reply = answerTask(m.message);
+      if (reply) self.postMessage({ kind: KIND.relay, wiring: m.wiring, message: reply[0], moved: reply[1] }, reply[1]);
     },
   };
 }
