@@ -30,10 +30,12 @@ const WRITE_SHARE_MAX = 0.09;
  *  again until the page sends helpers anew. */
 const HELPER_PATIENCE = 20;
 const HELPER_WAIT_MS = 2000;
-/** A split step's two ways, with the helpers or alone (the live worker running every shard),
- *  give the same bits; each is timed as training goes (its steps over the wall time, frames
- *  and turns included) for at least this many steps and this long, again every RETIME_MS,
- *  and the faster trains meanwhile: a small step loses to its messages (BENCHMARKS.md). */
+/** A split step's ways, with the helpers (on their ports or through the page) or alone (the
+ *  live worker running every shard), give the same bits; each is timed as training goes (its
+ *  steps over the wall time, turns and messages included, frames not: a frame's probe falls
+ *  in one way's window and not another's, and in a helped step it overlaps the helpers' work)
+ *  for at least this many steps and this long, again every RETIME_MS, and the fastest trains
+ *  meanwhile: a small step loses to its messages (BENCHMARKS.md). */
 const TIMED_STEPS = 3;
 const TIMED_MS = 250;
 const RETIME_MS = 5000;
@@ -568,7 +570,9 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       loop.splitMs = loop.splitMs ? 0.8 * loop.splitMs + 0.2 * ms : ms;
       timings.stepMs = ms;
     }
-    timed(1);
+    // (a step whose frame was probed meanwhile is not timed: its window moves past it)
+    if (!split.probing) timed(1);
+    else if (loop.trial) loop.trial.start += ms;
     // a frame due now is probed during the next split step if one follows at once
     const follows = loop.playing && !loop.wanted && !loop.load && loop.pace >= 1 && loop.helpers.length > 0 && !loop.prompting;
     if (!loop.session.running || (frameDue() && !(follows && probePays(loop.session)))) send();
@@ -618,6 +622,9 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     post.frame(loop.session.frame(), timings);
     loop.lastPost = performance.now();
     loop.sendMs = loop.lastPost - t0;
+    // (a way being timed is timed without its frames; one probed during a split step is
+    // left out with the whole step, in endSplit)
+    if (loop.trial && !loop.split) loop.trial.start += loop.sendMs;
     // a deep or wide stack's probe is expensive: then frames come less often than the display's
     loop.frameMs = Math.max(FRAME_MS, PROBE_SHARE * loop.sendMs);
   }
