@@ -170,7 +170,15 @@ export async function openPage(
   // it never cuts a worker's script short ("request failed: …/www/worker.js
   // (net::ERR_ABORTED)" otherwise, when a test moves on while a restarted run's worker loads).
   const inflight = new Set();
-  page.on('request', (req) => inflight.add(req));
+  // (when the test last started a navigation: a request begun before it and aborted after it
+  // was cut by the test moving on, not by the page; one begun after the wait below, by a worker
+  // the old page still ran, is such a request)
+  let navigated = -Infinity;
+  const begun = new WeakMap();
+  page.on('request', (req) => {
+    inflight.add(req);
+    begun.set(req, performance.now());
+  });
   page.on('requestfinished', (req) => inflight.delete(req));
   page.on('requestfailed', (req) => {
     inflight.delete(req);
@@ -178,6 +186,7 @@ export async function openPage(
     // Chromium fetches the favicon on its own after `load`, and the next navigation cancels
     // that fetch when a test moves on quickly. A missing favicon still fails as a 404 below.
     if (error === 'net::ERR_ABORTED' && new URL(req.url()).pathname.endsWith('/favicon.svg')) return;
+    if (error === 'net::ERR_ABORTED' && (begun.get(req) ?? Infinity) <= navigated) return;
     problems.push(`request failed: ${req.url()} (${error})`);
   });
   page.on('response', (res) => {
@@ -188,6 +197,7 @@ export async function openPage(
     // up to 10 s for what the page is fetching (a worker's script, the text, a wasm module);
     // a request longer than that is cut as before, and a failure then is reported
     for (const until = Date.now() + 10_000; inflight.size && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    navigated = performance.now();
     return navigate(url, options);
   };
   if (initScript) await page.addInitScript(initScript);
