@@ -446,7 +446,7 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     const id = session.beginSplitStep();
     if (!id) return;
     const count = session.shards;
-    const probing = frameDue() && probePays(session);
+    const probing = frameDue() && probePays();
     const here = probing ? 0 : 1; // executors in this worker
     const executors = Math.min(ports.length + here, count);
     const split = { id, owed: new Map(), start: performance.now(), watchdog: 0, ownDone: 0, receive: 0, receivedBefore: 0, lastAnswer: 0, probing };
@@ -566,16 +566,17 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
       return;
     }
     const ms = performance.now() - split.start;
-    if (!split.probing) {
+    if (split.probing) {
+      // (a step whose frame was probed meanwhile is not timed: its way's window moves past it)
+      if (loop.trial) loop.trial.start += ms;
+    } else {
       loop.splitMs = loop.splitMs ? 0.8 * loop.splitMs + 0.2 * ms : ms;
       timings.stepMs = ms;
+      timed(1);
     }
-    // (a step whose frame was probed meanwhile is not timed: its window moves past it)
-    if (!split.probing) timed(1);
-    else if (loop.trial) loop.trial.start += ms;
     // a frame due now is probed during the next split step if one follows at once
     const follows = loop.playing && !loop.wanted && !loop.load && loop.pace >= 1 && loop.helpers.length > 0 && !loop.prompting;
-    if (!loop.session.running || (frameDue() && !(follows && probePays(loop.session)))) send();
+    if (!loop.session.running || (frameDue() && !(follows && probePays()))) send();
     // a desired state that came meanwhile is applied at the next turn, training or not
     if ((loop.wanted && !loop.fetching) || loop.load) schedule();
     else goOn();
@@ -598,10 +599,11 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
     return performance.now() - loop.lastPost >= loop.frameMs;
   }
 
-  /** A frame's probe costs more than a shard here: it pays to probe while the helpers run
-   *  every shard of a split step, rather than between two steps while they wait. */
-  function probePays(session) {
-    return loop.shardMs > 0 && loop.sendMs > loop.shardMs && session.shards > 1;
+  /** A frame's probe costs more than a shard here (as last measured, in a helped split
+   *  step): it pays to probe while the helpers run every shard of one, rather than between
+   *  two steps while they wait. */
+  function probePays() {
+    return loop.shardMs > 0 && loop.sendMs > loop.shardMs;
   }
 
   /** Work is left: training, or a sample under way. */
