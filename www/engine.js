@@ -39,39 +39,95 @@ const HELPER_WAIT_MS = 2000;
 const TIMED_STEPS = 3;
 const TIMED_MS = 250;
 const RETIME_MS = 5000;
-/** A loop's next turn is a zero-delay timer this many times in a row, then a message on its
- *  own channel (`turnTaker`). */
+/** A loop's next turn is a zero-delay timer this many times in a row, then a task of another
+ *  kind (`turnTaker`). */
 const TIMER_TURNS = 4;
+/** Each way's turns are timed over TIMED_TURNS turns, again after KEPT_TURNS more. */
+const TIMED_TURNS = 100;
+const KEPT_TURNS = 2000;
+/** A channel's turns this late on average (ms) are worth trying the digest's (WebKit's came
+ *  2-4 ms late while its page drew, Chromium's 0.02-0.3), which is kept unless its turns come
+ *  later by WORSE_BY_MS: a digest that clamps the timers after it costs about 3 ms a turn. */
+const SLOW_TURN_MS = 0.5;
+const WORSE_BY_MS = 0.1;
 
 /**
  * The next turns of a loop that works in slices (the live run's here, the comparisons' jobs in
  * jobs.js): `next()` has `turn` run as a zero-delay task, so that the messages queued meanwhile
- * (a new state, a cancel) run first. A message on a MessageChannel of its own is one; but in
- * WebKit a worker's channel message passes through the page's thread and waits while the page
- * draws: the live worker sat idle a third of the time and trained at 0.6 of Chromium's pace
- * (BENCHMARKS, "Every engine"). A timer runs on the worker's own loop in every engine, but
- * nested timers are clamped to 4 ms after five levels, so every (TIMER_TURNS + 1)-th turn goes
- * by the channel, which starts the nesting again.
+ * (a new state, a cancel) run first. Timers run on the worker's own loop, but nested ones are
+ * clamped to 4 ms after five levels, so every (TIMER_TURNS + 1)-th turn is a task of another
+ * kind, which starts the nesting again: a message on a channel of its own, or, where the
+ * channel's turns come late, the reply of a one-byte `crypto.subtle.digest`. In WebKit a
+ * worker's channel message passes through the page's thread and waits while the page draws
+ * (the live worker slept 6-7% of the time), while the digest's reply is a task of the worker's
+ * own loop; in Chromium it is part of the task that asked, so the timers after it would be
+ * clamped: hence the timing (BENCHMARKS.md, "WebKit's turns"). The timers between are tasks in
+ * every engine, so the inbox is read at least every turn but one either way.
+ * (`subtle` and `slowMs` are for tests.)
  */
-export function turnTaker(turn) {
+export function turnTaker(turn, { subtle = globalThis.crypto?.subtle, slowMs = SLOW_TURN_MS } = {}) {
   const channel = new MessageChannel();
-  channel.port1.onmessage = turn;
-  let timerTurns = 0;
-  let timer = 0;
-  let closed = false;
+  const tiny = new Uint8Array(1);
+  // phase: 'channel' or 'digest' while that way is timed, 'kept' between; late: the lateness
+  // summed over this phase's turns
+  const state = { timerTurns: 0, timer: 0, closed: false, asked: 0, way: 'channel', phase: 'channel', late: 0, turns: 0, channelLate: NaN, digestLate: NaN };
+  const run = () => {
+    if (state.closed) return;
+    state.late += performance.now() - state.asked;
+    state.turns++;
+    if (state.turns === (state.phase === 'kept' ? KEPT_TURNS : TIMED_TURNS)) weigh(state.late / state.turns);
+    turn();
+  };
+  /** At the end of a phase: after the channel's, try the digest's turns if the channel's came
+   *  late; after the digest's, keep the sooner; after a while kept, time the channel again. */
+  function weigh(late) {
+    state.late = 0;
+    state.turns = 0;
+    if (state.phase === 'channel') {
+      state.channelLate = late;
+      state.phase = late > slowMs && subtle ? 'digest' : 'kept';
+      state.way = state.phase === 'digest' ? 'digest' : 'channel';
+    } else if (state.phase === 'digest') {
+      state.digestLate = late;
+      state.phase = 'kept';
+      if (late > state.channelLate + WORSE_BY_MS) state.way = 'channel';
+    } else {
+      state.phase = 'channel';
+      state.way = 'channel';
+    }
+  }
+  channel.port1.onmessage = run;
+  const digested = () => run();
+  // a digest that fails is not tried again
+  const failed = () => {
+    subtle = null;
+    state.way = 'channel';
+    if (state.phase === 'digest') state.phase = 'kept';
+    run();
+  };
   return {
     next() {
-      if (closed) return;
-      if (timerTurns++ < TIMER_TURNS) timer = setTimeout(turn, 0);
+      if (state.closed) return;
+      state.asked = performance.now();
+      if (state.timerTurns++ < TIMER_TURNS) state.timer = setTimeout(run, 0);
       else {
-        timerTurns = 0;
-        channel.port2.postMessage(0);
+        state.timerTurns = 0;
+        if (state.way === 'digest') subtle.digest('SHA-1', tiny).then(digested, failed);
+        else channel.port2.postMessage(0);
       }
+    },
+    /** How the loop turns now: 'channel' or 'digest' (for the timings). */
+    get way() {
+      return state.way;
+    },
+    /** Each way's turns' lateness when last timed, ms on average (NaN if not timed). */
+    get late() {
+      return { channel: state.channelLate, digest: state.digestLate };
     },
     /** No turn after this one: the pending timer cleared, the channel's ports closed. */
     close() {
-      closed = true;
-      clearTimeout(timer);
+      state.closed = true;
+      clearTimeout(state.timer);
       channel.port1.onmessage = null;
       channel.port1.close();
       channel.port2.close();
@@ -193,7 +249,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   // and weights copied out and posted; own, this worker's shards; wait, from then to the last
   // answer; receive, the answers' gradients copied in and summed; finish, the update; probe,
   // a frame's probe made here while the helpers ran every shard of a step, `probed` such steps)
-  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, shared: false, way: null, parts: null, probed: 0, reused: 0, relayed: 0 };
+  // (turns: the kind of task every fifth turn is, 'channel' or 'digest': `turnTaker`)
+  const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, shared: false, way: null, parts: null, probed: 0, reused: 0, relayed: 0, turns: 'channel' };
   /** `timings.parts[name]` moved towards `ms` (a running average). */
   const part = (name, ms) => {
     timings.parts ??= { send: 0, own: 0, wait: 0, receive: 0, finish: 0, probe: 0 };
@@ -619,6 +676,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   /** Probes, encodes and posts a frame; keeps the probe's share of the time bounded. */
   function send() {
     loop.frameDue = false;
+    timings.turns = turns.way;
+    timings.turnLate = turns.late;
     const t0 = performance.now();
     timings.busy = busy();
     post.frame(loop.session.frame(), timings);

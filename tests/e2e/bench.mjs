@@ -418,15 +418,17 @@ async function seedsBench(browser, server, row, out, problems) {
 }
 
 /** The tuned All four on the text over five seeds (`--tuned` runs only this), the live run
- *  paused: the seconds from the click to the verdict (every row done) and the jobs it ran. With
+ *  paused and training, and the untuned one paused: the seconds from the click to the verdict
+ *  (every row done) and the jobs it ran. With
  *  `--vs DIR` the same page of DIR's build alternates with this one, pair by pair (the base
  *  build of issue 52 tuned on the seeds it showed, at ÷3, ×1 and ×3: 60 runs). */
 async function tunedBench(browser, server, row, out, problems) {
   const vsAt = process.argv.indexOf('--vs');
   const base = vsAt > 0 ? await startServer(process.argv[vsAt + 1]) : null;
   for (const [what, path] of [
-    ['the live run paused', '/?preset=text&seeds=5&tune=on&autoplay=off'],
-    ['while the live run trains', '/?preset=text&seeds=5&tune=on'],
+    ['the tuned All four on the text, `seeds=5&tune=on`, the live run paused', '/?preset=text&seeds=5&tune=on&autoplay=off'],
+    ['the tuned All four on the text, `seeds=5&tune=on`, while the live run trains', '/?preset=text&seeds=5&tune=on'],
+    ['the untuned All four on the text, `seeds=5`, the live run paused (what the tuned one is measured against)', '/?preset=text&seeds=5&autoplay=off'],
   ]) await tunedTable(what, path, base, server, browser, row, out, problems);
   await base?.close();
 }
@@ -435,7 +437,7 @@ async function tunedBench(browser, server, row, out, problems) {
  *  here and (with a base) in the base build, alternating. */
 async function tunedTable(what, path, base, server, browser, row, out, problems) {
   const vsAt = process.argv.indexOf('--vs');
-  out.push(`| the tuned All four on the text, \`seeds=5&tune=on\`, ${what} | value |`, '|---|---:|');
+  out.push(`| ${what} | value |`, '|---|---:|');
   const seconds = async (on) => {
     const p = await open(browser, on, path);
     await p.page.waitForTimeout(3000);
@@ -583,7 +585,7 @@ async function enginePaces(browser, server, row, out, problems) {
       for (const e of engines) {
         const page = await e.open();
         await page.goto(server.url + path);
-        const mark = () => page.evaluate('() => [performance.now(), window.ablationPlayground?.playground?.step ?? 0, window.ablationPlayground?.playground?.timings?.stepMs ?? NaN]');
+        const mark = () => page.evaluate('() => [performance.now(), window.ablationPlayground?.playground?.step ?? 0, window.ablationPlayground?.playground?.timings?.stepMs ?? NaN, window.ablationPlayground?.playground?.timings?.turns ?? \'?\']');
         for (let i = 0; i < 100 && (await mark())[1] < 1; i++) await new Promise((ok) => setTimeout(ok, 100));
         await new Promise((ok) => setTimeout(ok, 3000));
         const threadsBefore = threadTimes(PROCESSES[e.name]);
@@ -598,7 +600,7 @@ async function enginePaces(browser, server, row, out, problems) {
         await page.close();
         const key = `${label}|${e.name}`;
         const list = results.get(key) ?? [];
-        list.push({ rate: ((b[1] - a[1]) * 1000) / (b[0] - a[0]), stepMs: median(stepMs), threads });
+        list.push({ rate: ((b[1] - a[1]) * 1000) / (b[0] - a[0]), stepMs: median(stepMs), threads, turns: b[3] });
         results.set(key, list);
       }
     }
@@ -639,14 +641,15 @@ async function enginePaces(browser, server, row, out, problems) {
   }
   // the worker's share of the time in steps: steps/s × the wasm step; the rest is the loop's
   // turns, frames, and the time the engine does not run the worker
-  out.push('| setting | engine | live steps/s | ÷ Chromium | wasm step (median) | share of the time in steps |', '|---|---|---:|---:|---:|---:|');
+  // (every fifth turn of the live worker's loop: a channel's message or a digest's reply, engine.js `turnTaker`)
+  out.push('| setting | engine | live steps/s | ÷ Chromium | wasm step (median) | share of the time in steps | every fifth turn |', '|---|---|---:|---:|---:|---:|---|');
   for (const [label] of settings) {
     const chromium = median(results.get(`${label}|Chromium`).map((x) => x.rate));
     for (const e of engines) {
       const xs = results.get(`${label}|${e.name}`);
       const rate = median(xs.map((x) => x.rate));
       const step = median(xs.map((x) => x.stepMs));
-      row(label, e.name, xs.map((x) => x.rate.toFixed(x.rate < 20 ? 1 : 0)).join(', '), (rate / chromium).toFixed(2), `${step.toFixed(2)} ms`, `${((100 * rate * step) / 1000).toFixed(0)}%`);
+      row(label, e.name, xs.map((x) => x.rate.toFixed(x.rate < 20 ? 1 : 0)).join(', '), (rate / chromium).toFixed(2), `${step.toFixed(2)} ms`, `${((100 * rate * step) / 1000).toFixed(0)}%`, xs.map((x) => x.turns).join(', '));
     }
   }
   out.push('');

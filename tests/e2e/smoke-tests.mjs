@@ -5,8 +5,8 @@
 // in a Spanish host page, re-worded by its lang attribute), the text and copy tasks,
 // All four, a pin and a copied link, the keyboard on the slider and the switches, a host theme
 // toggled at run time, the notebook's module loaded from a blob: URL, and the induction task
-// with the lens's panels and Depth or width, a reader's own text, prompt and downloads, and a
-// split step shared with a helper worker.
+// with the lens's panels and Depth or width, a reader's own text, prompt and downloads, a
+// split step shared with a helper worker, and the live worker's turns (WebKit's on its own loop).
 // Its tests are registered and run by the harness every suite uses (harness.mjs): a test that
 // fails is tried once more and, if it then passes, reported FLAKY, which fails the run.
 //
@@ -41,6 +41,23 @@ test('the page trains in a worker', async ({ page, url }) => {
   assert(s.mode === 'worker', `the live run trains in a worker, not ${s.mode}`);
   const status = await page.evaluate(`() => document.querySelector('[data-ap-root] [data-el="status"]').textContent`);
   assert(/^12 layers · Residual ON · LayerNorm ON \(pre\) · act\. std = /.test(status), `the status line: ${status}`);
+});
+
+test("the live worker's turns: WebKit's do not wait for the page's thread", async ({ page, url, engine }) => {
+  // every fifth turn of the loop is a channel's message or, where those come late, a digest's
+  // reply (engine.js turnTaker); in WebKit a worker's channel message waits while the page draws
+  await page.goto(url('/'));
+  const t = await page.waitFor('() => { const t = window.ablationPlayground?.playground?.timings; return Number.isFinite(t?.turnLate?.channel) && t; }', null, 30_000, 'the live worker did not time its turns');
+  const seen = `kept ${t.turns}; late on average: the channel's ${t.turnLate.channel} ms, the digest's ${t.turnLate.digest} ms`;
+  if (engine === 'webkit') {
+    const tried = await page.waitFor('() => { const t = window.ablationPlayground.playground.timings; return Number.isFinite(t.turnLate.digest) && t; }', null, 30_000, `WebKit did not try the digest's turns (${seen})`);
+    const now = `kept ${tried.turns}; late on average: the channel's ${tried.turnLate.channel} ms, the digest's ${tried.turnLate.digest} ms`;
+    assert(tried.turns === 'digest' && tried.turnLate.digest < tried.turnLate.channel, `WebKit's turns: ${now}`);
+  } else {
+    // elsewhere either way may be kept, but never the one whose turns came later
+    const late = t.turnLate;
+    assert(t.turns === 'channel' ? !(late.digest < late.channel - 0.1) : late.digest <= late.channel + 0.1, `${engine}'s turns: ${seen}`);
+  }
 });
 
 test("the example lesson's elements train, and its buttons drive them", async ({ page, url }) => {
@@ -238,12 +255,12 @@ test('the induction task with its lens panels drawn, and Depth or width starting
 
 /** One try of test `t` on a new page: `{ error }` (a message, or null) and its seconds. */
 /** One try of test `t` on a fresh page of `engine`: null, or the error. */
-async function runSmoke(engine, server, t) {
+async function runSmoke(engine, server, t, name) {
   const page = await engine.newPage();
   const ms = t.timeoutMs ?? SMOKE_TIMEOUT_MS;
   let timer;
   try {
-    const body = t.fn({ page, server, url: (path) => server.url + path });
+    const body = t.fn({ page, server, url: (path) => server.url + path, engine: name });
     body.catch(() => {}); // if the timeout wins, the body's later rejection is expected
     const timeout = new Promise((_, fail) => (timer = setTimeout(() => fail(new AssertionError(`timed out after ${ms / 1000} s`)), ms)));
     await Promise.race([body, timeout]);
@@ -275,7 +292,7 @@ async function main() {
       // starved by something else; the harness's second try tells that from a failure)
       const engine = await launch(name);
       try {
-        await runEach(registered(), (t) => runSmoke(engine, server, t), counts, { prefix: `${name}: ` });
+        await runEach(registered(), (t) => runSmoke(engine, server, t, name), counts, { prefix: `${name}: ` });
       } finally {
         await engine.close();
       }
