@@ -42,9 +42,12 @@ const RETIME_MS = 5000;
 /** A loop's next turn is a zero-delay timer this many times in a row, then a task of another
  *  kind (`turnTaker`). */
 const TIMER_TURNS = 4;
-/** Each way's turns are timed over TIMED_TURNS turns, again after KEPT_TURNS more. */
+/** Each way's turns are timed over TIMED_TURNS turns, again after KEPT_TURNS more (twice as
+ *  many after each try the digest lost, up to KEPT_TURNS_MAX: a loaded machine can make
+ *  Chromium's channel late, and each try there costs clamped timers). */
 const TIMED_TURNS = 100;
 const KEPT_TURNS = 2000;
+const KEPT_TURNS_MAX = 32_000;
 /** A channel's turns this late on average (ms) are worth trying the digest's (WebKit's came
  *  2-4 ms late while its page drew, Chromium's 0.02-0.3), which is kept unless its turns come
  *  later by WORSE_BY_MS: a digest that clamps the timers after it costs about 3 ms a turn. */
@@ -70,12 +73,12 @@ export function turnTaker(turn, { subtle = globalThis.crypto?.subtle, slowMs = S
   const tiny = new Uint8Array(1);
   // phase: 'channel' or 'digest' while that way is timed, 'kept' between; late: the lateness
   // summed over this phase's turns
-  const state = { timerTurns: 0, timer: 0, closed: false, asked: 0, way: 'channel', phase: 'channel', late: 0, turns: 0, channelLate: NaN, digestLate: NaN };
+  const state = { timerTurns: 0, timer: 0, closed: false, asked: 0, way: 'channel', phase: 'channel', late: 0, turns: 0, kept: KEPT_TURNS, channelLate: NaN, digestLate: NaN };
   const run = () => {
     if (state.closed) return;
     state.late += performance.now() - state.asked;
     state.turns++;
-    if (state.turns === (state.phase === 'kept' ? KEPT_TURNS : TIMED_TURNS)) weigh(state.late / state.turns);
+    if (state.turns === (state.phase === 'kept' ? state.kept : TIMED_TURNS)) weigh(state.late / state.turns);
     turn();
   };
   /** At the end of a phase: after the channel's, try the digest's turns if the channel's came
@@ -90,7 +93,9 @@ export function turnTaker(turn, { subtle = globalThis.crypto?.subtle, slowMs = S
     } else if (state.phase === 'digest') {
       state.digestLate = late;
       state.phase = 'kept';
-      if (late > state.channelLate + WORSE_BY_MS) state.way = 'channel';
+      const lost = late > state.channelLate + WORSE_BY_MS;
+      if (lost) state.way = 'channel';
+      state.kept = lost ? Math.min(2 * state.kept, KEPT_TURNS_MAX) : KEPT_TURNS;
     } else {
       state.phase = 'channel';
       state.way = 'channel';

@@ -78,3 +78,20 @@ test('a way kept is timed again: a digest that became slow is dropped at the nex
   assert.equal(seen[2], 'digest', `ways every 100 turns: ${seen}`);
   assert.equal(r.way, 'channel', `kept ${r.way}; ways every 100 turns: ${seen}`);
 });
+
+test('each try the digest loses doubles the turns before the next', async () => {
+  const slow = { digest: () => new Promise((ok) => setTimeout(() => ok(new ArrayBuffer(20)), 3)) };
+  const tries = [];
+  let last = 'channel';
+  await loop({ subtle: slow, slowMs: 0 }, {
+    turns: 4600,
+    workMs: 0,
+    onTurn: (n, way) => {
+      if (way === 'digest' && last !== 'digest') tries.push(n);
+      last = way;
+    },
+  });
+  // (a turn sees the way its own timing chose) tried from the 100th turn, then from the
+  // 100 + 100 + 4000 + 100th (after 4000 kept turns, not 2000)
+  assert.deepEqual(tries, [100, 4300], `the digest was tried from turns ${tries}`);
+});
