@@ -254,7 +254,8 @@ export function createEngine(bindings, post, { sliceMs = WORKER_SLICE_MS, onErro
   // and weights copied out and posted; own, this worker's shards; wait, from then to the last
   // answer; receive, the answers' gradients copied in and summed; finish, the update; probe,
   // a frame's probe made here while the helpers ran every shard of a step, `probed` such steps)
-  // (turns: the kind of task every fifth turn is, 'channel' or 'digest': `turnTaker`)
+  // (turns: the kind of task every fifth turn is, 'channel' or 'digest', and turnLate each
+  // way's turns' lateness when last timed: `turnTaker`)
   const timings = { restartMs: NaN, stepMs: NaN, tickMs: 0, busy: false, writeMs: 0, writeShare: 0, pace: 1, helpers: 0, helped: 0, reclaimed: 0, shared: false, way: null, parts: null, probed: 0, reused: 0, relayed: 0, turns: 'channel' };
   /** `timings.parts[name]` moved towards `ms` (a running average). */
   const part = (name, ms) => {
