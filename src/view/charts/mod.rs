@@ -578,13 +578,13 @@ pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     }
 }
 
-/// Short, readable number: 0.012, 0.123, 1.23, 123, 1.2e5. The precision is chosen after
-/// rounding to three significant digits, so 0.99998 reads 1.00, not 1.000.
 /// An axis's tick: `short`'s text in the thread's language's convention (`0,50` in Spanish).
 pub(crate) fn tick(x: f64) -> String {
     crate::language::number(&short(x))
 }
 
+/// Short, readable number: 0.012, 0.123, 1.23, 123, 1.2e5. The precision is chosen after
+/// rounding to three significant digits, so 0.99998 reads 1.00, not 1.000.
 pub fn short(x: f64) -> String {
     if !x.is_finite() {
         return if x.is_nan() {
