@@ -23,7 +23,7 @@ function receive(m) {
   else if (m.kind === KIND.helpers) handle.helpers(m.ports, m.always, relayPorts(m.relays, m.wiring));
   else if (m.kind === KIND.port) handle.port(m.port);
   // (a helper's task through the page, or, in the live worker, a helper's answer)
-  else if (m.kind === KIND.relayed) (handle.relayed ?? relayed)(m);
+  else if (m.kind === KIND.relayed) (handle.relayed ?? toRelayPort)(m);
 }
 
 /** The live worker's ways to its helpers through the page, one per helper id: each looks
@@ -45,8 +45,9 @@ function relayPorts(ids = [], wiring = 0) {
   return relays;
 }
 
-/** A helper's message through the page, to the way it came by. */
-function relayed(m) {
+/** In the live worker, a helper's message through the page, to the relay port it answers
+ *  (a helper's own `handle.relayed` answers a task instead). */
+function toRelayPort(m) {
   if (m.wiring === relaysWiring) relays.find((r) => r.to === m.from)?.onmessage?.({ data: m.message });
 }
 
