@@ -6,7 +6,8 @@ use ablation_playground::config::{text_defaults, Config, Settings, TextId, MAX_K
 use ablation_playground::training::corpus::{install_own, Corpus, UNKNOWN};
 use ablation_playground::training::report::trained;
 use ablation_playground::training::writing::{write, Prompt};
-use ablation_playground::view::words::{text_words, TextFacts};
+use ablation_playground::view::text_facts::TextFacts;
+use ablation_playground::view::words::text_words;
 
 /// A text of `n` characters of a few words, so that its floors are far apart.
 fn words(n: usize) -> String {

@@ -10,7 +10,7 @@ use crate::say;
 use crate::training::compare::{comparison_steps, four_combinations};
 use crate::training::job::Job;
 use crate::training::outcome::Outcome;
-use crate::training::spread::Arm;
+use crate::training::arm::Arm;
 use crate::view::charts::{self, compare::LossCurve, ChartResult, Theme};
 use crate::view::json::{arm_fields, outcome_fields, outcome_run, Json};
 use crate::view::panels::spread::{

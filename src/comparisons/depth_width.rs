@@ -11,7 +11,8 @@ use crate::training::depth_width::{
 };
 use crate::training::job::Job;
 use crate::training::loss_history::LossHistory;
-use crate::training::spread::{Arm, Spread};
+use crate::training::arm::Arm;
+use crate::training::spread::Spread;
 use crate::view::charts::{self, depth_width::ShapeCurve, ChartResult, Theme};
 use crate::view::json::{arm_fields, step_json, Json};
 use crate::view::panels::spread::{

@@ -11,7 +11,8 @@ use crate::training::frame::Frame;
 use crate::training::job::{run_job, Job, JobRunner, LensFit, Report};
 use crate::training::outcome::Outcome;
 use crate::training::pinned::PinState;
-use crate::training::spread::{seeds, Arm};
+use crate::training::arm::Arm;
+use crate::training::spread::seeds;
 use crate::training::tuned_lens::TunedLensState;
 use crate::training::tuner::{Setting, TrialEnd, TrialRequest, Tuned, Tuner};
 

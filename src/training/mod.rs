@@ -9,6 +9,7 @@
 //! live run (a step limit, a bounded history, the probe); `Job` is one run of a comparison,
 //! described in bytes, and `JobRunner` one under way.
 
+pub mod arm;
 pub mod attention_view;
 pub mod compare;
 pub mod copy_task;

@@ -1,4 +1,4 @@
-//! A comparison's arm over seeds. Every comparison (All four, the sweep, depth or width, the
+//! The numbers of a comparison's arm over seeds (its runs themselves: `arm.rs`). Every comparison (All four, the sweep, depth or width, the
 //! knockout, a pin) trains each of its arms at the seeds `seed, seed + 1, …` (`Config::seeds`
 //! of them) and shows the median with the lowest and highest run. With `Config::tune` the
 //! arm's setting is first chosen on other seeds (`choosing_seeds`) by `training::tuner`, on the
@@ -10,7 +10,6 @@
 
 use crate::config::{Config, TaskKind};
 use crate::training::task::{floors, TaskFloors};
-use crate::training::tuner::Tuned;
 
 /// The share of held-out symbols a copy or induction run must copy to have learned the task.
 pub const COPIED: f64 = 0.95;
@@ -128,52 +127,6 @@ impl Spread {
     /// One run's numbers all say the same.
     pub fn single(&self) -> bool {
         self.runs <= 1
-    }
-}
-
-/// One arm once its runs are in: the runs shown (one per seed of `seeds`, `None` while not
-/// done), the configuration they train (the chosen setting once tuned) and, when tuned, what
-/// the search did.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Arm<T> {
-    pub seeds: Vec<u64>,
-    pub runs: Vec<Option<T>>,
-    /// The arm's configuration: its setting as chosen (or as set, untuned or while choosing).
-    pub config: Config,
-    pub tuning: Option<Tuned>,
-    /// Every run is in (and the setting, if tuned, chosen).
-    pub done: bool,
-}
-
-impl<T> Arm<T> {
-    /// The rate its runs train at (the chosen one once tuned).
-    pub fn rate(&self) -> f64 {
-        self.config.learning_rate
-    }
-
-    /// The runs shown, seed by seed (`None` for one not done).
-    pub fn shown(&self) -> &[Option<T>] {
-        &self.runs
-    }
-
-    /// The runs shown that are done, with their seeds.
-    pub fn shown_done(&self) -> impl Iterator<Item = (u64, &T)> {
-        self.seeds.iter().zip(self.shown()).filter_map(|(&s, r)| r.as_ref().map(|r| (s, r)))
-    }
-
-    /// How many of the arm's runs shown are done.
-    pub fn finished(&self) -> usize {
-        self.runs.iter().filter(|r| r.is_some()).count()
-    }
-
-    /// Whether the arm was tuned.
-    pub fn tuned(&self) -> bool {
-        self.tuning.is_some()
-    }
-
-    /// Whether its setting is chosen (untuned: always).
-    pub fn chosen(&self) -> bool {
-        self.tuning.as_ref().is_none_or(|t| t.chosen.is_some())
     }
 }
 

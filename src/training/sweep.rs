@@ -5,7 +5,8 @@
 use crate::config::{find, Config, ConfigError, NormPlacement, StackKind, Value};
 use crate::language::Said;
 use crate::training::outcome::Outcome;
-use crate::training::spread::{Arm, Spread};
+use crate::training::arm::Arm;
+use crate::training::spread::Spread;
 
 /// The page's and the CLI's depths: doubling, plus the lesson's 12 and 24.
 pub const DEFAULT_SWEEP_DEPTHS: [usize; 8] = [1, 2, 4, 8, 12, 24, 48, 96];

@@ -7,5 +7,6 @@ pub mod json_parse;
 pub mod panels;
 pub mod reference;
 pub mod safetensors;
+pub mod text_facts;
 pub mod theme;
 pub mod words;

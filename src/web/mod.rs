@@ -77,7 +77,7 @@ pub fn install_own_text(bytes: &[u8]) -> Result<Vec<String>, JsError> {
     // (the reason as its message, said on the page in the reader's language: `Words.sayReason`)
     let corpus =
         crate::training::corpus::install_own(bytes).map_err(|e| JsError::new(&words::said_json(&e)))?;
-    Ok(vec![corpus.id.text(), crate::view::words::TextFacts::of(&corpus).json().to_string()])
+    Ok(vec![corpus.id.text(), crate::view::text_facts::TextFacts::of(&corpus).json().to_string()])
 }
 
 /// The text a weights file's run trained on (its `text_id`): the page checks that it has a

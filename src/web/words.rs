@@ -68,7 +68,7 @@ impl Words {
     /// this language; empty for damaged facts.
     #[wasm_bindgen(js_name = textWords)]
     pub fn text_words(&self, facts: &str) -> String {
-        crate::view::words::TextFacts::parse(facts)
+        crate::view::text_facts::TextFacts::parse(facts)
             .map_or_else(String::new, |facts| self.inner.with(|| crate::view::words::text_words(&facts)))
     }
 

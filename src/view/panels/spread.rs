@@ -4,7 +4,8 @@
 
 use crate::config::{tuning, Config, TaskKind, TuneGrid, Until};
 use crate::say;
-use crate::training::spread::{choosing_seeds, learned_words, Arm, Spread};
+use crate::training::arm::Arm;
+use crate::training::spread::{choosing_seeds, learned_words, Spread};
 use crate::training::tuner::Limit;
 use crate::view::words::{float_words, num};
 
