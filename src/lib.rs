@@ -2,33 +2,32 @@
 //! normalisation switches, for seeing why residual connections and LayerNorm make deep
 //! stacks trainable.
 //!
-//! The floors, each using only those below it:
-//! - `config`: what the reader configures, and the one parameter table;
-//! - `model`: the maths of the stack (kernels, ops with forward and backward, layers);
-//! - `training`: data, optimiser, the training step, runs and the page's session;
-//! - `view`: the words and charts, from plain data;
-//! - `comparisons`: each comparison one module (its state, jobs, JSON, words and chart) behind
-//!   one trait, their registry, the scheduler of their jobs, and the page's every panel;
-//! - `web` (wasm32 only): the one thin binding the page uses; `schema`, the tables written out
-//!   for the page's JavaScript, the notebook, TypeScript and the pandoc filter.
+//! The floors are crates (`crates/`), each using only those below it, so the compiler holds
+//! them:
+//! - `ablation-words` (`language`): the words' language, Fluent catalogues and `say!`;
+//! - `ablation-core` (`config`, `model`, `wire`, `order`, `memory`): what the reader
+//!   configures, and the maths of the stack;
+//! - `ablation-training` (`training`): data, optimiser, the training step, runs, the page's
+//!   session, the search over settings and the measurements;
+//! - `ablation-view` (`view`): the words and charts, from plain data;
+//! - `ablation-comparisons` (`comparisons`): each comparison one module behind one trait,
+//!   their registry, the scheduler of their jobs, and the page's every panel.
 //!
-//! Beside them, `memory`: the allocator every binary built from this crate uses (buffers on
-//! cache lines, for the kernels' loads); `wire`, the checked binary codec; `order`, the sort
-//! of short lists.
+//! This crate is the top floor: `web` (wasm32 only), the one thin binding the page uses;
+//! `schema`, the tables written out for the page's JavaScript, the notebook, TypeScript and
+//! the pandoc filter; and `ablate`, the CLI. It re-exports each floor under its module's name.
 
 // Index loops over tokens and features read like the equations they implement.
 #![allow(clippy::needless_range_loop)]
 
-pub mod comparisons;
-pub mod config;
-pub mod language;
-pub mod memory;
-pub mod model;
-pub(crate) mod order;
+pub use ablation_comparisons as comparisons;
+pub use ablation_core::{config, memory, model};
+pub use ablation_training as training;
+pub use ablation_view as view;
+pub use ablation_words as language;
+pub use ablation_words::say;
+
 pub mod schema;
-pub mod training;
-pub mod view;
-pub(crate) mod wire;
 
 pub use config::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, SublayerKind};
 pub use model::stack::Stack;

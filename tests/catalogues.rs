@@ -101,7 +101,7 @@ fn messages(tag: &str) -> Messages {
     out
 }
 
-/// The ids the code asks for: every `say!("id"` and `Said::new("id"` under src/.
+/// The ids the code asks for: every `say!("id"` and `Said::new("id"` under src/ and crates/.
 fn asked_for() -> BTreeSet<String> {
     fn walk(dir: &Path, out: &mut BTreeSet<String>) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -125,7 +125,9 @@ fn asked_for() -> BTreeSet<String> {
         }
     }
     let mut out = BTreeSet::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
+    for dir in ["src", "crates"] {
+        walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &mut out);
+    }
     // the page's markup and scripts: data-i18n="id" (and -label, -placeholder), say('id'),
     // sayCount('id', and a refusal's message and its sentences within (refusal('id', said: 'id',
     // saidJson('id')

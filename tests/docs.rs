@@ -4,6 +4,7 @@
 //! browser tests check the built site's links; this is the same check on the sources, as
 //! a reader of the repository follows them.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -122,4 +123,58 @@ fn slugs_and_links_are_read_as_mkdocs_and_markdown_read_them() {
     assert_eq!(slug(" What really happens (the default recipe)"), "what-really-happens-the-default-recipe");
     assert_eq!(links("see [a](b.md#c) and `[x](not-a-link)` [d](e.png \"t\")"), ["b.md#c", "e.png"]);
     assert!(links("```\n[a](inside-code)\n```\n").is_empty());
+}
+
+/// Where a path ARCHITECTURE.md names is: from the root, or a module's path inside its crate
+/// (`training/job.rs` is `crates/training/src/job.rs`, `config/` is `crates/core/src/config/`),
+/// or a file of the page (`www/`), the tests, the scripts or the top crate's `src/`.
+fn resolves(path: &str) -> bool {
+    let root = Path::new(ROOT);
+    let (first, rest) = path.split_once('/').unwrap_or((path, ""));
+    let mut candidates: Vec<PathBuf> =
+        vec![root.join(path), root.join("src").join(path), root.join("www").join(path)];
+    for dir in [
+        "tests",
+        "tests/e2e",
+        "scripts",
+        "python",
+        "crates/core/src",
+        "crates/core/src/model",
+        "crates/view/src",
+    ] {
+        candidates.push(root.join(dir).join(path));
+    }
+    match first {
+        "training" | "view" | "comparisons" => {
+            candidates.push(root.join("crates").join(first).join("src").join(rest))
+        }
+        "language.rs" => candidates.push(root.join("crates/words/src/lib.rs")),
+        _ => {}
+    }
+    candidates.iter().any(|c| c.exists())
+}
+
+#[test]
+fn every_path_architecture_md_names_is_there() {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("ARCHITECTURE.md")).unwrap();
+    let exts = [".rs", ".js", ".mjs", ".py", ".sh", ".toml", ".md", ".ftl", ".json", ".html", ".css"];
+    let mut missing = BTreeSet::new();
+    for span in text.split('`').skip(1).step_by(2) {
+        // a bare file name is named by its context (a crate's row); a placeholder or a build's
+        // output is not a file of the repository
+        let looks_like_path = span.contains('/')
+            && !span.contains(' ')
+            && !span.contains("NAME")
+            && !span.contains("FEATURE")
+            && !span.starts_with("dist/")
+            && !span.starts_with("DIR/")
+            && !span.contains('<')
+            && !span.contains('*')
+            && !span.contains("::")
+            && (exts.iter().any(|e| span.ends_with(e)) || (span.ends_with('/') && span.len() > 1));
+        if looks_like_path && !resolves(span.trim_start_matches("./")) {
+            missing.insert(span.to_string());
+        }
+    }
+    assert!(missing.is_empty(), "ARCHITECTURE.md names paths that are not in the repository: {missing:?}");
 }

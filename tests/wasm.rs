@@ -8,7 +8,7 @@ use ablation_playground::comparisons::compare_here;
 use ablation_playground::comparisons::Comparison;
 use ablation_playground::training::attention_view::all_attention_maps;
 use ablation_playground::training::report::{run, trained};
-use ablation_playground::view::json::{attention_json, Json};
+use ablation_playground::view::json::{attention_json, Json, RunFields, ToJson};
 use ablation_playground::Config;
 use wasm_bindgen_test::*;
 

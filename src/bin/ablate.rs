@@ -30,7 +30,9 @@ use ablation_playground::training::tuned_lens::{
 };
 use ablation_playground::training::writing::{write, Prompt, MAX_WRITE_CHARS, SAMPLE_CHARS};
 use ablation_playground::view::figures::{frame_of, LastFinite};
-use ablation_playground::view::json::{attention_json, matrices_json, writing_json, Json};
+use ablation_playground::view::json::{
+    attention_json, matrices_json, writing_json, Json, RunFields, ToJsonFor,
+};
 use ablation_playground::view::reference::{
     cli_flags, cli_steps_allowed, cli_steps_help, CLI_MAX_STEPS as MAX_STEPS, CLI_MAX_THREADS as MAX_THREADS,
 };

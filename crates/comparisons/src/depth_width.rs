@@ -1,0 +1,464 @@
+//! Depth or width: stacks of about the same parameters, deep and narrow to shallow and wide
+//! (`training/depth_width.rs` chooses them), trained alike over their seeds and rates and
+//! timed; each shape's label, the panel's sentence, its table and its chart.
+
+use super::runs::{here, Comparisons, Group};
+use super::{Comparison, Kind};
+use ablation_core::config::{ComparisonSpec, Config, TaskKind, DEPTH_WIDTH};
+use ablation_training::arm::Arm;
+use ablation_training::depth_width::{
+    depth_width_applies, head_dim, is_control, non_embedding_parameters, shapes, Clock, ShapeOutcome,
+};
+use ablation_training::job::Job;
+use ablation_training::loss_history::LossHistory;
+use ablation_training::spread::Spread;
+use ablation_view::charts::{self, depth_width::ShapeCurve, ChartResult, Theme};
+use ablation_view::json::{arm_fields, step_json, Json};
+use ablation_view::panels::spread::{
+    arm_spread, choosing_words, learned_count, limit_words, plateau_cell, progress_words, rate_cell,
+    rate_column, rate_words, seeds_words, spread_text, summary_sentence, tuning_words, until_word,
+};
+use ablation_view::panels::{Scene, Surface, Table};
+use ablation_view::words::num;
+use ablation_words::say;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+pub struct DepthOrWidth;
+
+/// Depth or width: each shape as far as it got (`done` once its runs and their timing are).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthWidthState {
+    pub config: Config,
+    pub steps: usize,
+    /// Each shape's first seed at its chosen rate, as far as it got.
+    pub rows: Vec<(bool, ShapeOutcome)>,
+    /// Each shape's runs over its seeds and rates.
+    pub arms: Vec<Arm<ShapeOutcome>>,
+    pub runs_finished: usize,
+    pub runs_total: usize,
+    /// While an arm's setting is being chosen: the round of its search and how many it plans.
+    pub round: Option<(usize, usize)>,
+}
+
+impl Comparison for DepthOrWidth {
+    const KIND: Kind = Kind::DepthOrWidth;
+    const SPEC: &'static ComparisonSpec = &DEPTH_WIDTH;
+    const SIZE: (u32, u32) = (ablation_view::panels::SIZE.0 * 3 / 2, ablation_view::panels::SIZE.1);
+    const RANK: u8 = 2;
+    type State = DepthWidthState;
+
+    fn start(comparisons: &mut Comparisons, config: &Config) {
+        start(comparisons, config);
+    }
+
+    fn state(g: &Group) -> DepthWidthState {
+        let (mut rows, mut arms) = (Vec::new(), Vec::new());
+        for a in 0..g.arms.len() {
+            let (arm, first, failed) = g.arm::<ShapeOutcome>(a);
+            let run = first.unwrap_or_else(|| {
+                ShapeOutcome::pending(&Config { seed: arm.seeds[0], ..arm.config.clone() })
+            });
+            rows.push((arm.done || failed.is_some(), run));
+            arms.push(arm);
+        }
+        let (runs_finished, runs_total) = g.progress();
+        let round = g.tuning_round();
+        DepthWidthState {
+            config: g.config.clone(),
+            steps: g.steps,
+            rows,
+            arms,
+            runs_finished,
+            runs_total,
+            round,
+        }
+    }
+
+    fn value(d: &DepthWidthState) -> Json {
+        Json::Obj(vec![
+            ("steps", Json::Int(d.steps as i128)),
+            ("done", Json::Bool(d.rows.iter().all(|(done, _)| *done))),
+            ("runs", depth_width_json(d)),
+            ("runs_finished", Json::Int(d.runs_finished as i128)),
+            ("runs_total", Json::Int(d.runs_total as i128)),
+        ])
+    }
+
+    fn report(d: &DepthWidthState) -> Json {
+        depth_width_json(d)
+    }
+
+    fn words(state: Option<&DepthWidthState>, scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
+        panel_words(state, scene)
+    }
+
+    fn draw<DB: Surface>(d: &DepthWidthState, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
+        let seeds = d.arms.iter().map(|a| a.shown_done().map(|(_, r)| r).collect());
+        draw_shapes(area, d.rows.iter().map(|(_, r)| r).zip(seeds), d.steps, theme)
+    }
+}
+
+/// Starts depth or width at `config`: its shapes (`depth_width::shapes`), each trained for the
+/// configuration's own steps (replacing one under way); nothing where it does not apply.
+pub fn start(comparisons: &mut Comparisons, config: &Config) {
+    if depth_width_applies(config).is_err() {
+        return;
+    }
+    let arms = shapes(config);
+    let steps = arms.first().map_or(config.steps, |a| a.steps);
+    let job = |config, steps| Job::Shape { config, steps };
+    comparisons.start::<DepthOrWidth>(config, steps, arms, job);
+}
+
+/// Depth or width of `config`, here: every shape timed by `clock`, one after another.
+pub fn depth_width_here(config: &Config, clock: Clock) -> Result<DepthWidthState, String> {
+    here::<DepthOrWidth>(1, clock, |c| start(c, config))
+}
+
+/// Depth or width as JSON: one object per shape, deepest first (a number not reached yet is
+/// NaN, so `null`): the first seed's numbers at the chosen rate, then its runs.
+pub fn depth_width_json(state: &DepthWidthState) -> Json {
+    let row = |(o, arm): (&ShapeOutcome, &Arm<ShapeOutcome>)| {
+        let mut fields = vec![
+            ("depth", Json::Int(o.config.depth as i128)),
+            ("width", Json::Int(o.config.width as i128)),
+            ("params", Json::Int(o.params as i128)),
+            ("non_embedding_params", Json::Int(non_embedding_parameters(&o.config) as i128)),
+            ("heads", Json::Int(o.config.heads as i128)),
+            ("head_dim", Json::Int(head_dim(&o.config) as i128)),
+            ("final_loss", Json::Num(o.final_loss())),
+        ];
+        if o.config.task != TaskKind::Teacher {
+            fields.push(("val_loss", Json::Num(o.val_loss())));
+        }
+        fields.extend([
+            ("ms_per_step", Json::Num(o.ms_per_step)),
+            ("ms_per_char", Json::Num(o.ms_per_char)),
+            ("diverged_at", step_json(o.diverged_at)),
+        ]);
+        if !o.config.tune {
+            fields.push(("lr", Json::Num(arm.rate()))); // tuned, arm_fields gives the rate chosen
+        }
+        fields.extend(arm_fields(arm, |r: &ShapeOutcome| {
+            (
+                r.final_loss(),
+                r.val_loss(),
+                r.diverged_at,
+                r.converged,
+                r.loss.len().saturating_sub(1),
+                f64::NAN,
+                f64::NAN,
+            )
+        }));
+        Json::Obj(fields)
+    };
+    Json::Arr(state.rows.iter().map(|(_, o)| o).zip(&state.arms).map(row).collect())
+}
+
+/// "47 × 16: 75k params, 0.92 ms/step, 0.21 ms/char" (the parameters without the embeddings,
+/// the budget held fixed; "control" for the shape off it).
+pub fn shape_label(r: &ShapeOutcome) -> String {
+    let params = num(non_embedding_parameters(&r.config) as f64);
+    let mut label = say!("shape-label", shape = shape_of(&r.config), params = params);
+    if r.ms_per_step.is_finite() {
+        label += &say!("clause", text = say!("shape-ms-step", ms = num(r.ms_per_step)));
+    }
+    if r.ms_per_char.is_finite() {
+        label += &say!("clause", text = say!("shape-ms-char", ms = num(r.ms_per_char)));
+    }
+    label
+}
+
+/// The loss a shape is judged by: held-out on a sequence task, the last training loss else.
+fn judged(r: &ShapeOutcome) -> f64 {
+    if r.config.task == TaskKind::Teacher {
+        r.final_loss()
+    } else {
+        r.val_loss()
+    }
+}
+
+/// The loss a shape is judged by over its seeds: the median, with the lowest and highest run.
+fn judged_spread(arm: &Arm<ShapeOutcome>) -> Spread {
+    arm_spread(arm, &judged)
+}
+
+/// One sentence: which shape ends lowest (over several seeds by the median, and on how many
+/// seeds it is lowest), and what depth costs in latency.
+pub fn depth_width_summary(d: &DepthWidthState) -> String {
+    let done: Vec<&ShapeOutcome> = d.rows.iter().filter(|(done, _)| *done).map(|(_, r)| r).collect();
+    if done.len() < d.rows.len() {
+        let several = d.runs_total > d.rows.len();
+        let (finished, total) =
+            if several { (d.runs_finished, d.runs_total) } else { (done.len(), d.rows.len()) };
+        let progress = match (several, d.round) {
+            (true, round) => progress_words(finished, total, round),
+            (false, _) => say!("progress-done", finished = finished, total = total),
+        };
+        return say!(
+            "shapes-training",
+            n = d.rows.len(),
+            on = ablation_view::words::on_text(&d.config),
+            tuned = tuning_words(&d.config),
+            progress = progress
+        );
+    }
+    let medians: Vec<f64> = d.arms.iter().map(|a| judged_spread(a).median).collect();
+    let control = |i: usize| is_control(&d.rows[i].1.config, &d.config);
+    let Some(best) = (0..d.rows.len())
+        .filter(|&i| medians[i].is_finite() && !control(i))
+        .min_by(|&a, &b| medians[a].total_cmp(&medians[b]))
+    else {
+        return say!("shapes-none");
+    };
+    let which = which_loss(&d.config);
+    let several = d.config.seeds > 1;
+    let over = if several { say!("shapes-medians", seeds = seeds_words(&d.config)) } else { String::new() };
+    let shape = |i: usize| shape_of(&d.rows[i].1.config);
+    let mut on_seeds = String::new();
+    if several {
+        // on how many seeds the same shape is lowest
+        let seeds = d.arms[best].seeds.len();
+        let lowest_on = (0..seeds)
+            .filter(|&k| {
+                let at = |i: usize| {
+                    d.arms[i].shown().get(k).and_then(|r| r.as_ref()).map_or(f64::INFINITY, judged)
+                };
+                (0..d.rows.len()).all(|i| i == best || at(best) < at(i))
+            })
+            .count();
+        on_seeds = say!("clause", text = say!("shapes-lowest-on", k = lowest_on, n = seeds));
+    }
+    let rate = rate_words(&d.arms[best]).map_or_else(String::new, |rate| say!("end-at-rate", rate = rate));
+    let mut out = say!(
+        "shapes-lowest",
+        steps = d.steps,
+        over = over,
+        tuned = tuning_words(&d.config),
+        shape = shape(best),
+        which = which,
+        loss = num(medians[best]),
+        seeds = on_seeds,
+        rate = rate
+    );
+    let others: Vec<String> = (0..d.rows.len())
+        .filter(|&i| i != best && !control(i))
+        .map(|i| say!("shape-loss", shape = shape(i), loss = num(medians[i])))
+        .collect();
+    if !others.is_empty() {
+        out = say!("shapes-against", sentence = out, others = others.join(&say!("list-comma")));
+    }
+    out = say!(
+        "shapes-budget",
+        sentence = out,
+        params = num(non_embedding_parameters(&d.config) as f64),
+        features = head_dim(&d.config)
+    );
+    if let Some(c) = (0..d.rows.len()).find(|&i| control(i)) {
+        out = say!(
+            "shapes-control",
+            sentence = out,
+            shape = shape(c),
+            params = num(non_embedding_parameters(&d.rows[c].1.config) as f64),
+            loss = num(medians[c])
+        );
+    }
+    if let Some((at, lowest, loss)) = at_equal_time(d, &control) {
+        out = say!(
+            "shapes-equal-time",
+            sentence = out,
+            ms = num(at),
+            steps = d.steps,
+            shape = lowest,
+            loss = loss
+        );
+    }
+    let (deep, wide) = (done[0], done[done.len() - 1]);
+    if deep.ms_per_char.is_finite() && wide.ms_per_char.is_finite() && deep.config != wide.config {
+        out = say!(
+            "shapes-latency",
+            sentence = out,
+            ratio = num(deep.ms_per_char / wide.ms_per_char),
+            deep = deep.config.depth,
+            wide = wide.config.depth,
+            deep_ms = num(deep.ms_per_char),
+            wide_ms = num(wide.ms_per_char)
+        );
+    }
+    let shapes = d.rows.iter().map(|(_, r)| shape_of(&r.config));
+    summary_sentence(out, &[], &limit_words(shapes.zip(&d.arms)))
+}
+
+/// "12 × 64": a shape's depth and width.
+fn shape_of(c: &Config) -> String {
+    format!("{} × {}", c.depth, c.width)
+}
+
+/// What a shape is judged on, as the messages select it: the teacher's `loss`, a sequence
+/// task's `held-out` loss.
+fn which_loss(c: &Config) -> &'static str {
+    if c.task == TaskKind::Teacher {
+        "loss"
+    } else {
+        "held-out"
+    }
+}
+
+/// Each on-budget shape's loss at equal time: at the time `t` the fastest shape takes for all
+/// its steps, each shape read at the last measurement it reached by then (`t / ms per step`
+/// steps). Returns `t`, the lowest shape and its loss; none without timings.
+fn at_equal_time(d: &DepthWidthState, control: &dyn Fn(usize) -> bool) -> Option<(f64, String, String)> {
+    let on_budget: Vec<&ShapeOutcome> =
+        (0..d.rows.len()).filter(|&i| !control(i)).map(|i| &d.rows[i].1).collect();
+    let t = on_budget
+        .iter()
+        .map(|r| r.ms_per_step * d.steps as f64)
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    if !t.is_finite() || on_budget.iter().any(|r| !r.ms_per_step.is_finite()) {
+        return None;
+    }
+    let read = |r: &ShapeOutcome| {
+        let reached = t / r.ms_per_step;
+        points_of(r).into_iter().rfind(|&(step, _)| step as f64 <= reached).map(|(_, l)| l)
+    };
+    let (best, loss) = on_budget
+        .iter()
+        .filter_map(|r| Some((*r, read(r)?)))
+        .filter(|(_, l)| l.is_finite())
+        .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    Some((t, shape_of(&best.config), num(loss)))
+}
+
+/// The table: one row per shape (a number not reached yet is "…"); over several seeds the
+/// median with the lowest and highest run and how many learned the task, and a tuned
+/// comparison's rate.
+pub fn depth_width_table(d: &DepthWidthState) -> Table {
+    let tuned = d.arms.iter().any(Arm::tuned);
+    let mut columns = vec![
+        say!("column-shape"),
+        say!("column-heads"),
+        say!("column-parameters"),
+        say!(
+            "column-shape-loss",
+            which = which_loss(&d.config),
+            until = until_word(d.config.until),
+            steps = d.steps
+        ),
+        say!("column-ms-step"),
+        say!("column-ms-char"),
+        say!("column-plateaued"),
+    ];
+    if let Some(column) = rate_column(&d.arms) {
+        columns.push(column);
+    }
+    let mut table = Table::new(columns);
+    for ((done, r), arm) in d.rows.iter().zip(&d.arms) {
+        let num = |x: f64| {
+            if x.is_nan() && !done {
+                "…".to_string()
+            } else if x.is_nan() {
+                "–".to_string()
+            } else {
+                num(x)
+            }
+        };
+        let loss = if let Some(choosing) = choosing_words(arm) {
+            choosing
+        } else if *done && arm.seeds.len() > 1 {
+            let mut cell = spread_text(&judged_spread(arm));
+            if let Some(k) = learned_count(arm, d.config.task, |o| o.learned) {
+                cell += &format!(" · {k}");
+            }
+            cell
+        } else {
+            num(if *done { judged(r) } else { f64::NAN })
+        };
+        let shape = if is_control(&r.config, &d.config) {
+            say!("shape-control", shape = shape_of(&r.config))
+        } else {
+            shape_of(&r.config)
+        };
+        let mut cells = vec![
+            shape,
+            say!("heads-cell", heads = r.config.heads, features = head_dim(&r.config)),
+            format!("{} ({})", non_embedding_parameters(&r.config), r.params),
+            loss,
+            num(r.ms_per_step),
+            num(r.ms_per_char),
+            plateau_cell(arm, |o| o.converged),
+        ];
+        if tuned {
+            cells.push(rate_cell(arm));
+        }
+        table.rows.push(cells);
+    }
+    table
+}
+
+fn panel_words(d: Option<&DepthWidthState>, scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
+    (
+        d.map_or_else(
+            || match scene.frame.map(|f| ablation_training::depth_width::depth_width_applies(&f.config)) {
+                Some(Err(why)) => say!("not-run", why = why.to_string()),
+                _ => say!("not-run-yet"),
+            },
+            depth_width_summary,
+        ),
+        vec![("table", d.map_or_else(Table::default, depth_width_table).json())],
+    )
+}
+
+/// A shape's curve: its held-out loss on a sequence task, its smoothed training loss on the
+/// regression.
+fn points_of(r: &ShapeOutcome) -> Vec<(usize, f64)> {
+    if r.config.task != TaskKind::Teacher {
+        r.evals.iter().map(|e| (e.step, e.loss)).collect()
+    } else {
+        let history: LossHistory = r.loss.iter().copied().collect();
+        history.buckets().iter().map(|b| (b.start + b.count - 1, b.smooth)).collect()
+    }
+}
+
+/// The chart from its shapes' runs (deepest first, a run in progress partial, and over
+/// several seeds each shape's finished runs): held-out loss on a sequence task, the smoothed
+/// training loss on the regression; over several seeds the median with its band.
+pub fn draw_shapes<'a, DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    rows: impl IntoIterator<Item = (&'a ShapeOutcome, Vec<&'a ShapeOutcome>)>,
+    steps: usize,
+    theme: &Theme,
+) -> ChartResult {
+    let (rows, seeds): (Vec<&ShapeOutcome>, Vec<Vec<&ShapeOutcome>>) = rows.into_iter().unzip();
+    let sequence = rows.first().is_some_and(|r| r.config.task != TaskKind::Teacher);
+    let curves: Vec<ShapeCurve> = rows
+        .iter()
+        .zip(&seeds)
+        .map(|(r, seeds)| {
+            if seeds.len() < 2 {
+                return ShapeCurve { label: shape_label(r), points: points_of(r), band: Vec::new() };
+            }
+            let lines: Vec<Vec<(usize, f64)>> = seeds.iter().map(|s| points_of(s)).collect();
+            let n = lines.iter().map(Vec::len).min().unwrap_or(0);
+            let (mut points, mut band) = (Vec::new(), Vec::new());
+            for i in 0..n {
+                let spread = Spread::of(&lines.iter().map(|l| l[i].1).collect::<Vec<_>>());
+                points.push((lines[0][i].0, spread.median));
+                band.push((lines[0][i].0, spread.min, spread.max));
+            }
+            ShapeCurve { label: shape_label(r), points, band }
+        })
+        .collect();
+    let params = rows.first().map_or(0, |r| non_embedding_parameters(&r.config));
+    let what = if sequence { "held-out" } else { "training" };
+    // the longest title that fits (a phone's is narrow)
+    let titles = [
+        say!("shapes-chart-title", what = what, params = num(params as f64)),
+        say!("shapes-chart-title-short", what = what),
+        say!("shapes-chart-loss", what = what),
+    ];
+    let title =
+        ablation_view::charts::fitted_titles(area, &titles.each_ref().map(String::as_str), &[], theme);
+    charts::depth_width::draw(area, &title, &curves, steps, theme)
+}

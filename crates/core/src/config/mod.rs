@@ -1,0 +1,27 @@
+//! What the reader configures: the settings (`Config` and its choices) and the one table that
+//! names, ranges and parses them for every entry point (URL, element, messages, CLI).
+
+mod attributes;
+mod choice;
+mod codec;
+mod comparisons;
+pub mod messages;
+mod pins;
+mod presets;
+mod query;
+mod settings;
+mod state;
+mod table;
+mod text;
+
+pub use attributes::*;
+pub use choice::{Choice, Options, Words, ON_OFF};
+pub use codec::{read_pins, write_pins};
+pub use comparisons::*;
+pub use pins::*;
+pub use presets::*;
+pub use query::*;
+pub use settings::*;
+pub use state::Settings;
+pub use table::*;
+pub use text::*;

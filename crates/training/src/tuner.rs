@@ -1,0 +1,494 @@
+//! Tuning one arm of a comparison: the search that chooses its setting (the learning rate, and
+//! with `tune_grid=lr,warmup,beta2` the warmup and Adam's β₂) before it is shown.
+//!
+//! - **A grid that brackets.** The rates are the settings' rate times `lr_step` (half a
+//!   decade) to a whole power (`config::tuning`), five around it at first. While the best candidate's rate has a
+//!   neighbour on the grid (one step either side, within the table's limits) that has not been
+//!   trained as far, that neighbour is trained too: so the grid widens on the side of the best
+//!   until the best is inside it, and the chosen rate's neighbours were both trained to the full
+//!   run and did no better, unless the best is at a limit (then the report says so). A score
+//!   within `TIE` of the lowest is as good, and the search keeps the best it had among those
+//!   (`Tuner::best`).
+//! - **Successive halving** (Jamieson & Talwalkar 2016; Li et al. 2018). Every candidate trains
+//!   `1/eta^(R-1)` of the run, the best `1/eta` of them (and the best's neighbours) go on from
+//!   their checkpoints to `eta` times as far, and so on; the last round is the full run. A run
+//!   continued from its checkpoint is bit for bit the run trained straight through
+//!   (`TrialRun`). Small rates and long warmups look worse early than they end: `halving=off`
+//!   trains every candidate the full run.
+//! - **Seeds that choose.** Every candidate trains on the choosing seeds
+//!   (`spread::choosing_seeds`), which the comparison never shows; it is scored by the median
+//!   over them of its training loss over the last tenth of its steps so far (`tail_loss`).
+//!   The held-out loss plays no part.
+
+use std::collections::BTreeMap;
+
+use crate::spread::{choosing_seeds, median, tail_loss};
+use crate::train::{Checkpoint, Trainer};
+use ablation_core::config::{tuning, Config, TuneGrid, Tuning};
+use ablation_core::wire::{Reader, Writer};
+
+/// A candidate setting: the rate `lr · lr_step^k`, and the warmup and β₂ at these places in
+/// the arm's lists. Ordered by rate first (a tie goes to the lower rate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Setting {
+    pub k: i32,
+    pub warmup: usize,
+    pub beta2: usize,
+}
+
+/// A trial the tuner wants run: `config` (its seed and setting) trained to update `until` of
+/// a run of `steps`, going on from `from` (a trial's bytes) or, if empty, from the seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrialRequest {
+    pub setting: Setting,
+    /// Which choosing seed (an index into `Tuner::seeds`).
+    pub seed: usize,
+    pub round: usize,
+    pub config: Config,
+    pub steps: usize,
+    pub until: usize,
+    pub from: Vec<u8>,
+}
+
+/// What a trial gave: the mean training loss over the last tenth of its steps so far (∞ if it
+/// diverged), and the bytes to go on from (empty at the run's end or after a divergence).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrialEnd {
+    pub tail: f64,
+    pub resume: Vec<u8>,
+}
+
+/// One round of the search: how many candidates it trained, to which step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Round {
+    pub candidates: usize,
+    pub steps: usize,
+}
+
+/// What the search did, for a report and a sentence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tuned {
+    /// Every value tried, lowest first.
+    pub lrs: Vec<f64>,
+    pub warmups: Vec<usize>,
+    pub beta2s: Vec<f64>,
+    /// Whether the warmup and β₂ were searched (`tune_grid=lr,warmup,beta2`).
+    pub recipe: bool,
+    /// The setting chosen, once the search is over: the rate, the warmup, β₂.
+    pub chosen: Option<(f64, usize, f64)>,
+    /// The chosen rate has a neighbour on both sides that trained the full run and did no better;
+    /// otherwise `limit` says which limit it is at.
+    pub bracketed: bool,
+    pub limit: Option<Limit>,
+    pub choosing_seeds: Vec<u64>,
+    /// The rounds so far (the last one in progress) and how many are planned.
+    pub rounds: Vec<Round>,
+    pub planned_rounds: usize,
+}
+
+/// Which of the table's limits a chosen rate is at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Lowest,
+    Highest,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Candidate {
+    /// Each round's score of each seed (`None` until in).
+    scores: Vec<Vec<Option<f64>>>,
+    /// Each seed's bytes to go on from, after its last round.
+    resume: Vec<Vec<u8>>,
+    /// The last round it was asked to train to.
+    round: Option<usize>,
+}
+
+/// The search for one arm (see the module's words). `requests` hands out the trials it wants,
+/// `record` takes each one's end; `tuned` says where it stands.
+#[derive(Clone, Debug)]
+pub struct Tuner {
+    base: Config,
+    tuning: Tuning,
+    steps: usize,
+    pub seeds: Vec<u64>,
+    /// Each round's steps, the last the full run.
+    pub rungs: Vec<usize>,
+    warmups: Vec<usize>,
+    beta2s: Vec<f64>,
+    k_range: (i32, i32),
+    candidates: BTreeMap<Setting, Candidate>,
+    round: usize,
+    queue: Vec<TrialRequest>,
+    /// Trials asked for and not yet in.
+    waiting: usize,
+    rounds: Vec<Round>,
+    /// The best so far (`best` keeps it among candidates as good).
+    incumbent: Option<Setting>,
+    chosen: Option<Setting>,
+}
+
+/// Scores within this share of the lowest are as good as it (`Tuner::best`): half a percent,
+/// about the spread of a text run's tail over seeds at these lengths.
+pub const TIE: f64 = 0.005;
+
+impl Tuner {
+    /// The search for an arm of `base` whose runs train `steps` updates, with its first round
+    /// asked for.
+    pub fn new(base: &Config, steps: usize) -> Tuner {
+        let tuning = tuning(base.task);
+        let recipe = base.tune_grid == TuneGrid::Recipe;
+        let warmups: Vec<usize> = if recipe {
+            tuning.warmups.iter().copied().filter(|&w| w == 0 || w < steps).collect()
+        } else {
+            vec![base.warmup_steps]
+        };
+        let beta2s = if recipe { tuning.beta2s.to_vec() } else { vec![base.beta2] };
+        let rate = |k: i32| rate_at(base.learning_rate, &tuning, k);
+        // the powers whose rate is within the limits (a hair of rounding allowed)
+        let inside =
+            |k: i32| (tuning.lr_min * (1.0 - 1e-9)..=tuning.lr_max * (1.0 + 1e-9)).contains(&rate(k));
+        let span = 200; // 10^±100 at half decades: far past any limit
+        let ks: Vec<i32> = (-span..=span).filter(|&k| inside(k)).collect();
+        let k_range = match (ks.first(), ks.last()) {
+            (Some(&a), Some(&b)) => (a, b),
+            _ => (0, 0), // a settings' rate outside every limit: that rate alone
+        };
+        // the `lr_points` powers nearest the settings' rate, within the limits
+        let mut first: Vec<i32> = (k_range.0..=k_range.1).collect();
+        ablation_core::order::sort_by_key(&mut first, |k| (k.abs(), *k));
+        first.truncate(tuning.lr_points.max(1));
+        first.sort_unstable();
+        let n0 = first.len() * warmups.len() * beta2s.len();
+        let rounds = if base.halving { planned_rounds(n0, tuning.eta, tuning.max_rounds) } else { 1 };
+        let mut rungs: Vec<usize> =
+            (0..rounds).map(|r| steps.div_ceil(tuning.eta.pow((rounds - 1 - r) as u32)).max(1)).collect();
+        rungs.dedup();
+        let mut tuner = Tuner {
+            base: base.clone(),
+            tuning,
+            steps,
+            seeds: choosing_seeds(base),
+            rungs,
+            warmups,
+            beta2s,
+            k_range,
+            candidates: BTreeMap::new(),
+            round: 0,
+            queue: Vec::new(),
+            waiting: 0,
+            rounds: Vec::new(),
+            incumbent: None,
+            chosen: None,
+        };
+        for k in first {
+            for warmup in 0..tuner.warmups.len() {
+                for beta2 in 0..tuner.beta2s.len() {
+                    tuner.ask(Setting { k, warmup, beta2 }, 0);
+                }
+            }
+        }
+        tuner
+    }
+
+    /// The rate of power `k`.
+    pub fn rate(&self, k: i32) -> f64 {
+        rate_at(self.base.learning_rate, &self.tuning, k)
+    }
+
+    /// `base` at `setting` and `seed`.
+    pub fn config_at(&self, setting: Setting, seed: u64) -> Config {
+        Config {
+            seed,
+            learning_rate: self.rate(setting.k),
+            warmup_steps: self.warmups[setting.warmup],
+            beta2: self.beta2s[setting.beta2],
+            ..self.base.clone()
+        }
+    }
+
+    /// The trials asked for since the last call, to be run in any order.
+    pub fn requests(&mut self) -> Vec<TrialRequest> {
+        std::mem::take(&mut self.queue)
+    }
+
+    /// The search is over: `chosen` is set.
+    pub fn done(&self) -> bool {
+        self.chosen.is_some()
+    }
+
+    /// The arm's configuration at the chosen setting (the seed left as it was).
+    pub fn chosen(&self) -> Option<Config> {
+        self.chosen.map(|s| self.config_at(s, self.base.seed))
+    }
+
+    /// Asks for `setting` trained to round `round` on every choosing seed: from its bytes at an
+    /// earlier round, or from the seed. A seed that diverged earlier scores ∞ at once.
+    fn ask(&mut self, setting: Setting, round: usize) {
+        let (rounds, seeds) = (self.rungs.len(), self.seeds.len());
+        let configs: Vec<Config> = self.seeds.iter().map(|&seed| self.config_at(setting, seed)).collect();
+        let c = self.candidates.entry(setting).or_insert_with(|| Candidate {
+            scores: vec![vec![None; seeds]; rounds],
+            resume: vec![Vec::new(); seeds],
+            round: None,
+        });
+        let earlier = c.round;
+        c.round = Some(round);
+        for seed in 0..seeds {
+            let diverged = earlier.is_some_and(|r| c.scores[r][seed] == Some(f64::INFINITY));
+            if diverged {
+                c.scores[round][seed] = Some(f64::INFINITY);
+                continue;
+            }
+            let from = std::mem::take(&mut c.resume[seed]);
+            let config = configs[seed].clone();
+            let until = self.rungs[round];
+            self.queue.push(TrialRequest { setting, seed, round, config, steps: self.steps, until, from });
+            self.waiting += 1;
+        }
+    }
+
+    /// Takes a trial's end; once a round's trials are all in, decides what comes next.
+    pub fn record(&mut self, setting: Setting, seed: usize, round: usize, end: TrialEnd) {
+        let Some(c) = self.candidates.get_mut(&setting) else { return };
+        if c.round != Some(round) || c.scores[round][seed].is_some() {
+            return; // a report of a trial no longer asked for
+        }
+        c.scores[round][seed] = Some(if end.tail.is_nan() { f64::INFINITY } else { end.tail });
+        c.resume[seed] = end.resume;
+        self.waiting -= 1;
+        self.settle();
+    }
+
+    /// The best of `scored`: the lowest score, except that a score within `TIE` of the lowest
+    /// is as good (seeds' noise, or a flat stretch of rates), and among those the one nearest
+    /// the best the search had before (at first the settings' own) is kept. Without the
+    /// margin a search on a flat stretch (a stack that learns nothing at any rate) walks along
+    /// it, a full run per step, chasing the noise.
+    fn best(&self, scored: &[(Setting, f64)]) -> Option<Setting> {
+        let lowest = scored.iter().map(|(_, s)| *s).fold(f64::INFINITY, f64::min);
+        let before = self.incumbent.unwrap_or(Setting { k: 0, warmup: 0, beta2: 0 });
+        let distance = |s: &Setting| {
+            ((s.k - before.k).abs(), s.warmup.abs_diff(before.warmup) + s.beta2.abs_diff(before.beta2), *s)
+        };
+        let tied = scored.iter().filter(|(_, s)| *s <= lowest + TIE * lowest.abs() || *s == lowest);
+        tied.map(|(s, _)| *s).min_by_key(distance)
+    }
+
+    /// The median score at `round` of a candidate trained that far on every seed.
+    fn score(&self, setting: &Setting, round: usize) -> Option<f64> {
+        let c = self.candidates.get(setting)?;
+        let scores: Option<Vec<f64>> = c.scores.get(round)?.iter().copied().collect();
+        scores.map(|s| median(&s))
+    }
+
+    fn settle(&mut self) {
+        while self.waiting == 0 && self.chosen.is_none() {
+            let r = self.round;
+            let at_r: Vec<(Setting, f64)> =
+                self.candidates.keys().filter_map(|s| Some((*s, self.score(s, r)?))).collect();
+            let Some(best) = self.best(&at_r) else { return };
+            // the best's neighbours on the rates' grid, as far as the best
+            let mut asked = false;
+            for k in [best.k - 1, best.k + 1] {
+                let n = Setting { k, ..best };
+                if (self.k_range.0..=self.k_range.1).contains(&k) && self.score(&n, r).is_none() {
+                    self.ask(n, r);
+                    asked = true;
+                }
+            }
+            self.incumbent = Some(best);
+            if asked {
+                continue; // settled again once they are in (at once if all diverged before)
+            }
+            self.rounds.push(Round { candidates: at_r.len(), steps: self.rungs[r] });
+            if r + 1 == self.rungs.len() {
+                self.chosen = Some(best);
+                return;
+            }
+            // the best 1/eta go on, with the best's neighbours; never one that diverged
+            let mut ranked: Vec<(Setting, f64)> =
+                at_r.iter().copied().filter(|(_, s)| s.is_finite()).collect();
+            ablation_core::order::sort_by(&mut ranked, |a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            let keep = at_r.len().div_ceil(self.tuning.eta);
+            let mut next: Vec<Setting> = ranked.iter().take(keep).map(|(s, _)| *s).collect();
+            for k in [best.k - 1, best.k + 1] {
+                let n = Setting { k, ..best };
+                if ranked.iter().any(|(s, _)| *s == n) && !next.contains(&n) {
+                    next.push(n);
+                }
+            }
+            if !next.contains(&best) {
+                next.push(best); // every candidate diverged: the least bad goes on
+            }
+            // the checkpoints kept: the survivors' and their neighbours' on the rates' grid
+            // (a neighbour asked for later goes on from its own); the others train from the
+            // seed if ever asked for again
+            let near = |s: &Setting| {
+                next.iter().any(|n| n.warmup == s.warmup && n.beta2 == s.beta2 && (n.k - s.k).abs() <= 1)
+            };
+            for (s, c) in self.candidates.iter_mut() {
+                if !near(s) {
+                    c.resume.iter_mut().for_each(Vec::clear);
+                    c.resume.iter_mut().for_each(Vec::shrink_to_fit);
+                }
+            }
+            self.round = r + 1;
+            for s in next {
+                self.ask(s, r + 1);
+            }
+        }
+    }
+
+    /// Where the search stands.
+    pub fn tuned(&self) -> Tuned {
+        let mut lrs: Vec<(i32, f64)> = self.candidates.keys().map(|s| (s.k, self.rate(s.k))).collect();
+        lrs.dedup_by_key(|(k, _)| *k);
+        let chosen = self.chosen.map(|s| (self.rate(s.k), self.warmups[s.warmup], self.beta2s[s.beta2]));
+        let limit = self.chosen.and_then(|s| {
+            if s.k <= self.k_range.0 {
+                Some(Limit::Lowest)
+            } else if s.k >= self.k_range.1 {
+                Some(Limit::Highest)
+            } else {
+                None
+            }
+        });
+        let mut rounds = self.rounds.clone();
+        if self.chosen.is_none() {
+            let candidates = self.candidates.values().filter(|c| c.round == Some(self.round)).count();
+            rounds.push(Round { candidates, steps: self.rungs[self.round] });
+        }
+        Tuned {
+            lrs: lrs.into_iter().map(|(_, r)| r).collect(),
+            warmups: self.warmups.clone(),
+            beta2s: self.beta2s.clone(),
+            recipe: self.base.tune_grid == TuneGrid::Recipe,
+            chosen,
+            bracketed: self.chosen.is_some() && limit.is_none(),
+            limit: self.chosen.and(limit),
+            choosing_seeds: self.seeds.clone(),
+            rounds,
+            planned_rounds: self.rungs.len(),
+        }
+    }
+}
+
+/// The rate `lr · step^k`, where the table's step is `10^(1/steps_per_decade)`: whole decades
+/// by multiplying or dividing by 10, then the remaining steps by the table's factor, one
+/// IEEE operation at a time (never `powf`, whose last bit may differ between the native and the
+/// wasm library): the same rate everywhere, and `lr · 10` exactly where a decade is whole.
+pub fn rate_at(lr: f64, tuning: &Tuning, k: i32) -> f64 {
+    let per = tuning.lr_steps_per_decade.max(1) as i32;
+    let (decades, rest) = (k.div_euclid(per), k.rem_euclid(per));
+    let mut rate = lr;
+    for _ in 0..decades.unsigned_abs() {
+        rate = if decades > 0 { rate * 10.0 } else { rate / 10.0 };
+    }
+    for _ in 0..rest {
+        rate *= tuning.lr_step;
+    }
+    rate
+}
+
+/// Rounds of successive halving for `n` first candidates: enough that the last round keeps
+/// about one (`1 + ⌈log_eta n⌉`), at most `max`.
+fn planned_rounds(n: usize, eta: usize, max: usize) -> usize {
+    let mut rounds = 1;
+    let mut left = n;
+    while left > 1 && rounds < max {
+        left = left.div_ceil(eta);
+        rounds += 1;
+    }
+    rounds
+}
+
+/// One trial: a comparison's run of `steps` updates trained to update `until` (the whole run,
+/// with its last measuring step, when `until` is `steps`), from the seed or from the bytes a
+/// trial before it stopped with. The calls of `one_step` are the run's own, in its order: a
+/// trial continued is bit for bit the run trained straight through.
+pub struct TrialRun {
+    trainer: Trainer<f32>,
+    /// The losses so far, as `RunInProgress` keeps them.
+    loss: Vec<f64>,
+    steps: usize,
+    until: usize,
+}
+
+impl TrialRun {
+    pub fn new(config: &Config, steps: usize, until: usize, from: &[u8]) -> Result<TrialRun, String> {
+        let mut trainer = Trainer::<f32>::new(config);
+        let mut loss = Vec::with_capacity(until.min(steps) + 1);
+        if !from.is_empty() {
+            let mut r = Reader { bytes: from, at: 0 };
+            loss = r.f64s()?;
+            let checkpoint = Checkpoint::read(&mut r, config)?;
+            r.done()?;
+            if checkpoint.step() != loss.len() || loss.len() > until.min(steps) {
+                return Err("a trial's checkpoint is not where its losses end".into());
+            }
+            trainer.resume_from(&checkpoint)?;
+        }
+        Ok(TrialRun { trainer, loss, steps, until: until.min(steps) })
+    }
+
+    /// How many losses the trial keeps when done: one per update, and at the run's end the
+    /// loss after the last.
+    fn target(&self) -> usize {
+        if self.until == self.steps {
+            self.steps + 1
+        } else {
+            self.until
+        }
+    }
+
+    /// Takes up to `max_steps` more steps and says whether it is done.
+    pub fn advance(&mut self, max_steps: usize) -> bool {
+        let mut taken = 0;
+        while taken < max_steps && !self.is_done() {
+            if self.trainer.diverged_at.is_some() {
+                self.loss.resize(self.target(), f64::NAN);
+                break;
+            }
+            // an update without the held-out measurement (the search reads the training loss
+            // alone): the same batch and update as `one_step(true)`
+            let update = self.loss.len() < self.steps;
+            self.loss.push(if update { self.trainer.replay_step() } else { self.trainer.one_step(false) });
+            taken += 1;
+        }
+        self.is_done()
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.loss.len() >= self.target()
+    }
+
+    /// The trial's end: its tail so far, and the bytes to go on from when there is more.
+    pub fn end(&mut self) -> TrialEnd {
+        let diverged = self.trainer.diverged_at.is_some();
+        let tail = if diverged { f64::INFINITY } else { tail_loss(&self.loss) };
+        let mut resume = Vec::new();
+        if self.is_done() && !diverged && self.until < self.steps {
+            let mut w =
+                Writer(Vec::with_capacity(self.trainer.checkpoint_bytes() + 8 * self.loss.len() + 64));
+            w.f64s(&self.loss);
+            let mut checkpoint = None;
+            self.trainer.checkpoint(&mut checkpoint);
+            checkpoint.expect("just kept").write(&mut w);
+            resume = w.0;
+        }
+        TrialEnd { tail, resume }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_keep_about_one_at_the_end() {
+        assert_eq!(planned_rounds(1, 3, 4), 1);
+        assert_eq!(planned_rounds(5, 3, 4), 3);
+        assert_eq!(planned_rounds(9, 3, 4), 3);
+        assert_eq!(planned_rounds(50, 3, 4), 4);
+    }
+}
