@@ -8,7 +8,7 @@ use crate::config::messages::{
     choice_message, comparison_message, param_help_message, param_message, preset_message,
 };
 use crate::config::{
-    format_float, AttributeKind, Kind, ATTRIBUTES, COMPARISONS, CONTROL_NAMES, MAX_PINS, MAX_PIN_STEPS,
+    format_float, AttributeKind, ParamKind, ATTRIBUTES, COMPARISONS, CONTROL_NAMES, MAX_PINS, MAX_PIN_STEPS,
     PARAMS, PIN, PRESET, PRESETS,
 };
 
@@ -66,20 +66,20 @@ pub fn schema_js() -> String {
     s += "export const PARAMS = Object.freeze([\n";
     for p in PARAMS {
         let kind = match p.kind {
-            Kind::Int { min, max, multiple_of } => {
+            ParamKind::Int { min, max, multiple_of } => {
                 format!("kind: 'int', min: {min}, max: {max}, step: {multiple_of}")
             }
-            Kind::Float { min, max } => format!("kind: 'float', min: {min}, max: {max}"),
+            ParamKind::Float { min, max } => format!("kind: 'float', min: {min}, max: {max}"),
             // (a switch: exactly on and off, a boolean in the notebook and the React component)
-            Kind::Choice(options) => format!(
+            ParamKind::Choice(options) => format!(
                 "kind: 'choice', switch: {}, choices: {}, labels: {}, messages: {}",
                 options.is_on_off(),
                 list(options.words().map(js)),
                 list(options.labels().map(js)),
                 list(options.words().map(|w| js(&choice_message(p.name, w))))
             ),
-            Kind::Seed => format!("kind: 'seed', min: 0, max: {}", js(&u64::MAX.to_string())),
-            Kind::Text => "kind: 'text'".into(),
+            ParamKind::Seed => format!("kind: 'seed', min: 0, max: {}", js(&u64::MAX.to_string())),
+            ParamKind::Text => "kind: 'text'".into(),
         };
         s += &format!(
             "  Object.freeze({{ name: {}, flag: {}, label: {}, {kind}, default: {}, restarts: {}, control: {}, help: {}, message: {}, helpMessage: {} }}),\n",
@@ -198,8 +198,8 @@ pub fn schema_ts() -> String {
         |options: &'static dyn crate::config::Words| options.words().map(js).collect::<Vec<_>>().join(" | ");
     let doc = |p: &crate::config::ParamSpec| {
         let range = match p.kind {
-            Kind::Int { min, max, .. } => format!(" ({min} to {max}; default {})", p.default_text()),
-            Kind::Float { min, max } => {
+            ParamKind::Int { min, max, .. } => format!(" ({min} to {max}; default {})", p.default_text()),
+            ParamKind::Float { min, max } => {
                 format!(" ({} to {}; default {})", format_float(min), format_float(max), p.default_text())
             }
             _ => format!(" (default {})", p.default_text()),
@@ -219,10 +219,10 @@ pub fn schema_ts() -> String {
     s += "export interface AblationPlaygroundParams {\n";
     for p in PARAMS {
         let ty = match p.kind {
-            Kind::Int { .. } | Kind::Float { .. } => "number".to_string(),
-            Kind::Choice(options) => words(options),
+            ParamKind::Int { .. } | ParamKind::Float { .. } => "number".to_string(),
+            ParamKind::Choice(options) => words(options),
             // a 64-bit seed is its decimal text: a number above 2**53 would be another seed
-            Kind::Seed | Kind::Text => "string".to_string(),
+            ParamKind::Seed | ParamKind::Text => "string".to_string(),
         };
         s += &doc(p);
         s += &format!("  {}: {ty};\n", p.name);
@@ -233,10 +233,10 @@ pub fn schema_ts() -> String {
     s += "export interface AblationPlaygroundParamAttributes {\n";
     for p in PARAMS {
         let ty = match p.kind {
-            Kind::Int { .. } | Kind::Float { .. } => "number | `${number}`".to_string(),
-            Kind::Choice(options) => words(options),
-            Kind::Seed => "number | bigint | `${number}`".to_string(),
-            Kind::Text => "string".to_string(),
+            ParamKind::Int { .. } | ParamKind::Float { .. } => "number | `${number}`".to_string(),
+            ParamKind::Choice(options) => words(options),
+            ParamKind::Seed => "number | bigint | `${number}`".to_string(),
+            ParamKind::Text => "string".to_string(),
         };
         s += &doc(p);
         s += &format!("  {}?: {ty};\n", p.name);
@@ -316,18 +316,18 @@ pub fn schema_py() -> String {
     );
     for p in PARAMS {
         let (kind, default, choices) = match p.kind {
-            Kind::Choice(options) if options.is_on_off() => {
+            ParamKind::Choice(options) if options.is_on_off() => {
                 ("switch", if p.default_text() == "on" { "True".into() } else { "False".into() }, "()".into())
             }
-            Kind::Choice(options) => (
+            ParamKind::Choice(options) => (
                 "choice",
                 py(&p.default_text()),
                 format!("({},)", options.words().map(py).collect::<Vec<_>>().join(", ")),
             ),
-            Kind::Int { .. } => ("int", p.default_text(), "()".into()),
-            Kind::Float { .. } => ("float", p.default_text(), "()".into()),
-            Kind::Seed => ("seed", p.default_text(), "()".into()),
-            Kind::Text => ("text", py(&p.default_text()), "()".into()),
+            ParamKind::Int { .. } => ("int", p.default_text(), "()".into()),
+            ParamKind::Float { .. } => ("float", p.default_text(), "()".into()),
+            ParamKind::Seed => ("seed", p.default_text(), "()".into()),
+            ParamKind::Text => ("text", py(&p.default_text()), "()".into()),
         };
         s += &format!("    ({}, {}, {default}, {choices}, {}),\n", py(p.name), py(kind), py(p.help));
     }
@@ -336,10 +336,10 @@ pub fn schema_py() -> String {
     s += "RANGES = {\n";
     for p in PARAMS {
         let range = match p.kind {
-            Kind::Int { min, max, multiple_of } => format!("({min}, {max}, {multiple_of}"),
-            Kind::Float { min, max } => format!("({}, {}, None", format_float(min), format_float(max)),
-            Kind::Seed => format!("(0, {}, 1", u64::MAX),
-            Kind::Choice(_) | Kind::Text => continue,
+            ParamKind::Int { min, max, multiple_of } => format!("({min}, {max}, {multiple_of}"),
+            ParamKind::Float { min, max } => format!("({}, {}, None", format_float(min), format_float(max)),
+            ParamKind::Seed => format!("(0, {}, 1", u64::MAX),
+            ParamKind::Choice(_) | ParamKind::Text => continue,
         };
         s += &format!("    {}: {range}, {}),\n", py(p.name), py(&p.allowed()));
     }

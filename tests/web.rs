@@ -3,7 +3,7 @@
 //! session to view, the readouts and the canvas drawing.
 #![cfg(target_arch = "wasm32")]
 
-use ablation_playground::web::{Job, Session, Settings, View};
+use ablation_playground::web::{Job, SessionHandle as Session, SettingsHandle as Settings, View};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};

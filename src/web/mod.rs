@@ -18,8 +18,8 @@ mod view;
 mod words;
 
 pub use job::Job;
-pub use session::Session;
-pub use settings::Settings;
+pub use session::SessionHandle;
+pub use settings::SettingsHandle;
 pub use shards::ShardHelper;
 pub use view::View;
 pub use words::Words;

@@ -10,22 +10,23 @@ use crate::view::json::frame_report_json;
 use crate::view::safetensors;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen]
-pub struct Session {
+/// The page's handle on the core's `Session` (JavaScript knows it as `Session`).
+#[wasm_bindgen(js_name = Session)]
+pub struct SessionHandle {
     inner: session::Session,
     /// The split steps begun so far: each one's number names its helpers' tasks and answers.
     split: u64,
 }
 
-#[wasm_bindgen]
-impl Session {
+#[wasm_bindgen(js_class = Session)]
+impl SessionHandle {
     /// A session for a configuration (`Settings.configBytes()`), answering desired state
     /// number `generation`; damaged bytes are an error.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: &[u8], generation: u32) -> Result<Session, JsError> {
+    pub fn new(config: &[u8], generation: u32) -> Result<SessionHandle, JsError> {
         let config = Config::decode(config).map_err(js_error)?;
         super::check_text(&config)?;
-        Ok(Session { inner: session::Session::new(&config).with_generation(generation), split: 0 })
+        Ok(SessionHandle { inner: session::Session::new(&config).with_generation(generation), split: 0 })
     }
 
     /// Brings the run to desired state number `generation`: starts again from the seed if
@@ -230,10 +231,10 @@ impl Session {
 
     /// The run `suspend` put aside, answering desired state number `generation`; anything but
     /// its bytes is an error (the text task's text must be installed first, as for `new`).
-    pub fn resumed(bytes: &[u8], generation: u32) -> Result<Session, JsError> {
+    pub fn resumed(bytes: &[u8], generation: u32) -> Result<SessionHandle, JsError> {
         let inner = session::Session::resume(bytes).map_err(js_error)?;
         super::check_text(inner.config())?;
-        Ok(Session { inner: inner.with_generation(generation), split: 0 })
+        Ok(SessionHandle { inner: inner.with_generation(generation), split: 0 })
     }
 
     /// Every sample from now continues `text` by `chars` characters (undefined: the text's own
@@ -292,7 +293,7 @@ impl Session {
     }
 }
 
-impl Session {
+impl SessionHandle {
     fn split_shards(&mut self) -> Result<&mut crate::training::shards::Shards<f32>, JsError> {
         self.inner.trainer().shards().ok_or_else(|| JsError::new("this run's step is not split"))
     }

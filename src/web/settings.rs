@@ -6,8 +6,9 @@ use crate::config;
 use crate::language::Said;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen]
-pub struct Settings {
+/// The page's handle on the core's `Settings` (JavaScript knows it as `Settings`).
+#[wasm_bindgen(js_name = Settings)]
+pub struct SettingsHandle {
     pub(super) inner: config::Settings,
     /// The language its errors and notices are said in, set by `setWords`.
     language: Spoken,
@@ -18,13 +19,13 @@ fn say(language: &Spoken, said: &Said) -> String {
     language.worded(|| said.to_string())
 }
 
-#[wasm_bindgen]
-impl Settings {
+#[wasm_bindgen(js_class = Settings)]
+impl SettingsHandle {
     /// Settings from a URL query. Invalid or unknown parameters fall back to the nearest valid
     /// value or the default; `takeNotices` says which.
     #[wasm_bindgen(constructor)]
-    pub fn new(query: &str) -> Settings {
-        Settings { inner: config::Settings::from_query(query), language: Spoken::default() }
+    pub fn new(query: &str) -> SettingsHandle {
+        SettingsHandle { inner: config::Settings::from_query(query), language: Spoken::default() }
     }
 
     /// Says its errors and notices in `words`' language from now on (a notice not yet taken

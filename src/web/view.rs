@@ -4,10 +4,10 @@
 
 use super::canvas::{draw_on, theme};
 use super::js_error;
-use super::settings::Settings;
+use super::settings::SettingsHandle;
 use super::words::Spoken;
 use crate::comparisons::page::{panels_json, AnyPanel, Page};
-use crate::comparisons::{comparisons_json, knockout, value_json, Kind};
+use crate::comparisons::{comparisons_json, knockout, value_json, ComparisonKind};
 use crate::comparisons::{Comparisons, ComparisonsState};
 use crate::training::frame::Frame;
 use crate::training::job::Job;
@@ -120,7 +120,7 @@ impl View {
 
     /// Keeps exactly the settings' pins (a pin that stays keeps what it has computed).
     #[wasm_bindgen(js_name = setPins)]
-    pub fn set_pins(&mut self, settings: &Settings) {
+    pub fn set_pins(&mut self, settings: &SettingsHandle) {
         self.comparisons.set_pins(&settings.inner.pins);
         self.comparisons_changed();
     }
@@ -128,8 +128,8 @@ impl View {
     /// Starts the comparison of panel `name` (`schema.js`'s `COMPARISONS`, one the pool runs)
     /// at the settings' configuration, replacing one under way.
     #[wasm_bindgen(js_name = startComparison)]
-    pub fn start_comparison(&mut self, name: &str, settings: &Settings) -> Result<(), JsError> {
-        let kind = Kind::of_panel(name)
+    pub fn start_comparison(&mut self, name: &str, settings: &SettingsHandle) -> Result<(), JsError> {
+        let kind = ComparisonKind::of_panel(name)
             .filter(|k| !k.spec().from_live_stack)
             .ok_or_else(|| JsError::new(&format!("no comparison of the pool's named {name:?}")))?;
         kind.start(&mut self.comparisons, &settings.inner.config);
@@ -212,7 +212,7 @@ impl View {
     /// What `.value` and the element's events carry, as one JSON text: the settings, the
     /// readouts of the frame on screen and the comparisons.
     #[wasm_bindgen(js_name = valueJson)]
-    pub fn value_json(&self, settings: &Settings) -> String {
+    pub fn value_json(&self, settings: &SettingsHandle) -> String {
         value_json(&settings.inner, self.frame.as_ref(), &self.shown).to_string()
     }
 

@@ -14,7 +14,7 @@ dist="${1:-dist}"
 # 13 KB with every word the widget shows, the words' own code about 17 KB, most of it the
 # ~300 places that say a message with its arguments; the other languages' catalogues are not in
 # it, each fetched when a widget speaks it; BENCHMARKS.md has its history)
-WASM_GZIP_BUDGET=546200
+WASM_GZIP_BUDGET=528500
 # the npm package's tarball (npm pack): 1 709 695 B (the wasm and the text gzipped inside
 # anywidget.js; Fluent and the catalogues; the live worker's probe during helped steps, the
 # helpers' buffers given back and their relay through the page, +5.7 KB; the loops' turns

@@ -4,7 +4,7 @@
 //! where a run diverged), its loss curves, and on a sequence task what each wrote.
 
 use super::runs::{here, no_clock, Comparisons, Group};
-use super::{Comparison, Kind};
+use super::{Comparison, ComparisonKind};
 use ablation_core::config::{ComparisonSpec, Config, COMPARE};
 use ablation_training::arm::Arm;
 use ablation_training::compare::{comparison_steps, four_combinations};
@@ -52,7 +52,7 @@ pub struct CompareState {
 }
 
 impl Comparison for AllFour {
-    const KIND: Kind = Kind::AllFour;
+    const KIND: ComparisonKind = ComparisonKind::AllFour;
     const SPEC: &'static ComparisonSpec = &COMPARE;
     const RANK: u8 = 1;
     type State = CompareState;
@@ -196,7 +196,7 @@ pub fn compare_table(c: &CompareState) -> Table {
             } else if x.is_nan() && !done {
                 "…".to_string()
             } else {
-                words::num(x)
+                charts::number(x)
             }
         };
         let loss = if let Some(why) = failed {
@@ -262,7 +262,7 @@ pub fn compare_readout_table(c: &CompareState) -> Table {
             Some(_) if several => {
                 spread_text(&arm_spread(&row.arm, &|o| o.readout_loss.get(d).copied().unwrap_or(f64::NAN)))
             }
-            Some(&x) => words::num(x),
+            Some(&x) => charts::number(x),
         }));
         table.rows.push(cells);
     }
@@ -313,7 +313,7 @@ pub fn compare_summary(c: &CompareState) -> String {
                     end
                 }
                 (None, Some(at), false) => say!("end-diverged", step = at),
-                (None, None, false) => say!("end-loss", loss = words::num(r.final_loss)),
+                (None, None, false) => say!("end-loss", loss = charts::number(r.final_loss)),
             };
             if let Some(rate) = rate_words(arm) {
                 end += &say!("end-at-rate", rate = rate);
@@ -356,7 +356,7 @@ pub fn draw_rows<'a, DB: DrawingBackend>(
                 name = say!("label-failed", name = name);
             }
             if r.arm.tuned() && r.arm.chosen() {
-                name = say!("label-rate", name = name, lr = words::num(r.arm.rate()));
+                name = say!("label-rate", name = name, lr = charts::number(r.arm.rate()));
             }
             name
         })

@@ -3,7 +3,7 @@
 //! timed; each shape's label, the panel's sentence, its table and its chart.
 
 use super::runs::{here, Comparisons, Group};
-use super::{Comparison, Kind};
+use super::{Comparison, ComparisonKind};
 use ablation_core::config::{ComparisonSpec, Config, TaskKind, DEPTH_WIDTH};
 use ablation_training::arm::Arm;
 use ablation_training::depth_width::{
@@ -12,6 +12,7 @@ use ablation_training::depth_width::{
 use ablation_training::job::Job;
 use ablation_training::loss_history::LossHistory;
 use ablation_training::spread::Spread;
+use ablation_view::charts::number;
 use ablation_view::charts::{self, depth_width::ShapeCurve, ChartResult, Theme};
 use ablation_view::json::{arm_fields, step_json, Json};
 use ablation_view::panels::spread::{
@@ -19,7 +20,6 @@ use ablation_view::panels::spread::{
     rate_column, rate_words, seeds_words, spread_text, summary_sentence, tuning_words, until_word,
 };
 use ablation_view::panels::{Scene, Surface, Table};
-use ablation_view::words::num;
 use ablation_words::say;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -42,7 +42,7 @@ pub struct DepthWidthState {
 }
 
 impl Comparison for DepthOrWidth {
-    const KIND: Kind = Kind::DepthOrWidth;
+    const KIND: ComparisonKind = ComparisonKind::DepthOrWidth;
     const SPEC: &'static ComparisonSpec = &DEPTH_WIDTH;
     const SIZE: (u32, u32) = (ablation_view::panels::SIZE.0 * 3 / 2, ablation_view::panels::SIZE.1);
     const RANK: u8 = 2;
@@ -159,13 +159,13 @@ pub fn depth_width_json(state: &DepthWidthState) -> Json {
 /// "47 × 16: 75k params, 0.92 ms/step, 0.21 ms/char" (the parameters without the embeddings,
 /// the budget held fixed; "control" for the shape off it).
 pub fn shape_label(r: &ShapeOutcome) -> String {
-    let params = num(non_embedding_parameters(&r.config) as f64);
+    let params = number(non_embedding_parameters(&r.config) as f64);
     let mut label = say!("shape-label", shape = shape_of(&r.config), params = params);
     if r.ms_per_step.is_finite() {
-        label += &say!("clause", text = say!("shape-ms-step", ms = num(r.ms_per_step)));
+        label += &say!("clause", text = say!("shape-ms-step", ms = number(r.ms_per_step)));
     }
     if r.ms_per_char.is_finite() {
-        label += &say!("clause", text = say!("shape-ms-char", ms = num(r.ms_per_char)));
+        label += &say!("clause", text = say!("shape-ms-char", ms = number(r.ms_per_char)));
     }
     label
 }
@@ -238,13 +238,13 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
         tuned = tuning_words(&d.config),
         shape = shape(best),
         which = which,
-        loss = num(medians[best]),
+        loss = number(medians[best]),
         seeds = on_seeds,
         rate = rate
     );
     let others: Vec<String> = (0..d.rows.len())
         .filter(|&i| i != best && !control(i))
-        .map(|i| say!("shape-loss", shape = shape(i), loss = num(medians[i])))
+        .map(|i| say!("shape-loss", shape = shape(i), loss = number(medians[i])))
         .collect();
     if !others.is_empty() {
         out = say!("shapes-against", sentence = out, others = others.join(&say!("list-comma")));
@@ -252,7 +252,7 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
     out = say!(
         "shapes-budget",
         sentence = out,
-        params = num(non_embedding_parameters(&d.config) as f64),
+        params = number(non_embedding_parameters(&d.config) as f64),
         features = head_dim(&d.config)
     );
     if let Some(c) = (0..d.rows.len()).find(|&i| control(i)) {
@@ -260,15 +260,15 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
             "shapes-control",
             sentence = out,
             shape = shape(c),
-            params = num(non_embedding_parameters(&d.rows[c].1.config) as f64),
-            loss = num(medians[c])
+            params = number(non_embedding_parameters(&d.rows[c].1.config) as f64),
+            loss = number(medians[c])
         );
     }
     if let Some((at, lowest, loss)) = at_equal_time(d, &control) {
         out = say!(
             "shapes-equal-time",
             sentence = out,
-            ms = num(at),
+            ms = number(at),
             steps = d.steps,
             shape = lowest,
             loss = loss
@@ -279,11 +279,11 @@ pub fn depth_width_summary(d: &DepthWidthState) -> String {
         out = say!(
             "shapes-latency",
             sentence = out,
-            ratio = num(deep.ms_per_char / wide.ms_per_char),
+            ratio = number(deep.ms_per_char / wide.ms_per_char),
             deep = deep.config.depth,
             wide = wide.config.depth,
-            deep_ms = num(deep.ms_per_char),
-            wide_ms = num(wide.ms_per_char)
+            deep_ms = number(deep.ms_per_char),
+            wide_ms = number(wide.ms_per_char)
         );
     }
     let shapes = d.rows.iter().map(|(_, r)| shape_of(&r.config));
@@ -328,7 +328,7 @@ fn at_equal_time(d: &DepthWidthState, control: &dyn Fn(usize) -> bool) -> Option
         .filter_map(|r| Some((*r, read(r)?)))
         .filter(|(_, l)| l.is_finite())
         .min_by(|a, b| a.1.total_cmp(&b.1))?;
-    Some((t, shape_of(&best.config), num(loss)))
+    Some((t, shape_of(&best.config), number(loss)))
 }
 
 /// The table: one row per shape (a number not reached yet is "…"); over several seeds the
@@ -355,13 +355,13 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
     }
     let mut table = Table::new(columns);
     for ((done, r), arm) in d.rows.iter().zip(&d.arms) {
-        let num = |x: f64| {
+        let cell = |x: f64| {
             if x.is_nan() && !done {
                 "…".to_string()
             } else if x.is_nan() {
                 "–".to_string()
             } else {
-                num(x)
+                number(x)
             }
         };
         let loss = if let Some(choosing) = choosing_words(arm) {
@@ -373,7 +373,7 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
             }
             cell
         } else {
-            num(if *done { judged(r) } else { f64::NAN })
+            cell(if *done { judged(r) } else { f64::NAN })
         };
         let shape = if is_control(&r.config, &d.config) {
             say!("shape-control", shape = shape_of(&r.config))
@@ -385,8 +385,8 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
             say!("heads-cell", heads = r.config.heads, features = head_dim(&r.config)),
             format!("{} ({})", non_embedding_parameters(&r.config), r.params),
             loss,
-            num(r.ms_per_step),
-            num(r.ms_per_char),
+            cell(r.ms_per_step),
+            cell(r.ms_per_char),
             plateau_cell(arm, |o| o.converged),
         ];
         if tuned {
@@ -454,7 +454,7 @@ pub fn draw_shapes<'a, DB: DrawingBackend>(
     let what = if sequence { "held-out" } else { "training" };
     // the longest title that fits (a phone's is narrow)
     let titles = [
-        say!("shapes-chart-title", what = what, params = num(params as f64)),
+        say!("shapes-chart-title", what = what, params = number(params as f64)),
         say!("shapes-chart-title-short", what = what),
         say!("shapes-chart-loss", what = what),
     ];

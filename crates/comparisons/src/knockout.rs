@@ -5,18 +5,18 @@
 //! about ±0.12 nats between windows, as much as the gap between its floors).
 
 use super::runs::{here, no_clock, Comparisons, Group};
-use super::{Comparison, Kind};
+use super::{Comparison, ComparisonKind};
 use ablation_core::config::{ComparisonSpec, Config, TaskKind, KNOCKOUT};
 use ablation_training::job::{Job, Report};
 use ablation_training::knockout::{Knockout, Removal};
 use ablation_training::spread::{median, Spread};
 use ablation_training::train::Trainer;
+use ablation_view::charts::number;
 use ablation_view::charts::{self, ChartResult, Theme};
 use ablation_view::json::Json;
 use ablation_view::json::ToJsonFor;
 use ablation_view::panels::spread::spread_text;
 use ablation_view::panels::{times, Scene, Surface, Table};
-use ablation_view::words::num;
 use ablation_words::say;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -42,7 +42,7 @@ pub struct KnockoutState {
 }
 
 impl Comparison for LayerKnockout {
-    const KIND: Kind = Kind::LayerKnockout;
+    const KIND: ComparisonKind = ComparisonKind::LayerKnockout;
     const SPEC: &'static ComparisonSpec = &KNOCKOUT;
     /// Its two charts side by side.
     const SIZE: (u32, u32) = (ablation_view::panels::SIZE.0 * 2, ablation_view::panels::SIZE.1);
@@ -285,7 +285,7 @@ pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
     let doubling = losses.iter().filter(|&&l| l > 2.0 * intact || l.is_nan()).count();
     let barely = k.output_change.iter().filter(|&&c| c < 0.05).count();
     let worse = if intact > 0.0 {
-        say!("knockout-worse", times = times(loss / intact), intact = num(intact))
+        say!("knockout-worse", times = times(loss / intact), intact = number(intact))
     } else {
         String::new()
     };
@@ -306,7 +306,7 @@ pub fn knockout_summary(knockout: Option<&KnockoutState>) -> String {
         layer = worst,
         agree = agree,
         loss_name = loss_name(state.task),
-        loss = num(loss),
+        loss = number(loss),
         worse = worse,
         doubling = doubling,
         barely = barely

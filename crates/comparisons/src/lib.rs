@@ -35,7 +35,7 @@ use plotters::prelude::*;
 /// One comparison: the page's panel for it, its field of `.value` and of `ablate`'s report.
 pub trait Comparison {
     /// Its place in the registry.
-    const KIND: Kind;
+    const KIND: ComparisonKind;
     /// Its names: panel, methods, `.value` field, flag (`config/comparisons.rs`).
     const SPEC: &'static ComparisonSpec;
     /// Its SVG figure's size.
@@ -72,13 +72,13 @@ pub trait Comparison {
 }
 
 /// The registry: `field: module::Type` per comparison, in the page's order (the field is the
-/// comparison's in `ComparisonsState`, as its `.value` field). Writes `Kind`, the state of all
+/// comparison's in `ComparisonsState`, as its `.value` field). Writes `ComparisonKind`, the state of all
 /// of them, and the scheduler's groups.
 macro_rules! registry {
     ($($field:ident: $module:ident::$ty:ident),* $(,)?) => {
         /// Each comparison of the registry.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum Kind {
+        pub enum ComparisonKind {
             $($ty),*
         }
 
@@ -93,31 +93,31 @@ macro_rules! registry {
             pub failures: Vec<String>,
         }
 
-        impl Kind {
+        impl ComparisonKind {
             /// Every comparison, in the page's order.
-            pub const ALL: &'static [Kind] = &[$(Kind::$ty),*];
+            pub const ALL: &'static [ComparisonKind] = &[$(ComparisonKind::$ty),*];
 
             pub fn spec(self) -> &'static ComparisonSpec {
                 match self {
-                    $(Kind::$ty => <$module::$ty as Comparison>::SPEC),*
+                    $(ComparisonKind::$ty => <$module::$ty as Comparison>::SPEC),*
                 }
             }
 
             pub fn size(self) -> (u32, u32) {
                 match self {
-                    $(Kind::$ty => <$module::$ty as Comparison>::SIZE),*
+                    $(ComparisonKind::$ty => <$module::$ty as Comparison>::SIZE),*
                 }
             }
 
             const fn rank(self) -> u8 {
                 match self {
-                    $(Kind::$ty => <$module::$ty as Comparison>::RANK),*
+                    $(ComparisonKind::$ty => <$module::$ty as Comparison>::RANK),*
                 }
             }
 
             /// Every comparison in the order its jobs are handed out (by rank; `RANK`).
-            const QUEUE: [Kind; [$(Kind::$ty),*].len()] = {
-                let mut kinds = [$(Kind::$ty),*];
+            const QUEUE: [ComparisonKind; [$(ComparisonKind::$ty),*].len()] = {
+                let mut kinds = [$(ComparisonKind::$ty),*];
                 let mut i = 1;
                 while i < kinds.len() {
                     let mut j = i;
@@ -135,28 +135,28 @@ macro_rules! registry {
             /// Starts it at `config` (`Comparison::start`).
             pub fn start(self, comparisons: &mut Comparisons, config: &Config) {
                 match self {
-                    $(Kind::$ty => <$module::$ty as Comparison>::start(comparisons, config)),*
+                    $(ComparisonKind::$ty => <$module::$ty as Comparison>::start(comparisons, config)),*
                 }
             }
 
             /// Its panel has something to draw.
             pub fn ready(self, shown: &ComparisonsState) -> bool {
                 match self {
-                    $(Kind::$ty => shown.$field.as_ref().is_some_and(<$module::$ty as Comparison>::ready)),*
+                    $(ComparisonKind::$ty => shown.$field.as_ref().is_some_and(<$module::$ty as Comparison>::ready)),*
                 }
             }
 
             /// Its field of `.value`.
             pub fn value(self, shown: &ComparisonsState) -> Json {
                 match self {
-                    $(Kind::$ty => shown.$field.as_ref().map_or(Json::Null, <$module::$ty as Comparison>::value)),*
+                    $(ComparisonKind::$ty => shown.$field.as_ref().map_or(Json::Null, <$module::$ty as Comparison>::value)),*
                 }
             }
 
             /// Its panel's words.
             pub fn words(self, shown: &ComparisonsState, scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
                 match self {
-                    $(Kind::$ty => <$module::$ty as Comparison>::words(shown.$field.as_ref(), scene)),*
+                    $(ComparisonKind::$ty => <$module::$ty as Comparison>::words(shown.$field.as_ref(), scene)),*
                 }
             }
 
@@ -171,7 +171,7 @@ macro_rules! registry {
                     return Ok(());
                 }
                 match self {
-                    $(Kind::$ty => match &shown.$field {
+                    $(ComparisonKind::$ty => match &shown.$field {
                         Some(state) => <$module::$ty as Comparison>::draw(state, area, theme),
                         None => Ok(()),
                     }),*
@@ -181,7 +181,7 @@ macro_rules! registry {
             /// What its runs wrote.
             pub fn writings(self, shown: &ComparisonsState) -> Vec<(String, String)> {
                 match self {
-                    $(Kind::$ty => shown.$field.as_ref().map_or_else(Vec::new, <$module::$ty as Comparison>::writings)),*
+                    $(ComparisonKind::$ty => shown.$field.as_ref().map_or_else(Vec::new, <$module::$ty as Comparison>::writings)),*
                 }
             }
         }
@@ -193,15 +193,15 @@ macro_rules! registry {
         }
 
         impl Groups {
-            fn get_mut(&mut self, kind: Kind) -> &mut Option<Group> {
+            fn get_mut(&mut self, kind: ComparisonKind) -> &mut Option<Group> {
                 match kind {
-                    $(Kind::$ty => &mut self.$field),*
+                    $(ComparisonKind::$ty => &mut self.$field),*
                 }
             }
 
-            fn get(&self, kind: Kind) -> Option<&Group> {
+            fn get(&self, kind: ComparisonKind) -> Option<&Group> {
                 match kind {
-                    $(Kind::$ty => self.$field.as_ref()),*
+                    $(ComparisonKind::$ty => self.$field.as_ref()),*
                 }
             }
 
@@ -228,7 +228,7 @@ impl Groups {
     /// The groups under way in the pool's order: those ranked 0 (before the pins) if `quick`,
     /// else the rest by rank.
     fn in_queue(&self, quick: bool) -> impl Iterator<Item = &Group> {
-        Kind::QUEUE.iter().filter(move |k| (k.rank() == 0) == quick).filter_map(|&k| self.get(k))
+        ComparisonKind::QUEUE.iter().filter(move |k| (k.rank() == 0) == quick).filter_map(|&k| self.get(k))
     }
 }
 
@@ -237,7 +237,7 @@ impl Groups {
 /// job that failed.
 pub fn comparisons_json(shown: &ComparisonsState, live: &Config) -> Json {
     let mut fields = vec![("pins", pins_json(&shown.pins, live))];
-    fields.extend(Kind::ALL.iter().map(|k| (k.spec().field, k.value(shown))));
+    fields.extend(ComparisonKind::ALL.iter().map(|k| (k.spec().field, k.value(shown))));
     fields.push(("tuned_lens", tuned_lens_json(shown.tuned_lens.as_ref())));
     fields.push(("failures", Json::Arr(shown.failures.iter().map(|f| Json::Str(f.clone())).collect())));
     Json::Obj(fields)
@@ -250,10 +250,10 @@ pub fn value_json(settings: &Settings, frame: Option<&Frame>, shown: &Comparison
     ablation_view::json::value_json(settings, frame, comparisons_json(shown, &live))
 }
 
-impl Kind {
+impl ComparisonKind {
     /// The comparison whose panel is `name`.
-    pub fn of_panel(name: &str) -> Option<Kind> {
-        Kind::ALL.iter().copied().find(|k| k.spec().panel == name)
+    pub fn of_panel(name: &str) -> Option<ComparisonKind> {
+        ComparisonKind::ALL.iter().copied().find(|k| k.spec().panel == name)
     }
 }
 
@@ -263,7 +263,7 @@ mod tests {
 
     #[test]
     fn the_registry_and_the_names_table_list_the_same_comparisons_in_one_order() {
-        let registry: Vec<&str> = Kind::ALL.iter().map(|k| k.spec().panel).collect();
+        let registry: Vec<&str> = ComparisonKind::ALL.iter().map(|k| k.spec().panel).collect();
         let table: Vec<&str> = ablation_core::config::COMPARISONS.iter().map(|c| c.panel).collect();
         assert_eq!(registry, table);
     }

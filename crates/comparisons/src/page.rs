@@ -1,9 +1,9 @@
 //! Every panel of the page, the live run's (`view::panels::Panel`) and the comparisons' (the
-//! registry's `Kind`), by name and in the page's order: the page's record of them all
+//! registry's `ComparisonKind`), by name and in the page's order: the page's record of them all
 //! (`View.panels()`), its canvases (`web::view`) and the SVG figures (`ablate --svg`) draw and
 //! tell each through the same code.
 
-use super::{ComparisonsState, Kind};
+use super::{ComparisonKind, ComparisonsState};
 use ablation_training::frame::Frame;
 use ablation_view::charts::{ChartResult, Theme};
 use ablation_view::json::Json;
@@ -31,17 +31,22 @@ impl<'a> Page<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnyPanel {
     Live(Panel),
-    Comparison(Kind),
+    Comparison(ComparisonKind),
 }
 
 impl AnyPanel {
     /// Every panel, in the page's order: the live run's, then the comparisons'.
     pub fn all() -> impl Iterator<Item = AnyPanel> {
-        Panel::ALL.into_iter().map(AnyPanel::Live).chain(Kind::ALL.iter().copied().map(AnyPanel::Comparison))
+        Panel::ALL
+            .into_iter()
+            .map(AnyPanel::Live)
+            .chain(ComparisonKind::ALL.iter().copied().map(AnyPanel::Comparison))
     }
 
     pub fn named(name: &str) -> Option<AnyPanel> {
-        Panel::named(name).map(AnyPanel::Live).or_else(|| Kind::of_panel(name).map(AnyPanel::Comparison))
+        Panel::named(name)
+            .map(AnyPanel::Live)
+            .or_else(|| ComparisonKind::of_panel(name).map(AnyPanel::Comparison))
     }
 
     /// Its name: the `data-panel` of its `<figure>`, its key in the record, its SVG's file name.
@@ -115,7 +120,7 @@ pub fn panels_json(page: &Page) -> Json {
     let scene = page.scene();
     let live = scene.live_config();
     let comparisons_wrote: Vec<(&'static str, Vec<(String, String)>)> =
-        Kind::ALL.iter().map(|k| (k.spec().field, k.writings(page.shown))).collect();
+        ComparisonKind::ALL.iter().map(|k| (k.spec().field, k.writings(page.shown))).collect();
     Json::Obj(vec![
         ("status", Json::Str(text(words::status_line))),
         ("caption", Json::Str(text(words::caption))),

@@ -4,7 +4,7 @@
 //! from the seed, so every number equals the single run with the same configuration, whichever
 //! worker ran it. `ablate` runs the same jobs here, on threads (`run_here`).
 
-use super::{Comparison, ComparisonsState, Groups, Kind};
+use super::{Comparison, ComparisonKind, ComparisonsState, Groups};
 use ablation_core::config::{Config, Pin};
 use ablation_training::arm::Arm;
 use ablation_training::depth_width::{Clock, ShapeOutcome};
@@ -280,7 +280,7 @@ impl Comparisons {
     }
 
     /// Forgets comparison `kind` (its jobs are no longer wanted).
-    pub(super) fn forget(&mut self, kind: Kind) {
+    pub(super) fn forget(&mut self, kind: ComparisonKind) {
         *self.groups.get_mut(kind) = None;
     }
 
@@ -317,7 +317,7 @@ impl Comparisons {
 
     /// Forgets the knockout and the tuned lens: the live run they measured has been restarted.
     pub fn clear_knockout(&mut self) {
-        self.forget(Kind::LayerKnockout);
+        self.forget(ComparisonKind::LayerKnockout);
         self.tuned_lens = None;
     }
 

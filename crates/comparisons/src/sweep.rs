@@ -3,7 +3,7 @@
 //! initialisation, against depth.
 
 use super::runs::{here, no_clock, Comparisons, Group};
-use super::{Comparison, Kind};
+use super::{Comparison, ComparisonKind};
 use ablation_core::config::{ComparisonSpec, Config, SWEEP};
 use ablation_training::arm::Arm;
 use ablation_training::compare::{comparison_steps, four_combinations};
@@ -11,6 +11,7 @@ use ablation_training::job::Job;
 use ablation_training::outcome::Outcome;
 use ablation_training::spread::Spread;
 use ablation_training::sweep::{check_depths, default_sweep_depths, SweepSeries};
+use ablation_view::charts::number;
 use ablation_view::charts::{self, sweep::SweepCurve, ChartResult, Theme};
 use ablation_view::json::{step_json, switches_json, tuning_json, Json};
 use ablation_view::panels::spread::{
@@ -18,7 +19,7 @@ use ablation_view::panels::spread::{
     seeds_words, spread_text, tuning_words,
 };
 use ablation_view::panels::{and_list, times, Scene, Surface, Table};
-use ablation_view::words::{combination_name, num};
+use ablation_view::words::combination_name;
 use ablation_words::say;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -39,7 +40,7 @@ pub struct SweepState {
 }
 
 impl Comparison for DepthSweep {
-    const KIND: Kind = Kind::DepthSweep;
+    const KIND: ComparisonKind = ComparisonKind::DepthSweep;
     const SPEC: &'static ComparisonSpec = &SWEEP;
     /// Its two charts side by side.
     const SIZE: (u32, u32) = (ablation_view::panels::SIZE.0 * 2, ablation_view::panels::SIZE.1);
@@ -228,7 +229,7 @@ pub fn sweep_summary(s: &SweepState) -> String {
         over = over,
         depth = at,
         name = name(best),
-        loss = num(ended(best, deepest)),
+        loss = number(ended(best, deepest)),
         below = below
     );
     // where each other one breaks: diverges, or falls five times behind the best, grouped
@@ -282,7 +283,7 @@ pub fn sweep_table(s: &SweepState) -> Table {
                 let mut cell = say!(
                     "sweep-cell",
                     loss = spread_text(&arm_spread(arm, &|o| o.final_loss)),
-                    ratio = num(x.grad_ratio[i])
+                    ratio = number(x.grad_ratio[i])
                 );
                 if let Some(d) = diverged_count(arm, |o| o.diverged_at.is_some()) {
                     cell += &format!(" · {d}");
@@ -296,9 +297,11 @@ pub fn sweep_table(s: &SweepState) -> Table {
                     Some(at) => say!(
                         "sweep-cell",
                         loss = say!("sweep-cell-diverged", step = at),
-                        ratio = num(x.grad_ratio[i])
+                        ratio = number(x.grad_ratio[i])
                     ),
-                    None => say!("sweep-cell", loss = num(x.final_loss[i]), ratio = num(x.grad_ratio[i])),
+                    None => {
+                        say!("sweep-cell", loss = number(x.final_loss[i]), ratio = number(x.grad_ratio[i]))
+                    }
                 }
             };
             if let Some(rate) = rate_words(arm) {

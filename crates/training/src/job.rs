@@ -40,7 +40,7 @@ pub enum Job {
 /// The kinds of job, as their bytes name them (one number per kind, read and written here).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+enum JobKind {
     Run = 0,
     Pin = 1,
     Knockout = 2,
@@ -49,15 +49,15 @@ enum Kind {
     Trial = 5,
 }
 
-impl Kind {
-    fn read(r: &mut Reader) -> Result<Kind, String> {
+impl JobKind {
+    fn read(r: &mut Reader) -> Result<JobKind, String> {
         Ok(match r.u32()? {
-            0 => Kind::Run,
-            1 => Kind::Pin,
-            2 => Kind::Knockout,
-            3 => Kind::Shape,
-            4 => Kind::TunedLens,
-            5 => Kind::Trial,
+            0 => JobKind::Run,
+            1 => JobKind::Pin,
+            2 => JobKind::Knockout,
+            3 => JobKind::Shape,
+            4 => JobKind::TunedLens,
+            5 => JobKind::Trial,
             _ => return Err("an unknown kind of job".into()),
         })
     }
@@ -465,20 +465,22 @@ impl Job {
         let mut r = Reader { bytes, at: 0 };
         let (_, kind) = header(&mut r)?;
         match kind {
-            Kind::Pin => Ok(read_pin(&mut r)?.config),
+            JobKind::Pin => Ok(read_pin(&mut r)?.config),
             // every other kind begins with its configuration (a knockout's weights follow)
-            Kind::Run | Kind::Knockout | Kind::Shape | Kind::TunedLens | Kind::Trial => Config::read(&mut r),
+            JobKind::Run | JobKind::Knockout | JobKind::Shape | JobKind::TunedLens | JobKind::Trial => {
+                Config::read(&mut r)
+            }
         }
     }
 
-    fn kind(&self) -> Kind {
+    fn kind(&self) -> JobKind {
         match self {
-            Job::Run { .. } => Kind::Run,
-            Job::Pin(_) => Kind::Pin,
-            Job::Knockout { .. } => Kind::Knockout,
-            Job::Shape { .. } => Kind::Shape,
-            Job::TunedLens { .. } => Kind::TunedLens,
-            Job::Trial { .. } => Kind::Trial,
+            Job::Run { .. } => JobKind::Run,
+            Job::Pin(_) => JobKind::Pin,
+            Job::Knockout { .. } => JobKind::Knockout,
+            Job::Shape { .. } => JobKind::Shape,
+            Job::TunedLens { .. } => JobKind::TunedLens,
+            Job::Trial { .. } => JobKind::Trial,
         }
     }
 
@@ -486,18 +488,18 @@ impl Job {
         let mut r = Reader { bytes, at: 0 };
         let (id, kind) = header(&mut r)?;
         let job = match kind {
-            Kind::Run => {
+            JobKind::Run => {
                 Job::Run { config: Config::read(&mut r)?, steps: r.usize()?, keep_loss: r.u32()? != 0 }
             }
-            Kind::Pin => Job::Pin(read_pin(&mut r)?),
-            Kind::Knockout => {
+            JobKind::Pin => Job::Pin(read_pin(&mut r)?),
+            JobKind::Knockout => {
                 Job::Knockout { config: Config::read(&mut r)?, step: r.usize()?, weights: r.f32s()? }
             }
-            Kind::Shape => Job::Shape { config: Config::read(&mut r)?, steps: r.usize()? },
-            Kind::TunedLens => {
+            JobKind::Shape => Job::Shape { config: Config::read(&mut r)?, steps: r.usize()? },
+            JobKind::TunedLens => {
                 Job::TunedLens { config: Config::read(&mut r)?, step: r.usize()?, weights: r.f32s()? }
             }
-            Kind::Trial => Job::Trial {
+            JobKind::Trial => Job::Trial {
                 config: Config::read(&mut r)?,
                 steps: r.usize()?,
                 until: r.usize()?,
@@ -510,11 +512,11 @@ impl Job {
 }
 
 /// A job's header: the magic number, its id and its kind.
-fn header(r: &mut Reader) -> Result<(u32, Kind), String> {
+fn header(r: &mut Reader) -> Result<(u32, JobKind), String> {
     if r.u32()? != JOB_MAGIC {
         return Err("not a job".into());
     }
-    Ok((r.u32()?, Kind::read(r)?))
+    Ok((r.u32()?, JobKind::read(r)?))
 }
 
 /// A pin job's one pin, as `write_pins` wrote it.
@@ -530,29 +532,29 @@ impl Report {
         w.u32(u32::from(done));
         match self {
             Report::Run(o) => {
-                w.u32(Kind::Run as u32);
+                w.u32(JobKind::Run as u32);
                 write_outcome(&mut w, o);
             }
             Report::Pin(frame) => {
-                w.u32(Kind::Pin as u32);
+                w.u32(JobKind::Pin as u32);
                 w.bytes(&frame.encode());
             }
             Report::Knockout(k) => {
-                w.u32(Kind::Knockout as u32);
+                w.u32(JobKind::Knockout as u32);
                 write_knockout(&mut w, k);
             }
             Report::Trial(end) => {
-                w.u32(Kind::Trial as u32);
+                w.u32(JobKind::Trial as u32);
                 w.f64(end.tail);
                 w.bytes(&end.resume);
             }
             Report::TunedLens(fit) => {
-                w.u32(Kind::TunedLens as u32);
+                w.u32(JobKind::TunedLens as u32);
                 w.u64(fit.fit_steps as u64);
                 w.f64s(&fit.losses);
             }
             Report::Shape(s) => {
-                w.u32(Kind::Shape as u32);
+                w.u32(JobKind::Shape as u32);
                 s.config.write(&mut w);
                 w.u64(s.params as u64);
                 w.f64s(&s.loss);
@@ -575,13 +577,13 @@ impl Report {
         }
         let (id, done) = (r.u32()?, r.u32()? != 0);
         // a report is of its job's kind
-        let report = match Kind::read(&mut r)? {
-            Kind::Run => Report::Run(read_outcome(&mut r)?),
-            Kind::Pin => Report::Pin(Box::new(Frame::decode(r.bytes()?)?)),
-            Kind::Knockout => Report::Knockout(read_knockout(&mut r)?),
-            Kind::TunedLens => Report::TunedLens(LensFit { fit_steps: r.usize()?, losses: r.f64s()? }),
-            Kind::Trial => Report::Trial(TrialEnd { tail: r.f64()?, resume: r.bytes()?.to_vec() }),
-            Kind::Shape => {
+        let report = match JobKind::read(&mut r)? {
+            JobKind::Run => Report::Run(read_outcome(&mut r)?),
+            JobKind::Pin => Report::Pin(Box::new(Frame::decode(r.bytes()?)?)),
+            JobKind::Knockout => Report::Knockout(read_knockout(&mut r)?),
+            JobKind::TunedLens => Report::TunedLens(LensFit { fit_steps: r.usize()?, losses: r.f64s()? }),
+            JobKind::Trial => Report::Trial(TrialEnd { tail: r.f64()?, resume: r.bytes()?.to_vec() }),
+            JobKind::Shape => {
                 let (config, params, loss) = (Config::read(&mut r)?, r.usize()?, r.f64s()?);
                 let evals = read_evals(&mut r)?;
                 let diverged_at = r.opt_usize()?;

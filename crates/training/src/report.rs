@@ -132,13 +132,6 @@ pub fn trained(config: &Config, steps: usize) -> (Run, Trainer<f32>) {
     RunInProgress::new(config, steps).finish()
 }
 
-/// `trained`, the trainer keeping the weights before each update, so that after a divergence
-/// it can go back to the last finite state (`Trainer::back_to_last_finite`): for a run that
-/// will be drawn.
-pub fn trained_keeping_last_finite(config: &Config, steps: usize) -> (Run, Trainer<f32>) {
-    trained_sharing(config, steps, true, 1)
-}
-
 /// `trained` (keeping the last finite state if asked), a sharded step's shards run on
 /// `executors` threads at once (`Trainer::set_shard_executors`): the same bits as one.
 pub fn trained_sharing(

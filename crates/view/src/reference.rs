@@ -5,8 +5,8 @@
 //! writes (`tests/schema.rs` fails when it is stale; `scripts/schema.sh` rewrites it).
 
 use ablation_core::config::{
-    find, task_defaults, Choice, Config, Kind, ParamSpec, TaskKind, COMPARE, DEPTH_WIDTH, KNOCKOUT, PARAMS,
-    PIN, PRESET, PRESETS, SWEEP,
+    find, task_defaults, Choice, Config, ParamKind, ParamSpec, TaskKind, COMPARE, DEPTH_WIDTH, KNOCKOUT,
+    PARAMS, PIN, PRESET, PRESETS, SWEEP,
 };
 use ablation_training::compare::comparison_steps;
 use ablation_training::sweep::{DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
@@ -281,7 +281,7 @@ fn code_list<'a>(words: impl Iterator<Item = &'a str>) -> String {
 /// with a choice's words as code.
 fn allowed(p: &ParamSpec) -> String {
     match p.kind {
-        Kind::Choice(options) => code_list(options.words()),
+        ParamKind::Choice(options) => code_list(options.words()),
         _ => p.allowed(),
     }
 }
@@ -318,7 +318,7 @@ pub fn reference_md() -> String {
           |---|---|---|---|---|---|\n";
     for p in PARAMS {
         let on_page = match p.kind {
-            Kind::Choice(options) if options.has_own_labels() => format!(
+            ParamKind::Choice(options) if options.has_own_labels() => format!(
                 "{}: {}",
                 p.label,
                 options
@@ -347,7 +347,7 @@ pub fn reference_md() -> String {
          `steps` counts to {} on the page and {CLI_MAX_STEPS} in `ablate`; choosing a task or a \
          preset sets it to that task's own count ({}).\n\n",
         find("steps").map_or(0, |p| match p.kind {
-            Kind::Int { max, .. } => max,
+            ParamKind::Int { max, .. } => max,
             _ => 0,
         }),
         steps_by_task()

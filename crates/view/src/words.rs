@@ -5,7 +5,7 @@ use ablation_core::config::{Choice, Config, MaskKind, NormPlacement, StackKind, 
 use ablation_words as language;
 use ablation_words::say;
 
-use crate::charts::short;
+use crate::charts::{number, short};
 use crate::text_facts::TextFacts;
 use ablation_training::frame::{Frame, Shows};
 use ablation_training::report::Snapshot;
@@ -22,10 +22,6 @@ fn norm_label(c: &Config) -> String {
         placement => say!("status-norm-on", norm = norm_name(c), placement = placement.word()),
     }
 }
-
-/// A number as `short` writes it, in the thread's language's convention (`0,853` in Spanish):
-/// the charts' ticks' function, by the name the sentences read it.
-pub use crate::charts::tick as num;
 
 /// A float as the table writes it (`format_float`: `0.98`, `0.8`), in the thread's language's
 /// convention (`0,98` in Spanish).
@@ -49,8 +45,8 @@ pub fn status_line(m: &Frame) -> String {
         say!("status-layers", n = c.depth),
         say!("status-residual", on = switch(c.residual)),
         norm_label(c),
-        say!("status-act-std", value = num(m.act_std())),
-        say!("status-loss", value = num(m.loss())),
+        say!("status-act-std", value = number(m.act_std())),
+        say!("status-loss", value = number(m.loss())),
     ];
     let n = c.encoder_layers();
     if n > 0 {
@@ -61,8 +57,8 @@ pub fn status_line(m: &Frame) -> String {
     }
     if let Some(e) = m.evals.last() {
         parts.push(match e.future_hidden {
-            Some(hidden) => say!("status-held-out-hidden", value = num(e.loss), hidden = num(hidden)),
-            None => say!("status-held-out", value = num(e.loss)),
+            Some(hidden) => say!("status-held-out-hidden", value = number(e.loss), hidden = number(hidden)),
+            None => say!("status-held-out", value = number(e.loss)),
         });
         if e.accuracy.is_finite() {
             parts.push(say!("status-copied", percent = format!("{:.0}", 100.0 * e.accuracy)));
@@ -106,11 +102,11 @@ pub fn caption(m: &Frame) -> String {
         if !top.is_finite() {
             (Scale::Overflow, say!("caption-forward-overflow"))
         } else if top > 10.0 * input {
-            (Scale::BlowUp, say!("caption-forward-blow-up", top = num(top), ratio = num(top / input)))
+            (Scale::BlowUp, say!("caption-forward-blow-up", top = number(top), ratio = number(top / input)))
         } else if top < 0.1 * input {
-            (Scale::Vanish, say!("caption-forward-vanish", top = num(top)))
+            (Scale::Vanish, say!("caption-forward-vanish", top = number(top)))
         } else {
-            (Scale::Keep, say!("caption-forward-keep", top = num(top)))
+            (Scale::Keep, say!("caption-forward-keep", top = number(top)))
         }
     };
     let (init_scale, forward) = classify(&m.init);
@@ -118,9 +114,9 @@ pub fn caption(m: &Frame) -> String {
     let g = &m.init.grad_norm;
     let ratio = g[0] / g[m.config.depth];
     let mut sentences = vec![if ratio.is_finite() && ratio < 0.01 {
-        say!("caption-init-weaker", who = who, forward = forward, ratio = num(1.0 / ratio))
+        say!("caption-init-weaker", who = who, forward = forward, ratio = number(1.0 / ratio))
     } else if ratio.is_finite() && ratio > 100.0 {
-        say!("caption-init-grows", who = who, forward = forward, ratio = num(ratio))
+        say!("caption-init-grows", who = who, forward = forward, ratio = number(ratio))
     } else {
         say!("caption-init", who = who, forward = forward)
     }];
@@ -135,15 +131,15 @@ pub fn caption(m: &Frame) -> String {
         let first = m.history.first_mean();
         let recent = m.history.recent_mean();
         if recent > 0.8 && recent > 0.5 * first {
-            say!("caption-plateau", loss = num(recent))
+            say!("caption-plateau", loss = number(recent))
         } else if recent < 0.5 * first {
-            say!("caption-descending", first = num(first), recent = num(recent), steps = steps)
+            say!("caption-descending", first = number(first), recent = number(recent), steps = steps)
         } else {
-            say!("caption-descending-slowly", recent = num(recent), steps = steps)
+            say!("caption-descending-slowly", recent = number(recent), steps = steps)
         }
     };
     if steps > 0 && now_scale != init_scale && m.diverged_at.is_none() {
-        sentences.push(say!("caption-later", steps = steps, std = num(m.top_std())));
+        sentences.push(say!("caption-later", steps = steps, std = number(m.top_std())));
     }
     sentences.extend(std_change_clause(m));
     sentences.push(training);
@@ -198,9 +194,9 @@ pub fn stacks_sentences(m: &Frame) -> Vec<String> {
         });
         if let Some((e, hidden)) = m.evals.last().and_then(|e| Some((e, e.future_hidden?))) {
             out.push(if hidden > 2.0 * e.loss.max(0.05) {
-                say!("stacks-held-out-read", loss = num(e.loss), hidden = num(hidden))
+                say!("stacks-held-out-read", loss = number(e.loss), hidden = number(hidden))
             } else {
-                say!("stacks-held-out", loss = num(e.loss), hidden = num(hidden))
+                say!("stacks-held-out", loss = number(e.loss), hidden = number(hidden))
             });
         }
     }
@@ -229,12 +225,12 @@ pub fn task_sentence(m: &Frame) -> Option<String> {
             say!(
                 "task-text",
                 on = on,
-                loss = num(loss),
-                bits = num(bits),
+                loss = number(loss),
+                bits = number(bits),
                 at = at,
                 meaning = meaning,
-                unigram = num(f.unigram),
-                bigram = num(f.bigram)
+                unigram = number(f.unigram),
+                bigram = number(f.bigram)
             )
         }
         TaskFloors::Chance { chance } => {
@@ -247,9 +243,9 @@ pub fn task_sentence(m: &Frame) -> Option<String> {
             };
             say!(
                 "task-chance",
-                loss = num(loss),
+                loss = number(loss),
                 at = at,
-                chance = num(chance),
+                chance = number(chance),
                 meaning = meaning,
                 percent = format!("{:.0}", 100.0 * e.accuracy)
             )
@@ -359,8 +355,8 @@ pub fn text_words(text: &TextFacts) -> String {
         chars = thousands(text.chars),
         held_out = thousands(text.held_out),
         vocab = vocab,
-        unigram = num(text.unigram),
-        bigram = num(text.bigram)
+        unigram = number(text.unigram),
+        bigram = number(text.bigram)
     )
 }
 

@@ -101,7 +101,8 @@ pub const ON_OFF: Options<bool> = Options(&[("on", true, "on"), ("off", false, "
 mod tests {
     use super::*;
     use crate::config::{
-        Kind, MaskKind, NormKind, NormPlacement, OptimizerKind, StackKind, SublayerKind, TaskKind, PARAMS,
+        LayerView, MaskKind, NormKind, NormPlacement, OptimizerKind, ParamKind, StackKind, SublayerKind,
+        TaskKind, TuneGrid, Until, PARAMS,
     };
 
     fn listed_once<T: Choice + std::fmt::Debug>(all: &[T]) {
@@ -132,12 +133,19 @@ mod tests {
         listed_once(&[StackKind::Decoder, StackKind::EncoderDecoder]);
         listed_once(&[MaskKind::Causal, MaskKind::None]);
         listed_once(&[OptimizerKind::Sgd, OptimizerKind::Adam]);
+        listed_once(&[LayerView::Activations, LayerView::Weights, LayerView::Matrices]);
+        listed_once(&[TuneGrid::Lr, TuneGrid::Recipe]);
+        listed_once(&[Until::Steps, Until::Plateau]);
+        // every enum with a word list is above: one listed_once per `impl Choice for`
+        let choices = include_str!("settings.rs").matches("\nimpl Choice for ").count();
+        let listed = include_str!("choice.rs").matches(concat!("listed_", "once(&[")).count();
+        assert_eq!(listed, choices, "an enum with a word list (impl Choice) is missing from this test");
     }
 
     #[test]
     fn words_are_distinct_lower_case_and_labelled() {
         for p in PARAMS {
-            if let Kind::Choice(list) = p.kind {
+            if let ParamKind::Choice(list) = p.kind {
                 let words: Vec<_> = list.words().collect();
                 for (i, w) in words.iter().enumerate() {
                     // the parser lower-cases what it reads

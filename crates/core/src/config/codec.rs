@@ -4,7 +4,7 @@
 
 use super::pins::{Pin, MAX_PINS};
 use super::settings::Config;
-use super::table::{Kind, Value, PARAMS};
+use super::table::{ParamKind, Value, PARAMS};
 use super::text::TextId;
 use crate::wire::{Reader, Writer};
 
@@ -31,11 +31,11 @@ impl Config {
         let mut config = Config::default();
         for spec in PARAMS {
             let value = match spec.kind {
-                Kind::Int { .. } => Value::Int(r.u64()? as i64),
-                Kind::Float { .. } => Value::Float(r.f64()?),
-                Kind::Choice(_) => Value::Choice(r.u32()? as usize),
-                Kind::Seed => Value::Seed(r.u64()?),
-                Kind::Text => Value::Text(match r.u32()? {
+                ParamKind::Int { .. } => Value::Int(r.u64()? as i64),
+                ParamKind::Float { .. } => Value::Float(r.f64()?),
+                ParamKind::Choice(_) => Value::Choice(r.u32()? as usize),
+                ParamKind::Seed => Value::Seed(r.u64()?),
+                ParamKind::Text => Value::Text(match r.u32()? {
                     0 => TextId::Plays,
                     _ => TextId::Own {
                         sha256: r.take::<32>()?,

@@ -3,7 +3,7 @@
 //! is the table's own (`ablation_words::Language::say_or` falls back to it); `schema.js`
 //! carries the same ids beside it, so the page asks for no id of its own making.
 
-use super::{Kind, COMPARISONS, PARAMS, PRESETS};
+use super::{ParamKind, COMPARISONS, PARAMS, PRESETS};
 
 /// The message that translates parameter `name`'s label (`param-depth`).
 pub fn param_message(name: &str) -> String {
@@ -44,7 +44,7 @@ pub fn table_message_ids() -> Vec<(String, String)> {
     for p in PARAMS {
         out.push((param_message(p.name), p.label.to_string()));
         out.push((param_help_message(p.name), p.help.to_string()));
-        if let Kind::Choice(options) = p.kind {
+        if let ParamKind::Choice(options) = p.kind {
             for (word, label) in options.words().zip(options.labels()) {
                 out.push((choice_message(p.name, word), label.to_string()));
             }

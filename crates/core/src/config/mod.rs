@@ -13,6 +13,7 @@ mod settings;
 mod state;
 mod table;
 mod text;
+mod tuning;
 
 pub use attributes::*;
 pub use choice::{Choice, Options, Words, ON_OFF};
@@ -25,3 +26,4 @@ pub use settings::*;
 pub use state::Settings;
 pub use table::*;
 pub use text::*;
+pub use tuning::{tuning, Tuning};

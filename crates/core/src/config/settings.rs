@@ -36,13 +36,6 @@ impl Choice for NormPlacement {
     ]);
 }
 
-impl NormPlacement {
-    /// The stream leaves each layer normalised (post-norm and DeepNorm), so a final norm adds nothing.
-    pub fn ends_normalised(self) -> bool {
-        matches!(self, NormPlacement::Post | NormPlacement::DeepNorm)
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NormKind {
     /// Per token: subtract the mean, divide by the std, then scale by γ and shift by β.

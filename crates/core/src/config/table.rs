@@ -32,7 +32,7 @@ impl Control {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub enum Kind {
+pub enum ParamKind {
     /// An integer in `min..=max` that is a multiple of `multiple_of`.
     Int { min: i64, max: i64, multiple_of: i64 },
     /// A finite number in `min..=max`.
@@ -62,7 +62,7 @@ pub struct ParamSpec {
     pub flag: &'static str,
     /// The control's label on the page ("Learning rate").
     pub label: &'static str,
-    pub kind: Kind,
+    pub kind: ParamKind,
     pub help: &'static str,
     /// A change starts the run again from the seed; otherwise the run goes on (what it shows,
     /// the comparisons' settings, the step limit).
@@ -105,7 +105,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "depth",
         flag: "depth",
         label: "Depth",
-        kind: Kind::Int { min: 1, max: 96, multiple_of: 1 },
+        kind: ParamKind::Int { min: 1, max: 96, multiple_of: 1 },
         help: "number of sublayers",
         restarts: true,
         control: Control::Own,
@@ -116,7 +116,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "residual",
         flag: "residual",
         label: "Residual",
-        kind: Kind::Choice(&ON_OFF),
+        kind: ParamKind::Choice(&ON_OFF),
         help: "add each sublayer's input to its output",
         restarts: true,
         control: Control::Own,
@@ -127,7 +127,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "norm",
         flag: "norm",
         label: "LayerNorm",
-        kind: Kind::Choice(&NormPlacement::OPTIONS),
+        kind: ParamKind::Choice(&NormPlacement::OPTIONS),
         help: "normalisation: off, pre (x + F(LN(x))), post (LN(x + F(x))), sandwich (x + LN(F(LN(x)))) \
                or deepnorm (LN(α·x + F(x)) with α = depth^¼ and the branch's weights × (4·depth)^-¼)",
         restarts: true,
@@ -139,7 +139,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "final_norm",
         flag: "final-norm",
         label: "Final norm",
-        kind: Kind::Choice(&FINAL_NORM),
+        kind: ParamKind::Choice(&FINAL_NORM),
         help: "a pre-norm or sandwich stack ends with a final norm before the readout (as GPT-2's ln_f)",
         restarts: true,
         control: Control::More,
@@ -150,7 +150,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "norm_kind",
         flag: "norm-kind",
         label: "Norm kind",
-        kind: Kind::Choice(&NormKind::OPTIONS),
+        kind: ParamKind::Choice(&NormKind::OPTIONS),
         help: "LayerNorm (centre and scale, learned γ and β) or RMSNorm (scale, learned γ)",
         restarts: true,
         control: Control::More,
@@ -161,7 +161,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "task",
         flag: "task",
         label: "Task",
-        kind: Kind::Choice(&TaskKind::OPTIONS),
+        kind: ParamKind::Choice(&TaskKind::OPTIONS),
         help: "what the stack learns: a random linear map, the next character of Shakespeare, \
                a string copied after a separator, a string repeated from any of its symbols (two attention layers), \
                or a string written back reversed (an encoder-decoder's task)",
@@ -174,7 +174,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "text_id",
         flag: "text-id",
         label: "Text",
-        kind: Kind::Text,
+        kind: ParamKind::Text,
         help: "the text task's text: plays (the three shipped), or a reader's own by its SHA-256, characters and \
                vocabulary (the page asks for the text, or fetches text-src, and refuses one with another hash)",
         restarts: true,
@@ -190,7 +190,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "sublayer",
         flag: "sublayer",
         label: "Sublayer",
-        kind: Kind::Choice(&SublayerKind::OPTIONS),
+        kind: ParamKind::Choice(&SublayerKind::OPTIONS),
         help: "what each sublayer computes (a decoder-only stack's: an encoder-decoder's are always blocks)",
         restarts: true,
         control: Control::More,
@@ -201,7 +201,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "stack",
         flag: "stack",
         label: "Stack",
-        kind: Kind::Choice(&StackKind::OPTIONS),
+        kind: ParamKind::Choice(&StackKind::OPTIONS),
         help: "one decoder, or an encoder (self-attention without a mask, FFN) and a decoder (masked \
                self-attention, cross-attention to the encoder, FFN) of N layers each: 5N sublayers, on a task \
                with a source (copy, reverse)",
@@ -214,7 +214,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "mask",
         flag: "mask",
         label: "Mask",
-        kind: Kind::Choice(&MaskKind::OPTIONS),
+        kind: ParamKind::Choice(&MaskKind::OPTIONS),
         help: "the decoder's self-attention: causal (each position sees the earlier ones) or none (it \
                sees the whole sequence, the tokens it must predict included)",
         restarts: true,
@@ -226,7 +226,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "width",
         flag: "width",
         label: "Width",
-        kind: Kind::Int { min: 8, max: 128, multiple_of: 4 },
+        kind: ParamKind::Int { min: 8, max: 128, multiple_of: 4 },
         help: "features per token d",
         restarts: true,
         control: Control::More,
@@ -237,7 +237,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "heads",
         flag: "heads",
         label: "Heads",
-        kind: Kind::Int { min: 1, max: 16, multiple_of: 1 },
+        kind: ParamKind::Int { min: 1, max: 16, multiple_of: 1 },
         help: "attention heads, each of width / heads features (a divisor of the width)",
         restarts: true,
         control: Control::More,
@@ -248,7 +248,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "tokens",
         flag: "tokens",
         label: "Tokens",
-        kind: Kind::Int { min: 1, max: 256, multiple_of: 1 },
+        kind: ParamKind::Int { min: 1, max: 256, multiple_of: 1 },
         help: "tokens per batch T, a multiple of the context",
         restarts: true,
         control: Control::More,
@@ -259,7 +259,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "context",
         flag: "context",
         label: "Context",
-        kind: Kind::Int { min: 0, max: 256, multiple_of: 1 },
+        kind: ParamKind::Int { min: 0, max: 256, multiple_of: 1 },
         help: "positions per sequence; attention is causal within each (0: one sequence of all the tokens)",
         restarts: true,
         control: Control::More,
@@ -270,7 +270,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "shards",
         flag: "shards",
         label: "Shards per step",
-        kind: Kind::Int { min: 0, max: 8, multiple_of: 1 },
+        kind: ParamKind::Int { min: 0, max: 8, multiple_of: 1 },
         help: "each training step's batch split into this many shards (1, 2, 4 or 8) whose gradients are \
                summed in a fixed order, so that several workers can share a step; the run's numbers depend \
                on the shards, never on the workers; 0: chosen from the step's size, 2 from 2·10⁸ multiply-adds \
@@ -284,7 +284,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "gain",
         flag: "init-gain",
         label: "Init gain",
-        kind: Kind::Float { min: 0.01, max: 10.0 },
+        kind: ParamKind::Float { min: 0.01, max: 10.0 },
         help: "weights ~ N(0, gain²/fan_in)",
         restarts: true,
         control: Control::More,
@@ -295,7 +295,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "optimizer",
         flag: "optimizer",
         label: "Optimiser",
-        kind: Kind::Choice(&OptimizerKind::OPTIONS),
+        kind: ParamKind::Choice(&OptimizerKind::OPTIONS),
         help: "plain SGD or Adam",
         restarts: true,
         control: Control::More,
@@ -306,7 +306,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "lr",
         flag: "lr",
         label: "Learning rate",
-        kind: Kind::Float { min: 1e-6, max: 10.0 },
+        kind: ParamKind::Float { min: 1e-6, max: 10.0 },
         help: "peak learning rate",
         restarts: true,
         control: Control::More,
@@ -317,7 +317,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "warmup",
         flag: "warmup",
         label: "Warmup steps",
-        kind: Kind::Int { min: 0, max: 100_000, multiple_of: 1 },
+        kind: ParamKind::Int { min: 0, max: 100_000, multiple_of: 1 },
         help: "steps of linear learning-rate warmup",
         restarts: true,
         control: Control::More,
@@ -328,7 +328,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "beta2",
         flag: "beta2",
         label: "Adam β₂",
-        kind: Kind::Float { min: 0.5, max: 0.99999 },
+        kind: ParamKind::Float { min: 0.5, max: 0.99999 },
         help: "Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 \
                (a shorter memory, so early large gradients are forgotten sooner)",
         restarts: true,
@@ -340,7 +340,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "seed",
         flag: "seed",
         label: "Seed",
-        kind: Kind::Seed,
+        kind: ParamKind::Seed,
         help: "fixes initialisation, data and batch order",
         restarts: true,
         control: Control::More,
@@ -355,7 +355,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "steps",
         flag: "steps",
         label: "Steps",
-        kind: Kind::Int { min: 0, max: 1_000_000, multiple_of: 1 },
+        kind: ParamKind::Int { min: 0, max: 1_000_000, multiple_of: 1 },
         help: "training steps of a run; Play continues a finished run for as many again",
         restarts: false,
         control: Control::More,
@@ -366,7 +366,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "temperature",
         flag: "temperature",
         label: "Temperature",
-        kind: Kind::Float { min: 0.0, max: 2.0 },
+        kind: ParamKind::Float { min: 0.0, max: 2.0 },
         help: "what the model writes is sampled at this temperature (0: always the likeliest character)",
         restarts: false,
         control: Control::Own,
@@ -377,7 +377,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "attention_layer",
         flag: "attention-layer",
         label: "Layer",
-        kind: Kind::Int { min: 0, max: 95, multiple_of: 1 },
+        kind: ParamKind::Int { min: 0, max: 95, multiple_of: 1 },
         help:
             "which sublayer's heads the Attention panel shows (the nearest attention sublayer at or below it)",
         restarts: false,
@@ -389,7 +389,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "layer_view",
         flag: "layer-view",
         label: "Per layer",
-        kind: Kind::Choice(&LayerView::OPTIONS),
+        kind: ParamKind::Choice(&LayerView::OPTIONS),
         help: "what the per-layer panel draws: the stream's gradient and std at every depth, each \
                sublayer's weight gradient ‖∂L/∂W‖ on the probe batch, attention and FFN apart, or as Xiong \
                et al. (2020) read it, the FFN's second matrix and attention's W_V at initialisation, averaged \
@@ -403,7 +403,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "seeds",
         flag: "seeds",
         label: "Seeds",
-        kind: Kind::Int { min: 1, max: 10, multiple_of: 1 },
+        kind: ParamKind::Int { min: 1, max: 10, multiple_of: 1 },
         help: "every comparison trains each arm at this many seeds (seed, seed+1, …) and shows the median \
                with the lowest and highest run",
         restarts: false,
@@ -415,7 +415,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "tune",
         flag: "tune",
         label: "Tune rate",
-        kind: Kind::Choice(&ON_OFF),
+        kind: ParamKind::Choice(&ON_OFF),
         help: "every comparison chooses each arm's setting on seeds of its own (choose_seeds) by the lowest \
                training loss, widening the rates' grid until the best is inside it, and shows it on the seeds",
         restarts: false,
@@ -427,7 +427,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "tune_grid",
         flag: "tune-grid",
         label: "Tune what",
-        kind: Kind::Choice(&TuneGrid::OPTIONS),
+        kind: ParamKind::Choice(&TuneGrid::OPTIONS),
         help: "what tuning searches: the learning rate, or the rate with the warmup and Adam's β₂ (each arm's \
                recipe)",
         restarts: false,
@@ -439,7 +439,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "choose_seeds",
         flag: "choose-seeds",
         label: "Choosing seeds",
-        kind: Kind::Int { min: 1, max: 10, multiple_of: 1 },
+        kind: ParamKind::Int { min: 1, max: 10, multiple_of: 1 },
         help: "tuning chooses each arm's setting on this many seeds of its own, after the ones it shows",
         restarts: false,
         control: Control::More,
@@ -450,7 +450,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "halving",
         flag: "halving",
         label: "Successive halving",
-        kind: Kind::Choice(&ON_OFF),
+        kind: ParamKind::Choice(&ON_OFF),
         help: "tuning judges candidates on a share of the run and continues the best third from their \
                checkpoints; off, every candidate trains the full run (slower, for small rates and long warmups)",
         restarts: false,
@@ -462,7 +462,7 @@ pub const PARAMS: &[ParamSpec] = &[
         name: "until",
         flag: "until",
         label: "Runs train until",
-        kind: Kind::Choice(&Until::OPTIONS),
+        kind: ParamKind::Choice(&Until::OPTIONS),
         help: "a comparison's runs train for their steps, or until their held-out loss plateaus (no more \
                than 1% or 0.001 nats lower over the last third of the run), the steps a cap",
         restarts: false,
@@ -486,7 +486,7 @@ impl ParamSpec {
     /// A value in canonical text form (what a URL carries; `parse` reads it back).
     pub fn text(&self, value: Value) -> String {
         match (self.kind, value) {
-            (Kind::Choice(list), Value::Choice(i)) => list.word_at(i).into(),
+            (ParamKind::Choice(list), Value::Choice(i)) => list.word_at(i).into(),
             (_, Value::Int(i)) => i.to_string(),
             (_, Value::Float(x)) => format_float(x),
             (_, Value::Seed(s)) => s.to_string(),
@@ -515,20 +515,22 @@ impl ParamSpec {
     pub fn allowed_said(&self) -> Said {
         match self.kind {
             // (an integer as written, its digits not grouped: the same in every language's words)
-            Kind::Int { min, max, multiple_of: 1 } => {
+            ParamKind::Int { min, max, multiple_of: 1 } => {
                 Said::new("allowed-integer").arg("min", min.to_string()).arg("max", max.to_string())
             }
-            Kind::Int { min, max, multiple_of } => Said::new("allowed-multiple")
+            ParamKind::Int { min, max, multiple_of } => Said::new("allowed-multiple")
                 .arg("multiple", multiple_of.to_string())
                 .arg("min", min.to_string())
                 .arg("max", max.to_string()),
-            Kind::Float { min, max } => Said::new("allowed-number").number("min", min).number("max", max),
-            Kind::Choice(list) => {
+            ParamKind::Float { min, max } => {
+                Said::new("allowed-number").number("min", min).number("max", max)
+            }
+            ParamKind::Choice(list) => {
                 Said::new("allowed-one-of").arg("words", list.words().collect::<Vec<_>>().join(", "))
             }
             // (as text: more digits than a number says exactly)
-            Kind::Seed => Said::new("allowed-integer").arg("min", "0").arg("max", u64::MAX.to_string()),
-            Kind::Text => Said::new("allowed-text"),
+            ParamKind::Seed => Said::new("allowed-integer").arg("min", "0").arg("max", u64::MAX.to_string()),
+            ParamKind::Text => Said::new("allowed-text"),
         }
     }
 
@@ -540,11 +542,11 @@ impl ParamSpec {
     pub fn parse(&self, text: &str) -> Result<Value, ConfigError> {
         let t = text.trim();
         let value = match self.kind {
-            Kind::Int { .. } => t.parse::<i64>().ok().map(Value::Int),
-            Kind::Float { .. } => t.parse::<f64>().ok().map(Value::Float),
-            Kind::Choice(list) => list.position(&t.to_ascii_lowercase()).map(Value::Choice),
-            Kind::Seed => t.parse::<u64>().ok().map(Value::Seed),
-            Kind::Text => TextId::parse(t).map(Value::Text),
+            ParamKind::Int { .. } => t.parse::<i64>().ok().map(Value::Int),
+            ParamKind::Float { .. } => t.parse::<f64>().ok().map(Value::Float),
+            ParamKind::Choice(list) => list.position(&t.to_ascii_lowercase()).map(Value::Choice),
+            ParamKind::Seed => t.parse::<u64>().ok().map(Value::Seed),
+            ParamKind::Text => TextId::parse(t).map(Value::Text),
         };
         value.filter(|&v| self.allows(v)).ok_or_else(|| self.error(text))
     }
@@ -552,13 +554,13 @@ impl ParamSpec {
     /// The value is of this parameter's kind and in its range.
     pub fn allows(&self, value: Value) -> bool {
         match (self.kind, value) {
-            (Kind::Int { min, max, multiple_of }, Value::Int(i)) => {
+            (ParamKind::Int { min, max, multiple_of }, Value::Int(i)) => {
                 (min..=max).contains(&i) && i % multiple_of == 0
             }
-            (Kind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
-            (Kind::Choice(list), Value::Choice(i)) => i < list.count(),
-            (Kind::Seed, Value::Seed(_)) => true,
-            (Kind::Text, Value::Text(t)) => t.allowed(),
+            (ParamKind::Float { min, max }, Value::Float(x)) => x.is_finite() && (min..=max).contains(&x),
+            (ParamKind::Choice(list), Value::Choice(i)) => i < list.count(),
+            (ParamKind::Seed, Value::Seed(_)) => true,
+            (ParamKind::Text, Value::Text(t)) => t.allowed(),
             _ => false,
         }
     }
@@ -580,11 +582,11 @@ impl ParamSpec {
     pub fn nearest(&self, text: &str) -> Value {
         let t = text.trim();
         match (self.kind, t.parse::<f64>()) {
-            (Kind::Int { min, max, multiple_of }, Ok(x)) if !x.is_nan() => {
+            (ParamKind::Int { min, max, multiple_of }, Ok(x)) if !x.is_nan() => {
                 let i = (x.clamp(min as f64, max as f64) / multiple_of as f64).round() as i64 * multiple_of;
                 Value::Int(i.clamp(min, max))
             }
-            (Kind::Float { min, max }, Ok(x)) if !x.is_nan() => Value::Float(x.clamp(min, max)),
+            (ParamKind::Float { min, max }, Ok(x)) if !x.is_nan() => Value::Float(x.clamp(min, max)),
             _ => self.default_value(),
         }
     }
@@ -724,13 +726,13 @@ mod tests {
         let defaults = Config::default();
         let now = p.value(&defaults);
         let candidates: Vec<Value> = match p.kind {
-            Kind::Int { min, max, multiple_of } => {
+            ParamKind::Int { min, max, multiple_of } => {
                 vec![Value::Int(min), Value::Int(max / multiple_of * multiple_of)]
             }
-            Kind::Float { min, max } => vec![Value::Float(min), Value::Float(max)],
-            Kind::Choice(options) => (0..options.words().count()).map(Value::Choice).collect(),
-            Kind::Seed => vec![Value::Seed(7)],
-            Kind::Text => vec![],
+            ParamKind::Float { min, max } => vec![Value::Float(min), Value::Float(max)],
+            ParamKind::Choice(options) => (0..options.words().count()).map(Value::Choice).collect(),
+            ParamKind::Seed => vec![Value::Seed(7)],
+            ParamKind::Text => vec![],
         };
         candidates.into_iter().find(|v| {
             let mut c = defaults.clone();
@@ -906,55 +908,5 @@ mod tests {
         ] {
             assert!(bad.validate().is_err(), "{bad:?}");
         }
-    }
-}
-
-/// How a tuned comparison searches on one task (`training::tuner`): where the rates' grid
-/// starts and how far it may widen, the warmups and β₂s of a recipe's grid, and successive
-/// halving's factor.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Tuning {
-    /// The grid's rates are the settings' rate times `lr_step` to a whole power, where
-    /// `lr_step` is `10^(1/lr_steps_per_decade)`…
-    pub lr_step: f64,
-    pub lr_steps_per_decade: u32,
-    /// …`lr_points` of them around it at first (powers −2..=2 for five)…
-    pub lr_points: usize,
-    /// …and widened on the side of the best while it is at an edge, within these limits.
-    pub lr_min: f64,
-    pub lr_max: f64,
-    /// A recipe's warmups (those shorter than the run) and β₂s, every one tried in the first round.
-    pub warmups: &'static [usize],
-    pub beta2s: &'static [f64],
-    /// Each round of successive halving keeps the best `1/eta` of its candidates (and the
-    /// best's neighbours on the rates' grid) and trains them `eta` times as long…
-    pub eta: usize,
-    /// …in at most this many rounds, the last the full run.
-    pub max_rounds: usize,
-}
-
-/// The search of a tuned comparison on `task`. Half decades between rates (1e-3, 3.2e-3,
-/// 1e-2: the usual sweep's step), so that five span two decades: on the text the arms' best
-/// rates lie two decades apart (3e-4 with the norm alone, 1e-2 with both on), and a factor-2
-/// grid widened at full runs there cost a fifth more than the grid it replaced (BENCHMARKS.md);
-/// the best of it is within 10^¼ ≈ 1.8 of the best rate. The limits are the rates at which Adam trains any
-/// of these stacks at all: below 1e-5 nothing moves in a comparison's few thousand steps, and a
-/// sequence task's logits blow up above 1 (the regression's table allows up to 10).
-pub fn tuning(task: TaskKind) -> Tuning {
-    let sequence = Tuning {
-        lr_step: 3.162_277_660_168_379_5, // √10
-        lr_steps_per_decade: 2,
-        lr_points: 5,
-        lr_min: 1e-5,
-        lr_max: 1.0,
-        // the original Transformer's recipe is 4000 warmup steps with β₂ = 0.98
-        warmups: &[0, 100, 300, 1000, 3000],
-        beta2s: &[0.98, 0.999],
-        eta: 3,
-        max_rounds: 4,
-    };
-    match task {
-        TaskKind::Teacher => Tuning { lr_max: 10.0, ..sequence },
-        TaskKind::Text | TaskKind::Copy | TaskKind::Induction | TaskKind::Reverse => sequence,
     }
 }

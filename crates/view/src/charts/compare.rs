@@ -1,7 +1,7 @@
 //! "All four": the loss curves of the four switch combinations together, on a log axis, with
 //! a legend that also says where a run diverged.
 
-use super::tick;
+use super::number;
 use super::{
     beyond_mark, combination_colours, comparable_top, draw_beyond, err, frame, legend, legend_width,
     log_range, log_ticks, place_legend, plot_fractions, raised_top, style_mesh, ChartResult, Corner, Theme,
@@ -52,7 +52,7 @@ impl<'a> LossCurve<'a> {
         let line: Vec<(usize, f64)> = smoothed(&run.loss).into_iter().filter(|p| p.1.is_finite()).collect();
         let end = match (run.diverged_at, run.loss.last()) {
             (Some(s), _) => Some(say!("end-diverged", step = s)),
-            (None, Some(&l)) => Some(tick(l)),
+            (None, Some(&l)) => Some(number(l)),
             (None, None) => None,
         };
         let top = line.iter().map(|p| p.1).fold(0.0, f64::max);
@@ -86,9 +86,9 @@ impl<'a> LossCurve<'a> {
         } else {
             say!(
                 "curve-median",
-                median = tick(end.median),
-                min = tick(end.min),
-                max = tick(end.max),
+                median = number(end.median),
+                min = number(end.min),
+                max = number(end.max),
                 n = runs.len()
             )
         };
@@ -152,7 +152,7 @@ pub fn draw<DB: DrawingBackend>(
                 None => curve.label.to_string(),
             };
             let top = largest(curve);
-            let label = if top > hi { say!("curve-up-to", label = label, top = tick(top)) } else { label };
+            let label = if top > hi { say!("curve-up-to", label = label, top = number(top)) } else { label };
             (colours[i % colours.len()], label)
         })
         .collect();
@@ -169,7 +169,7 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
-    mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| tick(*y)).draw().map_err(err)?;
+    mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| number(*y)).draw().map_err(err)?;
     let mut beyond = 0;
     for (i, curve) in curves.iter().enumerate() {
         let colour = colours[i % colours.len()];

@@ -2,7 +2,7 @@
 //! initialisation and now, on a log axis; or, in the weights' view, each sublayer's weight
 //! gradient ‖∂L/∂W_ℓ‖.
 
-use super::tick;
+use super::number;
 use super::{
     err, fitted_title, fitted_titles, frame, legend, legend_width, log_points, log_range, log_ticks,
     mark_split, pinned_colour, place_legend, plot_fractions, raised_top, style_mesh, ChartResult, Corner,
@@ -203,7 +203,7 @@ pub fn draw_weights<DB: DrawingBackend>(
     style_mesh(&mut mesh, theme);
     mesh.x_labels(depth.min(8) + 1)
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| tick(*y))
+        .y_label_formatter(&|y| number(*y))
         .draw()
         .map_err(err)?;
     let curves = pins

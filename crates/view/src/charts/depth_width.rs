@@ -2,7 +2,7 @@
 //! every 100 steps; the training loss, smoothed, on the regression), on a log axis, with a
 //! legend naming each shape with its parameters and times.
 
-use super::tick;
+use super::number;
 use super::{
     err, frame, legend, legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top,
     style_mesh, ChartResult, Corner, Theme,
@@ -58,7 +58,7 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
-    mesh.x_labels(6).y_label_formatter(&|y| tick(*y)).draw().map_err(err)?;
+    mesh.x_labels(6).y_label_formatter(&|y| number(*y)).draw().map_err(err)?;
     for (i, c) in curves.iter().enumerate().filter(|(_, c)| c.band.len() > 1) {
         // the band from the lowest to the highest seed, under the lines
         let clip = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };

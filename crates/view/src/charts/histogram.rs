@@ -1,6 +1,6 @@
 //! Panel 1: the distribution of what the readout reads, on a fixed axis with overflow counts.
 
-use super::tick;
+use super::number;
 use super::{err, fitted_title, frame, short, style_mesh, title_fits, ChartResult, Theme};
 use ablation_core::model::stats::Histogram;
 use ablation_words::say;
@@ -29,10 +29,10 @@ pub fn draw<DB: DrawingBackend>(
     let peak = h.counts.iter().copied().max().unwrap_or(0).max(init_peak).max(1);
     let width = (h.hi - h.lo) / bins as f64;
     // the initialisation's std beside now's, where the title has no note and room for it
-    let plain = say!("histogram-title", subject = shown.subject, std = tick(shown.std));
+    let plain = say!("histogram-title", subject = shown.subject, std = number(shown.std));
     let title = match shown.init {
         Some((_, init)) if short(init) != short(shown.std) && notes.is_empty() => {
-            let std = say!("histogram-outline", std = tick(shown.std), init = tick(init));
+            let std = say!("histogram-outline", std = number(shown.std), init = number(init));
             let with_init = say!("histogram-title", subject = shown.subject, std = std);
             if title_fits(area, &with_init, theme) {
                 with_init
@@ -46,7 +46,7 @@ pub fn draw<DB: DrawingBackend>(
         frame(area, title, theme).build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1).map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
-    mesh.x_labels(9).y_labels(4).x_label_formatter(&|x| tick(*x)).draw().map_err(err)?;
+    mesh.x_labels(9).y_labels(4).x_label_formatter(&|x| number(*x)).draw().map_err(err)?;
     // the initialisation's histogram as an outline (one stroke), the bars of now over it
     if let Some((init, _)) = shown.init.filter(|(i, _)| i.counts.len() == bins) {
         let mut outline = vec![(h.lo, 0u32)];

@@ -4,7 +4,7 @@
 //! upper k and k at random, against k. Log axes: a knocked-out layer of a plain stack can cost
 //! orders of magnitude more than one of a residual stack.
 
-use super::tick;
+use super::number;
 use super::{
     err, fitted_titles, frame, layer_chart, legend, legend_width, log_range, log_ticks, style_mesh,
     ChartResult, Corner, Geometry, LayerChart, Theme,
@@ -29,7 +29,7 @@ pub fn draw<DB: DrawingBackend>(
     area.fill(&theme.background).map_err(err)?;
     let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 / 2);
     let layers = loss.len().max(output_change.len()).max(1);
-    let intact = say!("knockout-chart-intact", intact = tick(intact_loss));
+    let intact = say!("knockout-chart-intact", intact = number(intact_loss));
     let named = [
         say!("knockout-chart-loss", what = what),
         say!("knockout-chart-loss-short", what = what),
@@ -98,7 +98,7 @@ pub fn draw_removals<DB: DrawingBackend>(
     style_mesh(&mut mesh, theme);
     mesh.x_labels(depth.clamp(2, 12))
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| tick(*y))
+        .y_label_formatter(&|y| number(*y))
         .x_desc(say!("column-removed"))
         .draw()
         .map_err(err)?;

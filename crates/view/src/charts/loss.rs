@@ -2,7 +2,7 @@
 //! sequence task also the held-out loss, and the floors as labelled lines: the text's unigram
 //! and bigram entropies, or the copy task's chance.
 
-use super::tick;
+use super::number;
 use super::{
     beyond_mark, comparable_top, draw_beyond, err, frame, legend, legend_width, log_range, pinned_colour,
     pinned_legend, place_legend, plot_fractions, raised_top, style_mesh, ChartResult, Corner, Pinned, Theme,
@@ -78,14 +78,14 @@ pub fn draw<DB: DrawingBackend>(
     let title = match (history.last(), diverged_at) {
         (_, Some(s)) => say!("loss-title-diverged", step = s),
         // one loss per update: after n updates the count is n
-        (Some(l), None) => say!("loss-title-step", step = history.len(), loss = tick(l)),
+        (Some(l), None) => say!("loss-title-step", step = history.len(), loss = number(l)),
         (None, None) => say!("loss-title"),
     };
     let mut chart =
         frame(area, title, theme).build_cartesian_2d(0usize..n - 1, (lo..hi).log_scale()).map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
-    mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| tick(*y)).draw().map_err(err)?;
+    mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| number(*y)).draw().map_err(err)?;
     // series past the cut: (name, largest value, first step at the cut, colour)
     let mut beyond: Vec<(String, f64, usize, RGBColor)> = Vec::new();
     // a pin's seeds under everything: the band from the lowest to the highest
@@ -148,7 +148,7 @@ pub fn draw<DB: DrawingBackend>(
             ))
             .map_err(err)?;
         let label = Text::new(
-            say!("loss-floor", floor = name, value = tick(floor)),
+            say!("loss-floor", floor = name, value = number(floor)),
             (0, floor),
             theme.font(10.0).color(&theme.text).pos(ABOVE),
         );
@@ -166,7 +166,7 @@ pub fn draw<DB: DrawingBackend>(
             // left of the last point once it is past the middle, else right of it: inside the plot
             let side = if 2 * last.0 >= n { LEFT } else { RIGHT };
             let label = Text::new(
-                say!("loss-held-out-label", loss = tick(last.1)),
+                say!("loss-held-out-label", loss = number(last.1)),
                 last,
                 theme.font(11.0).color(&theme.other).pos(side),
             );

@@ -424,7 +424,7 @@ pub fn comparable_top(maxima: impl Iterator<Item = f64>) -> Option<f64> {
 /// its largest value. A legend names the series with the same value ("residual alone:
 /// 3.4e31 ↑"), `beyond_label`.
 pub fn beyond_mark(largest: f64) -> String {
-    format!("↑ {}", tick(largest))
+    format!("↑ {}", number(largest))
 }
 
 /// Draws `text` (a `beyond_mark`) in `colour` just under the cut at pixel `at`, where a series
@@ -447,7 +447,7 @@ pub fn draw_beyond<DB: DrawingBackend>(
 
 /// A legend's name for a series past the cut axis: "residual alone: 3.4e31 ↑".
 pub fn beyond_label(name: &str, largest: f64) -> String {
-    format!("{name}: {} ↑", tick(largest))
+    format!("{name}: {} ↑", number(largest))
 }
 
 /// A legend in a top corner of the plotting area `plot` (its pixel ranges): one line swatch
@@ -521,7 +521,7 @@ pub fn layer_chart<'a, DB: DrawingBackend>(
     style_mesh(&mut mesh, theme);
     mesh.x_labels(layers.min(12))
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| tick(*y))
+        .y_label_formatter(&|y| number(*y))
         .draw()
         .map_err(err)?;
     Ok(chart)
@@ -574,8 +574,9 @@ pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     }
 }
 
-/// An axis's tick: `short`'s text in the thread's language's convention (`0,50` in Spanish).
-pub fn tick(x: f64) -> String {
+/// A number as the reader reads it, on an axis or in a sentence: `short`'s text in the thread's
+/// language's convention (`0,50` in Spanish).
+pub fn number(x: f64) -> String {
     ablation_words::number(&short(x))
 }
 

@@ -3,7 +3,7 @@
 //! was fitted, with the task's floors;
 //! below, per layer, how much it changes the stream, `‖x_{ℓ+1} − x_ℓ‖ / ‖x_ℓ‖`. Log axes.
 
-use super::tick;
+use super::number;
 use super::{
     err, fitted_titles, frame, layer_chart, log_points, log_range, log_ticks, pinned_colour, style_mesh,
     ChartResult, Theme,
@@ -50,14 +50,14 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
-    mesh.x_labels(depth.min(8) + 1).y_label_formatter(&|y| tick(*y)).draw().map_err(err)?;
+    mesh.x_labels(depth.min(8) + 1).y_label_formatter(&|y| number(*y)).draw().map_err(err)?;
     for (name, v) in c.floors {
         if v.is_finite() && *v > 0.0 {
             let line =
                 PathElement::new(vec![(0, *v), (depth, *v)], theme.text.mix(0.7).stroke_width(theme.px(1.0)));
             chart.plotting_area().draw(&line).map_err(err)?;
             let label = Text::new(
-                say!("loss-floor", floor = name.as_str(), value = tick(*v)),
+                say!("loss-floor", floor = name.as_str(), value = number(*v)),
                 (0, *v),
                 theme.font(10.0).pos(above_left()),
             );

@@ -2,7 +2,7 @@
 //! `‖∂L/∂x₀‖ / ‖∂L/∂x_L‖` at initialisation against depth, for the four switch combinations.
 //! Both axes are logarithmic: depths double, losses and ratios span decades.
 
-use super::tick;
+use super::number;
 use super::{
     beyond_label, beyond_mark, combination_colours, comparable_top, draw_beyond, err, fitted_titles, frame,
     legend, legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, spaced_ticks,
@@ -172,7 +172,7 @@ pub fn draw<'a, DB: DrawingBackend>(
                 String::new()
             }
         })
-        .y_label_formatter(&|y| tick(*y))
+        .y_label_formatter(&|y| number(*y))
         .draw()
         .map_err(err)?;
         for (i, curve) in curves.iter().enumerate().filter(|_| panel == 0) {

@@ -5,8 +5,9 @@
 
 use super::{and_list, with_pins, Scene, Surface};
 use crate::charts::depth::{DepthCurves, Heading, WeightCurve};
+use crate::charts::number;
 use crate::charts::{self, ChartResult, Pinned, Theme};
-use crate::words::{num, pin_changes, pin_description, shown_state, shown_state_sentence};
+use crate::words::{pin_changes, pin_description, shown_state, shown_state_sentence};
 use ablation_core::config::{Config, LayerView, MATRIX_BATCHES};
 use ablation_training::frame::Frame;
 use ablation_training::per_matrix::MatrixGradients;
@@ -22,17 +23,17 @@ pub fn depth_summary(m: &Frame) -> String {
     let mut sentences: Vec<String> = shown_state_sentence(m).into_iter().collect();
     sentences.push(say!(
         "depth-summary-gradient",
-        bottom_now = num(now.grad_norm[0]),
-        bottom_init = num(init.grad_norm[0]),
+        bottom_now = number(now.grad_norm[0]),
+        bottom_init = number(init.grad_norm[0]),
         top = top,
-        top_now = num(now.grad_norm[top]),
-        top_init = num(init.grad_norm[top])
+        top_now = number(now.grad_norm[top]),
+        top_init = number(init.grad_norm[top])
     ));
     sentences.push(say!(
         "depth-summary-std",
-        input = num(now.act_std[0]),
-        top_now = num(now.act_std[top]),
-        top_init = num(init.act_std[top])
+        input = number(now.act_std[0]),
+        top_now = number(now.act_std[top]),
+        top_init = number(init.act_std[top])
     ));
     sentences.extend(split_sentence(&m.config));
     sentences.join(&say!("sentence-join"))
@@ -54,10 +55,10 @@ pub fn pins_depth_summary(pins: &[PinState], live: &Config) -> String {
             let top = s.grad_norm.len() - 1;
             let loss = say!(
                 "depth-pin",
-                bottom = num(s.grad_norm[0]),
+                bottom = number(s.grad_norm[0]),
                 top = top,
-                top_grad = num(s.grad_norm[top]),
-                top_std = num(s.act_std[top])
+                top_grad = number(s.grad_norm[top]),
+                top_std = number(s.act_std[top])
             );
             say!("pin-loss", pin = i + 1, what = pin_description(&p.pin.config, live), loss = loss)
         });
@@ -89,9 +90,9 @@ fn ends_words(values: &[f64], config: &Config) -> Vec<String> {
             Some(say!(
                 "depth-ends",
                 kind = kind,
-                top = num(top),
-                ratio = num(top / bottom),
-                bottom = num(bottom)
+                top = number(top),
+                ratio = number(top / bottom),
+                bottom = number(bottom)
             ))
         })
         .collect()

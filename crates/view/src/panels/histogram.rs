@@ -2,8 +2,9 @@
 
 use super::{Scene, Surface};
 use crate::charts::histogram::Shown;
+use crate::charts::number;
 use crate::charts::{self, ChartResult, Theme};
-use crate::words::{norm_name, num, shown_state, shown_state_sentence, since_init};
+use crate::words::{norm_name, shown_state, shown_state_sentence, since_init};
 use ablation_core::config::Config;
 use ablation_training::frame::Frame;
 use ablation_words::say;
@@ -25,11 +26,11 @@ pub fn histogram_summary(m: &Frame) -> String {
     let inside: u32 = h.counts.iter().sum();
     let total = inside + h.below + h.above + h.nan;
     let what = if m.config.has_final_norm() {
-        say!("histogram-what-norm", total = total, norm = norm_name(&m.config), top = num(m.top_std()))
+        say!("histogram-what-norm", total = total, norm = norm_name(&m.config), top = number(m.top_std()))
     } else {
         say!("histogram-what", total = total)
     };
-    let (lo, hi, std) = (num(h.lo), num(h.hi), num(std));
+    let (lo, hi, std) = (number(h.lo), number(h.hi), number(std));
     let (below, above) = (h.below, h.above);
     let mut sentences: Vec<String> = shown_state_sentence(m).into_iter().collect();
     sentences.push(if h.nan > 0 {

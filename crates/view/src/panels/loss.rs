@@ -4,8 +4,9 @@
 use super::spread::spread_text;
 use super::{with_pins, Scene, Surface};
 use crate::charts::loss::HeldOut;
+use crate::charts::number;
 use crate::charts::{self, ChartResult, Pinned, Theme};
-use crate::words::{num, pin_description};
+use crate::words::pin_description;
 use ablation_core::config::Config;
 use ablation_training::frame::Frame;
 use ablation_training::pinned::PinState;
@@ -23,14 +24,14 @@ pub fn loss_summary(m: &Frame) -> String {
         return say!("loss-none");
     };
     let mut sentences = vec![match m.diverged_at {
-        Some(at) => say!("loss-diverged", first = num(first), at = at),
+        Some(at) => say!("loss-diverged", first = number(first), at = at),
         None => say!(
             "loss-training",
             step = h.len(),
-            last = num(last),
-            first = num(first),
-            lowest = num(h.lowest()),
-            smooth = num(h.buckets().last().map_or(last, |b| b.smooth))
+            last = number(last),
+            first = number(first),
+            lowest = number(h.lowest()),
+            smooth = number(h.buckets().last().map_or(last, |b| b.smooth))
         ),
     }];
     if let (Some(e), Some(floors)) = (m.evals.last(), m.floors) {
@@ -38,12 +39,12 @@ pub fn loss_summary(m: &Frame) -> String {
             TaskFloors::Text(f) => say!(
                 "loss-held-out-text",
                 step = e.step,
-                loss = num(e.loss),
-                unigram = num(f.unigram),
-                bigram = num(f.bigram)
+                loss = number(e.loss),
+                unigram = number(f.unigram),
+                bigram = number(f.bigram)
             ),
             TaskFloors::Chance { chance } => {
-                say!("loss-held-out-chance", step = e.step, loss = num(e.loss), chance = num(chance))
+                say!("loss-held-out-chance", step = e.step, loss = number(e.loss), chance = number(chance))
             }
         });
     }
@@ -59,8 +60,8 @@ pub fn pins_loss_summary(pins: &[PinState], live: &Config) -> String {
         };
         let mut loss = match (f.diverged_at, f.history.last()) {
             (Some(at), _) => say!("end-diverged", step = at),
-            (None, Some(l)) => say!("end-loss", loss = num(l)),
-            (None, None) => say!("pin-probe-loss", loss = num(f.now.probe_loss)),
+            (None, Some(l)) => say!("end-loss", loss = number(l)),
+            (None, None) => say!("pin-probe-loss", loss = number(f.now.probe_loss)),
         };
         // a pin over several seeds: the spread of their last losses once all are in
         if p.seeds.len() > 1 && p.done {

@@ -2,9 +2,10 @@
 //! much each layer changes the stream.
 
 use super::{percent, Scene, Surface};
+use crate::charts::number;
 use crate::charts::readout::ReadoutCurves;
 use crate::charts::{self, ChartResult, Theme};
-use crate::words::{num, shown_state};
+use crate::words::shown_state;
 use ablation_training::frame::Frame;
 use ablation_training::report::Snapshot;
 use ablation_training::task::TaskFloors;
@@ -84,9 +85,9 @@ pub fn tuned_lens_sentence(lens: &TunedLensState, m: &Frame) -> String {
     };
     let mid = depth / 2;
     // one sentence of clauses, each its own message (a translation keeps their order)
-    let mut out = say!("lens-reads", step = lens.step, mid = mid, loss = num(t[mid]));
+    let mut out = say!("lens-reads", step = lens.step, mid = mid, loss = number(t[mid]));
     if m.step == lens.step && m.now.readout_loss.len() == t.len() {
-        out += &say!("lens-against-logit", loss = num(m.now.readout_loss[mid]));
+        out += &say!("lens-against-logit", loss = number(m.now.readout_loss[mid]));
     }
     out += &match most_of_the_way(t, start) {
         Some(l) => say!("lens-most", share = percent(MOST_OF_THE_WAY), layer = l, depth = depth),
@@ -139,9 +140,9 @@ pub fn readout_summary(m: &Frame) -> String {
     let start_name = say!("readout-start", start = start_name);
     let last = r[depth];
     let mut sentences =
-        vec![say!("readout-top", source = source, input = num(r[0]), depth = depth, top = num(last))];
+        vec![say!("readout-top", source = source, input = number(r[0]), depth = depth, top = number(last))];
     if last.is_nan() || last >= start || depth == 0 {
-        sentences.push(say!("readout-none-below", start = start_name, value = num(start)));
+        sentences.push(say!("readout-none-below", start = start_name, value = number(start)));
     } else {
         let reached = most_of_the_way(r, start).unwrap_or(depth);
         let (drop_at, _) = (0..depth)
@@ -154,10 +155,10 @@ pub fn readout_summary(m: &Frame) -> String {
             depth = depth,
             share = percent(MOST_OF_THE_WAY),
             start = start_name,
-            value = num(start),
+            value = number(start),
             layer = drop_at,
-            from = num(r[drop_at]),
-            to = num(r[drop_at + 1]),
+            from = number(r[drop_at]),
+            to = number(r[drop_at + 1]),
         ));
     }
     sentences.extend(update_sentence(&m.init.update_ratio, &m.now.update_ratio));

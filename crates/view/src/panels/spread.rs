@@ -2,7 +2,8 @@
 //! of 5 below the bigram line", "over seeds 1–5", "lr 0.003", "round 2 of 3, 14 of 40 runs",
 //! "post-norm's best rate is the lowest allowed, 1e-5", "plateaued 3 of 5".
 
-use crate::words::{float_words, num};
+use crate::charts::number;
+use crate::words::float_words;
 use ablation_core::config::{tuning, Config, TaskKind, TuneGrid, Until};
 use ablation_training::arm::Arm;
 use ablation_training::spread::{choosing_seeds, learned_words, Spread};
@@ -13,9 +14,9 @@ use ablation_words::say;
 /// ("2.31 [2.20–2.45]"); a run that diverged counts as ∞.
 pub fn spread_text(s: &Spread) -> String {
     if s.single() {
-        num(s.median)
+        number(s.median)
     } else {
-        say!("spread", median = num(s.median), min = num(s.min), max = num(s.max))
+        say!("spread", median = number(s.median), min = number(s.min), max = number(s.max))
     }
 }
 
@@ -58,9 +59,9 @@ pub fn rate_words<T>(arm: &Arm<T>) -> Option<String> {
     Some(match t.chosen {
         None => say!("rate-choosing"),
         Some((lr, warmup, beta2)) if t.recipe => {
-            say!("rate-recipe", lr = num(lr), warmup = warmup, beta2 = float_words(beta2))
+            say!("rate-recipe", lr = number(lr), warmup = warmup, beta2 = float_words(beta2))
         }
-        Some((lr, _, _)) => say!("rate-lr", lr = num(lr)),
+        Some((lr, _, _)) => say!("rate-lr", lr = number(lr)),
     })
 }
 
@@ -90,9 +91,9 @@ pub fn rate_cell<T>(arm: &Arm<T>) -> String {
     let Some(t) = &arm.tuning else { return String::new() };
     let Some((lr, warmup, beta2)) = t.chosen else { return say!("rate-cell-choosing") };
     let cell = if t.recipe {
-        say!("rate-cell-recipe", lr = num(lr), warmup = warmup, beta2 = float_words(beta2))
+        say!("rate-cell-recipe", lr = number(lr), warmup = warmup, beta2 = float_words(beta2))
     } else {
-        num(lr)
+        number(lr)
     };
     match t.limit {
         Some(limit) => say!("rate-cell-limit", cell = cell, limit = limit_word(limit)),
@@ -133,7 +134,7 @@ pub fn limit_words<'a, T: 'a>(arms: impl IntoIterator<Item = (String, &'a Arm<T>
     arms.into_iter()
         .filter_map(|(name, arm)| {
             let t = arm.tuning.as_ref()?;
-            Some(say!("limit-words", name = name, limit = limit_word(t.limit?), lr = num(t.chosen?.0)))
+            Some(say!("limit-words", name = name, limit = limit_word(t.limit?), lr = number(t.chosen?.0)))
         })
         .collect()
 }
