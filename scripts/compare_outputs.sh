@@ -67,9 +67,14 @@ EOF
 if [ ! -d "$tree" ]; then
   git worktree add --detach "$tree" "$base_sha" >/dev/null
 else
-  git -C "$tree" checkout --quiet --detach "$base_sha"
+  git -C "$tree" checkout --quiet --force --detach "$base_sha"
 fi
 echo "building the base ($(git log -1 --format='%h %s' "$base_sha" | cut -c1-70))" >&2
+# the base's checkout lies inside this workspace's folder: a base that is a single crate is
+# told that it is a workspace of its own (the checkout's change is undone by the next checkout)
+if ! grep -q '^\[workspace\]' "$tree/Cargo.toml"; then
+  printf '\n[workspace]\n' >> "$tree/Cargo.toml"
+fi
 old="$(build "$tree" "$PWD/target/compare-base/target")"
 echo "building the work tree" >&2
 new="$(build "$PWD" "$PWD/target")"
