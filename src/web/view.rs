@@ -11,7 +11,7 @@ use crate::comparisons::{comparisons_json, knockout, value_json, ComparisonKind}
 use crate::comparisons::{Comparisons, ComparisonsState};
 use crate::training::frame::Frame;
 use crate::training::job::Job;
-use crate::view::json::frame_json;
+use crate::view::json_frame::frame_json;
 use crate::view::words;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

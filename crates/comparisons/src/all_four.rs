@@ -11,7 +11,8 @@ use ablation_training::compare::{comparison_steps, four_combinations};
 use ablation_training::job::Job;
 use ablation_training::outcome::Outcome;
 use ablation_view::charts::{self, compare::LossCurve, ChartResult, Theme};
-use ablation_view::json::{arm_fields, outcome_fields, outcome_run, Json};
+use ablation_view::json::Json;
+use ablation_view::json_arms::{arm_fields, outcome_fields, outcome_run};
 use ablation_view::panels::spread::{
     arm_spread, choosing_words, disagree, diverged_count, learned_count, limit_words, plateau_cell,
     progress_words, rate_cell, rate_column, rate_words, seeds_words, spread_text, summary_sentence,

@@ -14,7 +14,8 @@ use ablation_training::loss_history::LossHistory;
 use ablation_training::spread::Spread;
 use ablation_view::charts::number;
 use ablation_view::charts::{self, depth_width::ShapeCurve, ChartResult, Theme};
-use ablation_view::json::{arm_fields, step_json, Json};
+use ablation_view::json::{step_json, Json};
+use ablation_view::json_arms::arm_fields;
 use ablation_view::panels::spread::{
     arm_spread, choosing_words, learned_count, limit_words, plateau_cell, progress_words, rate_cell,
     rate_column, rate_words, seeds_words, spread_text, summary_sentence, tuning_words, until_word,

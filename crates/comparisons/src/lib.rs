@@ -27,7 +27,8 @@ use ablation_training::frame::Frame;
 use ablation_training::pinned::PinState;
 use ablation_training::tuned_lens::TunedLensState;
 use ablation_view::charts::{ChartResult, Theme};
-use ablation_view::json::{pins_json, tuned_lens_json, Json};
+use ablation_view::json::Json;
+use ablation_view::json_arms::{pins_json, tuned_lens_json};
 use ablation_view::panels::{Scene, Surface};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -247,7 +248,7 @@ pub fn comparisons_json(shown: &ComparisonsState, live: &Config) -> Json {
 /// `frame` (none before the first) and the comparisons.
 pub fn value_json(settings: &Settings, frame: Option<&Frame>, shown: &ComparisonsState) -> Json {
     let live = frame.map(|f| f.config.clone()).unwrap_or_else(|| settings.config.clone());
-    ablation_view::json::value_json(settings, frame, comparisons_json(shown, &live))
+    ablation_view::json_frame::value_json(settings, frame, comparisons_json(shown, &live))
 }
 
 impl ComparisonKind {

@@ -13,7 +13,8 @@ use ablation_training::spread::Spread;
 use ablation_training::sweep::{check_depths, default_sweep_depths, SweepSeries};
 use ablation_view::charts::number;
 use ablation_view::charts::{self, sweep::SweepCurve, ChartResult, Theme};
-use ablation_view::json::{step_json, switches_json, tuning_json, Json};
+use ablation_view::json::{step_json, switches_json, Json};
+use ablation_view::json_arms::tuning_json;
 use ablation_view::panels::spread::{
     arm_spread, diverged_count, learned_count, limit_word, plateau_words, progress_words, rate_words,
     seeds_words, spread_text, tuning_words,

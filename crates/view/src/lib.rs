@@ -6,6 +6,8 @@
 pub mod charts;
 pub mod figures;
 pub mod json;
+pub mod json_arms;
+pub mod json_frame;
 pub mod json_parse;
 pub mod json_value;
 pub mod panels;
