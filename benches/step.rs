@@ -5,7 +5,7 @@
 //! fastest batch per step or rebuild. Record the figures in BENCHMARKS.md with the machine.
 
 use ablation_playground::config::{Config, SublayerKind};
-use ablation_playground::training::report::Snapshot;
+use ablation_playground::training::step::report::Snapshot;
 use ablation_playground::Trainer;
 use std::time::Instant;
 
@@ -74,8 +74,8 @@ pub fn task_overhead(config: &Config, rounds: usize) -> (f64, f64, f64) {
 /// shape). Returns the medians of (ms per frame, ms per measurement, ms per step, share).
 pub fn lens_share(config: &Config, rounds: usize) -> [f64; 4] {
     use ablation_playground::config::TaskKind;
-    use ablation_playground::training::attention_view::attention_maps;
-    use ablation_playground::training::task::EVAL_POSITIONS;
+    use ablation_playground::training::live::attention_view::attention_maps;
+    use ablation_playground::training::tasks::task::EVAL_POSITIONS;
     const FRAMES_PER_SECOND: f64 = 60.0;
     let held_out_batches =
         if config.task == TaskKind::Teacher { 0 } else { EVAL_POSITIONS.div_ceil(config.tokens) };
@@ -118,7 +118,7 @@ pub fn lens_share(config: &Config, rounds: usize) -> [f64; 4] {
 /// with its numbers in the language's format; beside it, a training step of the same run.
 pub fn words_of_a_frame(config: &Config) -> [f64; 4] {
     use ablation_playground::language::Language;
-    use ablation_playground::training::session::Session;
+    use ablation_playground::training::live::session::Session;
     use ablation_playground::view::panels::{Panel, Scene};
     use ablation_playground::view::words::{caption, status_line};
     use std::rc::Rc;

@@ -31,7 +31,7 @@ pub mod schema;
 
 pub use config::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, SublayerKind};
 pub use model::stack::Stack;
-pub use training::train::Trainer;
+pub use training::step::train::Trainer;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

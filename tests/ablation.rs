@@ -8,14 +8,14 @@ use ablation_playground::model::batch::Batch;
 use ablation_playground::model::param::Params;
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::model::stack::{outputs, Stack};
-use ablation_playground::training::compare::four_combinations;
-use ablation_playground::training::data::DataStream;
-use ablation_playground::training::knockout::{
+use ablation_playground::training::measures::knockout::{
     draw_layers, knockout, random_counts, Knockout, KnockoutInProgress, Removal, DRAWS,
 };
-use ablation_playground::training::outcome::Outcome;
-use ablation_playground::training::report::{run, trained, Run, RunInProgress, Snapshot};
-use ablation_playground::training::sweep::{parse_depths, SweepSeries, MAX_SWEEP_DEPTHS};
+use ablation_playground::training::runs::compare::four_combinations;
+use ablation_playground::training::runs::outcome::Outcome;
+use ablation_playground::training::runs::sweep::{parse_depths, SweepSeries, MAX_SWEEP_DEPTHS};
+use ablation_playground::training::step::report::{run, trained, Run, RunInProgress, Snapshot};
+use ablation_playground::training::tasks::data::DataStream;
 use ablation_playground::Trainer;
 use nalgebra::DMatrix;
 

@@ -30,7 +30,7 @@ fn steps_after_the_first_allocate_nothing() {
 #[test]
 fn sequence_task_steps_after_the_first_allocate_nothing() {
     use ablation_playground::config::{copy_defaults, induction_defaults, text_defaults};
-    ablation_playground::training::corpus::text();
+    ablation_playground::training::tasks::corpus::text();
     use ablation_playground::config::{reverse_defaults, MaskKind, StackKind};
     let encoder_decoder = Config { stack: StackKind::EncoderDecoder, depth: 5, ..reverse_defaults() };
     let unmasked = Config { mask: MaskKind::None, ..text_defaults() };

@@ -9,7 +9,7 @@
 use ablation_playground::config::messages::table_message_ids;
 use ablation_playground::config::Config;
 use ablation_playground::language::{Language, LANGUAGES, PSEUDO};
-use ablation_playground::training::session::Session;
+use ablation_playground::training::live::session::Session;
 use ablation_playground::view::words::{caption, status_line};
 use fluent_syntax::ast;
 use std::collections::{BTreeMap, BTreeSet};
@@ -357,7 +357,8 @@ fn a_notice_is_kept_as_words_and_said_in_the_language_it_is_shown_in() {
     );
     assert!(said("zh")[0].contains("1 到 96 之间的整数"), "{:?}", said("zh"));
     // a refused text's reason, made where the text is checked, said where it is shown
-    let refused = ablation_playground::training::corpus::Corpus::from_bytes(b"abc abc abc").unwrap_err();
+    let refused =
+        ablation_playground::training::tasks::corpus::Corpus::from_bytes(b"abc abc abc").unwrap_err();
     assert_eq!(refused.to_string(), "the text has 11 characters; at least 600 are needed");
     let spanish = Language::shipped("es").unwrap();
     assert_eq!(refused.say_in(&spanish), "el texto tiene 11 caracteres; se necesitan al menos 600");

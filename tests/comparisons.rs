@@ -4,12 +4,12 @@
 
 use ablation_playground::comparisons::{all_four, compare_here, knockout, sweep, sweep_here, Comparisons};
 use ablation_playground::config::{parse_pins, Config, NormPlacement, Pin, TaskKind};
-use ablation_playground::training::compare::comparison_steps;
-use ablation_playground::training::job::{Job, JobRunner, Report};
-use ablation_playground::training::knockout::knockout;
-use ablation_playground::training::report::{run, trained};
-use ablation_playground::training::session::Session;
-use ablation_playground::training::sweep::DEFAULT_SWEEP_DEPTHS;
+use ablation_playground::training::live::session::Session;
+use ablation_playground::training::measures::knockout::knockout;
+use ablation_playground::training::runs::compare::comparison_steps;
+use ablation_playground::training::runs::job::{Job, JobRunner, Report};
+use ablation_playground::training::runs::sweep::DEFAULT_SWEEP_DEPTHS;
+use ablation_playground::training::step::report::{run, trained};
 
 fn small(depth: usize) -> Config {
     Config { depth, width: 8, tokens: 4, ..Config::default() }
@@ -138,7 +138,7 @@ fn part_way_a_row_shows_its_run_and_a_sweep_fills_in_from_the_shallow_end() {
     // a sweep run at depth 2 that finishes before depth 1 waits for it
     let deep = ids[4 + 4]; // both off at the second depth
     let (_, job) = Job::decode(&comparisons.job(deep).unwrap()).unwrap();
-    let Report::Run(outcome) = ablation_playground::training::job::run_job(job).unwrap() else {
+    let Report::Run(outcome) = ablation_playground::training::runs::job::run_job(job).unwrap() else {
         panic!("a run")
     };
     assert!(comparisons.report(&Report::Run(outcome).encode(deep, true)).unwrap());

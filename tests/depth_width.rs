@@ -2,7 +2,7 @@
 //! and narrow to shallow and wide; each run is the single run of its configuration, bit for bit.
 
 use ablation_playground::config::{copy_defaults, induction_defaults, text_defaults, Config};
-use ablation_playground::training::depth_width::{
+use ablation_playground::training::measures::depth_width::{
     head_dim, is_control, non_embedding_parameters, parameters, shapes, TOLERANCE,
 };
 
@@ -90,8 +90,8 @@ fn the_shapes_have_the_budgets_parameters_within_ten_percent() {
 #[test]
 fn each_shape_is_its_single_run_bit_for_bit_from_any_worker() {
     use ablation_playground::comparisons::depth_width_here;
-    use ablation_playground::training::job::{Job, JobRunner, Report};
-    use ablation_playground::training::report::run;
+    use ablation_playground::training::runs::job::{Job, JobRunner, Report};
+    use ablation_playground::training::step::report::run;
     let config = Config { steps: 60, context: 8, tokens: 64, ..copy_defaults() };
     fn clock() -> f64 {
         7.0 // a clock that never moves: the times are 0, the losses all that is compared

@@ -126,7 +126,7 @@ fn slugs_and_links_are_read_as_mkdocs_and_markdown_read_them() {
 }
 
 /// Where a path ARCHITECTURE.md names is: from the root, or a module's path inside its crate
-/// (`training/job.rs` is `crates/training/src/job.rs`, `config/` is `crates/core/src/config/`),
+/// (`training/runs/job.rs` is `crates/training/src/runs/job.rs`, `config/` is `crates/core/src/config/`),
 /// or a file of the page (`www/`), the tests, the scripts or the top crate's `src/`.
 fn resolves(path: &str) -> bool {
     let root = Path::new(ROOT);
@@ -177,4 +177,36 @@ fn every_path_architecture_md_names_is_there() {
         }
     }
     assert!(missing.is_empty(), "ARCHITECTURE.md names paths that are not in the repository: {missing:?}");
+}
+
+/// The README's and the docs' own paths into the repository (those that start at its root:
+/// `src/`, `crates/`, `tests/`, `scripts/`, `www/`, `python/`, `npm/`) are there.
+#[test]
+fn every_repository_path_the_docs_name_is_there() {
+    let root = Path::new(ROOT);
+    let mut pages = vec![root.join("README.md")];
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") && !path.is_symlink() {
+            pages.push(path);
+        }
+    }
+    let starts = ["src/", "crates/", "tests/", "scripts/", "www/", "python/", "npm/"];
+    // a path in a host's own project, not ours (Docusaurus's src/, docs/embedding.md)
+    let hosts_own = ["src/ablation-playground.js"];
+    let mut missing = BTreeSet::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        for span in text.split('`').skip(1).step_by(2) {
+            let span = span.trim_end_matches([':', ',', '.']);
+            let plain = !span.contains([' ', '<', '*', '{', '$'])
+                && !span.contains("NAME")
+                && !span.contains("FEATURE");
+            let ours = starts.iter().any(|s| span.starts_with(s)) && !hosts_own.contains(&span);
+            if plain && ours && !root.join(span).exists() {
+                missing.insert(format!("{}: {span}", page.file_name().unwrap().to_string_lossy()));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "the docs name paths that are not in the repository: {missing:?}");
 }

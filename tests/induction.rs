@@ -4,8 +4,8 @@
 //! guesses 39–62% of the symbols), two do (97–100%).
 
 use ablation_playground::model::rng::{Rng, Stream};
-use ablation_playground::training::induction_task::InductionTask;
-use ablation_playground::training::task::SymbolTask;
+use ablation_playground::training::tasks::induction_task::InductionTask;
+use ablation_playground::training::tasks::task::SymbolTask;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::process::Command;

@@ -6,7 +6,7 @@
 use ablation_playground::model::kernels::matmul::{gemm_nn, gemm_nt, gemm_tn};
 use ablation_playground::model::norm::Norm;
 use ablation_playground::model::rng::{Rng, Stream};
-use ablation_playground::training::data::DataStream;
+use ablation_playground::training::tasks::data::DataStream;
 use ablation_playground::NormKind;
 use nalgebra::DMatrix;
 
@@ -192,7 +192,7 @@ fn run() {
     });
     let mut stack =
         ablation_playground::Stack::<f32>::new(&ablation_playground::Config { depth: 1, ..config.clone() });
-    let mut opt = ablation_playground::training::optim::Optimizer::new(&config, &mut stack);
+    let mut opt = ablation_playground::training::step::optim::Optimizer::new(&config, &mut stack);
     time("adam, one layer + readout", 5000, || opt.update(&mut stack, 0));
     std::hint::black_box((&y, &dw, &ym, &dxm, &out, &dx));
 }

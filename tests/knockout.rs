@@ -1,12 +1,12 @@
-//! The knockout by Gromov et al.'s protocol (`training::knockout`): a removed layer loses its
+//! The knockout by Gromov et al.'s protocol (`training::measures::knockout`): a removed layer loses its
 //! branch and keeps what its placement puts on the stream (post-norm its norm), the angular
 //! distance against its closed form, and Gromov's block chosen by it, never the final layer.
 
 use ablation_playground::config::{Config, NormPlacement, SublayerKind};
 use ablation_playground::model::param::Params;
-use ablation_playground::training::knockout::{gromov_blocks, heal, knockout, Removal};
-use ablation_playground::training::report::trained;
-use ablation_playground::training::similarity::{adjacent_cosines, angular_distance, mean_cosine};
+use ablation_playground::training::measures::knockout::{gromov_blocks, heal, knockout, Removal};
+use ablation_playground::training::measures::similarity::{adjacent_cosines, angular_distance, mean_cosine};
+use ablation_playground::training::step::report::trained;
 use nalgebra::DMatrix;
 
 fn text(norm: &str, depth: usize) -> Config {
@@ -240,7 +240,7 @@ fn a_healed_block_stays_removed() {
     // the same continuation by hand: the trained run, the layer's branch zeroed after each
     // of 10 more updates (a run of 40 whose last 10 steps kept the branch at zero)
     let (_, mut by_hand) = trained(&config, 30);
-    let zero = |t: &mut ablation_playground::training::train::Trainer<f32>| {
+    let zero = |t: &mut ablation_playground::training::step::train::Trainer<f32>| {
         t.stack.layers[start].sublayer.visit(&mut |p| p.value.fill(0.0))
     };
     zero(&mut by_hand);

@@ -8,8 +8,8 @@
 use ablation_playground::comparisons::{all_four as compare, sweep};
 use ablation_playground::comparisons::{compare_here, sweep_here};
 use ablation_playground::config::{find_preset, Config, NormPlacement};
-use ablation_playground::training::loss_history::LossHistory;
-use ablation_playground::training::report::run;
+use ablation_playground::training::live::loss_history::LossHistory;
+use ablation_playground::training::step::report::run;
 use ablation_playground::view::charts::{self, depth::DepthCurves, loss::HeldOut, Pinned, Theme};
 use plotters::prelude::*;
 

@@ -7,11 +7,11 @@ use ablation_playground::config::{Config, NormPlacement, SublayerKind, TaskKind}
 use ablation_playground::model::batch::Batch;
 use ablation_playground::model::lens::attention_layer_near;
 use ablation_playground::model::norm::EPS;
-use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
-use ablation_playground::training::report::{run, trained, Snapshot};
-use ablation_playground::training::session::Session;
-use ablation_playground::training::task::copy_task;
-use ablation_playground::training::train::Trainer;
+use ablation_playground::training::live::attention_view::{all_attention_maps, attention_maps};
+use ablation_playground::training::live::session::Session;
+use ablation_playground::training::step::report::{run, trained, Snapshot};
+use ablation_playground::training::step::train::Trainer;
+use ablation_playground::training::tasks::task::copy_task;
 use nalgebra::DMatrix;
 
 fn tiny(task: TaskKind, norm: NormPlacement) -> Config {
@@ -244,7 +244,7 @@ fn the_session_shows_the_chosen_layer_and_changing_it_keeps_the_run() {
     trainer.probe_forward_skipping(&[]);
     assert_eq!(attention_maps(&trainer, 4).as_ref(), Some(maps));
     // a frame crosses as bytes with its maps
-    let decoded = ablation_playground::training::frame::Frame::decode(&frame.encode()).unwrap();
+    let decoded = ablation_playground::training::live::frame::Frame::decode(&frame.encode()).unwrap();
     assert_eq!(decoded, frame);
     // the teacher has none
     assert!(Session::new(&Config::default()).frame().attention.is_none());
@@ -261,7 +261,7 @@ fn a_frame_carries_one_attention_layers_maps_whatever_the_depth() {
     assert_eq!(maps.layers.len(), 48);
     assert_eq!(maps.layer, 94, "the nearest attention sublayer at or below 95");
     assert_eq!(maps.weights.len(), 4 * 8 * 8, "one layer's four heads of 8 × 8");
-    let without = ablation_playground::training::frame::Frame { attention: None, ..frame.clone() };
+    let without = ablation_playground::training::live::frame::Frame { attention: None, ..frame.clone() };
     let extra = frame.encode().len() - without.encode().len();
     assert!(
         extra < 4 * 8 * 8 * 4 + 64 + 48 * 8 + 64 + 44 + 8 * 4,

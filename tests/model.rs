@@ -6,8 +6,8 @@ use ablation_playground::model::param::Params;
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::model::stack::{outputs, Stack};
 use ablation_playground::model::sublayer::Sublayer;
-use ablation_playground::training::data::DataStream;
-use ablation_playground::training::task::Batches;
+use ablation_playground::training::tasks::data::DataStream;
+use ablation_playground::training::tasks::task::Batches;
 use ablation_playground::Trainer;
 use nalgebra::DMatrix;
 
@@ -220,7 +220,7 @@ fn a_non_finite_activation_reaches_the_top_of_a_residual_stack() {
 
 #[test]
 fn updating_each_layer_during_backward_gives_the_bits_of_updating_after() {
-    use ablation_playground::training::optim::Optimizer;
+    use ablation_playground::training::step::optim::Optimizer;
     use NormPlacement::*;
     let cases = [
         (SublayerKind::Mlp, Pre, true, OptimizerKind::Adam),

@@ -3,9 +3,9 @@
 
 use ablation_playground::config::{hex, sha256};
 use ablation_playground::config::{text_defaults, Config, Settings, TextId, MAX_KEPT_CHARS};
-use ablation_playground::training::corpus::{install_own, Corpus, UNKNOWN};
-use ablation_playground::training::report::trained;
-use ablation_playground::training::writing::{write, Prompt};
+use ablation_playground::training::live::writing::{write, Prompt};
+use ablation_playground::training::step::report::trained;
+use ablation_playground::training::tasks::corpus::{install_own, Corpus, UNKNOWN};
 use ablation_playground::view::text_facts::TextFacts;
 use ablation_playground::view::words::text_words;
 

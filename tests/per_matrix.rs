@@ -1,4 +1,4 @@
-//! Xiong's measure read matrix by matrix (`training::per_matrix`): each norm against its
+//! Xiong's measure read matrix by matrix (`training::measures::per_matrix`): each norm against its
 //! definition, `‖∂L/∂W‖` of the batch's loss by central finite differences, the mean over
 //! batches against the batches' own norms, and the update sizes against `‖W_n − W_0‖/‖W_0‖`.
 
@@ -6,9 +6,9 @@ use ablation_playground::config::Config;
 use ablation_playground::model::batch::Batch;
 use ablation_playground::model::param::{Param, Params};
 use ablation_playground::model::stack::Stack;
-use ablation_playground::training::per_matrix::{gradient_norms, update_sizes};
-use ablation_playground::training::task::Batches;
-use ablation_playground::training::train::Trainer;
+use ablation_playground::training::measures::per_matrix::{gradient_norms, update_sizes};
+use ablation_playground::training::step::train::Trainer;
+use ablation_playground::training::tasks::task::Batches;
 
 /// A small post-norm text stack of two blocks (attention, FFN, attention, FFN).
 fn small() -> Config {
@@ -133,9 +133,9 @@ fn an_update_size_is_the_distance_moved_over_the_initial_norm() {
 #[test]
 fn the_pages_matrices_view_measures_what_the_cli_measures_without_touching_the_run() {
     use ablation_playground::config::{LayerView, MATRIX_BATCHES};
-    use ablation_playground::training::frame::Frame;
-    use ablation_playground::training::per_matrix::{xiong_matrix, MatrixGradients};
-    use ablation_playground::training::session::Session;
+    use ablation_playground::training::live::frame::Frame;
+    use ablation_playground::training::live::session::Session;
+    use ablation_playground::training::measures::per_matrix::{xiong_matrix, MatrixGradients};
     let config = Config { steps: 3, ..small() };
     let viewing = Config { layer_view: LayerView::Matrices, ..config.clone() };
     // the run trains the same with or without the measure

@@ -2,8 +2,8 @@
 
 use ablation_playground::comparisons::compare_here;
 use ablation_playground::config::{find_preset, Config, NormPlacement, PRESETS};
-use ablation_playground::training::report::{run, Run};
-use ablation_playground::training::spread;
+use ablation_playground::training::runs::spread;
+use ablation_playground::training::step::report::{run, Run};
 
 fn preset(name: &str) -> Config {
     (find_preset(name).unwrap_or_else(|| panic!("no preset {name}")).config)()
@@ -160,7 +160,7 @@ fn break_and_heal_keeps_the_lessons_three_clicks() {
 #[test]
 fn gradients_shows_xiongs_picture_on_each_of_five_seeds() {
     use ablation_playground::config::{preset_pins, LayerView, NormPlacement, MATRIX_BATCHES};
-    use ablation_playground::training::per_matrix::MatrixGradients;
+    use ablation_playground::training::measures::per_matrix::MatrixGradients;
     let live = preset("gradients");
     let pins = preset_pins("gradients");
     assert_eq!(pins.len(), 3);
@@ -215,8 +215,8 @@ fn gradients_shows_xiongs_picture_on_each_of_five_seeds() {
 /// at its best rate), at the preset's own rate.
 #[test]
 fn encoder_decoder_writes_the_strings_back_reversed_on_each_of_its_seeds() {
-    use ablation_playground::training::attention_view::all_attention_maps;
-    use ablation_playground::training::report::trained;
+    use ablation_playground::training::live::attention_view::all_attention_maps;
+    use ablation_playground::training::step::report::trained;
     let c = preset("encoder-decoder");
     assert_eq!((c.seeds, c.depth, c.encoder_layers()), (3, 10, 2));
     for seed in spread::seeds(&c) {

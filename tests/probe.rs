@@ -1,13 +1,13 @@
-//! The linear probe (`training::probe`) against what a stack built to carry a feature, or to
+//! The linear probe (`training::live::probe`) against what a stack built to carry a feature, or to
 //! carry nothing, must give in closed form.
 
 use ablation_playground::config::{Config, NormPlacement, TaskKind};
 use ablation_playground::model::batch::Batch;
 use ablation_playground::model::param::Params;
 use ablation_playground::model::rng::Stream;
-use ablation_playground::training::probe::{probe_accuracies, PROBE_BATCHES};
-use ablation_playground::training::task::Batches;
-use ablation_playground::training::train::Trainer;
+use ablation_playground::training::live::probe::{probe_accuracies, PROBE_BATCHES};
+use ablation_playground::training::step::train::Trainer;
+use ablation_playground::training::tasks::task::Batches;
 
 fn text(residual: bool, norm: NormPlacement) -> Config {
     let c = Config::default().with_task("text").unwrap();

@@ -3,7 +3,7 @@
 //! stacks), reproduced over three seeds with margins. If the model or the recipe changes, this test says whether the table still holds.
 
 use ablation_playground::config::{Config, NormPlacement};
-use ablation_playground::training::report::{run, Run};
+use ablation_playground::training::step::report::{run, Run};
 
 const SEEDS: [u64; 3] = [1, 2, 3];
 const STEPS: usize = 500;
@@ -205,8 +205,8 @@ fn post_norm_at_48_lower_lr_rescues_it_like_warmup() {
 /// defaults with the given changes.
 mod tasks {
     use ablation_playground::config::{copy_defaults, text_defaults, Config, NormPlacement, SublayerKind};
-    use ablation_playground::training::corpus::text;
-    use ablation_playground::training::report::run;
+    use ablation_playground::training::step::report::run;
+    use ablation_playground::training::tasks::corpus::text;
 
     fn held_out(config: &Config, steps: usize) -> Vec<(f64, f64)> {
         super::SEEDS
@@ -233,7 +233,7 @@ mod tasks {
     #[test]
     fn the_warmup_preset_post_norm_needs_warmup_and_pre_norm_does_not_on_four_of_its_five_seeds() {
         use ablation_playground::config::{find_preset, NormPlacement};
-        use ablation_playground::training::spread::seeds;
+        use ablation_playground::training::runs::spread::seeds;
         let floors = text().expect("the plays").floors();
         let preset = (find_preset("warmup").expect("the warmup preset").config)();
         assert_eq!(

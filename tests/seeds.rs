@@ -6,9 +6,9 @@ use ablation_playground::comparisons::all_four::compare_table;
 use ablation_playground::comparisons::all_four::CompareState;
 use ablation_playground::comparisons::{compare_here, knockout_here};
 use ablation_playground::config::{copy_defaults, Config};
-use ablation_playground::training::knockout::knockout;
-use ablation_playground::training::report::trained;
-use ablation_playground::training::spread::{median, tail_loss};
+use ablation_playground::training::measures::knockout::knockout;
+use ablation_playground::training::runs::spread::{median, tail_loss};
+use ablation_playground::training::step::report::trained;
 use ablation_playground::view::charts::compare::LossCurve;
 use ablation_playground::view::charts::short;
 use serde_json::Value;
@@ -60,12 +60,12 @@ fn the_tuned_rate_is_the_grids_best_on_training_loss_and_the_held_out_loss_plays
     let config = Config { depth: 2, width: 16, ..config };
     let state = compare_here(&config, 60, 2).unwrap();
     let mut chose_other = 0;
-    let tail_of = |c: &Config| match ablation_playground::training::job::run_job(
-        ablation_playground::training::job::Job::Run { config: c.clone(), steps: 60, keep_loss: true },
+    let tail_of = |c: &Config| match ablation_playground::training::runs::job::run_job(
+        ablation_playground::training::runs::job::Job::Run { config: c.clone(), steps: 60, keep_loss: true },
     )
     .unwrap()
     {
-        ablation_playground::training::job::Report::Run(o) => {
+        ablation_playground::training::runs::job::Report::Run(o) => {
             // the tail by its definition: the mean of the last ceil(61/10) = 7 training losses
             let last: Vec<f64> = o.loss[o.loss.len() - 7..].to_vec();
             let mean = last.iter().sum::<f64>() / 7.0;
@@ -94,7 +94,7 @@ fn the_tuned_rate_is_the_grids_best_on_training_loss_and_the_held_out_loss_plays
         let step = 10f64.sqrt();
         let (below, best, above) = (at(chosen / step), at(chosen), at(chosen * step));
         // (a score within TIE of the lowest is as good: the search keeps the rate it had)
-        let tie = ablation_playground::training::tuner::TIE;
+        let tie = ablation_playground::training::runs::tuner::TIE;
         assert!(best <= below.min(above) * (1.0 + tie), "{below} {best} {above} at {chosen}");
         chose_other += usize::from(chosen != 0.01);
         assert_eq!(row.run.config.learning_rate, arm.rate(), "the row shows its chosen rate");
@@ -127,7 +127,8 @@ fn the_median_and_the_band_are_the_runs_own() {
     let ends: Vec<f64> = runs
         .iter()
         .map(|l| {
-            let h: ablation_playground::training::loss_history::LossHistory = l.iter().copied().collect();
+            let h: ablation_playground::training::live::loss_history::LossHistory =
+                l.iter().copied().collect();
             h.buckets().last().unwrap().smooth
         })
         .collect();

@@ -3,11 +3,11 @@
 
 use ablation_playground::comparisons::page::svgs;
 use ablation_playground::comparisons::ComparisonsState;
-use ablation_playground::training::frame::{Frame, Shows};
-use ablation_playground::training::loss_history::CAPACITY;
-use ablation_playground::training::report::run;
-use ablation_playground::training::session::Session;
-use ablation_playground::training::train::Trainer;
+use ablation_playground::training::live::frame::{Frame, Shows};
+use ablation_playground::training::live::loss_history::CAPACITY;
+use ablation_playground::training::live::session::Session;
+use ablation_playground::training::step::report::run;
+use ablation_playground::training::step::train::Trainer;
 use ablation_playground::view::charts::{self, Theme};
 use ablation_playground::view::panels::{depth, histogram, loss};
 use ablation_playground::view::words;
@@ -301,7 +301,7 @@ fn after_a_divergence_the_panels_show_the_last_finite_state_and_say_so() {
 /// a run stopped there has.
 #[test]
 fn a_late_divergence_replays_from_the_last_checkpoint_to_the_same_state() {
-    use ablation_playground::training::session::CHECKPOINT_EVERY;
+    use ablation_playground::training::live::session::CHECKPOINT_EVERY;
     let config = Config {
         optimizer: OptimizerKind::Sgd,
         learning_rate: 8.0,

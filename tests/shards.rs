@@ -1,11 +1,11 @@
-//! A step split into shards (`training::shards`): the shards' mean gradient is the whole
+//! A step split into shards (`training::step::shards`): the shards' mean gradient is the whole
 //! batch's gradient, and the run's bits depend on the shards, never on how many executors ran
 //! them.
 
 use ablation_playground::config::Config;
 use ablation_playground::model::param::Params;
-use ablation_playground::training::report::trained_sharing;
-use ablation_playground::training::shards::Shards;
+use ablation_playground::training::step::report::trained_sharing;
+use ablation_playground::training::step::shards::Shards;
 use ablation_playground::Trainer;
 
 fn with(task: &str, pairs: &[(&str, &str)]) -> Config {
@@ -34,7 +34,7 @@ fn a_sharded_run_gives_the_same_bits_on_one_two_or_three_executors() {
             let what = format!("{:?} shards {} on {executors} executors", config.task, config.shards);
             assert_eq!(bits(&one.loss), bits(&many.loss), "{what}: the losses");
             assert_eq!(t1.weights(), tn.weights(), "{what}: the weights");
-            let val = |r: &ablation_playground::training::report::Run| {
+            let val = |r: &ablation_playground::training::step::report::Run| {
                 r.task
                     .as_ref()
                     .map(|t| t.evals.iter().map(|e| e.loss).collect::<Vec<_>>())
@@ -146,7 +146,7 @@ fn settling_a_configuration_takes_the_most_shards_its_batch_splits_into() {
 
 /// A helper's answer and its gradients (shard after shard) put into `shards`.
 fn put(
-    shards: &mut ablation_playground::training::shards::Shards<f32>,
+    shards: &mut ablation_playground::training::step::shards::Shards<f32>,
     split: u64,
     answer: &[u8],
     gradients: &[f32],
@@ -161,8 +161,8 @@ fn put(
 /// A session's run whose split steps send some shards to helpers (`ShardRunner`, as the page's
 /// helper workers run them) and run the rest here, as the live worker does.
 fn helped_run(config: &Config, steps: usize, helpers: usize) -> (Vec<u64>, Vec<f32>) {
-    use ablation_playground::training::session::Session;
-    use ablation_playground::training::shards::ShardRunner;
+    use ablation_playground::training::live::session::Session;
+    use ablation_playground::training::step::shards::ShardRunner;
     let mut session = Session::new(config);
     let mut runners: Vec<ShardRunner> = (0..helpers).map(|_| ShardRunner::default()).collect();
     let executors = helpers + 1;
@@ -204,7 +204,7 @@ fn small_split_runs() -> [Config; 3] {
 
 #[test]
 fn a_step_whose_shards_helpers_answer_has_the_bits_of_the_step_taken_here() {
-    use ablation_playground::training::session::Session;
+    use ablation_playground::training::live::session::Session;
     for config in small_split_runs() {
         let steps = 12;
         let mut here = Session::new(&config);
@@ -228,8 +228,8 @@ fn a_step_whose_shards_helpers_answer_has_the_bits_of_the_step_taken_here() {
 /// two steps, and the run's bits those of the step taken here.
 #[test]
 fn a_frame_probed_while_the_helpers_run_a_whole_step_is_the_last_steps_and_changes_no_bit() {
-    use ablation_playground::training::session::Session;
-    use ablation_playground::training::shards::ShardRunner;
+    use ablation_playground::training::live::session::Session;
+    use ablation_playground::training::step::shards::ShardRunner;
     for config in small_split_runs() {
         let steps = 12;
         for helpers in [1, 2] {
@@ -287,8 +287,8 @@ fn a_frame_probed_while_the_helpers_run_a_whole_step_is_the_last_steps_and_chang
 
 #[test]
 fn a_helpers_damaged_or_stray_answer_is_refused_and_changes_nothing() {
-    use ablation_playground::training::session::Session;
-    use ablation_playground::training::shards::ShardRunner;
+    use ablation_playground::training::live::session::Session;
+    use ablation_playground::training::step::shards::ShardRunner;
     let config = with("teacher", &[("depth", "2"), ("width", "8"), ("tokens", "8"), ("shards", "2")]);
     let mut session = Session::new(&config);
     assert!(session.begin_split_step());

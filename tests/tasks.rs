@@ -7,9 +7,9 @@ use ablation_playground::model::linear::Linear;
 use ablation_playground::model::loss::{cross_entropy, cross_entropy_backward};
 use ablation_playground::model::param::{Draw, Param, Params};
 use ablation_playground::model::rng::{Rng, Stream};
-use ablation_playground::training::copy_task::CopyTask;
-use ablation_playground::training::corpus::{fnv1a, shakespeare, Corpus};
-use ablation_playground::training::task::SymbolTask;
+use ablation_playground::training::tasks::copy_task::CopyTask;
+use ablation_playground::training::tasks::corpus::{fnv1a, shakespeare, Corpus};
+use ablation_playground::training::tasks::task::SymbolTask;
 use nalgebra::DMatrix;
 
 const EPS: f64 = 1e-6;
@@ -247,7 +247,7 @@ fn the_shipped_text_passes_its_checks_and_its_floors_are_those_of_the_study() {
 
 #[test]
 fn the_sampler_is_greedy_at_temperature_0_and_follows_the_softmax_otherwise() {
-    use ablation_playground::training::writing::sample_token;
+    use ablation_playground::training::live::writing::sample_token;
     let logits = DMatrix::from_row_slice(2, 4, &[0.5f32, 2.0, 2.0, -1.0, 0.0, 0.0, 0.0, 9.0]);
     // greedy: the first of the largest, whatever the stream
     assert_eq!(sample_token(&logits, 0, 0.0, &mut Rng::new(1, Stream::Sample)), 1);
@@ -278,8 +278,8 @@ fn the_sampler_is_greedy_at_temperature_0_and_follows_the_softmax_otherwise() {
 #[test]
 fn what_the_model_writes_is_fixed_by_the_seed_and_its_weights() {
     use ablation_playground::config::{Config, TaskKind};
-    use ablation_playground::training::train::Trainer;
-    use ablation_playground::training::writing::{write, PROMPT, SAMPLE_CHARS};
+    use ablation_playground::training::live::writing::{write, PROMPT, SAMPLE_CHARS};
+    use ablation_playground::training::step::train::Trainer;
     let config = Config { depth: 2, task: TaskKind::Text, tokens: 64, context: 32, ..Config::default() };
     let written = |config: &Config, steps: usize| {
         let mut trainer = Trainer::<f32>::new(config);
@@ -340,8 +340,8 @@ fn a_batch_of_sequences_is_each_sequence_on_its_own() {
 #[test]
 fn a_sample_written_a_few_characters_at_a_time_is_the_sample_written_at_once() {
     use ablation_playground::config::{Config, TaskKind};
-    use ablation_playground::training::frame::Frame;
-    use ablation_playground::training::session::Session;
+    use ablation_playground::training::live::frame::Frame;
+    use ablation_playground::training::live::session::Session;
     let config =
         Config { depth: 2, task: TaskKind::Text, tokens: 64, context: 32, steps: 10, ..Config::default() };
     let trained = || {
@@ -367,7 +367,7 @@ fn a_sample_written_a_few_characters_at_a_time_is_the_sample_written_at_once() {
 #[test]
 fn a_run_on_the_page_measures_its_held_out_loss_where_it_stops() {
     use ablation_playground::config::{copy_defaults, Config};
-    use ablation_playground::training::session::Session;
+    use ablation_playground::training::live::session::Session;
     let mut s = Session::new(&Config { depth: 2, steps: 30, ..copy_defaults() });
     while s.train_step() {}
     let f = s.frame();
@@ -382,11 +382,11 @@ fn a_run_on_the_page_measures_its_held_out_loss_where_it_stops() {
 #[test]
 fn the_held_out_measurement_takes_a_bounded_share_at_any_batch_size() {
     use ablation_playground::config::{copy_defaults, Config};
-    use ablation_playground::training::train::{eval_every, Trainer};
+    use ablation_playground::training::step::train::{eval_every, Trainer};
     for tokens in [8, 16, 24, 32, 64, 96, 128, 256] {
         let config = Config { tokens, context: 8, ..copy_defaults() };
         let every = eval_every(&config);
-        let batches = ablation_playground::training::task::EVAL_POSITIONS.div_ceil(tokens);
+        let batches = ablation_playground::training::tasks::task::EVAL_POSITIONS.div_ceil(tokens);
         assert!(every.is_multiple_of(100), "{tokens}: every {every}");
         // forward positions measured per position trained (a step is a forward and a backward)
         let share = (batches * tokens) as f64 / (every * tokens) as f64;

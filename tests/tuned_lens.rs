@@ -1,4 +1,4 @@
-//! The tuned lens (`training/tuned_lens.rs`): its gradients against finite differences, its top
+//! The tuned lens (`training/measures/tuned_lens.rs`): its gradients against finite differences, its top
 //! layer the model's own held-out loss, a fit that lowers every layer's KL, a run it leaves
 //! as it was, and the rule that says when the fit has converged.
 
@@ -6,11 +6,11 @@ use ablation_playground::config::*;
 use ablation_playground::model::param::Params;
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::model::stack::Stack;
-use ablation_playground::training::report::trained;
-use ablation_playground::training::task::Batches;
-use ablation_playground::training::tuned_lens::{
+use ablation_playground::training::measures::tuned_lens::{
     fit_tuned_lens, kl_and_gradient, lens_converged, tuned_readout_losses, LensBudget, TunedLens, FIT_STEPS,
 };
+use ablation_playground::training::step::report::trained;
+use ablation_playground::training::tasks::task::Batches;
 use nalgebra::DMatrix;
 
 /// A small text stack: 2 blocks (4 sublayers) of width 8 in 2 heads, one sequence of 16.
@@ -169,7 +169,7 @@ fn the_regression_has_no_tuned_lens() {
 #[test]
 fn the_pools_job_in_slices_fits_the_same_lens_as_the_cli() {
     use ablation_playground::comparisons::Comparisons;
-    use ablation_playground::training::job::{Job, JobRunner, Report};
+    use ablation_playground::training::runs::job::{Job, JobRunner, Report};
     let config = Config { depth: 3, width: 16, ..task_defaults(TaskKind::Copy) };
     let (_, mut trainer) = trained(&config, 40);
     let weights = trainer.weights();

@@ -6,10 +6,10 @@
 use ablation_playground::comparisons::all_four::compare_table;
 use ablation_playground::comparisons::compare_here;
 use ablation_playground::config::{copy_defaults, tuning, Config, TuneGrid, Until};
-use ablation_playground::training::job::{run_job, Job, Report};
-use ablation_playground::training::outcome::Outcome;
-use ablation_playground::training::report::RunInProgress;
-use ablation_playground::training::tuner::{rate_at, Limit, TrialEnd, TrialRun, Tuner};
+use ablation_playground::training::runs::job::{run_job, Job, Report};
+use ablation_playground::training::runs::outcome::Outcome;
+use ablation_playground::training::runs::tuner::{rate_at, Limit, TrialEnd, TrialRun, Tuner};
+use ablation_playground::training::step::report::RunInProgress;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::process::Command;

@@ -6,8 +6,8 @@
 use ablation_playground::comparisons::all_four::AllFour;
 use ablation_playground::comparisons::compare_here;
 use ablation_playground::comparisons::Comparison;
-use ablation_playground::training::attention_view::all_attention_maps;
-use ablation_playground::training::report::{run, trained};
+use ablation_playground::training::live::attention_view::all_attention_maps;
+use ablation_playground::training::step::report::{run, trained};
 use ablation_playground::view::json::{attention_json, Json, RunFields, ToJson};
 use ablation_playground::Config;
 use wasm_bindgen_test::*;
@@ -56,8 +56,8 @@ fn the_text_task_in_wasm_equals_the_native_run_bit_for_bit() {
     let Some(native) = option_env!("ABLATE_TASK_REFERENCE") else {
         panic!("run through scripts/test.sh, which sets ABLATE_TASK_REFERENCE from the native CLI");
     };
-    assert!(ablation_playground::training::corpus::text().is_none(), "no text until it is installed");
-    ablation_playground::training::corpus::install_text(include_bytes!("../www/data/shakespeare.txt"))
+    assert!(ablation_playground::training::tasks::corpus::text().is_none(), "no text until it is installed");
+    ablation_playground::training::tasks::corpus::install_text(include_bytes!("../www/data/shakespeare.txt"))
         .unwrap();
     let (config, steps) = config_of(include_str!("reference-task.args"));
     // the report as `ablate --attention` writes it: the lens and every head's map as well

@@ -5,7 +5,7 @@
 //!     cargo test --release --target wasm32-unknown-unknown --test wasm_bench -- --include-ignored --nocapture
 #![cfg(target_arch = "wasm32")]
 
-use ablation_playground::training::session::Session;
+use ablation_playground::training::live::session::Session;
 use ablation_playground::{Config, SublayerKind};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
@@ -43,7 +43,7 @@ fn median_ms(batches: usize, mut f: impl FnMut()) -> f64 {
 fn text_task_against_the_teacher() {
     use ablation_playground::config::{text_defaults, TaskKind};
     use ablation_playground::Trainer;
-    ablation_playground::training::corpus::install_text(include_bytes!("../www/data/shakespeare.txt"))
+    ablation_playground::training::tasks::corpus::install_text(include_bytes!("../www/data/shakespeare.txt"))
         .unwrap();
     log("wasm: one training step, the text task against the teacher on the same stack and tokens (ms, median)");
     let text = text_defaults();
@@ -93,8 +93,8 @@ fn step_and_rebuild_at_depth_96() {
 #[wasm_bindgen_test]
 #[ignore]
 fn rebuild_by_parts() {
-    use ablation_playground::training::initial_layers::InitialLayers;
-    use ablation_playground::training::report::Snapshot;
+    use ablation_playground::training::measures::initial_layers::InitialLayers;
+    use ablation_playground::training::step::report::Snapshot;
     use ablation_playground::Trainer;
     for sublayer in [SublayerKind::Mlp, SublayerKind::Ffn] {
         let config = Config { depth: 96, sublayer, ..Config::default() };

@@ -5,8 +5,8 @@
 use ablation_playground::config::{text_defaults, Config, NormPlacement, TaskKind, TextId};
 use ablation_playground::model::param::Params;
 use ablation_playground::model::stack::Stack;
-use ablation_playground::training::corpus::{corpus, install_own};
-use ablation_playground::training::report::{trained, trained_from};
+use ablation_playground::training::step::report::{trained, trained_from};
+use ablation_playground::training::tasks::corpus::{corpus, install_own};
 use ablation_playground::view::safetensors;
 use std::process::Command;
 
@@ -165,7 +165,7 @@ fn ablate_load_then_save_counts_every_update_the_weights_had() {
 
 #[test]
 fn the_pages_run_from_a_file_counts_the_files_updates_through_a_suspend() {
-    use ablation_playground::training::session::Session;
+    use ablation_playground::training::live::session::Session;
     let config = Config { depth: 2, width: 8, tokens: 8, steps: 1000, ..Config::default() };
     let (_, mut trainer) = trained(&config, 25);
     let file =

@@ -14,21 +14,23 @@ use ablation_playground::config::{
     find_flag, preset_choices, LayerView, StackKind, TaskKind, MATRIX_BATCHES, PARAMS, PRESET, PRESETS,
 };
 use ablation_playground::language::{Language, LANGUAGES};
-use ablation_playground::training::attention_view::{all_attention_maps, attention_maps};
-use ablation_playground::training::compare::comparison_steps;
-use ablation_playground::training::corpus::{corpus, install_own, text_of};
-use ablation_playground::training::depth_width::depth_width_applies;
-use ablation_playground::training::frame::Frame;
-use ablation_playground::training::knockout::heal;
-use ablation_playground::training::per_matrix::{gradient_norms, update_sizes, MatrixGradients, PerMatrix};
-use ablation_playground::training::probe::probe_accuracies;
-use ablation_playground::training::report::{probed, trained_from, trained_sharing};
-use ablation_playground::training::similarity::adjacent_cosines;
-use ablation_playground::training::sweep::{default_sweep_depths, parse_depths};
-use ablation_playground::training::tuned_lens::{
+use ablation_playground::training::live::attention_view::{all_attention_maps, attention_maps};
+use ablation_playground::training::live::frame::Frame;
+use ablation_playground::training::live::probe::probe_accuracies;
+use ablation_playground::training::live::writing::{write, Prompt, MAX_WRITE_CHARS, SAMPLE_CHARS};
+use ablation_playground::training::measures::depth_width::depth_width_applies;
+use ablation_playground::training::measures::knockout::heal;
+use ablation_playground::training::measures::per_matrix::{
+    gradient_norms, update_sizes, MatrixGradients, PerMatrix,
+};
+use ablation_playground::training::measures::similarity::adjacent_cosines;
+use ablation_playground::training::measures::tuned_lens::{
     fit_tuned_lens, tuned_readout_losses, LensBudget, FIT_STEPS,
 };
-use ablation_playground::training::writing::{write, Prompt, MAX_WRITE_CHARS, SAMPLE_CHARS};
+use ablation_playground::training::runs::compare::comparison_steps;
+use ablation_playground::training::runs::sweep::{default_sweep_depths, parse_depths};
+use ablation_playground::training::step::report::{probed, trained_from, trained_sharing};
+use ablation_playground::training::tasks::corpus::{corpus, install_own, text_of};
 use ablation_playground::view::figures::{frame_of, LastFinite};
 use ablation_playground::view::json::{
     attention_json, matrices_json, writing_json, Json, RunFields, ToJsonFor,

@@ -42,21 +42,24 @@ pub fn memory_bytes() -> f64 {
 /// an error in words if they are not the shipped ones (their length and hash are checked).
 #[wasm_bindgen(js_name = installText)]
 pub fn install_text(bytes: &[u8]) -> Result<(), JsError> {
-    crate::training::corpus::install_text(bytes).map_err(js_error)
+    crate::training::tasks::corpus::install_text(bytes).map_err(js_error)
 }
 
 /// Whether this worker's wasm holds the text (fetched once, then kept across task switches).
 #[wasm_bindgen(js_name = textInstalled)]
 pub fn text_installed() -> bool {
-    crate::training::corpus::text().is_some()
+    crate::training::tasks::corpus::text().is_some()
 }
 
 /// The text a configuration (`Settings.configBytes`) or, with `job`, a job's bytes (`View.job`) needs that is not here yet: `plays` (the worker fetches
 /// it) or a reader's text's id (the page sends its bytes); undefined if none is missing.
 #[wasm_bindgen(js_name = missingText)]
 pub fn missing_text(bytes: &[u8], job: bool) -> Option<String> {
-    let config =
-        if job { crate::training::job::Job::config_in(bytes) } else { crate::config::Config::decode(bytes) };
+    let config = if job {
+        crate::training::runs::job::Job::config_in(bytes)
+    } else {
+        crate::config::Config::decode(bytes)
+    };
     config.ok().filter(lacks_text).map(|c| c.text.text())
 }
 
@@ -75,8 +78,8 @@ pub fn config_shards(bytes: &[u8]) -> u32 {
 #[wasm_bindgen(js_name = installOwnText)]
 pub fn install_own_text(bytes: &[u8]) -> Result<Vec<String>, JsError> {
     // (the reason as its message, said on the page in the reader's language: `Words.sayReason`)
-    let corpus =
-        crate::training::corpus::install_own(bytes).map_err(|e| JsError::new(&words::said_json(&e)))?;
+    let corpus = crate::training::tasks::corpus::install_own(bytes)
+        .map_err(|e| JsError::new(&words::said_json(&e)))?;
     Ok(vec![corpus.id.text(), crate::view::text_facts::TextFacts::of(&corpus).json().to_string()])
 }
 
@@ -95,7 +98,8 @@ pub fn weights_text_id(bytes: &[u8]) -> Result<String, JsError> {
 
 /// `config` is on the text task, and this wasm does not hold its text.
 fn lacks_text(config: &crate::config::Config) -> bool {
-    config.task == crate::config::TaskKind::Text && crate::training::corpus::corpus(config.text).is_none()
+    config.task == crate::config::TaskKind::Text
+        && crate::training::tasks::corpus::corpus(config.text).is_none()
 }
 
 /// An error for a configuration that needs the text when it is not here (never a panic).

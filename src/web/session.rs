@@ -3,9 +3,9 @@
 
 use super::js_error;
 use crate::config::Config;
-use crate::training::job::Job;
-use crate::training::session;
-use crate::training::writing::Prompt;
+use crate::training::live::session;
+use crate::training::live::writing::Prompt;
+use crate::training::runs::job::Job;
 use crate::view::json::frame_report_json;
 use crate::view::safetensors;
 use wasm_bindgen::prelude::*;
@@ -294,7 +294,7 @@ impl SessionHandle {
 }
 
 impl SessionHandle {
-    fn split_shards(&mut self) -> Result<&mut crate::training::shards::Shards<f32>, JsError> {
+    fn split_shards(&mut self) -> Result<&mut crate::training::step::shards::Shards<f32>, JsError> {
         self.inner.trainer().shards().ok_or_else(|| JsError::new("this run's step is not split"))
     }
 }

@@ -1,11 +1,11 @@
 //! A helper worker of the live run: answers the shards of its split steps
-//! (`training::shards`), on a `MessagePort` the page gave it and the live worker. The step's
+//! (`training::step::shards`), on a `MessagePort` the page gave it and the live worker. The step's
 //! weights come in, and the shards' gradients go out, as `Float32Array`s copied straight into
 //! and out of the stack's parameters: one copy each way, where an encoding would take three.
 
 use super::js_error;
 use crate::model::param::Params;
-use crate::training::shards::ShardRunner;
+use crate::training::step::shards::ShardRunner;
 use js_sys::Float32Array;
 use wasm_bindgen::prelude::*;
 

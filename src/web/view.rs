@@ -9,8 +9,8 @@ use super::words::Spoken;
 use crate::comparisons::page::{panels_json, AnyPanel, Page};
 use crate::comparisons::{comparisons_json, knockout, value_json, ComparisonKind};
 use crate::comparisons::{Comparisons, ComparisonsState};
-use crate::training::frame::Frame;
-use crate::training::job::Job;
+use crate::training::live::frame::Frame;
+use crate::training::runs::job::Job;
 use crate::view::json_frame::frame_json;
 use crate::view::words;
 use wasm_bindgen::prelude::*;
@@ -193,7 +193,7 @@ impl View {
     /// a pin's (drawn in the live run's panels), 2 for the other comparisons. Damaged bytes are
     /// an error and change nothing.
     pub fn report(&mut self, bytes: &[u8]) -> Result<u32, JsError> {
-        let (id, done, report) = crate::training::job::Report::decode(bytes).map_err(js_error)?;
+        let (id, done, report) = crate::training::runs::job::Report::decode(bytes).map_err(js_error)?;
         let pin = self.comparisons.is_pin(id);
         if !self.comparisons.take_report(id, done, report).map_err(js_error)? {
             return Ok(0);
@@ -283,7 +283,7 @@ thread_local! {
     /// A small run's first frame, for `View::warm_up`.
     static SAMPLE: View = {
         let config = crate::Config { depth: 2, width: 8, tokens: 8, ..crate::Config::default() };
-        View { frame: Some(crate::training::session::Session::new(&config).frame()), ..View::default() }
+        View { frame: Some(crate::training::live::session::Session::new(&config).frame()), ..View::default() }
     };
 }
 

@@ -20,9 +20,9 @@ use ablation_playground::model::param::{Draw, Param, Params};
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::model::scratch::Scratch;
 use ablation_playground::model::stack::{outputs, Stack};
-use ablation_playground::training::data::DataStream;
-use ablation_playground::training::report::Snapshot;
-use ablation_playground::training::train::Trainer;
+use ablation_playground::training::step::report::Snapshot;
+use ablation_playground::training::step::train::Trainer;
+use ablation_playground::training::tasks::data::DataStream;
 use nalgebra::DMatrix;
 
 const EPS: f64 = 1e-6;

@@ -6,10 +6,10 @@
 use super::runs::{here, no_clock, Comparisons, Group};
 use super::{Comparison, ComparisonKind};
 use ablation_core::config::{ComparisonSpec, Config, COMPARE};
-use ablation_training::arm::Arm;
-use ablation_training::compare::{comparison_steps, four_combinations};
-use ablation_training::job::Job;
-use ablation_training::outcome::Outcome;
+use ablation_training::runs::arm::Arm;
+use ablation_training::runs::compare::{comparison_steps, four_combinations};
+use ablation_training::runs::job::Job;
+use ablation_training::runs::outcome::Outcome;
 use ablation_view::charts::{self, compare::LossCurve, ChartResult, Theme};
 use ablation_view::json::Json;
 use ablation_view::json_arms::{arm_fields, outcome_fields, outcome_run};

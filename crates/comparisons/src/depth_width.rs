@@ -1,17 +1,17 @@
 //! Depth or width: stacks of about the same parameters, deep and narrow to shallow and wide
-//! (`training/depth_width.rs` chooses them), trained alike over their seeds and rates and
+//! (`training/measures/depth_width.rs` chooses them), trained alike over their seeds and rates and
 //! timed; each shape's label, the panel's sentence, its table and its chart.
 
 use super::runs::{here, Comparisons, Group};
 use super::{Comparison, ComparisonKind};
 use ablation_core::config::{ComparisonSpec, Config, TaskKind, DEPTH_WIDTH};
-use ablation_training::arm::Arm;
-use ablation_training::depth_width::{
+use ablation_training::live::loss_history::LossHistory;
+use ablation_training::measures::depth_width::{
     depth_width_applies, head_dim, is_control, non_embedding_parameters, shapes, Clock, ShapeOutcome,
 };
-use ablation_training::job::Job;
-use ablation_training::loss_history::LossHistory;
-use ablation_training::spread::Spread;
+use ablation_training::runs::arm::Arm;
+use ablation_training::runs::job::Job;
+use ablation_training::runs::spread::Spread;
 use ablation_view::charts::number;
 use ablation_view::charts::{self, depth_width::ShapeCurve, ChartResult, Theme};
 use ablation_view::json::{step_json, Json};
@@ -401,7 +401,10 @@ pub fn depth_width_table(d: &DepthWidthState) -> Table {
 fn panel_words(d: Option<&DepthWidthState>, scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
     (
         d.map_or_else(
-            || match scene.frame.map(|f| ablation_training::depth_width::depth_width_applies(&f.config)) {
+            || match scene
+                .frame
+                .map(|f| ablation_training::measures::depth_width::depth_width_applies(&f.config))
+            {
                 Some(Err(why)) => say!("not-run", why = why.to_string()),
                 _ => say!("not-run-yet"),
             },

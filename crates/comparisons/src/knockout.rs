@@ -7,10 +7,10 @@
 use super::runs::{here, no_clock, Comparisons, Group};
 use super::{Comparison, ComparisonKind};
 use ablation_core::config::{ComparisonSpec, Config, TaskKind, KNOCKOUT};
-use ablation_training::job::{Job, Report};
-use ablation_training::knockout::{Knockout, Removal};
-use ablation_training::spread::{median, Spread};
-use ablation_training::train::Trainer;
+use ablation_training::measures::knockout::{Knockout, Removal};
+use ablation_training::runs::job::{Job, Report};
+use ablation_training::runs::spread::{median, Spread};
+use ablation_training::step::train::Trainer;
 use ablation_view::charts::number;
 use ablation_view::charts::{self, ChartResult, Theme};
 use ablation_view::json::Json;

@@ -23,9 +23,9 @@ pub use runs::{Comparisons, Group};
 pub use sweep::sweep_here;
 
 use ablation_core::config::{ComparisonSpec, Config, Settings};
-use ablation_training::frame::Frame;
-use ablation_training::pinned::PinState;
-use ablation_training::tuned_lens::TunedLensState;
+use ablation_training::live::frame::Frame;
+use ablation_training::measures::tuned_lens::TunedLensState;
+use ablation_training::runs::pinned::PinState;
 use ablation_view::charts::{ChartResult, Theme};
 use ablation_view::json::Json;
 use ablation_view::json_arms::{pins_json, tuned_lens_json};

@@ -4,7 +4,7 @@
 //! tell each through the same code.
 
 use super::{ComparisonKind, ComparisonsState};
-use ablation_training::frame::Frame;
+use ablation_training::live::frame::Frame;
 use ablation_view::charts::{ChartResult, Theme};
 use ablation_view::json::Json;
 use ablation_view::panels::{writes, Panel, Scene, Surface};

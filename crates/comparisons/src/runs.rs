@@ -6,15 +6,15 @@
 
 use super::{Comparison, ComparisonKind, ComparisonsState, Groups};
 use ablation_core::config::{Config, Pin};
-use ablation_training::arm::Arm;
-use ablation_training::depth_width::{Clock, ShapeOutcome};
-use ablation_training::frame::Frame;
-use ablation_training::job::{run_job, Job, JobRunner, LensFit, Report};
-use ablation_training::outcome::Outcome;
-use ablation_training::pinned::PinState;
-use ablation_training::spread::seeds;
-use ablation_training::tuned_lens::TunedLensState;
-use ablation_training::tuner::{Setting, TrialEnd, TrialRequest, Tuned, Tuner};
+use ablation_training::live::frame::Frame;
+use ablation_training::measures::depth_width::{Clock, ShapeOutcome};
+use ablation_training::measures::tuned_lens::TunedLensState;
+use ablation_training::runs::arm::Arm;
+use ablation_training::runs::job::{run_job, Job, JobRunner, LensFit, Report};
+use ablation_training::runs::outcome::Outcome;
+use ablation_training::runs::pinned::PinState;
+use ablation_training::runs::spread::seeds;
+use ablation_training::runs::tuner::{Setting, TrialEnd, TrialRequest, Tuned, Tuner};
 
 /// One job of the comparisons: what it asks and what it has given so far.
 pub(super) struct Slot {
@@ -477,7 +477,7 @@ fn pin_state(pin: &Pin, group: &Group) -> PinState {
     let mut seeds: Vec<(u64, Option<Frame>)> =
         slots.iter().map(|s| (s.job.config().seed, frame_of(s))).collect();
     if seeds.is_empty() {
-        seeds = ablation_training::spread::seeds(&config).into_iter().map(|s| (s, None)).collect();
+        seeds = ablation_training::runs::spread::seeds(&config).into_iter().map(|s| (s, None)).collect();
         // still choosing its setting
     }
     PinState {

@@ -5,12 +5,12 @@
 use super::runs::{here, no_clock, Comparisons, Group};
 use super::{Comparison, ComparisonKind};
 use ablation_core::config::{ComparisonSpec, Config, SWEEP};
-use ablation_training::arm::Arm;
-use ablation_training::compare::{comparison_steps, four_combinations};
-use ablation_training::job::Job;
-use ablation_training::outcome::Outcome;
-use ablation_training::spread::Spread;
-use ablation_training::sweep::{check_depths, default_sweep_depths, SweepSeries};
+use ablation_training::runs::arm::Arm;
+use ablation_training::runs::compare::{comparison_steps, four_combinations};
+use ablation_training::runs::job::Job;
+use ablation_training::runs::outcome::Outcome;
+use ablation_training::runs::spread::Spread;
+use ablation_training::runs::sweep::{check_depths, default_sweep_depths, SweepSeries};
 use ablation_view::charts::number;
 use ablation_view::charts::{self, sweep::SweepCurve, ChartResult, Theme};
 use ablation_view::json::{step_json, switches_json, Json};

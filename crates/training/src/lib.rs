@@ -12,32 +12,8 @@
 // Index loops over tokens and features read like the equations they implement.
 #![allow(clippy::needless_range_loop)]
 
-pub mod arm;
-pub mod attention_view;
-pub mod compare;
-pub mod copy_task;
-pub mod corpus;
-pub mod data;
-pub mod depth_width;
-pub mod frame;
-pub mod induction_task;
-pub mod initial_layers;
-pub mod job;
-pub mod knockout;
-pub mod loss_history;
-pub mod optim;
-pub mod outcome;
-pub mod per_matrix;
-pub mod pinned;
-pub mod probe;
-pub mod report;
-pub mod session;
-pub mod shards;
-pub mod similarity;
-pub mod spread;
-pub mod sweep;
-pub mod task;
-pub mod train;
-pub mod tuned_lens;
-pub mod tuner;
-pub mod writing;
+pub mod live;
+pub mod measures;
+pub mod runs;
+pub mod step;
+pub mod tasks;

@@ -3,9 +3,9 @@
 
 use ablation_core::model::lens::AttentionMaps;
 use ablation_core::model::stats::Histogram;
-use ablation_training::frame::{Frame, Shows};
-use ablation_training::loss_history::LossHistory;
-use ablation_training::report::{Run, Snapshot};
+use ablation_training::live::frame::{Frame, Shows};
+use ablation_training::live::loss_history::LossHistory;
+use ablation_training::step::report::{Run, Snapshot};
 
 /// The state the histogram and the per-layer panels show of a run that diverged: the last
 /// finite one, its probe and its histogram (`Trainer::back_to_last_finite`), and its step.

@@ -6,15 +6,15 @@ pub use crate::json_value::Json;
 use ablation_core::config::{Config, MaskKind, NormPlacement, Part, StackKind, TaskKind, Value, PARAMS};
 use ablation_core::model::lens::AttentionMaps;
 use ablation_core::model::stats::Histogram;
-use ablation_training::compare::switch_words;
-use ablation_training::corpus::{corpus, Corpus};
-use ablation_training::frame::Frame;
-use ablation_training::loss_history::{Bucket, LossHistory};
-use ablation_training::per_matrix::MatrixGradients;
-use ablation_training::report::{Run, Snapshot, TaskRecord};
-use ablation_training::task::TaskFloors;
-use ablation_training::train::Eval;
-use ablation_training::writing::Prompt;
+use ablation_training::live::frame::Frame;
+use ablation_training::live::loss_history::{Bucket, LossHistory};
+use ablation_training::live::writing::Prompt;
+use ablation_training::measures::per_matrix::MatrixGradients;
+use ablation_training::runs::compare::switch_words;
+use ablation_training::step::report::{Run, Snapshot, TaskRecord};
+use ablation_training::step::train::Eval;
+use ablation_training::tasks::corpus::{corpus, Corpus};
+use ablation_training::tasks::task::TaskFloors;
 
 /// A record of a lower floor's as JSON: the types are the training crate's, their JSON this
 /// crate's (bring the trait into scope to call `.json()`).

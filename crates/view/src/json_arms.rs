@@ -4,14 +4,14 @@
 use crate::json::*;
 use crate::words::pin_label;
 use ablation_core::config::{Config, TaskKind};
-use ablation_training::arm::Arm;
-use ablation_training::frame::Frame;
-use ablation_training::knockout::{Healing, Knockout, Removal};
-use ablation_training::outcome::Outcome;
-use ablation_training::pinned::PinState;
-use ablation_training::spread::median;
-use ablation_training::tuned_lens::TunedLensState;
-use ablation_training::tuner::{Limit, Tuned};
+use ablation_training::live::frame::Frame;
+use ablation_training::measures::knockout::{Healing, Knockout, Removal};
+use ablation_training::measures::tuned_lens::TunedLensState;
+use ablation_training::runs::arm::Arm;
+use ablation_training::runs::outcome::Outcome;
+use ablation_training::runs::pinned::PinState;
+use ablation_training::runs::spread::median;
+use ablation_training::runs::tuner::{Limit, Tuned};
 
 /// A row of "All four" (the CLI's and the page's): the switches and what the run measured
 /// (a number not reached yet is NaN, so `null`).
@@ -159,9 +159,9 @@ pub fn pins_json(pins: &[PinState], live: &Config) -> Json {
             ("lr", Json::Num(p.config.learning_rate)),
             (
                 "tuning",
-                p.tuning
-                    .as_ref()
-                    .map_or(Json::Null, |t| tuning_json(t, &ablation_training::spread::seeds(&p.config))),
+                p.tuning.as_ref().map_or(Json::Null, |t| {
+                    tuning_json(t, &ablation_training::runs::spread::seeds(&p.config))
+                }),
             ),
         ])
     });

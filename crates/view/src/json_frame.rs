@@ -2,8 +2,8 @@
 
 use crate::json::*;
 use ablation_core::config::{Settings, PIN};
-use ablation_training::frame::Frame;
-use ablation_training::task::TaskFloors;
+use ablation_training::live::frame::Frame;
+use ablation_training::tasks::task::TaskFloors;
 
 /// A sequence task's readouts: the last held-out loss (`val_loss`) and copy accuracy
 /// (`accuracy`, the copy task only), a stack without the mask's loss with the future hidden

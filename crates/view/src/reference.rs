@@ -8,8 +8,8 @@ use ablation_core::config::{
     find, task_defaults, Choice, Config, ParamKind, ParamSpec, TaskKind, COMPARE, DEPTH_WIDTH, KNOCKOUT,
     PARAMS, PIN, PRESET, PRESETS, SWEEP,
 };
-use ablation_training::compare::comparison_steps;
-use ablation_training::sweep::{DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
+use ablation_training::runs::compare::comparison_steps;
+use ablation_training::runs::sweep::{DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
 
 /// The most steps `ablate` trains (the page allows more: the table's maximum).
 pub const CLI_MAX_STEPS: usize = 100_000;
@@ -59,7 +59,7 @@ pub struct CliFlag {
 /// `ablate`'s own flags, in the order `--help` lists them.
 pub fn cli_flags() -> Vec<CliFlag> {
     use ablation_core::config::{MAX_KEPT_CHARS, MAX_TEXT_BYTES, MIN_TEXT_CHARS};
-    use ablation_training::writing::{MAX_PROMPT_CHARS, MAX_WRITE_CHARS, SAMPLE_CHARS};
+    use ablation_training::live::writing::{MAX_PROMPT_CHARS, MAX_WRITE_CHARS, SAMPLE_CHARS};
     let flag = |flag, value, help: &str, allowed: &str, comparison| CliFlag {
         flag,
         value,

@@ -22,9 +22,9 @@ use ablation_core::config::{Config, TaskKind, PARAMS};
 use ablation_core::model::batch::{Batch, Tokens};
 use ablation_core::model::param::Params;
 use ablation_core::model::stack::{outputs, Stack};
-use ablation_training::corpus::corpus;
-use ablation_training::data::Teacher;
-use ablation_training::train::Trainer;
+use ablation_training::step::train::Trainer;
+use ablation_training::tasks::corpus::corpus;
+use ablation_training::tasks::data::Teacher;
 use ablation_words::{Arg, Said};
 use nalgebra::DMatrix;
 

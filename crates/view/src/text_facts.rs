@@ -22,7 +22,7 @@ pub struct TextFacts {
 }
 
 impl TextFacts {
-    pub fn of(text: &ablation_training::corpus::Corpus) -> TextFacts {
+    pub fn of(text: &ablation_training::tasks::corpus::Corpus) -> TextFacts {
         let floors = text.floors();
         let (tokens, replaced) = match text.unknown {
             None => (text.vocab.len(), None),

@@ -7,9 +7,9 @@ use ablation_words::say;
 
 use crate::charts::{number, short};
 use crate::text_facts::TextFacts;
-use ablation_training::frame::{Frame, Shows};
-use ablation_training::report::Snapshot;
-use ablation_training::task::TaskFloors;
+use ablation_training::live::frame::{Frame, Shows};
+use ablation_training::step::report::Snapshot;
+use ablation_training::tasks::task::TaskFloors;
 
 /// "LayerNorm" or "RMSNorm", as the Norm kind menu says it.
 pub fn norm_name(c: &Config) -> &'static str {
@@ -449,8 +449,8 @@ fn std_change(m: &Frame) -> Option<(String, String, Why)> {
 mod tests {
     use super::*;
     use ablation_core::model::stats::Histogram;
-    use ablation_training::frame::Shows;
-    use ablation_training::loss_history::LossHistory;
+    use ablation_training::live::frame::Shows;
+    use ablation_training::live::loss_history::LossHistory;
 
     fn frame(
         config: &Config,

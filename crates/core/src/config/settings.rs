@@ -301,7 +301,7 @@ pub struct Config {
     /// them) and shows the median with the spread. It changes no training of the live run.
     pub seeds: usize,
     /// Every comparison chooses each arm's setting (`tune_grid`) on seeds of its own
-    /// (`choose_seeds`), by a search that brackets the best rate (`training::tuner`), and shows
+    /// (`choose_seeds`), by a search that brackets the best rate (`training::runs::tuner`), and shows
     /// the arm at it on the `seeds`. It changes no training of the live run.
     pub tune: bool,
     /// What tuning searches over: the rate, or the rate, the warmup and β₂.
@@ -315,7 +315,7 @@ pub struct Config {
     pub until: Until,
     /// Each training step's batch is split into this many shards (1, 2, 4 or 8), each one's
     /// forward and backward apart, their gradients summed in one fixed order
-    /// (`training::shards`): what several workers can share; 0, chosen from the step's size
+    /// (`training::step::shards`): what several workers can share; 0, chosen from the step's size
     /// (`step_shards`). Fixed by the configuration, never by the machine, so that a run's bits
     /// do not depend on how many cores trained it.
     pub shards: usize,
@@ -333,7 +333,7 @@ pub const SPLIT_PAYS: f64 = 2e8;
 /// left open stops spending the reader's battery.
 pub const DEFAULT_STEPS: usize = 5000;
 
-/// The distinct characters of the shipped text (`training::corpus` checks a loaded text has
+/// The distinct characters of the shipped text (`training::tasks::corpus` checks a loaded text has
 /// exactly these many; its hash fixes which).
 pub const TEXT_VOCAB: usize = 70;
 /// The copy task's symbols (shown as the digits 0–9); the separator is one more token.

@@ -6,9 +6,9 @@ use super::{
     beyond_mark, combination_colours, comparable_top, draw_beyond, err, frame, legend, legend_width,
     log_range, log_ticks, place_legend, plot_fractions, raised_top, style_mesh, ChartResult, Corner, Theme,
 };
-use ablation_training::loss_history::LossHistory;
-use ablation_training::outcome::Outcome;
-use ablation_training::spread::Spread;
+use ablation_training::live::loss_history::LossHistory;
+use ablation_training::runs::outcome::Outcome;
+use ablation_training::runs::spread::Spread;
 use ablation_words::say;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;

@@ -7,7 +7,7 @@ use super::{
     beyond_mark, comparable_top, draw_beyond, err, frame, legend, legend_width, log_range, pinned_colour,
     pinned_legend, place_legend, plot_fractions, raised_top, style_mesh, ChartResult, Corner, Pinned, Theme,
 };
-use ablation_training::loss_history::LossHistory;
+use ablation_training::live::loss_history::LossHistory;
 use ablation_words::say;
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -12,7 +12,7 @@ pub mod loss;
 pub mod readout;
 pub mod sweep;
 
-use ablation_training::loss_history::LossHistory;
+use ablation_training::live::loss_history::LossHistory;
 use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;

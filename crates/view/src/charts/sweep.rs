@@ -8,7 +8,7 @@ use super::{
     legend, legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, spaced_ticks,
     style_mesh, ChartResult, Corner, Theme,
 };
-use ablation_training::sweep::SweepSeries;
+use ablation_training::runs::sweep::SweepSeries;
 use ablation_words::say;
 use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;

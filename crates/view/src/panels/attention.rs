@@ -8,8 +8,8 @@ use crate::json::Json;
 use crate::words::{split_words, sublayer_words};
 use ablation_core::config::{Config, TaskKind};
 use ablation_core::model::lens::{AttentionMaps, Focus};
-use ablation_training::copy_task::CopyTask;
-use ablation_training::frame::Frame;
+use ablation_training::live::frame::Frame;
+use ablation_training::tasks::copy_task::CopyTask;
 use ablation_words::say;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -163,7 +163,7 @@ pub fn attention_summary(m: &Frame) -> String {
             None => say!("attention-reads-none", name = name, answer = answer),
         });
     } else if m.config.task == TaskKind::Copy {
-        let task = ablation_training::task::copy_task(&m.config);
+        let task = ablation_training::tasks::task::copy_task(&m.config);
         let back = offset_words(task.length() as isize);
         sentences.push(match copying_head(maps, &task) {
             Some((h, f)) => say!("attention-copies", head = h + 1, share = percent(f.share), offset = back),

@@ -6,7 +6,7 @@ use crate::charts::number;
 use crate::charts::{self, ChartResult, Theme};
 use crate::words::{norm_name, shown_state, shown_state_sentence, since_init};
 use ablation_core::config::Config;
-use ablation_training::frame::Frame;
+use ablation_training::live::frame::Frame;
 use ablation_words::say;
 use plotters::coord::Shift;
 use plotters::prelude::*;

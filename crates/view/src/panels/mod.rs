@@ -18,9 +18,9 @@ use crate::charts::{ChartResult, Pinned, Theme};
 use crate::json::Json;
 use crate::words;
 use ablation_core::config::Config;
-use ablation_training::frame::Frame;
-use ablation_training::pinned::PinState;
-use ablation_training::tuned_lens::TunedLensState;
+use ablation_training::live::frame::Frame;
+use ablation_training::measures::tuned_lens::TunedLensState;
+use ablation_training::runs::pinned::PinState;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -73,7 +73,9 @@ fn pin_band(p: &PinState) -> Vec<(usize, f64, f64)> {
     let first = frames[0].history.buckets();
     (0..buckets.iter().map(Vec::len).min().unwrap_or(0))
         .map(|i| {
-            let s = ablation_training::spread::Spread::of(&buckets.iter().map(|b| b[i]).collect::<Vec<_>>());
+            let s = ablation_training::runs::spread::Spread::of(
+                &buckets.iter().map(|b| b[i]).collect::<Vec<_>>(),
+            );
             (first[i].start + first[i].count - 1, s.min, s.max)
         })
         .filter(|b| b.1.is_finite())

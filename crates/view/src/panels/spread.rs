@@ -5,9 +5,9 @@
 use crate::charts::number;
 use crate::words::float_words;
 use ablation_core::config::{tuning, Config, TaskKind, TuneGrid, Until};
-use ablation_training::arm::Arm;
-use ablation_training::spread::{choosing_seeds, learned_words, Spread};
-use ablation_training::tuner::Limit;
+use ablation_training::runs::arm::Arm;
+use ablation_training::runs::spread::{choosing_seeds, learned_words, Spread};
+use ablation_training::runs::tuner::Limit;
 use ablation_words::say;
 
 /// A spread as a table cell: the median and, over several runs, the lowest and highest run
@@ -27,7 +27,7 @@ pub fn arm_spread<T>(arm: &Arm<T>, value: &dyn Fn(&T) -> f64) -> Spread {
 
 /// "over seeds 3–7" ("at seed 3" for one).
 pub fn seeds_words(config: &Config) -> String {
-    let seeds = ablation_training::spread::seeds(config);
+    let seeds = ablation_training::runs::spread::seeds(config);
     say!("seeds-over", n = seeds.len(), range = seed_range(&seeds))
 }
 

@@ -5,9 +5,9 @@ use super::Scene;
 use crate::json::Json;
 use crate::words::{float_words, pin_label};
 use ablation_core::config::{Config, TaskKind};
-use ablation_training::frame::Frame;
-use ablation_training::pinned::PinState;
-use ablation_training::writing::Writing;
+use ablation_training::live::frame::Frame;
+use ablation_training::live::writing::Writing;
+use ablation_training::runs::pinned::PinState;
 use ablation_words::say;
 
 /// What the model wrote, in runs of one kind: `given` (the prompt), `wrote`, or `wrong` (a

@@ -1,14 +1,14 @@
 //! The numbers of a comparison's arm over seeds (its runs themselves: `arm.rs`). Every comparison (All four, the sweep, depth or width, the
 //! knockout, a pin) trains each of its arms at the seeds `seed, seed + 1, …` (`Config::seeds`
 //! of them) and shows the median with the lowest and highest run. With `Config::tune` the
-//! arm's setting is first chosen on other seeds (`choosing_seeds`) by `training::tuner`, on the
+//! arm's setting is first chosen on other seeds (`choosing_seeds`) by `training::runs::tuner`, on the
 //! training loss alone; the seeds shown then train at it. Whether a run has plateaued is
 //! `plateaued`'s one rule.
 //!
 //! Each run is the single run of its configuration: the same bits as `ablate` with that seed
 //! and setting, whichever worker or thread trains it.
 
-use crate::task::{floors, TaskFloors};
+use crate::tasks::task::{floors, TaskFloors};
 use ablation_core::config::{Config, TaskKind};
 
 /// The share of held-out symbols a copy or induction run must copy to have learned the task.

@@ -73,7 +73,7 @@ pub fn install_own(bytes: &[u8]) -> Result<Arc<Corpus>, Said> {
 pub fn text() -> Option<Arc<Corpus>> {
     #[cfg(not(target_arch = "wasm32"))]
     if PLAYS.get().is_none() {
-        install_text(include_bytes!("../../../www/data/shakespeare.txt")).expect("the shipped text");
+        install_text(include_bytes!("../../../../www/data/shakespeare.txt")).expect("the shipped text");
     }
     PLAYS.get().cloned()
 }

@@ -2,8 +2,8 @@
 //! for). The comparisons run their runs as jobs (`job.rs`), in the page's pool or on the CLI's
 //! threads (`Comparisons::run_here`).
 
-use crate::report::{RunInProgress, TaskEnd};
-use crate::spread::{learned, tail_loss};
+use crate::runs::spread::{learned, tail_loss};
+use crate::step::report::{RunInProgress, TaskEnd};
 use ablation_core::config::Config;
 
 /// What a comparison keeps of a finished run: a row of the lesson's table.

@@ -1,9 +1,9 @@
 //! A full run as plain data: what the CLI prints and what static figures are drawn from.
 
-use crate::spread::{plateaued, training_curve};
-use crate::task::{floors, TaskFloors};
-use crate::train::{Eval, Trainer, EVAL_EVERY};
-use crate::writing::{write, Writing};
+use crate::live::writing::{write, Writing};
+use crate::runs::spread::{plateaued, training_curve};
+use crate::step::train::{Eval, Trainer, EVAL_EVERY};
+use crate::tasks::task::{floors, TaskFloors};
 use ablation_core::config::{Config, TaskKind, Until};
 use ablation_core::model::stats::{histogram, mean_std, Histogram, Range};
 

@@ -3,10 +3,10 @@
 //! stream; the fixed probe batch, which the panels and the held-out loss read, from its own
 //! stream, and for the text from the held-out end of the text.
 
-use crate::copy_task::CopyTask;
-use crate::corpus::{text_of, Corpus, Floors};
-use crate::data::DataStream;
-use crate::induction_task::InductionTask;
+use crate::tasks::copy_task::CopyTask;
+use crate::tasks::corpus::{text_of, Corpus, Floors};
+use crate::tasks::data::DataStream;
+use crate::tasks::induction_task::InductionTask;
 use ablation_core::config::{Config, TaskKind, COPY_SYMBOLS, INDUCTION_SYMBOLS};
 use ablation_core::model::batch::{Batch, Tokens};
 use ablation_core::model::real::Real;

@@ -7,9 +7,9 @@
 //! Sampling runs a twin of the stack built for one sequence (`tokens` = the context), with the
 //! trained weights copied in: a character costs one pass over C positions, not over the batch.
 
-use crate::corpus::{text_of, Corpus};
-use crate::task::symbol_task;
-use crate::train::Trainer;
+use crate::step::train::Trainer;
+use crate::tasks::corpus::{text_of, Corpus};
+use crate::tasks::task::symbol_task;
 use ablation_core::config::{Config, MaskKind, TaskKind};
 use ablation_core::model::batch::Batch;
 use ablation_core::model::loss::argmax_row;
@@ -38,7 +38,7 @@ impl Prompt {
                 let tail: Vec<u32> = corpus.held_out().iter().take(24).map(|&i| u32::from(i)).collect();
                 let start = corpus.decode(&tail);
                 let line = start.find('\n').map_or(start.as_str(), |n| &start[..=n]);
-                line.chars().filter(|&c| c != crate::corpus::UNKNOWN).collect()
+                line.chars().filter(|&c| c != crate::tasks::corpus::UNKNOWN).collect()
             }
         };
         Prompt { text, chars: SAMPLE_CHARS }

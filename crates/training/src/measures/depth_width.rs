@@ -5,10 +5,10 @@
 //! takes: depth's latency, since the layers run one after another). The time comes from a
 //! clock the caller hands in, so the core reads none itself.
 
-use crate::report::RunInProgress;
-use crate::spread::learned;
-use crate::train::Eval;
-use crate::writing::twin_config;
+use crate::live::writing::twin_config;
+use crate::runs::spread::learned;
+use crate::step::report::RunInProgress;
+use crate::step::train::Eval;
 use ablation_core::config::{task_defaults, Config, StackKind, TaskKind};
 use ablation_core::model::layer::Layer;
 use ablation_core::model::param::{Draw, Params};

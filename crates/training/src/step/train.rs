@@ -1,9 +1,9 @@
 //! Training: forward, backward, update, record — like TensorFlow Playground's `oneStep()`.
 
-use crate::initial_layers::{same_shapes, InitialLayers};
-use crate::optim::{Optimizer, OptimizerState};
-use crate::shards::Shards;
-use crate::task::{Batches, EVAL_POSITIONS};
+use crate::measures::initial_layers::{same_shapes, InitialLayers};
+use crate::step::optim::{Optimizer, OptimizerState};
+use crate::step::shards::Shards;
+use crate::tasks::task::{Batches, EVAL_POSITIONS};
 use ablation_core::config::{Config, MaskKind, TaskKind};
 use ablation_core::model::batch::Batch;
 use ablation_core::model::loss::accuracy;
@@ -136,7 +136,7 @@ pub struct Trainer<F: Real> {
     /// step (BENCHMARKS.md), so only a run that will be drawn keeps it: the CLI's with `--svg`.
     /// The page's session replays from its last checkpoint instead, at no cost per step.
     before_update: Option<Vec<F>>,
-    /// With `config.step_shards()` above 1, the shards' stacks and buffers (`training::shards`).
+    /// With `config.step_shards()` above 1, the shards' stacks and buffers (`training::step::shards`).
     shards: Option<Box<Shards<F>>>,
 }
 

@@ -3,7 +3,7 @@
 //! second; `adjacent_cosines` reads the first between every layer's input and output, the direct
 //! test of lesson 000's "pre-norm's identity path makes adjacent layers' outputs more similar".
 
-use crate::train::Trainer;
+use crate::step::train::Trainer;
 use ablation_core::model::real::Real;
 use nalgebra::DMatrix;
 

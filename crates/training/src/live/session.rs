@@ -3,15 +3,15 @@
 //! browsers or time: the worker (or the page, as a fallback) calls `train_step` as often as its
 //! time slice allows and sends `frame()` to be drawn.
 
-use crate::attention_view::attention_maps;
-use crate::frame::{Frame, Shows};
-use crate::initial_layers::{same_shapes, InitialLayers};
-use crate::loss_history::LossHistory;
-use crate::per_matrix::{GradientAverage, MatrixGradients};
-use crate::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
-use crate::task::floors;
-use crate::train::{read_evals, write_evals, Checkpoint, Eval, Trainer};
-use crate::writing::{copy_examples, write, Prompt, Sampling, Twin, Writing};
+use crate::live::attention_view::attention_maps;
+use crate::live::frame::{Frame, Shows};
+use crate::live::loss_history::LossHistory;
+use crate::live::writing::{copy_examples, write, Prompt, Sampling, Twin, Writing};
+use crate::measures::initial_layers::{same_shapes, InitialLayers};
+use crate::measures::per_matrix::{GradientAverage, MatrixGradients};
+use crate::step::report::{Snapshot, HISTOGRAM_BINS, HISTOGRAM_RANGE};
+use crate::step::train::{read_evals, write_evals, Checkpoint, Eval, Trainer};
+use crate::tasks::task::floors;
 use ablation_core::config::{Config, LayerView, TaskKind, MATRIX_BATCHES};
 use ablation_core::model::lens::AttentionMaps;
 use ablation_core::model::stack::Stack;

@@ -22,8 +22,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::spread::{choosing_seeds, median, tail_loss};
-use crate::train::{Checkpoint, Trainer};
+use crate::runs::spread::{choosing_seeds, median, tail_loss};
+use crate::step::train::{Checkpoint, Trainer};
 use ablation_core::config::{tuning, Config, TuneGrid, Tuning};
 use ablation_core::wire::{Reader, Writer};
 

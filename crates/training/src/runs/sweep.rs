@@ -2,9 +2,9 @@
 //! configured. The loss after N steps and the initial gradient ratio against depth show where
 //! each combination stops training.
 
-use crate::arm::Arm;
-use crate::outcome::Outcome;
-use crate::spread::Spread;
+use crate::runs::arm::Arm;
+use crate::runs::outcome::Outcome;
+use crate::runs::spread::Spread;
 use ablation_core::config::{find, Config, ConfigError, NormPlacement, StackKind, Value};
 use ablation_words::Said;
 

@@ -9,8 +9,8 @@
 //! set: the share of tokens whose largest score is the right one. A stream that carries nothing
 //! gives the most frequent token's share, the bias alone.
 
-use crate::task::Batches;
-use crate::train::Trainer;
+use crate::step::train::Trainer;
+use crate::tasks::task::Batches;
 use ablation_core::model::batch::{Batch, Tokens};
 use ablation_core::model::real::Real;
 use ablation_core::model::rng::Stream;

@@ -1,8 +1,8 @@
 //! One arm of a comparison over its seeds: its runs shown as they come in, the configuration
-//! they train (the chosen setting once tuned, `training::tuner`) and what the search did. Its
+//! they train (the chosen setting once tuned, `training::runs::tuner`) and what the search did. Its
 //! seeds and numbers are `spread.rs`'s.
 
-use crate::tuner::Tuned;
+use crate::runs::tuner::Tuned;
 use ablation_core::config::Config;
 
 /// One arm once its runs are in: the runs shown (one per seed of `seeds`, `None` while not

@@ -5,13 +5,13 @@
 //! The wire form is a small binary encoding (little-endian numbers, length-prefixed lists),
 //! so a frame crosses `postMessage` as one transferable byte buffer.
 
-use crate::corpus::Floors;
-use crate::loss_history::LossHistory;
-use crate::per_matrix::MatrixGradients;
-use crate::report::Snapshot;
-use crate::task::TaskFloors;
-use crate::train::{read_evals, write_evals, Eval};
-use crate::writing::Writing;
+use crate::live::loss_history::LossHistory;
+use crate::live::writing::Writing;
+use crate::measures::per_matrix::MatrixGradients;
+use crate::step::report::Snapshot;
+use crate::step::train::{read_evals, write_evals, Eval};
+use crate::tasks::corpus::Floors;
+use crate::tasks::task::TaskFloors;
 use ablation_core::config::Config;
 use ablation_core::model::lens::AttentionMaps;
 use ablation_core::model::stats::Histogram;

@@ -14,9 +14,9 @@
 //!
 //! A sequence task's lens only: the regression has no distribution to match.
 
-use crate::optim::Optimizer;
-use crate::task::Batches;
-use crate::train::Trainer;
+use crate::step::optim::Optimizer;
+use crate::step::train::Trainer;
+use crate::tasks::task::Batches;
 use ablation_core::config::{Config, OptimizerKind, TaskKind};
 use ablation_core::model::batch::{Batch, Tokens};
 use ablation_core::model::linear::Linear;

@@ -2,9 +2,9 @@
 //! sublayer's weights on the first sequence of the fixed probe batch (a window of the
 //! held-out text, or one held-out copy example), with its characters.
 
-use crate::corpus::text_of;
-use crate::task::{symbol_task, SymbolTask};
-use crate::train::Trainer;
+use crate::step::train::Trainer;
+use crate::tasks::corpus::text_of;
+use crate::tasks::task::{symbol_task, SymbolTask};
 use ablation_core::config::Role;
 use ablation_core::model::batch::Batch;
 use ablation_core::model::lens::{attention_layer_near, first_sequence, AttentionMaps};

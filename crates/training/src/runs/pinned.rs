@@ -2,8 +2,8 @@
 //! far, and whether every run is done. The comparisons' scheduler (`comparisons::runs`) fills
 //! it from the pins' jobs; the live panels draw it beside the live run.
 
-use crate::frame::Frame;
-use crate::tuner::Tuned;
+use crate::live::frame::Frame;
+use crate::runs::tuner::Tuned;
 use ablation_core::config::{Config, Pin};
 
 /// One pin: its run's frame at the pin's step, or as far as it got (none before it starts).

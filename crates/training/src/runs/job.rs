@@ -4,16 +4,16 @@
 //! every worker, on every thread and natively. `JobRunner` advances one in slices and reports
 //! what it has so far; jobs and reports cross threads in the checked binary form below.
 
-use crate::depth_width::{Clock, ShapeOutcome, ShapeRun};
-use crate::frame::Frame;
-use crate::knockout::{Knockout, KnockoutInProgress, Removal};
-use crate::outcome::Outcome;
-use crate::report::{RunInProgress, TaskEnd};
-use crate::session::Session;
-use crate::train::Trainer;
-use crate::train::{read_evals, write_evals};
-use crate::tuned_lens::{TunedLens, FIT_STEPS};
-use crate::tuner::{TrialEnd, TrialRun};
+use crate::live::frame::Frame;
+use crate::live::session::Session;
+use crate::measures::depth_width::{Clock, ShapeOutcome, ShapeRun};
+use crate::measures::knockout::{Knockout, KnockoutInProgress, Removal};
+use crate::measures::tuned_lens::{TunedLens, FIT_STEPS};
+use crate::runs::outcome::Outcome;
+use crate::runs::tuner::{TrialEnd, TrialRun};
+use crate::step::report::{RunInProgress, TaskEnd};
+use crate::step::train::Trainer;
+use crate::step::train::{read_evals, write_evals};
 use ablation_core::config::{read_pins, write_pins, Config, Pin};
 use ablation_core::wire::{Reader, Writer};
 

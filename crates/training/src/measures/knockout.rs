@@ -22,10 +22,10 @@
 //! share of symbols copied right (one probe batch of the text has a spread of about ±0.12 nats
 //! between windows, as large as the gap between the floors).
 
-use crate::similarity::angular_distance;
-use crate::spread::median;
-use crate::task::{floors, TaskFloors};
-use crate::train::Trainer;
+use crate::measures::similarity::angular_distance;
+use crate::runs::spread::median;
+use crate::step::train::Trainer;
+use crate::tasks::task::{floors, TaskFloors};
 use ablation_core::config::TaskKind;
 use ablation_core::model::batch::Batch;
 use ablation_core::model::loss::accuracy;

@@ -4,7 +4,7 @@
 //! lumped together), and how far the first updates move each matrix (`‖W_n − W_0‖ / ‖W_0‖`),
 //! which is what a warmup keeps small.
 
-use crate::train::Trainer;
+use crate::step::train::Trainer;
 use ablation_core::config::Config;
 use ablation_core::model::param::Params;
 use ablation_core::model::real::Real;

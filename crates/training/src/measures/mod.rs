@@ -1,0 +1,8 @@
+//! Measurements on a stack: layers knocked out, the tuned lens, each matrix's gradient, the layers' similarity, the initial layers, depth or width's shapes and their timed runs.
+
+pub mod depth_width;
+pub mod initial_layers;
+pub mod knockout;
+pub mod per_matrix;
+pub mod similarity;
+pub mod tuned_lens;
