@@ -125,6 +125,15 @@ fn slugs_and_links_are_read_as_mkdocs_and_markdown_read_them() {
     assert!(links("```\n[a](inside-code)\n```\n").is_empty());
 }
 
+/// A page's code spans that could name a file: no spaces, no `<placeholder>`, glob or
+/// `NAME`/`FEATURE` stand-in. Each test below says which of them it holds to be paths.
+fn path_like_spans(text: &str) -> impl Iterator<Item = &str> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|span| !span.contains([' ', '<', '*']) && !span.contains("NAME") && !span.contains("FEATURE"))
+}
+
 /// Where a path ARCHITECTURE.md names is: from the root, or a module's path inside its crate
 /// (`training/runs/job.rs` is `crates/training/src/runs/job.rs`, `config/` is `crates/core/src/config/`),
 /// or a file of the page (`www/`), the tests, the scripts or the top crate's `src/`.
@@ -159,17 +168,12 @@ fn every_path_architecture_md_names_is_there() {
     let text = std::fs::read_to_string(Path::new(ROOT).join("ARCHITECTURE.md")).unwrap();
     let exts = [".rs", ".js", ".mjs", ".py", ".sh", ".toml", ".md", ".ftl", ".json", ".html", ".css"];
     let mut missing = BTreeSet::new();
-    for span in text.split('`').skip(1).step_by(2) {
-        // a bare file name is named by its context (a crate's row); a placeholder or a build's
-        // output is not a file of the repository
+    for span in path_like_spans(&text) {
+        // a bare file name is named by its context (a crate's row); a build's output is not a
+        // file of the repository
         let looks_like_path = span.contains('/')
-            && !span.contains(' ')
-            && !span.contains("NAME")
-            && !span.contains("FEATURE")
             && !span.starts_with("dist/")
             && !span.starts_with("DIR/")
-            && !span.contains('<')
-            && !span.contains('*')
             && !span.contains("::")
             && (exts.iter().any(|e| span.ends_with(e)) || (span.ends_with('/') && span.len() > 1));
         if looks_like_path && !resolves(span.trim_start_matches("./")) {
@@ -197,11 +201,9 @@ fn every_repository_path_the_docs_name_is_there() {
     let mut missing = BTreeSet::new();
     for page in &pages {
         let text = std::fs::read_to_string(page).unwrap();
-        for span in text.split('`').skip(1).step_by(2) {
+        for span in path_like_spans(&text) {
             let span = span.trim_end_matches([':', ',', '.']);
-            let plain = !span.contains([' ', '<', '*', '{', '$'])
-                && !span.contains("NAME")
-                && !span.contains("FEATURE");
+            let plain = !span.contains(['{', '$']);
             let ours = starts.iter().any(|s| span.starts_with(s)) && !hosts_own.contains(&span);
             if plain && ours && !root.join(span).exists() {
                 missing.insert(format!("{}: {span}", page.file_name().unwrap().to_string_lossy()));
