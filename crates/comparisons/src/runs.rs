@@ -14,7 +14,9 @@ use ablation_training::runs::job::{run_job, Job, JobRunner, LensFit, Report};
 use ablation_training::runs::outcome::Outcome;
 use ablation_training::runs::pinned::PinState;
 use ablation_training::runs::spread::seeds;
-use ablation_training::runs::tuner::{Setting, TrialEnd, TrialRequest, Tuned, Tuner};
+use ablation_training::runs::trial::TrialEnd;
+use ablation_training::runs::tuned::Tuned;
+use ablation_training::runs::tuner::{Setting, TrialRequest, Tuner};
 
 /// One job of the comparisons: what it asks and what it has given so far.
 pub(super) struct Slot {

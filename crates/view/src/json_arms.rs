@@ -11,7 +11,7 @@ use ablation_training::runs::arm::Arm;
 use ablation_training::runs::outcome::Outcome;
 use ablation_training::runs::pinned::PinState;
 use ablation_training::runs::spread::median;
-use ablation_training::runs::tuner::{Limit, Tuned};
+use ablation_training::runs::tuned::{Limit, Tuned};
 
 /// A row of "All four" (the CLI's and the page's): the switches and what the run measured
 /// (a number not reached yet is NaN, so `null`).

@@ -2,7 +2,7 @@
 //! they train (the chosen setting once tuned, `training::runs::tuner`) and what the search did. Its
 //! seeds and numbers are `spread.rs`'s.
 
-use crate::runs::tuner::Tuned;
+use crate::runs::tuned::Tuned;
 use ablation_core::config::Config;
 
 /// One arm once its runs are in: the runs shown (one per seed of `seeds`, `None` while not

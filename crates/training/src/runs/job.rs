@@ -10,7 +10,7 @@ use crate::measures::depth_width::{Clock, ShapeOutcome, ShapeRun};
 use crate::measures::knockout::{Knockout, KnockoutInProgress, Removal};
 use crate::measures::tuned_lens::{TunedLens, FIT_STEPS};
 use crate::runs::outcome::Outcome;
-use crate::runs::tuner::{TrialEnd, TrialRun};
+use crate::runs::trial::{TrialEnd, TrialRun};
 use crate::step::report::{RunInProgress, TaskEnd};
 use crate::step::train::Trainer;
 use crate::step::train::{read_evals, write_evals};
@@ -32,7 +32,7 @@ pub enum Job {
     Shape { config: Config, steps: usize },
     /// A tuned lens fitted to the live run's stack at `step` (`weights` as a knockout's).
     TunedLens { config: Config, step: usize, weights: Vec<f32> },
-    /// A tuning trial (`tuner::TrialRun`): `config`'s run of `steps` updates trained to update
+    /// A tuning trial (`trial::TrialRun`): `config`'s run of `steps` updates trained to update
     /// `until`, from `from` (a trial's bytes) or from the seed.
     Trial { config: Config, steps: usize, until: usize, from: Vec<u8> },
 }

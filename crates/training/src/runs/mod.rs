@@ -7,4 +7,6 @@ pub mod outcome;
 pub mod pinned;
 pub mod spread;
 pub mod sweep;
+pub mod trial;
+pub mod tuned;
 pub mod tuner;

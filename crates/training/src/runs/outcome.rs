@@ -30,7 +30,7 @@ pub struct Outcome {
     pub readout_loss: Vec<f64>,
     /// The mean training loss over the run's last tenth (`spread::tail_loss`; infinity if it
     /// diverged, NaN while in progress): the score a tuned comparison's trials give a run
-    /// (`tuner::TrialRun`), bit for bit.
+    /// (`trial::TrialRun`), bit for bit.
     pub tail: f64,
     /// A sequence task's run learned the task by its end (`spread::learned`); `None` on the
     /// regression or while in progress.

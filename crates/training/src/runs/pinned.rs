@@ -3,7 +3,7 @@
 //! it from the pins' jobs; the live panels draw it beside the live run.
 
 use crate::live::frame::Frame;
-use crate::runs::tuner::Tuned;
+use crate::runs::tuned::Tuned;
 use ablation_core::config::{Config, Pin};
 
 /// One pin: its run's frame at the pin's step, or as far as it got (none before it starts).
@@ -20,6 +20,6 @@ pub struct PinState {
     pub seeds: Vec<(u64, Option<Frame>)>,
     /// The pin's configuration as its runs train it (the setting chosen, when tuned).
     pub config: Config,
-    /// When the pin is tuned, what its search did (`tuner::Tuned`).
+    /// When the pin is tuned, what its search did (`tuned::Tuned`).
     pub tuning: Option<Tuned>,
 }

@@ -13,7 +13,7 @@
 //!   `1/eta^(R-1)` of the run, the best `1/eta` of them (and the best's neighbours) go on from
 //!   their checkpoints to `eta` times as far, and so on; the last round is the full run. A run
 //!   continued from its checkpoint is bit for bit the run trained straight through
-//!   (`TrialRun`). Small rates and long warmups look worse early than they end: `halving=off`
+//!   (`trial::TrialRun`). Small rates and long warmups look worse early than they end: `halving=off`
 //!   trains every candidate the full run.
 //! - **Seeds that choose.** Every candidate trains on the choosing seeds
 //!   (`spread::choosing_seeds`), which the comparison never shows; it is scored by the median
@@ -22,10 +22,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::runs::spread::{choosing_seeds, median, tail_loss};
-use crate::step::train::{Checkpoint, Trainer};
+use crate::runs::spread::{choosing_seeds, median};
+use crate::runs::trial::TrialEnd;
+use crate::runs::tuned::{Limit, Round, Tuned};
 use ablation_core::config::{tuning, Config, TuneGrid, Tuning};
-use ablation_core::wire::{Reader, Writer};
 
 /// A candidate setting: the rate `lr · lr_step^k`, and the warmup and β₂ at these places in
 /// the arm's lists. Ordered by rate first (a tie goes to the lower rate).
@@ -48,49 +48,6 @@ pub struct TrialRequest {
     pub steps: usize,
     pub until: usize,
     pub from: Vec<u8>,
-}
-
-/// What a trial gave: the mean training loss over the last tenth of its steps so far (∞ if it
-/// diverged), and the bytes to go on from (empty at the run's end or after a divergence).
-#[derive(Clone, Debug, PartialEq)]
-pub struct TrialEnd {
-    pub tail: f64,
-    pub resume: Vec<u8>,
-}
-
-/// One round of the search: how many candidates it trained, to which step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Round {
-    pub candidates: usize,
-    pub steps: usize,
-}
-
-/// What the search did, for a report and a sentence.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Tuned {
-    /// Every value tried, lowest first.
-    pub lrs: Vec<f64>,
-    pub warmups: Vec<usize>,
-    pub beta2s: Vec<f64>,
-    /// Whether the warmup and β₂ were searched (`tune_grid=lr,warmup,beta2`).
-    pub recipe: bool,
-    /// The setting chosen, once the search is over: the rate, the warmup, β₂.
-    pub chosen: Option<(f64, usize, f64)>,
-    /// The chosen rate has a neighbour on both sides that trained the full run and did no better;
-    /// otherwise `limit` says which limit it is at.
-    pub bracketed: bool,
-    pub limit: Option<Limit>,
-    pub choosing_seeds: Vec<u64>,
-    /// The rounds so far (the last one in progress) and how many are planned.
-    pub rounds: Vec<Round>,
-    pub planned_rounds: usize,
-}
-
-/// Which of the table's limits a chosen rate is at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    Lowest,
-    Highest,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -400,84 +357,6 @@ fn planned_rounds(n: usize, eta: usize, max: usize) -> usize {
         rounds += 1;
     }
     rounds
-}
-
-/// One trial: a comparison's run of `steps` updates trained to update `until` (the whole run,
-/// with its last measuring step, when `until` is `steps`), from the seed or from the bytes a
-/// trial before it stopped with. The calls of `one_step` are the run's own, in its order: a
-/// trial continued is bit for bit the run trained straight through.
-pub struct TrialRun {
-    trainer: Trainer<f32>,
-    /// The losses so far, as `RunInProgress` keeps them.
-    loss: Vec<f64>,
-    steps: usize,
-    until: usize,
-}
-
-impl TrialRun {
-    pub fn new(config: &Config, steps: usize, until: usize, from: &[u8]) -> Result<TrialRun, String> {
-        let mut trainer = Trainer::<f32>::new(config);
-        let mut loss = Vec::with_capacity(until.min(steps) + 1);
-        if !from.is_empty() {
-            let mut r = Reader { bytes: from, at: 0 };
-            loss = r.f64s()?;
-            let checkpoint = Checkpoint::read(&mut r, config)?;
-            r.done()?;
-            if checkpoint.step() != loss.len() || loss.len() > until.min(steps) {
-                return Err("a trial's checkpoint is not where its losses end".into());
-            }
-            trainer.resume_from(&checkpoint)?;
-        }
-        Ok(TrialRun { trainer, loss, steps, until: until.min(steps) })
-    }
-
-    /// How many losses the trial keeps when done: one per update, and at the run's end the
-    /// loss after the last.
-    fn target(&self) -> usize {
-        if self.until == self.steps {
-            self.steps + 1
-        } else {
-            self.until
-        }
-    }
-
-    /// Takes up to `max_steps` more steps and says whether it is done.
-    pub fn advance(&mut self, max_steps: usize) -> bool {
-        let mut taken = 0;
-        while taken < max_steps && !self.is_done() {
-            if self.trainer.diverged_at.is_some() {
-                self.loss.resize(self.target(), f64::NAN);
-                break;
-            }
-            // an update without the held-out measurement (the search reads the training loss
-            // alone): the same batch and update as `one_step(true)`
-            let update = self.loss.len() < self.steps;
-            self.loss.push(if update { self.trainer.replay_step() } else { self.trainer.one_step(false) });
-            taken += 1;
-        }
-        self.is_done()
-    }
-
-    pub fn is_done(&self) -> bool {
-        self.loss.len() >= self.target()
-    }
-
-    /// The trial's end: its tail so far, and the bytes to go on from when there is more.
-    pub fn end(&mut self) -> TrialEnd {
-        let diverged = self.trainer.diverged_at.is_some();
-        let tail = if diverged { f64::INFINITY } else { tail_loss(&self.loss) };
-        let mut resume = Vec::new();
-        if self.is_done() && !diverged && self.until < self.steps {
-            let mut w =
-                Writer(Vec::with_capacity(self.trainer.checkpoint_bytes() + 8 * self.loss.len() + 64));
-            w.f64s(&self.loss);
-            let mut checkpoint = None;
-            self.trainer.checkpoint(&mut checkpoint);
-            checkpoint.expect("just kept").write(&mut w);
-            resume = w.0;
-        }
-        TrialEnd { tail, resume }
-    }
 }
 
 #[cfg(test)]

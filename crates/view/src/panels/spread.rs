@@ -7,7 +7,7 @@ use crate::words::float_words;
 use ablation_core::config::{tuning, Config, TaskKind, TuneGrid, Until};
 use ablation_training::runs::arm::Arm;
 use ablation_training::runs::spread::{choosing_seeds, learned_words, Spread};
-use ablation_training::runs::tuner::Limit;
+use ablation_training::runs::tuned::Limit;
 use ablation_words::say;
 
 /// A spread as a table cell: the median and, over several runs, the lowest and highest run
