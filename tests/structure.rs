@@ -15,7 +15,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// At most this many hand-written files over 400 lines. Lower it when a file is split; the
 /// aim is 12.
-const LONG_FILES_CEILING: usize = 18;
+const LONG_FILES_CEILING: usize = 12;
 
 /// Generated files (the parameter table written out by `scripts/schema.sh`), not hand-written.
 const GENERATED: [&str; 4] = [

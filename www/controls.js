@@ -3,6 +3,7 @@
 
 import { tableWords } from './language.js';
 import { PARAMS, PRESETS } from './schema.js';
+import { COMPARISON_PANELS, STARTS } from './template.js';
 
 /** The parameters with a control of their own (the top bar's, a panel's menu): the rest are More's. */
 const OWN_CONTROLS = PARAMS.filter((p) => p.control === 'own').map((p) => p.name);
@@ -163,4 +164,32 @@ export function bindControls(w, { set, chooseTask, emit }) {
     emit('change');
   });
   for (const input of controls.params) input.addEventListener('change', () => commit(input.dataset.param, input.value));
+}
+
+/** The buttons: each calls the controller, as a host's script would. */
+export function wireButtons(w, controller) {
+  const { el } = w;
+  el('pin').addEventListener('click', () => controller.pin());
+  el('fit-lens').addEventListener('click', () => controller.tunedLens());
+  for (const name of COMPARISON_PANELS) {
+    el(`run-${name}`).addEventListener('click', () => controller[STARTS[name]]());
+    el(`again-${name}`).addEventListener('click', () => controller[STARTS[name]]());
+  }
+  el('play').addEventListener('click', () => (controller.playing ? controller.pause() : controller.play()));
+  el('step').addEventListener('click', () => controller.step());
+  el('reset').addEventListener('click', () => controller.reset());
+  el('rescale').addEventListener('click', () => controller.fitAxis(true));
+  el('reset-scale').addEventListener('click', () => controller.fitAxis(false));
+  el('copy').addEventListener('click', async () => {
+    const link = el('link');
+    link.value = controller.link();
+    link.hidden = false;
+    link.select();
+    try {
+      await navigator.clipboard.writeText(link.value);
+      el('copy').textContent = w.say('control-copied');
+    } catch {
+      el('copy').textContent = w.say('control-copy-below');
+    }
+  });
 }

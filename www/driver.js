@@ -4,7 +4,7 @@
 
 import { assets } from './assets.js';
 import { createEngine, PAGE_SLICE_MS, textLoader } from './engine.js';
-import { cores } from './pool.js';
+import { cores, setTraining } from './cores.js';
 import { KIND, initialState, sameBytes } from './protocol.js';
 import { textBytes } from './texts.js';
 import { startWorker } from './workers.js';
@@ -16,22 +16,6 @@ const BUSY_MS = 250;
 /** A live run's helpers that failed to start or broke, this many times: no more are started
  *  (its split steps then run on its own worker, with the same bits). */
 const HELPER_FAILURES_MAX = 3;
-
-/** The live runs training on this page now. Together they take at most all the cores but
- *  one, which is left to the page (its drawing, its scrolling): a lesson with two visible
- *  playgrounds on a two-core laptop trains each at half a core, and never stutters. */
-const training = new Set();
-
-/** For tests: each training live run's share of a core, as given and as its engine last said. */
-export function trainingShares() {
-  return [...training].map((d) => ({ given: d.share, engine: d.engine }));
-}
-
-/** Each training live run's share of a core, told to every one of them when it changes. */
-function sharePace() {
-  const share = Math.min(1, Math.max(1, cores() - 1) / Math.max(1, training.size));
-  for (const driver of training) driver.pace(share);
-}
 
 /**
  * `onFrame(bytes)` gets every frame, `onKnockout(bytes, generation, purpose)` the stack for a knockout
@@ -85,7 +69,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     timings: {},
     /** The worker was let go, its run put aside: the next desired state starts another. */
     asleep: false,
-    /** The share of a core this run trains at (`sharePace`). */
+    /** The share of a core this run trains at (`cores.js`). */
     share: 1,
     want,
     replace,
@@ -355,14 +339,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
   function want(state) {
     const before = run.state;
     run.state = state;
-    if (state.playing !== training.has(paced)) {
-      if (state.playing) training.add(paced);
-      else {
-        training.delete(paced);
-        pace(1);
-      }
-      sharePace();
-    }
+    if (setTraining(paced, state.playing) && !state.playing) pace(1);
     if (run.local) {
       sendText(state);
       return run.local.want(state, run.done);
@@ -385,7 +362,7 @@ export function startDriver(bindings, { onFrame, onKnockout, onTextFailed, onNot
     run.stopped = true;
     for (const r of run.requests.values()) r.reject(new Error('the playground has stopped'));
     run.requests.clear();
-    if (training.delete(paced)) sharePace();
+    setTraining(paced, false);
     run.worker?.terminate();
     run.worker = null;
     syncHelpers(); // (none once stopped)

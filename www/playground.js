@@ -11,18 +11,18 @@
 // <ablation-playground> element. No maths here: every number and sentence comes from Rust.
 
 import { trusted } from './assets.js';
-import { bindControls, buildMore, listNotice, listOf, showSettings as showControls } from './controls.js';
+import { bindControls, buildMore, listNotice, listOf, showSettings as showControls, wireButtons } from './controls.js';
 import { createController } from './controller.js';
 import { startDriver } from './driver.js';
 import { noticeBoard } from './notices.js';
 import { watchSurroundings } from './observers.js';
-import { createPool } from './pool.js';
 import { COMPARISONS } from './schema.js';
+import { createComparisons } from './comparing.js';
 import { createLanguage } from './language.js';
 import { createReaderIo } from './reader-io.js';
 import { createRenderer } from './render.js';
 import { textBytes } from './texts.js';
-import { CONTROLS, COMPARISON_PANELS, PANELS, STARTS, TASK_PANELS, TEMPLATE } from './template.js';
+import { CONTROLS, COMPARISON_PANELS, PANELS, TASK_PANELS, TEMPLATE } from './template.js';
 import { createSchedule } from './schedule.js';
 import { initialWidget, training, update } from './widget.js';
 
@@ -77,6 +77,8 @@ export function mount(root, bindings, options = {}) {
   });
   /** What the widget's modules read: its markup, its state (read only) and its parts. */
   const w = { root, el, bindings, options, notice, controls: buildMore(root), state: st, parts };
+  /** Its comparisons: the pool, the knockout's stack, the pins (comparing.js). */
+  const comparisons = createComparisons(w, { dispatch, schedule, changed, present, drawn });
 
   /** The one way the state changes: `update`, then the desired live state to the worker if it
    *  moved, and what follows from training or not. Returns what changed (widget.js). */
@@ -198,18 +200,7 @@ export function mount(root, bindings, options = {}) {
     language.apply();
     parts.driver = startDriver(bindings, {
       onFrame: schedule.receive,
-      onKnockout(bytes, generation, purpose) {
-        if (generation < st.runGeneration) return; // the run it measured was restarted
-        try {
-          if (purpose === 'lens') parts.view.startTunedLens(bytes);
-          else parts.view.startKnockout(bytes);
-        } catch (e) {
-          notice([`${e.message ?? e}`]);
-          return;
-        }
-        parts.pool.sync(parts.view);
-        changed();
-      },
+      onKnockout: comparisons.knockout,
       onTextFailed(message, generation) {
         if (generation < st.runGeneration) return; // a state since replaced
         // the widget goes on with the task it had: the text is there for another try later
@@ -219,31 +210,11 @@ export function mount(root, bindings, options = {}) {
       onNotice: (text) => notice([text]),
       onError: fail,
     });
-    parts.pool = createPool(bindings, {
-      onReport(bytes, done) {
-        let taken = 0;
-        try {
-          taken = parts.view.report(bytes); // 1: a pin's, drawn in the live run's panels
-        } catch (e) {
-          notice([w.say('notice-damaged-comparison', { why: e.message ?? e })]);
-        }
-        if (done) parts.pool.sync(parts.view);
-        if (taken) schedule.mark({ live: taken === 1, comparisons: true });
-      },
-      onJobFailed(id, reason) {
-        // said once, in its row, pin or table and here; the other jobs go on
-        if (parts.view.fail(id, reason)) {
-          notice([w.say('notice-comparison-failed', { why: reason })]);
-          schedule.mark({ live: true, comparisons: true }); // (the live panels: a pin's label)
-        }
-      },
-      onNotice: (text) => notice([text]),
-      onError: (text) => notice([w.say('notice-comparison-failed', { why: text })]),
-    });
+    comparisons.startPool();
     dispatch({ kind: 'start', config: parts.settings.configBytes() });
-    if (parts.settings.pinCount > 0) sendPins();
+    if (parts.settings.pinCount > 0) comparisons.sendPins();
     // a lesson that shows only a comparison panel shows it filling in, as it would a run
-    if (st.playing) for (const c of COMPARISONS) if (!c.fromLiveStack && st.shown.panels?.has(c.panel)) startComparison(c.panel);
+    if (st.playing) for (const c of COMPARISONS) if (!c.fromLiveStack && st.shown.panels?.has(c.panel)) comparisons.start(c.panel);
     showSettings();
     markCreated();
   }
@@ -253,28 +224,6 @@ export function mount(root, bindings, options = {}) {
     const changed = dispatch({ kind: 'restart', config: parts.settings.configBytes() });
     parts.view.clearKnockout();
     if (changed.playing) showSettings(); // a run that had stopped by itself trains
-  }
-
-  /** The pins to the comparisons, which compute any new one from the seed. */
-  function sendPins() {
-    parts.view.setPins(parts.settings);
-    parts.pool.sync(parts.view);
-    changed();
-  }
-
-  /** Starts the comparison of panel `name` (schema.js's COMPARISONS): its jobs in the pool, or
-   *  the knockout through the live worker, which holds the stack it measures. */
-  function startComparison(name) {
-    dispatch({ kind: 'comparison-started', name });
-    const { fromLiveStack } = COMPARISONS.find((c) => c.panel === name);
-    if (fromLiveStack) dispatch({ kind: 'request', name: 'knockouts' });
-    else {
-      parts.view.startComparison(name, parts.settings);
-      parts.pool.sync(parts.view);
-    }
-    present();
-    changed();
-    return drawn();
   }
 
   function changed() {
@@ -298,7 +247,7 @@ export function mount(root, bindings, options = {}) {
     showSettings();
     for (const n of names) onParam(n, parts.settings.get(n));
     if (names.some((n) => n !== 'pin')) restart();
-    if (names.includes('pin')) sendPins();
+    if (names.includes('pin')) comparisons.sendPins();
   }
 
   /** Sets a parameter; `lenient` replaces a bad value by the nearest valid one, with a notice. */
@@ -390,7 +339,7 @@ export function mount(root, bindings, options = {}) {
   }
 
   const controller = createController(w, {
-    dispatch, created, drawn, settled: schedule.settled, restart, sendPins, startComparison, set, value, changed, listOf, speak,
+    dispatch, created, drawn, settled: schedule.settled, restart, sendPins: comparisons.sendPins, startComparison: comparisons.start, set, value, changed, listOf, speak,
     show, showSettings, destroy, ...reader,
   });
   parts.renderer = createRenderer(w, {
@@ -414,32 +363,4 @@ export function mount(root, bindings, options = {}) {
   });
   parts.theme = surroundings.theme;
   return controller;
-}
-
-/** The buttons: each calls the controller, as a host's script would. */
-function wireButtons(w, controller) {
-  const { el } = w;
-  el('pin').addEventListener('click', () => controller.pin());
-  el('fit-lens').addEventListener('click', () => controller.tunedLens());
-  for (const name of COMPARISON_PANELS) {
-    el(`run-${name}`).addEventListener('click', () => controller[STARTS[name]]());
-    el(`again-${name}`).addEventListener('click', () => controller[STARTS[name]]());
-  }
-  el('play').addEventListener('click', () => (controller.playing ? controller.pause() : controller.play()));
-  el('step').addEventListener('click', () => controller.step());
-  el('reset').addEventListener('click', () => controller.reset());
-  el('rescale').addEventListener('click', () => controller.fitAxis(true));
-  el('reset-scale').addEventListener('click', () => controller.fitAxis(false));
-  el('copy').addEventListener('click', async () => {
-    const link = el('link');
-    link.value = controller.link();
-    link.hidden = false;
-    link.select();
-    try {
-      await navigator.clipboard.writeText(link.value);
-      el('copy').textContent = w.say('control-copied');
-    } catch {
-      el('copy').textContent = w.say('control-copy-below');
-    }
-  });
 }

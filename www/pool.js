@@ -6,6 +6,7 @@
 // page's thread, one at a time.
 
 import { assets } from './assets.js';
+import { cores } from './cores.js';
 import { textLoader, turnTaker } from './engine.js';
 import { createJobLoop, PAGE_JOB_SLICE_MS } from './jobs.js';
 import { KIND } from './protocol.js';
@@ -28,11 +29,6 @@ const START_TRIES = 3;
  *  run trains they share what it leaves (`setPace`); when it is paused or done they have it all. */
 export function defaultPoolSize() {
   return Math.max(1, Math.min(MAX_WORKERS, cores()));
-}
-
-/** The machine's cores, as the browser says (2 if it does not). */
-export function cores() {
-  return Number(globalThis.navigator?.hardwareConcurrency) || 2;
 }
 
 /**
