@@ -39,7 +39,7 @@ pub struct LanguageSpec {
 
 /// The languages that ship, English first; `en-XA` is the pseudo-language (English
 /// lengthened by a third and accented, to see where the layout breaks), made from English.
-pub const LANGUAGES: &[LanguageSpec] = &[
+pub static LANGUAGES: &[LanguageSpec] = &[
     LanguageSpec { tag: "en", name: "English", decimal: '.', group: ',' },
     LanguageSpec { tag: "es", name: "Español", decimal: ',', group: '.' },
     LanguageSpec { tag: "zh", name: "中文", decimal: '.', group: ',' },

@@ -35,7 +35,7 @@ pub struct AttributeSpec {
 pub const CONTROL_NAMES: &[&str] =
     &["depth", "residual", "norm", "placement", "task", "play", "more", "copy", "compare", "download"];
 
-pub const ATTRIBUTES: &[AttributeSpec] = &[
+pub static ATTRIBUTES: &[AttributeSpec] = &[
     AttributeSpec {
         name: "controls",
         option: "controls",

@@ -122,4 +122,4 @@ pub const KNOCKOUT: ComparisonSpec = ComparisonSpec {
 };
 
 /// Every comparison, in the page's order (the registry in `comparisons/mod.rs` lists the same).
-pub const COMPARISONS: &[ComparisonSpec] = &[COMPARE, SWEEP, DEPTH_WIDTH, KNOCKOUT];
+pub static COMPARISONS: &[ComparisonSpec] = &[COMPARE, SWEEP, DEPTH_WIDTH, KNOCKOUT];

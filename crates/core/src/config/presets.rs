@@ -16,7 +16,7 @@ pub struct Preset {
     pub pins: &'static str,
 }
 
-pub const PRESETS: &[Preset] = &[
+pub static PRESETS: &[Preset] = &[
     Preset {
         name: "default",
         help: "the reset state: 12 layers, both switches on (pre-norm), Adam",

@@ -100,7 +100,7 @@ pub fn format_float(x: f64) -> String {
     format!("{x}")
 }
 
-pub const PARAMS: &[ParamSpec] = &[
+pub static PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "depth",
         flag: "depth",
