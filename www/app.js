@@ -1,7 +1,7 @@
 // The playground page: one widget whose state lives in the URL, which can be embedded in an
 // iframe (`?embed=1`) and driven by postMessage from origins the embedder allows (`?allow=`).
 
-import { loadBindings } from './assets.js';
+import { assets, loadBindings, useCompiled } from './assets.js';
 import { COMMANDS } from './controller.js';
 import { mount, showError, isOff } from './playground.js';
 import { ATTRIBUTES, PRESET, STATE_NAMES } from './schema.js';
@@ -96,9 +96,19 @@ function start(root, bindings) {
   }
 }
 
+/** On this page Trunk's loader (index.html, before this script) is already initialising the
+ *  bindings: joined, not started again, and the module it compiled kept for the workers, so that
+ *  a reader's browser fetches and compiles the wasm once. */
+async function pageBindings() {
+  const mod = await import(assets.bindings);
+  await mod.default({ module_or_path: assets.wasm });
+  useCompiled(mod.compiledModule());
+  return loadBindings();
+}
+
 const root = document.querySelector('[data-ap-root]');
 if (root) {
-  loadBindings()
+  pageBindings()
     .then((bindings) => start(root, bindings))
     .catch((e) => showError(root, e?.message ?? String(e)));
 }

@@ -55,6 +55,12 @@ export function wasmModule() {
   return compiled;
 }
 
+/** The page's bindings were initialised from the wasm by another script (the playground page's
+ *  Trunk loader): `module`, the module they compiled, is the one the workers boot from. */
+export function useCompiled(module) {
+  compiled ??= Promise.resolve(module);
+}
+
 let bindings = null;
 /** The wasm bindings, initialised (once per page: on the playground page this is the module
  *  Trunk's loader is already initialising, and wasm-bindgen shares that initialisation).

@@ -38,6 +38,14 @@ pub fn memory_bytes() -> f64 {
     (core::arch::wasm32::memory_size(0) * 65536) as f64
 }
 
+/// The `WebAssembly.Module` these bindings were initialised with: on the playground page Trunk's
+/// loader compiles it, and the page's workers boot from it (`assets.js`, `useCompiled`) instead
+/// of fetching and compiling the wasm a second time.
+#[wasm_bindgen(js_name = compiledModule)]
+pub fn compiled_module() -> JsValue {
+    wasm_bindgen::module()
+}
+
 /// Makes the fetched bytes of the shipped text (`data/shakespeare.txt`) the text task's text;
 /// an error in words if they are not the shipped ones (their length and hash are checked).
 #[wasm_bindgen(js_name = installText)]

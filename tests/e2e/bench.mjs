@@ -1,12 +1,14 @@
 // Browser benchmark of the playground page in headless Chromium.
 //
-//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines [--load]] [--seeds] [--stacks] [--reader] [--tuned] [--split] [--shared] [--vs DIR]
+//   node tests/e2e/bench.mjs [--quick] [--comparisons] [--tasks] [--depth] [--engines [--load]] [--seeds] [--stacks] [--reader] [--tuned] [--split] [--shared] [--phone] [--vs DIR]
 //     (--split: the live run's step split into 2 shards on 1 and 2 workers against the unsplit
 //     step, at depth 96 × width 128 × 256 tokens, depth 96 and the text preset, paired round
 //     by round; --split-near the same at four settings around 2·10⁸ multiply-adds a step,
 //     where shards=0, the default, starts splitting in two; --shared the split steps' weights
 //     handed to 1 and 2 helpers in one SharedArrayBuffer, on a cross-origin isolated page,
-//     against a copy a helper, paired round by round)
+//     against a copy a helper, paired round by round; --phone the first trained step on a
+//     phone's profile, served plain and gzipped, with --vs DIR against another build, round by
+//     round: bench/phone.mjs)
 //     (serves dist/, or E2E_DIST; about six minutes, --quick about three; --comparisons runs
 //     only the comparisons' part; --tasks only the sequence tasks' part; --seeds only All four
 //     over five seeds on the text task (about 15 minutes); --stacks only the encoder-decoder's
@@ -29,6 +31,7 @@ import { comparisons, depthBuys, seedsBench, tunedBench } from './bench/comparis
 import { enginePaces } from './bench/engines.mjs';
 import { liveBench } from './bench/live.mjs';
 import { sharedBench, splitBench } from './bench/split.mjs';
+import { phoneBench } from './bench/phone.mjs';
 import { readerBench, stacksBench, tasks } from './bench/tasks.mjs';
 
 const ONLY_COMPARISONS = process.argv.includes('--comparisons');
@@ -41,6 +44,7 @@ const ONLY_READER = process.argv.includes('--reader');
 const ONLY_TUNED = process.argv.includes('--tuned');
 const ONLY_SPLIT = process.argv.includes('--split') || process.argv.includes('--split-near');
 const ONLY_SHARED = process.argv.includes('--shared');
+const ONLY_PHONE = process.argv.includes('--phone');
 
 async function main() {
   const started = Date.now();
@@ -58,20 +62,21 @@ async function main() {
     if (ONLY_TUNED) await tunedBench(browser, server, row, out, problems);
     if (ONLY_SPLIT) await splitBench(browser, server, row, out, problems);
     if (ONLY_SHARED) await sharedBench(browser, server, row, out, problems);
-    if (!ONLY_SPLIT && !ONLY_SHARED && !ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) {
+    if (ONLY_PHONE) await phoneBench(browser, server, row, out, problems);
+    if (!ONLY_SPLIT && !ONLY_SHARED && !ONLY_COMPARISONS && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED && !ONLY_PHONE) {
       await liveBench(browser, server, row, out, problems);
     }
     // 4. The comparisons.
-    if (!ONLY_SPLIT && !ONLY_SHARED && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await comparisons(browser, server, row, out, problems);
+    if (!ONLY_SPLIT && !ONLY_SHARED && !ONLY_TASKS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED && !ONLY_PHONE) await comparisons(browser, server, row, out, problems);
     // 5. The sequence tasks: steps/s and frames/s at their defaults (and the teacher on the
     // same stack and tokens), the longest main-thread task, and the share of the worker's
     // time that writing the samples took.
-    if (!ONLY_SPLIT && !ONLY_SHARED && !ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED) await tasks(browser, server, row, out, problems);
+    if (!ONLY_SPLIT && !ONLY_SHARED && !ONLY_COMPARISONS && !ONLY_DEPTH && !ONLY_ENGINES && !ONLY_SEEDS && !ONLY_STACKS && !ONLY_READER && !ONLY_TUNED && !ONLY_PHONE) await tasks(browser, server, row, out, problems);
   } finally {
     await browser.close().catch(() => {});
     await server.close();
   }
-  const bundle = ONLY_SHARED || ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH || ONLY_ENGINES || ONLY_SEEDS || ONLY_STACKS || ONLY_READER ? [] : await bundleSizes();
+  const bundle = ONLY_SHARED || ONLY_COMPARISONS || ONLY_TASKS || ONLY_DEPTH || ONLY_ENGINES || ONLY_SEEDS || ONLY_STACKS || ONLY_READER || ONLY_PHONE ? [] : await bundleSizes();
   if (bundle.length) out.push('| shipped file | raw / gzip -9 |', '|---|---:|');
   for (const b of bundle) row(`\`dist/${b.name}\``, `${kib(b.raw)} / ${kib(b.gzip)}`);
   const total = bundle.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip }), { raw: 0, gzip: 0 });

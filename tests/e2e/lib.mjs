@@ -13,6 +13,7 @@ import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createRequire } from 'node:module';
+import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 // the readers of a page's state and timings, handed on so that every suite imports from here
@@ -58,8 +59,10 @@ export const TEST_PAGES = new Map();
  * `dir` or missing is a 404. /favicon.ico is an empty 204 so the browser's automatic
  * favicon request does not log a console error. `isolated`: every answer says COOP and COEP, so
  * that its pages are cross-origin isolated (a SharedArrayBuffer may pass between workers).
+ * `gzip`: a file is sent gzipped (zlib's default level, as a host compresses on the fly) to a
+ * browser that accepts it; otherwise as it is, as a plain static server sends it.
  */
-export async function startServer(dir = DIST, { isolated = false } = {}) {
+export async function startServer(dir = DIST, { isolated = false, gzip = false } = {}) {
   if (!existsSync(join(dir, 'index.html'))) {
     throw new Error(
       `${dir}/index.html is missing: build the page first ` +
@@ -87,10 +90,13 @@ export async function startServer(dir = DIST, { isolated = false } = {}) {
       let file = normalize(join(root, pathname));
       if (file !== root && !file.startsWith(root + sep)) throw new Error('outside the root');
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
+      let body = await readFile(file);
+      const zipped = gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+      if (zipped) body = gzipSync(body);
       res.writeHead(200, {
         'content-type': MIME[extname(file)] ?? 'application/octet-stream',
         'content-length': body.length,
+        ...(zipped ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : {}),
         'cache-control': 'no-store',
         // as a static host of the widget must: module scripts and wasm load across origins
         'access-control-allow-origin': '*',

@@ -232,6 +232,21 @@ export default function registerWorkerTests() {
     }
   });
 
+  test('on the playground page the wasm is fetched once: the module Trunk\'s loader compiled boots the live worker and the pool', async ({ page, load }) => {
+    const fetched = [];
+    page.context().on('request', (r) => r.url().endsWith('.wasm') && fetched.push(r.url()));
+    // a phone's network (9 Mbit/s, 85 ms), over which a second fetch of the wasm would start
+    // before the first has ended: on the loopback the first may end before the second starts
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 85, downloadThroughput: 9e6 / 8, uploadThroughput: 9e6 / 8 });
+    await load('/?depth=4&width=8&tokens=8&panels=loss,compare');
+    await page.getByRole('button', { name: 'All four', exact: true }).click();
+    await waitFor(page, () => window.ablationPlayground.value.compare?.runs.every((r) => r.done), null, 'All four did not finish', 30_000);
+    await waitFor(page, () => window.ablationPlayground.value.step > 0, null, 'the live run trained');
+    assert(fetched.length === 1, `the wasm was fetched ${fetched.length} times: ${fetched}`);
+  });
+
   test('without a worker the widget trains on the page and says so', async ({ page, load, problems }) => {
     await page.route('**/www/worker.js', (route) => route.abort());
     await load('/?depth=4');
