@@ -2,11 +2,11 @@
 //! worker of the pool runs: run here through their bytes, in slices, by several runners at
 //! once and out of order, they equal the single runs with the same configurations bit for bit.
 
-use ablation_playground::comparisons::{all_four, compare_here, knockout, sweep, sweep_here, Comparisons};
+use ablation_playground::comparisons::{all_four, all_four_here, knockout, sweep, sweep_here, Comparisons};
 use ablation_playground::config::{parse_pins, Config, NormPlacement, Pin, TaskKind};
 use ablation_playground::training::live::session::Session;
 use ablation_playground::training::measures::knockout::knockout;
-use ablation_playground::training::runs::compare::comparison_steps;
+use ablation_playground::training::runs::all_four::comparison_steps;
 use ablation_playground::training::runs::job::{Job, JobRunner, Report};
 use ablation_playground::training::runs::sweep::DEFAULT_SWEEP_DEPTHS;
 use ablation_playground::training::step::report::{run, trained};
@@ -91,7 +91,7 @@ fn all_four_and_the_sweep_from_any_number_of_workers_equal_their_single_runs() {
     let config = Config { norm: NormPlacement::Post, ..small(3) };
     let steps = comparison_steps(config.task);
     let single_compare: Vec<_> =
-        compare_here(&config, steps, 2).unwrap().rows.into_iter().map(|r| r.run).collect();
+        all_four_here(&config, steps, 2).unwrap().rows.into_iter().map(|r| r.run).collect();
     let single_sweep =
         sweep_here(&Config { depth: 1, ..config.clone() }, &DEFAULT_SWEEP_DEPTHS, steps, 2).unwrap().series;
     for workers in [1, 3] {
@@ -270,7 +270,7 @@ fn the_comparisons_train_as_long_as_each_task_needs() {
 /// others go on: nothing waits for it.
 #[test]
 fn a_failed_job_is_said_once_and_the_others_go_on() {
-    use ablation_playground::comparisons::all_four::compare_table;
+    use ablation_playground::comparisons::all_four::all_four_table;
     let config = small(3);
     let mut comparisons = Comparisons::default();
     all_four::start(&mut comparisons, &config);
@@ -291,7 +291,7 @@ fn a_failed_job_is_said_once_and_the_others_go_on() {
         "{:?}",
         state.failures
     );
-    let table = compare_table(c);
+    let table = all_four_table(c);
     assert_eq!(table.rows[0][3], "failed: out of memory");
     // a failure of a replaced comparison is dropped
     all_four::start(&mut comparisons, &config);

@@ -5,8 +5,8 @@
 //! And the cut axis: on the default sweep, both on and both off stay a fifth of the plot apart.
 //! Read from the SVG the chart code writes, which draws with the same calls as the canvas.
 
-use ablation_playground::comparisons::{all_four as compare, sweep};
-use ablation_playground::comparisons::{compare_here, sweep_here};
+use ablation_playground::comparisons::{all_four, sweep};
+use ablation_playground::comparisons::{all_four_here, sweep_here};
 use ablation_playground::config::{find_preset, Config, NormPlacement};
 use ablation_playground::training::live::loss_history::LossHistory;
 use ablation_playground::training::step::report::run;
@@ -160,11 +160,11 @@ fn no_legend_covers_the_per_layer_or_the_loss_panels_data() {
 #[test]
 fn no_legend_covers_all_fours_or_the_sweeps_data() {
     for (what, config) in settings() {
-        let four = compare_here(&config, 200, 2).unwrap();
+        let four = all_four_here(&config, 200, 2).unwrap();
         let series = sweep_here(&config, &[1, 4, 12, 48], 100, 2).unwrap().series;
         for (w, h, scale) in SIZES {
             let theme = Theme::light(scale);
-            let svg = svg_of((w, h), |a| compare::draw_rows(a, &four.rows, 200, &theme));
+            let svg = svg_of((w, h), |a| all_four::draw_rows(a, &four.rows, 200, &theme));
             assert_no_legend_covers_data(&svg, &format!("All four, {what}, {w}×{h}"), &theme);
             let svg = svg_of((2 * w, h), |a| sweep::draw_series(a, &[1, 4, 12, 48], &series, 100, &theme));
             assert_no_legend_covers_data(&svg, &format!("sweep, {what}, {}×{h}", 2 * w), &theme);

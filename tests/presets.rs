@@ -1,6 +1,6 @@
 //! Each preset does in a real run what its help text and the lesson say it does.
 
-use ablation_playground::comparisons::compare_here;
+use ablation_playground::comparisons::all_four_here;
 use ablation_playground::config::{find_preset, Config, NormPlacement, PRESETS};
 use ablation_playground::training::runs::spread;
 use ablation_playground::training::step::report::{run, Run};
@@ -85,7 +85,7 @@ fn gradient_experiment_loses_the_gradient_with_depth_on_each_of_its_seeds() {
 fn induction_two_layers_learn_it_and_one_cannot_on_each_of_its_seeds() {
     let c = preset("induction");
     assert_eq!((c.seeds, c.depth), (5, 2));
-    let all_four = compare_here(&c, 2500, 2).unwrap();
+    let all_four = all_four_here(&c, 2500, 2).unwrap();
     let learned = |row: usize| {
         let arm = &all_four.rows[row].arm;
         let accuracy: Vec<f64> = arm.shown().iter().map(|r| r.as_ref().unwrap().held_out.accuracy).collect();

@@ -2,14 +2,14 @@
 //! the spread a chart and a table show is the runs' own, the rate is chosen on training loss
 //! alone, and the CLI's report keeps its one-seed fields and adds the runs.
 
-use ablation_playground::comparisons::all_four::compare_table;
-use ablation_playground::comparisons::all_four::CompareState;
-use ablation_playground::comparisons::{compare_here, knockout_here};
+use ablation_playground::comparisons::all_four::all_four_table;
+use ablation_playground::comparisons::all_four::AllFourState;
+use ablation_playground::comparisons::{all_four_here, knockout_here};
 use ablation_playground::config::{copy_defaults, Config};
 use ablation_playground::training::measures::knockout::knockout;
 use ablation_playground::training::runs::spread::{median, tail_loss};
 use ablation_playground::training::step::report::trained;
-use ablation_playground::view::charts::compare::LossCurve;
+use ablation_playground::view::charts::all_four::LossCurve;
 use ablation_playground::view::charts::short;
 use serde_json::Value;
 use std::process::Command;
@@ -58,7 +58,7 @@ fn the_tuned_rate_is_the_grids_best_on_training_loss_and_the_held_out_loss_plays
         ..Config { steps: 60, ..copy_defaults() }
     };
     let config = Config { depth: 2, width: 16, ..config };
-    let state = compare_here(&config, 60, 2).unwrap();
+    let state = all_four_here(&config, 60, 2).unwrap();
     let mut chose_other = 0;
     let tail_of = |c: &Config| match ablation_playground::training::runs::job::run_job(
         ablation_playground::training::runs::job::Job::Run { config: c.clone(), steps: 60, keep_loss: true },
@@ -111,9 +111,9 @@ fn the_tuned_rate_is_the_grids_best_on_training_loss_and_the_held_out_loss_plays
 #[test]
 fn the_median_and_the_band_are_the_runs_own() {
     let config = Config { seeds: 3, ..small(3) };
-    let state = compare_here(&config, 40, 2).unwrap();
+    let state = all_four_here(&config, 40, 2).unwrap();
     let both_on = &state.rows[3];
-    let losses = |state: &CompareState| -> Vec<Vec<f64>> {
+    let losses = |state: &AllFourState| -> Vec<Vec<f64>> {
         state.rows[3].arm.shown().iter().map(|r| r.as_ref().unwrap().loss.clone()).collect()
     };
     let band_at_end = |runs: &[Vec<f64>]| {
@@ -139,7 +139,7 @@ fn the_median_and_the_band_are_the_runs_own() {
     let finals: Vec<f64> = both_on.arm.shown().iter().map(|r| r.as_ref().unwrap().final_loss).collect();
     let mut f = finals.clone();
     f.sort_by(f64::total_cmp);
-    let cell = &compare_table(&state).rows[3][3];
+    let cell = &all_four_table(&state).rows[3][3];
     assert_eq!(cell, &format!("{} [{}–{}]", short(f[1]), short(f[0]), short(f[2])), "{cell}");
 
     // one run ten times higher: the band's top follows it, and the table's maximum
@@ -151,7 +151,7 @@ fn the_median_and_the_band_are_the_runs_own() {
     run.final_loss *= 10.0;
     let ((_, _), (_, _, hi_moved)) = band_at_end(&losses(&moved));
     assert!(hi_moved > 5.0 * hi, "the band's top moved: {hi} to {hi_moved}");
-    let cell_moved = &compare_table(&moved).rows[3][3];
+    let cell_moved = &all_four_table(&moved).rows[3][3];
     assert_ne!(cell_moved, cell, "the table follows the run");
     assert!(cell_moved.contains(&short(10.0 * finals[2])), "{cell_moved}");
 }

@@ -3,8 +3,8 @@
 //! for bit from their checkpoints, choosing seeds apart from the seeds shown, the plateau rule
 //! on runs that plateau and runs that do not, and the CLI's contract.
 
-use ablation_playground::comparisons::all_four::compare_table;
-use ablation_playground::comparisons::compare_here;
+use ablation_playground::comparisons::all_four::all_four_table;
+use ablation_playground::comparisons::all_four_here;
 use ablation_playground::config::{copy_defaults, tuning, Config, TuneGrid, Until};
 use ablation_playground::training::runs::job::{run_job, Job, Report};
 use ablation_playground::training::runs::outcome::Outcome;
@@ -200,7 +200,7 @@ fn a_survivor_goes_on_from_its_checkpoint_bit_for_bit() {
 fn the_choosing_seeds_and_the_seeds_shown_are_disjoint() {
     let config =
         Config { seeds: 2, choose_seeds: 2, tune: true, learning_rate: 0.01, seed: 3, ..small_copy() };
-    let state = compare_here(&config, 60, 2).unwrap();
+    let state = all_four_here(&config, 60, 2).unwrap();
     for row in &state.rows {
         let t = row.arm.tuning.as_ref().expect("tuned");
         let (lr, warmup, beta2) = t.chosen.expect("chosen");
@@ -218,10 +218,10 @@ fn the_choosing_seeds_and_the_seeds_shown_are_disjoint() {
         }
         assert!(t.rounds.len() >= 2, "successive halving: {:?}", t.rounds);
     }
-    let sentence = ablation_playground::comparisons::all_four::compare_summary(&state);
+    let sentence = ablation_playground::comparisons::all_four::all_four_summary(&state);
     assert!(sentence.contains("chosen on seeds 5–6 (not shown)"), "{sentence}");
     assert!(sentence.contains("over seeds 3–4"), "{sentence}");
-    let table = compare_table(&state);
+    let table = all_four_table(&state);
     assert!(table.columns.iter().any(|c| c == "learning rate (chosen on seeds 5–6)"), "{:?}", table.columns);
     assert!(table.columns.iter().any(|c| c == "plateaued"), "{:?}", table.columns);
 }

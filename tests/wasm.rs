@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use ablation_playground::comparisons::all_four::AllFour;
-use ablation_playground::comparisons::compare_here;
+use ablation_playground::comparisons::all_four_here;
 use ablation_playground::comparisons::Comparison;
 use ablation_playground::training::live::attention_view::all_attention_maps;
 use ablation_playground::training::step::report::{run, trained};
@@ -99,7 +99,7 @@ fn seeds_and_tuned_rates_in_wasm_equal_the_native_runs_bit_for_bit() {
     };
     let (config, steps) = config_of(include_str!("reference-seeds.args"));
     assert_eq!((config.seeds, config.tune), (3, true));
-    let state = compare_here(&config, steps, 1).unwrap();
+    let state = all_four_here(&config, steps, 1).unwrap();
     let wasm = format!("\"compare\":{}}}", AllFour::report(&state));
     assert!(native.trim().ends_with(&wasm), "wasm: {wasm}\nnative: {native}");
 }

@@ -44,7 +44,7 @@ fn the_four_combinations_change_only_the_switches() {
 }
 
 fn compare(config: &Config, steps: usize) -> Vec<Outcome> {
-    compare_here(config, steps, 1).unwrap().rows.into_iter().map(|r| r.run).collect()
+    all_four_here(config, steps, 1).unwrap().rows.into_iter().map(|r| r.run).collect()
 }
 
 fn sweep(config: &Config, depths: &[usize], steps: usize, threads: usize) -> [SweepSeries; 4] {
@@ -65,7 +65,7 @@ fn every_compare_entry_is_the_single_run_bit_for_bit() {
         // the CLI's --threads: the same bits on any number of threads
         for threads in [2, 3, 8] {
             let threaded: Vec<Outcome> =
-                compare_here(&config, steps, threads).unwrap().rows.into_iter().map(|r| r.run).collect();
+                all_four_here(&config, steps, threads).unwrap().rows.into_iter().map(|r| r.run).collect();
             assert_same_outcomes(&threaded, &entries);
         }
     }
@@ -79,7 +79,7 @@ fn every_compare_entry_is_the_single_run_bit_for_bit() {
 fn every_seed_and_rate_of_all_four_is_its_single_run_bit_for_bit() {
     let steps = 20;
     let config = Config { seeds: 3, tune: true, seed: 5, ..small(4) };
-    let state = compare_here(&config, steps, 2).unwrap();
+    let state = all_four_here(&config, steps, 2).unwrap();
     for (row, variant) in state.rows.iter().zip(four_combinations(&config)) {
         assert_eq!(row.arm.runs.len(), 3, "3 seeds shown");
         let chosen = row.arm.tuning.as_ref().and_then(|t| t.chosen).expect("chosen").0;

@@ -7,7 +7,7 @@
 mod comparisons;
 mod knockout;
 
-use ablation_playground::comparisons::{compare_here, sweep_here};
+use ablation_playground::comparisons::{all_four_here, sweep_here};
 use ablation_playground::config::*;
 use ablation_playground::model::batch::Batch;
 use ablation_playground::model::param::Params;
@@ -16,7 +16,7 @@ use ablation_playground::model::stack::{outputs, Stack};
 use ablation_playground::training::measures::knockout::{
     draw_layers, knockout, random_counts, Knockout, KnockoutInProgress, Removal, DRAWS,
 };
-use ablation_playground::training::runs::compare::four_combinations;
+use ablation_playground::training::runs::all_four::four_combinations;
 use ablation_playground::training::runs::outcome::Outcome;
 use ablation_playground::training::runs::sweep::{parse_depths, SweepSeries, MAX_SWEEP_DEPTHS};
 use ablation_playground::training::step::report::{run, trained, Run, RunInProgress, Snapshot};

@@ -6,11 +6,11 @@
 use super::runs::{here, no_clock, Comparisons, Group};
 use super::{Comparison, ComparisonKind};
 use ablation_core::config::{ComparisonSpec, Config, COMPARE};
+use ablation_training::runs::all_four::{comparison_steps, four_combinations};
 use ablation_training::runs::arm::Arm;
-use ablation_training::runs::compare::{comparison_steps, four_combinations};
 use ablation_training::runs::job::Job;
 use ablation_training::runs::outcome::Outcome;
-use ablation_view::charts::{self, compare::LossCurve, ChartResult, Theme};
+use ablation_view::charts::{self, all_four::LossCurve, ChartResult, Theme};
 use ablation_view::json::Json;
 use ablation_view::json_arms::{arm_fields, outcome_fields, outcome_run};
 use ablation_view::panels::spread::{
@@ -29,7 +29,7 @@ pub struct AllFour;
 /// One row of "All four": an arm's runs (finished, in progress or not started; then `done` is
 /// false and the numbers the run has not reached yet are NaN).
 #[derive(Clone, Debug, PartialEq)]
-pub struct CompareRow {
+pub struct AllFourRow {
     /// Every run of the arm is done.
     pub done: bool,
     /// The first seed's run at the arm's chosen rate, as far as it got.
@@ -41,11 +41,11 @@ pub struct CompareRow {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct CompareState {
+pub struct AllFourState {
     pub config: Config,
     pub steps: usize,
     /// The four combinations in the order of `four_combinations`, as far as they got.
-    pub rows: Vec<CompareRow>,
+    pub rows: Vec<AllFourRow>,
     pub runs_finished: usize,
     pub runs_total: usize,
     /// While an arm's setting is being chosen: the round of its search and how many it plans.
@@ -56,31 +56,31 @@ impl Comparison for AllFour {
     const KIND: ComparisonKind = ComparisonKind::AllFour;
     const SPEC: &'static ComparisonSpec = &COMPARE;
     const RANK: u8 = 1;
-    type State = CompareState;
+    type State = AllFourState;
 
     fn start(comparisons: &mut Comparisons, config: &Config) {
         start(comparisons, config);
     }
 
-    fn state(g: &Group) -> CompareState {
+    fn state(g: &Group) -> AllFourState {
         let rows = (0..g.arms.len())
             .map(|a| {
                 let (arm, first, failed) = g.arm::<Outcome>(a);
                 let run = first.unwrap_or_else(|| {
                     Outcome::pending(&Config { seed: arm.seeds[0], ..arm.config.clone() })
                 });
-                CompareRow { done: arm.done || failed.is_some(), run, arm, failed }
+                AllFourRow { done: arm.done || failed.is_some(), run, arm, failed }
             })
             .collect();
         let both_on = &four_combinations(&g.config)[3];
         let (runs_finished, runs_total) = g.progress();
         let round = g.tuning_round();
-        CompareState { config: both_on.clone(), steps: g.steps, rows, runs_finished, runs_total, round }
+        AllFourState { config: both_on.clone(), steps: g.steps, rows, runs_finished, runs_total, round }
     }
 
-    fn value(c: &CompareState) -> Json {
+    fn value(c: &AllFourState) -> Json {
         let rows = c.rows.iter().map(|r| {
-            let mut fields = compare_row_fields(r, false); // final_loss is NaN (null) until done
+            let mut fields = all_four_row_fields(r, false); // final_loss is NaN (null) until done
             fields.push(("done", Json::Bool(r.done)));
             fields.push(("failed", r.failed.as_ref().map_or(Json::Null, |why| Json::Str(why.clone()))));
             Json::Obj(fields)
@@ -97,20 +97,20 @@ impl Comparison for AllFour {
     }
 
     /// One object per combination, in the order they ran.
-    fn report(state: &CompareState) -> Json {
-        Json::Arr(state.rows.iter().map(|r| Json::Obj(compare_row_fields(r, true))).collect())
+    fn report(state: &AllFourState) -> Json {
+        Json::Arr(state.rows.iter().map(|r| Json::Obj(all_four_row_fields(r, true))).collect())
     }
 
-    fn words(state: Option<&CompareState>, _scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
+    fn words(state: Option<&AllFourState>, _scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
         panel_words(state)
     }
 
-    fn draw<DB: Surface>(c: &CompareState, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
+    fn draw<DB: Surface>(c: &AllFourState, area: &DrawingArea<DB, Shift>, theme: &Theme) -> ChartResult {
         draw_rows(area, &c.rows, c.steps, theme)
     }
 
-    fn writings(c: &CompareState) -> Vec<(String, String)> {
-        compare_writings(c)
+    fn writings(c: &AllFourState) -> Vec<(String, String)> {
+        all_four_writings(c)
     }
 }
 
@@ -128,19 +128,19 @@ pub fn start_for(comparisons: &mut Comparisons, config: &Config, steps: usize) {
 }
 
 /// All four of `config`, each run trained for `steps`, here on up to `threads` threads.
-pub fn compare_here(config: &Config, steps: usize, threads: usize) -> Result<CompareState, String> {
+pub fn all_four_here(config: &Config, steps: usize, threads: usize) -> Result<AllFourState, String> {
     here::<AllFour>(threads, no_clock, |c| start_for(c, config, steps))
 }
 
-/// The combinations of `four_combinations`' order `only` (indices 0..4), as `compare_here`
+/// The combinations of `four_combinations`' order `only` (indices 0..4), as `all_four_here`
 /// trains them (`ablate --compare-arms`: a study of two placements' both-on arms tunes and
 /// trains only those).
-pub fn compare_arms_here(
+pub fn all_four_arms_here(
     config: &Config,
     steps: usize,
     threads: usize,
     only: &[usize],
-) -> Result<CompareState, String> {
+) -> Result<AllFourState, String> {
     here::<AllFour>(threads, no_clock, |c| {
         let four = four_combinations(config);
         let arms = only.iter().map(|&i| four[i].clone()).collect();
@@ -151,7 +151,7 @@ pub fn compare_arms_here(
 
 /// A row of "All four" with its seeds: the first seed's numbers (at the chosen rate) as one
 /// seed's were, its curve if `curve`, then its runs.
-fn compare_row_fields(r: &CompareRow, curve: bool) -> Vec<(&'static str, Json)> {
+fn all_four_row_fields(r: &AllFourRow, curve: bool) -> Vec<(&'static str, Json)> {
     let mut fields = outcome_fields(&r.run);
     if curve {
         fields.push(("loss", Json::nums(&r.run.loss)));
@@ -162,7 +162,7 @@ fn compare_row_fields(r: &CompareRow, curve: bool) -> Vec<(&'static str, Json)> 
 
 /// What each combination of All four writes once trained (a sequence task's): pairs of its
 /// name and its text.
-pub fn compare_writings(c: &CompareState) -> Vec<(String, String)> {
+pub fn all_four_writings(c: &AllFourState) -> Vec<(String, String)> {
     c.rows
         .iter()
         .filter(|r| r.done && !r.run.held_out.sample.is_empty())
@@ -174,7 +174,7 @@ pub fn compare_writings(c: &CompareState) -> Vec<(String, String)> {
 /// one in progress, what it has measured). Over several seeds each number is the median with
 /// the lowest and highest run, and a sequence task's loss says how many runs learned it; a
 /// tuned comparison names each row's rate.
-pub fn compare_table(c: &CompareState) -> Table {
+pub fn all_four_table(c: &AllFourState) -> Table {
     let tuned = c.rows.iter().any(|r| r.arm.tuned());
     let mut columns = vec![
         say!("column-combination"),
@@ -188,7 +188,7 @@ pub fn compare_table(c: &CompareState) -> Table {
         columns.push(column);
     }
     let mut table = Table::new(columns);
-    for CompareRow { done, run: row, arm, failed } in &c.rows {
+    for AllFourRow { done, run: row, arm, failed } in &c.rows {
         let done = *done;
         let several = arm.shown_done().count() > 1;
         let num = |x: f64, f: fn(&Outcome) -> f64| {
@@ -246,7 +246,7 @@ pub fn compare_table(c: &CompareState) -> Table {
 
 /// The readout of each combination at a few depths (all when there are few): one row per
 /// combination (over several seeds the median with the lowest and highest run).
-pub fn compare_readout_table(c: &CompareState) -> Table {
+pub fn all_four_readout_table(c: &AllFourState) -> Table {
     let depth = c.config.depth;
     let mut depths: Vec<usize> =
         if depth <= 4 { (0..=depth).collect() } else { (0..=4).map(|i| i * depth / 4).collect() };
@@ -273,7 +273,7 @@ pub fn compare_readout_table(c: &CompareState) -> Table {
 /// What "All four" was run on, for its caption and its chart's text alternative: its
 /// progress, and each finished combination's end (over several seeds the median, how many
 /// learned the task and whether the seeds disagree; when tuned, its rate).
-pub fn compare_summary(c: &CompareState) -> String {
+pub fn all_four_summary(c: &AllFourState) -> String {
     let cfg = &c.config;
     let several = c.runs_total > c.rows.len();
     let progress = if several {
@@ -296,7 +296,7 @@ pub fn compare_summary(c: &CompareState) -> String {
         .rows
         .iter()
         .filter(|r| r.done)
-        .map(|CompareRow { run: r, arm, failed, .. }| {
+        .map(|AllFourRow { run: r, arm, failed, .. }| {
             let mut end = match (failed, r.diverged_at, arm.seeds.len() > 1) {
                 (Some(why), _, _) => say!("end-failed", why = why.as_str()),
                 (None, _, true) => {
@@ -328,12 +328,12 @@ pub fn compare_summary(c: &CompareState) -> String {
     summary_sentence(head, &finished, &limits)
 }
 
-fn panel_words(c: Option<&CompareState>) -> (String, Vec<(&'static str, Json)>) {
+fn panel_words(c: Option<&AllFourState>) -> (String, Vec<(&'static str, Json)>) {
     (
-        c.map_or_else(|| say!("not-run-yet"), compare_summary),
+        c.map_or_else(|| say!("not-run-yet"), all_four_summary),
         vec![
-            ("table", c.map_or_else(Table::default, compare_table).json()),
-            ("readout", c.map_or_else(Table::default, compare_readout_table).json()),
+            ("table", c.map_or_else(Table::default, all_four_table).json()),
+            ("readout", c.map_or_else(Table::default, all_four_readout_table).json()),
         ],
     )
 }
@@ -344,11 +344,11 @@ fn panel_words(c: Option<&CompareState>) -> (String, Vec<(&'static str, Json)>) 
 /// with a band from the lowest to the highest.
 pub fn draw_rows<'a, DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    rows: impl IntoIterator<Item = &'a CompareRow>,
+    rows: impl IntoIterator<Item = &'a AllFourRow>,
     steps: usize,
     theme: &Theme,
 ) -> ChartResult {
-    let rows: Vec<&CompareRow> = rows.into_iter().collect();
+    let rows: Vec<&AllFourRow> = rows.into_iter().collect();
     let labels: Vec<String> = rows
         .iter()
         .map(|r| {
@@ -374,5 +374,5 @@ pub fn draw_rows<'a, DB: DrawingBackend>(
             }
         })
         .collect();
-    charts::compare::draw(area, &curves, steps, theme)
+    charts::all_four::draw(area, &curves, steps, theme)
 }

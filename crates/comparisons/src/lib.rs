@@ -16,7 +16,7 @@ pub mod page;
 mod runs;
 pub mod sweep;
 
-pub use all_four::{compare_arms_here, compare_here};
+pub use all_four::{all_four_arms_here, all_four_here};
 pub use depth_width::depth_width_here;
 pub use knockout::knockout_here;
 pub use runs::{Comparisons, Group};

@@ -5,8 +5,8 @@
 use super::runs::{here, no_clock, Comparisons, Group};
 use super::{Comparison, ComparisonKind};
 use ablation_core::config::{ComparisonSpec, Config, SWEEP};
+use ablation_training::runs::all_four::{comparison_steps, four_combinations};
 use ablation_training::runs::arm::Arm;
-use ablation_training::runs::compare::{comparison_steps, four_combinations};
 use ablation_training::runs::job::Job;
 use ablation_training::runs::outcome::Outcome;
 use ablation_training::runs::spread::Spread;

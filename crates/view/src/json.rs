@@ -10,7 +10,7 @@ use ablation_training::live::frame::Frame;
 use ablation_training::live::loss_history::{Bucket, LossHistory};
 use ablation_training::live::writing::Prompt;
 use ablation_training::measures::per_matrix::MatrixGradients;
-use ablation_training::runs::compare::switch_words;
+use ablation_training::runs::all_four::switch_words;
 use ablation_training::step::report::{Run, Snapshot, TaskRecord};
 use ablation_training::step::train::Eval;
 use ablation_training::tasks::corpus::{corpus, Corpus};

@@ -8,7 +8,7 @@ use ablation_core::config::{
     find, task_defaults, Choice, Config, ParamKind, ParamSpec, TaskKind, COMPARE, DEPTH_WIDTH, KNOCKOUT,
     PARAMS, PIN, PRESET, PRESETS, SWEEP,
 };
-use ablation_training::runs::compare::comparison_steps;
+use ablation_training::runs::all_four::comparison_steps;
 use ablation_training::runs::sweep::{DEFAULT_SWEEP_DEPTHS, MAX_SWEEP_DEPTHS};
 
 /// The most steps `ablate` trains (the page allows more: the table's maximum).

@@ -15,7 +15,7 @@ use ablation_playground::comparisons::knockout::LayerKnockout;
 use ablation_playground::comparisons::page::svgs;
 use ablation_playground::comparisons::sweep::DepthSweep;
 use ablation_playground::comparisons::{
-    compare_arms_here, compare_here, depth_width_here, knockout_here, sweep_here, Comparison,
+    all_four_arms_here, all_four_here, depth_width_here, knockout_here, sweep_here, Comparison,
     ComparisonsState,
 };
 use ablation_playground::config::{LayerView, MATRIX_BATCHES};
@@ -206,8 +206,8 @@ fn report(options: &Options) -> Result<String, String> {
     drop(trainer); // the comparisons train their own stacks
     if options.compare {
         let state = match &options.compare_arms {
-            Some(only) => compare_arms_here(config, options.compare_steps, options.threads, only)?,
-            None => compare_here(config, options.compare_steps, options.threads)?,
+            Some(only) => all_four_arms_here(config, options.compare_steps, options.threads, only)?,
+            None => all_four_here(config, options.compare_steps, options.threads)?,
         };
         fields.push((AllFour::SPEC.field, AllFour::report(&state)));
         shown.compare = Some(state);

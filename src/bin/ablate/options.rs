@@ -10,7 +10,7 @@ use ablation_playground::language::{Language, LANGUAGES};
 use ablation_playground::training::live::writing::{Prompt, MAX_WRITE_CHARS, SAMPLE_CHARS};
 use ablation_playground::training::measures::depth_width::depth_width_applies;
 use ablation_playground::training::measures::tuned_lens::{LensBudget, FIT_STEPS};
-use ablation_playground::training::runs::compare::comparison_steps;
+use ablation_playground::training::runs::all_four::comparison_steps;
 use ablation_playground::training::runs::sweep::{default_sweep_depths, parse_depths};
 use ablation_playground::training::tasks::corpus::{corpus, install_own, text_of};
 use ablation_playground::view::reference::{

@@ -1,7 +1,7 @@
 //! A comparison's runs: jobs any worker runs, an arm over seeds and its numbers, All four's and the sweep's runs, a pin, and the search that chooses a tuned arm's setting (`tuner`).
 
+pub mod all_four;
 pub mod arm;
-pub mod compare;
 pub mod job;
 pub mod outcome;
 pub mod pinned;

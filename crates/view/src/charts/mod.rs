@@ -2,8 +2,8 @@
 //! browser, SVG natively (tests, static figures). One file per chart, each a `draw` that follows
 //! the same steps: fill, `ChartBuilder`, mesh, series, `present`.
 
+pub mod all_four;
 pub mod attention;
-pub mod compare;
 pub mod depth;
 pub mod depth_width;
 pub mod histogram;
