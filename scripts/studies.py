@@ -189,7 +189,7 @@ def ablate_version():
 def write_table(name, study, results):
     table = reduction(study)(study, results)
     first, last = study["seeds"]
-    head = f"*{study['title']}.* Study file `studies/{name}.toml`, seeds {first}–{last}; " \
+    head = f"*{study_tables.title_words(study, results)}.* Study file `studies/{name}.toml`, seeds {first}–{last}; " \
            f"regenerate with `bash scripts/studies.sh run {name}`.\n\n"
     text = head + table.strip() + "\n"
     findings = FINDINGS.read_text(encoding="utf-8")

@@ -204,21 +204,74 @@ def chosen_words(a):
     return f"{c['lr']:.2g}, {c['warmup']}, {c['beta2']}" if c else "–"
 
 
+# --- The rules a verdict and a title follow (docs/findings.md, "How the words follow the data") ---
+
+#: A held-out loss below this many nats is a task solved: differences there are float rounding,
+#: not a placement's merit.
+LOSS_FLOOR = 0.01
+#: A held-out accuracy at or above this share is a task solved.
+ACCURACY_CEILING = 0.999
+
+
+def separates(arms_by_name, x, y):
+    """Whether the task separates arms x and y: both arms' median held-out loss at or above
+    LOSS_FLOOR and, on a copying task, at least one arm's median held-out accuracy below
+    ACCURACY_CEILING. Returns (True, "") or (False, the reason in words)."""
+    def median_of(name, field):
+        xs = [r.get(field) for r in arms_by_name[name]["runs"]]
+        xs = [v for v in xs if v is not None and math.isfinite(v)]
+        return statistics.median(xs) if xs else None
+
+    solved = [n for n in (x, y) if (median_of(n, "val_loss") or 0.0) < LOSS_FLOOR]
+    accuracies = [median_of(n, "accuracy") for n in (x, y)]
+    if all(a is not None and a >= ACCURACY_CEILING for a in accuracies):
+        return False, f"both arms copy at least {ACCURACY_CEILING:.1%} of the held-out symbols (medians)"
+    if solved:
+        return False, f"{' and '.join(solved)}'s median held-out loss is below {LOSS_FLOOR} nats"
+    return True, ""
+
+
 def paired(arms_by_name, x, y):
     """Per reporting seed, arm x's held-out loss minus arm y's: the differences, the mean and
-    its bootstrap interval, and the verdict in words."""
+    its bootstrap interval, and the verdict in words: "x loses" (or wins) only when the interval
+    excludes zero and the task separates the arms (`separates`); "not separated at this setting"
+    with the reason when the task does not; "a tie" when the interval holds zero."""
     ax = {run["seed"]: run["val_loss"] for run in arms_by_name[x]["runs"]}
     ay = {run["seed"]: run["val_loss"] for run in arms_by_name[y]["runs"]}
     diffs = [ax[s] - ay[s] for s in sorted(ax) if s in ay and ax[s] is not None and ay[s] is not None]
     lo, hi = bootstrap(diffs)
     mean = sum(diffs) / len(diffs)
-    if hi < 0:
-        verdict = f"{x} wins"
-    elif lo > 0:
-        verdict = f"{x} loses"
-    else:
+    separated, why = separates(arms_by_name, x, y)
+    if lo <= 0 <= hi:
         verdict = "a tie"
+    elif not separated:
+        verdict = f"not separated at this setting: {why}"
+    else:
+        verdict = f"{x} wins" if hi < 0 else f"{x} loses"
     return diffs, mean, (lo, hi), verdict
+
+
+def plateau_words(runs, cap):
+    """What a title says of how far its runs trained: "trained to a plateau" only when every run
+    plateaued, else that they trained until a plateau or the cap, and "N of M runs plateaued"
+    by then."""
+    done = sum(1 for r in runs if r.get("converged"))
+    if runs and done == len(runs):
+        return "trained to a plateau"
+    cap_words = f"{cap:,}".replace(",", " ")
+    return f"trained until a plateau or step {cap_words}; {done} of {len(runs)} runs plateaued by then"
+
+
+def title_words(study, results):
+    """The study's title with its computed parts: `{plateau}` becomes `plateau_words` of every
+    run shown (every arm's), capped at the study's `--steps`."""
+    title = study["title"]
+    if "{plateau}" in title:
+        flags = study["flags"]
+        cap = int(flags[flags.index("--steps") + 1])
+        runs = [r for j in results["jobs"] for a in j["values"].get("arms", []) for r in a["runs"]]
+        title = title.replace("{plateau}", plateau_words(runs, cap))
+    return title
 
 
 def liu(study, results):

@@ -87,6 +87,33 @@ class Numbers(unittest.TestCase):
         self.assertEqual(study_tables.paired({"a": better, "b": worse}, "a", "b")[3], "a wins")
         self.assertEqual(study_tables.paired({"a": noisy, "b": arm([2.2] * 5)}, "a", "b")[3], "a tie")
 
+    def test_a_verdict_needs_an_interval_off_zero_and_a_task_that_separates_the_arms(self):
+        arm = lambda vals, acc=None: {"runs": [dict({"seed": i + 1, "val_loss": v}, **({} if acc is None else {"accuracy": acc}))
+                                                for i, v in enumerate(vals)]}
+        verdict = lambda a, b: study_tables.paired({"a": a, "b": b}, "a", "b")[3]
+        # an interval that touches zero (every difference 0 but one) is a tie
+        self.assertEqual(verdict(arm([2.0, 2.0, 2.0, 2.0, 2.1]), arm([2.0] * 5)), "a tie")
+        # a saturated copying task: both arms copy every symbol, one loses on every seed
+        saturated = verdict(arm([1e-4, 2e-4, 3e-4, 4e-4, 5e-4], 1.0), arm([0.0] * 5, 1.0))
+        self.assertEqual(saturated, "not separated at this setting: both arms copy at least 99.9% of the held-out symbols (medians)")
+        # a loss under the floor in one arm, without accuracies (the regression or the text)
+        floor = verdict(arm([0.05, 0.06, 0.05, 0.07, 0.06]), arm([0.001] * 5))
+        self.assertEqual(floor, "not separated at this setting: b's median held-out loss is below 0.01 nats")
+        # a copying task one arm has not solved separates them
+        self.assertEqual(verdict(arm([0.5, 0.6, 0.55, 0.52, 0.58], 0.8), arm([0.02, 0.03, 0.02, 0.025, 0.03], 1.0)), "a loses")
+
+    def test_a_title_says_to_a_plateau_only_when_every_run_plateaued(self):
+        runs = lambda *done: [{"converged": d} for d in done]
+        self.assertEqual(study_tables.plateau_words(runs(True, True, True), 40000), "trained to a plateau")
+        self.assertEqual(study_tables.plateau_words(runs(False, False), 40000),
+                         "trained until a plateau or step 40 000; 0 of 2 runs plateaued by then")
+        self.assertEqual(study_tables.plateau_words(runs(True, False, True), 10000),
+                         "trained until a plateau or step 10 000; 2 of 3 runs plateaued by then")
+        self.assertEqual(study_tables.plateau_words([], 500), "trained until a plateau or step 500; 0 of 0 runs plateaued by then")
+        study = {"title": "A against B, {plateau}", "flags": ["--steps", "3000"]}
+        results = {"jobs": [{"values": {"arms": [{"runs": runs(True, False)}]}}, {"values": {"arms": [{"runs": runs(True)}]}}]}
+        self.assertEqual(study_tables.title_words(study, results), "A against B, trained until a plateau or step 3 000; 2 of 3 runs plateaued by then")
+
     def test_the_drift_check_compares_nested_numbers(self):
         self.assertTrue(studies.close({"a": [1.0, 2.0]}, {"a": [1.0, 2.0 + 1e-12]}, 1e-9))
         self.assertFalse(studies.close({"a": [1.0, 2.0]}, {"a": [1.0, 2.001]}, 1e-9))
