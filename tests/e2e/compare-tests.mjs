@@ -7,13 +7,8 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error,
 // uncaught exception, failed request or visible error box.
 
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { ROOT, TEST_PAGES } from './lib.mjs';
+import { ablate, TEST_PAGES } from './lib.mjs';
 import { assert, test, waitFor } from './harness.mjs';
-
-const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 
 TEST_PAGES.set('/__test/compare.html', () =>
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>compare</title>' +
@@ -24,7 +19,6 @@ TEST_PAGES.set('/__test/compare.html', () =>
 export default function registerCompareTests() {
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
   const el = (page, name) => page.locator(`main[data-ap-root] [data-el="${name}"]`);
-  const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 120_000, maxBuffer: 64 << 20 })).stdout);
 
   test('a run past the pins\' 100 000 steps is not pinned: a notice says why and the widget trains on', async ({ page, load }) => {
     await load('/?depth=1&width=8&tokens=4&steps=100001');

@@ -6,18 +6,12 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error,
 // uncaught exception, failed request or visible error box.
 
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { ROOT } from './lib.mjs';
+import { ablate } from './lib.mjs';
 import { assert, test, waitFor } from './harness.mjs';
-
-const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 
 export default function registerKnockoutTests() {
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
   const el = (page, name) => page.locator(`main[data-ap-root] [data-el="${name}"]`);
-  const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 120_000, maxBuffer: 64 << 20 })).stdout);
 
   test('the knockout bars have text alternatives, measured on the trained stack', async ({ page, load }) => {
     await load('/?depth=6&steps=300');

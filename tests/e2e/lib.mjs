@@ -24,6 +24,13 @@ export const ROOT = resolve(E2E_DIR, '..', '..');
 // E2E_DIST serves another build of the page (e.g. one made with `trunk build --dist DIR`).
 export const DIST = process.env.E2E_DIST ? resolve(process.env.E2E_DIST) : join(ROOT, 'dist');
 export const ARTIFACTS = join(E2E_DIR, 'artifacts');
+/** The `ablate` CLI the test command builds (release), whose numbers the page must equal. */
+export const ABLATE = join(ROOT, 'target', 'release', 'ablate');
+
+/** `ablate ARGS`'s JSON report, parsed. */
+export async function ablate(args, { timeout = 120_000 } = {}) {
+  return JSON.parse((await promisify(execFile)(ABLATE, args, { timeout, maxBuffer: 64 << 20 })).stdout);
+}
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',

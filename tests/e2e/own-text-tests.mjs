@@ -11,12 +11,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT } from './lib.mjs';
+import { ablate, ABLATE } from './lib.mjs';
 import { assert, test, waitFor } from './harness.mjs';
 
-const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 const run = promisify(execFile);
-const ablate = async (args) => JSON.parse((await run(ABLATE, args, { timeout: 120_000, maxBuffer: 64 << 20 })).stdout);
 
 /** A text of `n` characters of made-up words: a few dozen distinct characters, seeded. */
 export function madeUpText(n, seed = 1) {

@@ -6,17 +6,11 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error,
 // uncaught exception, failed request or visible error box.
 
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { ROOT, startServer } from './lib.mjs';
+import { ablate, startServer } from './lib.mjs';
 import { assert, test, waitFor } from './harness.mjs';
-
-const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 
 export default function registerSplitTests() {
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
-  const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 120_000, maxBuffer: 64 << 20 })).stdout);
 
   test('a step split into shards trains in the page with the bits ablate --shards gives natively, on any number of threads', async ({ page, load }) => {
     await load('/?depth=4&width=8&tokens=8&shards=2&autoplay=off&pin=depth:4,width:8,tokens:8,shards:2@30');

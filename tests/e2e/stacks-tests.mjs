@@ -5,16 +5,10 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error,
 // uncaught exception, failed request or visible error box.
 
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { ROOT, axeViolations } from './lib.mjs';
+import { ablate, axeViolations } from './lib.mjs';
 import { assert, test, waitFor } from './harness.mjs';
 
-const ABLATE = join(ROOT, 'target', 'release', 'ablate');
-
 export default function registerStacksTests() {
-  const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 120_000, maxBuffer: 64 << 20 })).stdout);
   const value = (page) => page.evaluate(() => window.ablationPlayground.value);
   const status = (page) => page.textContent('[data-ap-root] [data-el="status"]');
   const summary = (page, name) => page.textContent(`[data-ap-root] [data-panel="${name}"] figcaption`);

@@ -7,13 +7,8 @@
 // uncaught exception, failed request (the tests that break the text on purpose say so) or
 // visible error box.
 
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { ROOT, TEST_PAGES, canvasHash, startServer, strictCsp } from './lib.mjs';
+import { ablate, canvasHash, startServer, strictCsp, TEST_PAGES } from './lib.mjs';
 import { assert, test, waitFor } from './harness.mjs';
-
-const ABLATE = join(ROOT, 'target', 'release', 'ablate');
 
 const TEXT_PATH = '/www/data/shakespeare.txt';
 
@@ -35,7 +30,6 @@ export default function registerTaskTests() {
   });
 
   test('the warmup preset in three clicks: post-norm fails without warmup, learns with it, and pre-norm needs none (the CLI\'s numbers)', async ({ page, load, note }) => {
-    const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 120_000, maxBuffer: 64 << 20 })).stdout);
     const cli = await Promise.all([[], ['--warmup', '300'], ['--norm', 'pre']].map((flags) => ablate(['--preset', 'warmup', ...flags])));
     const heldOut = (r) => r.task.val_loss.at(-1)[1];
     /** Waits for the run to finish, then its held-out loss, which must be the CLI's. */

@@ -7,15 +7,9 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error,
 // uncaught exception, failed request or visible error box.
 
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { ROOT, TEST_PAGES, clickAnswers, startServer, state, timeClickAnswers, timeoutDelays } from './lib.mjs';
+import { ablate, clickAnswers, startServer, state, TEST_PAGES, timeClickAnswers, timeoutDelays } from './lib.mjs';
 import './embedding.mjs'; // registers the test pages (`/__test/one.html`), for this suite alone too
 import { assert, AssertionError, test, waitFor } from './harness.mjs';
-
-const ABLATE = join(ROOT, 'target', 'release', 'ablate');
-const ablate = async (args) => JSON.parse((await promisify(execFile)(ABLATE, args, { timeout: 60_000 })).stdout);
 
 const LARGEST = '/?depth=96&sublayer=block&width=128&tokens=256';
 
