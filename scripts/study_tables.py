@@ -353,6 +353,8 @@ def lens_values(r):
         "depth": depth,
         "val_loss": r["task"]["val_loss"][-1][1],
         "tuned": tuned,
+        # the logit lens (the model's own readout at every depth) on the same held-out set
+        "logit": r["layers"]["readout_loss"]["final"],
         "fit_steps": fit["steps"],
         "converged": fit["converged"],
         "held_out_kl": fit["held_out_kl"][-1][1],
@@ -377,8 +379,8 @@ def halves(xs):
 def lens(study, results):
     arms = by_arm(results)
     lines = [
-        "| arm | lens updates | fit converged | held-out KL at the end | held-out loss | tuned lens at L/2 | upper half's share of the gain | cosine x_ℓ·x_ℓ₊₁, lower half | upper half |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| arm | lens updates | fit converged | held-out KL at the end | held-out loss | tuned lens at L/2 | logit lens at L/2 | upper half's share of the gain | cosine x_ℓ·x_ℓ₊₁, lower half | upper half |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, jobs in arms.items():
         v = [j["values"] for j in jobs]
@@ -389,6 +391,7 @@ def lens(study, results):
         lines.append(
             f"| {name} | {fmt([x['fit_steps'] for x in v], 4)} | {conv_words} | {fmt([x['held_out_kl'] for x in v], 2)} "
             f"| {fmt([x['val_loss'] for x in v])} | {fmt([x['tuned'][x['depth'] // 2] for x in v])} "
+            f"| {fmt([x['logit'][x['depth'] // 2] for x in v])} "
             f"| {fmt([upper_share(x) for x in v], 2)} | {fmt(lo, 2)} | {fmt(hi, 2)} |")
     first = results["jobs"][0]["values"]
     lines.append("")
