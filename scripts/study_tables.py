@@ -5,7 +5,7 @@ names the jobs `studies.py check` recomputes (else the study's `check` arm and s
 
 Each cell is the median over the seeds with the lowest and highest in brackets (`fmt`).
 """
-import math, random, statistics
+import math, random, re, statistics
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -398,6 +398,42 @@ def lens(study, results):
     lines.append(f"(Held-out KL: the mean over the layers of KL(p_L ‖ q_ℓ) on the held-out set; bigram line "
                  f"{first['bigram']:.2f}, unigram line {first['unigram']:.2f}.)")
     return "\n".join(lines)
+
+
+# --- one layer knocked out of the regression's stacks (Veit et al. 2016) -----------------------
+
+def knockout_regression_values(r):
+    k = r["knockout"]
+    return {"intact": k["intact_loss"], "each": k["loss"], "output_change": k["output_change"]}
+
+
+def knockout_regression(study, results):
+    lines = [
+        "| stack | intact loss | one layer out: the median layer's loss | the lowest and highest | output change: the median layer's | the largest | the worst layer (its loss), each seed |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, jobs in by_arm(results).items():
+        v = [j["values"] for j in sorted(jobs, key=lambda j: j["seed"])]
+        every = [x for s in v for x in s["each"]]
+        worst = [max(range(len(s["each"])), key=lambda l: s["each"][l]) for s in v]
+        worst_words = ", ".join(f"{l} ({s['each'][l]:.2f})" for l, s in zip(worst, v))
+        lines.append(
+            f"| {name} | {fmt([s['intact'] for s in v], 2)} | {fmt([statistics.median(s['each']) for s in v], 2)} "
+            f"| {min(every):.2g}–{max(every):.2g} | {percent(fmt([statistics.median(s['output_change']) for s in v], 2))} "
+            f"| {percent(fmt([max(s['output_change']) for s in v], 2))} "
+            f"| {worst_words} |")
+    lines.append("")
+    lines.append("(The loss: the probe batch's mean squared error, 1 for a stack that outputs zero; the output change: "
+                 "how far the readout's output moves, as a share of its size.)")
+    return "\n".join(lines)
+
+
+def percent(cell):
+    """A `fmt` cell of shares as percentages."""
+    def one(m):
+        x = 100 * float(m.group())
+        return f"{x:.0f}%" if x >= 10 or x == 0 else f"{x:.1f}%"
+    return re.sub(r"[0-9.]+(?:e[-+][0-9]+)?", one, cell)
 
 
 # --- knockouts by Gromov's protocol -----------------------------------------------------------
