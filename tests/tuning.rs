@@ -10,7 +10,7 @@ use ablation_playground::training::runs::job::{run_job, Job, Report};
 use ablation_playground::training::runs::outcome::Outcome;
 use ablation_playground::training::runs::trial::{TrialEnd, TrialRun};
 use ablation_playground::training::runs::tuned::Limit;
-use ablation_playground::training::runs::tuner::{rate_at, Tuner};
+use ablation_playground::training::runs::tuner::{rate_at, Tuner, TIE};
 use ablation_playground::training::step::report::RunInProgress;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -65,6 +65,53 @@ fn a_best_rate_beyond_the_first_grid_widens_it_until_the_best_is_inside() {
     }
     assert!(t.lrs.iter().any(|&lr| lr < best), "the grid widened past the best: {:?}", t.lrs);
     assert_eq!(tuner.chosen().unwrap().learning_rate, chosen, "the arm's runs train at the chosen rate");
+}
+
+/// What the record alone says (the report's `tuning.candidates`): every candidate with its
+/// score at every round, so that a reader can audit the choice. Checked against the search's
+/// own verdict: the chosen setting scores lowest at the last round (or within `TIE` of it), and
+/// "bracketed" is exactly "both neighbours on the grid trained the full run and scored no better".
+#[test]
+fn the_record_holds_every_candidates_score_so_that_the_choice_can_be_audited() {
+    let table = tuning(Config::default().task);
+    for (best_step, steps) in [(-5, 300), (0, 300), (3, 90)] {
+        let best = rate_at(0.01, &table, best_step);
+        let mut tuner = Tuner::new(&tuned(0.01), steps);
+        let trained = search(&mut tuner, |lr, _| 1.0 + (lr / best).ln().powi(2));
+        let t = tuner.tuned();
+        let last = t.planned_rounds - 1;
+        assert_eq!(
+            t.candidates.len(),
+            trained.iter().map(|x| x.0.to_bits()).collect::<BTreeSet<_>>().len(),
+            "{t:?}"
+        );
+        assert!(t.candidates.iter().all(|c| c.scores.len() == t.planned_rounds), "{t:?}");
+        let full: Vec<(f64, f64)> =
+            t.candidates.iter().filter_map(|c| Some((c.lr, c.scores[last]?))).collect();
+        let (chosen, _, _) = t.chosen.unwrap();
+        let chosen_score =
+            full.iter().find(|c| c.0 == chosen).map(|c| c.1).expect("the chosen trained the full run");
+        let lowest = full.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
+        assert!(
+            chosen_score <= lowest * (1.0 + TIE),
+            "chose {chosen} at {chosen_score}, the lowest {lowest}: {full:?}"
+        );
+        // the grid's neighbours of the chosen rate, read from the record
+        let mut rates: Vec<f64> = t.lrs.clone();
+        rates.sort_by(f64::total_cmp);
+        let at = rates.iter().position(|&r| r == chosen).unwrap();
+        let neighbour_ok = |i: Option<usize>| {
+            i.and_then(|i| rates.get(i))
+                .and_then(|&r| full.iter().find(|c| c.0 == r))
+                .is_some_and(|c| c.1 >= chosen_score)
+        };
+        let audited = neighbour_ok(at.checked_sub(1)) && neighbour_ok(Some(at + 1));
+        assert_eq!(
+            audited, t.bracketed,
+            "the record says bracketed {audited}, the search {}: {t:?}",
+            t.bracketed
+        );
+    }
 }
 
 /// A stack that learns nothing ends at the same loss at every rate, up to noise: the search
@@ -308,6 +355,14 @@ fn the_clis_report_carries_the_search_for_each_arm() {
         let rounds = t["rounds"].as_array().unwrap();
         assert_eq!(rounds.last().unwrap()["steps"], 45, "{t}");
         assert!(rounds.iter().all(|r| r["candidates"].as_u64().unwrap() >= 1));
+        // every candidate with its score at every planned round (null where not trained so far)
+        let candidates = t["candidates"].as_array().unwrap();
+        assert_eq!(candidates.len(), lrs.len(), "{t}");
+        let planned = t["planned_rounds"].as_u64().unwrap() as usize;
+        assert!(candidates.iter().all(|c| c["scores"].as_array().unwrap().len() == planned), "{t}");
+        let chosen_scores =
+            candidates.iter().find(|c| c["lr"].as_f64() == Some(chosen)).unwrap()["scores"].clone();
+        assert!(chosen_scores[planned - 1].is_f64(), "the chosen trained the full run: {t}");
         assert_eq!(row["converged"].as_array().unwrap().len(), 2, "{row}");
         assert!(row["runs"].as_array().unwrap().iter().all(|r| r["lr"].as_f64() == Some(chosen)));
     }

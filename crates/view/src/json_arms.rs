@@ -11,7 +11,7 @@ use ablation_training::runs::arm::Arm;
 use ablation_training::runs::outcome::Outcome;
 use ablation_training::runs::pinned::PinState;
 use ablation_training::runs::spread::median;
-use ablation_training::runs::tuned::{Limit, Tuned};
+use ablation_training::runs::tuned::{CandidateScores, Limit, Tuned};
 
 /// A row of "All four" (the CLI's and the page's): the switches and what the run measured
 /// (a number not reached yet is NaN, so `null`).
@@ -79,6 +79,22 @@ pub fn arm_fields<T>(arm: &Arm<T>, run: fn(&T) -> RunEnd) -> Vec<(&'static str, 
 /// A tuned arm's search, as the report's `tuning`: `{grid: {lr, warmup, beta2}, chosen: {lr,
 /// warmup, beta2} | null, bracketed: {lr} | null, limit: "lowest" | "highest" | null,
 /// choosing_seeds, reporting_seeds, rounds: [{candidates, steps}], planned_rounds}`.
+/// A candidate of a search and its score at each round: a number, `"diverged"` (a run's loss
+/// stopped being finite), or null where it was not trained that far.
+fn candidate_json(c: &CandidateScores) -> Json {
+    let score = |s: &Option<f64>| match s {
+        Some(x) if x.is_finite() => Json::Num(*x),
+        Some(_) => Json::Str("diverged".into()),
+        None => Json::Null,
+    };
+    Json::Obj(vec![
+        ("lr", Json::Num(c.lr)),
+        ("warmup", Json::Int(c.warmup as i128)),
+        ("beta2", Json::Num(c.beta2)),
+        ("scores", Json::Arr(c.scores.iter().map(score).collect())),
+    ])
+}
+
 pub fn tuning_json(t: &Tuned, reporting_seeds: &[u64]) -> Json {
     let seeds = |s: &[u64]| Json::Arr(s.iter().map(|&s| Json::Int(s.into())).collect());
     let ints = |xs: &[usize]| Json::Arr(xs.iter().map(|&x| Json::Int(x as i128)).collect());
@@ -123,6 +139,7 @@ pub fn tuning_json(t: &Tuned, reporting_seeds: &[u64]) -> Json {
         ("reporting_seeds", seeds(reporting_seeds)),
         ("rounds", Json::Arr(rounds.collect())),
         ("planned_rounds", Json::Int(t.planned_rounds as i128)),
+        ("candidates", Json::Arr(t.candidates.iter().map(candidate_json).collect())),
     ])
 }
 

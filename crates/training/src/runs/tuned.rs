@@ -1,5 +1,5 @@
 //! What a search over settings did (`tuner::Tuner::tuned`): the values it tried, the setting it
-//! chose and whether that setting is bracketed, its rounds. An arm, a pin and the reports read
+//! chose and whether that setting is bracketed, its rounds and every candidate's scores. An arm, a pin and the reports read
 //! this record, never the search.
 
 /// One round of the search: how many candidates it trained, to which step.
@@ -28,6 +28,21 @@ pub struct Tuned {
     /// The rounds so far (the last one in progress) and how many are planned.
     pub rounds: Vec<Round>,
     pub planned_rounds: usize,
+    /// Every candidate tried and its score at every round, so that the choice can be audited
+    /// from the record alone (a chosen rate is bracketed when both its neighbours on the grid
+    /// scored no better at the last round).
+    pub candidates: Vec<CandidateScores>,
+}
+
+/// A candidate setting and its score at each round: the median over the choosing seeds of its
+/// training loss over the last tenth of its steps (∞ if a run diverged); None where it was not
+/// trained that far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CandidateScores {
+    pub lr: f64,
+    pub warmup: usize,
+    pub beta2: f64,
+    pub scores: Vec<Option<f64>>,
 }
 
 /// Which of the table's limits a chosen rate is at.

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 use crate::runs::spread::{choosing_seeds, median};
 use crate::runs::trial::TrialEnd;
-use crate::runs::tuned::{Limit, Round, Tuned};
+use crate::runs::tuned::{CandidateScores, Limit, Round, Tuned};
 use ablation_core::config::{tuning, Config, TuneGrid, Tuning};
 
 /// A candidate setting: the rate `lr · lr_step^k`, and the warmup and β₂ at these places in
@@ -326,6 +326,16 @@ impl Tuner {
             choosing_seeds: self.seeds.clone(),
             rounds,
             planned_rounds: self.rungs.len(),
+            candidates: self
+                .candidates
+                .keys()
+                .map(|s| CandidateScores {
+                    lr: self.rate(s.k),
+                    warmup: self.warmups[s.warmup],
+                    beta2: self.beta2s[s.beta2],
+                    scores: (0..self.rungs.len()).map(|r| self.score(s, r)).collect(),
+                })
+                .collect(),
         }
     }
 }
