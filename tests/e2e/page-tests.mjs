@@ -7,12 +7,10 @@
 // Registered into run.mjs's runner, so every test here also fails on any console error,
 // uncaught exception, failed request or visible error box.
 
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { assert, test } from './harness.mjs';
-import { canvasColours, canvasHash, frames, state } from './lib.mjs';
-import { ABLATE, el, pause, play, ratio, status, stds, waitStatus } from './page.mjs';
+import { ABLATE, ablate, canvasColours, canvasHash, frames, state } from './lib.mjs';
+import { el, pause, play, ratio, status, stds, waitStatus } from './page.mjs';
 
 export default function registerPageTests() {
   test('loads without console errors; status, caption and three drawn canvases', async ({ page, load, shot }) => {
@@ -138,8 +136,7 @@ export default function registerPageTests() {
   test('after 5 Steps in the worker the frame equals the native CLI run bit for bit', async ({ page, load }) => {
     assert(existsSync(ABLATE), `${ABLATE} is missing: run \`cargo build --release --bin ablate\` first`);
     const args = ['--depth', '6', '--sublayer', 'block', '--norm', 'post', '--steps', '5', '--seed', '7', '--tokens', '16', '--width', '16'];
-    const { stdout } = await promisify(execFile)(ABLATE, args, { timeout: 30_000, maxBuffer: 16 << 20 });
-    const cli = JSON.parse(stdout);
+    const cli = await ablate(args, { timeout: 30_000 });
     await load('/?depth=6&sublayer=block&norm=post&seed=7&tokens=16&width=16&autoplay=off');
     await pause(page);
     await page.getByRole('button', { name: 'Reset' }).click();
@@ -161,8 +158,7 @@ export default function registerPageTests() {
     // post-norm without residual, and the default pre-norm with its final norm
     for (const query of ['depth=12&residual=off&norm=post&seed=3', 'depth=12&seed=3']) {
       const args = [...new URLSearchParams(query)].flatMap(([k, v]) => [`--${k}`, v]).concat(['--steps', '0']);
-      const { stdout } = await promisify(execFile)(ABLATE, args, { timeout: 30_000, maxBuffer: 16 << 20 });
-      const cli = JSON.parse(stdout);
+      const cli = await ablate(args, { timeout: 30_000 });
       await load(`/?${query}`);
       const web = await state(page);
       for (const key of ['act_std', 'grad_norm']) {

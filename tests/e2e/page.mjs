@@ -2,11 +2,8 @@
 // the playground page's status line, read and waited for, Play and Pause as a reader presses
 // them, and the numbers behind the words (stateJson).
 
-import { join } from 'node:path';
 import { AssertionError, assert, parseStatus, waitFor } from './harness.mjs';
-import { ROOT, frames, state } from './lib.mjs';
-
-export const ABLATE = join(ROOT, 'target', 'release', 'ablate');
+import { frames, state } from './lib.mjs';
 
 // ---------------------------------------------------------------------------------------
 // Page helpers

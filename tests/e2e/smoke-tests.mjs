@@ -17,12 +17,9 @@
 // (in WebKit, whose classic WebDriver cannot listen to the console, those after each page
 // has loaded: engines.mjs).
 
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { available, launch } from './engines.mjs';
 import { AssertionError, assert, finish, noCounts, registered, runEach, test } from './harness.mjs';
-import { ROOT, TEST_PAGES, frontEnd, startServer, strictCsp } from './lib.mjs';
+import { ablate, TEST_PAGES, frontEnd, startServer, strictCsp } from './lib.mjs';
 
 const only = new Set(process.argv.slice(2).filter((a) => !a.startsWith('-')));
 /** A smoke test's time, unless it says another: the other engines are slower than Chromium. */
@@ -156,7 +153,7 @@ test('the encoder-decoder preset writes strings back reversed, its cross-attenti
 test('a split step shared with a helper worker, on its port or through the page, has the bits of ablate --shards', async ({ page, url }) => {
   const steps = 60;
   const args = ['--depth', '8', '--width', '64', '--tokens', '128', '--shards', '2', '--steps', String(steps), '--threads', '1'];
-  const cli = JSON.parse((await promisify(execFile)(join(ROOT, 'target', 'release', 'ablate'), args, { timeout: 60_000 })).stdout);
+  const cli = await ablate(args, { timeout: 60_000 });
   // (through the page: where a port between two workers copies what it carries, Firefox)
   for (const always of [true, 'relayed']) {
     await page.goto(url(`/?depth=8&width=64&tokens=128&shards=2&steps=${steps}&autoplay=off`));
