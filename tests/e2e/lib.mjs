@@ -186,14 +186,19 @@ export async function openPage(
   // it never cuts a worker's script short ("request failed: …/www/worker.js
   // (net::ERR_ABORTED)" otherwise, when a test moves on while a restarted run's worker loads).
   const inflight = new Set();
-  // (when the test last started a navigation: a request begun before it and aborted after it
-  // was cut by the test moving on, not by the page; one begun after the wait below, by a worker
-  // the old page still ran, is such a request)
-  let navigated = -Infinity;
-  const begun = new WeakMap();
+  // A request of the old page (its own, or its worker's) aborted because the test moved on was
+  // cut by the test, not by the page: one begun before the test's navigation, or begun while
+  // that navigation was still pending (the old page's worker runs until the new document
+  // commits: a CI run saw a live worker begin fetching the text in that gap). The navigation's
+  // own document request is never excused.
+  let pending = false;
+  const oldPage = new WeakSet();
   page.on('request', (req) => {
     inflight.add(req);
-    begun.set(req, performance.now());
+    if (pending && !req.isNavigationRequest()) oldPage.add(req);
+  });
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) pending = false;
   });
   page.on('requestfinished', (req) => inflight.delete(req));
   page.on('requestfailed', (req) => {
@@ -202,7 +207,7 @@ export async function openPage(
     // Chromium fetches the favicon on its own after `load`, and the next navigation cancels
     // that fetch when a test moves on quickly. A missing favicon still fails as a 404 below.
     if (error === 'net::ERR_ABORTED' && new URL(req.url()).pathname.endsWith('/favicon.svg')) return;
-    if (error === 'net::ERR_ABORTED' && (begun.get(req) ?? Infinity) <= navigated) return;
+    if (error === 'net::ERR_ABORTED' && oldPage.has(req)) return;
     problems.push(`request failed: ${req.url()} (${error})`);
   });
   page.on('response', (res) => {
@@ -211,10 +216,15 @@ export async function openPage(
   const navigate = page.goto.bind(page);
   page.goto = async (url, options) => {
     // up to 10 s for what the page is fetching (a worker's script, the text, a wasm module);
-    // a request longer than that is cut as before, and a failure then is reported
+    // a request longer than that is cut, as one the old page begins meanwhile is
     for (const until = Date.now() + 10_000; inflight.size && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
-    navigated = performance.now();
-    return navigate(url, options);
+    for (const req of inflight) oldPage.add(req);
+    pending = true;
+    try {
+      return await navigate(url, options);
+    } finally {
+      pending = false; // (committed, or failed: the old page is gone either way)
+    }
   };
   if (initScript) await page.addInitScript(initScript);
   return { context, page, problems };
