@@ -181,6 +181,8 @@ def tuned_values(r):
             "limit": t["limit"],
             "choosing_seeds": t["choosing_seeds"],
             "rounds": t["rounds"],
+            # (a record since the tie rule is said: where it kept a setting that did not score lowest)
+            **({"tie": t["tie"]} if t.get("tie") else {}),
             "runs": [{k: run[k] for k in ("seed", "val_loss", "final_loss", "diverged_at", "converged", "steps", "accuracy",
                                           "loss_future_hidden")
                       if k in run}
@@ -195,8 +197,14 @@ def liu_values(r):
 
 
 def bracketed_words(a):
-    """Whether the tuner's chosen rate has a worse neighbour on each side, or the limit it is at."""
-    return "yes" if a["bracketed"] and a["bracketed"].get("lr") else f"no ({a['limit']} rate allowed)"
+    """Whether the tuner's chosen rate has a worse neighbour on each side, or the limit it is at;
+    and where the tie rule kept it over a lower score, that score."""
+    words = "yes" if a["bracketed"] and a["bracketed"].get("lr") else f"no ({a['limit']} rate allowed)"
+    tie = a.get("tie")
+    if tie:
+        words += (f"; kept by the tie rule over {tie['lr']:.2g}, warmup {tie['warmup']}, β₂ {tie['beta2']:g}, "
+                  f"which scored {tie['score']:.4g} against {tie['chosen_score']:.4g}")
+    return words
 
 
 def chosen_words(a):

@@ -10,7 +10,7 @@ use ablation_playground::training::runs::job::{run_job, Job, Report};
 use ablation_playground::training::runs::outcome::Outcome;
 use ablation_playground::training::runs::trial::{TrialEnd, TrialRun};
 use ablation_playground::training::runs::tuned::Limit;
-use ablation_playground::training::runs::tuner::{rate_at, Tuner, TIE};
+use ablation_playground::training::runs::tuner::{judged, rate_at, Tuner, TIE};
 use ablation_playground::training::step::report::RunInProgress;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -111,6 +111,8 @@ fn the_record_holds_every_candidates_score_so_that_the_choice_can_be_audited() {
             "the record says bracketed {audited}, the search {}: {t:?}",
             t.bracketed
         );
+        // a bowl has one lowest score: no tie kept another
+        assert_eq!(t.tie, None, "{t:?}");
     }
 }
 
@@ -129,6 +131,81 @@ fn a_flat_stretch_of_rates_is_a_tie_not_a_walk() {
     assert!((lowest / 0.001 - 1.0).abs() < 1e-12, "the grid was not widened: {trained:?}");
     let t = tuner.tuned();
     assert_eq!((t.chosen.unwrap().0, t.bracketed), (0.01, true), "{t:?}");
+    // the record says the tie kept the settings' rate over a lower score, and which
+    let tie = t.tie.clone().expect("a lower rate scored lower: the record names it");
+    let score = |lr: f64| 3.2 * (1.0 + 1e-4 * lr.log10());
+    assert!(tie.lr < 0.01 && tie.score == score(tie.lr) && tie.chosen_score == score(0.01), "{tie:?}");
+    assert!(tie.score < tie.chosen_score && tie.chosen_score <= tie.score * (1.0 + TIE), "{tie:?}");
+    let lowest =
+        t.candidates.iter().filter_map(|c| c.scores[t.planned_rounds - 1]).fold(f64::INFINITY, f64::min);
+    assert_eq!(tie.score, lowest, "the lowest of the last round: {t:?}");
+}
+
+/// Successive halving never judges a candidate mid-ramp: a long warmup that ends well but looks
+/// worst while it warms up (as a warmup does: its rate is still small) goes on unjudged until a
+/// round scores the stretch after its warmup, and is chosen; the record says how many each
+/// round carried, and the grid holds only warmups that end before the full run's scored tail.
+#[test]
+fn a_warmup_is_never_judged_before_it_ends() {
+    let config = Config { tune_grid: TuneGrid::Recipe, ..tuned(0.01) };
+    let steps = 2000;
+    let mut tuner = Tuner::new(&config, steps);
+    assert_eq!(tuner.rungs, [75, 223, 667, 2000], "{:?}", tuner.rungs);
+    let warmups: BTreeSet<usize> = tuner.requests().iter().map(|t| t.config.warmup_steps).collect();
+    assert_eq!(
+        warmups.into_iter().collect::<Vec<_>>(),
+        [0, 100, 300, 1000],
+        "3000 does not end before the tail"
+    );
+    let mut tuner = Tuner::new(&config, steps);
+    // mid-ramp, a warmup scores badly (10); after it, warmup 1000 is best, then the shorter ones
+    let loss = |lr: f64, warmup: usize, until: usize| {
+        if !judged(warmup, until, steps) {
+            10.0
+        } else {
+            1.0 + (lr / 0.01).ln().powi(2) + (warmup as f64 - 1000.0).abs() / 1000.0
+        }
+    };
+    let mut asked_at: Vec<(usize, usize)> = Vec::new(); // (warmup, until)
+    for _ in 0..1000 {
+        let asked = tuner.requests();
+        if asked.is_empty() {
+            break;
+        }
+        for t in asked {
+            asked_at.push((t.config.warmup_steps, t.until));
+            let tail = loss(t.config.learning_rate, t.config.warmup_steps, t.until);
+            tuner.record(t.setting, t.seed, t.round, TrialEnd { tail, resume: Vec::new() });
+        }
+    }
+    let t = tuner.tuned();
+    let (lr, warmup, _) = t.chosen.unwrap();
+    assert_eq!((lr, warmup), (0.01, 1000), "{t:?}");
+    // every setting still warming up at a round went on to the next one
+    for c in &t.candidates {
+        for (r, pair) in c.scores.windows(2).enumerate() {
+            if pair[0].is_some() && !judged(c.warmup, t.rounds[r].steps, steps) {
+                assert!(pair[1].is_some(), "{c:?} was dropped at round {r} while warming up");
+            }
+        }
+    }
+    let carried: Vec<usize> = t.rounds.iter().map(|r| r.carried).collect();
+    let expected: Vec<usize> = t
+        .rounds
+        .iter()
+        .enumerate()
+        .map(|(r, round)| {
+            t.candidates
+                .iter()
+                .filter(|c| {
+                    c.scores[r].is_some() && r + 1 < t.rounds.len() && !judged(c.warmup, round.steps, steps)
+                })
+                .count()
+        })
+        .collect();
+    assert_eq!(carried, expected, "each round's record counts the candidates it carried: {t:?}");
+    assert!(carried[0] > 0 && carried[3] == 0, "{carried:?}");
+    assert!(asked_at.iter().any(|&(w, u)| w == 1000 && u == 2000));
 }
 
 #[test]

@@ -114,6 +114,14 @@ class Numbers(unittest.TestCase):
         results = {"jobs": [{"values": {"arms": [{"runs": runs(True, False)}]}}, {"values": {"arms": [{"runs": runs(True)}]}}]}
         self.assertEqual(study_tables.title_words(study, results), "A against B, trained until a plateau or step 3 000; 2 of 3 runs plateaued by then")
 
+    def test_the_bracketed_column_says_where_the_tie_rule_kept_a_higher_score(self):
+        a = {"bracketed": {"lr": True}, "limit": None}
+        self.assertEqual(study_tables.bracketed_words(a), "yes")
+        self.assertEqual(study_tables.bracketed_words({"bracketed": {"lr": False}, "limit": "lowest"}), "no (lowest rate allowed)")
+        tie = {"lr": 0.001, "warmup": 300, "beta2": 0.98, "score": 1.5021, "chosen_score": 1.5063}
+        self.assertEqual(study_tables.bracketed_words({**a, "tie": tie}),
+                         "yes; kept by the tie rule over 0.001, warmup 300, β₂ 0.98, which scored 1.502 against 1.506")
+
     def test_the_drift_check_compares_nested_numbers(self):
         self.assertTrue(studies.close({"a": [1.0, 2.0]}, {"a": [1.0, 2.0 + 1e-12]}, 1e-9))
         self.assertFalse(studies.close({"a": [1.0, 2.0]}, {"a": [1.0, 2.001]}, 1e-9))

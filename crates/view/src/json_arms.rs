@@ -76,9 +76,6 @@ pub fn arm_fields<T>(arm: &Arm<T>, run: fn(&T) -> RunEnd) -> Vec<(&'static str, 
     fields
 }
 
-/// A tuned arm's search, as the report's `tuning`: `{grid: {lr, warmup, beta2}, chosen: {lr,
-/// warmup, beta2} | null, bracketed: {lr} | null, limit: "lowest" | "highest" | null,
-/// choosing_seeds, reporting_seeds, rounds: [{candidates, steps}], planned_rounds}`.
 /// A candidate of a search and its score at each round: a number, `"diverged"` (a run's loss
 /// stopped being finite), or null where it was not trained that far.
 fn candidate_json(c: &CandidateScores) -> Json {
@@ -95,6 +92,11 @@ fn candidate_json(c: &CandidateScores) -> Json {
     ])
 }
 
+/// A tuned arm's search, as the report's `tuning`: `{grid: {lr, warmup, beta2}, chosen: {lr,
+/// warmup, beta2} | null, bracketed: {lr} | null, limit: "lowest" | "highest" | null,
+/// choosing_seeds, reporting_seeds, rounds: [{candidates, steps, carried}], planned_rounds,
+/// candidates: [{lr, warmup, beta2, scores}], tie: {lr, warmup, beta2, score, chosen_score} |
+/// null}`.
 pub fn tuning_json(t: &Tuned, reporting_seeds: &[u64]) -> Json {
     let seeds = |s: &[u64]| Json::Arr(s.iter().map(|&s| Json::Int(s.into())).collect());
     let ints = |xs: &[usize]| Json::Arr(xs.iter().map(|&x| Json::Int(x as i128)).collect());
@@ -102,6 +104,16 @@ pub fn tuning_json(t: &Tuned, reporting_seeds: &[u64]) -> Json {
         Json::Obj(vec![
             ("candidates", Json::Int(r.candidates as i128)),
             ("steps", Json::Int(r.steps as i128)),
+            ("carried", Json::Int(r.carried as i128)),
+        ])
+    });
+    let tie = t.tie.as_ref().map_or(Json::Null, |k| {
+        Json::Obj(vec![
+            ("lr", Json::Num(k.lr)),
+            ("warmup", Json::Int(k.warmup as i128)),
+            ("beta2", Json::Num(k.beta2)),
+            ("score", Json::Num(k.score)),
+            ("chosen_score", Json::Num(k.chosen_score)),
         ])
     });
     Json::Obj(vec![
@@ -140,6 +152,7 @@ pub fn tuning_json(t: &Tuned, reporting_seeds: &[u64]) -> Json {
         ("rounds", Json::Arr(rounds.collect())),
         ("planned_rounds", Json::Int(t.planned_rounds as i128)),
         ("candidates", Json::Arr(t.candidates.iter().map(candidate_json).collect())),
+        ("tie", tie),
     ])
 }
 

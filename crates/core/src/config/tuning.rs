@@ -17,7 +17,8 @@ pub struct Tuning {
     /// …and widened on the side of the best while it is at an edge, within these limits.
     pub lr_min: f64,
     pub lr_max: f64,
-    /// A recipe's warmups (those shorter than the run) and β₂s, every one tried in the first round.
+    /// A recipe's warmups (those that end before the run's scored tail) and β₂s, every one tried
+    /// in the first round.
     pub warmups: &'static [usize],
     pub beta2s: &'static [f64],
     /// Each round of successive halving keeps the best `1/eta` of its candidates (and the

@@ -2,11 +2,14 @@
 //! chose and whether that setting is bracketed, its rounds and every candidate's scores. An arm, a pin and the reports read
 //! this record, never the search.
 
-/// One round of the search: how many candidates it trained, to which step.
+/// One round of the search: how many candidates it trained, to which step, and how many of
+/// them it carried to the next round unjudged (their warmup had not ended before the stretch
+/// the round scores).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Round {
     pub candidates: usize,
     pub steps: usize,
+    pub carried: usize,
 }
 
 /// What the search did, for a report and a sentence.
@@ -32,6 +35,21 @@ pub struct Tuned {
     /// from the record alone (a chosen rate is bracketed when both its neighbours on the grid
     /// scored no better at the last round).
     pub candidates: Vec<CandidateScores>,
+    /// A candidate that scored lower than the chosen one at the last round, by less than the
+    /// tie margin, kept out because the search keeps the setting it had among those as good:
+    /// said, so that a reader sees what the rule did.
+    pub tie: Option<TieKept>,
+}
+
+/// The lowest score of the last round, where the tie rule kept another setting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TieKept {
+    pub lr: f64,
+    pub warmup: usize,
+    pub beta2: f64,
+    pub score: f64,
+    /// The chosen setting's score at the last round.
+    pub chosen_score: f64,
 }
 
 /// A candidate setting and its score at each round: the median over the choosing seeds of its

@@ -8,13 +8,18 @@
 //!   until the best is inside it, and the chosen rate's neighbours were both trained to the full
 //!   run and did no better, unless the best is at a limit (then the report says so). A score
 //!   within `TIE` of the lowest is as good, and the search keeps the best it had among those
-//!   (`Tuner::best`).
+//!   (`Tuner::best`); when that kept a setting whose score is not the lowest, the record says
+//!   so (`Tuned::tie`), with both scores.
 //! - **Successive halving** (Jamieson & Talwalkar 2016; Li et al. 2018). Every candidate trains
 //!   `1/eta^(R-1)` of the run, the best `1/eta` of them (and the best's neighbours) go on from
 //!   their checkpoints to `eta` times as far, and so on; the last round is the full run. A run
 //!   continued from its checkpoint is bit for bit the run trained straight through
-//!   (`trial::TrialRun`). Small rates and long warmups look worse early than they end: `halving=off`
+//!   (`trial::TrialRun`). Small rates look worse early than they end: `halving=off`
 //!   trains every candidate the full run.
+//! - **No candidate judged mid-ramp.** A round judges only the candidates whose warmup ended
+//!   before the stretch it scores (`judged`): one still warming up is carried to the next round
+//!   unjudged, as far as the full run, and a recipe's grid holds only the warmups that end
+//!   before the full run's tail. Each round's record says how many it carried.
 //! - **Seeds that choose.** Every candidate trains on the choosing seeds
 //!   (`spread::choosing_seeds`), which the comparison never shows; it is scored by the median
 //!   over them of its training loss over the last tenth of its steps so far (`tail_loss`).
@@ -24,7 +29,7 @@ use std::collections::BTreeMap;
 
 use crate::runs::spread::{choosing_seeds, median};
 use crate::runs::trial::TrialEnd;
-use crate::runs::tuned::{CandidateScores, Limit, Round, Tuned};
+use crate::runs::tuned::{CandidateScores, Limit, Round, TieKept, Tuned};
 use ablation_core::config::{tuning, Config, TuneGrid, Tuning};
 
 /// A candidate setting: the rate `lr · lr_step^k`, and the warmup and β₂ at these places in
@@ -95,7 +100,8 @@ impl Tuner {
         let tuning = tuning(base.task);
         let recipe = base.tune_grid == TuneGrid::Recipe;
         let warmups: Vec<usize> = if recipe {
-            tuning.warmups.iter().copied().filter(|&w| w == 0 || w < steps).collect()
+            // (those that end before the full run's scored tail: `judged` at its end)
+            tuning.warmups.iter().copied().filter(|&w| judged(w, steps, steps)).collect()
         } else {
             vec![base.warmup_steps]
         };
@@ -231,6 +237,13 @@ impl Tuner {
         tied.map(|(s, _)| *s).min_by_key(distance)
     }
 
+    /// Whether round `round` judges `setting`: its warmup ended before the stretch the round
+    /// scores, or the round is the last (a warmup the settings fix, not the grid, may be as
+    /// long as the run).
+    fn judged_at(&self, setting: &Setting, round: usize) -> bool {
+        round + 1 == self.rungs.len() || judged(self.warmups[setting.warmup], self.rungs[round], self.steps)
+    }
+
     /// The median score at `round` of a candidate trained that far on every seed.
     fn score(&self, setting: &Setting, round: usize) -> Option<f64> {
         let c = self.candidates.get(setting)?;
@@ -243,7 +256,31 @@ impl Tuner {
             let r = self.round;
             let at_r: Vec<(Setting, f64)> =
                 self.candidates.keys().filter_map(|s| Some((*s, self.score(s, r)?))).collect();
-            let Some(best) = self.best(&at_r) else { return };
+            // those still warming up at this round's tail are carried on unjudged (never at the
+            // last round)
+            let (mut judged, unjudged): (Vec<_>, Vec<_>) =
+                at_r.iter().partition(|(s, _)| self.judged_at(s, r));
+            let carried: Vec<Setting> =
+                unjudged.iter().filter(|(_, x)| x.is_finite()).map(|(s, _)| *s).collect();
+            if judged.is_empty() && carried.is_empty() {
+                judged = unjudged; // every one diverged while warming up: judged as they are
+            }
+            let Some(best) = self.best(&judged) else {
+                if carried.is_empty() {
+                    return; // (none scored: nothing asked for yet)
+                }
+                // no candidate judged yet: every one goes on
+                self.rounds.push(Round {
+                    candidates: at_r.len(),
+                    steps: self.rungs[r],
+                    carried: carried.len(),
+                });
+                self.round = r + 1;
+                for s in carried {
+                    self.ask(s, r + 1);
+                }
+                continue;
+            };
             // the best's neighbours on the rates' grid, as far as the best
             let mut asked = false;
             for k in [best.k - 1, best.k + 1] {
@@ -257,17 +294,18 @@ impl Tuner {
             if asked {
                 continue; // settled again once they are in (at once if all diverged before)
             }
-            self.rounds.push(Round { candidates: at_r.len(), steps: self.rungs[r] });
+            self.rounds.push(Round { candidates: at_r.len(), steps: self.rungs[r], carried: carried.len() });
             if r + 1 == self.rungs.len() {
                 self.chosen = Some(best);
                 return;
             }
             // the best 1/eta go on, with the best's neighbours; never one that diverged
             let mut ranked: Vec<(Setting, f64)> =
-                at_r.iter().copied().filter(|(_, s)| s.is_finite()).collect();
+                judged.iter().copied().filter(|(_, s)| s.is_finite()).collect();
             ablation_core::order::sort_by(&mut ranked, |a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-            let keep = at_r.len().div_ceil(self.tuning.eta);
+            let keep = judged.len().div_ceil(self.tuning.eta);
             let mut next: Vec<Setting> = ranked.iter().take(keep).map(|(s, _)| *s).collect();
+            next.extend(carried);
             for k in [best.k - 1, best.k + 1] {
                 let n = Setting { k, ..best };
                 if ranked.iter().any(|(s, _)| *s == n) && !next.contains(&n) {
@@ -313,8 +351,25 @@ impl Tuner {
         let mut rounds = self.rounds.clone();
         if self.chosen.is_none() {
             let candidates = self.candidates.values().filter(|c| c.round == Some(self.round)).count();
-            rounds.push(Round { candidates, steps: self.rungs[self.round] });
+            rounds.push(Round { candidates, steps: self.rungs[self.round], carried: 0 });
         }
+        // a candidate the last round scored lower than the chosen one, kept out by the tie rule
+        let last = self.rungs.len() - 1;
+        let tie = self.chosen.and_then(|chosen| {
+            let kept = self.score(&chosen, last)?;
+            let (lower, score) = self
+                .candidates
+                .keys()
+                .filter_map(|s| Some((*s, self.score(s, last)?)))
+                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))?;
+            (score < kept).then(|| TieKept {
+                lr: self.rate(lower.k),
+                warmup: self.warmups[lower.warmup],
+                beta2: self.beta2s[lower.beta2],
+                score,
+                chosen_score: kept,
+            })
+        });
         Tuned {
             lrs: lrs.into_iter().map(|(_, r)| r).collect(),
             warmups: self.warmups.clone(),
@@ -336,8 +391,18 @@ impl Tuner {
                     scores: (0..self.rungs.len()).map(|r| self.score(s, r)).collect(),
                 })
                 .collect(),
+            tie,
         }
     }
+}
+
+/// Whether a candidate with `warmup` is judged at a round that trains to update `until` of a
+/// run of `steps`: its warmup's last update comes before the first loss the round's score
+/// reads (`spread::tail_loss`: the last tenth of the losses kept, one per update, and at the
+/// run's end the loss after the last).
+pub fn judged(warmup: usize, until: usize, steps: usize) -> bool {
+    let losses = if until >= steps { steps + 1 } else { until };
+    warmup <= losses - losses.div_ceil(10)
 }
 
 /// The rate `lr · step^k`, where the table's step is `10^(1/steps_per_decade)`: whole decades
