@@ -85,6 +85,15 @@ fn a_damaged_or_foreign_weights_file_is_refused_in_words_and_never_panics() {
         let error = error.to_string();
         assert!(error.contains(expected), "{error:?} does not say {expected:?}");
     }
+    // a file written before `schedule` was a parameter lacks it: read, with the schedule its run
+    // trained with (constant); a parameter every file has, missing, is refused
+    assert!(header.contains(r#"\"schedule\":\"constant\","#), "{header}");
+    let before = safetensors::read(&with_header(&header.replacen(r#"\"schedule\":\"constant\","#, "", 1)))
+        .expect("a file from before the schedule");
+    assert_eq!(before.config, config);
+    let error =
+        safetensors::read(&with_header(&header.replacen(r#"\"width\":32,"#, "", 1))).unwrap_err().to_string();
+    assert!(error.contains("width"), "{error}");
     // the refusal is a sentence said in the reader's language, a reason within a reason too
     let spanish = ablation_playground::language::Language::shipped("es").unwrap();
     let Err(error) =

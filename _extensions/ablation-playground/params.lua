@@ -24,6 +24,7 @@ return {
   ["optimizer"] = "optimizer",
   ["lr"] = "lr",
   ["warmup"] = "warmup",
+  ["schedule"] = "schedule",
   ["beta2"] = "beta2",
   ["seed"] = "seed",
   ["steps"] = "steps",

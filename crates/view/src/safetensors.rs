@@ -31,6 +31,10 @@ use nalgebra::DMatrix;
 /// The largest header read (the format's own limit).
 const MAX_HEADER: u64 = 100_000_000;
 
+/// Parameters added after weights files were first written, whose default is how every earlier
+/// run trained (`schedule`: constant): a file without one is read with that default.
+const ADDED_SINCE_FILES: &[&str] = &["schedule"];
+
 /// One tensor's name and shape, in `visit` order.
 fn tensors(stack: &mut Stack<f32>) -> Vec<(String, usize, usize)> {
     let mut names = Vec::new();
@@ -217,7 +221,12 @@ fn config_of(text: &str) -> Result<Config, Said> {
         };
         config.set(name, &text).map_err(|e| Said::new("file-config-bad").arg("error", e.sentence()))?;
     }
-    if let Some(p) = PARAMS.iter().find(|p| !fields.iter().any(|(n, _)| n == p.name)) {
+    // (a parameter added since a file was written is missing from it: its default is what that
+    // file's run trained with)
+    let missing = |p: &&ablation_core::config::ParamSpec| {
+        !ADDED_SINCE_FILES.contains(&p.name) && !fields.iter().any(|(n, _)| n == p.name)
+    };
+    if let Some(p) = PARAMS.iter().find(missing) {
         return Err(Said::new("file-config-missing").arg("name", p.name));
     }
     config.check_together().map_err(|e| Said::new("file-config-bad").arg("error", e.sentence()))?;

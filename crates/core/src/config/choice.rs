@@ -101,8 +101,8 @@ pub const ON_OFF: Options<bool> = Options(&[("on", true, "on"), ("off", false, "
 mod tests {
     use super::*;
     use crate::config::{
-        LayerView, MaskKind, NormKind, NormPlacement, OptimizerKind, ParamKind, StackKind, SublayerKind,
-        TaskKind, TuneGrid, Until, PARAMS,
+        LayerView, MaskKind, NormKind, NormPlacement, OptimizerKind, ParamKind, Schedule, StackKind,
+        SublayerKind, TaskKind, TuneGrid, Until, PARAMS,
     };
 
     fn listed_once<T: Choice + std::fmt::Debug>(all: &[T]) {
@@ -133,6 +133,7 @@ mod tests {
         listed_once(&[StackKind::Decoder, StackKind::EncoderDecoder]);
         listed_once(&[MaskKind::Causal, MaskKind::None]);
         listed_once(&[OptimizerKind::Sgd, OptimizerKind::Adam]);
+        listed_once(&[Schedule::Constant, Schedule::InverseSqrt]);
         listed_once(&[LayerView::Activations, LayerView::Weights, LayerView::Matrices]);
         listed_once(&[TuneGrid::Lr, TuneGrid::Recipe]);
         listed_once(&[Until::Steps, Until::Plateau]);

@@ -230,6 +230,24 @@ impl TaskKind {
     }
 }
 
+/// The learning rate after the warmup: constant, or decaying as the inverse square root of the
+/// update's number, the schedule of the Transformer papers (Vaswani et al. 2017, whose
+/// `d^-0.5 · min(t^-0.5, t · warmup^-1.5)` is this with its peak as the rate; Xiong et al. 2020
+/// and Liu et al. 2020 train with it, as fairseq's `inverse_sqrt`). It needs no run length, so
+/// a run continued, or one trained until it plateaus, follows it too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    Constant,
+    InverseSqrt,
+}
+
+impl Choice for Schedule {
+    const OPTIONS: Options<Self> = Options(&[
+        ("constant", Schedule::Constant, "constant"),
+        ("inverse-sqrt", Schedule::InverseSqrt, "inverse square root"),
+    ]);
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptimizerKind {
     Sgd,
@@ -281,6 +299,8 @@ pub struct Config {
     pub learning_rate: f64,
     /// Steps of linear warmup from 0 to the peak learning rate, 0..=100000.
     pub warmup_steps: usize,
+    /// The rate after the warmup (`Schedule`).
+    pub schedule: Schedule,
     /// Adam's β₂ (the decay of its average of squared gradients), 0.5..=0.99999: 0.999 by
     /// default, 0.98 in the original Transformer's recipe.
     pub beta2: f64,
@@ -363,6 +383,7 @@ impl Default for Config {
             optimizer: OptimizerKind::Adam,
             learning_rate: 0.01,
             warmup_steps: 0,
+            schedule: Schedule::Constant,
             beta2: 0.999,
             seed: 1,
             steps: DEFAULT_STEPS,

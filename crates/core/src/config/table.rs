@@ -7,7 +7,7 @@
 use super::choice::{Choice, Options, Words, ON_OFF};
 use super::presets::{find_preset, PRESET, PRESETS};
 use super::settings::{
-    Config, ConfigError, LayerView, MaskKind, NormKind, NormPlacement, OptimizerKind, StackKind,
+    Config, ConfigError, LayerView, MaskKind, NormKind, NormPlacement, OptimizerKind, Schedule, StackKind,
     SublayerKind, TaskKind, TuneGrid, Until,
 };
 use super::text::TextId;
@@ -323,6 +323,18 @@ pub static PARAMS: &[ParamSpec] = &[
         control: Control::More,
         get: |c| Value::Int(c.warmup_steps as i64),
         set: |c, v| c.warmup_steps = int(v) as usize,
+    },
+    ParamSpec {
+        name: "schedule",
+        flag: "schedule",
+        label: "Rate schedule",
+        kind: ParamKind::Choice(&Schedule::OPTIONS),
+        help: "the learning rate after the warmup: constant, or the Transformer papers' inverse square root \
+               (the rate times √(warmup ÷ update))",
+        restarts: true,
+        control: Control::More,
+        get: |c| Value::Choice(Schedule::OPTIONS.index(c.schedule)),
+        set: |c, v| c.schedule = Schedule::OPTIONS.variant(choice(v)),
     },
     ParamSpec {
         name: "beta2",

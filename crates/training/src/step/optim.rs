@@ -1,6 +1,7 @@
-//! SGD and Adam with linear warmup. No gradient clipping: an explosion is real.
+//! SGD and Adam with linear warmup, then a constant rate or its inverse square root decay. No
+//! gradient clipping: an explosion is real.
 
-use ablation_core::config::{Config, OptimizerKind};
+use ablation_core::config::{Config, OptimizerKind, Schedule};
 use ablation_core::model::param::{Param, Params};
 use ablation_core::model::real::Real;
 use ablation_core::wire::{Reader, Writer};
@@ -13,6 +14,7 @@ pub struct Optimizer<F: Real> {
     kind: OptimizerKind,
     learning_rate: f64,
     warmup_steps: usize,
+    schedule: Schedule,
     /// Adam's β₂ (the table's `beta2`).
     beta2: f64,
     /// Adam's first and second moments, one pair per parameter in visiting order.
@@ -34,6 +36,7 @@ impl<F: Real> Optimizer<F> {
             kind: config.optimizer,
             learning_rate: config.learning_rate,
             warmup_steps: config.warmup_steps,
+            schedule: config.schedule,
             beta2: config.beta2,
             moments,
             beta_powers: (1.0, 1.0),
@@ -46,6 +49,7 @@ impl<F: Real> Optimizer<F> {
         debug_assert_eq!(self.kind, config.optimizer);
         self.learning_rate = config.learning_rate;
         self.warmup_steps = config.warmup_steps;
+        self.schedule = config.schedule;
         self.beta2 = config.beta2;
         for (m, v) in &mut self.moments {
             // (slices: nalgebra's own fill goes entry by entry, slow in wasm)
@@ -88,12 +92,20 @@ impl<F: Real> Optimizer<F> {
         self.beta_powers = from.beta_powers;
     }
 
-    /// The learning rate of update `step` (0-based): ramps linearly over the warmup.
+    /// The learning rate of update `step` (0-based): ramps linearly over the warmup to the
+    /// peak, then stays there, or with the inverse square root schedule falls as
+    /// `peak · √(w / t)` at update `t = step + 1` (`w` the warmup, at least 1), which meets the
+    /// ramp at its top: Vaswani et al.'s `min(t^-0.5, t · w^-1.5)` scaled to the peak. (IEEE's
+    /// square root is exact, so the rate has the same bits natively and in wasm.)
     pub fn learning_rate_at(&self, step: usize) -> f64 {
         if step < self.warmup_steps {
-            self.learning_rate * (step + 1) as f64 / self.warmup_steps as f64
-        } else {
-            self.learning_rate
+            return self.learning_rate * (step + 1) as f64 / self.warmup_steps as f64;
+        }
+        match self.schedule {
+            Schedule::Constant => self.learning_rate,
+            Schedule::InverseSqrt => {
+                self.learning_rate * (self.warmup_steps.max(1) as f64 / (step + 1) as f64).sqrt()
+            }
         }
     }
 

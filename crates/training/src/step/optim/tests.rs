@@ -98,6 +98,44 @@ fn the_warmup_ramps_linearly_to_the_peak_and_stays_there() {
     assert_eq!((opt.learning_rate_at(0), opt.learning_rate_at(7)), (PEAK, PEAK), "no warmup");
 }
 
+/// The inverse square root schedule against Vaswani et al.'s formula, `min(t^-0.5, t · w^-1.5)`
+/// at update `t` (1-based), scaled so that its top, `w^-0.5` at `t = w`, is the peak: the ramp
+/// as before up to `w`, then the decay, meeting it there; without a warmup, `peak / √t`.
+#[test]
+fn the_inverse_square_root_schedule_is_vaswanis_scaled_to_the_peak() {
+    let mut model = two::<f32>();
+    for warmup in [0usize, 1, 3, 100, 4000] {
+        let c =
+            Config { warmup_steps: warmup, schedule: Schedule::InverseSqrt, ..config(OptimizerKind::Adam) };
+        let opt = Optimizer::new(&c, &mut model);
+        let w = warmup.max(1) as f64;
+        for step in [
+            0usize,
+            1,
+            2,
+            warmup.saturating_sub(1),
+            warmup,
+            warmup + 1,
+            2 * warmup + 7,
+            4 * warmup + 3,
+            99_999,
+        ] {
+            let t = (step + 1) as f64;
+            let vaswani = PEAK * w.sqrt() * t.powf(-0.5).min(t * w.powf(-1.5));
+            let got = opt.learning_rate_at(step);
+            assert!(
+                (got - vaswani).abs() <= 1e-15 * PEAK,
+                "warmup {warmup}, update {step}: {got} against Vaswani's {vaswani}"
+            );
+        }
+        // its top is the peak, at the warmup's last update
+        let top = (0..2 * warmup + 10).map(|s| opt.learning_rate_at(s)).fold(0.0, f64::max);
+        assert_eq!(top, PEAK, "warmup {warmup}");
+    }
+    // the constant schedule, the default, is the rate as it always was
+    assert_eq!(Config::default().schedule, Schedule::Constant);
+}
+
 #[test]
 fn sgd_steps_against_the_gradient_by_the_warmed_up_rate() {
     // θ ← θ − η_t g: one product and one difference, rounded in f32 as written, so the
