@@ -44,7 +44,7 @@ export interface AblationPlaygroundParams {
   lr: number;
   /** steps of linear learning-rate warmup (0 to 100000; default 0) */
   warmup: number;
-  /** the learning rate after the warmup: constant, or the Transformer papers' inverse square root (the rate times √(warmup ÷ update)) (default constant) */
+  /** the rate after the warmup: constant, or the Transformer papers' decay, × √(warmup ÷ update) (default constant) */
   schedule: 'constant' | 'inverse-sqrt';
   /** Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 (a shorter memory, so early large gradients are forgotten sooner) (0.5 to 0.99999; default 0.999) */
   beta2: number;
@@ -113,7 +113,7 @@ export interface AblationPlaygroundParamAttributes {
   lr?: number | `${number}`;
   /** steps of linear learning-rate warmup (0 to 100000; default 0) */
   warmup?: number | `${number}`;
-  /** the learning rate after the warmup: constant, or the Transformer papers' inverse square root (the rate times √(warmup ÷ update)) (default constant) */
+  /** the rate after the warmup: constant, or the Transformer papers' decay, × √(warmup ÷ update) (default constant) */
   schedule?: 'constant' | 'inverse-sqrt';
   /** Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 (a shorter memory, so early large gradients are forgotten sooner) (0.5 to 0.99999; default 0.999) */
   beta2?: number | `${number}`;

@@ -32,9 +32,11 @@ cp www/*.js www/widget.css "$pkg/"
 rm "$pkg/app.js"
 mv "$pkg/ablation-playground.js" "$pkg/element.js"
 cp "$dir/ablation-playground.js" "$dir/ablation-playground_bg.wasm" www/data/shakespeare.txt "$pkg/"
-# the words' catalogues but English's (in the wasm), each fetched when a widget speaks it
+# the words' catalogues but English's (in the wasm), each fetched when a widget speaks it,
+# without their translators' comments (a line that begins with #, which Fluent skips; as
+# English's in the wasm): 1.1 KB less gzipped in the package and in anywidget.js
 catalogues="$(cd www/i18n && ls *.ftl | grep -v '^en\.ftl$')"
-for f in $catalogues; do cp "www/i18n/$f" "$pkg/"; done
+for f in $catalogues; do grep -v '^#' "www/i18n/$f" >"$pkg/$f"; done
 # the code's licences, and the text's beside the text
 cp LICENSE-MIT LICENSE-APACHE "$pkg/"
 cp www/data/README.md "$pkg/shakespeare.README.md"

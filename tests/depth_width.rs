@@ -1,10 +1,9 @@
 //! Depth or width: the shapes compared have the budget's parameter count within 10%, from deep
 //! and narrow to shallow and wide; each run is the single run of its configuration, bit for bit.
 
+use ablation_playground::comparisons::depth_width::shapes::{head_dim, is_control, shapes, TOLERANCE};
 use ablation_playground::config::{copy_defaults, induction_defaults, text_defaults, Config};
-use ablation_playground::training::measures::depth_width::{
-    head_dim, is_control, non_embedding_parameters, parameters, shapes, TOLERANCE,
-};
+use ablation_playground::training::measures::depth_width::{non_embedding_parameters, parameters};
 
 /// Every parameter of the whole stack, counted one by one.
 fn counted(config: &Config) -> usize {

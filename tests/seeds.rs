@@ -94,7 +94,7 @@ fn the_tuned_rate_is_the_grids_best_on_training_loss_and_the_held_out_loss_plays
         let step = 10f64.sqrt();
         let (below, best, above) = (at(chosen / step), at(chosen), at(chosen * step));
         // (a score within TIE of the lowest is as good: the search keeps the rate it had)
-        let tie = ablation_playground::training::runs::tuner::TIE;
+        let tie = ablation_playground::comparisons::tuner::TIE;
         assert!(best <= below.min(above) * (1.0 + tie), "{below} {best} {above} at {chosen}");
         chose_other += usize::from(chosen != 0.01);
         assert_eq!(row.run.config.learning_rate, arm.rate(), "the row shows its chosen rate");

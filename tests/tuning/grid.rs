@@ -1,10 +1,10 @@
 //! The grid: widened until the best is inside it, its record audited, ties, the limits.
 
 use super::{search, tuned};
+use ablation_playground::comparisons::tuner::grid::rate_at;
+use ablation_playground::comparisons::tuner::{Tuner, TIE};
 use ablation_playground::config::{tuning, Config};
-use ablation_playground::training::runs::grid::rate_at;
 use ablation_playground::training::runs::tuned::Limit;
-use ablation_playground::training::runs::tuner::{Tuner, TIE};
 use std::collections::BTreeSet;
 
 #[test]

@@ -1,11 +1,11 @@
 //! Successive halving: few get the full run, survivors go on bit for bit, no warmup judged mid-ramp.
 
 use super::{search, small_copy, tuned};
+use ablation_playground::comparisons::tuner::grid::judged;
+use ablation_playground::comparisons::tuner::Tuner;
 use ablation_playground::config::{Config, TuneGrid};
-use ablation_playground::training::runs::grid::judged;
 use ablation_playground::training::runs::job::{run_job, Job, Report};
 use ablation_playground::training::runs::trial::{TrialEnd, TrialRun};
-use ablation_playground::training::runs::tuner::Tuner;
 use std::collections::BTreeSet;
 
 /// Successive halving never judges a candidate mid-ramp: a long warmup that ends well but looks

@@ -8,9 +8,9 @@ mod grid;
 mod halving;
 mod runs;
 
+use ablation_playground::comparisons::tuner::Tuner;
 use ablation_playground::config::{copy_defaults, Config};
 use ablation_playground::training::runs::trial::TrialEnd;
-use ablation_playground::training::runs::tuner::Tuner;
 
 /// Drives `tuner` to its choice with each trial scored by `loss(rate, until)` (the same on
 /// every seed): the search's logic alone, no training. Returns every (rate, until) trained.

@@ -15,6 +15,7 @@ pub mod knockout;
 pub mod page;
 mod runs;
 pub mod sweep;
+pub mod tuner;
 
 pub use all_four::{all_four_arms_here, all_four_here};
 pub use depth_width::depth_width_here;

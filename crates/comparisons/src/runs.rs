@@ -5,6 +5,7 @@
 //! worker ran it. `ablate` runs the same jobs here, on threads (`run_here`).
 
 use super::{Comparison, ComparisonKind, ComparisonsState, Groups};
+use crate::tuner::{Setting, TrialRequest, Tuner};
 use ablation_core::config::{Config, Pin};
 use ablation_training::live::frame::Frame;
 use ablation_training::measures::depth_width::{Clock, ShapeOutcome};
@@ -16,7 +17,6 @@ use ablation_training::runs::pinned::PinState;
 use ablation_training::runs::spread::seeds;
 use ablation_training::runs::trial::TrialEnd;
 use ablation_training::runs::tuned::Tuned;
-use ablation_training::runs::tuner::{Setting, TrialRequest, Tuner};
 
 /// One job of the comparisons: what it asks and what it has given so far.
 pub(super) struct Slot {

@@ -84,12 +84,15 @@ fn candidate_json(c: &CandidateScores) -> Json {
         Some(_) => Json::Str("diverged".into()),
         None => Json::Null,
     };
-    Json::Obj(vec![
-        ("lr", Json::Num(c.lr)),
-        ("warmup", Json::Int(c.warmup as i128)),
-        ("beta2", Json::Num(c.beta2)),
-        ("scores", Json::Arr(c.scores.iter().map(score).collect())),
-    ])
+    setting_json(c.lr, c.warmup, c.beta2, vec![("scores", Json::Arr(c.scores.iter().map(score).collect()))])
+}
+
+/// A search's setting, `{lr, warmup, beta2}`, and `more` fields after it.
+fn setting_json(lr: f64, warmup: usize, beta2: f64, more: Vec<(&'static str, Json)>) -> Json {
+    let mut fields =
+        vec![("lr", Json::Num(lr)), ("warmup", Json::Int(warmup as i128)), ("beta2", Json::Num(beta2))];
+    fields.extend(more);
+    Json::Obj(fields)
 }
 
 /// A tuned arm's search, as the report's `tuning`: `{grid: {lr, warmup, beta2}, chosen: {lr,
@@ -108,13 +111,12 @@ pub fn tuning_json(t: &Tuned, reporting_seeds: &[u64]) -> Json {
         ])
     });
     let tie = t.tie.as_ref().map_or(Json::Null, |k| {
-        Json::Obj(vec![
-            ("lr", Json::Num(k.lr)),
-            ("warmup", Json::Int(k.warmup as i128)),
-            ("beta2", Json::Num(k.beta2)),
-            ("score", Json::Num(k.score)),
-            ("chosen_score", Json::Num(k.chosen_score)),
-        ])
+        setting_json(
+            k.lr,
+            k.warmup,
+            k.beta2,
+            vec![("score", Json::Num(k.score)), ("chosen_score", Json::Num(k.chosen_score))],
+        )
     });
     Json::Obj(vec![
         (
@@ -127,13 +129,7 @@ pub fn tuning_json(t: &Tuned, reporting_seeds: &[u64]) -> Json {
         ),
         (
             "chosen",
-            t.chosen.map_or(Json::Null, |(lr, warmup, beta2)| {
-                Json::Obj(vec![
-                    ("lr", Json::Num(lr)),
-                    ("warmup", Json::Int(warmup as i128)),
-                    ("beta2", Json::Num(beta2)),
-                ])
-            }),
+            t.chosen.map_or(Json::Null, |(lr, warmup, beta2)| setting_json(lr, warmup, beta2, vec![])),
         ),
         (
             "bracketed",

@@ -1,6 +1,7 @@
 //! `ablate`'s flags: the usage text, and the command line read into `Options`.
 
 use ablation_playground::comparisons::all_four::AllFour;
+use ablation_playground::comparisons::depth_width::shapes::depth_width_applies;
 use ablation_playground::comparisons::depth_width::DepthOrWidth;
 use ablation_playground::comparisons::knockout::LayerKnockout;
 use ablation_playground::comparisons::sweep::DepthSweep;
@@ -8,7 +9,6 @@ use ablation_playground::comparisons::Comparison;
 use ablation_playground::config::{find_flag, StackKind, TaskKind, PARAMS, PRESET};
 use ablation_playground::language::{Language, LANGUAGES};
 use ablation_playground::training::live::writing::{Prompt, MAX_WRITE_CHARS, SAMPLE_CHARS};
-use ablation_playground::training::measures::depth_width::depth_width_applies;
 use ablation_playground::training::measures::tuned_lens::{LensBudget, FIT_STEPS};
 use ablation_playground::training::runs::all_four::comparison_steps;
 use ablation_playground::training::runs::sweep::{default_sweep_depths, parse_depths};

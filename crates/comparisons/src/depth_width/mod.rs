@@ -6,9 +6,9 @@ use super::runs::{here, Comparisons, Group};
 use super::{Comparison, ComparisonKind};
 use ablation_core::config::{ComparisonSpec, Config, TaskKind, DEPTH_WIDTH};
 use ablation_training::live::loss_history::LossHistory;
-use ablation_training::measures::depth_width::{
-    depth_width_applies, head_dim, non_embedding_parameters, shapes, Clock, ShapeOutcome,
-};
+pub mod shapes;
+
+use ablation_training::measures::depth_width::{non_embedding_parameters, Clock, ShapeOutcome};
 use ablation_training::runs::arm::Arm;
 use ablation_training::runs::job::Job;
 use ablation_training::runs::spread::Spread;
@@ -21,6 +21,7 @@ use ablation_view::panels::{Scene, Surface, Table};
 use ablation_words::say;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use shapes::{depth_width_applies, head_dim, shapes};
 
 mod summary;
 mod table;
@@ -191,10 +192,7 @@ fn judged_spread(arm: &Arm<ShapeOutcome>) -> Spread {
 fn panel_words(d: Option<&DepthWidthState>, scene: &Scene) -> (String, Vec<(&'static str, Json)>) {
     (
         d.map_or_else(
-            || match scene
-                .frame
-                .map(|f| ablation_training::measures::depth_width::depth_width_applies(&f.config))
-            {
+            || match scene.frame.map(|f| depth_width_applies(&f.config)) {
                 Some(Err(why)) => say!("not-run", why = why.to_string()),
                 _ => say!("not-run-yet"),
             },

@@ -1,11 +1,10 @@
 //! Depth or width's sentence: which shape ends lowest, over how many seeds, and what depth costs
 //! in latency.
 
+use super::shapes::{head_dim, is_control};
 use super::{judged, judged_spread, points_of, DepthWidthState};
 use ablation_core::config::{Config, TaskKind};
-use ablation_training::measures::depth_width::{
-    head_dim, is_control, non_embedding_parameters, ShapeOutcome,
-};
+use ablation_training::measures::depth_width::{non_embedding_parameters, ShapeOutcome};
 use ablation_view::charts::number;
 use ablation_view::panels::spread::{
     limit_words, progress_words, rate_words, seeds_words, summary_sentence, tuning_words,

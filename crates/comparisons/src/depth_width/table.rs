@@ -1,8 +1,9 @@
 //! Depth or width's table: one row per shape.
 
+use super::shapes::{head_dim, is_control};
 use super::summary::{shape_of, which_loss};
 use super::{judged, judged_spread, DepthWidthState};
-use ablation_training::measures::depth_width::{head_dim, is_control, non_embedding_parameters};
+use ablation_training::measures::depth_width::non_embedding_parameters;
 use ablation_training::runs::arm::Arm;
 use ablation_view::charts::number;
 use ablation_view::panels::spread::{

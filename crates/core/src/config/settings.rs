@@ -321,7 +321,7 @@ pub struct Config {
     /// them) and shows the median with the spread. It changes no training of the live run.
     pub seeds: usize,
     /// Every comparison chooses each arm's setting (`tune_grid`) on seeds of its own
-    /// (`choose_seeds`), by a search that brackets the best rate (`training::runs::tuner`), and shows
+    /// (`choose_seeds`), by a search that brackets the best rate (`ablation_comparisons::tuner`), and shows
     /// the arm at it on the `seeds`. It changes no training of the live run.
     pub tune: bool,
     /// What tuning searches over: the rate, or the rate, the warmup and β₂.

@@ -329,8 +329,7 @@ pub static PARAMS: &[ParamSpec] = &[
         flag: "schedule",
         label: "Rate schedule",
         kind: ParamKind::Choice(&Schedule::OPTIONS),
-        help: "the learning rate after the warmup: constant, or the Transformer papers' inverse square root \
-               (the rate times √(warmup ÷ update))",
+        help: "the rate after the warmup: constant, or the Transformer papers' decay, × √(warmup ÷ update)",
         restarts: true,
         control: Control::More,
         get: |c| Value::Choice(Schedule::OPTIONS.index(c.schedule)),

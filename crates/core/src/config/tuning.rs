@@ -1,9 +1,9 @@
 //! How a tuned comparison searches, task by task: the grid's start and limits, a recipe's
-//! warmups and β₂s, successive halving's factor (`training::runs::tuner` runs the search).
+//! warmups and β₂s, successive halving's factor (`ablation_comparisons::tuner` runs the search).
 
 use crate::config::TaskKind;
 
-/// How a tuned comparison searches on one task (`training::runs::tuner`): where the rates' grid
+/// How a tuned comparison searches on one task (`ablation_comparisons::tuner`): where the rates' grid
 /// starts and how far it may widen, the warmups and β₂s of a recipe's grid, and successive
 /// halving's factor.
 #[derive(Clone, Copy, Debug, PartialEq)]

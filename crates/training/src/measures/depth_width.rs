@@ -9,16 +9,13 @@ use crate::live::writing::twin_config;
 use crate::runs::spread::learned;
 use crate::step::report::RunInProgress;
 use crate::step::train::Eval;
-use ablation_core::config::{task_defaults, Config, StackKind, TaskKind};
+use ablation_core::config::{Config, TaskKind};
 use ablation_core::model::layer::Layer;
 use ablation_core::model::param::{Draw, Params};
 use ablation_core::model::stack::Stack;
 
 /// A clock in milliseconds (`performance.now()` in the browser, `Instant` natively).
 pub type Clock = fn() -> f64;
-
-/// How far a shape's parameter count may be from the budget's.
-pub const TOLERANCE: f64 = 0.10;
 
 /// Forward passes timed for the latency of one character: at least this many, and as many as
 /// fit in `LATENCY_MS` (a browser's clock ticks in tenths of a millisecond, a pass at the text
@@ -32,8 +29,8 @@ const LATENCY_MAX_PASSES: usize = 4096;
 /// The parameters of `config`'s stack: every weight, norm gain and bias, the readout and the
 /// embeddings. Counted on a stack of one layer and one more layer, not on the whole stack: a
 /// layer's count depends only on its index's parity (a block alternates attention and FFN),
-/// and `shapes` asks for every depth of many widths (on the page's thread, where whole stacks
-/// took most of a second).
+/// and `ablation_comparisons::depth_width::shapes` asks for every depth of many widths (on the
+/// page's thread, where whole stacks took most of a second).
 pub fn parameters(config: &Config) -> usize {
     let counts = Counts::of(config);
     counts.fixed + counts.embedding + counts.layers(config.depth)
@@ -43,19 +40,6 @@ pub fn parameters(config: &Config) -> usize {
 /// without the token and position embeddings and the readout (the unembedding). The budget
 /// "depth or width" holds fixed: the embeddings grow with the width alone, and counting them
 /// favours the deep and narrow stack (whose layers then get more of the budget).
-/// Depth or width compares a decoder-only stack's shapes (a layer's parameters depend on its
-/// index's parity); an encoder–decoder's depth comes in layers of 5 sublayers: an error saying so.
-pub fn depth_width_applies(config: &Config) -> Result<(), String> {
-    if config.stack == StackKind::EncoderDecoder {
-        return Err(
-            "depth or width compares the shapes of a decoder-only stack; an encoder-decoder's depth comes \
-                    in whole layers of 5 sublayers: choose the decoder-only stack to compare"
-                .into(),
-        );
-    }
-    Ok(())
-}
-
 pub fn non_embedding_parameters(config: &Config) -> usize {
     let counts = Counts::of(config);
     counts.fixed + counts.layers(config.depth)
@@ -90,56 +74,6 @@ impl Counts {
     fn layers(&self, depth: usize) -> usize {
         depth.div_ceil(2) * self.even + depth / 2 * self.odd
     }
-}
-
-/// Features per attention head in `config`: what every shape keeps.
-pub fn head_dim(config: &Config) -> usize {
-    config.width / config.heads.max(1)
-}
-
-/// The shapes compared for `config`, deepest first: for every width the table allows that is
-/// a multiple of `config`'s head dimension (so a head has as many features at every width, and
-/// the heads grow with the width), the depth whose non-embedding parameter count comes nearest
-/// to `config`'s, kept when within `TOLERANCE`; then a control off the budget, `config`'s own
-/// depth at the narrowest width (which sets width apart from depth: if it learns where the deep
-/// narrow stack does not, depth is what failed). Each trains for `config`'s steps, at most its
-/// task's own (a live run left to train a million steps would take them days).
-pub fn shapes(config: &Config) -> Vec<Config> {
-    let budget = non_embedding_parameters(config) as f64;
-    let config = &Config { steps: config.steps.min(task_defaults(config.task).steps), ..config.clone() };
-    let dh = head_dim(config);
-    let at = |depth, width: usize| Config { depth, width, heads: width / dh, ..config.clone() };
-    let widths = (8..=128).filter(|w| w % 4 == 0 && w % dh == 0 && (1..=16).contains(&(w / dh)));
-    let mut out: Vec<Config> = widths
-        .filter_map(|width| {
-            let best = (1..=96)
-                .map(|depth| (depth, (non_embedding_parameters(&at(depth, width)) as f64 - budget).abs()))
-                .min_by(|a, b| a.1.total_cmp(&b.1))?;
-            (best.1 <= TOLERANCE * budget).then(|| at(best.0, width))
-        })
-        .collect();
-    ablation_core::order::sort_by_key(&mut out, |c| std::cmp::Reverse(c.depth));
-    // the same depth at two widths: the one nearer the budget
-    out.dedup_by(|b, a| {
-        let off = |c: &Config| (non_embedding_parameters(c) as f64 - budget).abs();
-        if a.depth == b.depth && off(b) < off(a) {
-            std::mem::swap(a, b);
-        }
-        a.depth == b.depth
-    });
-    if let Some(narrowest) = out.iter().map(|c| c.width).min() {
-        let control = at(config.depth, narrowest);
-        if !out.contains(&control) {
-            out.push(control);
-        }
-    }
-    out
-}
-
-/// Whether `shape` is the control of `shapes(config)` (off the budget) rather than on it.
-pub fn is_control(shape: &Config, config: &Config) -> bool {
-    let budget = non_embedding_parameters(config) as f64;
-    (non_embedding_parameters(shape) as f64 - budget).abs() > TOLERANCE * budget
 }
 
 /// One shape's run: what it measured (NaN where it has not yet).

@@ -1,5 +1,5 @@
 //! One arm of a comparison over its seeds: its runs shown as they come in, the configuration
-//! they train (the chosen setting once tuned, `training::runs::tuner`) and what the search did. Its
+//! they train (the chosen setting once tuned, `ablation_comparisons::tuner`) and what the search did. Its
 //! seeds and numbers are `spread.rs`'s.
 
 use crate::runs::tuned::Tuned;

@@ -1,7 +1,7 @@
 //! The numbers of a comparison's arm over seeds (its runs themselves: `arm.rs`). Every comparison (All four, the sweep, depth or width, the
 //! knockout, a pin) trains each of its arms at the seeds `seed, seed + 1, …` (`Config::seeds`
 //! of them) and shows the median with the lowest and highest run. With `Config::tune` the
-//! arm's setting is first chosen on other seeds (`choosing_seeds`) by `training::runs::tuner`, on the
+//! arm's setting is first chosen on other seeds (`choosing_seeds`) by `ablation_comparisons::tuner`, on the
 //! training loss alone; the seeds shown then train at it. Whether a run has plateaued is
 //! `plateaued`'s one rule.
 //!

@@ -27,11 +27,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::runs::grid::{judged, planned_rounds, rate_at};
-use crate::runs::spread::{choosing_seeds, median};
-use crate::runs::trial::TrialEnd;
-use crate::runs::tuned::{CandidateScores, Limit, Round, TieKept, Tuned};
+pub mod grid;
+
 use ablation_core::config::{tuning, Config, TuneGrid, Tuning};
+use ablation_training::runs::spread::{choosing_seeds, median};
+use ablation_training::runs::trial::TrialEnd;
+use ablation_training::runs::tuned::{CandidateScores, Limit, Round, TieKept, Tuned};
+use grid::{first_powers, judged, planned_rounds, rate_at};
 
 /// A candidate setting: the rate `lr · lr_step^k`, and the warmup and β₂ at these places in
 /// the arm's lists. Ordered by rate first (a tie goes to the lower rate).
@@ -118,10 +120,7 @@ impl Tuner {
             _ => (0, 0), // a settings' rate outside every limit: that rate alone
         };
         // the `lr_points` powers nearest the settings' rate, within the limits
-        let mut first: Vec<i32> = (k_range.0..=k_range.1).collect();
-        ablation_core::order::sort_by_key(&mut first, |k| (k.abs(), *k));
-        first.truncate(tuning.lr_points.max(1));
-        first.sort_unstable();
+        let first = first_powers(k_range, tuning.lr_points.max(1));
         let n0 = first.len() * warmups.len() * beta2s.len();
         let rounds = if base.halving { planned_rounds(n0, tuning.eta, tuning.max_rounds) } else { 1 };
         let mut rungs: Vec<usize> =
@@ -257,64 +256,61 @@ impl Tuner {
             let r = self.round;
             let at_r: Vec<(Setting, f64)> =
                 self.candidates.keys().filter_map(|s| Some((*s, self.score(s, r)?))).collect();
-            // those still warming up at this round's tail are carried on unjudged (never at the
-            // last round)
-            let (mut judged, unjudged): (Vec<_>, Vec<_>) =
-                at_r.iter().partition(|(s, _)| self.judged_at(s, r));
-            let carried: Vec<Setting> =
-                unjudged.iter().filter(|(_, x)| x.is_finite()).map(|(s, _)| *s).collect();
-            if judged.is_empty() && carried.is_empty() {
-                judged = unjudged; // every one diverged while warming up: judged as they are
-            }
-            let Some(best) = self.best(&judged) else {
-                if carried.is_empty() {
-                    return; // (none scored: nothing asked for yet)
-                }
-                // no candidate judged yet: every one goes on
-                self.rounds.push(Round {
-                    candidates: at_r.len(),
-                    steps: self.rungs[r],
-                    carried: carried.len(),
-                });
-                self.round = r + 1;
-                for s in carried {
-                    self.ask(s, r + 1);
-                }
-                continue;
-            };
-            // the best's neighbours on the rates' grid, as far as the best
-            let mut asked = false;
-            for k in [best.k - 1, best.k + 1] {
-                let n = Setting { k, ..best };
-                if (self.k_range.0..=self.k_range.1).contains(&k) && self.score(&n, r).is_none() {
-                    self.ask(n, r);
-                    asked = true;
+            // those still warming up at this round's tail go on unjudged (never at the last
+            // round); if every one diverged while warming up, they are judged as they are
+            let mut judged: Vec<(Setting, f64)> = Vec::new();
+            let mut next: Vec<Setting> = Vec::new();
+            for &(s, x) in &at_r {
+                if self.judged_at(&s, r) {
+                    judged.push((s, x));
+                } else if x.is_finite() {
+                    next.push(s);
                 }
             }
-            self.incumbent = Some(best);
-            if asked {
-                continue; // settled again once they are in (at once if all diverged before)
+            if judged.is_empty() && next.is_empty() {
+                judged = at_r.clone();
             }
-            self.rounds.push(Round { candidates: at_r.len(), steps: self.rungs[r], carried: carried.len() });
+            let carried = next.len();
+            let best = self.best(&judged);
+            if let Some(best) = best {
+                // the best's neighbours on the rates' grid, as far as the best
+                let mut asked = false;
+                for k in [best.k - 1, best.k + 1] {
+                    let n = Setting { k, ..best };
+                    if (self.k_range.0..=self.k_range.1).contains(&k) && self.score(&n, r).is_none() {
+                        self.ask(n, r);
+                        asked = true;
+                    }
+                }
+                self.incumbent = Some(best);
+                if asked {
+                    continue; // settled again once they are in (at once if all diverged before)
+                }
+            } else if next.is_empty() {
+                return; // (none scored: nothing asked for yet)
+            }
+            self.rounds.push(Round { candidates: at_r.len(), steps: self.rungs[r], carried });
             if r + 1 == self.rungs.len() {
-                self.chosen = Some(best);
+                self.chosen = best;
                 return;
             }
-            // the best 1/eta go on, with the best's neighbours; never one that diverged
+            // the best 1/eta of those judged go on, with the best's neighbours; never one that
+            // diverged
             let mut ranked: Vec<(Setting, f64)> =
                 judged.iter().copied().filter(|(_, s)| s.is_finite()).collect();
             ablation_core::order::sort_by(&mut ranked, |a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
             let keep = judged.len().div_ceil(self.tuning.eta);
-            let mut next: Vec<Setting> = ranked.iter().take(keep).map(|(s, _)| *s).collect();
-            next.extend(carried);
-            for k in [best.k - 1, best.k + 1] {
-                let n = Setting { k, ..best };
-                if ranked.iter().any(|(s, _)| *s == n) && !next.contains(&n) {
-                    next.push(n);
+            next.extend(ranked.iter().take(keep).map(|(s, _)| *s));
+            if let Some(best) = best {
+                for k in [best.k - 1, best.k + 1] {
+                    let n = Setting { k, ..best };
+                    if ranked.iter().any(|(s, _)| *s == n) && !next.contains(&n) {
+                        next.push(n);
+                    }
                 }
-            }
-            if !next.contains(&best) {
-                next.push(best); // every candidate diverged: the least bad goes on
+                if !next.contains(&best) {
+                    next.push(best); // every candidate diverged: the least bad goes on
+                }
             }
             // the checkpoints kept: the survivors' and their neighbours' on the rates' grid
             // (a neighbour asked for later goes on from its own); the others train from the
@@ -354,24 +350,7 @@ impl Tuner {
             let candidates = self.candidates.values().filter(|c| c.round == Some(self.round)).count();
             rounds.push(Round { candidates, steps: self.rungs[self.round], carried: 0 });
         }
-        // a candidate the last round scored lower than the chosen one, kept out by the tie rule
-        let last = self.rungs.len() - 1;
-        let tie = self.chosen.and_then(|chosen| {
-            let kept = self.score(&chosen, last)?;
-            let (lower, score) = self
-                .candidates
-                .keys()
-                .filter_map(|s| Some((*s, self.score(s, last)?)))
-                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))?;
-            (score < kept).then(|| TieKept {
-                lr: self.rate(lower.k),
-                warmup: self.warmups[lower.warmup],
-                beta2: self.beta2s[lower.beta2],
-                score,
-                chosen_score: kept,
-            })
-        });
-        Tuned {
+        let mut t = Tuned {
             lrs: lrs.into_iter().map(|(_, r)| r).collect(),
             warmups: self.warmups.clone(),
             beta2s: self.beta2s.clone(),
@@ -392,7 +371,19 @@ impl Tuner {
                     scores: (0..self.rungs.len()).map(|r| self.score(s, r)).collect(),
                 })
                 .collect(),
-            tie,
+            tie: None,
+        };
+        // a candidate the last round scored lower than the chosen one, kept out by the tie rule
+        let last = |c: &CandidateScores| c.scores.last().copied().flatten();
+        let kept = t.candidates.iter().find(|c| Some((c.lr, c.warmup, c.beta2)) == t.chosen).and_then(last);
+        let lowest =
+            t.candidates.iter().filter_map(|c| Some((c, last(c)?))).min_by(|a, b| a.1.total_cmp(&b.1));
+        if let (Some(kept), Some((c, score))) = (kept, lowest) {
+            if score < kept {
+                t.tie =
+                    Some(TieKept { lr: c.lr, warmup: c.warmup, beta2: c.beta2, score, chosen_score: kept });
+            }
         }
+        t
     }
 }

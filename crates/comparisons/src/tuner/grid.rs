@@ -41,9 +41,40 @@ pub fn planned_rounds(n: usize, eta: usize, max: usize) -> usize {
     rounds
 }
 
+/// The `n` powers nearest 0 (the settings' own rate) within `range`, a tie to the lower, in
+/// order: a run of consecutive powers, widened one step at a time from the one nearest 0.
+pub fn first_powers(range: (i32, i32), n: usize) -> Vec<i32> {
+    let start = range.0.max(0).min(range.1);
+    let (mut lo, mut hi) = (start, start);
+    while ((hi - lo + 1) as usize) < n && (lo > range.0 || hi < range.1) {
+        if lo > range.0 && (hi == range.1 || lo.unsigned_abs() <= hi.unsigned_abs()) {
+            lo -= 1;
+        } else {
+            hi += 1;
+        }
+    }
+    (lo..=hi).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_powers_are_the_nearest_to_the_settings_rate_by_definition() {
+        for a in -8..=8 {
+            for b in a..=8 {
+                for n in 1..=7 {
+                    // by definition: every power in the range by distance to 0, a tie to the lower
+                    let mut all: Vec<i32> = (a..=b).collect();
+                    all.sort_by_key(|k| (k.abs(), *k));
+                    all.truncate(n);
+                    all.sort();
+                    assert_eq!(first_powers((a, b), n), all, "range {a}..={b}, {n} powers");
+                }
+            }
+        }
+    }
 
     #[test]
     fn rounds_keep_about_one_at_the_end() {
