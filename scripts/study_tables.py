@@ -367,6 +367,8 @@ def lens_values(r):
         "converged": fit["converged"],
         "held_out_kl": fit["held_out_kl"][-1][1],
         "adjacent_cosine": r["layers"]["adjacent_cosine"],
+        # like for like at both placements: ‖F‖/‖r‖ at each layer's addition
+        "branch_ratio": r["layers"]["branch_ratio"],
         "bigram": r["task"]["floors"]["bigram"],
         "unigram": r["task"]["floors"]["unigram"],
     }
@@ -387,8 +389,8 @@ def halves(xs):
 def lens(study, results):
     arms = by_arm(results)
     lines = [
-        "| arm | lens updates | fit converged | held-out KL at the end | held-out loss | tuned lens at L/2 | logit lens at L/2 | upper half's share of the gain | cosine x_ℓ·x_ℓ₊₁, lower half | upper half |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| arm | lens updates | fit converged | held-out KL at the end | held-out loss | tuned lens at L/2 | logit lens at L/2 | upper half's share of the gain | cosine x_ℓ·x_ℓ₊₁, lower half | upper half | branch ‖F‖/‖r‖, lower half | upper half |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, jobs in arms.items():
         v = [j["values"] for j in jobs]
@@ -396,11 +398,13 @@ def lens(study, results):
         conv_words = "–" if all(c is None for c in conv) else f"{sum(1 for c in conv if c)} of {len(v)}"
         lo = [halves(x["adjacent_cosine"])[0] for x in v]
         hi = [halves(x["adjacent_cosine"])[1] for x in v]
+        f_lo = [halves(x["branch_ratio"])[0] for x in v]
+        f_hi = [halves(x["branch_ratio"])[1] for x in v]
         lines.append(
             f"| {name} | {fmt([x['fit_steps'] for x in v], 4)} | {conv_words} | {fmt([x['held_out_kl'] for x in v], 2)} "
             f"| {fmt([x['val_loss'] for x in v])} | {fmt([x['tuned'][x['depth'] // 2] for x in v])} "
             f"| {fmt([x['logit'][x['depth'] // 2] for x in v])} "
-            f"| {fmt([upper_share(x) for x in v], 2)} | {fmt(lo, 2)} | {fmt(hi, 2)} |")
+            f"| {fmt([upper_share(x) for x in v], 2)} | {fmt(lo, 2)} | {fmt(hi, 2)} | {fmt(f_lo, 2)} | {fmt(f_hi, 2)} |")
     first = results["jobs"][0]["values"]
     lines.append("")
     lines.append(f"(Held-out KL: the mean over the layers of KL(p_L ‖ q_ℓ) on the held-out set; bigram line "

@@ -5,7 +5,9 @@
 use ablation_playground::config::{Config, NormPlacement, SublayerKind};
 use ablation_playground::model::param::Params;
 use ablation_playground::training::measures::knockout::{gromov_blocks, heal, knockout, Removal};
-use ablation_playground::training::measures::similarity::{adjacent_cosines, angular_distance, mean_cosine};
+use ablation_playground::training::measures::similarity::{
+    adjacent_cosines, angular_distance, branch_ratios, mean_cosine,
+};
 use ablation_playground::training::step::report::trained;
 use nalgebra::DMatrix;
 
@@ -177,6 +179,45 @@ fn adjacent_cosines_are_each_layers_input_against_its_output_over_the_held_out_t
         let want = s / batches as f64;
         assert!((g - want).abs() < 1e-9, "layer {l}: {g} against {want} by hand");
     }
+}
+
+/// The branch against its residual, like for like at every placement: `‖F‖ / ‖r‖` token by
+/// token at the addition, recomputed here by running each layer's own sublayer (after its norm
+/// for pre-norm) on a copy of the layer, from the stream's input to that layer.
+#[test]
+fn branch_ratios_are_each_branch_against_the_residual_it_is_added_to() {
+    for norm in ["pre", "post"] {
+        let config = Config { sublayer: SublayerKind::Block, ..text(norm, 4) };
+        let (_, mut trainer) = trained(&config, 20);
+        let got = branch_ratios(&mut trainer);
+        let mut sums = vec![0.0; config.depth];
+        let batches = trainer.held_out().len();
+        for b in 0..batches {
+            let (stack, batch) = trainer.stack_and_held_out(b);
+            stack.forward_batch(batch);
+            for (l, sum) in sums.iter_mut().enumerate() {
+                let x = &stack.stream[l];
+                let mut layer = stack.layers[l].clone();
+                let mut input = x.clone();
+                if norm == "pre" {
+                    layer.norm.as_mut().unwrap().forward(x, &mut input);
+                }
+                let mut f = x.clone();
+                layer.sublayer.forward(&input, &mut f);
+                let per_token: Vec<f64> = (0..x.nrows())
+                    .map(|t| f.row(t).map(f64::from).norm() / x.row(t).map(f64::from).norm())
+                    .collect();
+                *sum += per_token.iter().sum::<f64>() / per_token.len() as f64;
+            }
+        }
+        for (l, (g, s)) in got.iter().zip(&sums).enumerate() {
+            let want = s / batches as f64;
+            assert!((g / want - 1.0).abs() < 1e-4, "{norm}, layer {l}: {g} against {want} by hand");
+        }
+    }
+    // no residual, no ratio
+    let (_, mut trainer) = trained(&Config { residual: false, ..text("pre", 2) }, 2);
+    assert!(branch_ratios(&mut trainer).iter().all(|r| r.is_nan()));
 }
 
 /// A removal's numbers as bits (NaN, where nothing was measured, equal to itself).

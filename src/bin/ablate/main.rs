@@ -27,7 +27,7 @@ use ablation_playground::training::measures::knockout::heal;
 use ablation_playground::training::measures::per_matrix::{
     gradient_norms, update_sizes, MatrixGradients, PerMatrix,
 };
-use ablation_playground::training::measures::similarity::adjacent_cosines;
+use ablation_playground::training::measures::similarity::{adjacent_cosines, branch_ratios};
 use ablation_playground::training::measures::tuned_lens::{fit_tuned_lens, tuned_readout_losses};
 use ablation_playground::training::step::report::{probed, trained_from, trained_sharing};
 use ablation_playground::view::figures::{frame_of, LastFinite};
@@ -172,6 +172,7 @@ fn report(options: &Options) -> Result<String, String> {
     }
     if options.similarity {
         layer_field(&mut fields, "adjacent_cosine", Json::nums(&adjacent_cosines(&mut trainer)));
+        layer_field(&mut fields, "branch_ratio", Json::nums(&branch_ratios(&mut trainer)));
     }
     if let Some(batches) = options.grad_batches {
         let m = gradient_norms::<f32>(config, batches);

@@ -231,6 +231,44 @@ impl<F: Real> Layer<F> {
         }
     }
 
+    /// After a forward pass of `x` to `y`: how large what the branch adds is against the
+    /// residual it is added to, `‖F‖ / ‖r‖` for each token at the addition `r + F`, averaged
+    /// over the tokens: `r = x` and `F = y − x` (pre-norm, the sandwich, no norm), `F` taken
+    /// before post-norm's norm (`x + F`, kept), `r = α·x` in DeepNorm. The same quantity at every
+    /// placement, unlike the cosine between `x` and `y`, whose `y` post-norm normalises; how
+    /// much a layer's output depends on its branch (Liu et al. 2020's view). NaN without a
+    /// residual, and for an encoder–decoder's layer (it works on part of the rows).
+    pub fn branch_ratio(&self, x: &DMatrix<F>, y: &DMatrix<F>) -> f64 {
+        use NormPlacement::*;
+        if !self.residual || self.part.is_some() {
+            return f64::NAN;
+        }
+        let (sum, alpha) = match self.placement {
+            Off | Pre | Sandwich => (y, 1.0),
+            Post => (&self.inner, 1.0),
+            DeepNorm => (&self.inner, self.alpha.f64()),
+        };
+        let (mut total, mut tokens) = (0.0, 0usize);
+        for t in 0..x.nrows() {
+            let (mut ff, mut rr) = (0.0, 0.0);
+            for j in 0..x.ncols() {
+                let r = alpha * x[(t, j)].f64();
+                let f = sum[(t, j)].f64() - r;
+                ff += f * f;
+                rr += r * r;
+            }
+            if rr > 0.0 {
+                total += (ff / rr).sqrt();
+                tokens += 1;
+            }
+        }
+        if tokens == 0 {
+            f64::NAN
+        } else {
+            total / tokens as f64
+        }
+    }
+
     /// `backward` on the layer's own rows.
     fn backward_rows(
         &mut self,

@@ -1,10 +1,14 @@
 //! How alike two streams are, token by token: the cosine between a token's vectors and
 //! Gromov et al.'s angular distance, `arccos(cos)/π`. The knockout chooses Gromov's block by the
 //! second; `adjacent_cosines` reads the first between every layer's input and output, the direct
-//! test of lesson 000's "pre-norm's identity path makes adjacent layers' outputs more similar".
+//! test of lesson 000's "pre-norm's identity path makes adjacent layers' outputs more similar",
+//! and `branch_ratios` the same question like for like at every placement: how large each
+//! layer's branch is against the residual it is added to.
 
 use crate::step::train::Trainer;
+use ablation_core::model::layer::Layer;
 use ablation_core::model::real::Real;
+use ablation_core::model::stack::Stack;
 use nalgebra::DMatrix;
 
 /// Each row's cosine between `a` and `b` (NaN for a zero row, which has no direction).
@@ -49,23 +53,39 @@ pub fn mean_cosine<F: Real>(a: &DMatrix<F>, b: &DMatrix<F>) -> f64 {
 /// over the tokens of `trainer`'s held-out set (a sequence task's; the probe batch's on the
 /// regression). The stream is left holding the probe's pass, as the panels read it.
 pub fn adjacent_cosines<F: Real>(trainer: &mut Trainer<F>) -> Vec<f64> {
+    per_layer(trainer, |_, x, y| mean_cosine(x, y))
+}
+
+/// Each layer's branch against its residual, `Layer::branch_ratio` (`‖F‖ / ‖r‖` at the
+/// addition, the mean over the tokens), averaged over the same batches as `adjacent_cosines`.
+pub fn branch_ratios<F: Real>(trainer: &mut Trainer<F>) -> Vec<f64> {
+    per_layer(trainer, |layer, x, y| layer.branch_ratio(x, y))
+}
+
+/// `measure(layer ℓ, x_ℓ, x_{ℓ+1})` after each forward pass over `trainer`'s held-out set (the
+/// probe batch's on the regression), averaged over the batches. The stream is left holding the
+/// probe's pass, as the panels read it.
+fn per_layer<F: Real>(
+    trainer: &mut Trainer<F>,
+    measure: impl Fn(&Layer<F>, &DMatrix<F>, &DMatrix<F>) -> f64,
+) -> Vec<f64> {
     let depth = trainer.stack.layers.len();
     let mut sums = vec![0.0; depth];
     let batches = trainer.held_out().len();
-    let mut add = |stream: &[DMatrix<F>]| {
+    let mut add = |stack: &Stack<F>| {
         for (l, sum) in sums.iter_mut().enumerate() {
-            *sum += mean_cosine(&stream[l], &stream[l + 1]);
+            *sum += measure(&stack.layers[l], &stack.stream[l], &stack.stream[l + 1]);
         }
     };
     for b in 0..batches {
         let (stack, batch) = trainer.stack_and_held_out(b);
         stack.forward_batch(batch);
-        add(&stack.stream);
+        add(stack);
     }
     // the probe's pass, read on the regression (no held-out set) and left for the panels
     trainer.probe_forward_skipping(&[]);
     if batches == 0 {
-        add(&trainer.stack.stream);
+        add(&trainer.stack);
     }
     sums.iter().map(|s| s / batches.max(1) as f64).collect()
 }
