@@ -522,7 +522,58 @@ def knockout(study, results):
                  + ("Healed: each pruned stack trained that many more updates at the run's own rate (every weight left; Gromov et al. fine-tune "
                     "with QLoRA), judged against the intact stack trained as long." if healing else
                     "Without healing: Gromov et al. fine-tune after removing; these stacks are measured as they are."))
+    lines.append("")
+    lines.append("The unit removed is one sublayer (an attention or an FFN sublayer, with its norm's place), not "
+                 "Gromov et al.'s layer (a block of both). How many single sublayers a rule keeps depends on the "
+                 "allowance it gives; the count at each allowance (median over the seeds [lowest–highest]):")
+    lines.append("")
+    lines.extend(allowance_curve(arms))
     return "\n".join(lines)
+
+
+# the allowances of the curve: on the text, a share of the gain below the bigram line a removal may
+# lose; on copy, a share of the intact stack's copying it must keep
+TEXT_ALLOWANCES = (0.05, 0.1, 0.2, 0.5, 1.0)
+COPY_KEEPS = (0.99, 0.95, 0.9, 0.75, 0.5)
+
+
+def within(e, a, v, allowance):
+    """Whether one removal (held-out loss `e`, accuracy `a`) is within `allowance`: on the text,
+    its loss at most intact + allowance × (floor − intact); on copy, its accuracy at least
+    allowance × the intact stack's."""
+    if v.get("intact_accuracy") is not None:
+        return a is not None and a >= allowance * v["intact_accuracy"]
+    return e is not None and e <= v["intact"] + allowance * (v["floor"] - v["intact"])
+
+
+def allowance_curve(arms):
+    """A table: for each arm, how many single sublayers stay within each allowance, with the
+    allowance in nats on the text (median over the seeds)."""
+    text_cols = " | ".join(f"{int(a * 100)}% of the gain" for a in TEXT_ALLOWANCES)
+    copy_cols = " | ".join(f"keeps {int(k * 100)}%" for k in COPY_KEEPS)
+    out = []
+    for kind, cols, allowances in (("text", text_cols, TEXT_ALLOWANCES), ("copy", copy_cols, COPY_KEEPS)):
+        rows = [(n, [j["values"] for j in jobs]) for n, jobs in arms.items()
+                if (jobs[0]["values"].get("intact_accuracy") is None) == (kind == "text")]
+        if not rows:
+            continue
+        out.append(f"| arm ({kind}) | " + cols + " |")
+        out.append("|---|" + "---|" * len(allowances))
+        for name, v in rows:
+            cells = []
+            for a in allowances:
+                counts = []
+                for x in v:
+                    acc = x.get("each_accuracy") or [None] * len(x["each"])
+                    counts.append(sum(1 for e, c in zip(x["each"], acc) if within(e, c, x, a)))
+                cell = f"{fmt(counts, 3)} of {len(v[0]['each'])}"
+                if kind == "text":
+                    nats = [a * (x["floor"] - x["intact"]) for x in v]
+                    cell += f" (≤ {statistics.median(nats):.3f} nats)"
+                cells.append(cell)
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
+        out.append("")
+    return out[:-1] if out else out
 
 
 # --- the linear probe: is the current token still readable high up the stream? ---------------

@@ -147,6 +147,17 @@ class Reductions(unittest.TestCase):
         self.assertEqual(study_tables.removable([{"k": 1, "val_loss": 9, "accuracy": 0.96},
                                                  {"k": 2, "val_loss": 9, "accuracy": 0.94}], c), 1)
 
+    def test_the_allowance_curve_counts_single_removals_within_each_allowance(self):
+        # the text: intact 2.0, bigram 2.5, so the gain is 0.5 nats; removals cost 0.01, 0.04, 0.2, 0.6
+        text = {"intact": 2.0, "floor": 2.5, "intact_accuracy": None, "each": [2.01, 2.04, 2.2, 2.6]}
+        copy = {"intact": 0.01, "floor": 2.3, "intact_accuracy": 1.0, "each": [0.1] * 3, "each_accuracy": [1.0, 0.92, 0.4]}
+        arms = {"t": [{"values": text}, {"values": text}], "c": [{"values": copy}]}
+        rows = study_tables.allowance_curve(arms)
+        self.assertEqual(rows[2], "| t | 1 [1–1] of 4 (≤ 0.025 nats) | 2 [2–2] of 4 (≤ 0.050 nats) | 2 [2–2] of 4 (≤ 0.100 nats) "
+                                  "| 3 [3–3] of 4 (≤ 0.250 nats) | 3 [3–3] of 4 (≤ 0.500 nats) |")
+        self.assertEqual(rows[-1], "| c | 1 of 3 | 1 of 3 | 2 of 3 | 2 of 3 | 2 of 3 |")
+        self.assertEqual(len(rows), 7, rows)
+
     def test_a_heads_favourite_offset_is_where_its_mean_weight_is_largest(self):
         c = 6
         # head 1 looks 3 back wherever it can (rows 3-5), else at the first position; head 2 at itself
