@@ -469,7 +469,9 @@ def knockout_values(r):
         "random_k": strip(k["random_k"]),
         **({"healed": {"steps": k["healed"]["steps"], "intact": k["healed"]["intact"].get("val_loss"),
                        "intact_accuracy": k["healed"]["intact"].get("accuracy"),
-                       "gromov": strip(k["healed"]["gromov"])}} if "healed" in k else {}),
+                       "gromov": strip(k["healed"]["gromov"]),
+                       # the control: a fresh stack trained the healing's updates (kept runs since it was measured)
+                       **({"scratch": k["healed"]["scratch"]} if "scratch" in k["healed"] else {})}} if "healed" in k else {}),
     }
 
 
@@ -500,8 +502,8 @@ def knockout(study, results):
     healing = all("healed" in j["values"] for j in results["jobs"])
     lines = [
         "| arm | held-out, intact | worst single layer | layers alone within the rule | upper k (final layer too) | k below the final layer | Gromov's block of k (angular distance) | k at random (median of 5 draws) |"
-        + (" healing steps | Gromov's block of k, healed |" if healing else ""),
-        "|---|---|---|---|---|---|---|---|" + ("---|---|" if healing else ""),
+        + (" healing steps | Gromov's block of k, healed | from scratch, the healing's steps: held-out loss (copied) |" if healing else ""),
+        "|---|---|---|---|---|---|---|---|" + ("---|---|---|" if healing else ""),
     ]
     for name, jobs in arms.items():
         v = [j["values"] for j in jobs]
@@ -514,7 +516,8 @@ def knockout(study, results):
             f"| {name} | {fmt([x['intact'] for x in v])} | {fmt([max(e for e in x['each'] if e is not None) for x in v])} "
             f"| {fmt(alone, 3)} of {depth} | {fmt([removable(x['top_k'], x) for x in v])} | {fmt([removable(x['below_top_k'], x) for x in v])} "
             f"| {fmt([removable(x['gromov'], x) for x in v])} | {fmt([removable(x['random_k'], x) for x in v])} |"
-            + (f" {v[0]['healed']['steps']} | {fmt([removable(x['healed']['gromov'], {**x, **x['healed']}) for x in v])} |" if healing else ""))
+            + (f" {v[0]['healed']['steps']} | {fmt([removable(x['healed']['gromov'], {**x, **x['healed']}) for x in v])} "
+               f"| {scratch_words(v)} |" if healing else ""))
     lines.append("")
     lines.append("A count is the largest k up to which every smaller k keeps the stack's skill, as the page's knockout judges it: "
                  "on the text, losing under 10% of what the stack gains below the bigram line (its held-out loss under "
@@ -529,6 +532,18 @@ def knockout(study, results):
     lines.append("")
     lines.extend(allowance_curve(arms))
     return "\n".join(lines)
+
+
+def scratch_words(v):
+    """The from-scratch control's held-out loss (and share copied), or – where the kept runs
+    predate it."""
+    runs = [x["healed"]["scratch"] for x in v if "scratch" in x["healed"]]
+    if not runs:
+        return "–"
+    words = fmt([r.get("val_loss") for r in runs])
+    if any(r.get("accuracy") is not None for r in runs):
+        words += f" ({percent(fmt([r.get('accuracy') for r in runs], 2))})"
+    return words
 
 
 # the allowances of the curve: on the text, a share of the gain below the bigram line a removal may

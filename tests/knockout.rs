@@ -256,6 +256,16 @@ fn healing_continues_the_run_from_its_own_state_with_the_block_held_at_zero() {
             "{norm}: healed 20 steps {:?}, by hand {want:?}",
             healed.intact
         );
+        // the control from scratch is a run of 20 updates at the full rate from the first (no
+        // warmup: the healing's updates come after the run's), the same seed and data
+        let (_, mut early) = trained(&Config { warmup_steps: 0, ..config.clone() }, 20);
+        let want = knockout(&mut early).intact;
+        assert_eq!(
+            bits(&healed.scratch),
+            bits(&want),
+            "{norm}: from scratch {:?}, the run at 20 {want:?}",
+            healed.scratch
+        );
         // healing does not touch the run itself
         let again = knockout(&mut trainer);
         assert_eq!(bits(&again.intact), bits(&before.intact), "{norm}: the trained stack changed");

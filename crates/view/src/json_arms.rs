@@ -273,8 +273,8 @@ impl ToJsonFor for Knockout {
 }
 
 impl ToJsonFor for Healing {
-    /// `{steps, intact: {…}, gromov: [{k, start, …}]}`, each removal's numbers as the
-    /// knockout's.
+    /// `{steps, intact: {…}, gromov: [{k, start, …}], scratch: {…}}`, each removal's numbers
+    /// as the knockout's.
     fn json(&self, task: TaskKind) -> Json {
         let (sequence, copies) = (task != TaskKind::Teacher, task.copies());
         let gromov = self.gromov.iter().enumerate().map(|(i, (start, r))| {
@@ -286,6 +286,7 @@ impl ToJsonFor for Healing {
             ("steps", Json::Int(self.steps as i128)),
             ("intact", Json::Obj(removal_fields(&self.intact, sequence, copies))),
             ("gromov", Json::Arr(gromov.collect())),
+            ("scratch", Json::Obj(removal_fields(&self.scratch, sequence, copies))),
         ])
     }
 }

@@ -26,7 +26,7 @@ use crate::measures::similarity::angular_distance;
 use crate::runs::spread::median;
 use crate::step::train::Trainer;
 use crate::tasks::task::{floors, TaskFloors};
-use ablation_core::config::TaskKind;
+use ablation_core::config::{Config, TaskKind};
 use ablation_core::model::batch::Batch;
 use ablation_core::model::loss::accuracy;
 use ablation_core::model::param::Params;
@@ -314,6 +314,11 @@ pub struct Healing {
     pub intact: Removal,
     /// For k = 1 … L − 1: Gromov's block's first layer and the healed stack without it.
     pub gromov: Vec<(usize, Removal)>,
+    /// The control: a fresh stack of the same configuration and seed trained `steps` updates
+    /// from its initialisation at the rate the healing trains at, the run's full rate from the
+    /// first update (no warmup: the healing's updates come after it): what the healing's
+    /// updates buy without the kept layers.
+    pub scratch: Removal,
 }
 
 /// `Healing` of `trainer`'s stack: each continuation resumes from the trained stack's own
@@ -355,8 +360,16 @@ pub fn heal(trainer: &mut Trainer<f32>, steps: usize) -> Result<Healing, String>
         .enumerate()
         .map(|(i, &(start, _))| (start, continued(&(start..start + i + 1).collect::<Vec<_>>())))
         .collect();
+    let mut fresh = Trainer::<f32>::new(&Config { warmup_steps: 0, ..trainer.config.clone() });
+    for _ in 0..steps {
+        if fresh.diverged_at.is_some() {
+            break; // measured as it is: not finite
+        }
+        fresh.replay_step();
+    }
+    let scratch = measure(&mut fresh, &[]);
     trainer.probe_forward_skipping(&[]);
-    Ok(Healing { steps, intact, gromov })
+    Ok(Healing { steps, intact, gromov, scratch })
 }
 
 /// Every layer of `trainer`'s stack knocked out in turn, the top k and k at random.
