@@ -1,6 +1,6 @@
 //! Successive halving: few get the full run, survivors go on bit for bit, no warmup judged mid-ramp.
 
-use super::{search, small_copy, tuned};
+use super::{search, search_by, small_copy, tuned};
 use ablation_playground::comparisons::tuner::grid::judged;
 use ablation_playground::comparisons::tuner::Tuner;
 use ablation_playground::config::{Config, TuneGrid};
@@ -26,25 +26,15 @@ fn a_warmup_is_never_judged_before_it_ends() {
     );
     let mut tuner = Tuner::new(&config, steps);
     // mid-ramp, a warmup scores badly (10); after it, warmup 1000 is best, then the shorter ones
-    let loss = |lr: f64, warmup: usize, until: usize| {
-        if !judged(warmup, until, steps) {
+    let loss = |c: &Config, until: usize| {
+        if !judged(c.warmup_steps, until, steps) {
             10.0
         } else {
-            1.0 + (lr / 0.01).ln().powi(2) + (warmup as f64 - 1000.0).abs() / 1000.0
+            1.0 + (c.learning_rate / 0.01).ln().powi(2) + (c.warmup_steps as f64 - 1000.0).abs() / 1000.0
         }
     };
-    let mut asked_at: Vec<(usize, usize)> = Vec::new(); // (warmup, until)
-    for _ in 0..1000 {
-        let asked = tuner.requests();
-        if asked.is_empty() {
-            break;
-        }
-        for t in asked {
-            asked_at.push((t.config.warmup_steps, t.until));
-            let tail = loss(t.config.learning_rate, t.config.warmup_steps, t.until);
-            tuner.record(t.setting, t.seed, t.round, TrialEnd { tail, resume: Vec::new() });
-        }
-    }
+    let asked_at: Vec<(usize, usize)> =
+        search_by(&mut tuner, loss).into_iter().map(|(c, until)| (c.warmup_steps, until)).collect();
     let t = tuner.tuned();
     let (lr, warmup, _) = t.chosen.unwrap();
     assert_eq!((lr, warmup), (0.01, 1000), "{t:?}");

@@ -15,6 +15,15 @@ use ablation_playground::training::runs::trial::TrialEnd;
 /// Drives `tuner` to its choice with each trial scored by `loss(rate, until)` (the same on
 /// every seed): the search's logic alone, no training. Returns every (rate, until) trained.
 pub fn search(tuner: &mut Tuner, loss: impl Fn(f64, usize) -> f64) -> Vec<(f64, usize)> {
+    search_by(tuner, |c, until| loss(c.learning_rate, until))
+        .into_iter()
+        .map(|(c, u)| (c.learning_rate, u))
+        .collect()
+}
+
+/// `search` with each trial scored by `loss(its configuration, until)`; returns every
+/// (configuration, until) trained.
+pub fn search_by(tuner: &mut Tuner, loss: impl Fn(&Config, usize) -> f64) -> Vec<(Config, usize)> {
     let mut trained = Vec::new();
     for _ in 0..10_000 {
         let asked = tuner.requests();
@@ -22,8 +31,8 @@ pub fn search(tuner: &mut Tuner, loss: impl Fn(f64, usize) -> f64) -> Vec<(f64, 
             break;
         }
         for t in asked {
-            trained.push((t.config.learning_rate, t.until));
-            let tail = loss(t.config.learning_rate, t.until);
+            let tail = loss(&t.config, t.until);
+            trained.push((t.config, t.until));
             tuner.record(t.setting, t.seed, t.round, TrialEnd { tail, resume: Vec::new() });
         }
     }
