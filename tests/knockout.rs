@@ -6,7 +6,7 @@ use ablation_playground::config::{Config, NormPlacement, SublayerKind};
 use ablation_playground::model::param::Params;
 use ablation_playground::training::measures::knockout::{gromov_blocks, heal, knockout, Removal};
 use ablation_playground::training::measures::similarity::{
-    adjacent_cosines, angular_distance, branch_ratios, mean_cosine,
+    adjacent_cosines, angular_distance, branch_ratios, mean_cosine, similarity,
 };
 use ablation_playground::training::step::report::trained;
 use nalgebra::DMatrix;
@@ -215,6 +215,13 @@ fn branch_ratios_are_each_branch_against_the_residual_it_is_added_to() {
             assert!((g / want - 1.0).abs() < 1e-4, "{norm}, layer {l}: {g} against {want} by hand");
         }
     }
+    // both from one pass (ablate --similarity): the same bits as each alone
+    let config = Config { sublayer: SublayerKind::Block, ..text("post", 4) };
+    let (_, mut trainer) = trained(&config, 20);
+    let (cosines, ratios) = similarity(&mut trainer);
+    let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&cosines), bits(&adjacent_cosines(&mut trainer)));
+    assert_eq!(bits(&ratios), bits(&branch_ratios(&mut trainer)));
     // no residual, no ratio
     let (_, mut trainer) = trained(&Config { residual: false, ..text("pre", 2) }, 2);
     assert!(branch_ratios(&mut trainer).iter().all(|r| r.is_nan()));

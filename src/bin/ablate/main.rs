@@ -27,7 +27,7 @@ use ablation_playground::training::measures::knockout::heal;
 use ablation_playground::training::measures::per_matrix::{
     gradient_norms, update_sizes, MatrixGradients, PerMatrix,
 };
-use ablation_playground::training::measures::similarity::{adjacent_cosines, branch_ratios};
+use ablation_playground::training::measures::similarity::similarity;
 use ablation_playground::training::measures::tuned_lens::{fit_tuned_lens, tuned_readout_losses};
 use ablation_playground::training::step::report::{probed, trained_from, trained_sharing};
 use ablation_playground::view::figures::{frame_of, LastFinite};
@@ -171,8 +171,9 @@ fn report(options: &Options) -> Result<String, String> {
         layer_field(&mut fields, "probe_accuracy", Json::nums(&accuracies));
     }
     if options.similarity {
-        layer_field(&mut fields, "adjacent_cosine", Json::nums(&adjacent_cosines(&mut trainer)));
-        layer_field(&mut fields, "branch_ratio", Json::nums(&branch_ratios(&mut trainer)));
+        let (cosines, ratios) = similarity(&mut trainer);
+        layer_field(&mut fields, "adjacent_cosine", Json::nums(&cosines));
+        layer_field(&mut fields, "branch_ratio", Json::nums(&ratios));
     }
     if let Some(batches) = options.grad_batches {
         let m = gradient_norms::<f32>(config, batches);

@@ -53,28 +53,38 @@ pub fn mean_cosine<F: Real>(a: &DMatrix<F>, b: &DMatrix<F>) -> f64 {
 /// over the tokens of `trainer`'s held-out set (a sequence task's; the probe batch's on the
 /// regression). The stream is left holding the probe's pass, as the panels read it.
 pub fn adjacent_cosines<F: Real>(trainer: &mut Trainer<F>) -> Vec<f64> {
-    per_layer(trainer, |_, x, y| mean_cosine(x, y))
+    per_layer(trainer, |_, x, y| [mean_cosine(x, y)]).into_iter().map(|[c]| c).collect()
 }
 
 /// Each layer's branch against its residual, `Layer::branch_ratio` (`‖F‖ / ‖r‖` at the
 /// addition, the mean over the tokens), averaged over the same batches as `adjacent_cosines`.
 pub fn branch_ratios<F: Real>(trainer: &mut Trainer<F>) -> Vec<f64> {
-    per_layer(trainer, |layer, x, y| layer.branch_ratio(x, y))
+    per_layer(trainer, |layer, x, y| [layer.branch_ratio(x, y)]).into_iter().map(|[r]| r).collect()
 }
 
-/// `measure(layer ℓ, x_ℓ, x_{ℓ+1})` after each forward pass over `trainer`'s held-out set (the
-/// probe batch's on the regression), averaged over the batches. The stream is left holding the
-/// probe's pass, as the panels read it.
-fn per_layer<F: Real>(
+/// `adjacent_cosines` and `branch_ratios` from one forward pass over each batch (`ablate
+/// --similarity` reports both), with the same bits as each alone.
+pub fn similarity<F: Real>(trainer: &mut Trainer<F>) -> (Vec<f64>, Vec<f64>) {
+    let both = per_layer(trainer, |layer, x, y| [mean_cosine(x, y), layer.branch_ratio(x, y)]);
+    both.into_iter().map(|[c, r]| (c, r)).unzip()
+}
+
+/// The `N` numbers of `measure(layer ℓ, x_ℓ, x_{ℓ+1})` after each forward pass over
+/// `trainer`'s held-out set (the probe batch's on the regression), each averaged over the
+/// batches. The stream is left holding the probe's pass, as the panels read it.
+fn per_layer<F: Real, const N: usize>(
     trainer: &mut Trainer<F>,
-    measure: impl Fn(&Layer<F>, &DMatrix<F>, &DMatrix<F>) -> f64,
-) -> Vec<f64> {
+    measure: impl Fn(&Layer<F>, &DMatrix<F>, &DMatrix<F>) -> [f64; N],
+) -> Vec<[f64; N]> {
     let depth = trainer.stack.layers.len();
-    let mut sums = vec![0.0; depth];
+    let mut sums = vec![[0.0; N]; depth];
     let batches = trainer.held_out().len();
     let mut add = |stack: &Stack<F>| {
         for (l, sum) in sums.iter_mut().enumerate() {
-            *sum += measure(&stack.layers[l], &stack.stream[l], &stack.stream[l + 1]);
+            let got = measure(&stack.layers[l], &stack.stream[l], &stack.stream[l + 1]);
+            for (s, g) in sum.iter_mut().zip(got) {
+                *s += g;
+            }
         }
     };
     for b in 0..batches {
@@ -87,5 +97,5 @@ fn per_layer<F: Real>(
     if batches == 0 {
         add(&trainer.stack);
     }
-    sums.iter().map(|s| s / batches.max(1) as f64).collect()
+    sums.iter().map(|s| s.map(|x| x / batches.max(1) as f64)).collect()
 }
