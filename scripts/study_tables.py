@@ -476,12 +476,12 @@ def knockout_values(r):
 
 
 def kept(c, v):
-    """Whether a removal keeps the stack's skill as the page's knockout judges it: on the text,
-    losing under 10% of the gain below the bigram line (loss ≤ intact + 0.1 × (bigram − intact));
-    on copy, still copying 95% as well (the share of symbols right)."""
-    if v.get("intact_accuracy") is not None:
-        return c.get("accuracy") is not None and c["accuracy"] >= 0.95 * v["intact_accuracy"]
-    return c["val_loss"] is not None and c["val_loss"] <= v["intact"] + 0.1 * (v["floor"] - v["intact"])
+    """Whether a removal keeps the stack's skill as the page's knockout judges it (`within` at the
+    page's allowance): on the text, losing under 10% of the gain below the bigram line (loss ≤
+    intact + 0.1 × (bigram − intact)); on copy, still copying 95% as well (the share of symbols
+    right)."""
+    allowance = 0.95 if v.get("intact_accuracy") is not None else 0.1
+    return within(c["val_loss"], c.get("accuracy"), v, allowance)
 
 
 def removable(curve, v):
