@@ -4,13 +4,13 @@
 use super::number;
 use super::{
     beyond_mark, combination_colours, comparable_top, draw_beyond, err, frame, legend, legend_width,
-    log_range, log_ticks, place_legend, plot_fractions, raised_top, style_mesh, ChartResult, Corner, Theme,
+    log_range, log_ticks, place_legend, plot_fractions, raised_top, style_mesh, Axis, ChartResult, Corner,
+    Theme,
 };
 use ablation_training::live::loss_history::LossHistory;
 use ablation_training::runs::outcome::Outcome;
 use ablation_training::runs::spread::Spread;
 use ablation_words::say;
-use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -165,7 +165,7 @@ pub fn draw<DB: DrawingBackend>(
     let title = say!("compare-chart-title", steps = steps, seeds = seeds);
     let ticks = log_ticks(lo, hi);
     let mut chart = frame(area, title, theme)
-        .build_cartesian_2d(0..steps.max(1), (lo..hi).log_scale().with_key_points(ticks))
+        .build_cartesian_2d(Axis::count(0..steps.max(1)), Axis::log_at(lo..hi, ticks))
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
@@ -175,9 +175,9 @@ pub fn draw<DB: DrawingBackend>(
         let colour = colours[i % colours.len()];
         if curve.band.len() > 1 {
             // the band: the highest run's line out, the lowest's back, under the cut
-            let mut outline: Vec<(usize, f64)> =
-                curve.band.iter().map(|&(x, _, top)| (x, top.min(clip))).collect();
-            outline.extend(curve.band.iter().rev().map(|&(x, low, _)| (x, low.clamp(lo, clip))));
+            let mut outline: Vec<(f64, f64)> =
+                curve.band.iter().map(|&(x, _, top)| (x as f64, top.min(clip))).collect();
+            outline.extend(curve.band.iter().rev().map(|&(x, low, _)| (x as f64, low.clamp(lo, clip))));
             chart
                 .draw_series(std::iter::once(Polygon::new(outline, colour.mix(0.18).filled())))
                 .map_err(err)?;
@@ -188,13 +188,16 @@ pub fn draw<DB: DrawingBackend>(
         let points: Vec<(usize, f64)> = line.iter().map(|&(x, y)| (x, y.min(clip))).collect();
         let last = points.last().copied();
         chart
-            .draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(theme.px(2.0))))
+            .draw_series(LineSeries::new(
+                points.iter().map(|&(x, y)| (x as f64, y)),
+                colour.stroke_width(theme.px(2.0)),
+            ))
             .map_err(err)?;
         // past the axis's top: the largest value, where the curve first reaches the cut
         let top = largest(curve);
         if top > clip {
             if let Some(&(x, _)) = points.iter().find(|p| p.1 >= clip) {
-                let at = chart.backend_coord(&(x, clip));
+                let at = chart.backend_coord(&(x as f64, clip));
                 draw_beyond(area, at, beyond, x_frac(x) > 0.5, beyond_mark(top), colour, theme)?;
                 beyond += 1;
             }
@@ -202,7 +205,7 @@ pub fn draw<DB: DrawingBackend>(
         if let Some(s) = curve.diverged_at {
             // a cross where the curve ends
             let (x, y) = last.unwrap_or((s, hi));
-            let cross = Text::new("✕", (x, y), theme.font(12.0).color(&colour));
+            let cross = Text::new("✕", (x as f64, y), theme.font(12.0).color(&colour));
             chart.plotting_area().draw(&cross).map_err(err)?;
         }
     }

@@ -5,11 +5,10 @@
 use super::number;
 use super::{
     err, fitted_title, fitted_titles, frame, legend, legend_width, log_points, log_range, log_ticks,
-    mark_split, pinned_colour, place_legend, plot_fractions, raised_top, style_mesh, ChartResult, Corner,
-    Pinned, Theme,
+    mark_split, pinned_colour, place_legend, plot_fractions, raised_top, style_mesh, Axis, ChartResult,
+    Corner, Pinned, Theme,
 };
 use ablation_words::say;
-use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -50,8 +49,7 @@ pub fn draw<DB: DrawingBackend>(
         .into_iter()
         .chain(pinned_curves)
         .flat_map(|values| {
-            let points: Vec<(f64, f64)> =
-                log_points(values).map(|(l, v)| (l as f64 / depth as f64, v)).collect();
+            let points: Vec<(f64, f64)> = log_points(values).map(|(l, v)| (l / depth as f64, v)).collect();
             plot_fractions(&points, lo, hi)
         })
         .collect();
@@ -59,8 +57,9 @@ pub fn draw<DB: DrawingBackend>(
         place_legend(area, rows, legend_w, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
     let hi = raised_top(lo, hi, free);
     let title = fitted_title(area, &say!("depth-title"), notes, theme);
-    let mut chart =
-        frame(area, title, theme).build_cartesian_2d(0usize..depth, (lo..hi).log_scale()).map_err(err)?;
+    let mut chart = frame(area, title, theme)
+        .build_cartesian_2d(Axis::count(0..depth), Axis::log(lo..hi))
+        .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(depth.min(8) + 1)
@@ -97,7 +96,7 @@ pub fn draw<DB: DrawingBackend>(
         chart.draw_series(LineSeries::new(log_points(values), style)).map_err(err)?;
     }
     if let Some(split) = c.split {
-        let x = chart.backend_coord(&(split, lo)).0;
+        let x = chart.backend_coord(&(split as f64, lo)).0;
         mark_split(area, x, chart.plotting_area().get_pixel_range(), theme)?;
     }
     // The legend, drawn by hand in pixels: plotters' own series labels cost more than the rest
@@ -188,7 +187,7 @@ pub fn draw_weights<DB: DrawingBackend>(
         .flat_map(|c| {
             let n = c.values.len();
             let points: Vec<(f64, f64)> =
-                log_points(c.values).map(|(l, v)| (at(l, n) / span.max(1.0), v)).collect();
+                log_points(c.values).map(|(l, v)| (at(l as usize, n) / span.max(1.0), v)).collect();
             plot_fractions(&points, lo, hi)
         })
         .collect();
@@ -197,8 +196,9 @@ pub fn draw_weights<DB: DrawingBackend>(
     let hi = raised_top(lo, hi, free);
     let titles: Vec<&str> = heading.titles.iter().map(String::as_str).collect();
     let title = fitted_titles(area, &titles, heading.notes, theme);
-    let y = (lo..hi).log_scale().with_key_points(log_ticks(lo, hi));
-    let mut chart = frame(area, title, theme).build_cartesian_2d(-0.5..span + 0.5, y).map_err(err)?;
+    let y = Axis::log_at(lo..hi, log_ticks(lo, hi));
+    let mut chart =
+        frame(area, title, theme).build_cartesian_2d(Axis::linear(-0.5..span + 0.5), y).map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(depth.min(8) + 1)
@@ -216,8 +216,8 @@ pub fn draw_weights<DB: DrawingBackend>(
         let n = c.values.len();
         for attention in [true, false] {
             let points: Vec<(f64, f64)> = log_points(c.values)
-                .filter(|&(l, _)| c.attention.get(l).copied().unwrap_or(false) == attention)
-                .map(|(l, v)| (at(l, n), v))
+                .filter(|&(l, _)| c.attention.get(l as usize).copied().unwrap_or(false) == attention)
+                .map(|(l, v)| (at(l as usize, n), v))
                 .collect();
             chart.draw_series(LineSeries::new(points.clone(), colour.stroke_width(stroke))).map_err(err)?;
             for p in points {
@@ -234,7 +234,7 @@ pub fn draw_weights<DB: DrawingBackend>(
     let quiet = pinned_colour(theme);
     for (i, p) in pins.iter().enumerate() {
         if let Some((l, v)) = log_points(p.values).last() {
-            let at = (at(l, p.values.len()) + 0.3, v);
+            let at = (at(l as usize, p.values.len()) + 0.3, v);
             let number = Text::new(format!("{}", i + 1), at, theme.font(11.0).color(&quiet));
             chart.plotting_area().draw(&number).map_err(err)?;
         }

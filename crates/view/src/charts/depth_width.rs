@@ -5,9 +5,8 @@
 use super::number;
 use super::{
     err, frame, legend, legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top,
-    style_mesh, ChartResult, Corner, Theme,
+    style_mesh, Axis, ChartResult, Corner, Theme,
 };
-use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -54,7 +53,7 @@ pub fn draw<DB: DrawingBackend>(
         place_legend(area, entries.len(), width, &taken, &[Corner::TopRight, Corner::TopLeft], theme);
     let hi = raised_top(lo, hi, free);
     let mut chart = frame(area, title.to_string(), theme)
-        .build_cartesian_2d(0..steps.max(1), (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
+        .build_cartesian_2d(Axis::count(0..steps.max(1)), Axis::log_at(lo..hi, log_ticks(lo, hi)))
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
@@ -62,13 +61,13 @@ pub fn draw<DB: DrawingBackend>(
     for (i, c) in curves.iter().enumerate().filter(|(_, c)| c.band.len() > 1) {
         // the band from the lowest to the highest seed, under the lines
         let clip = |v: f64| if v.is_finite() { v.clamp(lo, hi) } else { hi };
-        let mut outline: Vec<(usize, f64)> = c.band.iter().map(|&(x, _, top)| (x, clip(top))).collect();
-        outline.extend(c.band.iter().rev().map(|&(x, low, _)| (x, clip(low))));
+        let mut outline: Vec<(f64, f64)> = c.band.iter().map(|&(x, _, top)| (x as f64, clip(top))).collect();
+        outline.extend(c.band.iter().rev().map(|&(x, low, _)| (x as f64, clip(low))));
         let colour = colours[i % 4].mix(0.18);
         chart.draw_series(std::iter::once(Polygon::new(outline, colour.filled()))).map_err(err)?;
     }
     for (i, c) in curves.iter().enumerate() {
-        let line = c.points.iter().copied().filter(|p| positive(&p.1));
+        let line = c.points.iter().filter(|p| positive(&p.1)).map(|&(x, v)| (x as f64, v));
         chart.draw_series(LineSeries::new(line, colours[i % 4].stroke_width(theme.px(2.0)))).map_err(err)?;
     }
     legend(area, chart.plotting_area().get_pixel_range(), corner, &entries, width, theme)?;

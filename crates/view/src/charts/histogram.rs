@@ -1,7 +1,7 @@
 //! Panel 1: the distribution of what the readout reads, on a fixed axis with overflow counts.
 
 use super::number;
-use super::{err, fitted_title, frame, short, style_mesh, title_fits, ChartResult, Theme};
+use super::{err, fitted_title, frame, short, style_mesh, title_fits, Axis, ChartResult, Theme};
 use ablation_core::model::stats::Histogram;
 use ablation_words::say;
 use plotters::coord::Shift;
@@ -42,26 +42,27 @@ pub fn draw<DB: DrawingBackend>(
         }
         _ => fitted_title(area, &plain, notes, theme),
     };
-    let mut chart =
-        frame(area, title, theme).build_cartesian_2d(h.lo..h.hi, 0u32..peak + peak / 8 + 1).map_err(err)?;
+    let mut chart = frame(area, title, theme)
+        .build_cartesian_2d(Axis::linear(h.lo..h.hi), Axis::whole(0..peak + peak / 8 + 1))
+        .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(9).y_labels(4).x_label_formatter(&|x| number(*x)).draw().map_err(err)?;
     // the initialisation's histogram as an outline (one stroke), the bars of now over it
     if let Some((init, _)) = shown.init.filter(|(i, _)| i.counts.len() == bins) {
-        let mut outline = vec![(h.lo, 0u32)];
+        let mut outline = vec![(h.lo, 0.0)];
         for (i, &c) in init.counts.iter().enumerate() {
             let x0 = h.lo + i as f64 * width;
-            outline.extend([(x0, c), (x0 + width, c)]);
+            outline.extend([(x0, f64::from(c)), (x0 + width, f64::from(c))]);
         }
-        outline.push((h.hi, 0));
+        outline.push((h.hi, 0.0));
         let style = theme.init.stroke_width(theme.px(1.5));
         chart.draw_series(std::iter::once(PathElement::new(outline, style))).map_err(err)?;
     }
     chart
         .draw_series(h.counts.iter().enumerate().filter(|(_, &c)| c > 0).map(|(i, &c)| {
             let x0 = h.lo + i as f64 * width;
-            Rectangle::new([(x0, 0), (x0 + width * 0.92, c)], theme.now.filled())
+            Rectangle::new([(x0, 0.0), (x0 + width * 0.92, f64::from(c))], theme.now.filled())
         }))
         .map_err(err)?;
     // Values beyond the axis pile up as labelled bars at the edges.
@@ -72,11 +73,11 @@ pub fn draw<DB: DrawingBackend>(
         let hgt = count.min(peak + peak / 8);
         chart
             .plotting_area()
-            .draw(&Rectangle::new([(x0, 0), (x1, hgt)], theme.alert.filled()))
+            .draw(&Rectangle::new([(x0, 0.0), (x1, f64::from(hgt))], theme.alert.filled()))
             .map_err(err)?;
         chart
             .plotting_area()
-            .draw(&Text::new(text, (label_x, hgt), theme.font(11.0).color(&theme.alert)))
+            .draw(&Text::new(text, (label_x, f64::from(hgt)), theme.font(11.0).color(&theme.alert)))
             .map_err(err)
     };
     edge(h.below, h.lo, h.lo + width * 0.5, h.lo, say!("histogram-below", n = h.below))?;
@@ -84,7 +85,7 @@ pub fn draw<DB: DrawingBackend>(
     if h.nan > 0 {
         let t = Text::new(
             say!("histogram-nan", n = h.nan),
-            (h.lo + (h.hi - h.lo) * 0.4, peak),
+            (h.lo + (h.hi - h.lo) * 0.4, f64::from(peak)),
             theme.font(12.0).color(&theme.alert),
         );
         chart.plotting_area().draw(&t).map_err(err)?;

@@ -6,8 +6,8 @@
 
 use super::number;
 use super::{
-    err, fitted_titles, frame, layer_chart, legend, legend_width, log_range, log_ticks, style_mesh,
-    ChartResult, Corner, Geometry, LayerChart, Theme,
+    err, fitted_titles, frame, layer_chart, legend, legend_width, log_range, log_ticks, style_mesh, Axis,
+    Chart, ChartResult, Corner, Geometry, Theme,
 };
 use ablation_words::say;
 use plotters::coord::Shift;
@@ -92,7 +92,7 @@ pub fn draw_removals<DB: DrawingBackend>(
     let title = fitted_titles(area, &titles.each_ref().map(String::as_str), &[], theme);
     let mut chart = frame(area, title, theme)
         .x_label_area_size(theme.px(Geometry::X_LABELS + Geometry::X_DESC)) // (the axis's name under its numbers)
-        .build_cartesian_2d(0.0..depth.max(1) as f64, (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
+        .build_cartesian_2d(Axis::linear(0.0..depth.max(1) as f64), Axis::log_at(lo..hi, log_ticks(lo, hi)))
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
@@ -162,7 +162,7 @@ fn bars<'a, DB: DrawingBackend>(
     layers: usize,
     colour: RGBColor,
     theme: &Theme,
-) -> Result<LayerChart<'a, DB>, String> {
+) -> Result<Chart<'a, DB>, String> {
     let chart = layer_chart(area, title, layers, (lo, hi), theme)?;
     let half_width = 0.4;
     for (l, &v) in values.iter().enumerate() {

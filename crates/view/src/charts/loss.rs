@@ -5,7 +5,8 @@
 use super::number;
 use super::{
     beyond_mark, comparable_top, draw_beyond, err, frame, legend, legend_width, log_range, pinned_colour,
-    pinned_legend, place_legend, plot_fractions, raised_top, style_mesh, ChartResult, Corner, Pinned, Theme,
+    pinned_legend, place_legend, plot_fractions, raised_top, style_mesh, Axis, ChartResult, Corner, Pinned,
+    Theme,
 };
 use ablation_training::live::loss_history::LossHistory;
 use ablation_words::say;
@@ -81,8 +82,9 @@ pub fn draw<DB: DrawingBackend>(
         (Some(l), None) => say!("loss-title-step", step = history.len(), loss = number(l)),
         (None, None) => say!("loss-title"),
     };
-    let mut chart =
-        frame(area, title, theme).build_cartesian_2d(0usize..n - 1, (lo..hi).log_scale()).map_err(err)?;
+    let mut chart = frame(area, title, theme)
+        .build_cartesian_2d(Axis::count(0..n - 1), Axis::log(lo..hi))
+        .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(6).y_labels(5).y_label_formatter(&|y| number(*y)).draw().map_err(err)?;
@@ -91,21 +93,22 @@ pub fn draw<DB: DrawingBackend>(
     // a pin's seeds under everything: the band from the lowest to the highest
     for p in pins.iter().filter(|p| p.band.len() > 1) {
         let top = |v: f64| if v.is_finite() { v.clamp(lo, clip) } else { clip };
-        let mut outline: Vec<(usize, f64)> = p.band.iter().map(|&(x, _, high)| (x, top(high))).collect();
-        outline.extend(p.band.iter().rev().map(|&(x, low, _)| (x, top(low))));
+        let mut outline: Vec<(f64, f64)> = p.band.iter().map(|&(x, _, high)| (x as f64, top(high))).collect();
+        outline.extend(p.band.iter().rev().map(|&(x, low, _)| (x as f64, top(low))));
         let fill = pinned_colour(theme).mix(0.15).filled();
         chart.draw_series(std::iter::once(Polygon::new(outline, fill))).map_err(err)?;
     }
     // pinned runs first, under the live one: their smoothed loss, numbered at its end
     for (i, p) in pins.iter().enumerate() {
-        let line: Vec<(usize, f64)> = p
+        let line: Vec<(f64, f64)> = p
             .history
             .buckets()
             .iter()
             .filter(|b| positive(b.smooth))
-            .map(|b| (b.start + b.count - 1, b.smooth.min(clip)))
+            .map(|b| ((b.start + b.count - 1) as f64, b.smooth.min(clip)))
             .collect();
         if let Some(&(x, _)) = line.iter().find(|p| p.1 >= clip).filter(|_| pin_largest[i] > clip) {
+            let x = x as usize;
             beyond.push((say!("pin-number", pin = i + 1), pin_largest[i], x, pinned_colour(theme)));
         }
         let style = pinned_colour(theme).stroke_width(theme.px(1.5));
@@ -120,28 +123,30 @@ pub fn draw<DB: DrawingBackend>(
     let raw = theme.now.mix(0.35);
     if history.per_bucket() == 1 {
         // every step is its own bucket: the raw losses as a thin line
-        let points = shown().map(|b| (b.start, b.min.min(clip)));
+        let points = shown().map(|b| (b.start as f64, b.min.min(clip)));
         chart.draw_series(LineSeries::new(points, raw.stroke_width(theme.px(1.0)))).map_err(err)?;
     } else {
         // lowest losses left to right, then highest right to left: the band's outline
-        let outline: Vec<(usize, f64)> = shown()
-            .map(|b| (b.start, b.min.min(clip)))
-            .chain(shown().rev().map(|b| (b.start + b.count - 1, b.max.min(clip))))
+        let outline: Vec<(f64, f64)> = shown()
+            .map(|b| (b.start as f64, b.min.min(clip)))
+            .chain(shown().rev().map(|b| ((b.start + b.count - 1) as f64, b.max.min(clip))))
             .collect();
         chart.draw_series(std::iter::once(Polygon::new(outline, raw.filled()))).map_err(err)?;
     }
     if let Some(b) = shown().find(|b| b.max >= clip).filter(|_| live_largest > clip) {
         beyond.push((String::new(), live_largest, b.start, theme.now));
     }
-    let smooth =
-        buckets.iter().filter(|b| positive(b.smooth)).map(|b| (b.start + b.count - 1, b.smooth.min(clip)));
+    let smooth = buckets
+        .iter()
+        .filter(|b| positive(b.smooth))
+        .map(|b| ((b.start + b.count - 1) as f64, b.smooth.min(clip)));
     chart.draw_series(LineSeries::new(smooth, theme.now.stroke_width(theme.px(2.0)))).map_err(err)?;
     // the floors: dashed lines across, named at their left end
     for &(name, floor) in held_out.floors.iter().filter(|(_, f)| positive(*f)) {
         let style = theme.text.mix(0.6).stroke_width(theme.px(1.0));
         chart
             .draw_series(DashedLineSeries::new(
-                [(0, floor), (n - 1, floor)],
+                [(0.0, floor), ((n - 1) as f64, floor)],
                 theme.px(4.0),
                 theme.px(3.0),
                 style,
@@ -149,13 +154,14 @@ pub fn draw<DB: DrawingBackend>(
             .map_err(err)?;
         let label = Text::new(
             say!("loss-floor", floor = name, value = number(floor)),
-            (0, floor),
+            (0.0, floor),
             theme.font(10.0).color(&theme.text).pos(ABOVE),
         );
         chart.plotting_area().draw(&label).map_err(err)?;
     }
     // the held-out loss, with a dot at each measurement and its name at the last
-    let measured: Vec<(usize, f64)> = held_out.loss.iter().copied().filter(|&(_, l)| positive(l)).collect();
+    let measured: Vec<(f64, f64)> =
+        held_out.loss.iter().filter(|&&(_, l)| positive(l)).map(|&(s, l)| (s as f64, l)).collect();
     if !measured.is_empty() {
         chart
             .draw_series(LineSeries::new(measured.iter().copied(), theme.other.stroke_width(theme.px(2.0))))
@@ -164,7 +170,7 @@ pub fn draw<DB: DrawingBackend>(
             let dot = Circle::new(last, theme.px(3.0), theme.other.filled());
             chart.plotting_area().draw(&dot).map_err(err)?;
             // left of the last point once it is past the middle, else right of it: inside the plot
-            let side = if 2 * last.0 >= n { LEFT } else { RIGHT };
+            let side = if 2 * (last.0 as usize) >= n { LEFT } else { RIGHT };
             let label = Text::new(
                 say!("loss-held-out-label", loss = number(last.1)),
                 last,
@@ -174,18 +180,19 @@ pub fn draw<DB: DrawingBackend>(
         }
     }
     if let Some(s) = diverged_at {
-        let line = PathElement::new(vec![(s, lo), (s, hi)], theme.alert.stroke_width(theme.px(2.0)));
+        let line =
+            PathElement::new(vec![(s as f64, lo), (s as f64, hi)], theme.alert.stroke_width(theme.px(2.0)));
         chart.plotting_area().draw(&line).map_err(err)?;
         let label = Text::new(
             say!("loss-diverged-mark", step = s),
-            (s.saturating_sub(n / 3), hi),
+            (s.saturating_sub(n / 3) as f64, hi),
             theme.font(12.0).color(&theme.alert),
         );
         chart.plotting_area().draw(&label).map_err(err)?;
     }
     for (row, (name, top, x, colour)) in beyond.into_iter().enumerate() {
         let text = if name.is_empty() { beyond_mark(top) } else { format!("{name} {}", beyond_mark(top)) };
-        draw_beyond(area, chart.backend_coord(&(x, clip)), row, 2 * x >= n, text, colour, theme)?;
+        draw_beyond(area, chart.backend_coord(&(x as f64, clip)), row, 2 * x >= n, text, colour, theme)?;
     }
     if !pins.is_empty() {
         let plot = chart.plotting_area().get_pixel_range();

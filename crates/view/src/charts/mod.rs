@@ -4,6 +4,7 @@
 
 pub mod all_four;
 pub mod attention;
+pub mod axis;
 pub mod depth;
 pub mod depth_width;
 pub mod histogram;
@@ -12,9 +13,10 @@ pub mod loss;
 pub mod readout;
 pub mod sweep;
 
+pub use axis::{Axis, Chart};
+
 use ablation_training::live::loss_history::LossHistory;
 use plotters::chart::MeshStyle;
-use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -259,12 +261,7 @@ pub fn spaced_ticks<DB: DrawingBackend>(
 }
 
 /// The grid and axis style every chart shares.
-pub fn style_mesh<'a, 'b, X, Y, XT, YT, DB>(mesh: &mut MeshStyle<'a, 'b, X, Y, DB>, theme: &Theme)
-where
-    X: Ranged<ValueType = XT> + ValueFormatter<XT>,
-    Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
-    DB: DrawingBackend,
-{
+pub fn style_mesh<DB: DrawingBackend>(mesh: &mut MeshStyle<'_, '_, Axis, Axis, DB>, theme: &Theme) {
     mesh.max_light_lines(2)
         .light_line_style(theme.grid)
         .bold_line_style(theme.grid)
@@ -487,35 +484,21 @@ pub fn legend<DB: DrawingBackend>(
 }
 
 /// A per-depth series' points that a log axis can show: (ℓ, value) for the finite, positive values.
-pub fn log_points(values: &[f64]) -> impl Iterator<Item = (usize, f64)> + Clone + '_ {
-    values.iter().enumerate().filter(|(_, v)| v.is_finite() && **v > 0.0).map(|(i, &v)| (i, v))
+pub fn log_points(values: &[f64]) -> impl Iterator<Item = (f64, f64)> + Clone + '_ {
+    values.iter().enumerate().filter(|(_, v)| v.is_finite() && **v > 0.0).map(|(i, &v)| (i as f64, v))
 }
 
 /// A chart with one slot per layer across (`-0.5 .. layers − 0.5`) and a log axis up with
-/// chosen labels: the knockout's bars and the update ratios.
-pub type LayerChart<'a, DB> = ChartContext<
-    'a,
-    DB,
-    Cartesian2d<
-        plotters::coord::types::RangedCoordf64,
-        plotters::coord::combinators::WithKeyPoints<LogCoord<f64>>,
-    >,
->;
-
-/// `frame` with a `LayerChart`'s axes over `lo..hi`, its mesh drawn.
+/// chosen labels (the knockout's bars and the update ratios) over `lo..hi`, its mesh drawn.
 pub fn layer_chart<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
     title: String,
     layers: usize,
     (lo, hi): (f64, f64),
     theme: &Theme,
-) -> Result<LayerChart<'a, DB>, String> {
-    use plotters::coord::combinators::BindKeyPoints;
+) -> Result<Chart<'a, DB>, String> {
     let mut chart = frame(area, title, theme)
-        .build_cartesian_2d(
-            -0.5..layers as f64 - 0.5,
-            (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)),
-        )
+        .build_cartesian_2d(Axis::linear(-0.5..layers as f64 - 0.5), Axis::log_at(lo..hi, log_ticks(lo, hi)))
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);

@@ -6,7 +6,7 @@
 use super::number;
 use super::{
     err, fitted_titles, frame, layer_chart, log_points, log_range, log_ticks, pinned_colour, style_mesh,
-    ChartResult, Theme,
+    Axis, ChartResult, Theme,
 };
 use ablation_words::say;
 use plotters::coord::Shift;
@@ -46,19 +46,21 @@ pub fn draw<DB: DrawingBackend>(
     let titles = [say!("readout-title-long"), say!("readout-title"), say!("readout-title-short")];
     let title = fitted_titles(&top, &titles.each_ref().map(String::as_str), notes, theme);
     let mut chart = frame(&top, title, theme)
-        .build_cartesian_2d(0usize..depth, (lo..hi).log_scale().with_key_points(log_ticks(lo, hi)))
+        .build_cartesian_2d(Axis::count(0..depth), Axis::log_at(lo..hi, log_ticks(lo, hi)))
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     style_mesh(&mut mesh, theme);
     mesh.x_labels(depth.min(8) + 1).y_label_formatter(&|y| number(*y)).draw().map_err(err)?;
     for (name, v) in c.floors {
         if v.is_finite() && *v > 0.0 {
-            let line =
-                PathElement::new(vec![(0, *v), (depth, *v)], theme.text.mix(0.7).stroke_width(theme.px(1.0)));
+            let line = PathElement::new(
+                vec![(0.0, *v), (depth as f64, *v)],
+                theme.text.mix(0.7).stroke_width(theme.px(1.0)),
+            );
             chart.plotting_area().draw(&line).map_err(err)?;
             let label = Text::new(
                 say!("loss-floor", floor = name.as_str(), value = number(*v)),
-                (0, *v),
+                (0.0, *v),
                 theme.font(10.0).pos(above_left()),
             );
             chart.plotting_area().draw(&label).map_err(err)?;
@@ -91,7 +93,7 @@ pub fn draw<DB: DrawingBackend>(
             .map(|p| EmptyElement::at(p) + Rectangle::new([(-r, -r), (r, r)], theme.init.filled()));
         chart.draw_series(squares).map_err(err)?;
         // named above its middle point (the floors are named at the left edge)
-        let points: Vec<(usize, f64)> = log_points(c.tuned).collect();
+        let points: Vec<(f64, f64)> = log_points(c.tuned).collect();
         if let Some(&middle) = points.get(points.len() / 2) {
             let above = Pos::new(HPos::Center, VPos::Bottom);
             let label = Text::new(

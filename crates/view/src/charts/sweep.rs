@@ -6,11 +6,10 @@ use super::number;
 use super::{
     beyond_label, beyond_mark, combination_colours, comparable_top, draw_beyond, err, fitted_titles, frame,
     legend, legend_width, log_range, log_ticks, place_legend, plot_fractions, raised_top, spaced_ticks,
-    style_mesh, ChartResult, Corner, Theme,
+    style_mesh, Axis, ChartResult, Corner, Theme,
 };
 use ablation_training::runs::sweep::SweepSeries;
 use ablation_words::say;
-use plotters::coord::combinators::BindKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -155,8 +154,8 @@ pub fn draw<'a, DB: DrawingBackend>(
         let ticks = log_ticks(lo, hi);
         let mut chart = frame(sub_area, title, theme)
             .build_cartesian_2d(
-                x_range.clone().log_scale().with_key_points(depth_ticks.clone()),
-                (lo..hi).log_scale().with_key_points(ticks),
+                Axis::log_at(x_range.clone(), depth_ticks.clone()),
+                Axis::log_at(lo..hi, ticks),
             )
             .map_err(err)?;
         // every depth swept has its tick; a label where it clears its neighbours' labels
