@@ -66,7 +66,7 @@ export interface AblationPlaygroundParams {
   tune_grid: 'lr' | 'lr,warmup,beta2';
   /** tuning chooses each arm's setting on this many seeds of its own, after the ones it shows (1 to 10; default 3) */
   choose_seeds: number;
-  /** tuning judges candidates on a share of the run and continues the best third from their checkpoints; off, every candidate trains the full run (slower, for small rates and long warmups) (default on) */
+  /** tuning judges candidates on a share of the run and continues the best third from their checkpoints (a warmup is judged only once it has ended); off, every candidate trains the full run (slower, for small rates, whose loss falls late) (default on) */
   halving: 'on' | 'off';
   /** a comparison's runs train for their steps, or until their held-out loss plateaus (no more than 1% or 0.001 nats lower over the last third of the run), the steps a cap (default steps) */
   until: 'steps' | 'plateau';
@@ -135,7 +135,7 @@ export interface AblationPlaygroundParamAttributes {
   tune_grid?: 'lr' | 'lr,warmup,beta2';
   /** tuning chooses each arm's setting on this many seeds of its own, after the ones it shows (1 to 10; default 3) */
   choose_seeds?: number | `${number}`;
-  /** tuning judges candidates on a share of the run and continues the best third from their checkpoints; off, every candidate trains the full run (slower, for small rates and long warmups) (default on) */
+  /** tuning judges candidates on a share of the run and continues the best third from their checkpoints (a warmup is judged only once it has ended); off, every candidate trains the full run (slower, for small rates, whose loss falls late) (default on) */
   halving?: 'on' | 'off';
   /** a comparison's runs train for their steps, or until their held-out loss plateaus (no more than 1% or 0.001 nats lower over the last third of the run), the steps a cap (default steps) */
   until?: 'steps' | 'plateau';

@@ -33,7 +33,7 @@ PARAMS = [
     ("tune", "switch", False, (), "every comparison chooses each arm's setting on seeds of its own (choose_seeds) by the lowest training loss, widening the rates' grid until the best is inside it, and shows it on the seeds"),
     ("tune_grid", "choice", "lr", ("lr", "lr,warmup,beta2",), "what tuning searches: the learning rate, or the rate with the warmup and Adam's β₂ (each arm's recipe)"),
     ("choose_seeds", "int", 3, (), "tuning chooses each arm's setting on this many seeds of its own, after the ones it shows"),
-    ("halving", "switch", True, (), "tuning judges candidates on a share of the run and continues the best third from their checkpoints; off, every candidate trains the full run (slower, for small rates and long warmups)"),
+    ("halving", "switch", True, (), "tuning judges candidates on a share of the run and continues the best third from their checkpoints (a warmup is judged only once it has ended); off, every candidate trains the full run (slower, for small rates, whose loss falls late)"),
     ("until", "choice", "steps", ("steps", "plateau",), "a comparison's runs train for their steps, or until their held-out loss plateaus (no more than 1% or 0.001 nats lower over the last third of the run), the steps a cap"),
 ]
 

@@ -463,7 +463,8 @@ pub static PARAMS: &[ParamSpec] = &[
         label: "Successive halving",
         kind: ParamKind::Choice(&ON_OFF),
         help: "tuning judges candidates on a share of the run and continues the best third from their \
-               checkpoints; off, every candidate trains the full run (slower, for small rates and long warmups)",
+               checkpoints (a warmup is judged only once it has ended); off, every candidate trains the full run \
+               (slower, for small rates, whose loss falls late)",
         restarts: false,
         control: Control::More,
         get: |c| Value::Choice(ON_OFF.index(c.halving)),
