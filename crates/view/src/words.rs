@@ -274,9 +274,7 @@ pub fn last_finite_state(step: usize, at: usize) -> Vec<String> {
 /// finite state; diverged at step 2." (None before one).
 pub fn shown_state_sentence(m: &Frame) -> Option<String> {
     let s = shown_state(m).into_iter().next()?;
-    let mut c = s.chars();
-    let first = c.next().map(|f| f.to_uppercase().collect::<String>()).unwrap_or_default();
-    Some(say!("shown-state-sentence", state = format!("{first}{}", c.as_str())))
+    Some(say!("shown-state-sentence", state = ablation_words::capitalised(&s)))
 }
 
 /// What differs between two configurations, in the status line's words ("Residual OFF",

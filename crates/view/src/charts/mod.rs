@@ -117,7 +117,7 @@ impl Theme {
     }
 
     pub fn font(&self, size: f64) -> TextStyle<'static> {
-        ("sans-serif", size * self.scale).into_font().color(&self.text)
+        (FontFamily::SansSerif, size * self.scale).into_font().color(&self.text)
     }
 }
 

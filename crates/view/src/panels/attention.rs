@@ -116,8 +116,7 @@ fn reading_head(maps: &AttentionMaps) -> Option<(usize, f64)> {
 
 /// Capitalised: "Decoder layer 1, cross-attention".
 fn capital(words: &str) -> String {
-    let mut c = words.chars();
-    c.next().map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
+    ablation_words::capitalised(words)
 }
 
 /// The head that copies on the copy task: the one putting the most weight `length` positions
