@@ -130,7 +130,7 @@ impl SessionHandle {
         if k as usize >= shards.count() {
             return Err(JsError::new("a shard the step does not have"));
         }
-        shards.run_here(k as usize);
+        shards.run_here_f32(k as usize);
         Ok(())
     }
 

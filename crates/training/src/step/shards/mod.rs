@@ -253,3 +253,14 @@ fn run_executors<F: Real, T>(
         run(stack, work);
     }
 }
+
+impl Shards<f32> {
+    /// `run_here` of the page's `f32` stacks, compiled in this crate. A generic method is
+    /// compiled in the crate that names its type: called from the page's binding, `run_here`
+    /// and the whole forward and backward pass under it were a second copy in the page's wasm
+    /// (BENCHMARKS.md, "Issue 69, third sitting"). `inline(never)` keeps the call a call.
+    #[inline(never)]
+    pub fn run_here_f32(&mut self, k: usize) {
+        self.run_here(k);
+    }
+}
