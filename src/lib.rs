@@ -13,7 +13,10 @@
 //! - `ablation-comparisons` (`comparisons`): each comparison one module behind one trait,
 //!   their registry, the scheduler of their jobs, and the page's every panel.
 //!
-//! This crate is the top floor: `web` (wasm32 only), the one thin binding the page uses;
+//! - `ablation-web` (`web`, wasm32 only): the one thin binding the page uses.
+//!
+//! This crate is the top floor: the page's `cdylib` (the binding's exports, linked here, at
+//! the step's speed: the whole-program pass runs at this crate's level);
 //! `schema`, the tables written out for the page's JavaScript, the notebook, TypeScript and
 //! the pandoc filter; and `ablate`, the CLI. It re-exports each floor under its module's name.
 
@@ -33,5 +36,6 @@ pub use config::{Config, ConfigError, NormKind, NormPlacement, OptimizerKind, Su
 pub use model::stack::Stack;
 pub use training::step::train::Trainer;
 
+/// The page's binding (`crates/web`), a crate of its own built for size.
 #[cfg(target_arch = "wasm32")]
-pub mod web;
+pub use ablation_web as web;

@@ -24,7 +24,7 @@ export function keepText(id, bytes) {
 }
 
 /** An error whose message is message `id` of the catalogues with its `args` (`{ said, args }`,
- *  as the core's refusals travel: `said_json` in `src/web/words.rs`): the page says it in the
+ *  as the core's refusals travel: `said_json` in `crates/web/src/words.rs`): the page says it in the
  *  reader's words (`Words.sayReason`), a job in English. An argument is text, a number that may
  *  choose a plural, `{ number }` (said in the language's format) or another `{ said, args }`. */
 export function refusal(id, args = {}) {

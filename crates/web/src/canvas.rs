@@ -1,8 +1,8 @@
 //! plotters' canvas backend, measuring text on the canvas itself, and the charts' theme from
 //! what the page's CSS resolved.
 
-use crate::view::charts::{self, Theme};
-use crate::view::panels::Surface;
+use ablation_view::charts::{self, Theme};
+use ablation_view::panels::Surface;
 use plotters::prelude::*;
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;

@@ -2,7 +2,7 @@
 //! advanced in slices, reporting what it has so far (`View.report`).
 
 use super::js_error;
-use crate::training::runs::job::{self, JobRunner};
+use ablation_training::runs::job::{self, JobRunner};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 

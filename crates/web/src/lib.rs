@@ -1,4 +1,6 @@
-//! The one module that knows about the browser: thin wasm-bindgen handles over the core.
+//! The one crate that knows about the browser: thin wasm-bindgen handles over the floors
+//! below, for the page, its workers and the element (the page's `cdylib`, the top crate,
+//! re-exports it as `ablation_playground::web`).
 //!
 //! - `Settings` (settings.rs): the reader's configuration and pins, on the page's thread.
 //! - `Session` (session.rs): the live run, in its own Web Worker; it trains and encodes frames.
@@ -8,6 +10,13 @@
 //! - `Words` (words.rs): a widget's language, for its markup and its `View`.
 //!
 //! JavaScript holds these opaque handles and moves bytes between them; it does no maths.
+//!
+//! A crate of its own so that it is built for size (the `site` profile's libraries' level): the
+//! functions wasm-bindgen exports, with what they inline, were 125 KB of the page's code at
+//! full speed, and nothing of theirs runs per step (the step, the split step's shards and the
+//! jobs are the training crate's, at full speed). BENCHMARKS.md, "Issue 69, third sitting".
+//! Natively the crate is empty: the browser's alone.
+#![cfg(target_arch = "wasm32")]
 
 mod canvas;
 mod job;
@@ -50,13 +59,13 @@ pub fn compiled_module() -> JsValue {
 /// an error in words if they are not the shipped ones (their length and hash are checked).
 #[wasm_bindgen(js_name = installText)]
 pub fn install_text(bytes: &[u8]) -> Result<(), JsError> {
-    crate::training::tasks::corpus::install_text(bytes).map_err(js_error)
+    ablation_training::tasks::corpus::install_text(bytes).map_err(js_error)
 }
 
 /// Whether this worker's wasm holds the text (fetched once, then kept across task switches).
 #[wasm_bindgen(js_name = textInstalled)]
 pub fn text_installed() -> bool {
-    crate::training::tasks::corpus::text().is_some()
+    ablation_training::tasks::corpus::text().is_some()
 }
 
 /// The text a configuration (`Settings.configBytes`) or, with `job`, a job's bytes (`View.job`) needs that is not here yet: `plays` (the worker fetches
@@ -64,9 +73,9 @@ pub fn text_installed() -> bool {
 #[wasm_bindgen(js_name = missingText)]
 pub fn missing_text(bytes: &[u8], job: bool) -> Option<String> {
     let config = if job {
-        crate::training::runs::job::Job::config_in(bytes)
+        ablation_training::runs::job::Job::config_in(bytes)
     } else {
-        crate::config::Config::decode(bytes)
+        ablation_core::config::Config::decode(bytes)
     };
     config.ok().filter(lacks_text).map(|c| c.text.text())
 }
@@ -76,7 +85,7 @@ pub fn missing_text(bytes: &[u8], job: bool) -> Option<String> {
 /// starts helper workers for a split step.
 #[wasm_bindgen(js_name = configShards)]
 pub fn config_shards(bytes: &[u8]) -> u32 {
-    crate::config::Config::decode(bytes).map_or(1, |c| c.step_shards() as u32)
+    ablation_core::config::Config::decode(bytes).map_or(1, |c| c.step_shards() as u32)
 }
 
 /// Checks a reader's text (its bytes, as dropped, pasted or fetched) and holds it for the runs
@@ -86,9 +95,9 @@ pub fn config_shards(bytes: &[u8]) -> u32 {
 #[wasm_bindgen(js_name = installOwnText)]
 pub fn install_own_text(bytes: &[u8]) -> Result<Vec<String>, JsError> {
     // (the reason as its message, said on the page in the reader's language: `Words.sayReason`)
-    let corpus = crate::training::tasks::corpus::install_own(bytes)
+    let corpus = ablation_training::tasks::corpus::install_own(bytes)
         .map_err(|e| JsError::new(&words::said_json(&e)))?;
-    Ok(vec![corpus.id.text(), crate::view::text_facts::TextFacts::of(&corpus).json().to_string()])
+    Ok(vec![corpus.id.text(), ablation_view::text_facts::TextFacts::of(&corpus).json().to_string()])
 }
 
 /// The text a weights file's run trained on (its `text_id`): the page checks that it has a
@@ -96,8 +105,8 @@ pub fn install_own_text(bytes: &[u8]) -> Result<Vec<String>, JsError> {
 #[wasm_bindgen(js_name = weightsTextId)]
 pub fn weights_text_id(bytes: &[u8]) -> Result<String, JsError> {
     // (the reason as its message, said on the page in the reader's language: `Words.sayReason`)
-    let file = crate::view::safetensors::read(bytes).map_err(|e| JsError::new(&words::said_json(&e)))?;
-    Ok(if file.config.task == crate::config::TaskKind::Text {
+    let file = ablation_view::safetensors::read(bytes).map_err(|e| JsError::new(&words::said_json(&e)))?;
+    Ok(if file.config.task == ablation_core::config::TaskKind::Text {
         file.config.text.text()
     } else {
         "plays".into()
@@ -105,13 +114,13 @@ pub fn weights_text_id(bytes: &[u8]) -> Result<String, JsError> {
 }
 
 /// `config` is on the text task, and this wasm does not hold its text.
-fn lacks_text(config: &crate::config::Config) -> bool {
-    config.task == crate::config::TaskKind::Text
-        && crate::training::tasks::corpus::corpus(config.text).is_none()
+fn lacks_text(config: &ablation_core::config::Config) -> bool {
+    config.task == ablation_core::config::TaskKind::Text
+        && ablation_training::tasks::corpus::corpus(config.text).is_none()
 }
 
 /// An error for a configuration that needs the text when it is not here (never a panic).
-pub(crate) fn check_text(config: &crate::config::Config) -> Result<(), JsError> {
+pub(crate) fn check_text(config: &ablation_core::config::Config) -> Result<(), JsError> {
     if lacks_text(config) {
         return Err(JsError::new("the text task's text has not been loaded"));
     }
@@ -124,7 +133,7 @@ pub(crate) fn check_text(config: &crate::config::Config) -> Result<(), JsError> 
 #[wasm_bindgen(js_name = hostTheme)]
 pub fn host_theme(inherited: &str, backgrounds: Vec<String>, canvas: &str) -> String {
     let backgrounds: Vec<&str> = backgrounds.iter().map(String::as_str).collect();
-    crate::view::theme::host_theme(inherited, crate::view::theme::painted(&backgrounds, canvas)).css()
+    ablation_view::theme::host_theme(inherited, ablation_view::theme::painted(&backgrounds, canvas)).css()
 }
 
 fn js_error(e: impl std::fmt::Display) -> JsError {

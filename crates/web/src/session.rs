@@ -2,12 +2,12 @@
 //! slices and encodes frames. Configurations arrive as bytes (`Settings.configBytes`).
 
 use super::js_error;
-use crate::config::Config;
-use crate::training::live::session;
-use crate::training::live::writing::Prompt;
-use crate::training::runs::job::Job;
-use crate::view::json::frame_report_json;
-use crate::view::safetensors;
+use ablation_core::config::Config;
+use ablation_training::live::session;
+use ablation_training::live::writing::Prompt;
+use ablation_training::runs::job::Job;
+use ablation_view::json::frame_report_json;
+use ablation_view::safetensors;
 use wasm_bindgen::prelude::*;
 
 /// The page's handle on the core's `Session` (JavaScript knows it as `Session`).
@@ -270,10 +270,10 @@ impl SessionHandle {
     #[wasm_bindgen(js_name = loadWeights)]
     pub fn load_weights(&mut self, bytes: &[u8]) -> Result<(), JsError> {
         // (a refusal as its message, said on the page in the reader's language: `Words.sayReason`)
-        let refused = |said: &crate::language::Said| JsError::new(&super::words::said_json(said));
+        let refused = |said: &ablation_words::Said| JsError::new(&super::words::said_json(said));
         let file = safetensors::read(bytes).map_err(|e| refused(&e))?;
         if !safetensors::fits(&file.config, self.inner.config()) {
-            return Err(refused(&crate::language::Said::new("file-not-this-run")));
+            return Err(refused(&ablation_words::Said::new("file-not-this-run")));
         }
         self.inner.start_from(&file.weights, file.step).map_err(js_error)
     }
@@ -294,7 +294,7 @@ impl SessionHandle {
 }
 
 impl SessionHandle {
-    fn split_shards(&mut self) -> Result<&mut crate::training::step::shards::Shards<f32>, JsError> {
+    fn split_shards(&mut self) -> Result<&mut ablation_training::step::shards::Shards<f32>, JsError> {
         self.inner.trainer().shards().ok_or_else(|| JsError::new("this run's step is not split"))
     }
 }

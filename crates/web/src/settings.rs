@@ -2,8 +2,8 @@
 //! parameter table, keeps the configuration and the pins, and says what each change changed.
 
 use super::words::Spoken;
-use crate::config;
-use crate::language::Said;
+use ablation_core::config;
+use ablation_words::Said;
 use wasm_bindgen::prelude::*;
 
 /// The page's handle on the core's `Settings` (JavaScript knows it as `Settings`).
@@ -50,7 +50,7 @@ impl SettingsHandle {
     #[wasm_bindgen(js_name = adoptWeights)]
     pub fn adopt_weights(&mut self, bytes: &[u8]) -> Result<Vec<String>, JsError> {
         let file =
-            crate::view::safetensors::read(bytes).map_err(|e| JsError::new(&say(&self.language, &e)))?;
+            ablation_view::safetensors::read(bytes).map_err(|e| JsError::new(&say(&self.language, &e)))?;
         Ok(self.inner.adopt(file.config).into_iter().map(String::from).collect())
     }
 
@@ -106,7 +106,7 @@ impl SettingsHandle {
     /// the plays.
     #[wasm_bindgen(js_name = namesOwnText)]
     pub fn names_own_text(&self, text: &str) -> bool {
-        matches!(crate::config::TextId::parse(text), Some(crate::config::TextId::Own { .. }))
+        matches!(ablation_core::config::TextId::parse(text), Some(ablation_core::config::TextId::Own { .. }))
     }
 
     #[wasm_bindgen(getter, js_name = pinCount)]
@@ -116,7 +116,7 @@ impl SettingsHandle {
 
     /// Every parameter as JSON, numbers as numbers.
     pub fn json(&self) -> String {
-        crate::view::json::config_json(&self.inner.config).to_string()
+        ablation_view::json::config_json(&self.inner.config).to_string()
     }
 
     /// Notices about parameters that were replaced or ignored, since the last call.

@@ -4,8 +4,8 @@
 //! and out of the stack's parameters: one copy each way, where an encoding would take three.
 
 use super::js_error;
-use crate::model::param::Params;
-use crate::training::step::shards::ShardRunner;
+use ablation_core::model::param::Params;
+use ablation_training::step::shards::ShardRunner;
 use js_sys::Float32Array;
 use wasm_bindgen::prelude::*;
 

@@ -6,13 +6,13 @@ use super::canvas::{draw_on, theme};
 use super::js_error;
 use super::settings::SettingsHandle;
 use super::words::Spoken;
-use crate::comparisons::page::{panels_json, AnyPanel, Page};
-use crate::comparisons::{comparisons_json, knockout, value_json, ComparisonKind};
-use crate::comparisons::{Comparisons, ComparisonsState};
-use crate::training::live::frame::Frame;
-use crate::training::runs::job::Job;
-use crate::view::json_frame::frame_json;
-use crate::view::words;
+use ablation_comparisons::page::{panels_json, AnyPanel, Page};
+use ablation_comparisons::{comparisons_json, knockout, value_json, ComparisonKind};
+use ablation_comparisons::{Comparisons, ComparisonsState};
+use ablation_training::live::frame::Frame;
+use ablation_training::runs::job::Job;
+use ablation_view::json_frame::frame_json;
+use ablation_view::words;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
@@ -152,7 +152,7 @@ impl View {
     #[wasm_bindgen(js_name = startTunedLens)]
     pub fn start_tuned_lens(&mut self, bytes: &[u8]) -> Result<(), JsError> {
         let (_, job) = Job::decode(bytes).map_err(js_error)?;
-        if job.config().task == crate::config::TaskKind::Teacher {
+        if job.config().task == ablation_core::config::TaskKind::Teacher {
             return Err(JsError::new(
                 "the tuned lens reads a sequence task's next-token predictions; the regression has none",
             ));
@@ -193,7 +193,7 @@ impl View {
     /// a pin's (drawn in the live run's panels), 2 for the other comparisons. Damaged bytes are
     /// an error and change nothing.
     pub fn report(&mut self, bytes: &[u8]) -> Result<u32, JsError> {
-        let (id, done, report) = crate::training::runs::job::Report::decode(bytes).map_err(js_error)?;
+        let (id, done, report) = ablation_training::runs::job::Report::decode(bytes).map_err(js_error)?;
         let pin = self.comparisons.is_pin(id);
         if !self.comparisons.take_report(id, done, report).map_err(js_error)? {
             return Ok(0);
@@ -238,17 +238,22 @@ impl View {
         let panel = AnyPanel::named(name).ok_or_else(|| JsError::new(&format!("no panel named {name:?}")))?;
         let page = self.page();
         if !panel.ready(&page) {
-            return Err(JsError::new(&self.worded(|| crate::say!("download-not-ready", chart = name))));
+            return Err(JsError::new(
+                &self.worded(|| ablation_words::say!("download-not-ready", chart = name)),
+            ));
         }
-        let theme =
-            if dark { crate::view::charts::Theme::dark(1.0) } else { crate::view::charts::Theme::light(1.0) };
+        let theme = if dark {
+            ablation_view::charts::Theme::dark(1.0)
+        } else {
+            ablation_view::charts::Theme::light(1.0)
+        };
         self.worded(|| super::canvas::draw_svg(panel.size(), |area| panel.draw(&page, area, &theme)))
     }
 
     /// The live run's loss history as CSV (`view::json::loss_csv`); empty before a frame.
     #[wasm_bindgen(js_name = lossCsv)]
     pub fn loss_csv(&self) -> String {
-        self.frame.as_ref().map_or_else(String::new, |f| crate::view::json::loss_csv(&f.history))
+        self.frame.as_ref().map_or_else(String::new, |f| ablation_view::json::loss_csv(&f.history))
     }
 
     /// What the model wrote last, as `[prompt, continuation, characters outside the
@@ -282,8 +287,8 @@ impl View {
 thread_local! {
     /// A small run's first frame, for `View::warm_up`.
     static SAMPLE: View = {
-        let config = crate::Config { depth: 2, width: 8, tokens: 8, ..crate::Config::default() };
-        View { frame: Some(crate::training::live::session::Session::new(&config).frame()), ..View::default() }
+        let config = ablation_core::config::Config { depth: 2, width: 8, tokens: 8, ..ablation_core::config::Config::default() };
+        View { frame: Some(ablation_training::live::session::Session::new(&config).frame()), ..View::default() }
     };
 }
 

@@ -2,7 +2,7 @@
 //! (`language.js`) makes one from a catalogue's text, words its markup with it (`say`), and
 //! gives it to the `View`, which words the status line, the captions and the charts with it.
 
-use crate::language::{spec_for, Language, PSEUDO};
+use ablation_words::{spec_for, Language, PSEUDO};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -68,15 +68,15 @@ impl Words {
     /// this language; empty for damaged facts.
     #[wasm_bindgen(js_name = textWords)]
     pub fn text_words(&self, facts: &str) -> String {
-        crate::view::text_facts::TextFacts::parse(facts)
-            .map_or_else(String::new, |facts| self.inner.with(|| crate::view::words::text_words(&facts)))
+        ablation_view::text_facts::TextFacts::parse(facts)
+            .map_or_else(String::new, |facts| self.inner.with(|| ablation_view::words::text_words(&facts)))
     }
 
     /// A reason a worker or the page's own code gave (`said_json`'s text: a message and its
     /// arguments), in this language; undefined for a reason that is plain text (said as it is).
     #[wasm_bindgen(js_name = sayReason)]
     pub fn say_reason(&self, reason: &str) -> Option<String> {
-        let parsed = crate::view::json_parse::Parsed::parse(reason).ok()?;
+        let parsed = ablation_view::json_parse::Parsed::parse(reason).ok()?;
         reason_words(&self.inner, &parsed)
     }
 
@@ -113,13 +113,13 @@ impl Spoken {
 /// `{"number": text}`, a sentence within as its own `{"said": …}`, sentences one after another
 /// as a list of them, any other argument as its text. The page's JavaScript writes the same
 /// (`refusal` in `texts.js`).
-pub(super) fn said_json(said: &crate::language::Said) -> String {
+pub(super) fn said_json(said: &ablation_words::Said) -> String {
     said_value(said).to_string()
 }
 
-fn said_value(said: &crate::language::Said) -> crate::view::json::Json {
-    use crate::language::Arg;
-    use crate::view::json::Json;
+fn said_value(said: &ablation_words::Said) -> ablation_view::json::Json {
+    use ablation_view::json::Json;
+    use ablation_words::Arg;
     let args = said
         .args
         .iter()
@@ -139,8 +139,8 @@ fn said_value(said: &crate::language::Said) -> crate::view::json::Json {
 
 /// `said_value`'s JSON said in `language`; `None` for anything else, or for a message that
 /// neither this language nor English can say with those arguments.
-fn reason_words(language: &Language, parsed: &crate::view::json_parse::Parsed) -> Option<String> {
-    use crate::view::json_parse::Parsed;
+fn reason_words(language: &Language, parsed: &ablation_view::json_parse::Parsed) -> Option<String> {
+    use ablation_view::json_parse::Parsed;
     let id = parsed.get("said")?.as_str()?;
     let mut args = fluent_bundle::FluentArgs::new();
     if let Some(Parsed::Obj(fields)) = parsed.get("args") {
