@@ -59,7 +59,7 @@ fn attribute_kind(a: &crate::config::AttributeSpec) -> String {
 /// The module's text.
 pub fn schema_js() -> String {
     let mut s = String::from(
-        "// Generated from the parameter table (crates/core/src/config/table.rs) by scripts/schema.sh: do not edit.\n\
+        "// Generated from the parameter table (crates/config/src/table.rs) by scripts/schema.sh: do not edit.\n\
          // tests/schema.rs fails when this file is stale.\n\n",
     );
     s += "/** Every parameter, in table order: URL parameter, attribute and message field. */\n";
@@ -207,7 +207,7 @@ pub fn schema_ts() -> String {
         format!("  /** {}{range} */\n", p.help.replace("*/", "* /"))
     };
     let mut s = String::from(
-        "// Generated from the parameter table (crates/core/src/config/table.rs) by scripts/schema.sh: do not edit.\n\
+        "// Generated from the parameter table (crates/config/src/table.rs) by scripts/schema.sh: do not edit.\n\
          // tests/schema.rs fails when this file is stale.\n\n",
     );
     s += "/** A preset's name: the `preset` attribute (it sets every parameter; the others adjust it). */\n";
@@ -290,7 +290,7 @@ pub fn schema_ts() -> String {
 /// (`_extensions/ablation-playground/params.lua`): a div's attributes become `ablate` flags.
 pub fn schema_lua() -> String {
     let mut s = String::from(
-        "-- Generated from the parameter table (crates/core/src/config/table.rs) by scripts/schema.sh: do not edit.\n\
+        "-- Generated from the parameter table (crates/config/src/table.rs) by scripts/schema.sh: do not edit.\n\
          -- tests/schema.rs fails when this file is stale.\n\n\
          -- Each attribute of an ablation-playground div (the element's attribute names) and the\n\
          -- ablate flag that sets it.\n\
@@ -309,7 +309,7 @@ pub fn schema_lua() -> String {
 pub fn schema_py() -> String {
     let py = |t: &str| format!("{t:?}");
     let mut s = String::from(
-        "# Generated from the parameter table (crates/core/src/config/table.rs) by scripts/schema.sh: do not edit.\n\
+        "# Generated from the parameter table (crates/config/src/table.rs) by scripts/schema.sh: do not edit.\n\
          # tests/schema.rs fails when this file is stale.\n\n\
          # (name, kind, default, choices, help) for each parameter, in the table's order.\n\
          PARAMS = [\n",

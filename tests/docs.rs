@@ -135,7 +135,8 @@ fn path_like_spans(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Where a path ARCHITECTURE.md names is: from the root, or a module's path inside its crate
-/// (`training/runs/job.rs` is `crates/training/src/runs/job.rs`, `config/` is `crates/core/src/config/`),
+/// (`training/runs/job.rs` is `crates/training/src/runs/job.rs`, `config/settings.rs` is
+/// `crates/config/src/settings.rs`),
 /// or a file of the page (`www/`), the tests, the scripts or the top crate's `src/`.
 fn resolves(path: &str) -> bool {
     let root = Path::new(ROOT);
@@ -154,7 +155,7 @@ fn resolves(path: &str) -> bool {
         candidates.push(root.join(dir).join(path));
     }
     match first {
-        "training" | "view" | "comparisons" => {
+        "training" | "view" | "comparisons" | "config" | "web" => {
             candidates.push(root.join("crates").join(first).join("src").join(rest))
         }
         "language.rs" => candidates.push(root.join("crates/words/src/lib.rs")),

@@ -1,4 +1,4 @@
-# Generated from the parameter table (crates/core/src/config/table.rs) by scripts/schema.sh: do not edit.
+# Generated from the parameter table (crates/config/src/table.rs) by scripts/schema.sh: do not edit.
 # tests/schema.rs fails when this file is stale.
 
 # (name, kind, default, choices, help) for each parameter, in the table's order.

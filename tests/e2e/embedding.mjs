@@ -8,7 +8,7 @@ import { parseStatus, waitFor } from './harness.mjs';
 
 export { TABLE };
 
-// Every model parameter, by its URL / attribute name: the table's (crates/core/src/config/table.rs), so a
+// Every model parameter, by its URL / attribute name: the table's (crates/config/src/table.rs), so a
 // parameter added there is tested here without a word typed.
 export const PARAMS = TABLE.map((p) => p.name);
 

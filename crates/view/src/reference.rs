@@ -304,7 +304,7 @@ fn preset_changes(config: &Config) -> String {
 /// The page `docs/reference.md`.
 pub fn reference_md() -> String {
     let mut s = String::from(
-        "<!-- Generated from the parameter table (crates/core/src/config/table.rs) by scripts/schema.sh: do not edit.\n     \
+        "<!-- Generated from the parameter table (crates/config/src/table.rs) by scripts/schema.sh: do not edit.\n     \
          tests/schema.rs fails when this page is stale. -->\n\n# Reference\n\n",
     );
     s += "Every parameter has one name, the same everywhere: the URL parameter (`?depth=48`), the \

@@ -100,7 +100,7 @@ pub const ON_OFF: Options<bool> = Options(&[("on", true, "on"), ("off", false, "
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{
+    use crate::{
         LayerView, MaskKind, NormKind, NormPlacement, OptimizerKind, ParamKind, Schedule, StackKind,
         SublayerKind, TaskKind, TuneGrid, Until, PARAMS,
     };

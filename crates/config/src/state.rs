@@ -149,7 +149,7 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::TaskKind;
+    use crate::TaskKind;
 
     #[test]
     fn a_preset_with_pins_sets_them_and_a_links_own_pins_win() {

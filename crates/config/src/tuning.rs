@@ -1,7 +1,7 @@
 //! How a tuned comparison searches, task by task: the grid's start and limits, a recipe's
 //! warmups and β₂s, successive halving's factor (`ablation_comparisons::tuner` runs the search).
 
-use crate::config::TaskKind;
+use crate::TaskKind;
 
 /// How a tuned comparison searches on one task (`ablation_comparisons::tuner`): where the rates' grid
 /// starts and how far it may widen, the warmups and β₂s of a recipe's grid, and successive

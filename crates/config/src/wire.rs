@@ -1,6 +1,11 @@
 //! The small binary encoding that frames and the lab's results cross `postMessage` in:
 //! little-endian numbers and length-prefixed lists, read back with every length checked
 //! against the bytes left, so that truncated or corrupt input is an error, never a panic.
+//!
+//! The lists of numbers are `#[inline]`, so that their loops are compiled where they are called:
+//! this crate is built for size in the page, and the frame's decoder (the page's thread, every
+//! frame) and its encoder are the training crate's, at full speed (a frame of the largest stack
+//! decoded 18× slower through this crate's loops; BENCHMARKS.md, "Issue 69, third sitting").
 
 pub struct Writer(pub Vec<u8>);
 
@@ -14,6 +19,7 @@ impl Writer {
     pub fn f64(&mut self, x: f64) {
         self.0.extend_from_slice(&x.to_le_bytes());
     }
+    #[inline]
     pub fn f64s(&mut self, xs: &[f64]) {
         self.u64(xs.len() as u64);
         for &x in xs {
@@ -54,6 +60,7 @@ impl Reader<'_> {
         }
         Ok(n)
     }
+    #[inline]
     pub fn f64s(&mut self) -> Result<Vec<f64>, String> {
         let n = self.len(8)?;
         (0..n).map(|_| self.f64()).collect()
@@ -99,6 +106,7 @@ impl Reader<'_> {
 }
 
 impl Writer {
+    #[inline]
     pub fn f32s(&mut self, xs: &[f32]) {
         self.u64(xs.len() as u64);
         self.0.reserve(4 * xs.len());
@@ -109,6 +117,7 @@ impl Writer {
 }
 
 impl Reader<'_> {
+    #[inline]
     pub fn f32s(&mut self) -> Result<Vec<f32>, String> {
         let n = self.len(4)?;
         let out = self.bytes[self.at..self.at + 4 * n]

@@ -1,5 +1,13 @@
 //! What the reader configures: the settings (`Config` and its choices) and the one table that
-//! names, ranges and parses them for every entry point (URL, element, messages, CLI).
+//! names, ranges and parses them for every entry point (URL, element, messages, CLI); with
+//! `wire`, the checked binary codec, and `order`, the one sort of short lists.
+//!
+//! The core re-exports it as `ablation_core::config` (and `wire`, `order`). A crate of its own,
+//! under the core's maths, so that it is built for size in the page: nothing of it runs per
+//! step (BENCHMARKS.md, "Issue 69, third sitting").
+
+pub mod order;
+pub mod wire;
 
 mod attributes;
 mod choice;

@@ -78,7 +78,7 @@ pub fn lenient_pins<'a>(lists: impl IntoIterator<Item = &'a str>) -> (Vec<Pin>, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::NormPlacement;
+    use crate::NormPlacement;
 
     #[test]
     fn pairs_are_percent_decoded_and_forgive_odd_shapes() {

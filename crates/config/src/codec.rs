@@ -83,7 +83,7 @@ pub fn read_pins(r: &mut Reader) -> Result<Vec<Pin>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{NormPlacement, SublayerKind};
+    use crate::{NormPlacement, SublayerKind};
 
     #[test]
     fn configs_cross_as_bytes_and_damage_is_an_error() {
@@ -117,8 +117,7 @@ mod tests {
         nan[at..at + 8].copy_from_slice(&f64::NAN.to_le_bytes());
         assert!(Config::decode(&nan).unwrap_err().starts_with("gain:"));
         // so is a context the tokens are not a multiple of
-        let mut uneven =
-            Config { task: crate::config::TaskKind::Text, context: 48, ..Config::default() }.encode();
+        let mut uneven = Config { task: crate::TaskKind::Text, context: 48, ..Config::default() }.encode();
         assert!(Config::decode(&uneven).unwrap_err().starts_with("tokens:"));
         let context = 8 + 4 * 8 + 4 + 8 + 8 + 8; // after depth, eight choices, the text, width, heads and tokens
         uneven[context..][..8].copy_from_slice(&32u64.to_le_bytes());

@@ -123,7 +123,7 @@ pub fn pins_text(pins: &[Pin]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::NormPlacement;
+    use crate::NormPlacement;
 
     #[test]
     fn pins_round_trip_through_their_text() {
