@@ -1,13 +1,14 @@
-//! The tuned lens (`training/measures/tuned_lens.rs`): its gradients against finite differences, its top
+//! The tuned lens (`training/measures/tuned_lens.rs`, its loss `model/loss.rs`'s `kl_and_gradient`): its gradients against finite differences, its top
 //! layer the model's own held-out loss, a fit that lowers every layer's KL, a run it leaves
 //! as it was, and the rule that says when the fit has converged.
 
 use ablation_playground::config::*;
+use ablation_playground::model::loss::kl_and_gradient;
 use ablation_playground::model::param::Params;
 use ablation_playground::model::rng::{Rng, Stream};
 use ablation_playground::model::stack::Stack;
 use ablation_playground::training::measures::tuned_lens::{
-    fit_tuned_lens, kl_and_gradient, lens_converged, tuned_readout_losses, LensBudget, TunedLens, FIT_STEPS,
+    fit_tuned_lens, lens_converged, tuned_readout_losses, LensBudget, TunedLens, FIT_STEPS,
 };
 use ablation_playground::training::step::report::trained;
 use ablation_playground::training::tasks::task::Batches;

@@ -119,7 +119,7 @@ fn updating_each_layer_during_backward_gives_the_bits_of_updating_after() {
             opt_after.update(&mut after, step);
             during.forward_batch(&batch);
             let rule = opt_during.begin(step);
-            during.backward_updating(&batch, &mut |part, first| opt_during.apply(&rule, first, part));
+            during.backward_updating(&batch, &rule, opt_during.moments());
         }
         let bits = |stack: &mut Stack<f32>| {
             let mut v = Vec::new();

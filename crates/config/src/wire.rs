@@ -2,10 +2,12 @@
 //! little-endian numbers and length-prefixed lists, read back with every length checked
 //! against the bytes left, so that truncated or corrupt input is an error, never a panic.
 //!
-//! The lists of numbers are `#[inline]`, so that their loops are compiled where they are called:
-//! this crate is built for size in the page, and the frame's decoder (the page's thread, every
-//! frame) and its encoder are the training crate's, at full speed (a frame of the largest stack
-//! decoded 18× slower through this crate's loops; BENCHMARKS.md, "Issue 69, third sitting").
+//! The lists of numbers are copied as their bytes (`bytemuck`; on a big-endian machine each
+//! number's bytes then reversed): one copy, as quick built for size, as this crate and the
+//! frame's encoder and decoder are in the page, as at full speed (a loop number by number was
+//! 18× slower so; BENCHMARKS.md, "Issue 69, third sitting").
+
+use bytemuck::Pod;
 
 pub struct Writer(pub Vec<u8>);
 
@@ -19,12 +21,9 @@ impl Writer {
     pub fn f64(&mut self, x: f64) {
         self.0.extend_from_slice(&x.to_le_bytes());
     }
-    #[inline]
     pub fn f64s(&mut self, xs: &[f64]) {
         self.u64(xs.len() as u64);
-        for &x in xs {
-            self.f64(x);
-        }
+        put_le(xs, &mut self.0);
     }
 }
 
@@ -60,10 +59,22 @@ impl Reader<'_> {
         }
         Ok(n)
     }
-    #[inline]
     pub fn f64s(&mut self) -> Result<Vec<f64>, String> {
-        let n = self.len(8)?;
-        (0..n).map(|_| self.f64()).collect()
+        self.list()
+    }
+
+    /// A list of numbers `put_le` wrote, its length checked against the bytes left.
+    fn list<T: Pod>(&mut self) -> Result<Vec<T>, String> {
+        let size = std::mem::size_of::<T>();
+        let n = self.len(size)?;
+        let mut out = vec![T::zeroed(); n];
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut out);
+        bytes.copy_from_slice(&self.bytes[self.at..self.at + size * n]);
+        if cfg!(target_endian = "big") {
+            bytes.chunks_exact_mut(size).for_each(<[u8]>::reverse);
+        }
+        self.at += size * n;
+        Ok(out)
     }
 }
 
@@ -106,25 +117,50 @@ impl Reader<'_> {
 }
 
 impl Writer {
-    #[inline]
     pub fn f32s(&mut self, xs: &[f32]) {
         self.u64(xs.len() as u64);
-        self.0.reserve(4 * xs.len());
-        for &x in xs {
-            self.0.extend_from_slice(&x.to_le_bytes());
-        }
+        put_le(xs, &mut self.0);
     }
 }
 
 impl Reader<'_> {
-    #[inline]
     pub fn f32s(&mut self) -> Result<Vec<f32>, String> {
-        let n = self.len(4)?;
-        let out = self.bytes[self.at..self.at + 4 * n]
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
-            .collect();
-        self.at += 4 * n;
-        Ok(out)
+        self.list()
+    }
+}
+
+/// `xs`' numbers appended to `out`, each little-endian.
+fn put_le<T: Pod>(xs: &[T], out: &mut Vec<u8>) {
+    let start = out.len();
+    out.extend_from_slice(bytemuck::cast_slice(xs));
+    if cfg!(target_endian = "big") {
+        out[start..].chunks_exact_mut(std::mem::size_of::<T>()).for_each(<[u8]>::reverse);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_are_little_endian_numbers_after_their_length() {
+        let (xs, ys) = ([1.5f32, -0.0, f32::NAN, 3e-40], [2.25f64, -1e300]);
+        let mut w = Writer(Vec::new());
+        w.f32s(&xs);
+        w.f64s(&ys);
+        let mut expected = Vec::new();
+        expected.extend_from_slice(&4u64.to_le_bytes());
+        xs.iter().for_each(|x| expected.extend_from_slice(&x.to_le_bytes()));
+        expected.extend_from_slice(&2u64.to_le_bytes());
+        ys.iter().for_each(|y| expected.extend_from_slice(&y.to_le_bytes()));
+        assert_eq!(w.0, expected);
+        let mut r = Reader { bytes: &w.0, at: 0 };
+        let back = r.f32s().unwrap();
+        assert_eq!(back.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), xs.map(f32::to_bits));
+        assert_eq!(r.f64s().unwrap(), ys);
+        r.done().unwrap();
+        // a list longer than what is left is an error, never a panic
+        let mut r = Reader { bytes: &w.0[..w.0.len() - 1], at: 8 + 16 };
+        assert!(r.f64s().is_err(), "read {:?}", r.at);
     }
 }

@@ -1,5 +1,6 @@
 //! `y = x W + b`: the only op with weights to multiply by.
 
+use crate::model::compiled::{same, same_mut};
 use crate::model::kernels::matmul::{column_sums, gemm_nn, gemm_nt, gemm_tn};
 use crate::model::param::{Draw, Param, Params};
 use crate::model::real::Real;
@@ -31,7 +32,15 @@ impl<F: Real> Linear<F> {
     }
 
     /// `y = x W + b`                                     (T, in) · (in, out) → (T, out)
+    /// (Compiled in this crate for f32: `compiled.rs`.)
     pub fn forward(&self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
+        if let (Some(l), Some(x), Some(y)) = (same(self), same(x), same_mut(y)) {
+            return forward_f32(l, x, y);
+        }
+        self.forward_here(x, y)
+    }
+
+    fn forward_here(&self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         let (t, fan_in) = x.shape();
         let fan_out = self.weight.value.ncols();
         gemm_nn(t, fan_in, fan_out, x.as_slice(), self.weight.value.as_slice(), y.as_mut_slice(), false);
@@ -44,6 +53,13 @@ impl<F: Real> Linear<F> {
 
     /// Sets `∂L/∂W = xᵀ dy`, `∂L/∂b = Σ_t dy`, and writes (or adds, with `add`) `dx = dy Wᵀ`.
     pub fn backward(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>, add: bool) {
+        if let (Some(l), Some(x), Some(dy), Some(dx)) = (same_mut(self), same(x), same(dy), same_mut(dx)) {
+            return backward_f32(l, x, dy, dx, add);
+        }
+        self.backward_here(x, dy, dx, add)
+    }
+
+    fn backward_here(&mut self, x: &DMatrix<F>, dy: &DMatrix<F>, dx: &mut DMatrix<F>, add: bool) {
         let (t, fan_in) = x.shape();
         let fan_out = dy.ncols();
         let grad = self.weight.grad.as_mut_slice();
@@ -55,6 +71,16 @@ impl<F: Real> Linear<F> {
         gemm_nt(t, fan_out, fan_in, dy.as_slice(), self.weight.value.as_slice(), dx.as_mut_slice(), add);
         // (T, in)
     }
+}
+
+#[inline(never)]
+fn forward_f32(l: &Linear<f32>, x: &DMatrix<f32>, y: &mut DMatrix<f32>) {
+    l.forward_here(x, y)
+}
+
+#[inline(never)]
+fn backward_f32(l: &mut Linear<f32>, x: &DMatrix<f32>, dy: &DMatrix<f32>, dx: &mut DMatrix<f32>, add: bool) {
+    l.backward_here(x, dy, dx, add)
 }
 
 impl<F: Real> Params<F> for Linear<F> {

@@ -1,6 +1,7 @@
 //! The losses: mean squared error of the readout against the teacher's targets, and softmax
 //! cross-entropy of next-token logits for the sequence tasks.
 
+use crate::model::compiled::{same, same_mut};
 use crate::model::real::Real;
 use nalgebra::DMatrix;
 
@@ -38,8 +39,33 @@ pub fn mse_backward<F: Real>(pred: &DMatrix<F>, target: &DMatrix<F>, dpred: &mut
 /// took a fifth of a depth-12 text step.)
 ///
 /// `rows` holds two per-row buffers (the maxima, then the sums and their inverses) that are
-/// reused from call to call, so that a step allocates nothing.
+/// reused from call to call, so that a step allocates nothing. (Compiled in this crate for
+/// f32: `compiled.rs`.)
 pub fn softmax_cross_entropy<F: Real>(
+    logits: &DMatrix<F>,
+    targets: &[u32],
+    scored: &[bool],
+    probs: &mut DMatrix<F>,
+    rows: &mut (Vec<F>, Vec<F>),
+) -> f64 {
+    if let (Some(l), Some(p), Some(r)) = (same(logits), same_mut(probs), same_mut(rows)) {
+        return softmax_cross_entropy_f32(l, targets, scored, p, r);
+    }
+    softmax_cross_entropy_here(logits, targets, scored, probs, rows)
+}
+
+#[inline(never)]
+fn softmax_cross_entropy_f32(
+    logits: &DMatrix<f32>,
+    targets: &[u32],
+    scored: &[bool],
+    probs: &mut DMatrix<f32>,
+    rows: &mut (Vec<f32>, Vec<f32>),
+) -> f64 {
+    softmax_cross_entropy_here(logits, targets, scored, probs, rows)
+}
+
+fn softmax_cross_entropy_here<F: Real>(
     logits: &DMatrix<F>,
     targets: &[u32],
     scored: &[bool],
@@ -82,6 +108,68 @@ pub fn softmax_cross_entropy<F: Real>(
         }
     }
     total / count.max(1) as f64
+}
+
+/// `KL(p ‖ q)` averaged over the scored rows, with `q = softmax(logits)`, and its gradient
+/// `∂KL/∂logits = (q − p) / n` (zero on the rows not scored) into `grad`. `log q` comes from
+/// the logits and their row's log-sum-exp, so it is finite where `q` underflows. (What the
+/// tuned lens fits each translator by; compiled in this crate for f32: `compiled.rs`.)
+pub fn kl_and_gradient<F: Real>(
+    logits: &DMatrix<F>,
+    p: &DMatrix<F>,
+    scored: &[bool],
+    grad: &mut DMatrix<F>,
+    rows: &mut (Vec<F>, Vec<F>),
+) -> f64 {
+    if let (Some(z), Some(p), Some(g), Some(r)) = (same(logits), same(p), same_mut(grad), same_mut(rows)) {
+        return kl_and_gradient_f32(z, p, scored, g, r);
+    }
+    kl_and_gradient_here(logits, p, scored, grad, rows)
+}
+
+#[inline(never)]
+fn kl_and_gradient_f32(
+    logits: &DMatrix<f32>,
+    p: &DMatrix<f32>,
+    scored: &[bool],
+    grad: &mut DMatrix<f32>,
+    rows: &mut (Vec<f32>, Vec<f32>),
+) -> f64 {
+    kl_and_gradient_here(logits, p, scored, grad, rows)
+}
+
+fn kl_and_gradient_here<F: Real>(
+    logits: &DMatrix<F>,
+    p: &DMatrix<F>,
+    scored: &[bool],
+    grad: &mut DMatrix<F>,
+    rows: &mut (Vec<F>, Vec<F>),
+) -> f64 {
+    let (t, v) = logits.shape();
+    let no_targets = vec![0u32; t];
+    // q into grad; rows.0 the rows' maxima, rows.1 the inverses of their sums of exp(z − max)
+    softmax_cross_entropy(logits, &no_targets, scored, grad, rows);
+    let is_scored = |row: usize| scored.is_empty() || scored[row];
+    let n = (0..t).filter(|&row| is_scored(row)).count().max(1);
+    let (z, p, g) = (logits.as_slice(), p.as_slice(), grad.as_mut_slice());
+    let mut total = 0.0;
+    for row in (0..t).filter(|&row| is_scored(row)) {
+        let log_sum = rows.0[row].f64() - libm::log(rows.1[row].f64()); // max + ln Σ exp(z − max)
+        for c in 0..v {
+            let pc = p[c * t + row].f64();
+            if pc > 0.0 {
+                total += pc * (libm::log(pc) - (z[c * t + row].f64() - log_sum));
+            }
+        }
+    }
+    let scale = F::of(1.0 / n as f64);
+    for c in 0..v {
+        for row in 0..t {
+            let at = c * t + row;
+            g[at] = if is_scored(row) { (g[at] - p[at]) * scale } else { F::zero() };
+        }
+    }
+    total / n as f64
 }
 
 /// In place: `probs` (from `softmax_cross_entropy`) becomes `∂L/∂logits`:

@@ -7,6 +7,7 @@
 //! per-token sums run column by column into a length-T buffer, which vectorises over tokens.
 
 use crate::config::NormKind;
+use crate::model::compiled::{same, same_mut};
 use crate::model::kernels::matmul::column_sums;
 use crate::model::param::{Param, Params};
 use crate::model::real::Real;
@@ -61,7 +62,16 @@ impl<F: Real> Norm<F> {
         }
     }
 
+    /// `y = γ ⊙ (x − mean) / σ + β` per token (RMSNorm: no mean, no β). (Compiled in this
+    /// crate for f32, as `backward` is: `compiled.rs`.)
     pub fn forward(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
+        if let (Some(n), Some(x), Some(y)) = (same_mut(self), same(x), same_mut(y)) {
+            return forward_f32(n, x, y);
+        }
+        self.forward_here(x, y)
+    }
+
+    fn forward_here(&mut self, x: &DMatrix<F>, y: &mut DMatrix<F>) {
         let d = F::of(x.ncols() as f64);
         let eps = F::of(EPS);
         let (mean, sq) = (&mut self.a, &mut self.b);
@@ -95,6 +105,13 @@ impl<F: Real> Norm<F> {
 
     /// Sets ∂L/∂γ, ∂L/∂β and writes `dx` from `dy`.
     pub fn backward(&mut self, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
+        if let (Some(n), Some(dy), Some(dx)) = (same_mut(self), same(dy), same_mut(dx)) {
+            return backward_f32(n, dy, dx);
+        }
+        self.backward_here(dy, dx)
+    }
+
+    fn backward_here(&mut self, dy: &DMatrix<F>, dx: &mut DMatrix<F>) {
         let (t_len, width) = dy.shape();
         let d = F::of(width as f64);
         let gamma = self.gamma.value.as_slice();
@@ -128,6 +145,16 @@ impl<F: Real> Norm<F> {
             }
         }
     }
+}
+
+#[inline(never)]
+fn forward_f32(n: &mut Norm<f32>, x: &DMatrix<f32>, y: &mut DMatrix<f32>) {
+    n.forward_here(x, y)
+}
+
+#[inline(never)]
+fn backward_f32(n: &mut Norm<f32>, dy: &DMatrix<f32>, dx: &mut DMatrix<f32>) {
+    n.backward_here(dy, dx)
 }
 
 impl<F: Real> Params<F> for Norm<F> {

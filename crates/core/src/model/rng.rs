@@ -8,6 +8,7 @@
 //! (one sublayer's weights, the teacher, the data stream, ...) gets its own stream, so
 //! that changing the depth leaves the first layers' weights and the data untouched.
 
+use crate::model::compiled::f32s_mut;
 use crate::model::real::Real;
 use std::sync::OnceLock;
 
@@ -109,7 +110,20 @@ impl Rng {
 
     /// `out[i] = std · normal()`, in order: the same numbers as calling `normal` for each, with
     /// the ziggurat's tables looked up once.
+    /// (Compiled in this crate for f32: `compiled.rs`.)
     pub fn fill_normal<F: Real>(&mut self, out: &mut [F], std: f64) {
+        match f32s_mut(out) {
+            Some(out) => self.fill_normal_f32(out, std),
+            None => self.fill_normal_here(out, std),
+        }
+    }
+
+    #[inline(never)]
+    fn fill_normal_f32(&mut self, out: &mut [f32], std: f64) {
+        self.fill_normal_here(out, std)
+    }
+
+    fn fill_normal_here<F: Real>(&mut self, out: &mut [F], std: f64) {
         if BATCHED {
             self.fill_normal_batched(out, std);
         } else {

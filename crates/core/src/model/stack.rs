@@ -126,7 +126,7 @@ impl<F: Real> Encoder<F> {
 
 /// What `Stack::backward_updating` calls with each part of the model whose gradients are
 /// complete, and the position of its first parameter in `visit`'s order.
-pub type UpdatePart<'a, F> = dyn FnMut(&mut dyn Params<F>, usize) + 'a;
+pub(crate) type UpdatePart<'a, F> = dyn FnMut(&mut dyn Params<F>, usize) + 'a;
 
 /// Outputs of the readout: as many as features on the teacher task, else one per token.
 pub fn outputs(config: &Config) -> usize {
@@ -233,23 +233,8 @@ impl<F: Real> Stack<F> {
         }
     }
 
-    /// Runs the features `x` through the stack and returns the loss against `target` (the
-    /// teacher task).
-    pub fn forward(&mut self, x: &DMatrix<F>, target: &DMatrix<F>) -> f64 {
-        self.stream[0].copy_from(x);
-        self.forward_from_input(Target::Values(target), &[])
-    }
-
-    /// Runs `batch` through the stack and returns its loss.
-    pub fn forward_batch(&mut self, batch: &Batch<F>) -> f64 {
-        self.forward_skipping(batch, &[])
-    }
-
-    /// `forward_batch` with the layers `skip` knocked out, each one's branch zeroed
-    /// (`Layer::forward_knocked_out`: `x_{ℓ+1} = x_ℓ`, or post-norm's `LN(x_ℓ)`): the layer
-    /// knockout. Every other layer and the readout run as in `forward`, so knocking out layer ℓ
-    /// gives the bits of the stack whose layer ℓ has a branch that outputs zeros.
-    pub fn forward_skipping(&mut self, batch: &Batch<F>, skip: &[usize]) -> f64 {
+    /// `forward_skipping`'s body (`passes.rs`).
+    pub(crate) fn forward_skipping_here(&mut self, batch: &Batch<F>, skip: &[usize]) -> f64 {
         match batch {
             Batch::Values { x, .. } => self.stream[0].copy_from(x),
             Batch::Tokens(tokens) => {
@@ -261,7 +246,7 @@ impl<F: Real> Stack<F> {
     }
 
     /// The pass from `x₀` (already in the stream) to the loss.
-    fn forward_from_input(&mut self, target: Target<F>, skip: &[usize]) -> f64 {
+    pub(crate) fn forward_from_input(&mut self, target: Target<F>, skip: &[usize]) -> f64 {
         for (l, layer) in self.layers.iter_mut().enumerate() {
             let (below, above) = self.stream.split_at_mut(l + 1);
             if let Some(e) = self.encoder.as_mut().filter(|e| e.end == l) {
@@ -276,13 +261,11 @@ impl<F: Real> Stack<F> {
                 layer.forward(&below[l], &mut above[0]); // x_{ℓ+1} = layer_ℓ(x_ℓ)
             }
         }
-        self.read_out(self.layers.len(), target)
+        self.read_out_here(self.layers.len(), target)
     }
 
-    /// The readout's pass from `x_ℓ` (ℓ = `layer`) to the loss: the final norm where the stack
-    /// has one, then `R`, then the loss against `target`. Every pass ends with it at ℓ = L, so
-    /// the readout of `x_L` (the lens at the top, `lens.rs`) is the model's own loss to the bit.
-    pub fn read_out(&mut self, layer: usize, target: Target<F>) -> f64 {
+    /// `read_out`'s body (`passes.rs`).
+    pub(crate) fn read_out_here(&mut self, layer: usize, target: Target<F>) -> f64 {
         let x = &self.stream[layer];
         match &mut self.final_norm {
             Some(ln) => {
@@ -310,8 +293,8 @@ impl<F: Real> Stack<F> {
         &self.pred
     }
 
-    /// Runs `ids` through a sequence task's stack without a loss: the logits are `prediction`.
-    pub fn forward_ids(&mut self, ids: &[u32]) {
+    /// `forward_ids`'s body (`passes.rs`).
+    pub(crate) fn forward_ids_here(&mut self, ids: &[u32]) {
         let e = self.embedding.as_ref().expect("a sequence task's stack has an embedding");
         e.forward(ids, &mut self.stream[0]);
         self.forward_from_input(Target::None, &[]);
@@ -341,38 +324,12 @@ impl<F: Real> Stack<F> {
         Ok(())
     }
 
-    /// Back-propagates the loss of the last `forward`; fills every gradient and the norms.
-    pub fn backward(&mut self, target: &DMatrix<F>) {
-        self.back_propagate(Target::Values(target), true, None);
-    }
-
-    /// `backward` for the last `forward_batch` of `batch`.
-    pub fn backward_batch(&mut self, batch: &Batch<F>) {
-        self.back_propagate(Target::of(batch), true, None);
-    }
-
-    /// `backward` without the norms, which only the panels read.
-    pub fn backward_gradients(&mut self, target: &DMatrix<F>) {
-        self.back_propagate(Target::Values(target), false, None);
-    }
-
-    /// `backward_gradients` for the last `forward_batch` of `batch`: a shard's (`shards`).
-    pub fn backward_gradients_batch(&mut self, batch: &Batch<F>) {
-        self.back_propagate(Target::of(batch), false, None);
-    }
-
-    /// `backward_gradients`, handing each part of the model to `update` as soon as its
-    /// gradients are complete and its weights are no longer needed by the pass: the final norm
-    /// and the readout first, then layers L − 1 down to 0, each with the position of its first
-    /// parameter in `visit`'s order (the embedding last). What a training step does: an
-    /// optimiser updating there finds the layer's gradients and weights still in cache, and
-    /// gives the bits it gives after the whole pass (each parameter's update reads only its
-    /// own gradient and state).
-    pub fn backward_updating(&mut self, batch: &Batch<F>, update: &mut UpdatePart<F>) {
-        self.back_propagate(Target::of(batch), false, Some(update));
-    }
-
-    fn back_propagate(&mut self, target: Target<F>, norms: bool, mut update: Option<&mut UpdatePart<F>>) {
+    pub(crate) fn back_propagate(
+        &mut self,
+        target: Target<F>,
+        norms: bool,
+        mut update: Option<&mut UpdatePart<F>>,
+    ) {
         let depth = self.layers.len();
         match target {
             Target::Values(y) => mse_backward(&self.pred, y, &mut self.dpred),
@@ -480,7 +437,7 @@ impl<F: Real> Stack<F> {
     /// so is `x − mean` or the scale 1/√(ms + ε) = 0 meets ∞). So the answer is the same as
     /// scanning every depth, at 1/L of the cost. Without the residual, ReLU maps NaN to 0, so
     /// every depth is scanned.
-    pub fn all_finite(&self) -> bool {
+    pub(crate) fn all_finite_here(&self) -> bool {
         let scanned = if self.residual { &self.stream[self.layers.len()..] } else { &self.stream[..] };
         scanned.iter().all(|x| all_finite(x.as_slice())) && all_finite(self.pred.as_slice())
     }

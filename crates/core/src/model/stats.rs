@@ -1,5 +1,6 @@
 //! Statistics of a tensor's values, straight from their definitions, and histograms.
 
+use crate::model::compiled::f32s;
 use crate::model::kernels::matmul::add_lanes;
 use crate::model::real::Real;
 
@@ -15,7 +16,20 @@ pub struct Moments {
     pub nonfinite: usize,
 }
 
+/// (Each statistic here is compiled in this crate for f32: `compiled.rs`.)
 pub fn moments<F: Real>(xs: &[F]) -> Moments {
+    match f32s(xs) {
+        Some(xs) => moments_f32(xs),
+        None => moments_here(xs),
+    }
+}
+
+#[inline(never)]
+fn moments_f32(xs: &[f32]) -> Moments {
+    moments_here(xs)
+}
+
+fn moments_here<F: Real>(xs: &[F]) -> Moments {
     let (mean, std) = mean_std(xs);
     // max |x| over the finite values and the count of the others, 8 lanes at a time (a max
     // and a count come out the same in any order)
@@ -42,6 +56,18 @@ pub fn moments<F: Real>(xs: &[F]) -> Moments {
 /// Mean and standard deviation in f64 (the std is NaN once the mean is not finite): what
 /// `moments` reports, without its max and count (the probe's per-depth std needs only these).
 pub fn mean_std<F: Real>(xs: &[F]) -> (f64, f64) {
+    match f32s(xs) {
+        Some(xs) => mean_std_f32(xs),
+        None => mean_std_here(xs),
+    }
+}
+
+#[inline(never)]
+fn mean_std_f32(xs: &[f32]) -> (f64, f64) {
+    mean_std_here(xs)
+}
+
+fn mean_std_here<F: Real>(xs: &[F]) -> (f64, f64) {
     let n = xs.len().max(1) as f64;
     let mean = sum8(xs, |x| x.f64()) / n;
     let var = sum8(xs, |x| (x.f64() - mean) * (x.f64() - mean)) / n;
@@ -68,6 +94,18 @@ pub fn sum8<F: Real>(xs: &[F], f: impl Fn(F) -> f64) -> f64 {
 
 /// True if every value is finite; cheap enough to run on every layer at every step.
 pub fn all_finite<F: Real>(xs: &[F]) -> bool {
+    match f32s(xs) {
+        Some(xs) => all_finite_f32(xs),
+        None => all_finite_here(xs),
+    }
+}
+
+#[inline(never)]
+fn all_finite_f32(xs: &[f32]) -> bool {
+    all_finite_here(xs)
+}
+
+fn all_finite_here<F: Real>(xs: &[F]) -> bool {
     // x·0 is 0 for finite x and NaN for ±∞ and NaN; 8 sums so that they vectorise
     let mut acc = [F::zero(); 8];
     let chunks = xs.chunks_exact(8);
@@ -85,6 +123,14 @@ pub fn all_finite<F: Real>(xs: &[F]) -> bool {
 
 /// `√Σ x²`, summed in f64 (see `sum8`).
 pub fn frobenius<F: Real>(xs: &[F]) -> f64 {
+    match f32s(xs) {
+        Some(xs) => frobenius_f32(xs),
+        None => sum8(xs, |x| x.f64() * x.f64()).sqrt(),
+    }
+}
+
+#[inline(never)]
+fn frobenius_f32(xs: &[f32]) -> f64 {
     sum8(xs, |x| x.f64() * x.f64()).sqrt()
 }
 
@@ -111,6 +157,18 @@ pub enum Range {
 }
 
 pub fn histogram<F: Real>(xs: &[F], bins: usize, range: Range) -> Histogram {
+    match f32s(xs) {
+        Some(xs) => histogram_f32(xs, bins, range),
+        None => histogram_here(xs, bins, range),
+    }
+}
+
+#[inline(never)]
+fn histogram_f32(xs: &[f32], bins: usize, range: Range) -> Histogram {
+    histogram_here(xs, bins, range)
+}
+
+fn histogram_here<F: Real>(xs: &[F], bins: usize, range: Range) -> Histogram {
     let bins = bins.max(1);
     let (lo, hi) = match range {
         Range::Fixed(lo, hi) => (lo, hi),

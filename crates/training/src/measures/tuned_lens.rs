@@ -20,7 +20,7 @@ use crate::tasks::task::Batches;
 use ablation_core::config::{Config, OptimizerKind, TaskKind};
 use ablation_core::model::batch::{Batch, Tokens};
 use ablation_core::model::linear::Linear;
-use ablation_core::model::loss::softmax_cross_entropy;
+use ablation_core::model::loss::{kl_and_gradient, softmax_cross_entropy};
 use ablation_core::model::norm::Norm;
 use ablation_core::model::param::{Param, Params};
 use ablation_core::model::real::Real;
@@ -213,43 +213,6 @@ impl<F: Real> TunedLens<F> {
         }
         sums[depth] += stack.read_out(depth, Target::of(batch));
     }
-}
-
-/// `KL(p ‖ q)` averaged over the scored rows, with `q = softmax(logits)`, and its gradient
-/// `∂KL/∂logits = (q − p) / n` (zero on the rows not scored) into `grad`. `log q` comes from
-/// the logits and their row's log-sum-exp, so it is finite where `q` underflows.
-pub fn kl_and_gradient<F: Real>(
-    logits: &DMatrix<F>,
-    p: &DMatrix<F>,
-    scored: &[bool],
-    grad: &mut DMatrix<F>,
-    rows: &mut (Vec<F>, Vec<F>),
-) -> f64 {
-    let (t, v) = logits.shape();
-    let no_targets = vec![0u32; t];
-    // q into grad; rows.0 the rows' maxima, rows.1 the inverses of their sums of exp(z − max)
-    softmax_cross_entropy(logits, &no_targets, scored, grad, rows);
-    let is_scored = |row: usize| scored.is_empty() || scored[row];
-    let n = (0..t).filter(|&row| is_scored(row)).count().max(1);
-    let (z, p, g) = (logits.as_slice(), p.as_slice(), grad.as_mut_slice());
-    let mut total = 0.0;
-    for row in (0..t).filter(|&row| is_scored(row)) {
-        let log_sum = rows.0[row].f64() - libm::log(rows.1[row].f64()); // max + ln Σ exp(z − max)
-        for c in 0..v {
-            let pc = p[c * t + row].f64();
-            if pc > 0.0 {
-                total += pc * (libm::log(pc) - (z[c * t + row].f64() - log_sum));
-            }
-        }
-    }
-    let scale = F::of(1.0 / n as f64);
-    for c in 0..v {
-        for row in 0..t {
-            let at = c * t + row;
-            g[at] = if is_scored(row) { (g[at] - p[at]) * scale } else { F::zero() };
-        }
-    }
-    total / n as f64
 }
 
 /// The tuned lens of `trainer`'s stack, fitted in full: the held-out loss read through each

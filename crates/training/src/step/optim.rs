@@ -2,13 +2,12 @@
 //! gradient clipping: an explosion is real.
 
 use ablation_core::config::{Config, OptimizerKind, Schedule};
-use ablation_core::model::param::{Param, Params};
+use ablation_core::model::param::Params;
 use ablation_core::model::real::Real;
+pub use ablation_core::model::update::Rule;
+use ablation_core::model::update::{Moments, BETA1};
 use ablation_core::wire::{Reader, Writer};
 use nalgebra::DMatrix;
-
-const BETA1: f64 = 0.9;
-const ADAM_EPS: f64 = 1e-8;
 
 pub struct Optimizer<F: Real> {
     kind: OptimizerKind,
@@ -18,7 +17,7 @@ pub struct Optimizer<F: Real> {
     /// Adam's β₂ (the table's `beta2`).
     beta2: f64,
     /// Adam's first and second moments, one pair per parameter in visiting order.
-    moments: Vec<(DMatrix<F>, DMatrix<F>)>,
+    moments: Moments<F>,
     /// β₁ᵗ and β₂ᵗ for the bias correction.
     beta_powers: (f64, f64),
 }
@@ -136,33 +135,19 @@ impl<F: Real> Optimizer<F> {
     /// Updates the parameters `part` visits by `rule`, from the gradients they hold; `first` is
     /// the position of `part`'s first parameter in the whole model's visiting order (which
     /// pairs each parameter with its moments). A step can so update each layer as soon as its
-    /// backward is done, while its gradients are still in cache.
+    /// backward is done, while its gradients are still in cache (`Stack::backward_updating`,
+    /// which takes the rule and `moments`).
     pub fn apply(&mut self, rule: &Rule<F>, first: usize, part: &mut (impl Params<F> + ?Sized)) {
-        match *rule {
-            Rule::Sgd { lr } => part.visit(&mut |p: &mut Param<F>| {
-                for (w, &g) in p.value.as_mut_slice().iter_mut().zip(p.grad.as_slice()) {
-                    *w -= lr * g;
-                }
-            }),
-            Rule::Adam { step_size, v_scale, beta2 } => {
-                // θ ← θ − lr · m̂ / (√v̂ + ε), with m̂ = m / (1 − β₁ᵗ), v̂ = v / (1 − β₂ᵗ)
-                let (b1, b2, eps) = (F::of(BETA1), beta2, F::of(ADAM_EPS));
-                let mut moments = self.moments[first..].iter_mut();
-                part.visit(&mut |p: &mut Param<F>| {
-                    let (m, v) = moments.next().expect("a moment pair for every parameter");
-                    let it = p.value.as_mut_slice().iter_mut().zip(p.grad.as_slice());
-                    for ((w, &g), (mi, vi)) in it.zip(m.as_mut_slice().iter_mut().zip(v.as_mut_slice())) {
-                        *mi = b1 * *mi + (F::one() - b1) * g;
-                        *vi = b2 * *vi + (F::one() - b2) * g * g;
-                        *w -= step_size * *mi / ((*vi * v_scale).sqrt() + eps);
-                    }
-                });
-            }
-        }
+        let moments = self.moments.get_mut(first..).unwrap_or_default();
+        ablation_core::model::update::apply(rule, moments, part);
+    }
+
+    /// Adam's moments, one pair per parameter in visiting order (none for SGD).
+    pub fn moments(&mut self) -> &mut Moments<F> {
+        &mut self.moments
     }
 }
 
-/// One update's coefficients, from `Optimizer::begin`.
 /// What an optimizer carries from update to update (Adam's moments and bias corrections), as a
 /// checkpoint keeps it (`Optimizer::save`, `Optimizer::load`).
 #[derive(Default)]
@@ -204,11 +189,6 @@ impl OptimizerState<f32> {
             .collect::<Result<Vec<_>, String>>()?;
         Ok(OptimizerState { moments, beta_powers })
     }
-}
-
-pub enum Rule<F: Real> {
-    Sgd { lr: F },
-    Adam { step_size: F, v_scale: F, beta2: F },
 }
 
 #[cfg(test)]

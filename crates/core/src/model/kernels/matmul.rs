@@ -13,10 +13,24 @@
 use super::matmul_simd::tn_blocks_avx;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use super::matmul_simd::tn_blocks_simd128;
+use crate::model::compiled::{f32s, f32s_mut};
 use crate::model::real::Real;
 
 /// `c = a · b` (or `c += a · b`), `a` is m×k, `b` is k×n.
+/// (Compiled in this crate for f32: `compiled.rs`; the teacher's data calls it from above.)
 pub fn gemm_nn<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
+    if let (Some(a), Some(b), Some(c)) = (f32s(a), f32s(b), f32s_mut(c)) {
+        return gemm_nn_f32(m, k, n, a, b, c, add);
+    }
+    gemm_nn_here(m, k, n, a, b, c, add)
+}
+
+#[inline(never)]
+fn gemm_nn_f32(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], c: &mut [f32], add: bool) {
+    gemm_nn_here(m, k, n, a, b, c, add)
+}
+
+fn gemm_nn_here<F: Real>(m: usize, k: usize, n: usize, a: &[F], b: &[F], c: &mut [F], add: bool) {
     debug_assert!(a.len() == m * k && b.len() == k * n && c.len() == m * n);
     gemm_strided_b(m, k, n, a, m, b, (1, k), c, add, Causal::No);
 }

@@ -1,6 +1,7 @@
 //! The optimisers against hand-computed trajectories, and a checkpoint's bits.
 
 use super::*;
+use ablation_core::model::param::Param;
 
 /// Two small parameters, visited in a fixed order: a (2, 2) and a (1, 3).
 struct Two<F: Real>([Param<F>; 2]);

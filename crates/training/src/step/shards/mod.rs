@@ -87,17 +87,9 @@ pub fn gradients_of<F: Real>(stack: &mut Stack<F>, out: &mut Vec<F>) {
 }
 
 /// The shards' gradients summed in their order and scaled by `1 / shards`, into `sum`: what
-/// the update reads. Every executor's sum is this one.
+/// the update reads. Every executor's sum is this one (`update::mean_of`, in the core).
 pub fn combine<F: Real>(shards: &[Vec<F>], sum: &mut Vec<F>) {
-    sum.clear();
-    sum.extend_from_slice(&shards[0]);
-    for g in &shards[1..] {
-        for (s, &x) in sum.iter_mut().zip(g) {
-            *s += x;
-        }
-    }
-    let scale = F::of(1.0 / shards.len() as f64);
-    sum.iter_mut().for_each(|s| *s *= scale);
+    ablation_core::model::update::mean_of(shards, sum)
 }
 
 /// Sets `stack`'s gradients from `gradients` (`visit` order).

@@ -320,13 +320,11 @@ impl<F: Real> Trainer<F> {
             let rule = self.optimizer.begin(self.step);
             let optimizer = &mut self.optimizer;
             if self.shards.is_some() {
-                // the gradients are the shards'; through `dyn Params`, the instance the fused
-                // update below uses
+                // the gradients are the shards'
                 optimizer.apply(&rule, 0, &mut self.stack as &mut dyn Params<F>);
             } else {
                 // each layer updated as soon as its backward is done (the norms are the probe's business)
-                self.stack
-                    .backward_updating(&self.batch, &mut |part, first| optimizer.apply(&rule, first, part));
+                self.stack.backward_updating(&self.batch, &rule, optimizer.moments());
             }
             self.step += 1;
         }
