@@ -53,8 +53,13 @@ impl Removal {
     pub const NONE: Removal = Removal { loss: f64::NAN, val_loss: f64::NAN, accuracy: f64::NAN };
 
     /// Each number's median over `removals` (draws, or seeds' stacks).
-    pub fn median<'a>(removals: impl Iterator<Item = &'a Removal> + Clone) -> Removal {
-        let of = |f: fn(&Removal) -> f64| median(&removals.clone().map(f).collect::<Vec<_>>());
+    pub fn median<'a>(removals: impl Iterator<Item = &'a Removal>) -> Removal {
+        Self::median_of(&removals.collect::<Vec<_>>())
+    }
+
+    /// `median` of a list (compiled once, whatever the callers' iterators).
+    fn median_of(removals: &[&Removal]) -> Removal {
+        let of = |f: fn(&Removal) -> f64| median(&removals.iter().map(|r| f(r)).collect::<Vec<_>>());
         Removal { loss: of(|r| r.loss), val_loss: of(|r| r.val_loss), accuracy: of(|r| r.accuracy) }
     }
 }

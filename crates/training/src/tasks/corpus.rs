@@ -13,6 +13,7 @@ use ablation_core::config::sha256;
 use ablation_core::config::{TextId, MAX_KEPT_CHARS, MAX_TEXT_BYTES, MIN_TEXT_CHARS, TEXT_VOCAB};
 use ablation_core::model::batch::Tokens;
 use ablation_core::model::rng::Rng;
+use ablation_core::order::sort_by_key;
 use ablation_words::Said;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -154,18 +155,21 @@ fn count_floors(v: usize, train: &[u8]) -> Floors {
 }
 
 /// The `n` most frequent characters of `counts` (ties to the lower code point), in code-point
-/// order. Each order is one number per character (no two alike, so an unstable sort is exact),
-/// and both use the one sort of `u64`s.
+/// order. Each order is one number per character (no two alike): the `n` smallest keys chosen
+/// one at a time (`n` is the vocabulary, a few dozen, however many characters a text has), then
+/// those `n` sorted by code point with the one sort of short lists.
 fn most_frequent(counts: &[(char, u64)], n: usize) -> Vec<char> {
     let rarity = |count: u64| u64::from(u32::MAX - count.min(u64::from(u32::MAX)) as u32);
     let mut keys: Vec<u64> = counts.iter().map(|&(c, count)| rarity(count) << 32 | u64::from(c)).collect();
-    keys.sort_unstable();
-    keys.truncate(n);
-    for key in &mut keys {
-        *key &= u64::from(u32::MAX);
+    let n = n.min(keys.len());
+    for i in 0..n {
+        let smallest = (i..keys.len()).min_by_key(|&j| keys[j]).expect("a key left");
+        keys.swap(i, smallest);
     }
-    keys.sort_unstable();
-    keys.iter().map(|&c| char::from_u32(c as u32).expect("a char's code")).collect()
+    keys.truncate(n);
+    let mut chars: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
+    sort_by_key(&mut chars, |&c| c);
+    chars.into_iter().map(|c| char::from_u32(c).expect("a char's code")).collect()
 }
 
 /// How often each character comes: an array for the first 256 code points, a sorted list for
@@ -356,5 +360,31 @@ impl Corpus {
     /// The ids of the text as numbers (the tests' and the floors' checks read them so).
     pub fn ids_u32(&self) -> Vec<u32> {
         self.ids.iter().map(|&i| u32::from(i)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `n` most frequent by their definition: by count, most first, ties to the lower code
+    /// point, then in code-point order; on counts with many ties and more characters than `n`.
+    #[test]
+    fn the_most_frequent_characters_by_their_definition() {
+        let mut state = 7u64;
+        let counts: Vec<(char, u64)> = (0..600u32)
+            .filter_map(|i| char::from_u32(0x20 + i * 37 % 5000))
+            .map(|c| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (c, state >> 60)
+            })
+            .collect();
+        for n in [0, 1, 5, 64, 599, 600, 700] {
+            let mut by_count = counts.clone();
+            by_count.sort_by_key(|&(c, count)| (std::cmp::Reverse(count), c));
+            let mut expected: Vec<char> = by_count.iter().take(n).map(|&(c, _)| c).collect();
+            expected.sort();
+            assert_eq!(most_frequent(&counts, n), expected, "n {n}");
+        }
     }
 }
