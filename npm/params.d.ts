@@ -44,8 +44,8 @@ export interface AblationPlaygroundParams {
   lr: number;
   /** steps of linear learning-rate warmup (0 to 100000; default 0) */
   warmup: number;
-  /** the rate after the warmup: constant, or the Transformer papers' decay, × √(warmup ÷ update) (default constant) */
-  schedule: 'constant' | 'inverse-sqrt';
+  /** the rate after the warmup: constant, the Transformer papers' decay, × √(warmup ÷ update), or a cosine down to a tenth at the run's last step (default constant) */
+  schedule: 'constant' | 'inverse-sqrt' | 'cosine';
   /** Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 (a shorter memory, so early large gradients are forgotten sooner) (0.5 to 0.99999; default 0.999) */
   beta2: number;
   /** fixes initialisation, data and batch order (default 1) */
@@ -113,8 +113,8 @@ export interface AblationPlaygroundParamAttributes {
   lr?: number | `${number}`;
   /** steps of linear learning-rate warmup (0 to 100000; default 0) */
   warmup?: number | `${number}`;
-  /** the rate after the warmup: constant, or the Transformer papers' decay, × √(warmup ÷ update) (default constant) */
-  schedule?: 'constant' | 'inverse-sqrt';
+  /** the rate after the warmup: constant, the Transformer papers' decay, × √(warmup ÷ update), or a cosine down to a tenth at the run's last step (default constant) */
+  schedule?: 'constant' | 'inverse-sqrt' | 'cosine';
   /** Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 (a shorter memory, so early large gradients are forgotten sooner) (0.5 to 0.99999; default 0.999) */
   beta2?: number | `${number}`;
   /** fixes initialisation, data and batch order (default 1) */

@@ -69,7 +69,7 @@ fn the_text_task_in_wasm_equals_the_native_run_bit_for_bit() {
 }
 
 /// The encoder-decoder (cross-attention, the encoder's unmasked self-attention, the memory's
-/// gradient) and a decoder without the mask on copy (its loss with the future hidden, its copies written with the mask on) in wasm, each
+/// gradient) and a decoder without the mask on copy (its loss with the future hidden, its copies written with the mask on; its rate on the cosine schedule) in wasm, each
 /// with every head's map, as the native CLI gives them.
 #[wasm_bindgen_test]
 fn the_encoder_decoder_and_the_unmasked_stack_in_wasm_equal_the_native_runs_bit_for_bit() {

@@ -22,7 +22,7 @@ PARAMS = [
     ("optimizer", "choice", "adam", ("sgd", "adam",), "plain SGD or Adam"),
     ("lr", "float", 0.01, (), "peak learning rate"),
     ("warmup", "int", 0, (), "steps of linear learning-rate warmup"),
-    ("schedule", "choice", "constant", ("constant", "inverse-sqrt",), "the rate after the warmup: constant, or the Transformer papers' decay, × √(warmup ÷ update)"),
+    ("schedule", "choice", "constant", ("constant", "inverse-sqrt", "cosine",), "the rate after the warmup: constant, the Transformer papers' decay, × √(warmup ÷ update), or a cosine down to a tenth at the run's last step"),
     ("beta2", "float", 0.999, (), "Adam's decay of its squared-gradient average: 0.999, or the original Transformer's 0.98 (a shorter memory, so early large gradients are forgotten sooner)"),
     ("seed", "seed", 1, (), "fixes initialisation, data and batch order"),
     ("steps", "int", 5000, (), "training steps of a run; Play continues a finished run for as many again"),

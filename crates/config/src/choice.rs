@@ -133,7 +133,7 @@ mod tests {
         listed_once(&[StackKind::Decoder, StackKind::EncoderDecoder]);
         listed_once(&[MaskKind::Causal, MaskKind::None]);
         listed_once(&[OptimizerKind::Sgd, OptimizerKind::Adam]);
-        listed_once(&[Schedule::Constant, Schedule::InverseSqrt]);
+        listed_once(&[Schedule::Constant, Schedule::InverseSqrt, Schedule::Cosine]);
         listed_once(&[LayerView::Activations, LayerView::Weights, LayerView::Matrices]);
         listed_once(&[TuneGrid::Lr, TuneGrid::Recipe]);
         listed_once(&[Until::Steps, Until::Plateau]);

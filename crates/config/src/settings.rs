@@ -233,18 +233,22 @@ impl TaskKind {
 /// The learning rate after the warmup: constant, or decaying as the inverse square root of the
 /// update's number, the schedule of the Transformer papers (Vaswani et al. 2017, whose
 /// `d^-0.5 · min(t^-0.5, t · warmup^-1.5)` is this with its peak as the rate; Xiong et al. 2020
-/// and Liu et al. 2020 train with it, as fairseq's `inverse_sqrt`). It needs no run length, so
-/// a run continued, or one trained until it plateaus, follows it too.
+/// and Liu et al. 2020 train with it, as fairseq's `inverse_sqrt`; it needs no run length, so
+/// a run continued, or one trained until it plateaus, follows it too), or a half cosine from the
+/// peak down to a tenth of it at the run's last step (`steps`), as GPT-3 and Chinchilla decay
+/// theirs, and a tenth after it (a run continued past `steps` goes on at that floor).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Schedule {
     Constant,
     InverseSqrt,
+    Cosine,
 }
 
 impl Choice for Schedule {
     const OPTIONS: Options<Self> = Options(&[
         ("constant", Schedule::Constant, "constant"),
         ("inverse-sqrt", Schedule::InverseSqrt, "inverse square root"),
+        ("cosine", Schedule::Cosine, "cosine"),
     ]);
 }
 

@@ -329,7 +329,7 @@ pub static PARAMS: &[ParamSpec] = &[
         flag: "schedule",
         label: "Rate schedule",
         kind: ParamKind::Choice(&Schedule::OPTIONS),
-        help: "the rate after the warmup: constant, or the Transformer papers' decay, × √(warmup ÷ update)",
+        help: "the rate after the warmup: constant, the Transformer papers' decay, × √(warmup ÷ update), or a cosine down to a tenth at the run's last step",
         restarts: true,
         control: Control::More,
         get: |c| Value::Choice(Schedule::OPTIONS.index(c.schedule)),

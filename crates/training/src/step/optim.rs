@@ -14,6 +14,8 @@ pub struct Optimizer<F: Real> {
     learning_rate: f64,
     warmup_steps: usize,
     schedule: Schedule,
+    /// The run's last step, where the cosine schedule reaches its floor (`Config::steps`).
+    horizon: usize,
     /// Adam's β₂ (the table's `beta2`).
     beta2: f64,
     /// Adam's first and second moments, one pair per parameter in visiting order.
@@ -36,6 +38,7 @@ impl<F: Real> Optimizer<F> {
             learning_rate: config.learning_rate,
             warmup_steps: config.warmup_steps,
             schedule: config.schedule,
+            horizon: config.steps,
             beta2: config.beta2,
             moments,
             beta_powers: (1.0, 1.0),
@@ -49,6 +52,7 @@ impl<F: Real> Optimizer<F> {
         self.learning_rate = config.learning_rate;
         self.warmup_steps = config.warmup_steps;
         self.schedule = config.schedule;
+        self.horizon = config.steps;
         self.beta2 = config.beta2;
         for (m, v) in &mut self.moments {
             // (slices: nalgebra's own fill goes entry by entry, slow in wasm)
@@ -94,8 +98,11 @@ impl<F: Real> Optimizer<F> {
     /// The learning rate of update `step` (0-based): ramps linearly over the warmup to the
     /// peak, then stays there, or with the inverse square root schedule falls as
     /// `peak · √(w / t)` at update `t = step + 1` (`w` the warmup, at least 1), which meets the
-    /// ramp at its top: Vaswani et al.'s `min(t^-0.5, t · w^-1.5)` scaled to the peak. (IEEE's
-    /// square root is exact, so the rate has the same bits natively and in wasm.)
+    /// ramp at its top: Vaswani et al.'s `min(t^-0.5, t · w^-1.5)` scaled to the peak (IEEE's
+    /// square root is exact, so the rate has the same bits natively and in wasm), or with the
+    /// cosine schedule falls as `floor + (peak − floor) · (1 + cos(π·d)) / 2`, `d` the share of
+    /// the updates from the warmup's end to the run's last (`steps` − 1) done, `floor` a tenth
+    /// of the peak, where it stays.
     pub fn learning_rate_at(&self, step: usize) -> f64 {
         if step < self.warmup_steps {
             return self.learning_rate * (step + 1) as f64 / self.warmup_steps as f64;
@@ -104,6 +111,14 @@ impl<F: Real> Optimizer<F> {
             Schedule::Constant => self.learning_rate,
             Schedule::InverseSqrt => {
                 self.learning_rate * (self.warmup_steps.max(1) as f64 / (step + 1) as f64).sqrt()
+            }
+            Schedule::Cosine => {
+                // from the peak at the warmup's end to a tenth of it at the run's last update
+                // (`steps` − 1), a tenth after it
+                let span = self.horizon.saturating_sub(1).saturating_sub(self.warmup_steps).max(1);
+                let done = ((step - self.warmup_steps) as f64 / span as f64).min(1.0);
+                let floor = 0.1 * self.learning_rate;
+                floor + (self.learning_rate - floor) * half_cosine(done)
             }
         }
     }
@@ -146,6 +161,22 @@ impl<F: Real> Optimizer<F> {
     pub fn moments(&mut self) -> &mut Moments<F> {
         &mut self.moments
     }
+}
+
+/// `(1 + cos(π·d)) / 2` for `d` in [0, 1], as `cos²(π·d / 2)`, its cosine by its Taylor series
+/// to the 28th power (for an angle up to π/2 the first term left out is below 10⁻²⁰): additions
+/// and products only, in a fixed order, so the same bits on every target. (`libm::cos` gives
+/// them too, but its general argument reduction is 2.8 KB of the page's wasm, for one rate per
+/// step.)
+fn half_cosine(d: f64) -> f64 {
+    let y = std::f64::consts::FRAC_PI_2 * d;
+    let y2 = y * y;
+    // Horner's form of Σₖ (−1)ᵏ y²ᵏ / (2k)!, k = 0..=14, from the last term
+    let mut cos = 0.0;
+    for k in (1..=14u32).rev() {
+        cos = 1.0 - y2 / f64::from((2 * k - 1) * (2 * k)) * cos;
+    }
+    cos * cos
 }
 
 /// What an optimizer carries from update to update (Adam's moments and bias corrections), as a

@@ -99,6 +99,47 @@ fn the_warmup_ramps_linearly_to_the_peak_and_stays_there() {
     assert_eq!((opt.learning_rate_at(0), opt.learning_rate_at(7)), (PEAK, PEAK), "no warmup");
 }
 
+/// The half cosine the schedule follows against libm's cosine, over the whole range.
+#[test]
+fn the_half_cosine_is_the_cosines() {
+    for i in 0..=10_000 {
+        let d = f64::from(i) / 10_000.0;
+        let expected = 0.5 * (1.0 + libm::cos(std::f64::consts::PI * d));
+        let got = half_cosine(d);
+        assert!((got - expected).abs() <= 4.5e-16, "d {d}: {got} against {expected}");
+        // 2 ulps near 1
+    }
+    assert_eq!((half_cosine(0.0), half_cosine(1.0).abs() < 1e-30), (1.0, true));
+}
+
+/// The cosine schedule by its definition: the peak where the warmup ends, the midpoint of peak
+/// and floor halfway to the run's last update, a tenth of the peak at it and after it, and never
+/// rising in between (a continued run stays at the floor).
+#[test]
+fn the_cosine_schedule_falls_from_the_peak_to_a_tenth_at_the_last_step() {
+    let mut model = two::<f32>();
+    for (warmup, steps) in [(0usize, 101usize), (10, 111), (3, 4), (0, 1), (50, 20)] {
+        let c =
+            Config { warmup_steps: warmup, steps, schedule: Schedule::Cosine, ..config(OptimizerKind::Adam) };
+        let opt = Optimizer::new(&c, &mut model);
+        let floor = 0.1 * PEAK;
+        let last = steps.saturating_sub(1).max(warmup + 1);
+        if warmup + 1 < steps {
+            assert_eq!(opt.learning_rate_at(warmup), PEAK, "warmup {warmup}, steps {steps}");
+        }
+        let got = opt.learning_rate_at(last);
+        assert!((got - floor).abs() <= 1e-15, "warmup {warmup}, steps {steps}: {got} at the last update");
+        if (last - warmup) % 2 == 0 && last > warmup {
+            let mid = opt.learning_rate_at(warmup + (last - warmup) / 2);
+            let expected = (PEAK + floor) / 2.0;
+            assert!((mid - expected).abs() <= 1e-12 * PEAK, "warmup {warmup}, steps {steps}: {mid} halfway");
+        }
+        assert_eq!(opt.learning_rate_at(last + 1000), opt.learning_rate_at(last), "after the last update");
+        let rates: Vec<f64> = (warmup..last + 5).map(|s| opt.learning_rate_at(s)).collect();
+        assert!(rates.windows(2).all(|w| w[1] <= w[0]), "warmup {warmup}, steps {steps}: {rates:?}");
+    }
+}
+
 /// The inverse square root schedule against Vaswani et al.'s formula, `min(t^-0.5, t · w^-1.5)`
 /// at update `t` (1-based), scaled so that its top, `w^-0.5` at `t = w`, is the peak: the ramp
 /// as before up to `w`, then the decay, meeting it there; without a warmup, `peak / √t`.
