@@ -36,6 +36,8 @@ ABLATE_UNMASKED_REFERENCE="$(target/release/ablate $(cat tests/reference-unmaske
 
 say "the example lesson's numbers, recomputed (the author's check)"
 python3 scripts/check_lesson.py www/lesson.html
+say "every result number in the lesson, the README and the findings has a source: a run, a kept study's cell, or the list of those not yet traced (scripts/check_numbers.py)"
+python3 scripts/check_numbers.py
 
 say "the studies behind docs/findings.md: their files' schema, a sample of each one's kept numbers recomputed, and the same jobs on a local Dask cluster of two workers, bit for bit (scripts/studies.py)"
 python3 -m unittest discover -s tests/studies
