@@ -15,7 +15,7 @@ states; `data-within` the relative difference allowed (default 0.05: "about" all
     cargo build --release && python3 scripts/check_lesson.py www/lesson.html
 
 prints each claim with the number it gets, and exits 1 if one does not hold (2 if a claim is
-malformed). scripts/test.sh checks the example lesson with it.
+malformed). scripts/test.sh checks the example lesson and docs/findings.md with it.
 """
 import json, subprocess, sys
 from html.parser import HTMLParser

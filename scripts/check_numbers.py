@@ -22,6 +22,11 @@ checked. Each result number in the documents below must be one of:
   rule (`lr 0.01`, `init gain 2.25`, `β₂ 0.98`, `within 10%`; the list is `SETTING` below), or
   marked `<data data-given>0.5</data>` (a value the text sets, not one it found).
 
+- in a paragraph of the findings marked `<!-- numbers: lens, attention-heads -->` (from the
+  marker to the paragraph's or the bullet's end): each of its numbers must be one that those
+  studies' tables print (a cell, a header or a note), as above (a weaker check than a cell's mark: a number typed by hand that
+  happens to equal another cell passes; one in no cell of the study fails).
+
 Anything else is listed in `studies/unsourced.txt`, the numbers not yet traced to a study, one
 per line as `FILE: NUMBER · the words before it`: the check fails on a result number that is
 neither sourced nor listed (a new number typed by hand), and on a listed one no longer in its
@@ -46,7 +51,7 @@ NUMBER = re.compile(rf"(?<![\w.·])\d+\.\d+(?:·10[{SUPER}]+)?(?![\w])|(?<![\w.]
                     rf"|(?<![\w.])\d+·10[{SUPER}]+")
 # the words just before a number that make it a setting or a rule, not a result
 SETTING = re.compile(
-    r"(?:\blr|learning rate|\brate|init gain|\bgain|β₂|β₁|\bbeta2|\beps|Adam at|SGD at|warmup of|"
+    r"(?:\blr|learning rate|\brate|init gain|\bgain|β₂|β₁|\bbeta2|\beps|Adam at|Adam|SGD at|warmup of|"
     r"temperature|\bscale|\bfloor|version|package|Python|Node|Rust|Chrome|Firefox|Safari|WebKitGTK|ESR|"
     r"License|licence|CC BY|within|less than|under|a number from|the last|keeps about"
     r")(?:[^.;:!?]|\.(?=\d)){0,30}$", re.I)
@@ -65,17 +70,52 @@ def prose(text):
     return text
 
 
-def unsourced(path):
-    """(number, the words before it) of each result number in `path` with no source."""
-    text = prose((ROOT / path).read_text(encoding="utf-8"))
-    found = []
+PARAGRAPH = re.compile(r"<!-- numbers: ([\w, -]+) -->(.*?)(?=\n\n|\n- |\n<!--|\Z)", re.S)
+
+
+def paragraphs(raw):
+    """(start, end, [study names]) of each paragraph marked `<!-- numbers: NAME, … -->`."""
+    return [(m.start(2), m.end(2), [n.strip() for n in m.group(1).split(",") if n.strip()])
+            for m in PARAGRAPH.finditer(raw)]
+
+
+def pool(names):
+    """Every number the named studies' tables print (their cells, headers and notes)."""
+    return [n for name in names for n in numbers(table(name)[2])]
+
+
+def scan(path):
+    """(unsourced, wrong): each result number in `path` with no source, as `FILE: NUMBER · the
+    words before it`, and each in a paragraph marked with its studies that none of their cells
+    holds."""
+    raw = (ROOT / path).read_text(encoding="utf-8")
+    text = prose(raw)
+    marked = paragraphs(raw)
+    found, wrong = [], []
     for m in NUMBER.finditer(text):
         before = text[max(0, m.start() - 60):m.start()]
         if SETTING.search(" ".join(before.replace("*", "").split())) or RULE.search(" ".join(text[m.end():m.end() + 40].split())):
             continue
+        said = " ".join(m.group().split())
         words = " ".join(text[max(0, m.start() - 40):m.start()].split())
-        found.append(f"{path}: {' '.join(m.group().split())} · {words}")
-    return found
+        studies_of = next((names for start, end, names in marked if start <= m.start() < end), None)
+        if studies_of is None:
+            found.append(f"{path}: {said} · {words}")
+            continue
+        try:
+            cells = pool(studies_of)
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - reported, not raised
+            wrong.append(f"{path}: a paragraph marked with {studies_of}: {e}")
+            continue
+        if not all(matches(n, cells) for n in numbers(said.rstrip("%"))):
+            line = raw.count("\n", 0, m.start()) + 1
+            wrong.append(f"{path}:{line}: {said} ({words}) is in none of {', '.join(studies_of)}'s cells")
+    return found, wrong
+
+
+def unsourced(path):
+    """Each result number in `path` with no source (`scan`)."""
+    return scan(path)[0]
 
 
 class Marks(HTMLParser):
@@ -133,16 +173,17 @@ def table(name):
         every = studies.load([name])
         study = every[name]
         results = json.loads((studies.OUT / f"{name}.json").read_text(encoding="utf-8"))
+        text = studies.reduction(study)(study, results)
         rows = [[c.strip() for c in line.strip().strip("|").split("|")]
-                for line in studies.reduction(study)(study, results).splitlines() if line.startswith("|")]
-        TABLES[name] = (rows[0], [r for r in rows[2:] if not set("".join(r)) <= set("-: ")])
+                for line in text.splitlines() if line.startswith("|")]
+        TABLES[name] = (rows[0], [r for r in rows[2:] if not set("".join(r)) <= set("-: ")], text)
     return TABLES[name]
 
 
 def check_mark(a, text):
     name, row, col = a.get("data-study"), a.get("data-row", ""), a.get("data-col", "")
     try:
-        head, rows = table(name)
+        head, rows, _ = table(name)
     except (Exception, SystemExit) as e:  # noqa: BLE001 - a bad name is reported, not raised
         return f"no kept study {name!r} ({e})"
     words = [w.strip() for w in row.split(";") if w.strip()]
@@ -166,7 +207,8 @@ def check_mark(a, text):
 
 
 def main(argv):
-    found = [u for path in DOCUMENTS for u in unsourced(path)]
+    scans = [scan(path) for path in DOCUMENTS]
+    found = [u for f, _ in scans for u in f]
     if "--list" in argv:
         UNSOURCED.write_text("# result numbers not yet traced to a study (scripts/check_numbers.py)\n"
                              + "".join(f + "\n" for f in found), encoding="utf-8")
@@ -174,7 +216,7 @@ def main(argv):
         return 0
     listed = [line for line in UNSOURCED.read_text(encoding="utf-8").splitlines()
               if line and not line.startswith("#")] if UNSOURCED.exists() else []
-    errors = []
+    errors = [w for _, wrong in scans for w in wrong]
     for path in DOCUMENTS:
         parser = Marks()
         parser.feed((ROOT / path).read_text(encoding="utf-8"))

@@ -467,12 +467,50 @@ def knockout_values(r):
         "below_top_k": strip(k["below_top_k"]),
         "gromov": strip(k["gromov"]),
         "random_k": strip(k["random_k"]),
+        **({"blocks": block_values(r["knockout_blocks"])} if "knockout_blocks" in r else {}),
         **({"healed": {"steps": k["healed"]["steps"], "intact": k["healed"]["intact"].get("val_loss"),
                        "intact_accuracy": k["healed"]["intact"].get("accuracy"),
                        "gromov": strip(k["healed"]["gromov"]),
                        # the control: a fresh stack trained the healing's updates (kept runs since it was measured)
                        **({"scratch": k["healed"]["scratch"]} if "scratch" in k["healed"] else {})}} if "healed" in k else {}),
     }
+
+
+def block_values(b):
+    return {"batches": b["batches"], "intact": b["intact_held_out_loss"],
+            "removed": [{"n": x["n"], "start": x["start"], "val_loss": x["held_out_loss"]} for x in b["removed"]],
+            "chosen_after": b["chosen_after"]}
+
+
+def stable_from(chosen_after):
+    """The fewest batches counted from which the blocks chosen for every n stay those chosen
+    after all of them."""
+    final = chosen_after[-1][1]
+    first = chosen_after[-1][0]
+    for counted, starts in reversed(chosen_after):
+        if starts != final:
+            break
+        first = counted
+    return first
+
+
+def block_table(arms):
+    """Gromov et al.'s unit: the held-out loss with the n blocks nearest in angular distance
+    removed, for each n, and from how many batches the choice was stable."""
+    rows = [(n, [j["values"]["blocks"] for j in jobs]) for n, jobs in arms.items()
+            if all("blocks" in j["values"] for j in jobs)]
+    if not rows:
+        return []
+    most = max(len(v[0]["removed"]) for _, v in rows)
+    out = ["| arm (blocks) | held-out, intact | " + " | ".join(f"{n} of {most + 1} removed" for n in range(1, most + 1))
+           + " | the blocks removed (the first seed) | the choice stable from (batches, the most over the seeds) |",
+           "|---|---|" + "---|" * most + "---|---|"]
+    for name, v in rows:
+        cells = " | ".join(fmt([x["removed"][i]["val_loss"] for x in v]) for i in range(most))
+        first = "; ".join(f"{r['start']}–{r['start'] + r['n'] - 1}" for r in v[0]["removed"])
+        out.append(f"| {name} | {fmt([x['intact'] for x in v])} | {cells} | {first} | "
+                   f"{max(stable_from(x['chosen_after']) for x in v)} of {v[0]['batches']} |")
+    return out
 
 
 def kept(c, v):
@@ -526,11 +564,23 @@ def knockout(study, results):
                     "with QLoRA), judged against the intact stack trained as long." if healing else
                     "Without healing: Gromov et al. fine-tune after removing; these stacks are measured as they are."))
     lines.append("")
-    lines.append("The unit removed is one sublayer (an attention or an FFN sublayer, with its norm's place), not "
-                 "Gromov et al.'s layer (a block of both). How many single sublayers a rule keeps depends on the "
-                 "allowance it gives; the count at each allowance (median over the seeds [lowest–highest]):")
+    lines.append("In the table above the unit removed is one sublayer (an attention or an FFN sublayer, with its norm's "
+                 "place), not Gromov et al.'s layer (a block of both), and its \"Gromov's block\" of k sublayers is chosen "
+                 "on the probe batch alone (128 tokens), as the page's knockout does. How many single sublayers a rule "
+                 "keeps depends on the allowance it gives; the count at each allowance (median over the seeds "
+                 "[lowest–highest]):")
     lines.append("")
     lines.extend(allowance_curve(arms))
+    blocks = block_table(arms)
+    if blocks:
+        lines.append("")
+        lines.append("Gromov et al.'s unit, a block of attention and FFN (two sublayers): for each n, the n consecutive "
+                     "blocks whose input and output are nearest in angular distance, averaged over the tokens of "
+                     f"{arms and next(iter(arms.values()))[0]['values']['blocks']['batches']} batches of their own, "
+                     "removed (the final block kept), measured as they are (not healed); each cell the held-out loss "
+                     "in nats, the median over the seeds [lowest–highest]; blocks numbered from 0:")
+        lines.append("")
+        lines.extend(blocks)
     return "\n".join(lines)
 
 
@@ -591,27 +641,44 @@ def allowance_curve(arms):
     return out[:-1] if out else out
 
 
-# --- the linear probe: is the current token still readable high up the stream? ---------------
+# --- the linear probe: the current token, and the one before, up the stream ---------------------
 
 def probe_values(r):
-    return {"accuracy": r["layers"]["probe_accuracy"], "val_loss": r["task"]["val_loss"][-1][1]}
+    w = r.get("probe_without_first_attention")
+    return {"accuracy": r["layers"]["probe_accuracy"], "previous": r["layers"]["probe_previous_accuracy"],
+            "val_loss": r["task"]["val_loss"][-1][1],
+            "knocked": None if w is None else {"layer": w["layer"], "loss": w["held_out_loss"],
+                                               "intact": w["intact_held_out_loss"], "previous": w["previous"]}}
+
+
+def probe_depths(depth):
+    """The depths a row shows: the embedding, the first layer's output, layer 20 and the top (a
+    stack shallower than 20 shows its top once)."""
+    return [0, 1, min(20, depth), depth] if depth > 20 else [0, 1, depth]
 
 
 def probe(study, results):
     arms = by_arm(results)
-    depth = len(results["jobs"][0]["values"]["accuracy"]) - 1
-    at = [0, 1, depth // 4, depth // 2, 20 if depth >= 20 else 3 * depth // 4, depth]
     lines = [
-        "| arm | held-out loss | " + " | ".join(f"x_{l}" for l in at) + " |",
-        "|---|---|" + "---|" * len(at),
+        "| arm | held-out loss | current character at x_0, x_1, x_20, x_L | the character before at x_0, x_1, x_20, x_L "
+        "| the first attention layer knocked out: held-out loss | the character before at x_1, x_20, x_L |",
+        "|---|---|---|---|---|---|",
     ]
     for name, jobs in arms.items():
         v = [j["values"] for j in jobs]
-        cells = " | ".join(fmt([x["accuracy"][l] for x in v], 2) for l in at)
-        lines.append(f"| {name} | {fmt([x['val_loss'] for x in v])} | {cells} |")
+        at = probe_depths(len(v[0]["accuracy"]) - 1)
+        current = ", ".join(fmt([x["accuracy"][l] for x in v], 2) for l in at)
+        previous = ", ".join(fmt([x["previous"][l] for x in v], 2) for l in at)
+        k = [x["knocked"] for x in v]
+        loss = fmt([x["loss"] for x in k]) if all(k) else "–"
+        after = ", ".join(fmt([x["previous"][l] for x in k], 2) for l in at[1:]) if all(k) else "–"
+        lines.append(f"| {name} | {fmt([x['val_loss'] for x in v])} | {current} | {previous} | {loss} | {after} |")
     lines.append("")
-    lines.append("Each cell: the share of held-out characters a linear probe names right from that depth's stream "
-                 "(ridge regression fitted in closed form on 32 batches of its own).")
+    lines.append("Each probe cell: the share of held-out characters a linear probe names right from that depth's "
+                 "stream (ridge regression fitted in closed form on 32 batches of its own; the character before is "
+                 "counted from each sequence's second position). A stack of 4 sublayers shows x_0, x_1 and its top, "
+                 "x_4. Knocked out: the first attention layer's branch zeroed (sublayer 0) and the probe fitted again "
+                 "on that stack.")
     return "\n".join(lines)
 
 

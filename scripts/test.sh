@@ -36,6 +36,7 @@ ABLATE_UNMASKED_REFERENCE="$(target/release/ablate $(cat tests/reference-unmaske
 
 say "the example lesson's numbers, recomputed (the author's check)"
 python3 scripts/check_lesson.py www/lesson.html
+python3 scripts/check_lesson.py docs/findings.md
 say "every result number in the lesson, the README and the findings has a source: a run, a kept study's cell, or the list of those not yet traced (scripts/check_numbers.py)"
 python3 scripts/check_numbers.py
 

@@ -5,7 +5,7 @@ use ablation_playground::config::{Config, NormPlacement, TaskKind};
 use ablation_playground::model::batch::Batch;
 use ablation_playground::model::param::Params;
 use ablation_playground::model::rng::Stream;
-use ablation_playground::training::live::probe::{probe_accuracies, PROBE_BATCHES};
+use ablation_playground::training::live::probe::{first_attention, probe_accuracies, PROBE_BATCHES};
 use ablation_playground::training::step::train::Trainer;
 use ablation_playground::training::tasks::task::Batches;
 
@@ -27,11 +27,51 @@ fn zeroed(config: &Config) -> Trainer<f32> {
 fn a_stream_that_carries_the_embedding_up_is_read_as_well_at_every_depth() {
     // residual on, pre-norm, every branch zero: x_ℓ = x₀ at every depth, to the bit
     let mut trainer = zeroed(&text(true, NormPlacement::Pre));
-    let got = probe_accuracies(&mut trainer).unwrap();
+    let probe = probe_accuracies(&mut trainer, &[]).unwrap();
+    let got = &probe.current;
     assert_eq!(got.len(), 5);
     assert!(got.iter().all(|a| a.to_bits() == got[0].to_bits()), "the same stream at every depth: {got:?}");
     // the token is there to read: far above the most frequent token's share
     assert!(got[0] > 0.5, "x₀ = E[token] + P[position] read at {}", got[0]);
+    // the token before is not written anywhere: what x₀ says of it (through the current
+    // token's bigram statistics) is all any depth says, and far less than the current token
+    let prev = &probe.previous;
+    assert!(
+        prev.iter().all(|a| a.to_bits() == prev[0].to_bits()),
+        "the same stream at every depth: {prev:?}"
+    );
+    assert!(
+        prev[0] < 0.6 * got[0],
+        "the token before read at {} from x₀, the current at {}",
+        prev[0],
+        got[0]
+    );
+}
+
+#[test]
+fn knocking_out_the_writer_is_zeroing_its_branch() {
+    // residual on, pre-norm: a knocked-out layer's branch is zero, so the probe and the
+    // held-out loss with the first attention layer skipped are those of a stack whose first
+    // attention layer outputs zeros, bit for bit
+    let config = text(true, NormPlacement::Pre);
+    let writer = first_attention(&config).expect("a block stack has attention");
+    let mut skipped = Trainer::<f32>::new(&config);
+    let mut zeroed = Trainer::<f32>::new(&config);
+    zeroed.stack.layers[writer].sublayer.visit(&mut |p| p.value.fill(0.0));
+    let a = probe_accuracies(&mut skipped, &[writer]).unwrap();
+    let b = probe_accuracies(&mut zeroed, &[]).unwrap();
+    assert_eq!(
+        a.held_out_loss.to_bits(),
+        b.held_out_loss.to_bits(),
+        "{} against {}",
+        a.held_out_loss,
+        b.held_out_loss
+    );
+    assert_eq!(a.previous, b.previous);
+    assert_eq!(a.current, b.current);
+    // and without the knockout the stack is another one
+    let intact = probe_accuracies(&mut skipped, &[]).unwrap();
+    assert_ne!(intact.held_out_loss.to_bits(), a.held_out_loss.to_bits());
 }
 
 #[test]
@@ -41,7 +81,7 @@ fn a_stream_that_carries_nothing_scores_the_most_frequent_tokens_share() {
     let config = text(false, NormPlacement::Off);
     assert_eq!(config.task, TaskKind::Text);
     let mut trainer = zeroed(&config);
-    let got = probe_accuracies(&mut trainer).unwrap();
+    let got = probe_accuracies(&mut trainer, &[]).unwrap().current;
     let mut counts = std::collections::HashMap::new();
     let mut data = Batches::<f32>::from_stream(&config, Stream::LinearProbe);
     let mut batch = Batches::empty(&config);
@@ -70,5 +110,5 @@ fn a_stream_that_carries_nothing_scores_the_most_frequent_tokens_share() {
 #[test]
 fn the_regression_has_no_tokens_to_probe() {
     let mut trainer = Trainer::<f32>::new(&Config::default());
-    assert!(probe_accuracies(&mut trainer).is_err());
+    assert!(probe_accuracies(&mut trainer, &[]).is_err());
 }

@@ -119,10 +119,21 @@ pub fn cli_flags() -> Vec<CliFlag> {
             false,
         ),
         flag(
+            "knockout-blocks",
+            "N",
+            "after training, Gromov et al.'s unit of removal, a block of attention and FFN: for each count n, the n \
+             consecutive blocks whose input and output are nearest in angular distance, averaged over N batches of \
+             their own, removed (the final block kept), with the held-out loss without them, and the blocks chosen \
+             after 1, 2, 4, … of the N batches (a decoder-only stack of blocks)",
+            "an integer from 1 to 256",
+            false,
+        ),
+        flag(
             "probe",
             "",
-            "add a linear probe's held-out accuracy at every depth: the current input token read from x_ℓ by \
-             ridge regression fitted on 32 training batches of its own (a sequence task's)",
+            "add a linear probe's held-out accuracy at every depth for the current input token and the one before it, \
+             read from x_ℓ by ridge regression fitted on 32 training batches of its own, and the same with the first \
+             attention layer knocked out, with the held-out loss then (a sequence task's)",
             "no value",
             false,
         ),

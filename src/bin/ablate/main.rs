@@ -21,8 +21,9 @@ use ablation_playground::comparisons::{
 use ablation_playground::config::{LayerView, MATRIX_BATCHES};
 use ablation_playground::training::live::attention_view::{all_attention_maps, attention_maps};
 use ablation_playground::training::live::frame::Frame;
-use ablation_playground::training::live::probe::probe_accuracies;
+use ablation_playground::training::live::probe::{first_attention, probe_accuracies};
 use ablation_playground::training::live::writing::write;
+use ablation_playground::training::measures::blocks::block_knockout;
 use ablation_playground::training::measures::knockout::heal;
 use ablation_playground::training::measures::per_matrix::{
     gradient_norms, update_sizes, MatrixGradients, PerMatrix,
@@ -167,8 +168,24 @@ fn report(options: &Options) -> Result<String, String> {
         trainer.probe_forward_skipping(&[]); // the figures read the probe's pass
     }
     if options.probe {
-        let accuracies = probe_accuracies(&mut trainer).map_err(|e| format!("--probe: {e}"))?;
-        layer_field(&mut fields, "probe_accuracy", Json::nums(&accuracies));
+        let probe = probe_accuracies(&mut trainer, &[]).map_err(|e| format!("--probe: {e}"))?;
+        layer_field(&mut fields, "probe_accuracy", Json::nums(&probe.current));
+        layer_field(&mut fields, "probe_previous_accuracy", Json::nums(&probe.previous));
+        // the previous token's writer, the first attention layer, knocked out: the probe fitted
+        // again on that stack, and the held-out loss without the layer beside the intact one's
+        if let Some(writer) = first_attention(&trainer.config) {
+            let without = probe_accuracies(&mut trainer, &[writer]).map_err(|e| format!("--probe: {e}"))?;
+            fields.push((
+                "probe_without_first_attention",
+                Json::Obj(vec![
+                    ("layer", Json::Int(writer as i128)),
+                    ("held_out_loss", Json::Num(without.held_out_loss)),
+                    ("intact_held_out_loss", Json::Num(probe.held_out_loss)),
+                    ("current", Json::nums(&without.current)),
+                    ("previous", Json::nums(&without.previous)),
+                ]),
+            ));
+        }
     }
     if options.similarity {
         let (cosines, ratios) = similarity(&mut trainer);
@@ -199,6 +216,32 @@ fn report(options: &Options) -> Result<String, String> {
         }
         fields.push((LayerKnockout::SPEC.field, report));
         shown.knockout = Some(state);
+    }
+    if let Some(batches) = options.knockout_blocks {
+        let b = block_knockout(&mut trainer, batches).map_err(|e| format!("--knockout-blocks: {e}"))?;
+        let removed = b.removals.iter().map(|r| {
+            Json::Obj(vec![
+                ("n", Json::Int(r.n as i128)),
+                ("start", Json::Int(r.start as i128)),
+                ("distance", Json::Num(r.distance)),
+                ("held_out_loss", Json::Num(r.held_out_loss)),
+            ])
+        });
+        let chosen = b.choices.iter().map(|(counted, starts)| {
+            Json::Arr(vec![
+                Json::Int(*counted as i128),
+                Json::Arr(starts.iter().map(|&s| Json::Int(s as i128)).collect()),
+            ])
+        });
+        fields.push((
+            "knockout_blocks",
+            Json::Obj(vec![
+                ("batches", Json::Int(b.batches as i128)),
+                ("intact_held_out_loss", Json::Num(b.intact)),
+                ("removed", Json::Arr(removed.collect())),
+                ("chosen_after", Json::Arr(chosen.collect())),
+            ]),
+        ));
     }
     // a run that diverged is drawn at its last finite state, as the page shows it
     let last_finite = (draw && trainer.back_to_last_finite().is_some()).then(|| {

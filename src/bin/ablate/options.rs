@@ -55,6 +55,8 @@ pub(crate) struct Options {
     pub(crate) update_steps: Option<usize>,
     /// `--heal-steps`: the updates of the knockout's healing fine-tune (Gromov et al.).
     pub(crate) heal_steps: Option<usize>,
+    /// `--knockout-blocks`: Gromov's blocks removed, the distance averaged over this many batches.
+    pub(crate) knockout_blocks: Option<usize>,
     /// The depths to sweep, if asked.
     pub(crate) sweep: Option<Vec<usize>>,
     pub(crate) threads: usize,
@@ -122,7 +124,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Options, String> {
     let (mut compare, mut knockout, mut attention, mut sweep) = (false, false, false, None);
     let (mut depth_width, mut tuned_lens) = (false, false);
     let (mut grad_batches, mut update_steps, mut compare_arms, mut heal_steps) = (None, None, None, None);
-    let (mut lens_budget, mut similarity, mut probe) = (None, false, false);
+    let (mut lens_budget, mut similarity, mut probe, mut knockout_blocks) = (None, false, false, None);
     let mut threads = available_threads();
     let (mut text, mut prompt, mut write, mut save_weights, mut save_eval_batch, mut load_weights) =
         (None, None, None, None, None, None);
@@ -182,6 +184,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Options, String> {
             "compare-arms",
             "tuned-lens-steps",
             "heal-steps",
+            "knockout-blocks",
         ]
         .contains(&named)
             || find_flag(named).is_some();
@@ -220,6 +223,8 @@ pub(crate) fn parse(args: &[String]) -> Result<Options, String> {
             grad_batches = Some(count(flag, &value, 1000)?);
         } else if flag == "update-steps" {
             update_steps = Some(count(flag, &value, MAX_STEPS)?);
+        } else if flag == "knockout-blocks" {
+            knockout_blocks = Some(count(flag, &value, 256)?);
         } else if flag == "heal-steps" {
             heal_steps = Some(count(flag, &value, MAX_HEAL_STEPS)?);
             knockout = true;
@@ -357,6 +362,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Options, String> {
         grad_batches,
         update_steps,
         heal_steps,
+        knockout_blocks,
         depth_width,
         sweep,
         threads,
