@@ -52,7 +52,10 @@ pub fn nearest(sums: &[Vec<f64>]) -> Vec<usize> {
 /// as the text and copy tasks' are), the distances averaged over `batches` batches.
 pub fn block_knockout<F: Real>(trainer: &mut Trainer<F>, batches: usize) -> Result<BlockKnockout, String> {
     let config = trainer.config.clone();
-    if config.sublayer != SublayerKind::Block || config.stack != StackKind::Decoder || !config.depth.is_multiple_of(2) {
+    if config.sublayer != SublayerKind::Block
+        || config.stack != StackKind::Decoder
+        || !config.depth.is_multiple_of(2)
+    {
         return Err("Gromov's unit is a block of attention and FFN: a decoder-only stack of blocks".into());
     }
     let blocks = config.depth / 2;
