@@ -74,6 +74,7 @@ def xiong_gradients(study, results):
         lines.append(
             f"| {name} | {fmt(top)} | {fmt(bottom)} | {fmt([t / b for t, b in zip(top, bottom)])} | {rising} of {len(v)} "
             f"| {fmt([x['attention_v'][-1] / x['attention_v'][0] for x in v])} | {fmt([x['stream_ratio'] for x in v])} |")
+    lines.extend(xiong_across_depths(arms))
     svg = ROOT / "docs" / "studies" / "xiong-gradients.svg"
     svg.write_text(xiong_figure(arms), encoding="utf-8")
     batches = results["jobs"][0]["values"]["batches"]
@@ -85,6 +86,25 @@ def xiong_gradients(study, results):
     lines.append("![The FFN's W² gradient norm at initialisation, block by block, pre- and post-norm at 6, 12 and 48 "
                  "blocks: the median over the seeds, with the band from the lowest to the highest](studies/xiong-gradients.svg)")
     return "\n".join(lines)
+
+
+def xiong_across_depths(arms):
+    """A note comparing the arms' medians across depths: how far pre-norm's last W² falls from
+    the fewest blocks to the most (against 1/√L's prediction), and post-norm's over pre-norm's
+    at each depth."""
+    top = {}
+    for name, jobs in arms.items():
+        placement, blocks = name.split(", ")
+        top[(placement, int(blocks.split()[0]))] = statistics.median(j["values"]["ffn_down"][-1] for j in jobs)
+    depths = sorted({d for _, d in top})
+    if not {("pre", d) for d in depths} | {("post", d) for d in depths} <= top.keys() or len(depths) < 2:
+        return []
+    first, last = depths[0], depths[-1]
+    falls = top[("pre", first)] / top[("pre", last)]
+    times = ", ".join(f"{top[('post', d)] / top[('pre', d)]:.1f}" for d in depths)
+    return ["", f"Across depths (the medians): pre-norm's last W² falls {falls:.1f}-fold from {first} to {last} blocks, "
+                f"against the {math.sqrt(last / first):.1f} that 1/√L predicts; post-norm's is {times} times pre-norm's "
+                f"at {', '.join(str(d) for d in depths)} blocks."]
 
 
 def xiong_figure(arms):
