@@ -427,6 +427,15 @@ def lens(study, results):
             f"| {fmt([upper_share(x) for x in v], 2)} | {fmt(lo, 2)} | {fmt(hi, 2)} | {fmt(f_lo, 2)} | {fmt(f_hi, 2)} |")
     first = results["jobs"][0]["values"]
     lines.append("")
+    reads = []
+    for name, jobs in arms.items():
+        v = [j["values"] for j in jobs]
+        if name.endswith("to convergence"):
+            x0, x1 = [x["tuned"][0] for x in v], [x["tuned"][1] for x in v]
+            reads.append(f"{name.split(',')[0]} {min(x0):.2f}–{max(x0):.2f} at x_0 and {min(x1):.2f}–{max(x1):.2f} at x_1")
+    if reads:
+        lines.append("The tuned lens fitted to convergence reads (lowest–highest over the seeds): " + "; ".join(reads) + ".")
+        lines.append("")
     lines.append(f"(Held-out KL: the mean over the layers of KL(p_L ‖ q_ℓ) on the held-out set; bigram line "
                  f"{first['bigram']:.2f}, unigram line {first['unigram']:.2f}.)")
     return "\n".join(lines)
