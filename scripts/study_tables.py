@@ -825,20 +825,33 @@ def shapes_values(r):
 def shapes(study, results):
     lines = [
         "| task | depth × width | heads | parameters without embeddings (all) | rate chosen | chosen on seeds | bracketed "
-        "| held-out loss | plateaued |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| held-out loss | minus the deepest's, paired by seed: mean [95% interval] | plateaued |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for job in results["jobs"]:
         v = job["values"]
         budget = v["shapes"][0]["non_embedding_params"]
-        for x in v["shapes"]:
+        deepest = {r["seed"]: r["val_loss"] for r in v["shapes"][0]["runs"]}
+        for i, x in enumerate(v["shapes"]):
             control = " (control)" if x["non_embedding_params"] < budget / 2 else ""
             bracketed = bracketed_words(x)
             rate = f"{x['chosen']['lr']:.2g}" if x["chosen"] else "–"
+            diffs = [r["val_loss"] - deepest[r["seed"]] for r in x["runs"]
+                     if r["seed"] in deepest and r["val_loss"] is not None and deepest[r["seed"]] is not None]
+            if i == 0 or control or not diffs:
+                against = "–"
+            else:
+                lo, hi = bootstrap(diffs)
+                against = f"{sum(diffs) / len(diffs):+.3f} [{lo:+.3f}, {hi:+.3f}]"
+            params = f"{x['non_embedding_params']:,} ({x['params']:,})".replace(",", " ")
             lines.append(
-                f"| {job['arm']} | {x['depth']} × {x['width']}{control} | {x['heads']} | {x['non_embedding_params']:,} ({x['params']:,}) "
+                f"| {job['arm']} | {x['depth']} × {x['width']}{control} | {x['heads']} | {params} "
                 f"| {rate} | {seeds_range(x['choosing_seeds'] or [])} | {bracketed} | {fmt([r['val_loss'] for r in x['runs']])} "
-                f"| {sum(1 for r in x['runs'] if r['converged'])} of {len(x['runs'])} |".replace(",", " "))
+                f"| {against} | {sum(1 for r in x['runs'] if r['converged'])} of {len(x['runs'])} |")
+    lines.append("")
+    lines.append("Paired: each shape's held-out loss minus the deepest shape's of its row group, seed by seed (the "
+                 "same seeds), the mean and a 95% percentile-bootstrap interval; with three seeds the interval is "
+                 "no wider than the three differences, so it shows their spread rather than a test.")
     return "\n".join(lines)
 
 
