@@ -17,7 +17,8 @@ checked. Each result number in the documents below must be one of:
   must match; a word equal to a cell names it by that cell alone) and `data-col` by its header
   or words of it (one column must match, or `#2` picks the second of those that do); every number of
   the marked text must be one of the cell's, as printed or rounded to fewer places (`0.7` for
-  a cell's `0.72`). This script renders the table from the kept JSON and checks it;
+  a cell's `0.72`). This script renders the table from the kept JSON and checks it. Without
+  `data-row` and `data-col` the number must be one the table prints anywhere (a note's);
 - not a result: inside code (a command, a flag), or after words that make it a setting or a
   rule (`lr 0.01`, `init gain 2.25`, `β₂ 0.98`, `within 10%`; the list is `SETTING` below), or
   marked `<data data-given>0.5</data>` (a value the text sets, not one it found).
@@ -186,6 +187,12 @@ def check_mark(a, text):
         head, rows, _ = table(name)
     except (Exception, SystemExit) as e:  # noqa: BLE001 - a bad name is reported, not raised
         return f"no kept study {name!r} ({e})"
+    if not row and not col:
+        # no cell named: the number must be one the study's table prints (a note's, say)
+        said = numbers(text)
+        everywhere = pool([name])
+        wrong = [n for n in said if not matches(n, everywhere)]
+        return f"says {text!r}, which {name}'s table does not print" if not said or wrong else None
     words = [w.strip() for w in row.split(";") if w.strip()]
     # a word names a row by a cell it equals, or, if no cell of the table equals it, one it is in
     exact = {w for w in words if any(w == c for r in rows for c in r)}

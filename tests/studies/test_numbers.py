@@ -64,6 +64,16 @@ class Cells(unittest.TestCase):
         self.assertIn("rows", cn.check_mark({**ok, "data-row": "text"}, "2.24"))
         self.assertIn("columns", cn.check_mark({**ok, "data-col": "nothing like it"}, "2.24"))
         self.assertIn("no kept study", cn.check_mark({**ok, "data-study": "nowhere"}, "2.24"))
+        # no cell named: anything the table prints
+        self.assertIsNone(cn.check_mark({"data-study": "shapes"}, "75 056"))
+        self.assertIn("does not print", cn.check_mark({"data-study": "shapes"}, "9.99"))
+
+    def test_a_marker_never_stands_before_a_bullets_dash(self):
+        # `<!-- numbers: … -->- text` is no longer a list item in Markdown
+        for path in cn.DOCUMENTS:
+            text = (ROOT / path).read_text(encoding="utf-8")
+            bad = [l for l in text.splitlines() if cn.re.match(r"<!-- numbers: [\w, -]+ -->\s*[-*] ", l)]
+            self.assertEqual(bad, [], path)
 
 
 if __name__ == "__main__":
