@@ -122,6 +122,23 @@ class Numbers(unittest.TestCase):
         self.assertEqual(study_tables.bracketed_words({**a, "tie": tie}),
                          "yes; kept by the tie rule over 0.001, warmup 300, β₂ 0.98, which scored 1.502 against 1.506")
 
+    def test_a_tuned_comparison_is_shrunk_for_the_cluster_check_keeping_its_other_flags(self):
+        flags = real("liu")["flags"]
+        got = studies.shrunk(flags)
+        self.assertEqual(len(got), len(flags))
+        for f, v in studies.SHRUNK.items():
+            self.assertEqual(got[got.index(f) + 1], v, f)
+        rest = lambda xs: [x for i, x in enumerate(xs) if x not in studies.SHRUNK and (i == 0 or xs[i - 1] not in studies.SHRUNK)]
+        self.assertEqual(rest(got), rest(flags))
+        self.assertIn("--tune", got)
+
+    def test_the_cluster_check_sets_aside_only_the_timings(self):
+        a = '{"x": 1.5, "depth_width": [{"ms_per_step": 0.6, "ms_per_char": 0.03, "val_loss": 2.0}]}'
+        b = '{"x": 1.5, "depth_width": [{"ms_per_step": 0.7, "ms_per_char": 0.04, "val_loss": 2.0}]}'
+        c = '{"x": 1.5, "depth_width": [{"ms_per_step": 0.6, "ms_per_char": 0.03, "val_loss": 2.5}]}'
+        self.assertEqual(studies.untimed(a), studies.untimed(b))
+        self.assertNotEqual(studies.untimed(a), studies.untimed(c))
+
     def test_the_drift_check_compares_nested_numbers(self):
         self.assertTrue(studies.close({"a": [1.0, 2.0]}, {"a": [1.0, 2.0 + 1e-12]}, 1e-9))
         self.assertFalse(studies.close({"a": [1.0, 2.0]}, {"a": [1.0, 2.001]}, 1e-9))
