@@ -39,6 +39,7 @@ ABLATE = Path(os.environ.get("AP_ABLATE") or ROOT / "target" / "release" / "abla
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import study_tables  # noqa: E402
+from study_cluster import local_cluster, run_cluster, shrunk, untimed  # noqa: E402
 
 # the keys a study file may have, and what each must be
 KEYS = {
@@ -139,36 +140,9 @@ def run_local(argss, workers):
         return list(ex.map(one, argss))
 
 
-def _on_worker(binary, digest, args):
-    """Runs on a Dask worker: `ablate` from the bytes the client sent, kept once per worker machine."""
-    import os, subprocess, tempfile
-    path = os.path.join(tempfile.gettempdir(), f"ablate-{digest[:16]}")
-    if not os.path.exists(path):
-        tmp = f"{path}.{os.getpid()}"
-        with open(tmp, "wb") as f:
-            f.write(binary)
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, path)
-    p = subprocess.run([path, *args], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"ablate {' '.join(args)} failed: {p.stderr.strip()}")
-    return p.stdout
-
-
-def run_cluster(argss, scheduler):
-    """Each job a task on the Dask cluster at `scheduler` (an address, or a `Client`)."""
-    from distributed import Client
-    client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
-    binary = ABLATE.read_bytes()
-    digest = hashlib.sha256(binary).hexdigest()
-    shipped = client.scatter(binary, broadcast=True)
-    futures = [client.submit(_on_worker, shipped, digest, args, pure=False) for args in argss]
-    return client.gather(futures)
-
-
 def run_jobs(argss, scheduler=None, workers=None):
     if scheduler is not None:
-        return run_cluster(argss, scheduler)
+        return run_cluster(ABLATE, argss, scheduler)
     return run_local(argss, workers or os.cpu_count() or 1)
 
 
@@ -312,37 +286,6 @@ def cmd_schema(a):
     print(f"ok - {len(studies)} study files keep the schema, each with its kept results and its place in findings.md")
 
 
-def local_cluster(workers):
-    from distributed import Client, LocalCluster
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-    return cluster, Client(cluster)
-
-
-def untimed(report):
-    """A report's JSON without its wall-clock timings (depth or width's `ms_per_step` and
-    `ms_per_char`, which no two runs share): every other number, exactly."""
-    def strip(x):
-        if isinstance(x, dict):
-            return {k: strip(v) for k, v in x.items() if not k.startswith("ms_per_")}
-        if isinstance(x, list):
-            return [strip(v) for v in x]
-        return x
-    return strip(json.loads(report))
-
-
-SHRUNK = {"--steps": "60", "--seeds": "2", "--choose-seeds": "2"}
-
-
-def shrunk(flags):
-    """A tuned comparison's flags with its budget cut (`SHRUNK`: 60 steps, 2 seeds shown, 2
-    choosing): the same search and the same runs, in seconds, for the cluster's check."""
-    out = list(flags)
-    for i, f in enumerate(out[:-1]):
-        if f in SHRUNK:
-            out[i + 1] = SHRUNK[f]
-    return out
-
-
 def cmd_cluster_check(a):
     """The check jobs of every study here, then on a local Dask cluster of two worker
     processes: the reports must be the same bytes."""
@@ -355,7 +298,7 @@ def cmd_cluster_check(a):
     here = run_local(argss, 2)
     cluster, client = local_cluster(2)
     try:
-        there = run_cluster(argss, client)
+        there = run_cluster(ABLATE, argss, client)
         workers = len(client.scheduler_info()["workers"])
     finally:
         client.close()
@@ -385,7 +328,7 @@ def cmd_scaling(a):
         cluster, client = local_cluster(n)
         try:
             start = time.monotonic()
-            run_cluster(argss, client)
+            run_cluster(ABLATE, argss, client)
             print(f"{n} worker{'s' if n > 1 else ''}: {len(argss)} jobs in {time.monotonic() - start:.1f} s", flush=True)
         finally:
             client.close()

@@ -4,13 +4,14 @@ it must give, and the drift check's comparison.
 
     python3 -m unittest discover -s tests/studies
 """
-import copy, sys, tomllib, unittest
+import copy, subprocess, sys, tomllib, unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import studies  # noqa: E402
 import study_tables  # noqa: E402
+import study_cluster  # noqa: E402
 
 
 def real(name="first-story"):
@@ -124,20 +125,37 @@ class Numbers(unittest.TestCase):
 
     def test_a_tuned_comparison_is_shrunk_for_the_cluster_check_keeping_its_other_flags(self):
         flags = real("liu")["flags"]
-        got = studies.shrunk(flags)
+        got = study_cluster.shrunk(flags)
         self.assertEqual(len(got), len(flags))
-        for f, v in studies.SHRUNK.items():
+        for f, v in study_cluster.SHRUNK.items():
             self.assertEqual(got[got.index(f) + 1], v, f)
-        rest = lambda xs: [x for i, x in enumerate(xs) if x not in studies.SHRUNK and (i == 0 or xs[i - 1] not in studies.SHRUNK)]
+        rest = lambda xs: [x for i, x in enumerate(xs) if x not in study_cluster.SHRUNK and (i == 0 or xs[i - 1] not in study_cluster.SHRUNK)]
         self.assertEqual(rest(got), rest(flags))
         self.assertIn("--tune", got)
+
+    def test_a_tuned_comparison_run_job_by_job_elsewhere_gives_the_same_bytes(self):
+        # needs ablate built (scripts/test.sh builds it first): each round's jobs run as
+        # `ablate --run-job`, as the cluster's workers run them
+        self.assertTrue(studies.ABLATE.exists(), f"build ablate first: {studies.ABLATE}")
+        args = study_cluster.shrunk(real("liu")["flags"]) + ["--norm", "post", "--seed", "1"]
+        direct = subprocess.run([str(studies.ABLATE), *args], capture_output=True, text=True, check=True).stdout
+        rounds = []
+
+        def run_round(hexes):
+            rounds.append(len(hexes))
+            return study_cluster.run_job_here(studies.ABLATE, hexes, 2)
+
+        self.assertEqual(study_cluster.run_elsewhere(studies.ABLATE, args, run_round), direct)
+        # the search's rounds, then the seeds shown: every candidate of a round its own job
+        self.assertGreater(len(rounds), 2, rounds)
+        self.assertGreater(rounds[0], 2, rounds)
 
     def test_the_cluster_check_sets_aside_only_the_timings(self):
         a = '{"x": 1.5, "depth_width": [{"ms_per_step": 0.6, "ms_per_char": 0.03, "val_loss": 2.0}]}'
         b = '{"x": 1.5, "depth_width": [{"ms_per_step": 0.7, "ms_per_char": 0.04, "val_loss": 2.0}]}'
         c = '{"x": 1.5, "depth_width": [{"ms_per_step": 0.6, "ms_per_char": 0.03, "val_loss": 2.5}]}'
-        self.assertEqual(studies.untimed(a), studies.untimed(b))
-        self.assertNotEqual(studies.untimed(a), studies.untimed(c))
+        self.assertEqual(study_cluster.untimed(a), study_cluster.untimed(b))
+        self.assertNotEqual(study_cluster.untimed(a), study_cluster.untimed(c))
 
     def test_the_drift_check_compares_nested_numbers(self):
         self.assertTrue(studies.close({"a": [1.0, 2.0]}, {"a": [1.0, 2.0 + 1e-12]}, 1e-9))

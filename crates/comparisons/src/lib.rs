@@ -11,6 +11,7 @@
 
 pub mod all_four;
 pub mod depth_width;
+pub mod elsewhere;
 pub mod knockout;
 pub mod page;
 mod runs;

@@ -5,6 +5,7 @@
 //! worker ran it. `ablate` runs the same jobs here, on threads (`run_here`).
 
 use super::{Comparison, ComparisonKind, ComparisonsState, Groups};
+use crate::elsewhere::handed_out;
 use crate::tuner::{Setting, TrialRequest, Tuner};
 use ablation_core::config::{Config, Pin};
 use ablation_training::live::frame::Frame;
@@ -434,8 +435,14 @@ impl Comparisons {
             }
             let (timed, untimed): (Vec<_>, Vec<_>) =
                 wanted.into_iter().partition(|(_, j)| matches!(j, Job::Shape { .. }));
-            for (id, report) in in_parallel(untimed, threads, run_job) {
-                self.take_report(id, true, report?)?;
+            if let Some(reports) = handed_out(&untimed) {
+                for (id, report) in reports? {
+                    self.take_report(id, true, report)?;
+                }
+            } else {
+                for (id, report) in in_parallel(untimed, threads, run_job) {
+                    self.take_report(id, true, report?)?;
+                }
             }
             for (id, job) in timed {
                 let mut runner = JobRunner::with_clock(job, clock)?;

@@ -4,6 +4,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod charts;
+pub mod cli_flags;
 pub mod figures;
 pub mod json;
 pub mod json_arms;

@@ -2,6 +2,7 @@
 //! Run `ablate --help` for the flags; docs/reference.md lists them (generated from the table) and docs/cli.md the JSON.
 //! Its flags are read in `options.rs`; here the run and its report.
 
+mod elsewhere;
 mod options;
 
 use options::*;
@@ -289,6 +290,18 @@ fn main() -> ExitCode {
         print!("{}", usage());
         return ExitCode::SUCCESS;
     }
+    if args.first().is_some_and(|a| a == "--run-job") {
+        return match elsewhere::run_one_job() {
+            Ok(hex) => {
+                println!("{hex}");
+                ExitCode::SUCCESS
+            }
+            Err(message) => {
+                eprintln!("ablate: {message}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let options = match parse(&args) {
         Ok(o) => o,
         Err(message) => {
@@ -296,6 +309,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if options.jobs_elsewhere {
+        elsewhere::hand_out_jobs();
+    }
     match report(&options) {
         Ok(json) => {
             println!("{json}");

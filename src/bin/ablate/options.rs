@@ -55,6 +55,8 @@ pub(crate) struct Options {
     pub(crate) update_steps: Option<usize>,
     /// `--heal-steps`: the updates of the knockout's healing fine-tune (Gromov et al.).
     pub(crate) heal_steps: Option<usize>,
+    /// `--jobs-elsewhere`: the comparisons' rounds of jobs handed out on standard output.
+    pub(crate) jobs_elsewhere: bool,
     /// `--knockout-blocks`: Gromov's blocks removed, the distance averaged over this many batches.
     pub(crate) knockout_blocks: Option<usize>,
     /// The depths to sweep, if asked.
@@ -125,6 +127,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Options, String> {
     let (mut depth_width, mut tuned_lens) = (false, false);
     let (mut grad_batches, mut update_steps, mut compare_arms, mut heal_steps) = (None, None, None, None);
     let (mut lens_budget, mut similarity, mut probe, mut knockout_blocks) = (None, false, false, None);
+    let mut jobs_elsewhere = false;
     let mut threads = available_threads();
     let (mut text, mut prompt, mut write, mut save_weights, mut save_eval_batch, mut load_weights) =
         (None, None, None, None, None, None);
@@ -143,6 +146,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Options, String> {
             "tuned-lens" => Some(&mut tuned_lens),
             "similarity" => Some(&mut similarity),
             "probe" => Some(&mut probe),
+            "jobs-elsewhere" => Some(&mut jobs_elsewhere),
             _ => None,
         };
         if let Some(on) = switch {
@@ -363,6 +367,7 @@ pub(crate) fn parse(args: &[String]) -> Result<Options, String> {
         update_steps,
         heal_steps,
         knockout_blocks,
+        jobs_elsewhere,
         depth_width,
         sweep,
         threads,
