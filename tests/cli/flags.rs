@@ -257,7 +257,8 @@ fn ablate_takes_every_flag_the_reference_names() {
             "--sweep" => Some("1,2"),
             "--threads" => Some("1"),
             "--dark" | "--attention" | "--compare" | "--knockout" | "--depth-width" | "--tuned-lens"
-            | "--similarity" | "--probe" => None,
+            | "--similarity" | "--probe" | "--jobs-elsewhere" => None,
+            "--knockout-blocks" => Some("2"),
             "--tuned-lens-steps" => Some("3"),
             "--grad-batches" | "--update-steps" | "--heal-steps" => Some("2"),
             "--compare-arms" => Some("both-off,both-on"),
@@ -282,6 +283,10 @@ fn ablate_takes_every_flag_the_reference_names() {
         let mut args: Vec<&str> = small.to_vec();
         if ["--tuned-lens", "--tuned-lens-steps", "--probe"].contains(&flag.as_str()) {
             args.extend(["--task", "copy", "--tokens", "16"]); // a sequence task's lens
+        }
+        if flag == "--knockout-blocks" {
+            // Gromov's unit: a decoder-only stack of blocks, two of them at least
+            args.extend(["--task", "copy", "--tokens", "16", "--sublayer", "block", "--depth", "4"]);
         }
         if ["--text", "--prompt", "--write"].contains(&flag.as_str()) {
             args.extend(["--context", "4"]); // a text stack's sequences in the small batch
