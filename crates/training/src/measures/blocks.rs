@@ -80,24 +80,14 @@ pub fn block_knockout<F: Real>(trainer: &mut Trainer<F>, batches: usize) -> Resu
             choices.push((counted, nearest(&sums)));
         }
     }
-    let held_out = |trainer: &mut Trainer<F>, skip: &[usize]| {
-        let n = trainer.held_out().len();
-        let sum: f64 = (0..n)
-            .map(|b| {
-                let (stack, batch) = trainer.stack_and_held_out(b);
-                stack.forward_skipping(batch, skip)
-            })
-            .sum();
-        sum / n.max(1) as f64
-    };
-    let intact = held_out(trainer, &[]);
+    let intact = trainer.held_out_loss_skipping(&[]);
     let chosen = nearest(&sums);
     let removals = chosen
         .iter()
         .enumerate()
         .map(|(i, &start)| {
             let n = i + 1;
-            let held_out_loss = held_out(trainer, &sublayers_of(start, n));
+            let held_out_loss = trainer.held_out_loss_skipping(&sublayers_of(start, n));
             BlockRemoval { n, start, distance: sums[i][start] / batches.max(1) as f64, held_out_loss }
         })
         .collect();

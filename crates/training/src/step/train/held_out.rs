@@ -113,6 +113,14 @@ impl<F: Real> Trainer<F> {
         &self.held_out
     }
 
+    /// The mean held-out loss of the stack with the layers `skip` knocked out (a sequence
+    /// task's; 0 for the teacher, which has no held-out set). The stream is left holding the
+    /// last batch's pass.
+    pub fn held_out_loss_skipping(&mut self, skip: &[usize]) -> f64 {
+        let sum: f64 = self.held_out.iter().map(|batch| self.stack.forward_skipping(batch, skip)).sum();
+        sum / self.held_out.len().max(1) as f64
+    }
+
     /// The stack and held-out batch `b`, to run one through the other.
     pub fn stack_and_held_out(&mut self, b: usize) -> (&mut Stack<F>, &Batch<F>) {
         (&mut self.stack, &self.held_out[b])
